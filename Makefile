@@ -1,0 +1,45 @@
+# Jeton — every target bootstraps .venv from the pinned requirements.txt.
+# Re-running is fast: the venv is rebuilt only when requirements.txt changes.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+PY     := $(VENV)/bin/python
+MPY    := $(VENV)/bin/micropython
+STAMP  := $(VENV)/.installed
+# The firmware's fixed heap on the emulated board (design: no more than 256 KB).
+HEAP   ?= 256K
+export MICROPYPATH := .frozen:$(CURDIR)
+export PYTHONPATH  := $(CURDIR)
+
+.PHONY: venv run console demo test bench clean distclean
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@touch $@
+
+## run: boot the firmware (micropython) on the emulated board with the terminal cabinet panel
+run: $(STAMP)
+	$(PY) -m sim.cabinet --heap $(HEAP)
+
+## console: technician console client (URL=socket://127.0.0.1:7770 or /dev/ttyUSB0)
+URL ?= socket://127.0.0.1:7770
+console: $(STAMP)
+	$(PY) -m tools.console $(URL)
+
+## demo: scripted session (10 tokens, 5 games, cash-out); last line is the meters as JSON
+demo: $(STAMP)
+	$(PY) -m sim.demo --heap $(HEAP)
+
+## test: pytest under CPython plus every device test under the MicroPython unix port
+test: $(STAMP)
+	$(PY) -m pytest
+
+clean:
+	rm -rf var .pytest_cache
+	find . -name __pycache__ -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)
