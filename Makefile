@@ -13,6 +13,9 @@ export PYTHONPATH  := $(CURDIR)
 
 .PHONY: venv run console demo test bench clean distclean
 
+# Each room adds its own targets in mk/<room>.mk (rngtest, par, powercut, ...).
+-include mk/*.mk
+
 venv: $(STAMP)
 
 $(STAMP): requirements.txt
@@ -32,6 +35,10 @@ console: $(STAMP)
 ## demo: scripted session (10 tokens, 5 games, cash-out); last line is the meters as JSON
 demo: $(STAMP)
 	$(PY) -m sim.demo --heap $(HEAP)
+
+## bench: every benchmark module in tools/bench/ (ratios against references measured in the same run)
+bench: $(STAMP)
+	$(PY) -m tools.bench
 
 ## test: pytest under CPython plus every device test under the MicroPython unix port
 test: $(STAMP)
