@@ -1,0 +1,11 @@
+# ESP32 DevKitC wiring. Entropy: os.urandom, hardware-backed only while RF or the SAR ADC source
+# is on (see rng/).
+NAME = "esp32"
+ENTROPY = "esp32"
+UARTS = {"cctalk": (1, 9600, 17, 16), "console": (2, 115200, 4, 5)}
+PINS = {
+    "bet_one": 32, "bet_max": 33, "play": 25, "cashout": 26,
+    "door_main": 27, "door_logic": 14, "door_cashbox": 12,
+    "key_audit": 13, "key_reset": 15,
+    "lamp_play": 18, "lamp_cashout": 19, "lamp_tower": 21, "lamp_bet": 22,
+}

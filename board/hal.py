@@ -1,0 +1,26 @@
+# The hardware abstraction every board profile implements. Firmware talks to these objects only.
+#
+# board.NAME            "emulated" | "pyboard" | "rp2" | "esp32"
+# board.ENTROPY         entropy source kind for rng.open_source()
+# board.uart(role)      byte stream: read(n) -> bytes|None, readinto(buf) -> n|None, write(buf) -> n,
+#                       any() -> bytes waiting. Roles: "cctalk", "console".
+# board.pin(name)       input, value() -> 0/1, irq(handler, trigger) (handler(pin) on edges).
+#                       Names: BUTTONS + DOORS + KEYS below.
+# board.lamp(name)      output, value(v). Names: LAMPS below.
+# board.display         show(screen: dict) -> None (whatever the cabinet's display is).
+# board.nvram           read(off, n) -> bytes, write(off, data), size: battery-backed / persistent.
+# board.idle(ms)        wait up to ms for I/O or time to pass: the main loop's only place to sleep.
+# board.ticks_ms()      monotonic millisecond clock (wraps on devices: use ticks_diff).
+#
+# Profiles: board/emulated.py (unix port, host-driven), board/pyboard.py, board/rp2.py,
+# board/esp32.py (pin maps over board/machine_board.py).
+from board.compat import const
+
+IRQ_FALLING = const(1)
+IRQ_RISING = const(2)
+
+BUTTONS = ("bet_one", "bet_max", "play", "cashout")
+DOORS = ("door_main", "door_logic", "door_cashbox")
+KEYS = ("key_audit", "key_reset")
+INPUTS = BUTTONS + DOORS + KEYS
+LAMPS = ("lamp_play", "lamp_cashout", "lamp_tower", "lamp_bet")

@@ -1,0 +1,65 @@
+# A board built from a pin map over MicroPython's `machine` module (pyboard, rp2, esp32 profiles).
+# Untested on hardware so far: the profiles record the wiring; the interface is the one in hal.py.
+import time
+
+from board import hal
+
+try:
+    import machine
+except ImportError:  # host: only the maps are importable
+    machine = None
+
+
+class Lamp:
+    def __init__(self, pin):
+        self._pin = pin
+
+    def value(self, v=None):
+        return self._pin.value() if v is None else self._pin.value(v)
+
+
+class NullDisplay:
+    """Placeholder until a display driver exists for this board: shows nothing, loses nothing."""
+
+    last = None
+
+    def show(self, screen):
+        self.last = screen
+
+
+class MachineBoard:
+    def __init__(self, profile, nvram):
+        m = machine
+        self.NAME = profile.NAME
+        self.ENTROPY = profile.ENTROPY
+        self.nvram = nvram
+        self.pins = {}
+        for name in hal.INPUTS:
+            self.pins[name] = m.Pin(profile.PINS[name], m.Pin.IN, m.Pin.PULL_UP)
+        self.lamps = {}
+        for name in hal.LAMPS:
+            self.lamps[name] = Lamp(m.Pin(profile.PINS[name], m.Pin.OUT, value=0))
+        self.uarts = {}
+        for role, (uid, baud, tx, rx) in profile.UARTS.items():
+            kw = {"baudrate": baud, "timeout": 0}
+            if tx is not None:
+                kw["tx"] = m.Pin(tx)
+                kw["rx"] = m.Pin(rx)
+            self.uarts[role] = m.UART(uid, **kw)
+        self.display = NullDisplay()
+
+    def uart(self, role):
+        return self.uarts[role]
+
+    def pin(self, name):
+        return self.pins[name]
+
+    def lamp(self, name):
+        return self.lamps[name]
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def idle(self, ms):
+        # UART FIFOs and pin IRQs keep working while we sleep; short naps keep the loop responsive
+        time.sleep_ms(min(ms, 5))

@@ -1,0 +1,11 @@
+# Pyboard v1.1 (STM32F405) wiring. Entropy: the STM32 hardware RNG via pyb.rng() (see rng/).
+NAME = "pyboard"
+ENTROPY = "stm32"
+# (uart id, baud, tx pin, rx pin); None pins: the port's fixed pins for that UART
+UARTS = {"cctalk": (1, 9600, None, None), "console": (3, 115200, None, None)}
+PINS = {
+    "bet_one": "X1", "bet_max": "X2", "play": "X3", "cashout": "X4",
+    "door_main": "X5", "door_logic": "X6", "door_cashbox": "X7",
+    "key_audit": "X8", "key_reset": "X11",
+    "lamp_play": "Y1", "lamp_cashout": "Y2", "lamp_tower": "Y3", "lamp_bet": "Y4",
+}

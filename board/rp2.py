@@ -1,0 +1,11 @@
+# Raspberry Pi Pico / Pico 2 (RP2040 / RP2350) wiring. Entropy: ring oscillator (RP2040, conditioned)
+# or the RP2350 TRNG (see rng/).
+NAME = "rp2"
+ENTROPY = "rp2040"
+UARTS = {"cctalk": (0, 9600, 0, 1), "console": (1, 115200, 4, 5)}
+PINS = {
+    "bet_one": 6, "bet_max": 7, "play": 8, "cashout": 9,
+    "door_main": 10, "door_logic": 11, "door_cashbox": 12,
+    "key_audit": 13, "key_reset": 14,
+    "lamp_play": 16, "lamp_cashout": 17, "lamp_tower": 18, "lamp_bet": 19,
+}

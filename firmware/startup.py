@@ -1,0 +1,43 @@
+# Power-up: critical memory, RNG, game, drivers; then hand over to the cabinet's main loop.
+import json
+import sys
+
+import games
+import rng
+from board.cctalk import Master
+from board.coin_cctalk import CoinAcceptor
+from firmware import config
+from firmware.cabinet import Cabinet
+from firmware.console import Console
+from firmware.ledger import Ledger
+from firmware.nvstore import Store, StoreError
+
+
+def log(msg):
+    print("jeton: " + msg)
+
+
+def boot(board):
+    log("boot on %s" % board.NAME)
+    ledger = Ledger(Store(board.nvram))
+    tilt = None
+    try:
+        if not ledger.load():
+            log("blank NVRAM: meters start at zero")
+        ledger.power_up()
+    except (StoreError, ValueError, KeyError) as e:
+        tilt = "nvram: %s" % e
+    gen = rng.open_generator(rng.open_source(board.ENTROPY))
+    game = games.load(config.GAME_MODEL)
+    bus = Master(board.uart("cctalk"), board.idle)
+    cab = Cabinet(board, ledger, game, gen, CoinAcceptor(bus), log=log)
+    cab.console = Console(board.uart("console"), cab)
+    if tilt:
+        cab.set_tilt(tilt)
+    else:
+        cab.resume()
+    cab.show()
+    log("ready " + json.dumps({"game": game.id, "credits": ledger.credits, "state": cab.state}))
+    if hasattr(sys.stdout, "flush"):
+        sys.stdout.flush()
+    return cab

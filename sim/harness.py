@@ -1,0 +1,211 @@
+"""The emulated cabinet around a real firmware process: the MicroPython unix port runs
+firmware/main.py; this side plugs in the cables (ccTalk acceptor, panel link, console)."""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+from sim.cctalk_acceptor import CoinAcceptorPeer
+from tools.console import ConsoleClient
+
+ROOT = Path(__file__).resolve().parent.parent
+MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
+DEFAULT_PORTS = {"console": 7770, "cctalk": 7771, "panel": 7772}
+
+
+def free_ports(n: int) -> list[int]:
+    socks = [socket.socket() for _ in range(n)]
+    try:
+        for s in socks:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
+class FirmwareProcess:
+    """`micropython -X heapsize=HEAP firmware/main.py` with the emulated board."""
+
+    def __init__(self, state_dir: str | Path, ports: dict[str, int], heap: str = "256K"):
+        self.state_dir = Path(state_dir)
+        self.ports = ports
+        self.heap = heap
+        self.proc: subprocess.Popen[str] | None = None
+        self.lines: list[str] = []
+        self._ready = threading.Event()
+
+    def command(self) -> list[str]:
+        cmd = [str(MICROPYTHON), "-X", f"heapsize={self.heap}", "firmware/main.py", "--state", str(self.state_dir)]
+        for role, port in self.ports.items():
+            cmd += [f"--{role}", str(port)]
+        return cmd
+
+    def start(self, timeout: float = 20.0) -> "FirmwareProcess":
+        env = dict(os.environ, MICROPYPATH=".frozen:" + str(ROOT))
+        self._ready.clear()
+        self.proc = subprocess.Popen(
+            self.command(), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        threading.Thread(target=self._pump, args=(self.proc,), daemon=True).start()
+        if not self._ready.wait(timeout):
+            self.kill()
+            raise RuntimeError("firmware did not boot:\n" + "\n".join(self.lines[-30:]))
+        return self
+
+    def _pump(self, proc: subprocess.Popen[str]) -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            self.lines.append(line.rstrip("\n"))
+            if line.startswith("jeton: ready"):
+                self._ready.set()
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill(self) -> None:
+        """Power cut: SIGKILL, no chance to tidy up."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class PanelLink:
+    """Host end of the panel wires: sets switch levels, watches lamps and the display."""
+
+    def __init__(self, port: int):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock.settimeout(None)
+        self.lamps: dict[str, int] = {}
+        self.screen: dict = {}
+        self.updates: queue.Queue[dict] = queue.Queue()
+        self._cond = threading.Condition()
+        self._seq = 0
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        f = self.sock.makefile("r", encoding="utf-8")
+        try:
+            for line in f:
+                kind, _, rest = line.rstrip("\n").partition(" ")
+                with self._cond:
+                    if kind == "lamp":
+                        name, _, v = rest.partition(" ")
+                        self.lamps[name] = int(v)
+                    elif kind == "display":
+                        self.screen = json.loads(rest)
+                        self.updates.put(self.screen)
+                    self._seq += 1
+                    self._cond.notify_all()
+        except (OSError, ValueError):
+            pass
+
+    def set_pin(self, name: str, level: int) -> None:
+        self.sock.sendall(f"pin {name} {level}\n".encode())
+
+    def press(self, button: str) -> None:
+        self.set_pin(button, 1)
+        time.sleep(0.04)  # a human press lasts longer than the 30 ms debounce
+        self.set_pin(button, 0)
+
+    def wait_for(self, pred: Callable[[dict], bool], timeout: float = 10.0) -> dict:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while not pred(self.screen):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"display never matched; last {self.screen}")
+                self._cond.wait(left)
+            return dict(self.screen)
+
+    def close(self) -> None:
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+
+
+class EmulatedCabinet:
+    """Firmware process + coin acceptor + panel + console, as a technician would wire them."""
+
+    TOKEN_POSITION = 1
+
+    def __init__(self, state_dir: str | Path, heap: str = "256K", ports: dict[str, int] | None = None):
+        if ports is None:
+            ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
+        self.ports = ports
+        self.firmware = FirmwareProcess(state_dir, ports, heap)
+        self.acceptor: CoinAcceptorPeer | None = None
+        self.panel: PanelLink | None = None
+        self.console: ConsoleClient | None = None
+
+    def boot(self) -> "EmulatedCabinet":
+        self.firmware.start()
+        self.acceptor = CoinAcceptorPeer(self.ports["cctalk"]).start()
+        self.panel = PanelLink(self.ports["panel"])
+        self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
+        self.panel.wait_for(lambda s: "credits" in s)
+        return self
+
+    def power_cut(self) -> None:
+        self.firmware.kill()
+        self._unplug()
+
+    def shutdown(self) -> None:
+        self.firmware.stop()
+        self._unplug()
+
+    def _unplug(self) -> None:
+        for part in (self.acceptor, self.panel, self.console):
+            if part is not None:
+                try:
+                    part.stop() if hasattr(part, "stop") else part.close()
+                except OSError:
+                    pass
+        self.acceptor = self.panel = self.console = None
+
+    # --- what a player does -------------------------------------------------------------------
+    def insert_token(self, timeout: float = 10.0) -> dict:
+        assert self.acceptor and self.panel
+        before = self.panel.screen.get("credits", 0)
+        deadline = time.monotonic() + timeout
+        while not self.acceptor.accepting(self.TOKEN_POSITION):  # the firmware enables it after boot
+            if time.monotonic() > deadline:
+                raise TimeoutError("acceptor never enabled by the firmware")
+            time.sleep(0.05)
+        if not self.acceptor.insert(self.TOKEN_POSITION):
+            raise RuntimeError("token rejected")
+        return self.panel.wait_for(lambda s: s.get("credits", 0) > before, timeout)
+
+    def play(self, timeout: float = 10.0) -> dict:
+        assert self.panel
+        games = self.panel.screen.get("games", 0)
+        self.panel.press("play")
+        return self.panel.wait_for(lambda s: s.get("games", 0) > games, timeout)
+
+    def cash_out(self, timeout: float = 10.0) -> dict:
+        assert self.panel
+        self.panel.press("cashout")
+        return self.panel.wait_for(lambda s: s.get("credits") == 0, timeout)
+
+    def meters(self) -> dict:
+        assert self.console
+        return json.loads(self.console.command("meters json")[-1])
