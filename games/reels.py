@@ -1,86 +1,209 @@
 # Reel game engine: RNG draws -> reel stops -> window -> award. Pure logic: no hardware, no NVRAM.
+# Every game is a function of (bet, draws): play() takes the draws from the generator through rng's
+# unbiased scaling, evaluate() replays them, so a recalled game reproduces bit for bit.
 import json
 
-from rng import weighted
+from rng import below, weighted
+from games.model import Model
+
+_EMPTY = ()
 
 
 class Outcome:
-    __slots__ = ("bet", "draws", "stops", "window", "wins", "award")
+    __slots__ = ("bet", "draws", "stops", "window", "wins", "award", "free", "triggered")
 
-    def __init__(self, bet, draws, stops, window, wins, award):
+    def __init__(self, bet, draws, stops, window, wins, award, free, triggered):
         self.bet = bet
         self.draws = draws  # every RNG result used, in order: enough to replay the game
-        self.stops = stops
-        self.window = window  # window[row][reel] symbol names
-        self.wins = wins  # list of (line index, pay name, credits)
-        self.award = award  # credits won, total
+        self.stops = stops  # base spin stops (middle row), one per reel
+        self.window = window  # window[row][reel] symbol names of the base spin
+        self.wins = wins  # base spin: list of (line index or -1 for scatter, pay name, credits)
+        self.award = award  # credits won in total, free spins included
+        self.free = free  # one (stops, wins, credits) per free spin played, in order
+        self.triggered = triggered  # free spins awarded by the base spin (0 when none)
 
     def to_dict(self):
-        return {"bet": self.bet, "draws": self.draws, "stops": self.stops,
-                "window": self.window, "wins": self.wins, "award": self.award}
+        return {"bet": self.bet, "draws": self.draws, "stops": self.stops, "window": self.window,
+                "wins": self.wins, "award": self.award, "triggered": self.triggered,
+                "free": [{"stops": s, "wins": w, "award": a} for s, w, a in self.free]}
 
 
 class ReelGame:
     def __init__(self, model):
-        self.model = model
-        self.id = model["id"]
-        self.name = model["name"]
-        self.bets = model["bets"]
-        self.reels = model["reels"]
-        self.rows = model.get("rows", 1)
-        self.lines = model["lines"]
-        self.pays = model["pays"]
-        self.wild = model.get("wild")
+        self.model = model  # the raw dict, as certified
+        self.m = m = Model(model)
+        self.id = m.id
+        self.name = m.name
+        self.bets = m.bets
+        self.rows = m.rows
+        self._win = bytearray(m.rows * m.nreels)  # window codes of the spin being evaluated
 
-    def stops_from_draws(self, draws):
-        return list(draws)  # weighted() already returned the stop index per reel
-
-    def window(self, stops):
-        rows = []
-        for r in range(self.rows):
-            row = []
-            for reel, stop in zip(self.reels, stops):
-                strip = reel["strip"]
-                row.append(strip[(stop + r - self.rows // 2) % len(strip)])
-            rows.append(row)
-        return rows
-
-    def line_pay(self, symbols, bet):
-        # pays are listed best first: the first that matches is the only win on the line
-        for pay in self.pays:
-            if _match(pay["symbols"], symbols, self.wild):
-                return pay["name"], pay["pay"][self.bets.index(bet)]
-        return None, 0
-
-    def evaluate(self, bet, draws):
-        stops = self.stops_from_draws(draws)
-        win = self.window(stops)
-        wins = []
-        award = 0
-        for i, line in enumerate(self.lines):
-            name, credits = self.line_pay([win[row][reel] for reel, row in enumerate(line)], bet)
-            if credits:
-                wins.append((i, name, credits))
-                award += credits
-        return Outcome(bet, draws, stops, win, wins, award)
+    # -- draws -> stops -------------------------------------------------------------------------
+    def _spin_draws(self, gen, rs, out):
+        for i in range(len(rs.strips)):
+            w = rs.weights[i]
+            out.append(below(gen, len(rs.strips[i])) if w is None else weighted(gen, w))
 
     def play(self, gen, bet):
-        if bet not in self.bets:
-            raise ValueError("bet %r not offered" % bet)
-        draws = [weighted(gen, reel["weights"]) for reel in self.reels]
+        bi = self.m.bet_index(bet)
+        draws = []
+        # base spin, then as many free spins as the game awards: the flow only depends on the
+        # draws already taken, so evaluate() can replay it from the recorded list
+        self._spin_draws(gen, self.m.base, draws)
+        left = self._free_count(draws, bi)
+        while left:
+            self._spin_draws(gen, self.m.free, draws)
+            left = self._free_count(draws, bi)
         return self.evaluate(bet, draws)
 
+    def _free_count(self, draws, bi):
+        # free spins still to play after the draws so far (replays the counting part only)
+        m = self.m
+        nr = m.nreels
+        stops = draws[:nr]
+        left = m.award[self._scatters(m.base, stops)] if m.free else 0
+        if left and m.cap is not None and left > m.cap:
+            left = m.cap
+        given = left
+        pos = nr
+        while left and pos + nr <= len(draws):
+            left -= 1
+            extra = m.retrigger[self._scatters(m.free, draws[pos:pos + nr])]
+            if extra and m.cap is not None and given + extra > m.cap:
+                extra = m.cap - given
+            given += extra
+            left += extra
+            pos += nr
+        return left
 
-def _match(pattern, symbols, wild):
-    for want, got in zip(pattern, symbols):
-        if want == "*":
-            continue
-        if isinstance(want, list):
-            if got not in want and got != wild:
-                return False
-        elif got != want and got != wild:
-            return False
-    return True
+    def _scatters(self, rs, stops):
+        m = self.m
+        if m.scatter is None:
+            return 0
+        n = 0
+        for i, s in enumerate(stops):
+            for c in m.column(rs, i, s):
+                if c == m.scatter:
+                    n += 1
+        return n
+
+    # -- stops -> window -> award -------------------------------------------------------------
+    def _fill(self, rs, stops):
+        m = self.m
+        win = self._win
+        nr = m.nreels
+        for i in range(nr):
+            s = stops[i]
+            if not 0 <= s < len(rs.strips[i]):
+                raise ValueError("stop out of range")
+            col = m.column(rs, i, s)
+            for r in range(m.rows):
+                win[r * nr + i] = col[r]
+
+    def _spin_wins(self, bi, mult):
+        # line wins then scatter win of the window in self._win; returns (wins, credits, scatters)
+        m = self.m
+        win = self._win
+        nr = m.nreels
+        gmask = m.gmask
+        cpay = m.cpay[bi]
+        wins = []
+        total = 0
+        for li, line in enumerate(m.lines):
+            alive = m.all_groups
+            best = 0
+            bestg = -1
+            bestn = 0
+            n = 0
+            while n < nr:
+                nxt = alive & gmask[win[line[n] * nr + n]]
+                died = alive & ~nxt
+                if died:
+                    best, bestg, bestn = _best(died, cpay, n, best, bestg, bestn)
+                alive = nxt
+                n += 1
+                if not alive:
+                    break
+            if alive:
+                best, bestg, bestn = _best(alive, cpay, nr, best, bestg, bestn)
+            if best:
+                credits = best * mult
+                wins.append((li, "%d %s" % (bestn, m.group_names[bestg]), credits))
+                total += credits
+        sc = 0
+        if m.scatter is not None:
+            for c in win:
+                if c == m.scatter:
+                    sc += 1
+            sp = m.spay[bi][sc]
+            if sp:
+                wins.append((-1, "%d %s" % (sc, m.symbols[m.scatter]), sp * mult))
+                total += sp * mult
+        return wins, total, sc
+
+    def window_names(self):
+        m = self.m
+        nr = m.nreels
+        return [[m.symbols[self._win[r * nr + i]] for i in range(nr)] for r in range(m.rows)]
+
+    def evaluate(self, bet, draws):
+        m = self.m
+        bi = m.bet_index(bet)
+        nr = m.nreels
+        if len(draws) < nr:
+            raise ValueError("not enough draws")
+        stops = list(draws[:nr])
+        self._fill(m.base, stops)
+        window = self.window_names()
+        wins, award, sc = self._spin_wins(bi, 1)
+        left = m.award[sc] if m.free else 0
+        if left and m.cap is not None and left > m.cap:
+            left = m.cap
+        triggered = given = left
+        free = []
+        pos = nr
+        while left:
+            if pos + nr > len(draws):
+                raise ValueError("not enough draws for the free spins")
+            fstops = list(draws[pos:pos + nr])
+            pos += nr
+            self._fill(m.free, fstops)
+            fw, credits, sc = self._spin_wins(bi, m.multiplier)
+            free.append((fstops, fw, credits))
+            award += credits
+            left -= 1
+            extra = m.retrigger[sc]
+            if extra and m.cap is not None and given + extra > m.cap:
+                extra = m.cap - given
+            given += extra
+            left += extra
+        if pos != len(draws):
+            raise ValueError("draws left over")
+        return Outcome(bet, list(draws), stops, window, wins, award, free, triggered)
+
+    def describe(self, lang="fr"):
+        from games.text import describe
+
+        return describe(self, lang)
+
+
+def _best(mask, cpay, n, best, bestg, bestn):
+    # best cumulative pay among the groups in mask for a run of n; first group wins a tie
+    g = 0
+    while mask:
+        if mask & 1:
+            row = cpay[g]
+            v = row[n]
+            if v > best:
+                best = v
+                bestg = g
+                k = n
+                while k > 1 and row[k - 1] == v:  # name the shortest run paying this much
+                    k -= 1
+                bestn = k
+        mask >>= 1
+        g += 1
+    return best, bestg, bestn
 
 
 def load(path):

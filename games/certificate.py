@@ -1,0 +1,70 @@
+# Boot check of a shipped game against its certificate (by-law s. 93, issue 4):
+#   ok, reason, game = games.certificate.check("games/models/x.json", "games/certs/x.json")
+# 1. the canonical math hash of the model equals the certificate's (a tampered model fails);
+# 2. every bet level's certified return is >= the 83 % floor (games/floor.py);
+# 3. the device recomputes the exact return of every bet level with integers (games/exact.py)
+#    and it must equal the certified fraction, so a certificate cannot lie about it.
+# Never raises: a failure is (False, reason, None) for the firmware to log and show.
+import json
+
+from games.canon import math_hash
+from games.floor import meets_floor, RTP_FLOOR_NUM
+from games.reels import ReelGame
+from games import exact
+
+
+def _frac(s):
+    p, _, q = s.partition("/")
+    p = int(p)
+    q = int(q) if q else 1
+    if q <= 0 or p < 0:
+        raise ValueError("bad fraction %r" % s)
+    return p, q
+
+
+def _pct(p, q):
+    # percentage with 3 decimals, integers only (for the console)
+    x = p * 100000 // q
+    return "%d.%03d %%" % (x // 1000, x % 1000)
+
+
+def check(model_path, cert_path, recompute=True):
+    try:
+        with open(model_path) as f:
+            model = json.load(f)
+        with open(cert_path) as f:
+            cert = json.load(f)
+    except Exception as e:  # noqa: missing or unreadable file, bad JSON
+        return False, "unreadable model or certificate: %s" % (e,), None
+    try:
+        h = math_hash(model)
+        if cert.get("math_hash") != h:
+            return False, "math hash mismatch: model %s..., certificate %s..." % (
+                h[:16], str(cert.get("math_hash"))[:16]), None
+        if cert.get("id") != model.get("id"):
+            return False, "certificate is for %r, model is %r" % (cert.get("id"), model.get("id")), None
+        game = ReelGame(model)
+        rtps = cert.get("rtp") or {}
+        for bi, bet in enumerate(game.bets):
+            s = rtps.get(str(bet))
+            if s is None:
+                return False, "bet %d: no certified return" % bet, None
+            p, q = _frac(s)
+            if not meets_floor(p, q):
+                return False, "bet %d: certified return %s below the %d %% floor (s. 93)" % (
+                    bet, _pct(p, q), RTP_FLOOR_NUM), None
+            if recompute:
+                n, d = exact.rtp(game.m, bi)
+                if n * q != p * d:
+                    return False, "bet %d: recomputed return %d/%d differs from certified %s" % (bet, n, d, s), None
+                if not meets_floor(n, d):
+                    return False, "bet %d: return %s below the %d %% floor (s. 93)" % (
+                        bet, _pct(n, d), RTP_FLOOR_NUM), None
+        lo = None
+        for b in game.bets:
+            p, q = _frac(rtps[str(b)])
+            if lo is None or p * lo[1] < lo[0] * q:
+                lo = (p, q)
+        return True, "ok: %s, %d bet levels, lowest return %s" % (game.id, len(game.bets), _pct(lo[0], lo[1])), game
+    except Exception as e:  # noqa: a malformed model disables the game, never crashes the boot
+        return False, "invalid model: %s" % (e,), None

@@ -1,0 +1,205 @@
+# Reel model: validate a model (dict loaded from JSON, docs/game-format.md) and compile it into
+# small integer tables shared by the engine (games/reels.py) and the exact RTP (games/exact.py).
+# Symbols become codes 0..n-1; each code carries a bit mask of the line-pay groups it can extend
+# (a wild extends every group, a scatter none); pays become cumulative-max tables per bet level,
+# so "highest win per line only" is max over groups of cpay[g][run length].
+FORMAT = "jeton-reels/1"
+
+
+class ModelError(ValueError):
+    pass
+
+
+def _need(cond, msg):
+    if not cond:
+        raise ModelError(msg)
+
+
+def _pos_int(v, what):
+    _need(isinstance(v, int) and not isinstance(v, bool) and v > 0, "%s must be a positive integer" % what)
+    return v
+
+
+class ReelSet:
+    """One set of reels (base game or free spins): codes per stop, weights, totals."""
+
+    def __init__(self, spec, codes, rows):
+        _need(isinstance(spec, list) and spec, "reels must be a non-empty list")
+        self.strips = []
+        self.weights = []  # None for a uniform reel (every stop weight 1)
+        self.totals = []
+        for i, reel in enumerate(spec):
+            strip = reel.get("strip")
+            _need(isinstance(strip, list) and len(strip) >= rows, "reel %d: strip shorter than the window" % i)
+            sc = []
+            for s in strip:
+                _need(s in codes, "reel %d: unknown symbol %r" % (i, s))
+                sc.append(codes[s])
+            w = reel.get("weights")
+            if w is None:
+                total = len(sc)
+            else:
+                _need(isinstance(w, list) and len(w) == len(sc), "reel %d: one weight per stop" % i)
+                total = 0
+                for x in w:
+                    _need(isinstance(x, int) and not isinstance(x, bool) and x >= 0, "reel %d: weights are integers >= 0" % i)
+                    total += x
+                _need(total > 0, "reel %d: weights sum to zero" % i)
+                w = list(w)
+            self.strips.append(bytes(sc))
+            self.weights.append(w)
+            self.totals.append(total)
+        self.cycle = 1
+        for t in self.totals:
+            self.cycle *= t
+
+    def weight(self, reel, stop):
+        w = self.weights[reel]
+        return 1 if w is None else w[stop]
+
+
+class Model:
+    def __init__(self, m):
+        _need(isinstance(m, dict), "model must be an object")
+        _need(m.get("format", FORMAT) == FORMAT, "unknown format %r" % m.get("format"))
+        self.raw = m
+        self.id = m.get("id")
+        _need(isinstance(self.id, str) and self.id, "id missing")
+        name = m.get("name")
+        _need(isinstance(name, dict) and "fr" in name and "en" in name, "name needs fr and en")
+        self.name = name
+        self.rows = _pos_int(m.get("rows", 1), "rows")
+        syms = m.get("symbols")
+        if isinstance(syms, dict):
+            names = sorted(syms)
+        else:
+            _need(isinstance(syms, list) and syms, "symbols missing")
+            names = list(syms)
+        self.symbols = names
+        codes = {}
+        for i, s in enumerate(names):
+            _need(isinstance(s, str) and s not in codes, "bad or duplicate symbol %r" % (s,))
+            codes[s] = i
+        _need(len(names) <= 255, "too many symbols")
+        self.codes = codes
+        self.wild = codes.get(m.get("wild")) if m.get("wild") is not None else None
+        _need(m.get("wild") is None or self.wild is not None, "wild is not a symbol")
+        self.scatter = codes.get(m.get("scatter")) if m.get("scatter") is not None else None
+        _need(m.get("scatter") is None or self.scatter is not None, "scatter is not a symbol")
+        _need(self.wild is None or self.wild != self.scatter, "wild and scatter must differ")
+
+        self.base = ReelSet(m.get("reels"), codes, self.rows)
+        self.nreels = nr = len(self.base.strips)
+        lines = m.get("lines")
+        _need(isinstance(lines, list) and lines, "lines missing")
+        self.lines = []
+        for line in lines:
+            _need(isinstance(line, list) and len(line) == nr, "a line needs one row per reel")
+            for r in line:
+                _need(isinstance(r, int) and 0 <= r < self.rows, "line row out of the window")
+            self.lines.append(tuple(line))
+
+        bets = m.get("bets")
+        _need(isinstance(bets, list) and bets, "bets missing")
+        prev = 0
+        for b in bets:
+            _pos_int(b, "bet")
+            _need(b > prev, "bets must be ascending")
+            _need(b % len(self.lines) == 0, "a bet must be a whole number of coins per line")
+            prev = b
+        self.bets = list(bets)
+        nb = len(bets)
+        self.coins = [b // len(self.lines) for b in bets]
+
+        # line-pay groups: bit g set in gmask[code] when the symbol extends group g
+        pays = m.get("pays", [])
+        _need(isinstance(pays, list) and len(pays) <= 30, "pays must be a list of at most 30 groups")
+        self.group_names = []
+        self.cpay = [[] for _ in range(nb)]  # cpay[bet index][group] = list, index = run length
+        gmask = [0] * len(names)
+        for g, p in enumerate(pays):
+            gname = p.get("name")
+            _need(isinstance(gname, str) and gname, "pay %d: name missing" % g)
+            self.group_names.append(gname)
+            members = p.get("symbols")
+            _need(isinstance(members, list) and members, "pay %s: symbols missing" % gname)
+            for s in members:
+                _need(s in codes and codes[s] != self.scatter, "pay %s: bad symbol %r" % (gname, s))
+                gmask[codes[s]] |= 1 << g
+            table = p.get("pays")
+            _need(isinstance(table, dict) and table, "pay %s: pays missing" % gname)
+            for bi in range(nb):
+                row = [0] * (nr + 1)
+                for k in table:
+                    n = int(k)
+                    _need(1 <= n <= nr, "pay %s: count %s out of range" % (gname, k))
+                    row[n] = self._credits(table[k], bi, "pay %s" % gname)
+                for n in range(1, nr + 1):  # "at least n" semantics: keep the best shorter run
+                    if row[n] < row[n - 1]:
+                        row[n] = row[n - 1]
+                self.cpay[bi].append(row)
+        if self.wild is not None:
+            gmask[self.wild] = (1 << len(pays)) - 1
+        self.gmask = gmask
+        self.all_groups = (1 << len(pays)) - 1
+
+        # scatter pays by number of visible scatters, per bet level
+        maxsc = nr * self.rows
+        self.spay = [[0] * (maxsc + 1) for _ in range(nb)]
+        sp = m.get("scatter_pays") or {}
+        _need(not sp or self.scatter is not None, "scatter_pays without a scatter symbol")
+        for k in sp:
+            n = int(k)
+            _need(1 <= n <= maxsc, "scatter count %s out of range" % k)
+            for bi in range(nb):
+                self.spay[bi][n] = self._credits(sp[k], bi, "scatter pay")
+
+        # free spins
+        fs = m.get("free_spins")
+        self.free = None
+        if fs:
+            _need(self.scatter is not None, "free_spins need a scatter symbol")
+            self.free = ReelSet(fs["reels"], codes, self.rows) if fs.get("reels") else self.base
+            _need(len(self.free.strips) == nr, "free reels: same number of reels")
+            self.award = self._counts(fs.get("award"), maxsc, "award")
+            self.retrigger = self._counts(fs.get("retrigger") or {}, maxsc, "retrigger")
+            self.multiplier = _pos_int(fs.get("multiplier", 1), "multiplier")
+            cap = fs.get("cap")
+            self.cap = None if cap is None else _pos_int(cap, "cap")
+            _need(self.cap is not None or not any(self.retrigger) or fs.get("uncapped") is True,
+                  "retriggers without a cap need \"uncapped\": true")
+        else:
+            self.award = self.retrigger = [0] * (maxsc + 1)
+            self.multiplier = 1
+            self.cap = None
+
+    def _credits(self, v, bi, what):
+        if isinstance(v, list):
+            _need(len(v) == len(self.bets), "%s: one value per bet level" % what)
+            v = v[bi]
+            _need(isinstance(v, int) and not isinstance(v, bool) and v >= 0, "%s: credits >= 0" % what)
+            return v
+        _need(isinstance(v, int) and not isinstance(v, bool) and v >= 0, "%s: credits >= 0" % what)
+        return v * self.coins[bi]
+
+    def _counts(self, d, maxsc, what):
+        _need(isinstance(d, dict), "free_spins %s must be an object" % what)
+        out = [0] * (maxsc + 1)
+        for k in d:
+            n = int(k)
+            _need(1 <= n <= maxsc, "free_spins %s: count %s out of range" % (what, k))
+            out[n] = _pos_int(d[k], "free_spins %s" % what)
+        return out
+
+    def bet_index(self, bet):
+        for i, b in enumerate(self.bets):
+            if b == bet:
+                return i
+        raise ValueError("bet %r not offered" % (bet,))
+
+    def column(self, rs, reel, stop):
+        """Symbol codes shown on one reel for a stop (the stop is the middle row)."""
+        strip = rs.strips[reel]
+        n = len(strip)
+        off = stop - self.rows // 2
+        return [strip[(off + r) % n] for r in range(self.rows)]

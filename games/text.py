@@ -1,0 +1,74 @@
+# s. 89: name of the game, unit cost of a wager, prizes and how they are won, shown before play.
+# French first (Quebec), English as the second language. Lines of plain text; the display wraps.
+_T = {
+    "fr": {"bet": "Mise", "credits": "crédits", "line": "ligne", "lines": "lignes",
+           "pays": "Gains (crédits) selon la mise", "scatter": "%s dispersé, n'importe où",
+           "wild": "%s remplace tous les symboles sauf %s.", "wild_all": "%s remplace tous les symboles.",
+           "left": "Les gains de ligne se lisent de gauche à droite, à partir du premier rouleau.",
+           "highest": "Seul le gain le plus élevé de chaque ligne est payé; les gains des lignes s'additionnent.",
+           "free": "%s %s ou plus : %s tours gratuits; gains multipliés par %d.",
+           "retrig": "Les tours gratuits peuvent être redéclenchés", "cap": "(au plus %d tours par série).",
+           "malf": "Toute défectuosité annule jeux et paiements; la mise est remboursée si le joueur n'y est pour rien.",
+           "any": "n'importe quel"},
+    "en": {"bet": "Bet", "credits": "credits", "line": "line", "lines": "lines",
+           "pays": "Pays (credits) by bet", "scatter": "%s scattered, anywhere",
+           "wild": "%s substitutes for all symbols except %s.", "wild_all": "%s substitutes for all symbols.",
+           "left": "Line wins pay left to right, starting on the first reel.",
+           "highest": "Only the highest win per line is paid; wins on different lines add up.",
+           "free": "%s %s or more: %s free spins; wins multiplied by %d.",
+           "retrig": "Free spins can be retriggered", "cap": "(at most %d spins per feature).",
+           "malf": "Malfunction voids all pays and plays; the wager is refunded when the player is not at fault.",
+           "any": "any"},
+}
+
+
+def _sym(game, code, lang):
+    name = game.m.symbols[code]
+    t = game.model.get("symbols")
+    if isinstance(t, dict) and isinstance(t.get(name), dict):
+        return t[name].get(lang, name)
+    return name
+
+
+def describe(game, lang="fr"):
+    t = _T["fr" if lang not in _T else lang]
+    m = game.m
+    out = [game.name.get(lang, game.name["fr"])]
+    nl = len(m.lines)
+    out.append("%s : %s %s (%d %s)" % (t["bet"], ", ".join(str(b) for b in m.bets), t["credits"], nl,
+                                      t["line"] if nl == 1 else t["lines"]))
+    out.append(t["pays"] + " " + " / ".join(str(b) for b in m.bets) + " :")
+    for g, gname in enumerate(m.group_names):
+        codes = [c for c in range(len(m.symbols)) if m.gmask[c] >> g & 1 and c != m.wild]
+        if m.wild is not None and not codes:
+            codes = [m.wild]
+        label = ", ".join(_sym(game, c, lang) for c in codes)
+        if len(codes) > 1:
+            label = t["any"] + " " + label
+        for n in range(m.nreels, 0, -1):
+            vals = [m.cpay[bi][g][n] for bi in range(len(m.bets))]
+            if vals[0] or vals[-1]:
+                if n > 1 and [m.cpay[bi][g][n - 1] for bi in range(len(m.bets))] == vals:
+                    continue
+                out.append("  %d x %s : %s" % (n, label, " / ".join(str(v) for v in vals)))
+    if m.scatter is not None:
+        sname = _sym(game, m.scatter, lang)
+        for n in range(len(m.spay[0]) - 1, 0, -1):
+            vals = [m.spay[bi][n] for bi in range(len(m.bets))]
+            if vals[-1]:
+                out.append("  %d x %s : %s" % (n, t["scatter"] % sname, " / ".join(str(v) for v in vals)))
+    if m.wild is not None:
+        w = _sym(game, m.wild, lang)
+        out.append(t["wild"] % (w, _sym(game, m.scatter, lang)) if m.scatter is not None else t["wild_all"] % w)
+    out.append(t["left"])
+    out.append(t["highest"])
+    if m.free:
+        for n in range(1, len(m.award)):
+            if m.award[n]:
+                spins = ", ".join("%d" % m.award[k] for k in range(n, len(m.award)) if m.award[k])
+                out.append(t["free"] % (n, _sym(game, m.scatter, lang), spins, m.multiplier))
+                break
+        if any(m.retrigger):
+            out.append(t["retrig"] + (" " + t["cap"] % m.cap if m.cap else "."))
+    out.append(t["malf"])
+    return out
