@@ -1,0 +1,100 @@
+"""End to end: the real firmware under the MicroPython unix port, driven through the sim's cables."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from sim import demo
+from sim.harness import MICROPYTHON, EmulatedCabinet
+
+TOKEN_CREDITS = 4  # firmware/config.py: $1 token, 25-cent credit
+
+
+@pytest.fixture
+def state(tmp_path: Path) -> Path:
+    return tmp_path / "state"
+
+
+def boot(state: Path) -> EmulatedCabinet:
+    return EmulatedCabinet(state).boot()
+
+
+def test_firmware_process_is_the_micropython_binary(state: Path) -> None:
+    cab = boot(state)
+    try:
+        exe = os.path.realpath(f"/proc/{cab.firmware.proc.pid}/exe")
+        assert exe == os.path.realpath(MICROPYTHON)
+        assert "heapsize=256K" in cab.firmware.command()
+    finally:
+        cab.shutdown()
+
+
+def test_meters_and_credits_survive_a_kill(state: Path) -> None:
+    cab = boot(state)
+    try:
+        for _ in range(3):
+            cab.insert_token()
+        screens = [cab.play() for _ in range(4)]
+        before = cab.meters()
+    finally:
+        cab.power_cut()
+    assert before["acceptor_in"] == 3 * TOKEN_CREDITS
+    assert before["games_played"] == 4
+    assert before["coin_in"] == sum(s["bet"] for s in screens)
+    assert before["coin_out"] == sum(s["win"] for s in screens)
+    assert before["credits"] == screens[-1]["credits"]
+
+    cab = boot(state)  # power back on, same NVRAM file
+    try:
+        after = cab.meters()
+        assert cab.panel.screen["credits"] == before["credits"]
+        assert after["power_resets"] == before["power_resets"] + 1
+        for name in ("coin_in", "coin_out", "acceptor_in", "cashout", "games_played", "games_won", "credits"):
+            assert after[name] == before[name], name
+        cab.cash_out()
+        final = cab.meters()
+    finally:
+        cab.shutdown()
+    assert final["credits"] == 0
+    assert final["cashout"] == before["credits"]
+    assert final["credits"] == final["acceptor_in"] + final["coin_out"] - final["coin_in"] - final["cashout"]
+
+
+def test_play_without_credit_is_refused(state: Path) -> None:
+    cab = boot(state)
+    try:
+        cab.panel.press("play")
+        s = cab.panel.wait_for(lambda s: s.get("msg") == "insert")
+        assert s["games"] == 0 and s["credits"] == 0
+        assert cab.meters()["coin_in"] == 0
+    finally:
+        cab.shutdown()
+
+
+def test_console_help_and_meters(state: Path) -> None:
+    cab = boot(state)
+    try:
+        assert cab.console is not None
+        help_text = "\n".join(cab.console.command("help"))
+        for cmd in ("help", "meters", "state", "paytable", "version"):
+            assert cmd in help_text
+        table = cab.console.command("meters")
+        assert any(line.split()[0] == "coin_in" for line in table)
+        assert "unknown command" in cab.console.command("frobnicate")[0]
+        fr = "\n".join(cab.console.command("paytable fr"))
+        assert "Trois Jetons" in fr
+    finally:
+        cab.shutdown()
+
+
+def test_demo_meters_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert demo.main([]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    m = json.loads(last)
+    assert m["credits"] == m["acceptor_in"] + m["coin_out"] - m["coin_in"] - m["cashout"]
+    assert m["credits"] == 0
+    assert m["acceptor_in"] == 10 * TOKEN_CREDITS
+    assert m["games_played"] == 5
