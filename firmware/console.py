@@ -77,4 +77,8 @@ class Console:
     def cmd_version(self, args):
         from firmware import config
 
-        self.say("Jeton %s on board %s, machine %s" % (config.VERSION, self.cab.board.NAME, config.MACHINE_ID))
+        import sys
+
+        self.say("Jeton %s on board %s, machine %s, runtime %s %s" % (
+            config.VERSION, self.cab.board.NAME, config.MACHINE_ID, sys.implementation.name,
+            ".".join(str(v) for v in sys.implementation.version[:3])))

@@ -17,6 +17,15 @@ def log(msg):
     print("jeton: " + msg)
 
 
+def _heap_size():
+    try:
+        import micropython
+
+        return micropython.mem_total() if hasattr(micropython, "mem_total") else None
+    except ImportError:
+        return None
+
+
 def boot(board):
     log("boot on %s" % board.NAME)
     ledger = Ledger(Store(board.nvram))
@@ -37,7 +46,8 @@ def boot(board):
     else:
         cab.resume()
     cab.show()
-    log("ready " + json.dumps({"game": game.id, "credits": ledger.credits, "state": cab.state}))
+    log("ready " + json.dumps({"game": game.id, "credits": ledger.credits, "state": cab.state,
+                               "runtime": sys.implementation.name, "heap": _heap_size()}))
     if hasattr(sys.stdout, "flush"):
         sys.stdout.flush()
     return cab

@@ -41,6 +41,7 @@ class FirmwareProcess:
         self.heap = heap
         self.proc: subprocess.Popen[str] | None = None
         self.lines: list[str] = []
+        self.ready: dict = {}
         self._ready = threading.Event()
 
     def command(self) -> list[str]:
@@ -66,6 +67,7 @@ class FirmwareProcess:
         for line in proc.stdout:
             self.lines.append(line.rstrip("\n"))
             if line.startswith("jeton: ready"):
+                self.ready = json.loads(line.split(" ", 2)[2])
                 self._ready.set()
 
     def alive(self) -> bool:
