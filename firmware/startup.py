@@ -18,12 +18,11 @@ def log(msg):
 
 
 def _heap_size():
-    try:
-        import micropython
+    import gc
 
-        return micropython.mem_total() if hasattr(micropython, "mem_total") else None
-    except ImportError:
-        return None
+    if hasattr(gc, "mem_free"):  # MicroPython: the fixed heap given by -X heapsize
+        return gc.mem_free() + gc.mem_alloc()
+    return None
 
 
 def boot(board):
