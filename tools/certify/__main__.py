@@ -1,0 +1,74 @@
+"""python -m tools.certify MODEL [MODEL ...] [--json] [--write-cert [DIR]]
+
+Prints the exact return per bet level, hit frequency, standard deviation and the win table; exits 1
+with the reason when any bet level is below the 83 % floor of by-law s. 93 (no option lowers it),
+2 when a model is invalid. --write-cert writes games/certs/<id>.json (only for models that pass).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+from games.model import ModelError
+from tools.certify.core import below_floor, certificate, certify_model, frac_str, load_model, to_json
+
+CERT_DIR = os.path.join("games", "certs")
+
+
+def summary(rep: dict, secs: float) -> str:
+    lines = ["%s  (hash %s…, cycle %d%s, %.2f s)" % (
+        rep["id"], rep["math_hash"][:16], rep["cycle"],
+        ", free-spin cycle %d" % rep["free_cycle"] if rep["free_cycle"] else "", secs)]
+    for bet, b in rep["bets"].items():
+        lines.append("  bet %-4s RTP %s = %.4f %%  hit 1 in %.3f  σ %.3f  VI90 %.2f  feature %.2f %% of return"
+                     % (bet, b["rtp"], b["rtp_float"] * 100, 1 / b["hit_frequency_float"], b["std_dev"],
+                        b["volatility_index_90"], b["feature_share"] * 100))
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tools.certify", description=__doc__.splitlines()[0])
+    ap.add_argument("models", nargs="+")
+    ap.add_argument("--json", action="store_true", help="print the full report as JSON")
+    ap.add_argument("--write-cert", nargs="?", const=CERT_DIR, default=None, metavar="DIR")
+    a = ap.parse_args(argv)
+    rc = 0
+    reports = []
+    for path in a.models:
+        t0 = time.perf_counter()
+        try:
+            cert = certify_model(load_model(path))
+        except (ModelError, ValueError, KeyError, OSError) as e:
+            print("%s: INVALID MODEL: %s" % (path, e), file=sys.stderr)
+            rc = max(rc, 2)
+            continue
+        secs = time.perf_counter() - t0
+        rep = to_json(cert)
+        rep["model"] = path
+        rep["seconds"] = secs
+        reports.append(rep)
+        if not a.json:
+            print(summary(rep, secs))
+        bad = below_floor(cert)
+        for reason in bad:
+            print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
+        if bad:
+            rc = max(rc, 1)
+        elif a.write_cert:
+            os.makedirs(a.write_cert, exist_ok=True)
+            out = os.path.join(a.write_cert, cert["id"] + ".json")
+            with open(out, "w", encoding="utf-8") as fh:
+                json.dump(certificate(cert), fh, indent=1)
+                fh.write("\n")
+            if not a.json:
+                print("  certificate written: %s" % out)
+    if a.json:
+        print(json.dumps(reports[0] if len(reports) == 1 else reports, indent=1))
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

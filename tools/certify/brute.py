@@ -1,0 +1,111 @@
+"""Brute force, written apart from the engine and the certifier, for checking both on small models.
+
+Reads the raw model dict (not games.model), enumerates every stop combination of the full cycle,
+evaluates each window by scanning every pay group on every line, then enumerates the free-spin
+feature as an explicit tree of spin outcomes (every path, no recursion formula, no Wald).
+"""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+
+def _credits(v, bi: int, coins: int) -> int:
+    return v[bi] if isinstance(v, list) else v * coins
+
+
+def spin_outcomes(raw: dict, reels: list, bi: int, mult: int) -> dict[tuple[int, int], int]:
+    """{(credits, scatters): weight} by enumerating every stop combination."""
+    rows = raw.get("rows", 1)
+    wild, scat = raw.get("wild"), raw.get("scatter")
+    coins = raw["bets"][bi] // len(raw["lines"])
+    groups = []
+    for p in raw.get("pays", []):
+        table = {int(k): _credits(v, bi, coins) for k, v in p["pays"].items()}
+        groups.append((set(p["symbols"]), table))
+    spays = {int(k): _credits(v, bi, coins) for k, v in (raw.get("scatter_pays") or {}).items()}
+    out: dict[tuple[int, int], int] = {}
+    ranges = [range(len(r["strip"])) for r in reels]
+    for stops in itertools.product(*ranges):
+        w = 1
+        window = []  # window[reel][row]
+        for reel, s in zip(reels, stops):
+            strip = reel["strip"]
+            if reel.get("weights"):
+                w *= reel["weights"][s]
+            window.append([strip[(s + r - rows // 2) % len(strip)] for r in range(rows)])
+        if not w:
+            continue
+        total = 0
+        for line in raw["lines"]:
+            syms = [window[i][row] for i, row in enumerate(line)]
+            best = 0
+            for members, table in groups:
+                run = 0
+                for s in syms:
+                    if s in members or (s == wild and s != scat):
+                        run += 1
+                    else:
+                        break
+                for k, v in table.items():
+                    if k <= run and v > best:
+                        best = v
+            total += best
+        n = sum(col.count(scat) for col in window) if scat else 0
+        total = (total + spays.get(n, 0)) * mult
+        out[(total, n)] = out.get((total, n), 0) + w
+    return out
+
+
+def game_distribution(raw: dict, bi: int) -> dict[int, Fraction]:
+    """Exact distribution of a whole game's credits (base spin + feature), by brute force."""
+    base = spin_outcomes(raw, raw["reels"], bi, 1)
+    fs = raw.get("free_spins")
+    tot_b = sum(base.values())
+    dist: dict[int, Fraction] = {}
+    if not fs:
+        for (w, _), c in base.items():
+            dist[w] = dist.get(w, Fraction(0)) + Fraction(c, tot_b)
+        return dist
+    award = {int(k): v for k, v in fs["award"].items()}
+    retrig = {int(k): v for k, v in (fs.get("retrigger") or {}).items()}
+    cap = fs.get("cap")
+    if cap is None and retrig:
+        raise ValueError("brute force needs a cap to enumerate the feature tree")
+    free = spin_outcomes(raw, fs.get("reels") or raw["reels"], bi, fs.get("multiplier", 1))
+    tot_f = sum(free.values())
+    spins = [(w, retrig.get(n, 0), Fraction(c, tot_f)) for (w, n), c in free.items()]
+    feature_cache: dict[int, dict[int, Fraction]] = {}
+
+    def walk(left: int, given: int, acc: int, p: Fraction, into: dict) -> None:
+        # one explicit path of the feature tree per call chain
+        if left == 0:
+            into[acc] = into.get(acc, Fraction(0)) + p
+            return
+        for w, a, q in spins:
+            extra = a if cap is None else min(a, cap - given)
+            walk(left - 1 + extra, given + extra, acc + w, p * q, into)
+
+    for (w, n), c in base.items():
+        p = Fraction(c, tot_b)
+        s = award.get(n, 0)
+        if cap is not None:
+            s = min(s, cap)
+        if not s:
+            dist[w] = dist.get(w, Fraction(0)) + p
+            continue
+        if s not in feature_cache:
+            into: dict[int, Fraction] = {}
+            walk(s, s, 0, Fraction(1), into)
+            feature_cache[s] = into
+        for f, q in feature_cache[s].items():
+            dist[w + f] = dist.get(w + f, Fraction(0)) + p * q
+    return dist
+
+
+def figures(raw: dict, bi: int) -> tuple[Fraction, Fraction, Fraction]:
+    """(rtp, hit frequency, E[X^2]) by brute force."""
+    d = game_distribution(raw, bi)
+    bet = raw["bets"][bi]
+    mean = sum(x * p for x, p in d.items())
+    return mean / bet, sum(p for x, p in d.items() if x > 0), sum(x * x * p for x, p in d.items())

@@ -1,0 +1,184 @@
+"""Certification of a reel model: exact figures per bet level (fractions.Fraction throughout)."""
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+
+from games.canon import math_hash
+from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
+from games.model import Model
+from tools.certify.feature import SpinLaw, feature_moments
+from tools.certify.joint import line_entries, spin_distribution
+
+FLOOR = Fraction(RTP_FLOOR_NUM, RTP_FLOOR_DEN)  # by-law s. 93; no option lowers it
+GAMES_N = [10 ** k for k in range(3, 9)]
+Z = {"90": 1.6448536269514722, "95": 1.959963984540054}
+
+
+class BetFigures:
+    """Exact figures of one bet level."""
+
+    def __init__(self, bet: int):
+        self.bet = bet
+        self.rtp = Fraction(0)
+        self.hit = Fraction(0)
+        self.second = Fraction(0)  # E[X^2] in credits^2
+        self.trigger = Fraction(0)
+        self.feature_share = Fraction(0)  # part of the return paid by free spins
+        self.entries: list[dict] = []
+        self.base_dist: dict[int, Fraction] = {}  # base-spin credits -> probability
+
+    @property
+    def variance(self) -> Fraction:  # of the return per unit bet
+        mean = self.rtp * self.bet
+        return (self.second - mean * mean) / (self.bet * self.bet)
+
+    @property
+    def std_dev(self) -> float:
+        return math.sqrt(self.variance)
+
+
+def _proportional(m: Model, bi: int) -> bool:
+    c0, c = m.coins[0], m.coins[bi]
+    same = all(x * c == y * c0 for r0, r in zip(m.cpay[0], m.cpay[bi]) for x, y in zip(r0, r))
+    return same and all(x * c == y * c0 for x, y in zip(m.spay[0], m.spay[bi]))
+
+
+def certify_model(raw: dict) -> dict:
+    m = Model(raw)
+    out = {"id": m.id, "name": m.name, "math_hash": math_hash(raw), "cycle": m.base.cycle,
+           "free_cycle": m.free.cycle if m.free else None, "bets": {}}
+    cache: dict[int, tuple] = {}
+    for bi, bet in enumerate(m.bets):
+        scale = Fraction(1)
+        src = bi
+        if bi and _proportional(m, bi):
+            src, scale = 0, Fraction(m.coins[bi], m.coins[0])
+        if src not in cache:
+            base = spin_distribution(m, m.base, src)
+            free = spin_distribution(m, m.free, src, m.multiplier) if m.free else None
+            cache[src] = (base, free)
+        base, free = cache[src]
+        out["bets"][bet] = _figures(m, bi, bet, base, free, scale)
+    return out
+
+
+def _figures(m: Model, bi: int, bet: int, base: dict, free: dict | None, scale: Fraction) -> BetFigures:
+    f = BetFigures(bet)
+    cyc = m.base.cycle
+    law = SpinLaw(m, {(w, sc): c for (w, sc), c in free.items()}, m.free.cycle) if free else None
+    feats: dict[int, object] = {}
+    mean = second = Fraction(0)
+    nohit = Fraction(0)
+    feat_mean = Fraction(0)
+    for (w, sc), c in base.items():
+        p = Fraction(c, cyc)
+        x = w * scale
+        f.base_dist[x] = f.base_dist.get(x, Fraction(0)) + p
+        s = m.award[sc] if m.free else 0
+        if s:
+            if s not in feats:
+                feats[s] = feature_moments(m, law, s)
+            fm = feats[s]
+            fmean, fsec, fz = fm.mean * scale, fm.second * scale * scale, fm.p_zero
+            f.trigger += p
+        else:
+            fmean = fsec = Fraction(0)
+            fz = Fraction(1)
+        mean += p * (x + fmean)
+        feat_mean += p * fmean
+        second += p * (x * x + 2 * x * fmean + fsec)
+        if x == 0:
+            nohit += p * fz
+    f.rtp = mean / bet
+    f.second = second
+    f.hit = 1 - nohit
+    f.feature_share = feat_mean / mean if mean else Fraction(0)
+    # each base-game win: expected count over the cycle, probability, 1 in N, share of the return
+    for (g, n), c in sorted(line_entries(m, m.base, bi).items()):
+        pay = m.cpay[bi][g][n]
+        f.entries.append(_entry("%d %s" % (n, m.group_names[g]), pay, Fraction(c, cyc), mean))
+    if m.scatter is not None:
+        counts: dict[int, int] = {}
+        for (w, sc), c in base.items():
+            counts[sc] = counts.get(sc, 0) + c
+        for sc in sorted(counts):
+            if m.spay[bi][sc]:
+                f.entries.append(_entry("%d %s (scatter)" % (sc, m.symbols[m.scatter]), m.spay[bi][sc],
+                                        Fraction(counts[sc], cyc), mean))
+    if f.trigger:
+        e = _entry("free spins feature", None, f.trigger, mean)
+        e["return"] = feat_mean / bet
+        e["share"] = float(feat_mean / mean) if mean else 0.0
+        f.entries.append(e)
+    return f
+
+
+def _entry(name: str, pay: int | None, per_spin: Fraction, mean: Fraction) -> dict:
+    # per_spin: expected occurrences per spin (lines add up), probability-like for rare wins
+    ret = per_spin * pay if pay is not None else Fraction(0)
+    return {"name": name, "pay": pay, "per_spin": per_spin,
+            "one_in": float(1 / per_spin) if per_spin else None,
+            "return": ret, "share": float(ret / mean) if mean else 0.0}
+
+
+def convergence(f: BetFigures) -> list[dict]:
+    """Range of the realised return after N games (normal approximation) at 90 % and 95 %."""
+    rows = []
+    r = float(f.rtp)
+    for n in GAMES_N:
+        row = {"games": n}
+        for k, z in Z.items():
+            half = z * f.std_dev / math.sqrt(n)
+            row[k] = [r - half, r + half]
+        rows.append(row)
+    return rows
+
+
+def frac_str(x: Fraction) -> str:
+    return "%d/%d" % (x.numerator, x.denominator)
+
+
+def to_json(cert: dict) -> dict:
+    """The machine-readable report (fractions as "p/q" strings, floats where only approximate)."""
+    bets = {}
+    for bet, f in cert["bets"].items():
+        bets[str(bet)] = {
+            "rtp": frac_str(f.rtp), "rtp_float": float(f.rtp),
+            "hit_frequency": frac_str(f.hit), "hit_frequency_float": float(f.hit),
+            "variance": frac_str(f.variance), "std_dev": f.std_dev,
+            "volatility_index_90": Z["90"] * f.std_dev,
+            "feature_trigger": frac_str(f.trigger), "feature_share": float(f.feature_share),
+            "entries": [{"name": e["name"], "pay": e["pay"], "per_spin": frac_str(e["per_spin"]),
+                         "count_per_cycle": str(e["per_spin"] * cert["cycle"]),
+                         "one_in": e["one_in"], "return": frac_str(e["return"]), "share": e["share"]}
+                        for e in f.entries],
+            "convergence": convergence(f),
+        }
+    return {"id": cert["id"], "math_hash": cert["math_hash"], "cycle": cert["cycle"],
+            "free_cycle": cert["free_cycle"],
+            "floor": frac_str(FLOOR), "by_law": "s. 93: return of each game >= 83 %",
+            "rtp": {b: v["rtp"] for b, v in bets.items()},
+            "hit_frequency": {b: v["hit_frequency"] for b, v in bets.items()},
+            "std_dev": {b: v["std_dev"] for b, v in bets.items()},
+            "bets": bets}
+
+
+def certificate(cert: dict) -> dict:
+    """What ships with the firmware: the hash of the exact math and the exact return per bet."""
+    return {"id": cert["id"], "math_hash": cert["math_hash"],
+            "rtp": {str(b): frac_str(f.rtp) for b, f in cert["bets"].items()},
+            "hit_frequency": {str(b): frac_str(f.hit) for b, f in cert["bets"].items()},
+            "floor": frac_str(FLOOR), "tool": "tools.certify", "format": "jeton-cert/1"}
+
+
+def below_floor(cert: dict) -> list[str]:
+    return ["bet %d: return %s = %.4f %% is below the %d %% floor of by-law s. 93"
+            % (b, frac_str(f.rtp), float(f.rtp) * 100, RTP_FLOOR_NUM)
+            for b, f in cert["bets"].items() if f.rtp < FLOOR]
+
+
+def load_model(path: str) -> dict:
+    with open(path, encoding="utf-8") as fh:
+        return json.load(fh)
