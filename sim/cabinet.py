@@ -1,0 +1,128 @@
+"""`make run`: the firmware booted under the MicroPython unix port on the emulated board, with a
+terminal cabinet panel. Keys: t insert token, b bet one, m bet max (plays), space/p play,
+c cash out, q power off. The technician console is at socket://127.0.0.1:7770 (`make console`).
+
+Without a terminal (stdin a pipe), it reads one command per line: token, bet, max, play, cashout, quit.
+"""
+from __future__ import annotations
+
+import argparse
+import select
+import sys
+import termios
+import time
+import tty
+from contextlib import contextmanager
+from typing import Iterator
+
+from rich.console import Group
+from rich.live import Live
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from sim.harness import DEFAULT_PORTS, EmulatedCabinet
+
+KEYS = {"t": "token", "b": "bet", "m": "max", " ": "play", "p": "play", "c": "cashout", "q": "quit"}
+
+
+def act(cab: EmulatedCabinet, what: str) -> str:
+    assert cab.panel and cab.acceptor
+    if what == "token":
+        deadline = time.monotonic() + 2  # right after power-up the firmware is still enabling it
+        while not cab.acceptor.accepting(cab.TOKEN_POSITION) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return "token inserted" if cab.acceptor.insert(cab.TOKEN_POSITION) else "token rejected (acceptor inhibited)"
+    buttons = {"bet": "bet_one", "max": "bet_max", "play": "play", "cashout": "cashout"}
+    if what in buttons:
+        cab.panel.press(buttons[what])
+        return f"pressed {buttons[what]}"
+    return f"unknown command {what!r}"
+
+
+def render(cab: EmulatedCabinet, note: str) -> Group:
+    assert cab.panel
+    s = cab.panel.screen
+    name = s.get("game", {})
+    reels = Table.grid(padding=(0, 2))
+    for row in s.get("reels") or [["?", "?", "?"]]:
+        reels.add_row(*[Text(f" {sym:^8} ", style="bold black on white") for sym in row])
+    status = Table.grid(padding=(0, 3))
+    status.add_row(
+        Text(f"CRÉDITS / CREDITS {s.get('credits', 0)}", style="bold green"),
+        Text(f"MISE / BET {s.get('bet', 0)}", style="bold"),
+        Text(f"GAIN / WIN {s.get('win', 0)}", style="bold yellow"),
+    )
+    lamps = " ".join(
+        f"[{'bold red' if v else 'dim'}]●[/] {k.removeprefix('lamp_')}" for k, v in sorted(cab.panel.lamps.items())
+    )
+    body = Group(reels, Text(""), status, Text.from_markup(lamps), Text(s.get("msg") or "", style="bold red"))
+    title = f"{name.get('fr', '?')} / {name.get('en', '?')} — partie {s.get('games', 0)}"
+    help_line = Text("t jeton/token · b mise/bet · m mise max · espace jouer/play · c encaisser/cash out · q quit", style="dim")
+    log = Text("\n".join(cab.firmware.lines[-4:]), style="dim cyan")
+    return Group(Panel(body, title=title, subtitle=s.get("state", "")), help_line, Text(note), log)
+
+
+@contextmanager
+def cbreak() -> Iterator[None]:
+    fd = sys.stdin.fileno()
+    old = termios.tcgetattr(fd)
+    tty.setcbreak(fd)
+    try:
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+
+
+def run_tty(cab: EmulatedCabinet) -> None:
+    note = f"console: make console  (socket://127.0.0.1:{cab.ports['console']})"
+    with cbreak(), Live(render(cab, note), refresh_per_second=10, screen=False) as live:
+        while True:
+            ready, _, _ = select.select([sys.stdin], [], [], 0.1)
+            if ready:
+                what = KEYS.get(sys.stdin.read(1).lower())
+                if what == "quit":
+                    return
+                if what:
+                    note = act(cab, what)
+            if not cab.firmware.alive():
+                note = "firmware stopped"
+                live.update(render(cab, note))
+                return
+            live.update(render(cab, note))
+
+
+def run_lines(cab: EmulatedCabinet) -> None:
+    assert cab.panel
+    for line in sys.stdin:
+        what = line.strip().lower()
+        if not what:
+            continue
+        if what == "quit":
+            break
+        print(act(cab, what))
+        time.sleep(0.3)  # let the firmware answer before showing the screen
+        print(cab.panel.screen, flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m sim.cabinet", description=__doc__.splitlines()[0])
+    ap.add_argument("--heap", default="256K")
+    ap.add_argument("--state", default="var/emulated", help="where the emulated board keeps its NVRAM file")
+    ap.add_argument("--auto-ports", action="store_true", help="free ports instead of 7770-7772")
+    args = ap.parse_args(argv)
+    cab = EmulatedCabinet(args.state, heap=args.heap, ports=None if args.auto_ports else dict(DEFAULT_PORTS))
+    cab.boot()
+    print(f"firmware pid {cab.firmware.proc.pid}: {' '.join(cab.firmware.command())}", flush=True)
+    try:
+        if sys.stdin.isatty():
+            run_tty(cab)
+        else:
+            run_lines(cab)
+    finally:
+        cab.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
