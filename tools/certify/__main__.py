@@ -18,13 +18,17 @@ from tools.certify.core import below_floor, certificate, certify_model, frac_str
 CERT_DIR = os.path.join("games", "certs")
 
 
+def short(frac: str) -> str:
+    return frac if len(frac) <= 41 else "(exact, %d/%d digits)" % tuple(len(x) for x in frac.split("/"))
+
+
 def summary(rep: dict, secs: float) -> str:
     lines = ["%s  (hash %s…, cycle %d%s, %.2f s)" % (
         rep["id"], rep["math_hash"][:16], rep["cycle"],
         ", free-spin cycle %d" % rep["free_cycle"] if rep["free_cycle"] else "", secs)]
     for bet, b in rep["bets"].items():
         lines.append("  bet %-4s RTP %s = %.4f %%  hit 1 in %.3f  σ %.3f  VI90 %.2f  feature %.2f %% of return"
-                     % (bet, b["rtp"], b["rtp_float"] * 100, 1 / b["hit_frequency_float"], b["std_dev"],
+                     % (bet, short(b["rtp"]), b["rtp_float"] * 100, 1 / b["hit_frequency_float"], b["std_dev"],
                         b["volatility_index_90"], b["feature_share"] * 100))
     return "\n".join(lines)
 
