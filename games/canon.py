@@ -1,9 +1,10 @@
 # Canonical serialisation of a model for hashing: the same bytes under CPython and MicroPython.
 # json.dumps differs between the two (key order, escaping, no sort_keys on MicroPython), so the
-# certificate's math hash is computed over this form instead: keys sorted, no spaces, ASCII only.
+# certificate's math hash is computed over this form instead: keys sorted, no spaces, ASCII only
+# (byte for byte what CPython's json.dumps(sort_keys=True, separators=(',', ':')) gives).
 import hashlib
 
-_ESC = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_ESC = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 
 
 def _str(s, out):
@@ -14,7 +15,7 @@ def _str(s, out):
             out.append(e)
             continue
         c = ord(ch)
-        if c < 0x20 or c > 0x7E:
+        if c < 0x20 or c > 0x7F:
             if c > 0xFFFF:
                 raise ValueError("canon: only BMP characters")
             out.append("\\u%04x" % c)
@@ -57,6 +58,22 @@ def _emit(v, out):
         raise ValueError("canon: unsupported value %r" % (v,))
 
 
+class _Sink:
+    # list-like: pieces are hashed every 64 appends, so a 20 KB model never sits in the heap twice
+    def __init__(self, h):
+        self.h = h
+        self.buf = []
+
+    def append(self, s):
+        self.buf.append(s)
+        if len(self.buf) >= 64:
+            self.flush()
+
+    def flush(self):
+        self.h.update("".join(self.buf).encode())
+        self.buf = []
+
+
 def canonical(v):
     """bytes of the canonical form of a JSON-like value."""
     out = []
@@ -66,5 +83,7 @@ def canonical(v):
 
 def math_hash(model):
     """Hex SHA-256 of the canonical model (every field: math and player-facing text alike)."""
-    d = hashlib.sha256(canonical(model)).digest()
-    return "".join("%02x" % b for b in d)
+    sink = _Sink(hashlib.sha256())
+    _emit(model, sink)
+    sink.flush()
+    return "".join("%02x" % b for b in sink.h.digest())

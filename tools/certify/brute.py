@@ -14,9 +14,8 @@ def _credits(v, bi: int, coins: int) -> int:
     return v[bi] if isinstance(v, list) else v * coins
 
 
-def spin_outcomes(raw: dict, reels: list, bi: int, mult: int) -> dict[tuple[int, int], int]:
-    """{(credits, scatters): weight} by enumerating every stop combination."""
-    rows = raw.get("rows", 1)
+def _evaluator(raw: dict, bi: int):
+    """window (list of reels, each a list of rows) -> (line + scatter credits, scatters shown)."""
     wild, scat = raw.get("wild"), raw.get("scatter")
     coins = raw["bets"][bi] // len(raw["lines"])
     groups = []
@@ -24,18 +23,8 @@ def spin_outcomes(raw: dict, reels: list, bi: int, mult: int) -> dict[tuple[int,
         table = {int(k): _credits(v, bi, coins) for k, v in p["pays"].items()}
         groups.append((set(p["symbols"]), table))
     spays = {int(k): _credits(v, bi, coins) for k, v in (raw.get("scatter_pays") or {}).items()}
-    out: dict[tuple[int, int], int] = {}
-    ranges = [range(len(r["strip"])) for r in reels]
-    for stops in itertools.product(*ranges):
-        w = 1
-        window = []  # window[reel][row]
-        for reel, s in zip(reels, stops):
-            strip = reel["strip"]
-            if reel.get("weights"):
-                w *= reel["weights"][s]
-            window.append([strip[(s + r - rows // 2) % len(strip)] for r in range(rows)])
-        if not w:
-            continue
+
+    def evaluate(window: list[list[str]]) -> tuple[int, int]:
         total = 0
         for line in raw["lines"]:
             syms = [window[i][row] for i, row in enumerate(line)]
@@ -52,8 +41,30 @@ def spin_outcomes(raw: dict, reels: list, bi: int, mult: int) -> dict[tuple[int,
                         best = v
             total += best
         n = sum(col.count(scat) for col in window) if scat else 0
-        total = (total + spays.get(n, 0)) * mult
-        out[(total, n)] = out.get((total, n), 0) + w
+        return total + spays.get(n, 0), n
+
+    return evaluate
+
+
+def _window(reels: list, stops, rows: int) -> list[list[str]]:
+    return [[r["strip"][(s + k - rows // 2) % len(r["strip"])] for k in range(rows)] for r, s in zip(reels, stops)]
+
+
+def spin_outcomes(raw: dict, reels: list, bi: int, mult: int) -> dict[tuple[int, int], int]:
+    """{(credits, scatters): weight} by enumerating every stop combination."""
+    rows = raw.get("rows", 1)
+    evaluate = _evaluator(raw, bi)
+    out: dict[tuple[int, int], int] = {}
+    for stops in itertools.product(*[range(len(r["strip"])) for r in reels]):
+        w = 1
+        for reel, s in zip(reels, stops):
+            if reel.get("weights"):
+                w *= reel["weights"][s]
+        if not w:
+            continue
+        credits, n = evaluate(_window(reels, stops, rows))
+        key = (credits * mult, n)
+        out[key] = out.get(key, 0) + w
     return out
 
 
@@ -109,3 +120,32 @@ def figures(raw: dict, bi: int) -> tuple[Fraction, Fraction, Fraction]:
     bet = raw["bets"][bi]
     mean = sum(x * p for x, p in d.items())
     return mean / bet, sum(p for x, p in d.items() if x > 0), sum(x * x * p for x, p in d.items())
+
+
+def replay(raw: dict, bet: int, draws: list[int]) -> int:
+    """Credits won by one recorded game, recomputed from the raw model (flow written afresh)."""
+    bi = raw["bets"].index(bet)
+    rows = raw.get("rows", 1)
+    nr = len(raw["reels"])
+    fs = raw.get("free_spins") or {}
+    evaluate = _evaluator(raw, bi)
+    award, n = evaluate(_window(raw["reels"], draws[:nr], rows))
+    award_tab = {int(k): v for k, v in (fs.get("award") or {}).items()}
+    retrig = {int(k): v for k, v in (fs.get("retrigger") or {}).items()}
+    cap = fs.get("cap")
+    left = award_tab.get(n, 0)
+    if cap is not None:
+        left = min(left, cap)
+    given, pos = left, nr
+    while left:
+        credits, n = evaluate(_window(fs.get("reels") or raw["reels"], draws[pos:pos + nr], rows))
+        award += credits * fs.get("multiplier", 1)
+        pos += nr
+        extra = retrig.get(n, 0)
+        if cap is not None:
+            extra = min(extra, cap - given)
+        given += extra
+        left += extra - 1
+    if pos != len(draws):
+        raise ValueError("draws do not match the game flow")
+    return award

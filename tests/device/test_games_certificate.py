@@ -1,0 +1,73 @@
+# Boot check (games.certificate.check): shipped games pass, a tampered model, a sub-83 % model and a
+# certificate that lies about the return are all refused with a reason.
+import json
+import os
+
+from devtest import tmpdir, rmtree
+from games import certificate
+from games.canon import canonical, math_hash
+from games.floor import RTP_FLOOR_NUM, RTP_FLOOR_DEN, meets_floor
+
+FIX = "tests/fixtures/games/"
+
+
+def _cert_for(model_path):
+    with open(model_path) as f:
+        return "games/certs/%s.json" % json.load(f)["id"]
+
+
+def test_every_shipped_model_passes():
+    n = 0
+    for name in sorted(os.listdir("games/models")):
+        path = "games/models/" + name
+        ok, reason, game = certificate.check(path, _cert_for(path))
+        assert ok, (name, reason)
+        assert game is not None and reason.startswith("ok")
+        n += 1
+    assert n >= 9
+
+
+def test_tampered_model_is_refused():
+    d = tmpdir("tamper")
+    try:
+        with open("games/models/sept-royal-92.json") as f:
+            model = json.load(f)
+        model["reels"][2]["weights"][0] += 1  # one virtual stop more for the seven
+        path = d + "/m.json"
+        with open(path, "w") as f:
+            json.dump(model, f)
+        ok, reason, game = certificate.check(path, "games/certs/sept-royal-92.json")
+        assert not ok and game is None and "hash" in reason
+    finally:
+        rmtree(d)
+
+
+def test_sub83_model_is_refused():
+    ok, reason, game = certificate.check(FIX + "sub83.json", FIX + "sub83.cert.json")
+    assert not ok and game is None
+    assert "floor" in reason and "s. 93" in reason, reason
+
+
+def test_lying_certificate_is_refused():
+    # hash matches, certificate claims 90 %: the device's own integer recomputation catches it
+    ok, reason, game = certificate.check(FIX + "sub83.json", FIX + "sub83.liar.cert.json")
+    assert not ok and "recomputed" in reason, reason
+
+
+def test_missing_files_do_not_raise():
+    ok, reason, game = certificate.check("nope.json", "games/certs/aurore-85.json")
+    assert not ok and game is None
+
+
+def test_floor_constant():
+    assert (RTP_FLOOR_NUM, RTP_FLOOR_DEN) == (83, 100)
+    assert meets_floor(83, 100) and not meets_floor(8299, 10000)
+
+
+def test_canonical_form_is_stable():
+    v = {"b": [1, "é\n", None, True], "a": {"z": 0, "y": "\""}}
+    assert canonical(v) == b'{"a":{"y":"\\"","z":0},"b":[1,"\\u00e9\\n",null,true]}'
+    with open("games/models/trefle-90.json") as f:
+        m = json.load(f)
+    with open("games/certs/trefle-90.json") as f:
+        assert json.load(f)["math_hash"] == math_hash(m)
