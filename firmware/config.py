@@ -6,3 +6,9 @@ GAME_MODEL = "games/models/skeleton3.json"
 ACCEPTOR_POLL_MS = 200  # ccTalk devices expect a poll at least every second or they inhibit
 MACHINE_ID = "JTN-EMU-0001"
 VERSION = "0.1.0"
+HOPPER_LIMIT = 400  # cash-outs above this many credits are paid by hand
+JACKPOT_LIMIT = 1200  # a single win at or above this locks for a hand pay (0: never)
+# sha256 of the technician PIN for RAM clear (this is "2468"; operators set their own)
+TECH_PIN_SHA256 = "a1fb4e703a9ef1fa4936801721ff285a97ac85330856674412e054892afe6972"
+PIN_TRIES = 3  # wrong PINs before the console locks for PIN_LOCK_S
+PIN_LOCK_S = 60

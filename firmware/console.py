@@ -1,5 +1,9 @@
 # Maintenance console on a UART: line commands from a technician's terminal, replies then a prompt.
+import hashlib
 import json
+import time
+
+from firmware import config
 
 PROMPT = b"jeton> "
 MAX_LINE = 80
@@ -11,12 +15,18 @@ class Console:
         self.cab = cabinet
         self._line = bytearray()
         self._buf = bytearray(64)
+        self._pin_fails = 0
+        self._pin_locked_until = 0
         self.commands = {
             "help": (self.cmd_help, "this list"),
             "meters": (self.cmd_meters, "soft meters in credits ('meters json' for machines)"),
             "state": (self.cmd_state, "cabinet state, credits, bet, last game"),
             "paytable": (self.cmd_paytable, "game rules and prizes ('paytable en' / 'paytable fr')"),
             "version": (self.cmd_version, "firmware version and board"),
+            "events": (self.cmd_events, "event log, newest last ('events json')"),
+            "recall": (self.cmd_recall, "last 10 games with every RNG draw ('recall json' to export)"),
+            "testgame": (self.cmd_testgame, "audit key on: play a test game (meters untouched)"),
+            "ramclear": (self.cmd_ramclear, "audit key on: 'ramclear PIN' clears critical memory"),
         }
 
     def service(self):
@@ -52,7 +62,12 @@ class Console:
         for name in sorted(self.commands):
             self.say("%-9s %s" % (name, self.commands[name][1]))
 
+    def _need_memory(self):
+        if self.cab.ram_error:
+            raise ValueError("critical memory unusable (%s): RAM clear needed" % self.cab.ram_error)
+
     def cmd_meters(self, args):
+        self._need_memory()
         snap = self.cab.ledger.snapshot()
         if args and args[0] == "json":
             self.say(json.dumps(snap))
@@ -62,12 +77,64 @@ class Console:
 
     def cmd_state(self, args):
         c = self.cab
+        if c.ram_error:
+            self.say("state ramerror: %s" % c.ram_error)
+            return
         self.say("state %s  credits %d  bet %d" % (c.state, c.ledger.credits, c.ledger.bet))
-        if c.tilt:
-            self.say("tilt: %s" % c.tilt)
+        for kind in sorted(c.tilts):
+            self.say("tilt %s: %s" % (kind, c.tilts[kind]))
+        if c.ledger.lock:
+            self.say("lock: %s %d" % (c.ledger.lock["kind"], c.ledger.lock["amount"]))
+        for name in sorted(c.doors):
+            if c.doors[name]:
+                self.say("%s open" % name)
         g = c.ledger.game
         if g:
             self.say("last game: %s" % json.dumps(g))
+
+    def cmd_events(self, args):
+        self._need_memory()
+        evs = self.cab.ledger.events()
+        if args and args[0] == "json":
+            self.say(json.dumps(evs))
+            return
+        for n, t, code, text in evs:
+            self.say("%5d %10d %-10s %s" % (n, t, code, text))
+
+    def cmd_recall(self, args):
+        self._need_memory()
+        games = self.cab.ledger.recall()
+        if args and args[0] == "json":
+            self.say(json.dumps({"machine": config.MACHINE_ID, "game": self.cab.game.id, "games": games}))
+            return
+        for g in games:
+            self.say("#%d bet %d win %d credits %d->%d draws %s" % (
+                g["n"], g["bet"], g["win"], g["before"], g["after"], g["draws"]))
+
+    def cmd_testgame(self, args):
+        o = self.cab.play_test_game(int(args[0]) if args else None)
+        self.say("TEST GAME (meters untouched): window %s win %d" % (json.dumps(o.window), o.award))
+
+    def cmd_ramclear(self, args):
+        now = time.time()
+        if now < self._pin_locked_until:
+            raise ValueError("locked after wrong PINs: wait %d s" % (self._pin_locked_until - now))
+        if not self.cab.audit_mode():
+            raise ValueError("turn the audit key first")
+        if not args:
+            raise ValueError("usage: ramclear PIN")
+        digest = hashlib.sha256(args[0].encode()).digest()
+        if "".join("%02x" % b for b in digest) != config.TECH_PIN_SHA256:
+            self._pin_fails += 1
+            if self._pin_fails >= config.PIN_TRIES:
+                self._pin_fails = 0
+                self._pin_locked_until = now + config.PIN_LOCK_S
+            if not self.cab.ram_error:
+                self.cab.ledger.event("pin", "wrong technician PIN")
+            raise ValueError("wrong PIN")
+        self._pin_fails = 0
+        self.cab.ram_clear()
+        self.say("critical memory cleared; meters start at zero")
 
     def cmd_paytable(self, args):
         lang = args[0] if args else "en"

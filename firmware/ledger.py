@@ -1,104 +1,254 @@
-# Credits and soft meters, committed to NVRAM before anything is shown.
+# Credits, soft meters, game recall and the event log, all in journaled critical memory.
 #
-# Meters (credits, industry meanings): coin_in = credits wagered, coin_out = credits won,
-# acceptor_in = credits from the coin acceptor, cashout = credits paid out at cash-out,
-# games_played, games_won, power_resets. Identity checked before every play and payout:
-#     credits == acceptor_in + coin_out - coin_in - cashout
-# A game is two commits: the wager (phase "wager"), then outcome + award (phase "done"). A restart
-# between them completes the same game from the recorded wager (see Cabinet.resume).
+# Meters, in credits, with their industry meanings:
+#   coin_in      credits wagered              coin_out     credits won onto the credit meter
+#   jackpot      wins paid by hand (lockup)   acceptor_in  credits from the coin acceptor
+#   hopper_out   credits paid by the hopper   cancelled    cash-outs paid by hand (cancelled credits)
+#   cashout      all credits paid at cash-out (hopper_out + cancelled)
+#   refunds      wagers refunded on a machine fault (s. 95)
+#   games_played, games_won, power_resets, door_main/door_logic/door_cashbox (opens),
+#   progressive_paid, tournament_entries
+# Self-audit before every play and payout:
+#   credits == acceptor_in + coin_out + refunds - coin_in - cashout,  cashout == hopper_out + cancelled
+# A game is two commits: the wager (phase "wager"), then outcome, award and its recall record
+# (phase "done"). Nothing is displayed before its commit.
 import json
+import time
 
-METERS = ("coin_in", "coin_out", "acceptor_in", "cashout", "games_played", "games_won", "power_resets")
+from firmware.critmem import CriticalMemory
+
+METERS = ("coin_in", "coin_out", "jackpot", "acceptor_in", "hopper_out", "cancelled", "cashout", "refunds",
+          "games_played", "games_won", "power_resets", "door_main", "door_logic", "door_cashbox",
+          "progressive_paid", "tournament_entries")
 METER_MODULO = 10 ** 10  # 10-digit meters roll over to 0, as electromechanical counters do
+RECALL = 10  # games kept for recall
+EVENT_CHUNKS = 11  # a chunk is recycled whole: 11 x 10 keeps at least the last 100
+EVENTS_PER_CHUNK = 10  # 100 events in the log
+STATE_SIZE = 1536
+GAME_SIZE = 1536
+CHUNK_SIZE = 768
+LAYOUT = (("state", STATE_SIZE),) + tuple(("g%d" % i, GAME_SIZE) for i in range(RECALL)) + \
+    tuple(("e%d" % i, CHUNK_SIZE) for i in range(EVENT_CHUNKS))
+JOURNAL = STATE_SIZE + GAME_SIZE + CHUNK_SIZE  # the largest transaction: state + game + event chunk
 
 
 class AuditError(Exception):
     pass
 
 
+def _now():
+    return int(time.time())
+
+
+def open_memory(nvram):
+    return CriticalMemory(nvram, LAYOUT, JOURNAL)
+
+
 class Ledger:
-    def __init__(self, store):
-        self.store = store
-        self.meters = {}
-        for name in METERS:
-            self.meters[name] = 0
-        self.credits = 0
-        self.bet = 1
-        self.game = None  # the last (or in-progress) game: {"phase", "bet", ...outcome}
+    def __init__(self, memory):
+        self.mem = memory
+        self.st = None
 
     # --- persistence -----------------------------------------------------------------------------
-    def load(self):
-        raw = self.store.load()
-        if raw is None:
-            return False
-        rec = json.loads(raw)
+    def initial(self):
+        meters = {}
         for name in METERS:
-            self.meters[name] = rec["meters"].get(name, 0)
-        self.credits = rec["credits"]
-        self.bet = rec["bet"]
-        self.game = rec["game"]
-        return True
+            meters[name] = 0
+        return {"m": meters, "credits": 0, "bet": 1, "game": None, "lock": None, "ev": 0, "gn": 0}
 
-    def commit(self):
-        rec = {"meters": self.meters, "credits": self.credits, "bet": self.bet, "game": self.game}
-        self.store.save(json.dumps(rec).encode())
+    def open(self):
+        """Load critical memory (RamError when unrecoverable). Returns what had to be repaired."""
+        if not self.mem.open():
+            self.format()
+            return ["blank memory formatted"]
+        self.st = json.loads(self.mem.read("state"))
+        for name in METERS:  # meters added by a newer firmware start at zero
+            self.st["m"].setdefault(name, 0)
+        return self.mem.findings
 
-    # --- money -----------------------------------------------------------------------------------
+    def format(self):
+        self.st = self.initial()
+        blocks = {"state": self._state_bytes()}
+        for name, _ in LAYOUT[1:]:
+            blocks[name] = b""
+        self.mem.format(blocks)
+
+    def _state_bytes(self):
+        return json.dumps(self.st).encode()
+
+    def _commit(self, extra=None):
+        blocks = {"state": self._state_bytes()}
+        if extra:
+            for k in extra:
+                blocks[k] = extra[k]
+        self.mem.commit(blocks)
+
+    # --- accessors ---------------------------------------------------------------------------------
+    @property
+    def meters(self):
+        return self.st["m"]
+
+    @property
+    def credits(self):
+        return self.st["credits"]
+
+    @property
+    def bet(self):
+        return self.st["bet"]
+
+    @property
+    def game(self):
+        return self.st["game"]
+
+    @property
+    def lock(self):
+        return self.st["lock"]
+
+    def set_bet(self, bet):
+        self.st["bet"] = bet  # kept in RAM; persisted with the next commit
+
+    # --- money -------------------------------------------------------------------------------------
     def _add(self, meter, n):
-        self.meters[meter] = (self.meters[meter] + n) % METER_MODULO
+        self.st["m"][meter] = (self.st["m"][meter] + n) % METER_MODULO
 
     def audit(self):
-        m = self.meters
-        expect = (m["acceptor_in"] + m["coin_out"] - m["coin_in"] - m["cashout"]) % METER_MODULO
-        if self.credits % METER_MODULO != expect:
-            raise AuditError("credits %d but meters say %d" % (self.credits, expect))
+        m = self.st["m"]
+        expect = (m["acceptor_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"]) % METER_MODULO
+        if self.st["credits"] % METER_MODULO != expect:
+            raise AuditError("credits %d but meters say %d" % (self.st["credits"], expect))
+        if m["cashout"] != (m["hopper_out"] + m["cancelled"]) % METER_MODULO:
+            raise AuditError("cashout %d != hopper %d + hand-paid %d" % (m["cashout"], m["hopper_out"], m["cancelled"]))
 
-    def power_up(self):
+    def power_up(self, why="power up"):
         self._add("power_resets", 1)
-        self.commit()
+        self.event("power", why)
 
     def accept(self, credits):
         self._add("acceptor_in", credits)
-        self.credits += credits
-        self.commit()
+        self.st["credits"] += credits
+        self._commit()
+
+    def door(self, name, opened):
+        if opened:
+            self._add(name, 1)
+        self.event("door", "%s %s" % (name, "open" if opened else "closed"))
 
     def wager(self, bet):
         """Commit the wager; the outcome comes from settle(). No credit is ever extended (s. 5)."""
-        if self.game and self.game["phase"] == "wager":
+        g = self.st["game"]
+        if g and g["phase"] == "wager":
             raise AuditError("a game is already in progress")
-        if bet > self.credits:
-            raise ValueError("bet %d exceeds credits %d" % (bet, self.credits))
+        if bet > self.st["credits"]:
+            raise ValueError("bet %d exceeds credits %d" % (bet, self.st["credits"]))
         self.audit()
-        self.credits -= bet
+        self.mem.verify()
+        before = self.st["credits"]
+        self.st["credits"] -= bet
         self._add("coin_in", bet)
         self._add("games_played", 1)
-        self.game = {"phase": "wager", "bet": bet}
-        self.commit()
+        self.st["game"] = {"phase": "wager", "bet": bet, "before": before, "t": _now()}
+        self._commit()
 
-    def settle(self, outcome):
-        """Commit outcome and award of the game in progress, before it is displayed."""
-        g = self.game
+    def settle(self, outcome, game_id, jackpot_limit=0):
+        """Commit outcome, award and recall record of the game in progress, before it is displayed.
+
+        An award at or above jackpot_limit (when set) is not credited: it locks the machine for a
+        hand pay by an attendant.
+        """
+        g = self.st["game"]
         if not g or g["phase"] != "wager" or g["bet"] != outcome.bet:
             raise AuditError("no matching wager to settle")
-        self.credits += outcome.award
-        self._add("coin_out", outcome.award)
-        if outcome.award:
+        award = outcome.award
+        if award:
             self._add("games_won", 1)
-        rec = outcome.to_dict()
-        rec["phase"] = "done"
-        self.game = rec
-        self.commit()
+        if jackpot_limit and award >= jackpot_limit:
+            self.st["lock"] = {"kind": "jackpot", "amount": award}
+        else:
+            self.st["credits"] += award
+            self._add("coin_out", award)
+        n = self.st["gn"]
+        self.st["gn"] = n + 1
+        rec = {"n": n + 1, "t": g["t"], "id": game_id, "bet": g["bet"], "before": g["before"],
+               "after": self.st["credits"], "win": award, "draws": outcome.draws}
+        self.st["game"] = {"phase": "done", "bet": g["bet"], "award": award, "slot": n % RECALL}
+        self._commit({"g%d" % (n % RECALL): json.dumps(rec).encode()})
+        self.mem.verify()
 
-    def cashout(self):
+    def void(self, why):
+        """s. 95: the machine failed during the game, not the player: the wager is refunded."""
+        g = self.st["game"]
+        if not g or g["phase"] != "wager":
+            return 0
+        bet = g["bet"]
+        self.st["credits"] += bet
+        self._add("refunds", bet)
+        self.st["game"] = {"phase": "void", "bet": bet, "award": 0}
+        self.event("void", "%s: wager %d refunded" % (why, bet))
+        return bet
+
+    def cashout(self, hand_pay):
+        """Start a cash-out. With hand_pay the machine locks until an attendant pays; otherwise the
+        caller pays through the hopper and calls paid_by_hopper() as coins go out."""
         self.audit()
-        paid = self.credits
-        if paid:
-            self._add("cashout", paid)
-            self.credits = 0
-            self.commit()
-        return paid
+        amount = self.st["credits"]
+        if amount and hand_pay:
+            self.st["lock"] = {"kind": "handpay", "amount": amount}
+            self.event("handpay", "cash-out of %d credits by hand" % amount)
+        return amount
+
+    def paid_by_hopper(self, credits):
+        self.st["credits"] -= credits
+        self._add("hopper_out", credits)
+        self._add("cashout", credits)
+        self._commit()
+
+    def clear_lock(self):
+        """Attendant key: the hand pay shown on the lock has been paid."""
+        lock = self.st["lock"]
+        if not lock:
+            return None
+        if lock["kind"] == "handpay":
+            self.st["credits"] -= lock["amount"]
+            self._add("cancelled", lock["amount"])
+            self._add("cashout", lock["amount"])
+        elif lock["kind"] == "jackpot":
+            self._add("jackpot", lock["amount"])
+        self.st["lock"] = None
+        self.event("handpaid", "%s of %d credits paid by attendant" % (lock["kind"], lock["amount"]))
+        return lock
+
+    # --- event log and recall ------------------------------------------------------------------------
+    def event(self, code, text=""):
+        """Append a timestamped event (the log keeps the last 100) in the same commit as the state."""
+        n = self.st["ev"]
+        self.st["ev"] = n + 1
+        chunk_name = "e%d" % ((n // EVENTS_PER_CHUNK) % EVENT_CHUNKS)
+        chunk = self._chunk(chunk_name) if n % EVENTS_PER_CHUNK else []
+        chunk.append([n + 1, _now(), code, text[:80]])
+        self._commit({chunk_name: json.dumps(chunk).encode()})
+
+    def _chunk(self, name):
+        raw = self.mem.read(name)
+        return json.loads(raw) if raw else []
+
+    def events(self):
+        out = []
+        for i in range(EVENT_CHUNKS):
+            out.extend(self._chunk("e%d" % i))
+        out.sort()
+        return out
+
+    def recall(self):
+        """The last games, oldest first, as recorded."""
+        out = []
+        for i in range(RECALL):
+            raw = self.mem.read("g%d" % i)
+            if raw:
+                out.append(json.loads(raw))
+        out.sort(key=lambda r: r["n"])
+        return out
 
     def snapshot(self):
-        d = dict(self.meters)
-        d["credits"] = self.credits
+        d = dict(self.st["m"])
+        d["credits"] = self.st["credits"]
         return d

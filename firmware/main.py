@@ -18,6 +18,7 @@ def _add_root():
 
 _add_root()
 
+NVRAM_SIZE = 65536  # critical memory needs ~56 KB (firmware/ledger.py LAYOUT): a 64 KB FRAM part
 DEFAULTS = {"state": "var/emulated", "console": "7770", "cctalk": "7771", "panel": "7772"}
 
 
@@ -39,7 +40,8 @@ def make_board(opts):
         from board import emulated
 
         _mkdirs(opts["state"])
-        return emulated.Board(opts["state"], int(opts["console"]), int(opts["cctalk"]), int(opts["panel"]))
+        return emulated.Board(opts["state"], int(opts["console"]), int(opts["cctalk"]), int(opts["panel"]),
+                              nvram_size=NVRAM_SIZE)
     raise SystemExit("no NVRAM driver for board %s yet" % sys.platform)
 
 

@@ -9,8 +9,8 @@ from board.coin_cctalk import CoinAcceptor
 from firmware import config
 from firmware.cabinet import Cabinet
 from firmware.console import Console
-from firmware.ledger import Ledger
-from firmware.nvstore import Store, StoreError
+from firmware.critmem import RamError
+from firmware.ledger import Ledger, open_memory
 
 
 def log(msg):
@@ -27,26 +27,28 @@ def _heap_size():
 
 def boot(board):
     log("boot on %s" % board.NAME)
-    ledger = Ledger(Store(board.nvram))
-    tilt = None
+    ledger = Ledger(open_memory(board.nvram))
+    ram_error = None
     try:
-        if not ledger.load():
-            log("blank NVRAM: meters start at zero")
+        for finding in ledger.open():
+            log("critical memory: " + finding)
+            ledger.event("nvram", finding)
         ledger.power_up()
-    except (StoreError, ValueError, KeyError) as e:
-        tilt = "nvram: %s" % e
+    except (RamError, ValueError, KeyError) as e:
+        ram_error = str(e)
+        ledger.st = None
     gen = rng.open_generator(rng.open_source(board.ENTROPY))
     game = games.load(config.GAME_MODEL)
     bus = Master(board.uart("cctalk"), board.idle)
     cab = Cabinet(board, ledger, game, gen, CoinAcceptor(bus), log=log)
     cab.console = Console(board.uart("console"), cab)
-    if tilt:
-        cab.set_tilt(tilt)
+    if ram_error:
+        cab.set_ram_error(ram_error)
     else:
         cab.resume()
     cab.show()
-    log("ready " + json.dumps({"game": game.id, "credits": ledger.credits, "state": cab.state,
-                               "runtime": sys.implementation.name, "heap": _heap_size()}))
+    log("ready " + json.dumps({"game": game.id, "credits": ledger.credits if ledger.st else None,
+                               "state": cab.state, "runtime": sys.implementation.name, "heap": _heap_size()}))
     if hasattr(sys.stdout, "flush"):
         sys.stdout.flush()
     return cab

@@ -204,9 +204,18 @@ class EmulatedCabinet:
         return self.panel.wait_for(lambda s: s.get("games", 0) > games, timeout)
 
     def cash_out(self, timeout: float = 10.0) -> dict:
+        """Press cash-out; a hand pay is then paid by the attendant's reset key, as on the floor."""
         assert self.panel
         self.panel.press("cashout")
-        return self.panel.wait_for(lambda s: s.get("credits") == 0, timeout)
+        s = self.panel.wait_for(lambda s: s.get("credits") == 0 or s.get("state") == "handpay", timeout)
+        if s.get("state") == "handpay":
+            self.attendant_key()
+            s = self.panel.wait_for(lambda s: s.get("credits") == 0 and s.get("state") != "handpay", timeout)
+        return s
+
+    def attendant_key(self) -> None:
+        assert self.panel
+        self.panel.press("key_reset")
 
     def meters(self) -> dict:
         assert self.console

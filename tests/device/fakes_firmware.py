@@ -33,9 +33,7 @@ class PowerCut(Exception):
 class FixedOutcome:
     """Stands in for a game outcome with a chosen award."""
 
-    def __init__(self, bet, award):
+    def __init__(self, bet, award, draws=(1, 2, 3)):
         self.bet = bet
         self.award = award
-
-    def to_dict(self):
-        return {"bet": self.bet, "award": self.award, "draws": [1, 2, 3]}
+        self.draws = list(draws)

@@ -1,36 +1,41 @@
-# Ledger: credits and soft meters, committed before anything is shown, audited before play/payout.
+# Ledger: credits, meters, recall and events in critical memory; audited before play and payout.
+import gc
+
 from devtest import raises
 from fakes_firmware import FixedOutcome, PowerCut, RamNvram
-from firmware.ledger import AuditError, Ledger
-from firmware.nvstore import Store
+from firmware.ledger import EVENT_CHUNKS, EVENTS_PER_CHUNK, RECALL, AuditError, Ledger, open_memory
 
 
 def fresh():
-    nv = RamNvram()
-    led = Ledger(Store(nv))
-    assert not led.load()
+    gc.collect()  # the fixed heap holds one 64 KB NVRAM image at a time
+    nv = RamNvram(65536)
+    led = Ledger(open_memory(nv))
+    assert led.open() == ["blank memory formatted"]
     return nv, led
 
 
 def reload(nv):
-    led = Ledger(Store(nv))
-    assert led.load()
+    led = Ledger(open_memory(nv))
+    led.open()
     return led
 
 
 def identity(led):
     m = led.meters
-    return led.credits == m["acceptor_in"] + m["coin_out"] - m["coin_in"] - m["cashout"]
+    return led.credits == m["acceptor_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"]
+
+
+def play(led, bet, award):
+    led.wager(bet)
+    led.settle(FixedOutcome(bet, award), "test-game")
 
 
 def test_session_meters_survive_restart():
     nv, led = fresh()
     led.accept(4)
     led.accept(4)
-    led.wager(1)
-    led.settle(FixedOutcome(1, 8))
-    led.wager(1)
-    led.settle(FixedOutcome(1, 0))
+    play(led, 1, 8)
+    play(led, 1, 0)
     again = reload(nv)
     assert again.credits == 14
     assert again.meters["acceptor_in"] == 8
@@ -39,9 +44,42 @@ def test_session_meters_survive_restart():
     assert again.meters["games_played"] == 2
     assert again.meters["games_won"] == 1
     assert identity(again)
-    assert again.cashout() == 14
-    assert reload(nv).credits == 0
-    assert reload(nv).meters["cashout"] == 14
+
+
+def test_hand_pay_cashout_locks_until_attendant():
+    nv, led = fresh()
+    led.accept(20)
+    assert led.cashout(hand_pay=True) == 20
+    assert led.lock == {"kind": "handpay", "amount": 20}
+    assert reload(nv).lock == {"kind": "handpay", "amount": 20}  # a restart does not forget it
+    led.clear_lock()
+    again = reload(nv)
+    assert again.credits == 0 and again.lock is None
+    assert again.meters["cancelled"] == 20 and again.meters["cashout"] == 20
+    again.audit()
+
+
+def test_hopper_payout_counts_coin_by_coin():
+    nv, led = fresh()
+    led.accept(8)
+    led.cashout(hand_pay=False)
+    for _ in range(2):
+        led.paid_by_hopper(4)
+    again = reload(nv)
+    assert again.credits == 0 and again.meters["hopper_out"] == 8 and again.meters["cashout"] == 8
+    again.audit()
+
+
+def test_jackpot_at_limit_is_hand_paid_not_credited():
+    nv, led = fresh()
+    led.accept(4)
+    led.wager(1)
+    led.settle(FixedOutcome(1, 1500), "g", jackpot_limit=1200)
+    assert led.credits == 3 and led.lock == {"kind": "jackpot", "amount": 1500}
+    led.clear_lock()
+    again = reload(nv)
+    assert again.meters["jackpot"] == 1500 and again.meters["coin_out"] == 0
+    again.audit()
 
 
 def test_no_credit_extended():
@@ -58,48 +96,87 @@ def test_wager_without_outcome_survives_a_cut():
     led.wager(3)
     nv.tear_after = 0
     with raises(PowerCut):
-        led.settle(FixedOutcome(3, 30))
+        led.settle(FixedOutcome(3, 30), "g")
     again = reload(nv)
     assert again.game["phase"] == "wager" and again.game["bet"] == 3
     assert again.credits == 1 and again.meters["coin_in"] == 3
-    again.settle(FixedOutcome(3, 30))  # the cabinet completes the same game after restart
+    again.settle(FixedOutcome(3, 30), "g")  # the cabinet completes the same game after restart
     assert reload(nv).credits == 31
+
+
+def test_void_refunds_the_wager_s95():
+    nv, led = fresh()
+    led.accept(4)
+    led.wager(2)
+    assert led.void("rng failure") == 2
+    again = reload(nv)
+    assert again.credits == 4 and again.meters["refunds"] == 2
+    again.audit()
+    assert again.events()[-1][2] == "void"
 
 
 def test_settle_needs_matching_wager():
     nv, led = fresh()
     led.accept(4)
     with raises(AuditError):
-        led.settle(FixedOutcome(1, 5))
+        led.settle(FixedOutcome(1, 5), "g")
     led.wager(1)
     with raises(AuditError):
-        led.settle(FixedOutcome(2, 5))
+        led.settle(FixedOutcome(2, 5), "g")
 
 
 def test_self_audit_catches_tampered_credits():
     nv, led = fresh()
     led.accept(4)
-    led.credits += 100  # a fault that did not go through the meters
+    led.st["credits"] += 100  # a fault that did not go through the meters
     with raises(AuditError):
         led.wager(1)
     with raises(AuditError):
-        led.cashout()
+        led.cashout(hand_pay=True)
 
 
 def test_meters_roll_over_at_ten_digits():
     nv, led = fresh()
     led.meters["acceptor_in"] = 10 ** 10 - 2
-    led.credits = 10 ** 10 - 2
+    led.st["credits"] = 10 ** 10 - 2
     led.accept(4)
     assert led.meters["acceptor_in"] == 2
     led.audit()  # the identity holds modulo the rollover
 
 
-def test_bytes_written_per_game_is_bounded():
+def test_recall_keeps_last_ten_games_with_draws():
+    nv, led = fresh()
+    led.accept(100)
+    for i in range(13):
+        o = FixedOutcome(1, i % 3)
+        o.draws = [i, i + 1, i + 2]
+        led.wager(1)
+        led.settle(o, "g")
+    games = reload(nv).recall()
+    assert len(games) == RECALL
+    assert [g["n"] for g in games] == list(range(4, 14))
+    last = games[-1]
+    assert last["draws"] == [12, 13, 14] and last["bet"] == 1 and last["win"] == 0
+    assert last["after"] == last["before"] - 1 + last["win"]
+
+
+def test_event_log_keeps_the_last_hundred():
+    for total in (EVENT_CHUNKS * EVENTS_PER_CHUNK + 1, EVENT_CHUNKS * EVENTS_PER_CHUNK + 7):
+        nv, led = fresh()
+        for i in range(total):
+            led.event("test", "event %d" % i)
+        evs = reload(nv).events()
+        assert len(evs) >= 100
+        assert [e[3] for e in evs[-100:]] == ["event %d" % i for i in range(total - 100, total)]
+        assert all(isinstance(e[1], int) for e in evs)  # timestamped
+        nv = led = evs = None  # let the next round's image have the heap
+
+
+def test_bytes_written_per_game():
     nv, led = fresh()
     led.accept(40)
-    before = nv.bytes_written
-    led.wager(1)
-    led.settle(FixedOutcome(1, 2))
-    per_game = nv.bytes_written - before
-    assert per_game < 1024, per_game
+    before = led.mem.bytes_written
+    play(led, 1, 2)
+    per_game = led.mem.bytes_written - before
+    # journal + two copies of the state and of the recall record: a few kB, not the whole memory
+    assert 0 < per_game < 6000, per_game

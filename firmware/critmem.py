@@ -1,0 +1,221 @@
+# Critical memory: named blocks, each kept as two identical copies in separate banks, changed only
+# by transactions that go through a write-ahead journal.
+#
+#   NVRAM:  [journal][bank A: block 0 .. block n][bank B: block 0 .. block n]
+#   block copy: [magic "JB"][id][seq u32][len u16][payload][crc32]   (crc over header+payload)
+#   journal:    [magic "JJ"][seq u32][count][{id, len u16, payload}...][crc32]
+#
+# commit(): write the journal, then every block's copy A, then copy B. A power cut at any instant
+# leaves either an invalid journal (copies untouched: the old state) or a valid journal that open()
+# replays (the new state). A copy that fails its CRC is rebuilt from its twin and the repair reported;
+# when both copies of a block are bad and the journal cannot rebuild it, the memory is unrecoverable:
+# RamError, which only a technician's RAM clear ends.
+import struct
+
+try:
+    from binascii import crc32
+except ImportError:  # pragma: no cover
+    from zlib import crc32
+
+from board.compat import const
+
+_BLOCK_HEAD = "<2sBIH"
+_BLOCK_HEAD_SIZE = const(9)
+_JOURNAL_HEAD = "<2sIB"
+_JOURNAL_HEAD_SIZE = const(7)
+_ENTRY_HEAD = "<BH"
+_CRC_SIZE = const(4)
+
+
+class RamError(Exception):
+    """Critical memory cannot be trusted: a RAM-error tilt."""
+
+
+def _crc(data):
+    return crc32(data) & 0xFFFFFFFF
+
+
+class CriticalMemory:
+    def __init__(self, nvram, layout, journal_capacity, base=0):
+        """layout: sequence of (name, capacity in bytes); order fixes the NVRAM map, never reorder.
+        journal_capacity: payload bytes of the largest transaction (its blocks' capacities summed)."""
+        self.nvram = nvram
+        self.names = []
+        self.capacity = {}
+        self.ids = {}
+        self.offset = {}
+        bank = 0
+        for i, (name, cap) in enumerate(layout):
+            self.names.append(name)
+            self.ids[name] = i
+            self.capacity[name] = cap
+            self.offset[name] = bank
+            bank += _BLOCK_HEAD_SIZE + cap + _CRC_SIZE
+        self.base = base
+        self.journal_capacity = journal_capacity
+        self.journal_size = _JOURNAL_HEAD_SIZE + _CRC_SIZE + 3 * 4 + journal_capacity
+        self.bank_size = bank
+        self.size = self.journal_size + 2 * bank
+        if base + self.size > nvram.size:
+            raise RamError("layout needs %d bytes, NVRAM has %d" % (base + self.size, nvram.size))
+        self.seq = 0
+        self.data = {}
+        self.bytes_written = 0
+        self.findings = []  # what open() had to repair or discard, for the event log
+
+    # --- addresses ----------------------------------------------------------------------------------
+    def _copy_off(self, name, bank):
+        return self.base + self.journal_size + bank * self.bank_size + self.offset[name]
+
+    # --- raw copies ---------------------------------------------------------------------------------
+    def _read_copy(self, name, bank):
+        """(seq, payload) or None when the copy fails its checks."""
+        off = self._copy_off(name, bank)
+        head = self.nvram.read(off, _BLOCK_HEAD_SIZE)
+        magic, bid, seq, n = struct.unpack(_BLOCK_HEAD, head)
+        if magic != b"JB" or bid != self.ids[name] or n > self.capacity[name]:
+            return None
+        rest = self.nvram.read(off + _BLOCK_HEAD_SIZE, n + _CRC_SIZE)
+        payload = rest[:n]
+        if struct.unpack("<I", rest[n:])[0] != _crc(head + payload):
+            return None
+        return seq, payload
+
+    def _write_copy(self, name, bank, seq, payload):
+        head = struct.pack(_BLOCK_HEAD, b"JB", self.ids[name], seq, len(payload))
+        rec = head + payload + struct.pack("<I", _crc(head + payload))
+        self.nvram.write(self._copy_off(name, bank), rec)
+        self.bytes_written += len(rec)
+
+    def _read_journal(self):
+        """(seq, {name: payload}) or None."""
+        off = self.base
+        head = self.nvram.read(off, _JOURNAL_HEAD_SIZE)
+        magic, seq, count = struct.unpack(_JOURNAL_HEAD, head)
+        if magic != b"JJ" or count > len(self.names):
+            return None
+        pos = _JOURNAL_HEAD_SIZE
+        body = head
+        entries = {}
+        for _ in range(count):
+            eh = self.nvram.read(off + pos, 3)
+            bid, n = struct.unpack(_ENTRY_HEAD, eh)
+            if bid >= len(self.names) or n > self.capacity[self.names[bid]]:
+                return None
+            payload = self.nvram.read(off + pos + 3, n)
+            body += eh + payload
+            entries[self.names[bid]] = payload
+            pos += 3 + n
+        crc = self.nvram.read(off + pos, _CRC_SIZE)
+        if len(crc) != _CRC_SIZE or struct.unpack("<I", crc)[0] != _crc(body):
+            return None
+        return seq, entries
+
+    # --- power-up -----------------------------------------------------------------------------------
+    def blank(self):
+        chunk = 256
+        zero = bytes(chunk)
+        for off in range(self.base, self.base + self.size, chunk):
+            n = min(chunk, self.base + self.size - off)
+            if self.nvram.read(off, n) != zero[:n]:
+                return False
+        return True
+
+    def format(self, initial):
+        """Fresh memory: every block written with its initial payload (a RAM clear does this too)."""
+        self.seq = 0
+        self.data = {}
+        self.commit(initial)
+
+    def open(self):
+        """Validate everything, replay an interrupted transaction, repair single bad copies.
+
+        Returns False for blank memory (caller formats it). Raises RamError when unrecoverable.
+        """
+        self.findings = []
+        if self.blank():
+            return False
+        journal = self._read_journal()
+        jseq, jentries = journal if journal else (None, {})
+        if journal is None:
+            self.findings.append("journal discarded (incomplete or corrupt)")
+        best = 0
+        data = {}
+        for name in self.names:
+            a = self._read_copy(name, 0)
+            b = self._read_copy(name, 1)
+            if name in jentries and (a is None or a[0] != jseq or b is None or b[0] != jseq):
+                # the journal is newer than (or rebuilds) the copies: replay it
+                if (a and a[0] > jseq) or (b and b[0] > jseq):
+                    raise RamError("block %s newer than the journal" % name)
+                payload = jentries[name]
+                for bank, cp in ((0, a), (1, b)):
+                    if cp is None or cp[0] != jseq or cp[1] != payload:
+                        self._write_copy(name, bank, jseq, payload)
+                self.findings.append("replayed %s from journal" % name)
+                a = b = (jseq, payload)
+            if a is None and b is None:
+                raise RamError("both copies of %s are bad" % name)
+            if a is None or b is None:
+                good = a or b
+                self._write_copy(name, 0 if a is None else 1, good[0], good[1])
+                self.findings.append("repaired copy %s of %s" % ("A" if a is None else "B", name))
+                a = b = good
+            if a != b:
+                raise RamError("copies of %s disagree" % name)
+            data[name] = a[1]
+            if a[0] > best:
+                best = a[0]
+        if jseq is not None and jseq > best:
+            best = jseq
+        self.seq = best
+        self.data = data
+        return True
+
+    # --- use ----------------------------------------------------------------------------------------
+    def read(self, name):
+        return self.data[name]
+
+    def commit(self, updates):
+        """Atomically replace the payloads of the named blocks."""
+        seq = (self.seq + 1) & 0xFFFFFFFF
+        body = struct.pack(_JOURNAL_HEAD, b"JJ", seq, len(updates))
+        for name in updates:
+            payload = updates[name]
+            if len(payload) > self.capacity[name]:
+                raise RamError("%s: %d bytes exceed its %d" % (name, len(payload), self.capacity[name]))
+            body += struct.pack(_ENTRY_HEAD, self.ids[name], len(payload)) + payload
+        rec = body + struct.pack("<I", _crc(body))
+        if len(rec) > self.journal_size:
+            raise RamError("transaction of %d bytes exceeds the journal" % len(rec))
+        self.nvram.write(self.base, rec)
+        self.bytes_written += len(rec)
+        for bank in (0, 1):
+            for name in updates:
+                self._write_copy(name, bank, seq, updates[name])
+        self.seq = seq
+        for name in updates:
+            self.data[name] = updates[name]
+
+    def verify(self):
+        """Before and after each play: both copies of every block still match what we committed."""
+        for name in self.names:
+            for bank in (0, 1):
+                cp = self._read_copy(name, bank)
+                if cp is None or cp[1] != self.data[name]:
+                    raise RamError("copy %s of %s changed under us" % ("AB"[bank], name))
+
+    def live_ranges(self):
+        """(offset, length) of every byte that currently carries data, for fault-injection campaigns."""
+        out = []
+        j = self._read_journal()
+        if j:
+            jl = _JOURNAL_HEAD_SIZE + _CRC_SIZE
+            for p in j[1].values():
+                jl += 3 + len(p)
+            out.append((self.base, jl))
+        for name in self.names:
+            n = _BLOCK_HEAD_SIZE + len(self.data.get(name, b"")) + _CRC_SIZE
+            for bank in (0, 1):
+                out.append((self._copy_off(name, bank), n))
+        return out
