@@ -1,13 +1,19 @@
-# ccTalk master: frames [dest][len][src][header][data...][checksum] on a serial bus.
-# Simple 8-bit checksum: every byte of the frame sums to 0 mod 256 (ccTalk generic spec, part 1).
-# On a single-wire bus the master hears its own transmission first: that echo is read and checked.
-from board.compat import const, ticks_ms, ticks_diff
+# ccTalk master: one command, one reply, on a serial bus shared by several devices (multi-drop).
+# Frames and checksums live in board/cctalk_frame.py (8-bit simple checksum) and
+# board/cctalk_crc.py (CRC-16). On a single-wire bus the master hears its own transmission
+# first: that echo is read and compared byte for byte (a mismatch is a collision).
+# Replies: header 0 = ACK (with data), 5 = NAK (refused: never retried), 6 = BUSY (retried
+# after a pause). Transient faults (timeout, bad checksum, echo) are retried `retries` times,
+# except where the caller says a repeat would be unsafe (retries=0, e.g. dispense).
+from board.compat import const, ticks_ms, ticks_diff, ticks_add
+from board import cctalk_frame
+from board.cctalk_frame import Scanner, MAX_FRAME
 
 HOST_ADDR = const(1)
 HDR_ACK = const(0)
 HDR_NAK = const(5)
 HDR_BUSY = const(6)
-MAX_FRAME = const(260)  # 5 framing bytes + up to 255 data bytes
+BUSY_PAUSE_MS = const(20)
 
 
 class CcTalkError(Exception):
@@ -20,92 +26,96 @@ class CcTalkError(Exception):
 
 
 def checksum(buf, n):
-    s = 0
-    for i in range(n):
-        s += buf[i]
-    return (-s) & 0xFF
+    return cctalk_frame.checksum(buf, n)
 
 
 def build(buf, dest, src, header, data=b""):
     """Write a simple-checksum frame into buf; returns its length."""
-    n = len(data)
-    buf[0] = dest
-    buf[1] = n
-    buf[2] = src
-    buf[3] = header
-    buf[4:4 + n] = data
-    buf[4 + n] = checksum(buf, 4 + n)
-    return 5 + n
+    return cctalk_frame.build(buf, dest, src, header, data)
 
 
 class Master:
-    def __init__(self, uart, idle, addr=HOST_ADDR, echo=True, timeout_ms=100, retries=2):
+    def __init__(self, uart, idle, addr=HOST_ADDR, echo=True, timeout_ms=100, retries=2, crc=False):
         self.uart = uart
         self.idle = idle  # idle(ms): wait for bytes without spinning
         self.addr = addr
         self.echo = echo
         self.timeout_ms = timeout_ms
         self.retries = retries
+        self.crc = crc
         self._tx = bytearray(MAX_FRAME)
-        self._rx = bytearray(MAX_FRAME)
-        self._rxmv = memoryview(self._rx)
+        self._txmv = memoryview(self._tx)
+        self._rx = Scanner(crc=crc, resync=True)
+        self._junk = bytearray(64)
+        self._junkmv = memoryview(self._junk)
         self.stats = {"ok": 0, "timeout": 0, "checksum": 0, "echo": 0, "frame": 0, "nak": 0, "busy": 0}
 
-    def _read_exact(self, mv, n, deadline):
-        got = 0
-        while got < n:
-            r = self.uart.readinto(mv[got:n])
-            if r:
-                got += r
-                continue
-            left = ticks_diff(deadline, ticks_ms())
-            if left <= 0:
-                return got
-            self.idle(min(left, 10))
-        return got
+    def _fill(self, deadline):
+        """Read what the UART has into the scanner; False once the deadline has passed."""
+        r = self.uart.readinto(self._rx.room())
+        if r:
+            self._rx.wrote(r)
+            return True
+        left = ticks_diff(deadline, ticks_ms())
+        if left <= 0:
+            return False
+        self.idle(min(left, 10))
+        return True
 
     def _drain(self):
-        # resynchronise: drop whatever garbage is waiting before we talk
+        # resynchronise before talking: whatever is waiting now is stale or garbage
         while self.uart.any():
-            self.uart.readinto(self._rxmv[:64])
+            if not self.uart.readinto(self._junkmv):
+                break
+        self._rx.clear()
 
     def _once(self, dest, header, data):
         tx = self._tx
-        n = build(tx, dest, self.addr, header, data)
+        n = cctalk_frame.build(tx, dest, self.addr, header, data, self.crc)
         self._drain()
-        self.uart.write(memoryview(tx)[:n])
-        deadline = ticks_ms() + self.timeout_ms
-        rx = self._rxmv
+        self.uart.write(self._txmv[:n])
+        deadline = ticks_add(ticks_ms(), self.timeout_ms)
+        rx = self._rx
         if self.echo:
-            if self._read_exact(rx, n, deadline) < n:
-                raise CcTalkError("timeout")
+            while rx.pending() < n:
+                if not self._fill(deadline):
+                    raise CcTalkError("timeout")
+            b = rx.buf
+            s = rx.start
             for i in range(n):
-                if rx[i] != tx[i]:
+                if b[s + i] != tx[i]:
                     raise CcTalkError("echo")
-        if self._read_exact(rx, 2, deadline) < 2:
-            raise CcTalkError("timeout")
-        if rx[0] != self.addr:
-            raise CcTalkError("frame")
-        total = 5 + rx[1]
-        if self._read_exact(rx[2:], total - 2, deadline) < total - 2:
-            raise CcTalkError("timeout")
-        if checksum(self._rx, total) != 0:
-            raise CcTalkError("checksum")
-        if rx[2] != dest:
-            raise CcTalkError("frame")
-        hdr = rx[3]
-        if hdr == HDR_NAK:
-            raise CcTalkError("nak", hdr)
-        if hdr == HDR_BUSY:
-            raise CcTalkError("busy", hdr)
-        if hdr != HDR_ACK:
-            raise CcTalkError("frame", hdr)
-        return rx[4:total - 1]
+            rx.skip(n)
+        while True:
+            total = rx.next(self.addr)
+            if total:
+                s = rx.start
+                b = rx.buf
+                if not self.crc and b[s + 2] != dest:
+                    rx.skip(total)  # a good frame, but another device's: not our reply
+                    continue
+                hdr = b[s + 3]
+                if hdr == HDR_NAK:
+                    raise CcTalkError("nak", hdr)
+                if hdr == HDR_BUSY:
+                    raise CcTalkError("busy", hdr)
+                if hdr != HDR_ACK:
+                    raise CcTalkError("frame", hdr)
+                return rx.mv[s + 4:s + total - 1]
+            if not self._fill(deadline):
+                raise CcTalkError("checksum" if rx.bad else "timeout")
 
-    def request(self, dest, header, data=b""):
-        """One command, retried on transient faults; returns the reply's data (valid until next call)."""
+    def request(self, dest, header, data=b"", retries=None):
+        """One command; returns the reply's data (a view, valid until the next call).
+
+        retries: how many times a transient fault is retried (default: the bus's setting). Pass 0
+        for commands whose repetition could act twice (dispense): the caller then finds out from
+        the device's own counters whether the command was taken.
+        """
         err = None
-        for _ in range(self.retries + 1):
+        if retries is None:
+            retries = self.retries
+        for attempt in range(retries + 1):
             try:
                 reply = self._once(dest, header, data)
                 self.stats["ok"] += 1
@@ -115,4 +125,6 @@ class Master:
                 err = e
                 if e.reason == "nak":
                     break  # the device understood and refused: repeating will not help
+                if e.reason == "busy" and attempt < retries:
+                    self.idle(BUSY_PAUSE_MS)  # the device asked us to come back later
         raise err

@@ -1,16 +1,37 @@
-# ccTalk coin acceptor: set-up and polling of header 229 (read buffered credit or error codes).
-# Reply to 229: [event counter][A1][B1]...[A5][B5], newest first. A != 0: coin credit, A = coin
-# position (1..16), B = sorter path. A == 0: B is an error/status code. The counter is 0 only after
-# power-up or reset and wraps 255 -> 1, so at most 5 events can be told apart between two polls.
+# ccTalk coin acceptor: identification, set-up, and polling of header 229 ("read buffered credit
+# or error codes"). Reply to 229: [event counter][A1][B1]...[A5][B5], newest first.
+# A != 0: a coin was credited, A = coin position (1..16), B = sorter path.
+# A == 0: B is an error/status code (board/cctalk_codes.py).
+# Event counter: 0 only after power-up or reset; then 1..255, wrapping 255 -> 1 (never 0 again).
+# The buffer holds 5 events, so a counter that moved by more than 5 since the last poll means
+# events were lost: that is logged as a "missed" event, acceptance is inhibited at once and stays
+# inhibited (whatever enable() asks) until the firmware calls clear_fault().
+#
+# Events appended to poll(out), oldest first, always 3-tuples (kind, a, b):
+#   ("coin", position, path)       credit this coin
+#   ("reject", 0, code)            coin returned, no credit
+#   ("fault", 0, code)             jam / sensor / hardware fault (call an attendant)
+#   ("fraud", 0, code)             fraud attempt: tilt
+#   ("status", 0, code)            null event, data block request
+#   ("missed", lost, counter)      more than 5 events between two polls: `lost` are gone; tilt
+#   ("reset", last, 0)             the device was reset or powered up (counter back to 0)
 from board.compat import const
+from board import cctalk_codes
+from board.cctalk import CcTalkError
 
 ADDR = const(2)
-H_SIMPLE_POLL = const(254)
-H_EQUIPMENT_CATEGORY = const(245)
+H_RESET = const(1)
 H_READ_BUFFERED = const(229)
 H_MASTER_INHIBIT = const(228)
 H_SET_INHIBITS = const(231)
-H_RESET = const(1)
+H_COIN_ID = const(184)
+H_SERIAL = const(242)
+H_PRODUCT = const(244)
+H_CATEGORY = const(245)
+H_MANUFACTURER = const(246)
+H_SIMPLE_POLL = const(254)
+EVENTS = const(5)  # the acceptor's event buffer depth
+POSITIONS = const(16)
 
 
 def new_events(last, counter):
@@ -20,51 +41,133 @@ def new_events(last, counter):
     return counter + 255 - last
 
 
+def parse_coin_id(cid):
+    """ccTalk coin id "CCvvvI" (country, value, issue): ("CA", 100, "T"); None if not a coin."""
+    if len(cid) != 6 or cid[0] == "." or not cid[2:5].isdigit():
+        return None
+    return cid[0:2], int(cid[2:5]), cid[5]
+
+
 class CoinAcceptor:
-    def __init__(self, bus, addr=ADDR):
+    def __init__(self, bus, addr=ADDR, log=None):
         self.bus = bus
         self.addr = addr
-        self.last = None  # event counter of the previous poll
-        self.missed = 0
+        self.log = log
+        self.last = None  # event counter of the previous poll (None: not baselined)
+        self.missed = 0  # events lost in total
+        self.fault = None  # "missed" once events were lost: acceptance stays inhibited
+        self.on = False
+        self.mask = 0xFFFF
+        self.info = {}
 
+    # --- identification ---------------------------------------------------------------------
     def present(self):
         self.bus.request(self.addr, H_SIMPLE_POLL)
         return True
 
     def category(self):
-        return bytes(self.bus.request(self.addr, H_EQUIPMENT_CATEGORY)).decode()
+        return bytes(self.bus.request(self.addr, H_CATEGORY)).decode()
 
+    def identify(self):
+        """Equipment category, manufacturer, product, serial (24-bit, LSB first on the wire)."""
+        r = self.bus.request
+        info = {
+            "category": bytes(r(self.addr, H_CATEGORY)).decode(),
+            "manufacturer": bytes(r(self.addr, H_MANUFACTURER)).decode(),
+            "product": bytes(r(self.addr, H_PRODUCT)).decode(),
+        }
+        s = r(self.addr, H_SERIAL)
+        info["serial"] = s[0] | s[1] << 8 | s[2] << 16 if len(s) == 3 else None
+        self.info = info
+        return info
+
+    def coin_ids(self):
+        """{position: coin id string} for the 16 positions (header 184); empty ones skipped."""
+        ids = {}
+        for pos in range(1, POSITIONS + 1):
+            cid = bytes(self.bus.request(self.addr, H_COIN_ID, bytes((pos,)))).decode()
+            if parse_coin_id(cid):
+                ids[pos] = cid
+        return ids
+
+    # --- set-up -----------------------------------------------------------------------------
     def begin(self):
         """Inhibit, then read the event counter as the baseline: no coin can slip in between."""
         self.enable(False)
         if self.last is None:
             r = self.bus.request(self.addr, H_READ_BUFFERED)
+            self._check(r)
             self.last = r[0]
 
     def enable(self, on, mask=0xFFFF):
-        self.bus.request(self.addr, H_SET_INHIBITS, bytes((mask & 0xFF, mask >> 8)))
+        """Individual inhibits (231: bit set = position enabled) then master inhibit (228).
+
+        While a fault is latched the acceptor stays inhibited whatever `on` says.
+        """
+        self.on = bool(on)
+        self.mask = mask
+        self._apply()
+
+    def _apply(self):
+        on = self.on and self.fault is None
+        self.bus.request(self.addr, H_SET_INHIBITS, bytes((self.mask & 0xFF, (self.mask >> 8) & 0xFF)))
         self.bus.request(self.addr, H_MASTER_INHIBIT, b"\x01" if on else b"\x00")
 
-    def poll(self, out):
-        """Append new events as (kind, a, b) to out: ("coin", position, path) or ("error", 0, code).
+    def clear_fault(self):
+        """The firmware (attendant) acknowledged the fault: acceptance may resume."""
+        self.fault = None
+        self._apply()
 
-        Events are returned oldest first. Returns the number appended.
-        """
+    def reset(self):
+        """Software reset (header 1): the counter restarts at 0 and the device comes up inhibited."""
+        self.bus.request(self.addr, H_RESET)
+        self.last = 0
+
+    # --- polling ----------------------------------------------------------------------------
+    def _check(self, r):
+        if len(r) != 1 + 2 * EVENTS:
+            raise CcTalkError("frame", H_READ_BUFFERED)
+
+    def poll(self, out):
+        """Append new events as (kind, a, b) to out, oldest first. Returns the number appended."""
         r = self.bus.request(self.addr, H_READ_BUFFERED)
-        if len(r) != 11:
-            raise ValueError("229 reply of %d bytes" % len(r))
+        self._check(r)
         counter = r[0]
-        if self.last is None or counter == 0:
-            # never baselined (call begin() first), or the device was reset: nothing to credit
-            self.last = counter
+        if self.last is None:
+            self.last = counter  # never baselined (begin() not called): nothing to credit
             return 0
+        if counter == 0:
+            if self.last == 0:
+                return 0
+            # reset or power cycle: whatever happened since our last poll is unknowable, and
+            # the device came back inhibited: restore what the firmware asked for
+            out.append(("reset", self.last, 0))
+            self.last = 0
+            self._apply()
+            return 1
         n = new_events(self.last, counter)
         self.last = counter
-        if n > 5:
-            self.missed += n - 5
-            n = 5
+        lost = 0
+        if n > EVENTS:
+            lost = n - EVENTS
+            self.missed += lost
+            self.fault = "missed"
+            out.append(("missed", lost, counter))
+            n = EVENTS
+        # decode before any other request: r is a view into the bus's receive buffer
         for i in range(n - 1, -1, -1):  # oldest first
             a = r[1 + 2 * i]
             b = r[2 + 2 * i]
-            out.append(("coin", a, b) if a else ("error", 0, b))
+            if a:
+                out.append(("coin", a, b))
+            else:
+                out.append((cctalk_codes.kind(b), 0, b))
+        if lost:
+            if self.log:
+                self.log("acceptor: %d events lost (counter %d)" % (lost, counter))
+            try:
+                self._apply()  # stop taking money now
+            except CcTalkError:
+                pass  # the fault stays latched: the next enable() inhibits again
+            return n + 1
         return n

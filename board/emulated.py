@@ -2,8 +2,15 @@
 #
 # - each UART is a listening socket on 127.0.0.1; the peer that connects is "the cable"; received
 #   bytes go into an RX FIFO like a UART's IRQ-fed buffer (overruns are counted, never block);
-# - the panel link carries switch levels from the host ("pin NAME 0|1\n") and lamps and the display
-#   back ("lamp NAME 0|1\n", "display {json}\n");
+# - the panel link carries switch levels from the host ("pin NAME 0|1\n", also the pulse coin
+#   acceptor's lines coin_pulse_N) and lamps, meter coils and the display back ("lamp NAME 0|1\n",
+#   "meter NAME 0|1\n", "display {json}\n"). Several host programs may plug into the panel at
+#   once (cabinet panel, pulse acceptor, meter monitor): each gets every output line, and each
+#   newcomer gets the current lamp/meter/display state;
+# - one ccTalk UART is one multi-drop bus: sim/cctalk_bus.py answers for several addresses
+#   (acceptor 2, hopper 3) over its single connection, with one echo, as on the real wire;
+# - a battery-backed door latch is the file STATE/door_latch (one door name per line, written by
+#   the host while the firmware is down);
 # - NVRAM is a fixed-size file: it survives the process being killed at any instant;
 # - idle(ms) is one select.poll over every socket: nothing here ever spins.
 import json
@@ -54,35 +61,48 @@ def _recv(sock, n):
 
 
 class Link:
-    """One listening socket and at most one connected peer."""
+    """One listening socket and up to `taps` connected peers (a new one beyond that replaces
+    the oldest, like a cable swapped)."""
 
-    def __init__(self, port):
+    def __init__(self, port, taps=1):
         self.srv = _listen(port)
-        self.conn = None
+        self.taps = taps
+        self.conns = []
+        self.conn = None  # the newest peer (what a single-peer link talks to)
 
     def on_accept(self, conn):
-        if self.conn:
-            self.conn.close()  # a new cable replaces the old one
+        if len(self.conns) >= self.taps:
+            self.conns.pop(0).close()  # a new cable replaces the old one
+        self.conns.append(conn)
         self.conn = conn
 
-    def on_readable(self):
-        data = _recv(self.conn, 256)
+    def on_readable(self, conn=None):
+        conn = conn or self.conn
+        if conn is None:
+            return None
+        data = _recv(conn, 256)
         if data == b"":
-            self.drop()
+            self.drop(conn)
         return data
 
-    def drop(self):
-        if self.conn:
-            self.conn.close()
-        self.conn = None
+    def drop(self, conn=None):
+        for c in ([conn] if conn else list(self.conns)):
+            if c in self.conns:
+                self.conns.remove(c)
+            try:
+                c.close()
+            except OSError:
+                pass
+        self.conn = self.conns[-1] if self.conns else None
 
     def send(self, data):
-        if self.conn is None:
+        if not self.conns:
             return 0  # nothing on the wire: bytes are lost, as on a real unplugged port
-        try:
-            self.conn.send(data)
-        except OSError:
-            self.drop()
+        for c in list(self.conns):
+            try:
+                c.send(data)
+            except OSError:
+                self.drop(c)
         return len(data)
 
 
@@ -93,8 +113,8 @@ class Uart(Link):
         self._n = 0
         self.overruns = 0
 
-    def on_readable(self):
-        data = Link.on_readable(self)
+    def on_readable(self, conn=None):
+        data = Link.on_readable(self, conn)
         if data:
             room = RX_SIZE - self._n
             if len(data) > room:
@@ -153,8 +173,11 @@ class Pin(PinBase):
 
 
 class Lamp:
-    def __init__(self, name, panel):
+    """An output on the panel link: a lamp ("lamp") or a meter coil ("meter")."""
+
+    def __init__(self, name, panel, kind="lamp"):
         self.name = name
+        self.kind = kind
         self._v = 0
         self._panel = panel
 
@@ -164,7 +187,7 @@ class Lamp:
         v = 1 if v else 0
         if v != self._v:
             self._v = v
-            self._panel.send_line("lamp %s %d" % (self.name, v))
+            self._panel.send_line("%s %s %d" % (self.kind, self.name, v))
 
 
 class Display:
@@ -178,31 +201,67 @@ class Display:
 
 
 class Panel(Link):
+    TAPS = 8
+
     def __init__(self, port, board):
-        Link.__init__(self, port)
+        Link.__init__(self, port, self.TAPS)
         self.board = board
-        self._line = b""
+        self._lines = {}  # conn -> partial line
 
     def on_accept(self, conn):
         Link.on_accept(self, conn)
-        for lamp in self.board.lamps.values():  # a fresh panel learns the whole state
-            self.send_line("lamp %s %d" % (lamp.name, lamp.value()))
+        # a fresh tap learns the whole output state (to it alone)
+        for out in list(self.board.lamps.values()) + list(self.board.meters.values()):
+            self._send_to(conn, "%s %s %d" % (out.kind, out.name, out.value()))
         if self.board.display.last:
-            self.send_line("display " + self.board.display.last)
+            self._send_to(conn, "display " + self.board.display.last)
 
-    def on_readable(self):
-        data = Link.on_readable(self)
+    def _send_to(self, conn, text):
+        try:
+            conn.send(text.encode() + b"\n")
+        except OSError:
+            self.drop(conn)
+
+    def drop(self, conn=None):
+        for c in ([conn] if conn else list(self.conns)):
+            self._lines.pop(id(c), None)
+        Link.drop(self, conn)
+
+    def on_readable(self, conn=None):
+        conn = conn or self.conn
+        data = Link.on_readable(self, conn)
         if not data:
             return
-        self._line += data
-        while b"\n" in self._line:
-            line, self._line = self._line.split(b"\n", 1)
+        buf = self._lines.get(id(conn), b"") + data
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
             parts = line.decode().split()
             if len(parts) == 3 and parts[0] == "pin" and parts[1] in self.board.pins:
                 self.board.pins[parts[1]].value(parts[2] == "1")
+        self._lines[id(conn)] = buf
 
     def send_line(self, text):
         self.send(text.encode() + b"\n")
+
+
+class DoorLatch:
+    """Battery-backed 'door opened while off' latch: a file of door names the host writes."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def read(self):
+        try:
+            with open(self.path) as f:
+                return [w for w in f.read().split() if w in hal.DOORS]
+        except OSError:
+            return []
+
+    def clear(self):
+        try:
+            os.remove(self.path)
+        except OSError:
+            pass
 
 
 class FileNvram:
@@ -249,13 +308,17 @@ class Board:
             pass
         self.nvram = FileNvram(state_dir + "/nvram.bin", nvram_size)
         self.pins = {}
-        for name in hal.INPUTS:
+        for name in hal.INPUTS + hal.COIN_PULSE:
             self.pins[name] = Pin(name)
+        self.meters = {}
         self.panel = Panel(panel_port, self)
         self.lamps = {}
         for name in hal.LAMPS:
             self.lamps[name] = Lamp(name, self.panel)
+        for name in hal.METERS:
+            self.meters[name] = Lamp(name, self.panel, "meter")
         self.display = Display(self.panel)
+        self.door_latch = DoorLatch(state_dir + "/door_latch")
         self.uarts = {"console": Uart(console_port), "cctalk": Uart(cctalk_port)}
         self._links = (self.panel, self.uarts["console"], self.uarts["cctalk"])
         self._poll = select.poll()
@@ -274,27 +337,35 @@ class Board:
     def lamp(self, name):
         return self.lamps[name]
 
+    def meter(self, name):
+        return self.meters[name]
+
     def ticks_ms(self):
         return ticks_ms()
 
     def _sync_registrations(self):
+        live = {}
         for link in self._links:
-            old = self._conns.get(id(link))
-            if (old[0] if old else None) is link.conn:
-                continue
-            if old is not None:
-                self._fds.pop(old[1], None)
-                try:
-                    self._poll.unregister(old[0])
-                except (OSError, KeyError, ValueError):
-                    pass
-            if link.conn is not None:
-                fd = link.conn.fileno()
-                self._poll.register(link.conn, _POLLIN)
-                self._fds[fd] = (link, False)
-                self._conns[id(link)] = (link.conn, fd)
-            else:
-                self._conns.pop(id(link), None)
+            for c in link.conns:
+                live[id(c)] = (c, link)
+        for key in list(self._conns):
+            if key not in live:
+                conn, fd = self._conns.pop(key)
+                self._fds.pop(fd, None)
+                # by object (MicroPython keeps objects), else by fd (CPython: a closed socket
+                # has no fileno, and a stale fd left registered would make poll() spin)
+                for target in (conn, fd):
+                    try:
+                        self._poll.unregister(target)
+                        break
+                    except (OSError, KeyError, ValueError, TypeError):
+                        pass
+        for key, (c, link) in live.items():
+            if key not in self._conns:
+                fd = c.fileno()
+                self._poll.register(c, _POLLIN)
+                self._fds[fd] = (link, c)
+                self._conns[key] = (c, fd)
 
     def idle(self, ms):
         """Sleep until a socket has something or ms pass; service every ready socket."""
@@ -303,14 +374,14 @@ class Board:
             entry = self._fds.get(obj if isinstance(obj, int) else obj.fileno())
             if entry is None:
                 continue
-            link, listener = entry
-            if listener:
-                conn = _accept(link.srv)
-                if conn:
-                    link.on_accept(conn)
+            link, conn = entry
+            if conn is True:
+                c = _accept(link.srv)
+                if c:
+                    link.on_accept(c)
                     self._sync_registrations()
             elif ev & _POLLIN:
-                link.on_readable()
+                link.on_readable(conn)
             elif ev & _POLLERR:
-                link.drop()
+                link.drop(conn)
         self._sync_registrations()

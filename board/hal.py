@@ -5,8 +5,11 @@
 # board.uart(role)      byte stream: read(n) -> bytes|None, readinto(buf) -> n|None, write(buf) -> n,
 #                       any() -> bytes waiting. Roles: "cctalk", "console".
 # board.pin(name)       input, value() -> 0/1, irq(handler, trigger) (handler(pin) on edges).
-#                       Names: BUTTONS + DOORS + KEYS below.
+#                       Names: BUTTONS + DOORS + KEYS below, and COIN_PULSE where fitted.
 # board.lamp(name)      output, value(v). Names: LAMPS below.
+# board.meter(name)     electromechanical meter coil, value(v) (1 = energised). Names: METERS.
+# board.door_latch      None, or a battery-backed "door opened while off" latch:
+#                       read() -> names, clear() (see board/doors.py).
 # board.display         show(screen: dict) -> None (whatever the cabinet's display is).
 # board.nvram           read(off, n) -> bytes, write(off, data), size: battery-backed / persistent.
 # board.idle(ms)        wait up to ms for I/O or time to pass: the main loop's only place to sleep.
@@ -24,3 +27,7 @@ DOORS = ("door_main", "door_logic", "door_cashbox")
 KEYS = ("key_audit", "key_reset")
 INPUTS = BUTTONS + DOORS + KEYS
 LAMPS = ("lamp_play", "lamp_cashout", "lamp_tower", "lamp_bet")
+# pulse coin acceptor outputs (board/coin_pulse.py): one line per coin value, or line 1 alone
+COIN_PULSE = ("coin_pulse_1", "coin_pulse_2", "coin_pulse_3", "coin_pulse_4")
+# electromechanical meters (board/meters_em.py)
+METERS = ("meter_in", "meter_out", "meter_drop", "meter_jackpot", "meter_games")

@@ -1,34 +1,32 @@
 """Emulated ccTalk coin acceptor: answers real frames on the board's ccTalk UART (loopback TCP).
 
-It plays a single-wire bus: every byte the master sends comes back to it first (the echo), then the
-acceptor's reply. Coins go into the acceptor's event buffer exactly as a validator reports them to
-header 229.
+It plays a single-wire bus (sim/cctalk_bus.py): every byte the master sends comes back to it
+first (the echo), then the acceptor's reply. Coins go into the acceptor's event buffer exactly as
+a validator reports them to header 229. More devices (a hopper) can share its bus:
+`peer.attach(HopperPeer())` after or before start().
+
+Fault injection: inject("drop"|"bad_checksum"|"garbage"|"busy"|"nak", n) on the next replies;
+error(code) buffers an error event (reject, fault or fraud codes of the ccTalk table);
+lose_events(k) makes k events that the host will never see (counter jumps: "missed events");
+power_cycle() resets the counter to 0 and inhibits, as a power-up does.
 """
 from __future__ import annotations
 
-import socket
-import threading
-import time
+from sim.cctalk_bus import CcTalkBus, CcTalkDevice, checksum, frame  # noqa: F401 (re-exported)
 
 ACK = 0
 NAK = 5
 
 
-def checksum(frame: bytes) -> int:
-    return (-sum(frame)) & 0xFF
-
-
-def frame(dest: int, src: int, header: int, data: bytes = b"") -> bytes:
-    body = bytes([dest, len(data), src, header]) + data
-    return body + bytes([checksum(body)])
-
-
-class CoinAcceptorPeer:
+class CoinAcceptorPeer(CcTalkDevice):
     """Coin positions map to ccTalk coin id strings (header 184), e.g. {1: "CA100T"}."""
 
-    def __init__(self, port: int, addr: int = 2, coins: dict[int, str] | None = None, echo: bool = True):
+    category = "Coin Acceptor"
+
+    def __init__(self, port: int | None = None, addr: int = 2, coins: dict[int, str] | None = None,
+                 echo: bool = True, crc: bool = False, bus: CcTalkBus | None = None):
+        super().__init__(addr, crc)
         self.port = port
-        self.addr = addr
         self.coins = coins or {1: "CA100T"}
         self.echo = echo
         self.counter = 0  # 0 after power-up, then 1..255, wrapping to 1
@@ -36,11 +34,10 @@ class CoinAcceptorPeer:
         self.master_enabled = False
         self.inhibit_mask = 0
         self.rejected = 0
+        self.credited = 0
         self.polls = 0
-        self._lock = threading.Lock()
-        self._sock: socket.socket | None = None
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
+        self.bus = bus
+        self._pending: list[CcTalkDevice] = []
 
     # --- the coin path -------------------------------------------------------------------------
     def accepting(self, position: int) -> bool:
@@ -48,13 +45,34 @@ class CoinAcceptorPeer:
 
     def insert(self, position: int = 1, path: int = 1) -> bool:
         """A coin drops in; True when validated and credited, False when rejected (inhibited)."""
-        with self._lock:
+        with self.lock:
+            if position not in self.coins:
+                self.rejected += 1
+                self._event(0, 1)  # error code 1: reject coin (unknown)
+                return False
             if self.accepting(position):
+                self.credited += 1
                 self._event(position, path)
                 return True
             self.rejected += 1
             self._event(0, 2)  # error code 2: inhibited coin
             return False
+
+    def error(self, code: int) -> None:
+        with self.lock:
+            self._event(0, code)
+
+    def lose_events(self, k: int, position: int = 1) -> None:
+        """k coins credited by the acceptor that will have left its 5-event buffer unread."""
+        with self.lock:
+            for _ in range(k):
+                self._event(position, 1)
+
+    def power_cycle(self) -> None:
+        with self.lock:
+            self.counter = 0
+            self.events.clear()
+            self.master_enabled = False
 
     def _event(self, a: int, b: int) -> None:
         self.counter = self.counter % 255 + 1
@@ -62,65 +80,32 @@ class CoinAcceptorPeer:
         del self.events[5:]
 
     # --- the bus ----------------------------------------------------------------------------------
+    def attach(self, device: CcTalkDevice) -> CcTalkDevice:
+        if self.bus:
+            return self.bus.attach(device)
+        self._pending.append(device)
+        return device
+
     def start(self, timeout: float = 10.0) -> "CoinAcceptorPeer":
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                self._sock = socket.create_connection(("127.0.0.1", self.port), timeout=1)
-                self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-        self._sock.settimeout(0.2)
-        self._thread.start()
+        if self.bus is None:
+            assert self.port is not None, "CoinAcceptorPeer needs a port or a bus"
+            self.bus = CcTalkBus(self.port, echo=self.echo)
+        self.bus.attach(self)
+        for d in self._pending:
+            self.bus.attach(d)
+        self._pending = []
+        self.bus.start(timeout)
         return self
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._sock:
-            self._sock.close()
-        if self._thread.is_alive():
-            self._thread.join(2)
-
-    def _run(self) -> None:
-        buf = b""
-        while not self._stop.is_set():
-            try:
-                data = self._sock.recv(512)
-            except socket.timeout:
-                buf = b""  # inter-byte timeout: a partial frame is dropped, like a real device
-                continue
-            except OSError:
-                return
-            if not data:
-                return
-            if self.echo:
-                self._sock.sendall(data)
-            buf += data
-            while len(buf) >= 5 and len(buf) >= 5 + buf[1]:
-                n = 5 + buf[1]
-                msg, buf = buf[:n], buf[n:]
-                reply = self.handle(msg)
-                if reply:
-                    self._sock.sendall(reply)
-
-    def handle(self, msg: bytes) -> bytes | None:
-        if checksum(msg[:-1]) != msg[-1] or msg[0] != self.addr:
-            return None  # not for us, or corrupt: a ccTalk device stays silent
-        src, header, data = msg[2], msg[3], msg[4:-1]
-        with self._lock:
-            out = self.command(header, data)
-        if out is None:
-            return frame(src, self.addr, NAK)
-        return frame(src, self.addr, ACK, out)
+        if self.bus:
+            self.bus.stop()
 
     def command(self, header: int, data: bytes) -> bytes | None:
         if header == 254:  # simple poll
             return b""
         if header == 245:
-            return b"Coin Acceptor"
+            return self.category.encode()
         if header == 246:
             return b"JTN"
         if header == 244:

@@ -1,0 +1,83 @@
+"""Emulated electromechanical meters watching the panel link's "meter NAME 0|1" lines.
+
+The model of a meter: it counts one when its coil is released after having been energised for
+at least min_on_ms (a complete stroke). A stroke shorter than that, or one cut short because
+the link dropped (the cabinet lost power) while the coil was on, does not count. Pulses closer
+together than min_off_ms are recorded as rate violations (a real meter would miss them, so
+the test fails instead of guessing). A fresh connection first receives every output's state,
+so the monitor can be (re)plugged at any time; counts persist in the object across reconnects
+(a meter keeps its count through a power cut).
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+from sim.panel_tap import PanelTap
+
+
+class MeterMonitor:
+    def __init__(self, port: int | None = None, min_on_ms: float = 20.0, min_off_ms: float = 20.0):
+        self.min_on_ms = min_on_ms
+        self.min_off_ms = min_off_ms
+        self.counts: dict[str, int] = {}
+        self.short = 0  # strokes too short to count
+        self.cut = 0  # strokes cut by a link drop
+        self.violations: list[str] = []
+        self._on: dict[str, float] = {}
+        self._off: dict[str, float] = {}
+        self._cond = threading.Condition()
+        self.tap: PanelTap | None = None
+        if port is not None:
+            self.connect(port)
+
+    def connect(self, port: int) -> "MeterMonitor":
+        self.tap = PanelTap(port)
+        self._seen_state: set[str] = set()
+        threading.Thread(target=self._pump, args=(self.tap,), daemon=True).start()
+        return self
+
+    def _pump(self, tap: PanelTap) -> None:
+        for line in tap.lines():
+            parts = line.split(" ")
+            if len(parts) == 3 and parts[0] == "meter":
+                self._level(parts[1], parts[2] == "1", time.monotonic())
+        with self._cond:  # link dropped: a coil that was on loses power mid-stroke
+            self.cut += len(self._on)
+            self._on.clear()
+            self._cond.notify_all()
+
+    def _level(self, name: str, on: bool, t: float) -> None:
+        with self._cond:
+            self.counts.setdefault(name, 0)
+            if on:
+                if name in self._on:
+                    return
+                off = self._off.get(name)
+                if off is not None and (t - off) * 1000 < self.min_off_ms * 0.9:
+                    self.violations.append(f"{name}: off {1000 * (t - off):.1f} ms")
+                self._on[name] = t
+            else:
+                t_on = self._on.pop(name, None)
+                if t_on is None:
+                    return  # a state line on connect, or a repeated off
+                if (t - t_on) * 1000 >= self.min_on_ms * 0.9:
+                    self.counts[name] += 1
+                else:
+                    self.short += 1
+                self._off[name] = t
+            self._cond.notify_all()
+
+    def wait_for(self, name: str, count: int, timeout: float = 10.0) -> int:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self.counts.get(name, 0) < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._cond.wait(left)
+            return self.counts.get(name, 0)
+
+    def stop(self) -> None:
+        if self.tap:
+            self.tap.close()
