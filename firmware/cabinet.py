@@ -58,6 +58,8 @@ class Cabinet:
         self._next_poll = now
         self.console = None
         self.hopper = None  # cash-out is by hand until a hopper driver is attached
+        if ledger.st is not None:
+            acceptor.last = ledger.acceptor_counter  # None on a fresh machine: baseline at start-up
 
     # --- state ------------------------------------------------------------------------------------
     @property
@@ -128,7 +130,7 @@ class Cabinet:
                 self.log("acceptor: %s" % e.reason)
             self.acceptor_ok = False  # set up again on the next good poll
             return
-        changed = False
+        credits = 0
         while self._events:
             kind, a, b = self._events.pop(0)
             if kind == "coin":
@@ -136,13 +138,15 @@ class Cabinet:
                 if cents is None:
                     self.log("coin position %d has no value configured" % a)
                     continue
-                self.ledger.accept(cents // config.DENOM_CENTS)
+                credits += cents // config.DENOM_CENTS
                 self.log("coin %d: +%d credits" % (a, cents // config.DENOM_CENTS))
-                changed = True
             else:
                 self.log("acceptor event code %d" % b)
-        if changed:
-            self.show()
+        if self.acceptor.last != self.ledger.acceptor_counter:
+            # one commit for the batch and the counter that ends it: no coin twice, none lost
+            self.ledger.accept(credits, self.acceptor.last)
+            if credits:
+                self.show()
 
     # --- play -------------------------------------------------------------------------------------
     def bet_one(self):

@@ -123,10 +123,18 @@ class Ledger:
         self._add("power_resets", 1)
         self.event("power", why)
 
-    def accept(self, credits):
+    def accept(self, credits, counter=None):
+        """Credit coins, committing the acceptor's event counter with them: after a restart the
+        acceptor's buffered events past that counter are read again and credited exactly once."""
         self._add("acceptor_in", credits)
         self.st["credits"] += credits
+        if counter is not None:
+            self.st["acc_ev"] = counter
         self._commit()
+
+    @property
+    def acceptor_counter(self):
+        return self.st.get("acc_ev")
 
     def door(self, name, opened):
         if opened:

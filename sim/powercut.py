@@ -1,0 +1,276 @@
+"""`make powercut`: kill the firmware process (SIGKILL: a power cut) at random instants across
+scripted sessions on the emulated board, reboot it, and check that nothing was lost, nothing paid
+twice and every meter agrees; every few cuts also flip a random bit of live critical memory in the
+NVRAM file and check the firmware detects it.
+
+Truth comes from the host side, not from the firmware: the coins the acceptor peer accepted, the hand
+pays the attendant saw cleared, the outcome the display showed. Prints a JSON summary:
+cuts, lost_credits, duplicated_credits, meter_mismatches, unrecovered (all zero but cuts), bitflips,
+bitflips_detected.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from board.emulated import FileNvram
+from firmware.ledger import open_memory
+from games import load
+from firmware import config
+from sim.cctalk_acceptor import CoinAcceptorPeer
+from sim.harness import FirmwareProcess, PanelLink, free_ports
+from tools.console import ConsoleClient
+
+TOKEN = 1
+TOKEN_CREDITS = config.COIN_CENTS[TOKEN] // config.DENOM_CENTS
+NVRAM_SIZE = 65536
+
+
+class Truth:
+    """What the outside world knows happened, independent of the firmware's own books."""
+
+    def __init__(self) -> None:
+        self.tokens = 0  # accepted by the acceptor peer
+        self.handpaid = 0  # hand pays the attendant saw cleared
+        self.pending_lock: dict | None = None
+        self.shown: dict | None = None  # the last game outcome the display showed
+
+
+class Session:
+    def __init__(self, state: Path, seed: int, heap: str, flip_every: int) -> None:
+        self.state = state
+        self.rnd = random.Random(seed)
+        self.heap = heap
+        self.flip_every = flip_every
+        self.ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
+        self.truth = Truth()
+        self.peer_state: dict | None = None
+        self.game = load(config.GAME_MODEL)
+        self.report = {"cuts": 0, "lost_credits": 0, "duplicated_credits": 0, "meter_mismatches": 0,
+                       "unrecovered": 0, "bitflips": 0, "bitflips_detected": 0, "problems": []}
+
+    # --- plumbing ------------------------------------------------------------------------------------
+    def boot(self):
+        fw = FirmwareProcess(self.state, self.ports, self.heap).start()
+        peer = CoinAcceptorPeer(self.ports["cctalk"])
+        if self.peer_state:  # the acceptor kept its power: same counter, same buffered events
+            peer.__dict__.update(self.peer_state)
+        peer.start()
+        panel = PanelLink(self.ports["panel"])
+        console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
+        panel.wait_for(lambda s: "state" in s)
+        return fw, peer, panel, console
+
+    def unplug(self, peer, panel, console) -> None:
+        self.peer_state = {k: getattr(peer, k) for k in ("counter", "events", "master_enabled", "inhibit_mask")}
+        peer.stop()
+        panel.close()
+        console.close()
+
+    def problem(self, kind: str, text: str) -> None:
+        self.report[kind] += 1
+        self.report["problems"].append(f"cut {self.report['cuts']}: {text}")
+
+    # --- checks after every reboot ---------------------------------------------------------------
+    def check(self, fw, peer, panel, console) -> bool:
+        s = panel.screen
+        if s.get("state") == "ramerror":
+            self.problem("unrecovered", "RAM error after reboot: " + str(fw.lines[-5:]))
+            return False
+        # let the firmware poll the acceptor: buffered coins from before the cut are credited now
+        polls = peer.polls
+        deadline = time.monotonic() + 5
+        while peer.polls < polls + 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        m = json.loads(console.command("meters json")[-1])
+        want_in = self.truth.tokens * TOKEN_CREDITS
+        if m["acceptor_in"] < want_in:
+            self.problem("lost_credits", f"acceptor_in {m['acceptor_in']} < {want_in} accepted")
+            self.report["lost_credits"] += want_in - m["acceptor_in"] - 1
+        elif m["acceptor_in"] > want_in:
+            self.problem("duplicated_credits", f"acceptor_in {m['acceptor_in']} > {want_in} accepted")
+            self.report["duplicated_credits"] += m["acceptor_in"] - want_in - 1
+        lock = self._lock(console)
+        if self.truth.pending_lock and not lock:
+            self.truth.handpaid += self.truth.pending_lock["amount"]  # it was cleared before the cut
+            self.truth.pending_lock = None
+        if m["cancelled"] != self.truth.handpaid:
+            kind = "duplicated_credits" if m["cancelled"] > self.truth.handpaid else "lost_credits"
+            self.problem(kind, f"hand-paid meter {m['cancelled']} vs attendant paid {self.truth.handpaid}")
+        if m["credits"] != m["acceptor_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"]:
+            self.problem("meter_mismatches", f"credit identity broken: {m}")
+        if m["cashout"] != m["hopper_out"] + m["cancelled"]:
+            self.problem("meter_mismatches", f"cashout identity broken: {m}")
+        recall = json.loads(console.command("recall json")[-1])["games"]
+        for a, b in zip(recall, recall[1:]):
+            if b["n"] != a["n"] + 1:
+                self.problem("meter_mismatches", f"recall sequence gap {a['n']} -> {b['n']}")
+        if recall and recall[-1]["n"] != m["games_played"]:
+            self.problem("meter_mismatches", f"games_played {m['games_played']} but last recall #{recall[-1]['n']}")
+        if recall:
+            last = recall[-1]
+            replay = self.game.evaluate(last["bet"], last["draws"])
+            if replay.award != last["win"] or s.get("reels") != replay.window:
+                self.problem("meter_mismatches", f"shown {s.get('reels')} but recall replays {replay.window}")
+            shown = self.truth.shown
+            if shown and shown["games"] == last["n"] and shown["reels"] != s.get("reels"):
+                self.problem("meter_mismatches", f"game #{last['n']} showed {shown['reels']}, after restart {s.get('reels')}")
+        return True
+
+    def _lock(self, console) -> dict | None:
+        for line in console.command("state"):
+            if line.startswith("lock: "):
+                kind, amount = line[6:].split()
+                return {"kind": kind, "amount": int(amount)}
+        return None
+
+    # --- a random stretch of play, cut short by the power ----------------------------------------
+    def play_until_cut(self, fw, peer, panel) -> None:
+        delay = self.rnd.uniform(0.0, 1.2)
+        timer = threading.Timer(delay, fw.kill)
+        timer.start()
+        try:
+            while fw.alive():
+                self.action(peer, panel)
+        except (OSError, TimeoutError, ValueError):
+            pass  # the cut landed mid-action
+        finally:
+            timer.cancel()
+            fw.kill()
+
+    def action(self, peer, panel) -> None:
+        s = panel.screen
+        r = self.rnd.random()
+        if s.get("state") == "handpay":
+            self.truth.pending_lock = {"amount": s["credits"]}
+            panel.press("key_reset")
+            panel.wait_for(lambda x: x.get("state") != "handpay", 3)
+            self.truth.handpaid += self.truth.pending_lock["amount"]
+            self.truth.pending_lock = None
+        elif r < 0.35 and peer.accepting(TOKEN):
+            if peer.insert(TOKEN):
+                self.truth.tokens += 1
+            time.sleep(self.rnd.uniform(0, 0.05))
+        elif r < 0.75 and s.get("credits", 0) >= s.get("bet", 1):
+            games = s.get("games", 0)
+            panel.press("play")
+            new = panel.wait_for(lambda x: x.get("games", 0) > games, 3)
+            self.truth.shown = {"games": new["games"], "reels": new["reels"]}
+        elif r < 0.85 and s.get("credits", 0):
+            panel.press("cashout")
+            panel.wait_for(lambda x: x.get("state") == "handpay" or x.get("credits") == 0, 3)
+        elif r < 0.92:
+            door = self.rnd.choice(("door_main", "door_logic", "door_cashbox"))
+            panel.set_pin(door, 1)
+            time.sleep(0.08)
+            panel.set_pin(door, 0)
+            time.sleep(0.08)
+        else:
+            time.sleep(0.05)
+
+    # --- bit flips ------------------------------------------------------------------------------------
+    def flip(self) -> tuple[int, int]:
+        """Flip one bit inside live critical memory (read with the firmware's own layout, on the host)."""
+        nv = FileNvram(str(self.state / "nvram.bin"), NVRAM_SIZE)
+        try:
+            mem = open_memory(nv)
+            mem.open()
+            ranges = mem.live_ranges()
+        finally:
+            nv.close()
+        total = sum(n for _, n in ranges)
+        k = self.rnd.randrange(total)
+        for off, n in ranges:
+            if k < n:
+                pos = off + k
+                break
+            k -= n
+        bit = self.rnd.randrange(8)
+        path = self.state / "nvram.bin"
+        data = bytearray(path.read_bytes())
+        data[pos] ^= 1 << bit
+        path.write_bytes(bytes(data))
+        return pos, bit
+
+    def detected(self, fw, console) -> bool:
+        if any("critical memory:" in line for line in fw.lines):
+            return True
+        return any(line.startswith("state ramerror") for line in console.command("state"))
+
+    # --- the campaign ------------------------------------------------------------------------------
+    def run(self, cuts: int) -> dict:
+        first = True
+        while self.report["cuts"] < cuts:
+            flipped = None
+            if not first and self.flip_every and self.report["cuts"] % self.flip_every == 0:
+                flipped = self.flip()
+                self.report["bitflips"] += 1
+            try:
+                fw, peer, panel, console = self.boot()
+            except (RuntimeError, OSError, TimeoutError) as e:
+                self.problem("unrecovered", f"no boot: {e}")
+                break
+            try:
+                if flipped:
+                    if self.detected(fw, console):
+                        self.report["bitflips_detected"] += 1
+                    else:
+                        self.report["problems"].append(f"bit flip at {flipped} not detected")
+                if not first and not self.check(fw, peer, panel, console):
+                    break
+                first = False
+                self.play_until_cut(fw, peer, panel)
+                self.report["cuts"] += 1
+            finally:
+                fw.kill()
+                self.unplug(peer, panel, console)
+        return self.report
+
+
+def run_one(args: tuple[int, int, str, int]) -> dict:
+    cuts, seed, heap, flip_every = args
+    state = Path(tempfile.mkdtemp(prefix="jeton-powercut-"))
+    try:
+        return Session(state, seed, heap, flip_every).run(cuts)
+    finally:
+        shutil.rmtree(state, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m sim.powercut", description=__doc__.splitlines()[0])
+    ap.add_argument("--cuts", type=int, default=1000)
+    ap.add_argument("--jobs", type=int, default=2, help="independent sessions run in parallel")
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--flip-every", type=int, default=10, help="flip a bit before every Nth reboot (0: never)")
+    ap.add_argument("--heap", default="256K")
+    args = ap.parse_args(argv)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)
+    per = [args.cuts // args.jobs + (1 if i < args.cuts % args.jobs else 0) for i in range(args.jobs)]
+    work = [(n, seed + i, args.heap, args.flip_every) for i, n in enumerate(per) if n]
+    print(f"power-cut campaign: {args.cuts} cuts in {len(work)} sessions, seed {seed}", file=sys.stderr)
+    with ProcessPoolExecutor(len(work)) as pool:
+        reports = list(pool.map(run_one, work))
+    summary = {k: sum(r[k] for r in reports) for k in
+               ("cuts", "lost_credits", "duplicated_credits", "meter_mismatches", "unrecovered", "bitflips",
+                "bitflips_detected")}
+    summary["seed"] = seed
+    for r in reports:
+        for p in r["problems"][:20]:
+            print("  " + p, file=sys.stderr)
+    print(json.dumps(summary))
+    bad = summary["lost_credits"] or summary["duplicated_credits"] or summary["meter_mismatches"] or \
+        summary["unrecovered"] or summary["bitflips"] != summary["bitflips_detected"] or \
+        summary["cuts"] < args.cuts
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
