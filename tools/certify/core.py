@@ -98,7 +98,7 @@ def _figures(m: Model, bi: int, bet: int, base: dict, free: dict | None, scale: 
     # each base-game win: expected count over the cycle, probability, 1 in N, share of the return
     for (g, n), c in sorted(line_entries(m, m.base, bi).items()):
         pay = m.cpay[bi][g][n]
-        f.entries.append(_entry("%d %s" % (n, m.group_names[g]), pay, Fraction(c, cyc), mean))
+        f.entries.append(_entry("%d %s" % (n, m.group_names[g]), pay, Fraction(c, cyc), mean, bet))
     if m.scatter is not None:
         counts: dict[int, int] = {}
         for (w, sc), c in base.items():
@@ -106,21 +106,22 @@ def _figures(m: Model, bi: int, bet: int, base: dict, free: dict | None, scale: 
         for sc in sorted(counts):
             if m.spay[bi][sc]:
                 f.entries.append(_entry("%d %s (scatter)" % (sc, m.symbols[m.scatter]), m.spay[bi][sc],
-                                        Fraction(counts[sc], cyc), mean))
+                                        Fraction(counts[sc], cyc), mean, bet))
     if f.trigger:
-        e = _entry("free spins feature", None, f.trigger, mean)
+        e = _entry("free spins feature", None, f.trigger, mean, bet)
         e["return"] = feat_mean / bet
         e["share"] = float(feat_mean / mean) if mean else 0.0
         f.entries.append(e)
     return f
 
 
-def _entry(name: str, pay: int | None, per_spin: Fraction, mean: Fraction) -> dict:
-    # per_spin: expected occurrences per spin (lines add up), probability-like for rare wins
-    ret = per_spin * pay if pay is not None else Fraction(0)
+def _entry(name: str, pay: int | None, per_spin: Fraction, mean: Fraction, bet: int) -> dict:
+    # per_spin: expected occurrences per spin (lines add up), probability-like for rare wins;
+    # return: part of the RTP (per unit bet); share: part of the total return
+    credits = per_spin * pay if pay is not None else Fraction(0)
     return {"name": name, "pay": pay, "per_spin": per_spin,
             "one_in": float(1 / per_spin) if per_spin else None,
-            "return": ret, "share": float(ret / mean) if mean else 0.0}
+            "return": credits / bet, "share": float(credits / mean) if mean else 0.0}
 
 
 def convergence(f: BetFigures) -> list[dict]:

@@ -1,0 +1,89 @@
+"""Games: certification time per shipped model, device-engine spins/s under CPython and MicroPython.
+
+Figures are also given as a ratio to a reference loop measured in the same run (plain integer
+additions per second), so they compare across machines.
+"""
+from __future__ import annotations
+
+import glob
+import os
+import random
+import subprocess
+import time
+
+from games import load
+from tools.certify import certify_model, load_model
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MPY = os.path.join(ROOT, ".venv", "bin", "micropython")
+MP_SCRIPT = """
+import time, sys
+from games import load
+class G:
+    def __init__(self): self.x = 12345
+    def randbits(self, k):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.x >> 7) & ((1 << k) - 1)
+g = load(sys.argv[1]); gen = G(); n = int(sys.argv[2]); bet = g.bets[0]
+t = time.ticks_ms()
+for _ in range(n): g.play(gen, bet)
+print(n * 1000 / max(1, time.ticks_diff(time.ticks_ms(), t)))
+"""
+
+
+class _Gen:
+    def __init__(self, seed: int) -> None:
+        self.r = random.Random(seed)
+
+    def randbits(self, k: int) -> int:
+        return self.r.getrandbits(k) if k else 0
+
+
+def _reference() -> float:
+    t = time.perf_counter()
+    s = 0
+    for i in range(1_000_000):
+        s += i
+    return 1_000_000 / (time.perf_counter() - t)
+
+
+def _cpython_spins(path: str, n: int = 3000) -> float:
+    g = load(path)
+    gen = _Gen(1)
+    t = time.perf_counter()
+    for _ in range(n):
+        g.play(gen, g.bets[0])
+    return n / (time.perf_counter() - t)
+
+
+def _mpy_spins(path: str, n: int = 1000) -> float | None:
+    if not os.path.exists(MPY):
+        return None
+    env = dict(os.environ, MICROPYPATH=".frozen:" + ROOT)
+    script = os.path.join(ROOT, "var", "bench_games_mp.py")
+    os.makedirs(os.path.dirname(script), exist_ok=True)
+    with open(script, "w") as fh:
+        fh.write(MP_SCRIPT)
+    r = subprocess.run([MPY, "-X", "heapsize=256K", script, path, str(n)], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=600)
+    return float(r.stdout.strip()) if r.returncode == 0 else None
+
+
+def main() -> None:
+    ref = _reference()
+    print(f"reference: {ref / 1e6:.1f} M int additions/s (CPython)")
+    print(f"{'model':16} {'certify s':>9} {'CPython spins/s':>15} {'per 1M ref':>10} {'MicroPython spins/s':>19}")
+    for path in sorted(glob.glob(os.path.join(ROOT, "games", "models", "*.json"))):
+        rel = os.path.relpath(path, ROOT)
+        t = time.perf_counter()
+        certify_model(load_model(path))
+        cs = time.perf_counter() - t
+        cp = _cpython_spins(path)
+        mp = _mpy_spins(rel)
+        print(f"{os.path.basename(path)[:-5]:16} {cs:9.2f} {cp:15.0f} {cp / ref * 1e6:10.0f} "
+              f"{mp if mp is None else round(mp):>19}")
+    print("vectorised (numpy) path: none — Monte-Carlo uses the device engine itself (sim/montecarlo.py)")
+
+
+if __name__ == "__main__":
+    main()
