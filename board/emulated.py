@@ -265,7 +265,13 @@ class DoorLatch:
 
 
 class FileNvram:
-    """Non-volatile memory of `size` bytes in a file; every write reaches the OS before returning."""
+    """Non-volatile memory of `size` bytes in a file; every write reaches the OS before returning.
+
+    Writes go out a PAGE at a time, one system call each, as an FRAM or flash part takes them: a
+    power cut (the process killed) can land between two pages and tear a record, as on hardware.
+    """
+
+    PAGE = 64
 
     def __init__(self, path, size):
         self.size = size
@@ -274,8 +280,10 @@ class FileNvram:
         except OSError:
             ok = False
         if not ok:
+            zero = bytes(1024)  # small chunks: the firmware's heap is fixed
             with open(path, "wb") as f:
-                f.write(bytes(size))
+                for off in range(0, size, 1024):
+                    f.write(zero[:min(1024, size - off)])
         self._f = open(path, "r+b", buffering=0)
 
     def read(self, off, n):
@@ -284,10 +292,12 @@ class FileNvram:
         return self._f.read(n)
 
     def write(self, off, data):
-        self._check(off, len(data))
+        n = len(data)
+        self._check(off, n)
+        mv = memoryview(data)
         self._f.seek(off)
-        self._f.write(data)
-        self._f.flush()
+        for i in range(0, n, self.PAGE):
+            self._f.write(mv[i:i + self.PAGE])
 
     def _check(self, off, n):
         if off < 0 or off + n > self.size:
