@@ -187,11 +187,11 @@ def rtp(m, bi):
         for n in range(len(cb)):
             if cb[n] and m.award[n]:
                 tn, td = expected_spins(m, cf, m.award[n])
-                # add cb[n]/db * tn/td * per/df to num/den
+                # sum of cb[n] * E[T] * per / df; divided by db with the base part
                 a = cb[n] * tn * per
                 b = td * df
                 fnum, fden = fnum * b + a * fden, fden * b
-        num, den = num * fden + fnum * db, den * fden
+        num, den = num * fden + fnum, den * fden  # both over db
     den *= bet
     g = _gcd(num, den)
     return num // g, den // g
