@@ -75,8 +75,8 @@ class Session:
         panel.close()
         console.close()
 
-    def problem(self, kind: str, text: str) -> None:
-        self.report[kind] += 1
+    def problem(self, kind: str, text: str, amount: int = 1) -> None:
+        self.report[kind] += amount
         self.report["problems"].append(f"cut {self.report['cuts']}: {text}")
 
     # --- checks after every reboot ---------------------------------------------------------------
@@ -93,18 +93,20 @@ class Session:
         m = json.loads(console.command("meters json")[-1])
         want_in = self.truth.tokens * TOKEN_CREDITS
         if m["acceptor_in"] < want_in:
-            self.problem("lost_credits", f"acceptor_in {m['acceptor_in']} < {want_in} accepted")
-            self.report["lost_credits"] += want_in - m["acceptor_in"] - 1
+            self.problem("lost_credits", f"acceptor_in {m['acceptor_in']} < {want_in} accepted",
+                         want_in - m["acceptor_in"])
         elif m["acceptor_in"] > want_in:
-            self.problem("duplicated_credits", f"acceptor_in {m['acceptor_in']} > {want_in} accepted")
-            self.report["duplicated_credits"] += m["acceptor_in"] - want_in - 1
+            self.problem("duplicated_credits", f"acceptor_in {m['acceptor_in']} > {want_in} accepted",
+                         m["acceptor_in"] - want_in)
         lock = self._lock(console)
         if self.truth.pending_lock and not lock:
             self.truth.handpaid += self.truth.pending_lock["amount"]  # it was cleared before the cut
             self.truth.pending_lock = None
         if m["cancelled"] != self.truth.handpaid:
             kind = "duplicated_credits" if m["cancelled"] > self.truth.handpaid else "lost_credits"
-            self.problem(kind, f"hand-paid meter {m['cancelled']} vs attendant paid {self.truth.handpaid}")
+            self.problem(kind, f"hand-paid meter {m['cancelled']} vs attendant paid {self.truth.handpaid}",
+                         abs(m["cancelled"] - self.truth.handpaid))
+            self.truth.handpaid = m["cancelled"]  # report each discrepancy once
         if m["credits"] != m["acceptor_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"]:
             self.problem("meter_mismatches", f"credit identity broken: {m}")
         if m["cashout"] != m["hopper_out"] + m["cancelled"]:
@@ -150,7 +152,8 @@ class Session:
         s = panel.screen
         r = self.rnd.random()
         if s.get("state") == "handpay":
-            self.truth.pending_lock = {"amount": s["credits"]}
+            # the lock's own amount: a coin in flight at cash-out may be credited after the lock
+            self.truth.pending_lock = {"amount": int(s["msg"].split()[-1])}
             panel.press("key_reset")
             panel.wait_for(lambda x: x.get("state") != "handpay", 3)
             self.truth.handpaid += self.truth.pending_lock["amount"]
