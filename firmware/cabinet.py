@@ -140,8 +140,13 @@ class Cabinet:
                     continue
                 credits += cents // config.DENOM_CENTS
                 self.log("coin %d: +%d credits" % (a, cents // config.DENOM_CENTS))
+            elif kind in ("missed", "fault", "fraud"):
+                # lost events, a jam or a fraud attempt: no more money until an attendant looks
+                self.set_tilt("fraud" if kind == "fraud" else "acceptor", "%s %d/%d" % (kind, a, b))
             else:
-                self.log("acceptor event code %d" % b)
+                self.log("acceptor %s %d/%d" % (kind, a, b))
+                if kind == "reset":
+                    self.ledger.event("acceptor", "acceptor reset (counter was %d)" % a)
         if self.acceptor.last != self.ledger.acceptor_counter:
             # one commit for the batch and the counter that ends it: no coin twice, none lost
             self.ledger.accept(credits, self.acceptor.last)
@@ -208,6 +213,11 @@ class Cabinet:
                 if kind in KEY_CLEARABLE:
                     del self.tilts[kind]
                     self.ledger.event("tilt-clear", kind)
+                    if kind in ("acceptor", "fraud") and getattr(self.acceptor, "fault", None):
+                        try:
+                            self.acceptor.clear_fault()
+                        except CcTalkError:
+                            self.acceptor_ok = False
         self.show()
 
     # --- faults -----------------------------------------------------------------------------------

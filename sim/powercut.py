@@ -161,7 +161,7 @@ class Session:
         elif r < 0.35 and peer.accepting(TOKEN):
             if peer.insert(TOKEN):
                 self.truth.tokens += 1
-            time.sleep(self.rnd.uniform(0, 0.05))
+            time.sleep(self.rnd.uniform(0.15, 0.3))  # a validator takes a few coins a second at most
         elif r < 0.75 and s.get("credits", 0) >= s.get("bet", 1):
             games = s.get("games", 0)
             panel.press("play")
