@@ -114,6 +114,10 @@ class Scanner:
                 continue
             total = buf[s + 1] + OVERHEAD
             if self.end - s < total:
+                # incomplete: a real frame still arriving, or garbage with a big length byte
+                # in front of a complete reply; a complete valid frame further on decides
+                if self.resync and self._later(s + 1, dest):
+                    continue
                 return 0
             if not self.resync or valid(buf, s, total, self.crc):
                 return total
@@ -121,3 +125,16 @@ class Scanner:
             self.start += 1
             self.dropped += 1
         return 0
+
+    def _later(self, i, dest):
+        """Skip to the first complete, valid frame at or after buf[i], if there is one."""
+        buf = self.buf
+        while self.end - i >= OVERHEAD:
+            if dest is None or buf[i] == dest:
+                total = buf[i + 1] + OVERHEAD
+                if self.end - i >= total and valid(buf, i, total, self.crc):
+                    self.dropped += i - self.start
+                    self.start = i
+                    return True
+            i += 1
+        return False

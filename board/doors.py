@@ -18,13 +18,14 @@ from board.compat import ticks_ms, ticks_diff
 
 
 class Switch:
-    def __init__(self, pin, debounce_ms=50, active_high=True):
+    def __init__(self, pin, debounce_ms=50, active_high=True, clock=ticks_ms):
         self.pin = pin
+        self.clock = clock
         self.debounce_ms = debounce_ms
         self.active = 1 if active_high else 0
         self.state = 1 if pin.value() == self.active else 0
         self._raw = self.state
-        self._since = ticks_ms()
+        self._since = clock()
         self._t_on = 0
         self._on = False
         self._pulse = False  # an activation >= debounce_ms came and went between two scans
@@ -32,7 +33,7 @@ class Switch:
 
     def _on_edge(self, pin):
         # IRQ context: a timestamp and two flags, nothing allocated
-        now = ticks_ms()
+        now = self.clock()
         if pin.value() == self.active:
             self._t_on = now
             self._on = True
@@ -64,14 +65,16 @@ class Switch:
 
 
 class Doors:
-    def __init__(self, board, names=hal.DOORS + hal.KEYS, debounce_ms=50, active_high=True):
+    def __init__(self, board, names=hal.DOORS + hal.KEYS, debounce_ms=50, active_high=True,
+                 clock=ticks_ms):
+        self.clock = clock
         self.switches = {}
         for name in names:
-            self.switches[name] = Switch(board.pin(name), debounce_ms, active_high)
+            self.switches[name] = Switch(board.pin(name), debounce_ms, active_high, clock)
 
     def scan(self, out, now=None):
         if now is None:
-            now = ticks_ms()
+            now = self.clock()
         for name, sw in self.switches.items():
             if sw.update(now):
                 out.append(("key" if name.startswith("key_") else "door", name, sw.state))

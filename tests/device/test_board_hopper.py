@@ -1,0 +1,218 @@
+# ccTalk hopper driver: the payout record makes every restart end with each coin paid once.
+from devtest import raises
+from board.cctalk import Master
+from board.hopper_cctalk import Hopper, HopperError
+from fakes_board import Wire, Hopper as FakeHopper, Store, no_idle
+
+
+def _rig(stock=100, per_poll=2, count=True, store=None):
+    w = Wire()
+    dev = FakeHopper(stock=stock, per_poll=per_poll, count=count)
+    w.devices[3] = dev
+    store = store or Store()
+    return w, dev, store
+
+
+def _driver(w, store, out=None):
+    h = Hopper(Master(w, no_idle, timeout_ms=20), store)
+    h.begin(out if out is not None else [])
+    return h
+
+
+def _run(h, limit=400):
+    """service() until a final event; returns (final event, all events)."""
+    events = []
+    for _ in range(limit):
+        out = []
+        h.service(out)
+        events += out
+        for e in out:
+            if e[0] in ("payout", "uncertain"):
+                return e, events
+    raise AssertionError("no final event: %r" % events[-5:])
+
+
+def test_normal_payout_and_settle():
+    w, dev, store = _rig()
+    h = _driver(w, store)
+    h.payout(10, ref=7)
+    assert store.value["st"] == "armed" and store.value["ref"] == 7
+    final, events = _run(h)
+    assert final == ("payout", 10, 0)
+    assert dev.out == 10 and w.headers(3).count(167) == 1
+    assert ("paying", 0, 10) in events or events[0][0] == "paying"
+    assert store.value["st"] == "done"
+    out = []
+    h.service(out)
+    assert out == [("payout", 10, 0)]  # repeated until the firmware has committed it
+    h.settle()
+    assert store.value is None and not h.busy()
+
+
+def test_record_saved_before_dispense_goes_out():
+    w, dev, store = _rig()
+    h = _driver(w, store)
+    h.payout(3)
+    armed = [r for r in store.history if r and r["st"] == "armed"]
+    assert armed and armed[-1]["ctr"] == 0  # counter before the 167 is on record
+
+
+def test_dispense_lost_on_the_wire_is_sent_again_once():
+    w, dev, store = _rig()
+    h = _driver(w, store)
+    w.faults = ["drop"]  # the 167 never reaches the hopper
+    h.payout(5)
+    final, _ = _run(h)
+    assert final == ("payout", 5, 0) and dev.out == 5
+    assert dev.counter == 1  # accepted exactly once
+
+
+def test_dispense_reply_lost_is_not_repeated():
+    w, dev, store = _rig()
+    h = _driver(w, store)
+    w.faults = ["lost_reply"]  # the hopper acted; its ACK was lost
+    h.payout(6)
+    final, _ = _run(h)
+    assert final == ("payout", 6, 0) and dev.out == 6 and dev.counter == 1
+
+
+def test_firmware_restart_mid_payout_never_pays_twice():
+    for cut in range(0, 6):
+        w, dev, store = _rig(per_poll=1)
+        h = _driver(w, store)
+        h.payout(5)
+        for _ in range(cut):
+            h.service([])
+        # power cut of the logic board only: the hopper keeps its state; a new driver boots
+        h2 = _driver(w, store)
+        final, _ = _run(h2)
+        assert final == ("payout", 5, 0), (cut, final)
+        assert dev.out == 5 and dev.counter in (1,), (cut, dev.out)
+
+
+def test_restart_between_record_and_dispense_sends_it():
+    w, dev, store = _rig()
+    h = _driver(w, store)
+    w.faults = [None, None, "drop"]  # 166 and 168 answered, then the 167 is lost
+    h.payout(4)  # record armed, 167 lost
+    h2 = _driver(w, Store(store.load()))
+    final, _ = _run(h2)
+    assert final == ("payout", 4, 0) and dev.out == 4
+
+
+def test_hopper_power_loss_resolved_by_dispense_count():
+    w, dev, store = _rig(per_poll=1)
+    h = _driver(w, store)
+    h.payout(8)
+    for _ in range(4):
+        h.service([])
+    dev.power_cycle()
+    paid_before = dev.out
+    final, events = _run(h)
+    assert final == ("payout", paid_before, 8 - paid_before)
+    assert dev.out == paid_before  # nothing re-sent
+    assert w.headers(3).count(167) == 1
+
+
+def test_hopper_power_loss_without_count_uses_power_down_flag():
+    w, dev, store = _rig(per_poll=1, count=False)
+    h = _driver(w, store)
+    h.payout(8)
+    for _ in range(4):
+        h.service([])
+    dev.power_cycle(nv=True)
+    final, _ = _run(h)
+    assert final == ("payout", dev.out, 8 - dev.out)
+
+
+def test_hopper_power_loss_without_evidence_is_uncertain():
+    w, dev, store = _rig(per_poll=1, count=False)
+    h = _driver(w, store)
+    h.payout(8)
+    for _ in range(3):
+        h.service([])
+    dev.power_cycle(nv=False)
+    final, _ = _run(h)
+    assert final[0] == "uncertain" and final[1] == 8
+    assert w.headers(3).count(167) == 1  # never re-paid on a guess
+    assert store.value["st"] == "uncertain"
+
+
+def test_jam_gives_partial_payout_and_latches():
+    w, dev, store = _rig()
+    h = _driver(w, store)
+    dev.jam_at = 3
+    h.payout(10)
+    final, events = _run(h)
+    assert final == ("payout", 3, 7)
+    assert ("fault", 0, 0) in events and ("fault", 12, 0) in events
+    h.settle()
+    with raises(HopperError):
+        h.payout(1)
+    h.clear_faults()
+    h.payout(2)
+    assert _run(h)[0] == ("payout", 2, 0)
+
+
+def test_empty_hopper_partial_with_timeout_flag():
+    w, dev, store = _rig(stock=3)
+    h = _driver(w, store)
+    h.payout(10)
+    final, events = _run(h)
+    assert final == ("payout", 3, 7)
+    assert ("fault", 1, 0) in events  # payout timeout: empty
+
+
+def test_runaway_coins_are_reported():
+    w, dev, store = _rig()
+    h = _driver(w, store)
+    dev.extra = 2
+    h.payout(4)
+    final, events = _run(h)
+    assert ("extra", 2, 0) in events
+    assert final == ("payout", 4, 0)
+    h.settle()
+    dev.total += 1  # a coin out while idle
+    out = []
+    h.service(out)
+    assert ("extra", 1, 0) in out
+
+
+def test_large_payout_in_chunks():
+    w, dev, store = _rig(stock=400, per_poll=50)
+    h = _driver(w, store)
+    h.payout(300)
+    final, _ = _run(h)
+    assert final == ("payout", 300, 0) and dev.out == 300
+    assert w.headers(3).count(167) == 2
+
+
+def test_done_record_survives_restart_until_settled():
+    w, dev, store = _rig()
+    h = _driver(w, store)
+    h.payout(2, ref=42)
+    _run(h)
+    h2 = _driver(w, Store(store.load()))
+    out = []
+    h2.service(out)
+    assert out == [("payout", 2, 0)] and h2.record["ref"] == 42
+    assert dev.out == 2
+
+
+def test_serial_security_field():
+    w, dev, store = _rig()
+    h = Hopper(Master(w, no_idle, timeout_ms=20), store, security="serial")
+    h.begin([])
+    h.payout(1)
+    sent = [d for dest, hd, d in w.sent if hd == 167]
+    assert bytes(sent[0]) == b"\x56\x34\x12\x01"
+
+
+def test_wrong_device_category_refused():
+    w, dev, store = _rig()
+    w.devices[3] = None
+    from fakes_board import Acceptor
+
+    w.devices[3] = Acceptor()
+    with raises(HopperError):
+        Hopper(Master(w, no_idle, timeout_ms=20), store).begin([])
