@@ -1,0 +1,125 @@
+"""Pulse acceptor and meter monitor peers against the drivers through the emulated panel link;
+several taps on one panel at once."""
+from __future__ import annotations
+
+import shutil
+import tempfile
+import threading
+import time
+
+import pytest
+
+from board import emulated
+from board.coin_pulse import PulseAcceptor
+from board.meters_em import EmMeters
+from sim.harness import PanelLink, free_ports
+from sim.meter_monitor import MeterMonitor
+from sim.pulse_acceptor import PulseAcceptorPeer
+
+
+class Store:
+    def __init__(self):
+        self.value = None
+
+    def load(self):
+        return self.value
+
+    def save(self, v):
+        self.value = {k: list(x) for k, x in v.items()}
+
+
+@pytest.fixture
+def board():
+    state = tempfile.mkdtemp(prefix="jeton-panel-")
+    console, cctalk, panel = free_ports(3)
+    b = emulated.Board(state, console, cctalk, panel)
+    b.ports = (console, cctalk, panel)
+    stop = threading.Event()
+    yield b
+    stop.set()
+    b.nvram.close()
+    for link in b._links:
+        link.drop()
+        link.srv.close()
+    shutil.rmtree(state, ignore_errors=True)
+
+
+def _spin(b, cond, timeout=5.0, work=None):
+    deadline = time.monotonic() + timeout
+    while not cond() and time.monotonic() < deadline:
+        if work:
+            work()
+        b.idle(5)
+    return cond()
+
+
+def test_pulse_acceptor_lines_and_glitches(board):
+    pa = PulseAcceptor([board.pin(n) for n in ("coin_pulse_1", "coin_pulse_2")])
+    peer = PulseAcceptorPeer(board.ports[2], width_ms=50)
+    assert _spin(board, lambda: len(board.panel.conns) == 1)
+    out = []
+    t = threading.Thread(target=lambda: (peer.insert(1), peer.insert(2), peer.glitch(1, 2),
+                                         peer.pulse(1, 250), time.sleep(0.05)))
+    t.start()
+    _spin(board, lambda: not t.is_alive(), work=lambda: pa.poll(out))
+    _spin(board, lambda: False, timeout=0.2, work=lambda: pa.poll(out))
+    coins = [e for e in out if e[0] == "coin"]
+    assert coins == [("coin", 1, 0), ("coin", 2, 0)]
+    assert any(e[0] == "fault" and e[1] == 1 for e in out)  # the 250 ms pulse
+    peer.stop()
+
+
+def test_pulse_count_mode(board):
+    pa = PulseAcceptor([board.pin("coin_pulse_1")], mode="count", gap_ms=150)
+    peer = PulseAcceptorPeer(board.ports[2], width_ms=40, gap_ms=40)
+    assert _spin(board, lambda: len(board.panel.conns) == 1)
+    out = []
+    t = threading.Thread(target=lambda: peer.insert_count(4))
+    t.start()
+    _spin(board, lambda: not t.is_alive(), work=lambda: pa.poll(out))
+    _spin(board, lambda: bool(out), timeout=1.0, work=lambda: pa.poll(out))
+    assert out == [("coin", 4, 0)]
+    peer.stop()
+
+
+def test_meters_pulse_through_the_panel_with_several_taps(board):
+    mon = MeterMonitor(board.ports[2], min_on_ms=40, min_off_ms=40)
+    cabinet = PanelLink(board.ports[2])  # the cabinet panel on the same link
+    assert _spin(board, lambda: len(board.panel.conns) == 2)
+    store = Store()
+    coils = {n: board.meter(n) for n in ("meter_in", "meter_games")}
+    m = EmMeters(coils, store, on_ms=50, off_ms=50)
+    m.target("meter_in", 4)
+    m.target("meter_games", 2)
+    board.lamp("lamp_tower").value(1)
+    _spin(board, lambda: not m.busy(), timeout=5, work=m.service)
+    _spin(board, lambda: mon.counts.get("meter_in") == 4, timeout=1)
+    assert {k: v for k, v in mon.counts.items() if v} == {"meter_in": 4, "meter_games": 2}
+    assert mon.violations == [] and mon.short == 0
+    assert store.value["meter_in"] == [4, 0]
+    assert _spin(board, lambda: cabinet.lamps.get("lamp_tower") == 1, timeout=1)
+    mon.stop()
+    cabinet.close()
+
+
+def test_pin_lines_from_any_tap(board):
+    a = PanelLink(board.ports[2])
+    b = PanelLink(board.ports[2])
+    assert _spin(board, lambda: len(board.panel.conns) == 2)
+    b.set_pin("door_main", 1)
+    assert _spin(board, lambda: board.pin("door_main").value() == 1)
+    a.set_pin("door_main", 0)
+    assert _spin(board, lambda: board.pin("door_main").value() == 0)
+    a.close()
+    assert _spin(board, lambda: len(board.panel.conns) == 1)
+    b.close()
+
+
+def test_door_latch_file(board):
+    latch = board.door_latch
+    assert latch.read() == []
+    with open(latch.path, "w") as f:
+        f.write("door_main\nbogus\n")
+    assert latch.read() == ["door_main"]
+    latch.clear()
+    assert latch.read() == []
