@@ -86,8 +86,9 @@ class Master:
                 if b[s + i] != tx[i]:
                     raise CcTalkError("echo")
             rx.skip(n)
+        final = False
         while True:
-            total = rx.next(self.addr)
+            total = rx.next(self.addr, final)
             if total:
                 s = rx.start
                 b = rx.buf
@@ -102,8 +103,10 @@ class Master:
                 if hdr != HDR_ACK:
                     raise CcTalkError("frame", hdr)
                 return rx.mv[s + 4:s + total - 1]
-            if not self._fill(deadline):
+            if final:
                 raise CcTalkError("checksum" if rx.bad else "timeout")
+            if not self._fill(deadline):
+                final = True  # one last look past garbage that claimed a long length
 
     def request(self, dest, header, data=b"", retries=None):
         """One command; returns the reply's data (a view, valid until the next call).

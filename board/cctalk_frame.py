@@ -100,10 +100,14 @@ class Scanner:
         if self.start >= self.end:
             self.start = self.end = 0
 
-    def next(self, dest=None):
+    def next(self, dest=None, final=False):
         """Length of the complete frame at buf[start], or 0 when none is complete yet.
 
-        The caller reads buf[start:start+length] and then calls skip(length).
+        The caller reads buf[start:start+length] and then calls skip(length). final=True: no
+        more bytes will come (the reply's deadline passed), so an incomplete candidate is
+        garbage whose length byte lied; look past it for a complete valid frame. (Before the
+        deadline that look-ahead would be unsafe: inside a long frame still arriving, some
+        offset can pass for a short valid frame.)
         """
         buf = self.buf
         while self.end - self.start >= 2:
@@ -116,7 +120,7 @@ class Scanner:
             if self.end - s < total:
                 # incomplete: a real frame still arriving, or garbage with a big length byte
                 # in front of a complete reply; a complete valid frame further on decides
-                if self.resync and self._later(s + 1, dest):
+                if final and self.resync and self._later(s + 1, dest):
                     continue
                 return 0
             if not self.resync or valid(buf, s, total, self.crc):

@@ -163,6 +163,18 @@ def test_scanner_resyncs_through_garbage():
     assert sc.next(1) == 0 and sc.dropped >= 1
 
 
+def test_garbage_with_long_length_costs_time_not_the_reply():
+    w, m = _bus(retries=0)
+    w.faults = ["garbage"]  # b"\x01\x07..." claims 12 bytes in front of the real reply
+    assert bytes(m.request(2, 246)) == b"JTN"
+    sc = Scanner()
+    buf = bytearray(8)
+    n = build(buf, 1, 2, 0, b"")
+    sc.feed(b"\x01\xf0" + bytes(buf[:n]))
+    assert sc.next(1) == 0  # could still be a long frame arriving
+    assert sc.next(1, True) == n  # no more bytes: it was garbage
+
+
 def test_scanner_allocates_nothing():
     if not MICROPYTHON:
         skip("heap_lock exists only on MicroPython")
@@ -177,8 +189,8 @@ def test_scanner_allocates_nothing():
     crc.feed(bytes(buf[:n2]))
     micropython.heap_lock()
     try:
-        total = sc.next(1)
-        total2 = crc.next(1)
+        total = sc.next(1, True)
+        total2 = crc.next(1, True)
     finally:
         micropython.heap_unlock()
     assert total == n and total2 == n2
