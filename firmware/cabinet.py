@@ -58,6 +58,8 @@ class Cabinet:
         self._next_poll = now
         self.console = None
         self.hopper = None  # cash-out is by hand until a hopper driver is attached
+        self.offered = []  # (id, ok, reason, game) from the boot check
+        self.reopen_rng = None  # set by startup: () -> (gen, failure)
         if ledger.st is not None:
             acceptor.last = ledger.acceptor_counter  # None on a fresh machine: baseline at start-up
 
@@ -98,7 +100,7 @@ class Cabinet:
         elif g and g["phase"] == "done":
             self.win = g.get("award", 0)
             rec = self.last_recall()
-            if rec:  # show the last game again, rebuilt from its recorded draws
+            if rec and rec["id"] == self.game.id:  # show the last game again, rebuilt from its draws
                 self.reels = self.game.evaluate(rec["bet"], rec["draws"]).window
 
     def last_recall(self):
@@ -210,6 +212,8 @@ class Cabinet:
             self.message = "paid %d" % lock["amount"]
         else:
             for kind in list(self.tilts):
+                if kind == "rng" and not self._retry_rng():
+                    continue
                 if kind in KEY_CLEARABLE:
                     del self.tilts[kind]
                     self.ledger.event("tilt-clear", kind)
@@ -219,6 +223,17 @@ class Cabinet:
                         except CcTalkError:
                             self.acceptor_ok = False
         self.show()
+
+    def _retry_rng(self):
+        """The RNG tilt clears only when a fresh generator passes its start-up tests again."""
+        if self.reopen_rng is None:
+            return False
+        gen, failure = self.reopen_rng()
+        if failure is not None:
+            self.log("rng still failing: %s" % failure)
+            return False
+        self.gen = gen
+        return True
 
     # --- faults -----------------------------------------------------------------------------------
     def set_tilt(self, kind, why):
@@ -282,7 +297,7 @@ class Cabinet:
             msg = "TILT " + ", ".join(sorted(self.tilts))
         self.board.display.show({
             "state": st,
-            "game": self.game.name,
+            "game": self.game.name if self.game else {"fr": "aucun jeu", "en": "no game"},
             "credits": self.ledger.credits if self.ledger.st else 0,
             "bet": self.ledger.bet if self.ledger.st else 0,
             "win": self.win,
@@ -295,13 +310,10 @@ class Cabinet:
         self.board.lamp("lamp_tower").value(st not in ("idle", "credit"))
 
     def paytable(self, lang):
-        describe = getattr(self.game, "describe", None)
-        if describe:
-            return describe(lang)
-        lines = ["%s  (%s)" % (self.game.name.get(lang, self.game.name["en"]), ", ".join("%d" % b for b in self.game.bets))]
-        for pay in self.game.pays:
-            lines.append("%-14s %s" % (pay["name"], " / ".join("%d" % p for p in pay["pay"])))
-        return lines
+        """s. 89: name, unit cost, prizes and how they are won, before play."""
+        if self.game is None:
+            raise ValueError("no certified game")
+        return self.game.describe(lang)
 
     # --- the loop ---------------------------------------------------------------------------------
     def step(self, idle_ms=20):

@@ -2,7 +2,11 @@
 DENOM_CENTS = 25  # one credit
 COIN_CENTS = {1: 100}  # ccTalk coin position -> value: position 1 is the casino's $1 token
 CREDIT_LIMIT = 4000  # above this, the acceptor is inhibited (no more money taken)
-GAME_MODEL = "games/models/skeleton3.json"
+# Games offered, by model id: games/models/<id>.json checked at boot against games/certs/<id>.json.
+# The first one that passes is played; a game that fails is disabled (event, console `games`).
+GAMES = ("sept-royal-88",)
+MODELS_DIR = "games/models"
+CERTS_DIR = "games/certs"
 ACCEPTOR_POLL_MS = 100  # well inside the 5-event buffer at any real coin rate; ccTalk devices inhibit if not polled
 MACHINE_ID = "JTN-EMU-0001"
 VERSION = "0.1.0"

@@ -23,6 +23,7 @@ class Console:
             "state": (self.cmd_state, "cabinet state, credits, bet, last game"),
             "paytable": (self.cmd_paytable, "game rules and prizes ('paytable en' / 'paytable fr')"),
             "version": (self.cmd_version, "firmware version and board"),
+            "games": (self.cmd_games, "offered games and their boot check (s. 93 certificates)"),
             "events": (self.cmd_events, "event log, newest last ('events json')"),
             "recall": (self.cmd_recall, "last 10 games with every RNG draw ('recall json' to export)"),
             "testgame": (self.cmd_testgame, "audit key on: play a test game (meters untouched)"),
@@ -91,6 +92,11 @@ class Console:
         g = c.ledger.game
         if g:
             self.say("last game: %s" % json.dumps(g))
+
+    def cmd_games(self, args):
+        for gid, ok, reason, game in self.cab.offered:
+            mark = "PLAYING" if game is not None and game is self.cab.game else ("certified" if ok else "DISABLED")
+            self.say("%-16s %-9s %s" % (gid, mark, "" if ok else reason))
 
     def cmd_events(self, args):
         self._need_memory()

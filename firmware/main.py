@@ -19,7 +19,8 @@ def _add_root():
 _add_root()
 
 NVRAM_SIZE = 65536  # critical memory needs ~56 KB (firmware/ledger.py LAYOUT): a 64 KB FRAM part
-DEFAULTS = {"state": "var/emulated", "console": "7770", "cctalk": "7771", "panel": "7772"}
+DEFAULTS = {"state": "var/emulated", "console": "7770", "cctalk": "7771", "panel": "7772",
+            "games": "", "models": "", "certs": ""}
 
 
 def parse_args(argv):
@@ -60,8 +61,10 @@ def _mkdirs(path):
 def main(argv):
     from firmware.startup import boot
 
-    board = make_board(parse_args(argv))
-    boot(board).run()
+    opts = parse_args(argv)
+    board = make_board(opts)
+    games = tuple(g for g in opts["games"].split(",") if g) or None
+    boot(board, games, opts["models"] or None, opts["certs"] or None).run()
 
 
 if __name__ == "__main__":

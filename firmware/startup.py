@@ -2,8 +2,8 @@
 import json
 import sys
 
-import games
 import rng
+from games.certificate import check
 from board.cctalk import Master
 from board.coin_cctalk import CoinAcceptor
 from firmware import config
@@ -25,7 +25,30 @@ def _heap_size():
     return None
 
 
-def boot(board):
+def load_games(ids, models_dir, certs_dir, ledger, log):
+    """Boot check of every offered game (s. 93): (id, ok, reason, game) each; failures are disabled."""
+    out = []
+    for gid in ids:
+        ok, reason, game = check("%s/%s.json" % (models_dir, gid), "%s/%s.json" % (certs_dir, gid))
+        log("game %s: %s" % (gid, "certified" if ok else "DISABLED: " + reason))
+        if not ok and ledger.st is not None:
+            ledger.event("game-off", "%s: %s" % (gid, reason))
+        out.append((gid, ok, reason, game if ok else None))
+    return out
+
+
+def open_rng(board, ledger):
+    """HMAC_DRBG seeded from the board's health-tested source, personalised with the machine id and
+    the power-up count, so a restart never repeats a sequence. (gen, None) or (None, failure)."""
+    ups = ledger.meters["power_resets"] if ledger.st is not None else 0
+    try:
+        src = rng.open_source(board.ENTROPY)
+        return rng.open_generator(src, personalization=("%s/%d" % (config.MACHINE_ID, ups)).encode()), None
+    except rng.RngFailure as e:
+        return None, e
+
+
+def boot(board, games=None, models_dir=None, certs_dir=None):
     log("boot on %s" % board.NAME)
     ledger = Ledger(open_memory(board.nvram))
     ram_error = None
@@ -37,17 +60,27 @@ def boot(board):
     except (RamError, ValueError, KeyError) as e:
         ram_error = str(e)
         ledger.st = None
-    gen = rng.open_generator(rng.open_source(board.ENTROPY))
-    game = games.load(config.GAME_MODEL)
+    gen, rng_failure = open_rng(board, ledger)
+    offered = load_games(games or config.GAMES, models_dir or config.MODELS_DIR, certs_dir or config.CERTS_DIR,
+                         ledger, log)
+    playable = [g for _, ok, _, g in offered if ok]
+    game = playable[0] if playable else None
     bus = Master(board.uart("cctalk"), board.idle)
     cab = Cabinet(board, ledger, game, gen, CoinAcceptor(bus), log=log)
+    cab.offered = offered
+    cab.reopen_rng = lambda: open_rng(board, ledger)
     cab.console = Console(board.uart("console"), cab)
     if ram_error:
         cab.set_ram_error(ram_error)
     else:
-        cab.resume()
+        if rng_failure is not None:
+            cab.set_tilt("rng", str(rng_failure))
+        if game is None:
+            cab.set_tilt("game", "no certified game to offer")
+        else:
+            cab.resume()
     cab.show()
-    log("ready " + json.dumps({"game": game.id, "credits": ledger.credits if ledger.st else None,
+    log("ready " + json.dumps({"game": game.id if game else None, "credits": ledger.credits if ledger.st else None,
                                "state": cab.state, "runtime": sys.implementation.name, "heap": _heap_size()}))
     if hasattr(sys.stdout, "flush"):
         sys.stdout.flush()

@@ -35,10 +35,12 @@ def free_ports(n: int) -> list[int]:
 class FirmwareProcess:
     """`micropython -X heapsize=HEAP firmware/main.py` with the emulated board."""
 
-    def __init__(self, state_dir: str | Path, ports: dict[str, int], heap: str = "256K"):
+    def __init__(self, state_dir: str | Path, ports: dict[str, int], heap: str = "256K",
+                 extra_args: list[str] | None = None):
         self.state_dir = Path(state_dir)
         self.ports = ports
         self.heap = heap
+        self.extra_args = extra_args or []
         self.proc: subprocess.Popen[str] | None = None
         self.lines: list[str] = []
         self.ready: dict = {}
@@ -48,7 +50,7 @@ class FirmwareProcess:
         cmd = [str(MICROPYTHON), "-X", f"heapsize={self.heap}", "firmware/main.py", "--state", str(self.state_dir)]
         for role, port in self.ports.items():
             cmd += [f"--{role}", str(port)]
-        return cmd
+        return cmd + self.extra_args
 
     def start(self, timeout: float = 20.0) -> "FirmwareProcess":
         env = dict(os.environ, MICROPYPATH=".frozen:" + str(ROOT))
@@ -150,11 +152,12 @@ class EmulatedCabinet:
 
     TOKEN_POSITION = 1
 
-    def __init__(self, state_dir: str | Path, heap: str = "256K", ports: dict[str, int] | None = None):
+    def __init__(self, state_dir: str | Path, heap: str = "256K", ports: dict[str, int] | None = None,
+                 extra_args: list[str] | None = None):
         if ports is None:
             ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
         self.ports = ports
-        self.firmware = FirmwareProcess(state_dir, ports, heap)
+        self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args)
         self.acceptor: CoinAcceptorPeer | None = None
         self.panel: PanelLink | None = None
         self.console: ConsoleClient | None = None

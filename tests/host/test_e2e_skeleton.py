@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from sim import demo
-from sim.harness import MICROPYTHON, EmulatedCabinet
+from sim.harness import MICROPYTHON, ROOT, EmulatedCabinet
 
 TOKEN_CREDITS = 4  # firmware/config.py: $1 token, 25-cent credit
 
@@ -90,7 +90,8 @@ def test_console_help_and_meters(state: Path) -> None:
         assert any(line.split()[0] == "coin_in" for line in table)
         assert "unknown command" in cab.console.command("frobnicate")[0]
         fr = "\n".join(cab.console.command("paytable fr"))
-        assert "Trois Jetons" in fr
+        assert "Sept Royal" in fr and "Mise" in fr  # s. 89, in French first
+        assert "PLAYING" in cab.console.command("games")[0]
     finally:
         cab.shutdown()
 
@@ -103,3 +104,23 @@ def test_demo_meters_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert m["credits"] == 0
     assert m["acceptor_in"] == 10 * TOKEN_CREDITS
     assert m["games_played"] == 5
+
+
+def test_tampered_model_is_disabled_at_boot(state: Path, tmp_path: Path) -> None:
+    models = tmp_path / "models"
+    models.mkdir()
+    model = json.loads((ROOT / "games/models/sept-royal-88.json").read_text())
+    (models / "sept-royal-88.json").write_text(json.dumps(model))
+    model["id"] = "sept-royal-92"  # a pay table edited in place: no longer the certified math
+    model["pays"][0]["pays"]["3"][0] += 50
+    (models / "sept-royal-92.json").write_text(json.dumps(model))
+    args = ["--games", "sept-royal-92,sept-royal-88", "--models", str(models)]
+    cab = EmulatedCabinet(state, extra_args=args).boot()
+    try:
+        listing = "\n".join(cab.console.command("games"))
+        assert "sept-royal-92" in listing and "DISABLED" in listing and "hash mismatch" in listing
+        assert "sept-royal-88" in listing and "PLAYING" in listing
+        events = "\n".join(cab.console.command("events"))
+        assert "game-off" in events and "sept-royal-92" in events
+    finally:
+        cab.shutdown()
