@@ -46,6 +46,15 @@ class MachineBoard:
                 kw["tx"] = m.Pin(tx)
                 kw["rx"] = m.Pin(rx)
             self.uarts[role] = m.UART(uid, **kw)
+        # meter coils and pulse-acceptor lines exist where the profile wires them
+        self.meters = {}
+        for name in hal.METERS:
+            if name in profile.PINS:
+                self.meters[name] = Lamp(m.Pin(profile.PINS[name], m.Pin.OUT, value=0))
+        for name in hal.COIN_PULSE:
+            if name in profile.PINS:
+                self.pins[name] = m.Pin(profile.PINS[name], m.Pin.IN, m.Pin.PULL_UP)
+        self.door_latch = None  # no battery-backed latch driver yet (see board/doors.py)
         self.display = NullDisplay()
 
     def uart(self, role):
@@ -56,6 +65,9 @@ class MachineBoard:
 
     def lamp(self, name):
         return self.lamps[name]
+
+    def meter(self, name):
+        return self.meters[name]
 
     def ticks_ms(self):
         return time.ticks_ms()
