@@ -29,10 +29,11 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "var" / "rngtest"
 CHUNK = 1 << 20
 
-# dieharder -d numbers run by `make rngtest` (docs/rng.md explains the choice). Excluded: 14
-# diehard_sums ("Do Not Use"), 5/6/7 OPSO/OQSO/DNA ("Suspect" in dieharder -l), and the slowest
-# ones (per byte consumed at our stream rate) that `make rngtest-full` still covers.
-DIEHARDER_SELECTION = (0, 1, 3, 4, 8, 9, 10, 11, 12, 13, 15, 16, 17, 100, 101, 102, 200, 202, 203, 204, 205, 206, 207, 208, 209)
+# dieharder -d numbers run by `make rngtest` (docs/rng.md explains the choice). Left to
+# `make rngtest-full`: 14 diehard_sums ("Do Not Use" in dieharder -l), 5/6/7 OPSO/OQSO/DNA
+# ("Suspect"), and the ones that would eat most of the budget at the device code's ~13 MB/s:
+# 17 marsaglia_tsang_gcd (~8 GB), 203 rgb_lagged_sum (33 lags x 400 MB), 201 rgb_minimum_distance.
+DIEHARDER_SELECTION = (0, 1, 2, 3, 4, 8, 9, 10, 11, 12, 13, 15, 16, 100, 101, 102, 200, 202, 204, 205, 206, 207, 208, 209)
 P_LOW = 1e-4  # scaled-output tests: two-sided, fail if p < P_LOW or p > 1 - P_LOW
 
 
@@ -252,12 +253,13 @@ def run_fips(path: Path, res: Results) -> None:
 LINE = re.compile(r"^\s*([a-z][a-z0-9_]+)\|\s*(\d+)\|\s*(\d+)\|\s*(\d+)\|([0-9.e+-]+)\|\s*(PASSED|WEAK|FAILED)")
 
 
-def parse_dieharder(text: str) -> list[tuple[str, int, float, str]]:
+def parse_dieharder(text: str) -> list[tuple[str, int, float, str, int]]:
+    """(test, ntup, p-value, assessment, psamples) per result line."""
     rows = []
     for line in text.splitlines():
         m = LINE.match(line)
         if m:
-            rows.append((m.group(1), int(m.group(2)), float(m.group(5)), m.group(6)))
+            rows.append((m.group(1), int(m.group(2)), float(m.group(5)), m.group(6), int(m.group(4))))
     return rows
 
 
@@ -275,11 +277,23 @@ def run_dieharder(args: list[str], label: str, res: Results, log) -> None:
     if not rows:
         res.add("dieharder", label, "no result", "dieharder ran", False, dt)
         return
-    bad = [r for r in rows if r[3] == "FAILED"]
-    weak = [r for r in rows if r[3] == "WEAK"]
-    pmin = min(r[2] for r in rows)
+    # with -Y 1 a test with a WEAK p-value is re-run with more psamples and printed again: the
+    # lines with the largest psamples of each (test, ntup) are the verdict (a test such as
+    # diehard_runs prints several p-values per run)
+    top = {}
+    for r in rows:
+        top[(r[0], r[1])] = max(top.get((r[0], r[1]), 0), r[4])
+    final = {i: r for i, r in enumerate(rows) if r[4] == top[(r[0], r[1])]}
+    bad = [r for r in final.values() if r[3] == "FAILED"]
+    weak = [r for r in final.values() if r[3] == "WEAK"]
+    resolved = len(rows) - len(final)
+    pmin = min(r[2] for r in final.values())
     name = rows[0][0] if len(set(r[0] for r in rows)) == 1 else label
-    val = f"{len(rows)} p-values, min {pmin:.4f}" + (f", {len(weak)} weak" if weak else "")
+    val = f"{len(final)} p-values, min {pmin:.4f}"
+    if resolved:
+        val += f", {resolved} weak re-tested"
+    if weak:
+        val += f", {len(weak)} weak"
     res.add("dieharder", name, val, "no FAILED after -Y 1", not bad, dt)
 
 

@@ -137,7 +137,7 @@ DH_OUT = """#===================================================================
 def test_dieharder_parse():
     rows = rt.parse_dieharder(DH_OUT)
     assert [r[3] for r in rows] == ["PASSED", "WEAK", "FAILED"]
-    assert rows[0] == ("diehard_birthdays", 0, 0.93922157, "PASSED")
+    assert rows[0] == ("diehard_birthdays", 0, 0.93922157, "PASSED", 100)
 
 
 def test_scaled_tests_pass_on_the_generator_and_fail_on_a_biased_one():
@@ -167,3 +167,36 @@ def test_scaled_tests_pass_on_the_generator_and_fail_on_a_biased_one():
 def test_cli_stream_bytes():
     p = subprocess.run([sys.executable, "-m", "tools.rngtest", "stream", "1000"], cwd=ROOT, capture_output=True)
     assert len(p.stdout) == 1000
+
+
+DH_RETEST = """        diehard_runs|   0|    100000|     100|0.99960645|   WEAK
+        diehard_runs|   0|    100000|     100|0.04448994|  PASSED
+        diehard_runs|   0|    100000|     200|0.61000000|  PASSED
+        diehard_runs|   0|    100000|     200|0.30000000|  PASSED
+"""
+
+
+def test_dieharder_verdict_uses_the_last_resolution(monkeypatch):
+    import io
+
+    class P:
+        stdout = DH_RETEST
+
+    class G:
+        stdout = io.BytesIO()
+
+        def kill(self):
+            pass
+
+        def wait(self):
+            pass
+
+    monkeypatch.setattr(rt.subprocess, "Popen", lambda *a, **k: G())
+    monkeypatch.setattr(rt.subprocess, "run", lambda *a, **k: P())
+    res = rt.Results()
+    rt.run_dieharder(["-d", "15"], "-d 15", res, io.StringIO())
+    assert res.ok and "2 p-values, min 0.3000, 2 weak re-tested" in res.rows[0]["value"]
+    P.stdout = DH_RETEST + "        diehard_runs|   0|    100000|     200|0.00000001|  FAILED\n"
+    res = rt.Results()
+    rt.run_dieharder(["-d", "15"], "-d 15", res, io.StringIO())
+    assert not res.ok
