@@ -16,6 +16,7 @@ import json
 import time
 
 from firmware.critmem import CriticalMemory
+from firmware.recall import digest
 
 METERS = ("coin_in", "coin_out", "jackpot", "acceptor_in", "hopper_out", "cancelled", "cashout", "refunds",
           "games_played", "games_won", "power_resets", "door_main", "door_logic", "door_cashbox",
@@ -169,7 +170,8 @@ class Ledger:
         award = outcome.award
         if award:
             self._add("games_won", 1)
-        if jackpot_limit and award >= jackpot_limit:
+        hand = bool(jackpot_limit and award >= jackpot_limit)
+        if hand:
             self.st["lock"] = {"kind": "jackpot", "amount": award}
         else:
             self.st["credits"] += award
@@ -177,7 +179,8 @@ class Ledger:
         n = self.st["gn"]
         self.st["gn"] = n + 1
         rec = {"n": n + 1, "t": g["t"], "id": game_id, "bet": g["bet"], "before": g["before"],
-               "after": self.st["credits"], "win": award, "draws": outcome.draws}
+               "after": self.st["credits"], "win": award, "hand": hand, "draws": outcome.draws,
+               "h": digest(outcome)}
         self.st["game"] = {"phase": "done", "bet": g["bet"], "award": award, "slot": n % RECALL}
         self._commit({"g%d" % (n % RECALL): json.dumps(rec).encode()})
         self.mem.verify()

@@ -37,3 +37,8 @@ class FixedOutcome:
         self.bet = bet
         self.award = award
         self.draws = list(draws)
+        self.stops = list(draws)
+        self.window = [["X"]]
+        self.wins = []
+        self.triggered = 0
+        self.free = []
