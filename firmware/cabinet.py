@@ -11,6 +11,8 @@
 #   credit / idle
 from board.cctalk import CcTalkError
 from board.compat import ticks_add, ticks_diff
+from board.doors import Doors
+from board.hopper_cctalk import HopperError
 from board.switches import Button
 from firmware import config
 from firmware.ledger import AuditError
@@ -24,7 +26,10 @@ except ImportError:  # until the DRBG lands
 
 
 DOORS = ("door_main", "door_logic", "door_cashbox")
-DOOR_SETTLE_MS = 50  # a door level must hold this long to count (contact bounce, vibration)
+# soft meter(s) each electromechanical meter counts, in credits (board/hal.py METERS)
+HARD_METERS = {"meter_in": ("coin_in",), "meter_out": ("coin_out",), "meter_drop": ("acceptor_in",),
+               "meter_jackpot": ("jackpot", "cancelled"), "meter_games": ("games_played",)}
+HOPPER_RETRY_MS = 5000
 # tilts the attendant's reset key clears once the cause is gone; the others need a technician
 KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 
@@ -45,19 +50,18 @@ class Cabinet:
         self.accepting = None
         self.acceptor_ok = False
         self.buttons = {}
-        for name in ("bet_one", "bet_max", "play", "cashout", "key_reset"):
+        for name in ("bet_one", "bet_max", "play", "cashout"):
             self.buttons[name] = Button(board.pin(name))
-        self.doors = {}
-        self._door_seen = {}
-        now = board.ticks_ms()
-        for name in DOORS:
-            self.doors[name] = board.pin(name).value()
-            self._door_seen[name] = (self.doors[name], now)
+        self.switches = Doors(board)  # doors and key switches, debounced levels
         self.test_game = None
+        now = board.ticks_ms()
         self._events = []
         self._next_poll = now
         self.console = None
-        self.hopper = None  # cash-out is by hand until a hopper driver is attached
+        self.hopper = None  # board.hopper_cctalk.Hopper, or None: cash-out by hand pay
+        self.hopper_ok = False
+        self._hopper_retry = now
+        self.em = None  # board.meters_em.EmMeters, when the board has meter coils
         self.offered = []  # (id, ok, reason, game) from the boot check
         self.reopen_rng = None  # set by startup: () -> (gen, failure)
         if ledger.st is not None:
@@ -70,9 +74,10 @@ class Cabinet:
             return "ramerror"
         if self.ledger.st and self.ledger.lock:
             return self.ledger.lock["kind"]
-        for name in DOORS:
-            if self.doors[name]:
-                return "door"
+        if self.ledger.st and self.ledger.paying:
+            return "payout"
+        if self.switches.any_open():
+            return "door"
         if self.tilts:
             return "tilt"
         if self.audit_mode():
@@ -80,14 +85,20 @@ class Cabinet:
         return "credit" if self.ledger.credits else "idle"
 
     def audit_mode(self):
-        return self.board.pin("key_audit").value() == 1
+        return self.switches.is_open("key_audit")
 
     def playable(self):
         return self.state in ("idle", "credit")
 
     # --- boot -------------------------------------------------------------------------------------
     def resume(self):
-        """After power-up: a committed wager without an outcome is completed, never lost or redone."""
+        """After power-up: a committed wager without an outcome is completed, never lost or redone;
+        doors opened while the power was off are recorded."""
+        out = []
+        self.switches.check_boot(out, self.ledger.st.get("doors"), getattr(self.board, "door_latch", None))
+        for _, name, _ in out:
+            self.ledger.door(name, True, self.switches.levels())
+            self.ledger.event("door-off", "%s opened while powered off" % name)
         try:
             self.ledger.audit()
         except AuditError as e:
@@ -196,14 +207,87 @@ class Cabinet:
     def cashout(self):
         if not self.playable() or not self.ledger.credits:
             return
+        credits = self.ledger.credits
+        cpc = config.COIN_CENTS[config.PAYOUT_COIN] // config.DENOM_CENTS
+        coins = credits // cpc
         try:
-            amount = self.ledger.cashout(hand_pay=self.hopper is None or self.ledger.credits > config.HOPPER_LIMIT)
+            if self.hopper_usable() and coins and credits <= config.HOPPER_LIMIT:
+                ref = self.ledger.start_payout(coins, cpc)
+                try:
+                    self.hopper.payout(coins, ref)  # saves its record (and our mark) before any coin
+                except (CcTalkError, HopperError) as e:
+                    self.ledger.abandon_payout()
+                    self.hopper_ok = False
+                    self.log("hopper refused the payout (%s): hand pay" % e)
+                    self.ledger.cashout(hand_pay=True)
+                else:
+                    self.log("cashout: hopper pays %d coins (ref %d)" % (coins, ref))
+            else:
+                self.ledger.cashout(hand_pay=True)
+                self.log("cashout: %d credits by hand pay" % credits)
         except AuditError as e:
             self.set_tilt("audit", str(e))
             return
-        self.log("cashout: %d credits (%s)" % (amount, "hand pay" if self.ledger.lock else "hopper"))
         self.win = 0
         self.show()
+
+    def hopper_usable(self):
+        return self.hopper is not None and self.hopper_ok and "hopper" not in self.tilts
+
+    def service_hopper(self):
+        h = self.hopper
+        if h is None:
+            return
+        now = self.board.ticks_ms()
+        out = []
+        try:
+            if not self.hopper_ok:
+                if ticks_diff(now, self._hopper_retry) < 0:
+                    return
+                self._hopper_retry = ticks_add(now, HOPPER_RETRY_MS)
+                h.begin(out)  # finishes or proves a payout left open by a restart
+                self.hopper_ok = True
+                self.log("hopper: online")
+            elif h.busy() or ticks_diff(now, self._hopper_retry) >= 0:
+                if not h.busy():
+                    self._hopper_retry = ticks_add(now, HOPPER_RETRY_MS)
+                h.service(out)
+        except (CcTalkError, HopperError) as e:
+            if self.hopper_ok:
+                self.log("hopper: %s" % e)
+            self.hopper_ok = False
+            return
+        for kind, a, b in out:
+            self.hopper_event(kind, a, b)
+
+    def hopper_event(self, kind, a, b):
+        h = self.hopper
+        if kind == "paying":
+            self.message = "paying %d" % b
+            self.show()
+        elif kind in ("payout", "uncertain"):
+            ref = h.record["ref"] if h.record else None
+            if kind == "payout":
+                paid, unpaid = a, b
+            else:
+                paid, unpaid = b, a - b
+            if self.ledger.book_payout(ref, paid, unpaid, uncertain=(kind == "uncertain")):
+                self.log("hopper %s: %d paid, %d unpaid" % (kind, paid, unpaid))
+            h.settle()
+            if kind == "payout" and unpaid:
+                self.set_tilt("hopper", "partial payout: %d coins unpaid stay as credits" % unpaid)
+            elif not self.ledger.lock and 0 < self.ledger.credits < config.COIN_CENTS[config.PAYOUT_COIN] // config.DENOM_CENTS:
+                self.ledger.cashout(hand_pay=True)  # less than one coin left: the attendant pays it
+            self.message = "paid %d" % (paid * config.COIN_CENTS[config.PAYOUT_COIN] // config.DENOM_CENTS)
+            self.show()
+        elif kind == "extra":
+            self.set_tilt("hopper", "runaway: %d coins paid unasked" % a)
+        elif kind == "fraud":
+            self.set_tilt("fraud", "hopper flag %d" % a)
+        elif kind == "fault":
+            self.set_tilt("hopper", "hopper flag %d" % a)
+        else:
+            self.log("hopper %s flag %d" % (kind, a))
 
     def attendant_key(self):
         lock = self.ledger.clear_lock()
@@ -222,6 +306,11 @@ class Cabinet:
                             self.acceptor.clear_fault()
                         except CcTalkError:
                             self.acceptor_ok = False
+                    if kind in ("hopper", "fraud") and self.hopper is not None and self.hopper_ok:
+                        try:
+                            self.hopper.clear_faults()
+                        except CcTalkError:
+                            self.hopper_ok = False
         self.show()
 
     def _retry_rng(self):
@@ -259,20 +348,38 @@ class Cabinet:
         self.ledger.event("ramclear", str(was))
         self.show()
 
-    # --- doors ------------------------------------------------------------------------------------
-    def service_doors(self):
-        now = self.board.ticks_ms()
-        for name in DOORS:
-            v = self.board.pin(name).value()
-            seen, since = self._door_seen[name]
-            if v != seen:
-                self._door_seen[name] = (v, now)
-            elif v != self.doors[name] and ticks_diff(now, since) >= DOOR_SETTLE_MS:
-                self.doors[name] = v
-                self.log("%s %s" % (name, "open" if v else "closed"))
+    # --- doors and keys --------------------------------------------------------------------------
+    def service_switches(self):
+        out = []
+        self.switches.scan(out)
+        for kind, name, v in out:
+            self.log("%s %s" % (name, ("open" if v else "closed") if kind == "door" else ("on" if v else "off")))
+            if kind == "door":
                 if not self.ram_error:
-                    self.ledger.door(name, v)
-                self.show()
+                    self.ledger.door(name, v, self.switches.levels())
+            elif name == "key_reset" and v:
+                self.attendant_key()
+            elif name == "key_audit" and not self.ram_error:
+                self.ledger.event("audit", "audit key %s" % ("on" if v else "off"))
+            self.show()
+
+    # --- electromechanical meters ------------------------------------------------------------------
+    def service_meters(self):
+        """Hard meters chase the soft meters; returns ms until a coil needs us again."""
+        em = self.em
+        if em is None or self.ram_error:
+            return 1000
+        m = self.ledger.meters
+        for coil, names in HARD_METERS.items():
+            if coil in em.coils:
+                total = 0
+                for name in names:
+                    total += m[name]
+                em.target(coil, total)
+        wait = em.service(self.board.ticks_ms())
+        if em.mismatch and "meter" not in self.tilts:
+            self.set_tilt("meter", "hard meter ahead of soft: %s" % em.mismatch)
+        return wait
 
     # --- audit-mode test game -----------------------------------------------------------------------
     def play_test_game(self, bet=None):
@@ -318,8 +425,7 @@ class Cabinet:
     # --- the loop ---------------------------------------------------------------------------------
     def step(self, idle_ms=20):
         b = self.buttons
-        if b["key_reset"].take():
-            self.attendant_key()
+        self.service_switches()
         if b["bet_one"].take():
             self.bet_one()
         if b["bet_max"].take():
@@ -330,9 +436,10 @@ class Cabinet:
             self.play()
         if b["cashout"].take():
             self.cashout()
-        self.service_doors()
         if not self.ram_error:
             self.service_acceptor()
+            self.service_hopper()
+        idle_ms = min(idle_ms, self.service_meters())
         if self.console:
             self.console.service()
         idle = getattr(self.gen, "idle", None)

@@ -10,7 +10,11 @@ CERTS_DIR = "games/certs"
 ACCEPTOR_POLL_MS = 100  # well inside the 5-event buffer at any real coin rate; ccTalk devices inhibit if not polled
 MACHINE_ID = "JTN-EMU-0001"
 VERSION = "0.1.0"
+HOPPER = True  # a ccTalk payout hopper at address 3 on the ccTalk bus
+PAYOUT_COIN = 1  # the hopper holds $1 tokens (coin position 1's value)
 HOPPER_LIMIT = 400  # cash-outs above this many credits are paid by hand
+EM_ON_MS = 50  # electromechanical meter pulse: coil on, then off, each at least this long
+EM_OFF_MS = 50
 JACKPOT_LIMIT = 1200  # a single win at or above this locks for a hand pay (0: never)
 # sha256 of the technician PIN for RAM clear (this is "2468"; operators set their own)
 TECH_PIN_SHA256 = "a1fb4e703a9ef1fa4936801721ff285a97ac85330856674412e054892afe6972"

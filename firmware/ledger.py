@@ -28,8 +28,10 @@ EVENTS_PER_CHUNK = 10  # 100 events in the log
 STATE_SIZE = 1536
 GAME_SIZE = 1536
 CHUNK_SIZE = 768
+HOPPER_SIZE = 384  # the hopper driver's payout record (board/hopper_cctalk.py)
+EM_SIZE = 256  # electromechanical meters: [done, inflight] per coil (board/meters_em.py)
 LAYOUT = (("state", STATE_SIZE),) + tuple(("g%d" % i, GAME_SIZE) for i in range(RECALL)) + \
-    tuple(("e%d" % i, CHUNK_SIZE) for i in range(EVENT_CHUNKS))
+    tuple(("e%d" % i, CHUNK_SIZE) for i in range(EVENT_CHUNKS)) + (("hop", HOPPER_SIZE), ("em", EM_SIZE))
 JOURNAL = STATE_SIZE + GAME_SIZE + CHUNK_SIZE  # the largest transaction: state + game + event chunk
 
 
@@ -137,9 +139,12 @@ class Ledger:
     def acceptor_counter(self):
         return self.st.get("acc_ev")
 
-    def door(self, name, opened):
+    def door(self, name, opened, levels=None):
+        """A door opened or closed: meter, event and the switch levels (for the next boot's check)."""
         if opened:
             self._add(name, 1)
+        if levels is not None:
+            self.st["doors"] = levels
         self.event("door", "%s %s" % (name, "open" if opened else "closed"))
 
     def wager(self, bet):
@@ -207,11 +212,58 @@ class Ledger:
             self.event("handpay", "cash-out of %d credits by hand" % amount)
         return amount
 
-    def paid_by_hopper(self, credits):
-        self.st["credits"] -= credits
-        self._add("hopper_out", credits)
-        self._add("cashout", credits)
-        self._commit()
+    # --- hopper payouts --------------------------------------------------------------------------------
+    # The hopper driver's record and the ledger's "paying" mark are saved in ONE transaction, and
+    # the final result clears both in ONE transaction: after any restart either the payout is still
+    # open (the driver finishes or proves it) or it is booked, never both, never twice.
+    @property
+    def paying(self):
+        return self.st.get("paying")
+
+    def start_payout(self, coins, credits_per_coin):
+        """Mark a hopper cash-out in RAM; it reaches NVRAM with the driver's first record save."""
+        self.audit()
+        ref = self.st.get("ref", 0) + 1
+        self.st["ref"] = ref
+        self.st["paying"] = {"ref": ref, "coins": coins, "cpc": credits_per_coin}
+        return ref
+
+    def abandon_payout(self):
+        self.st["paying"] = None
+
+    def hopper_record(self):
+        raw = self.mem.read("hop")
+        return json.loads(raw) if raw else None
+
+    def save_hopper_record(self, rec):
+        if rec is None and not self.mem.read("hop"):
+            return  # already cleared by the booking commit
+        self._commit({"hop": json.dumps(rec).encode() if rec else b""})
+
+    def book_payout(self, ref, paid, unpaid, uncertain=False):
+        """The hopper's final result for payout `ref`: coins paid leave the credit meter; coins not
+        paid stay as credits, or (uncertain) lock the machine for an attendant's hand pay."""
+        p = self.st.get("paying")
+        if not p or p["ref"] != ref:
+            return False  # booked before a restart: nothing to do twice
+        cpc = p["cpc"]
+        self.st["credits"] -= paid * cpc
+        self._add("hopper_out", paid * cpc)
+        self._add("cashout", paid * cpc)
+        self.st["paying"] = None
+        if uncertain and unpaid:
+            self.st["lock"] = {"kind": "handpay", "amount": unpaid * cpc}
+        self.event("payout", "hopper paid %d coins, %d %s" % (
+            paid, unpaid, "uncertain: hand pay" if uncertain else "unpaid"), {"hop": b""})
+        return True
+
+    # --- electromechanical meters --------------------------------------------------------------------
+    def em_state(self):
+        raw = self.mem.read("em")
+        return json.loads(raw) if raw else None
+
+    def save_em_state(self, state):
+        self.mem.commit({"em": json.dumps(state).encode()})  # the em block alone: a few hundred bytes
 
     def clear_lock(self):
         """Attendant key: the hand pay shown on the lock has been paid."""
@@ -229,14 +281,21 @@ class Ledger:
         return lock
 
     # --- event log and recall ------------------------------------------------------------------------
-    def event(self, code, text=""):
-        """Append a timestamped event (the log keeps the last 100) in the same commit as the state."""
+    def _event_block(self, code, text):
         n = self.st["ev"]
         self.st["ev"] = n + 1
         chunk_name = "e%d" % ((n // EVENTS_PER_CHUNK) % EVENT_CHUNKS)
         chunk = self._chunk(chunk_name) if n % EVENTS_PER_CHUNK else []
         chunk.append([n + 1, _now(), code, text[:80]])
-        self._commit({chunk_name: json.dumps(chunk).encode()})
+        return chunk_name, json.dumps(chunk).encode()
+
+    def event(self, code, text="", extra=None):
+        """Append a timestamped event (the log keeps at least the last 100) in the same commit as
+        the state (and any extra blocks)."""
+        name, payload = self._event_block(code, text)
+        blocks = dict(extra) if extra else {}
+        blocks[name] = payload
+        self._commit(blocks)
 
     def _chunk(self, name):
         raw = self.mem.read(name)

@@ -4,8 +4,11 @@ import sys
 
 import rng
 from games.certificate import check
+from board import hal
 from board.cctalk import Master
 from board.coin_cctalk import CoinAcceptor
+from board.hopper_cctalk import Hopper
+from board.meters_em import EmMeters
 from firmware import config
 from firmware.cabinet import Cabinet
 from firmware.console import Console
@@ -23,6 +26,14 @@ def _heap_size():
     if hasattr(gc, "mem_free"):  # MicroPython: the fixed heap given by -X heapsize
         return gc.mem_free() + gc.mem_alloc()
     return None
+
+
+class _Store:
+    """load()/save() for a driver's persisted record, backed by the ledger's critical memory."""
+
+    def __init__(self, load, save):
+        self.load = load
+        self.save = save
 
 
 def load_games(ids, models_dir, certs_dir, ledger, log):
@@ -67,6 +78,18 @@ def boot(board, games=None, models_dir=None, certs_dir=None):
     game = playable[0] if playable else None
     bus = Master(board.uart("cctalk"), board.idle)
     cab = Cabinet(board, ledger, game, gen, CoinAcceptor(bus), log=log)
+    if ledger.st is not None:
+        if config.HOPPER:
+            cab.hopper = Hopper(bus, _Store(ledger.hopper_record, ledger.save_hopper_record), log=log)
+        meter = getattr(board, "meter", None)
+        if meter is not None:
+            coils = {}
+            for name in hal.METERS:
+                coils[name] = meter(name)
+            cab.em = EmMeters(coils, _Store(ledger.em_state, ledger.save_em_state), config.EM_ON_MS,
+                              config.EM_OFF_MS)
+            for name in cab.em.recovered:
+                log("meter %s: stroke cut by the power loss, driven again" % name)
     cab.offered = offered
     cab.reopen_rng = lambda: open_rng(board, ledger)
     cab.console = Console(board.uart("console"), cab)

@@ -1,8 +1,9 @@
 """`make run`: the firmware booted under the MicroPython unix port on the emulated board, with a
 terminal cabinet panel. Keys: t insert token, b bet one, m bet max (plays), space/p play,
-c cash out, q power off. The technician console is at socket://127.0.0.1:7770 (`make console`).
+c cash out, k attendant key (pays a hand pay, clears a tilt), q power off. The technician console is at socket://127.0.0.1:7770 (`make console`).
 
-Without a terminal (stdin a pipe), it reads one command per line: token, bet, max, play, cashout, quit.
+Without a terminal (stdin a pipe), it reads one command per line: token, bet, max, play, cashout,
+key, quit.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from rich.text import Text
 
 from sim.harness import DEFAULT_PORTS, EmulatedCabinet
 
-KEYS = {"t": "token", "b": "bet", "m": "max", " ": "play", "p": "play", "c": "cashout", "q": "quit"}
+KEYS = {"t": "token", "b": "bet", "m": "max", " ": "play", "p": "play", "c": "cashout", "k": "key", "q": "quit"}
 
 
 def act(cab: EmulatedCabinet, what: str) -> str:
@@ -33,6 +34,9 @@ def act(cab: EmulatedCabinet, what: str) -> str:
         while not cab.acceptor.accepting(cab.TOKEN_POSITION) and time.monotonic() < deadline:
             time.sleep(0.05)
         return "token inserted" if cab.acceptor.insert(cab.TOKEN_POSITION) else "token rejected (acceptor inhibited)"
+    if what == "key":
+        cab.attendant_key()
+        return "attendant key turned"
     buttons = {"bet": "bet_one", "max": "bet_max", "play": "play", "cashout": "cashout"}
     if what in buttons:
         cab.panel.press(buttons[what])
@@ -58,7 +62,8 @@ def render(cab: EmulatedCabinet, note: str) -> Group:
     )
     body = Group(reels, Text(""), status, Text.from_markup(lamps), Text(s.get("msg") or "", style="bold red"))
     title = f"{name.get('fr', '?')} / {name.get('en', '?')} — partie {s.get('games', 0)}"
-    help_line = Text("t jeton/token · b mise/bet · m mise max · espace jouer/play · c encaisser/cash out · q quit", style="dim")
+    help_line = Text("t jeton/token · b mise/bet · m mise max · espace jouer/play · c encaisser/cash out · "
+                     "k clé préposé/attendant key · q quit", style="dim")
     log = Text("\n".join(cab.firmware.lines[-4:]), style="dim cyan")
     return Group(Panel(body, title=title, subtitle=s.get("state", "")), help_line, Text(note), log)
 

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Callable
 
 from sim.cctalk_acceptor import CoinAcceptorPeer
+from sim.cctalk_hopper import HopperPeer
+from sim.meter_monitor import MeterMonitor
 from tools.console import ConsoleClient
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,9 +126,9 @@ class PanelLink:
     def set_pin(self, name: str, level: int) -> None:
         self.sock.sendall(f"pin {name} {level}\n".encode())
 
-    def press(self, button: str) -> None:
+    def press(self, button: str, hold: float = 0.04) -> None:
         self.set_pin(button, 1)
-        time.sleep(0.04)  # a human press lasts longer than the 30 ms debounce
+        time.sleep(hold)  # a human press lasts longer than the 30 ms debounce
         self.set_pin(button, 0)
 
     def wait_for(self, pred: Callable[[dict], bool], timeout: float = 10.0) -> dict:
@@ -159,12 +161,19 @@ class EmulatedCabinet:
         self.ports = ports
         self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args)
         self.acceptor: CoinAcceptorPeer | None = None
+        self.hopper: HopperPeer | None = None
+        self.meter_monitor: MeterMonitor | None = None
         self.panel: PanelLink | None = None
         self.console: ConsoleClient | None = None
 
-    def boot(self) -> "EmulatedCabinet":
+    def boot(self, hopper: HopperPeer | None = None, meter_monitor: MeterMonitor | None = None) -> "EmulatedCabinet":
+        """Power on. Pass the hopper / meter monitor of a previous boot to keep their state (they
+        are peripherals with their own memory); by default fresh ones are plugged in."""
         self.firmware.start()
-        self.acceptor = CoinAcceptorPeer(self.ports["cctalk"]).start()
+        self.acceptor = CoinAcceptorPeer(self.ports["cctalk"])
+        self.hopper = self.acceptor.attach(hopper or HopperPeer())  # same multi-drop bus, address 3
+        self.acceptor.start()
+        self.meter_monitor = (meter_monitor or MeterMonitor()).connect(self.ports["panel"])
         self.panel = PanelLink(self.ports["panel"])
         self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
         self.panel.wait_for(lambda s: "credits" in s)
@@ -179,13 +188,14 @@ class EmulatedCabinet:
         self._unplug()
 
     def _unplug(self) -> None:
-        for part in (self.acceptor, self.panel, self.console):
+        for part in (self.acceptor, self.meter_monitor, self.panel, self.console):
             if part is not None:
                 try:
                     part.stop() if hasattr(part, "stop") else part.close()
                 except OSError:
                     pass
         self.acceptor = self.panel = self.console = None
+        self.meter_monitor = None
 
     # --- what a player does -------------------------------------------------------------------
     def insert_token(self, timeout: float = 10.0) -> dict:
@@ -206,8 +216,9 @@ class EmulatedCabinet:
         self.panel.press("play")
         return self.panel.wait_for(lambda s: s.get("games", 0) > games, timeout)
 
-    def cash_out(self, timeout: float = 10.0) -> dict:
-        """Press cash-out; a hand pay is then paid by the attendant's reset key, as on the floor."""
+    def cash_out(self, timeout: float = 20.0) -> dict:
+        """Press cash-out: the hopper pays whole tokens, and any hand pay (above the hopper limit,
+        or the part smaller than a token) is paid by the attendant's reset key, as on the floor."""
         assert self.panel
         self.panel.press("cashout")
         s = self.panel.wait_for(lambda s: s.get("credits") == 0 or s.get("state") == "handpay", timeout)
@@ -218,7 +229,7 @@ class EmulatedCabinet:
 
     def attendant_key(self) -> None:
         assert self.panel
-        self.panel.press("key_reset")
+        self.panel.press("key_reset", hold=0.15)  # a key turn, well past the 50 ms switch debounce
 
     def meters(self) -> dict:
         assert self.console

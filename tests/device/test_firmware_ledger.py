@@ -59,15 +59,35 @@ def test_hand_pay_cashout_locks_until_attendant():
     again.audit()
 
 
-def test_hopper_payout_counts_coin_by_coin():
+def test_hopper_payout_is_booked_once():
     nv, led = fresh()
-    led.accept(8)
-    led.cashout(hand_pay=False)
-    for _ in range(2):
-        led.paid_by_hopper(4)
+    led.accept(10)
+    ref = led.start_payout(2, 4)  # two tokens of 4 credits
+    led.save_hopper_record({"ref": ref, "n": 2, "st": "armed"})  # the driver's first save
+    again = reload(nv)  # a cut here: the payout is open, with its record, in one transaction
+    assert again.paying == {"ref": ref, "coins": 2, "cpc": 4}
+    assert again.hopper_record()["ref"] == ref
+    assert again.credits == 10
+    assert again.book_payout(ref, 2, 0)
+    assert not again.book_payout(ref, 2, 0)  # the driver repeats its final event: no second booking
+    after = reload(nv)
+    assert after.credits == 2 and after.meters["hopper_out"] == 8 and after.meters["cashout"] == 8
+    assert after.paying is None and after.hopper_record() is None
+    after.audit()
+
+
+def test_uncertain_payout_locks_for_hand_pay():
+    nv, led = fresh()
+    led.accept(12)
+    ref = led.start_payout(3, 4)
+    led.save_hopper_record({"ref": ref, "n": 3, "st": "armed"})
+    led.book_payout(ref, 1, 2, uncertain=True)  # one coin proven, two unknown
     again = reload(nv)
-    assert again.credits == 0 and again.meters["hopper_out"] == 8 and again.meters["cashout"] == 8
-    again.audit()
+    assert again.meters["hopper_out"] == 4 and again.credits == 8
+    assert again.lock == {"kind": "handpay", "amount": 8}
+    again.clear_lock()
+    assert reload(nv).credits == 0
+    reload(nv).audit()
 
 
 def test_jackpot_at_limit_is_hand_paid_not_credited():
