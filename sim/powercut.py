@@ -26,12 +26,17 @@ from firmware.ledger import open_memory
 from games import load
 from firmware import config
 from sim.cctalk_acceptor import CoinAcceptorPeer
+from sim.cctalk_hopper import HopperPeer
 from sim.harness import FirmwareProcess, PanelLink, free_ports
+from sim.meter_monitor import MeterMonitor
 from tools.console import ConsoleClient
 
 TOKEN = 1
 TOKEN_CREDITS = config.COIN_CENTS[TOKEN] // config.DENOM_CENTS
 NVRAM_SIZE = 65536
+# firmware/cabinet.py HARD_METERS, restated: which soft meters each coil counts
+HARD = {"meter_in": ("coin_in",), "meter_out": ("coin_out",), "meter_drop": ("acceptor_in",),
+        "meter_jackpot": ("jackpot", "cancelled"), "meter_games": ("games_played",)}
 
 
 class Truth:
@@ -53,6 +58,8 @@ class Session:
         self.ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
         self.truth = Truth()
         self.peer_state: dict | None = None
+        self.hopper = HopperPeer(stock=100000)  # keeps its own memory across the cabinet's cuts
+        self.monitor = MeterMonitor()  # counts the hard meters' strokes
         self.game = load(config.GAME_MODEL)
         self.report = {"cuts": 0, "lost_credits": 0, "duplicated_credits": 0, "meter_mismatches": 0,
                        "unrecovered": 0, "bitflips": 0, "bitflips_detected": 0, "problems": []}
@@ -63,7 +70,9 @@ class Session:
         peer = CoinAcceptorPeer(self.ports["cctalk"])
         if self.peer_state:  # the acceptor kept its power: same counter, same buffered events
             peer.__dict__.update(self.peer_state)
+        peer.attach(self.hopper)
         peer.start()
+        self.monitor.connect(self.ports["panel"])
         panel = PanelLink(self.ports["panel"])
         console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
         panel.wait_for(lambda s: "state" in s)
@@ -72,6 +81,9 @@ class Session:
     def unplug(self, peer, panel, console) -> None:
         self.peer_state = {k: getattr(peer, k) for k in ("counter", "events", "master_enabled", "inhibit_mask")}
         peer.stop()
+        self.monitor.stop()
+        if self.rnd.random() < 0.2:
+            self.hopper.power_cycle()  # the cut took the hopper's power too
         panel.close()
         console.close()
 
@@ -90,7 +102,15 @@ class Session:
         deadline = time.monotonic() + 5
         while peer.polls < polls + 2 and time.monotonic() < deadline:
             time.sleep(0.02)
+        deadline = time.monotonic() + 10
+        while panel.screen.get("state") == "payout" and time.monotonic() < deadline:
+            time.sleep(0.05)  # a payout left open by the cut: the hopper driver finishes or proves it
         m = json.loads(console.command("meters json")[-1])
+        if m["hopper_out"] != self.hopper.coins_out * TOKEN_CREDITS:
+            kind = "duplicated_credits" if self.hopper.coins_out * TOKEN_CREDITS > m["hopper_out"] else "lost_credits"
+            self.problem(kind, f"hopper paid {self.hopper.coins_out} coins, hopper_out meter {m['hopper_out']}",
+                         abs(m["hopper_out"] - self.hopper.coins_out * TOKEN_CREDITS))
+        self.check_hard_meters(m)
         want_in = self.truth.tokens * TOKEN_CREDITS
         if m["acceptor_in"] < want_in:
             self.problem("lost_credits", f"acceptor_in {m['acceptor_in']} < {want_in} accepted",
@@ -127,6 +147,19 @@ class Session:
                 self.problem("meter_mismatches", f"game #{last['n']} showed {shown['reels']}, after restart {s.get('reels')}")
         return True
 
+    def check_hard_meters(self, m: dict) -> None:
+        """Each coil must reach its soft meter (pending pulses are driven after the restart) and
+        never pass it."""
+        want = {coil: sum(m[name] for name in names) for coil, names in HARD.items()}
+        deadline = time.monotonic() + 2 + 0.12 * sum(max(0, want[c] - self.monitor.counts.get(c, 0)) for c in want)
+        for coil, n in want.items():
+            self.monitor.wait_for(coil, n, max(0.05, deadline - time.monotonic()))
+        for coil, n in want.items():
+            got = self.monitor.counts.get(coil, 0)
+            if got != n:
+                self.problem("meter_mismatches", f"hard meter {coil} {got} vs soft {n}")
+                self.monitor.counts[coil] = n  # report each discrepancy once
+
     def _lock(self, console) -> dict | None:
         for line in console.command("state"):
             if line.startswith("lock: "):
@@ -154,7 +187,7 @@ class Session:
         if s.get("state") == "handpay":
             # the lock's own amount: a coin in flight at cash-out may be credited after the lock
             self.truth.pending_lock = {"amount": int(s["msg"].split()[-1])}
-            panel.press("key_reset")
+            panel.press("key_reset", hold=0.15)
             panel.wait_for(lambda x: x.get("state") != "handpay", 3)
             self.truth.handpaid += self.truth.pending_lock["amount"]
             self.truth.pending_lock = None
@@ -169,7 +202,7 @@ class Session:
             self.truth.shown = {"games": new["games"], "reels": new["reels"]}
         elif r < 0.85 and s.get("credits", 0):
             panel.press("cashout")
-            panel.wait_for(lambda x: x.get("state") == "handpay" or x.get("credits") == 0, 3)
+            panel.wait_for(lambda x: x.get("state") == "handpay" or x.get("credits") == 0, 10)
         elif r < 0.92:
             door = self.rnd.choice(("door_main", "door_logic", "door_cashbox"))
             panel.set_pin(door, 1)
