@@ -60,7 +60,7 @@ class Session:
         self.peer_state: dict | None = None
         self.hopper = HopperPeer(stock=100000)  # keeps its own memory across the cabinet's cuts
         self.monitor = MeterMonitor()  # counts the hard meters' strokes
-        self.game = load(config.GAME_MODEL)
+        self.game = load(f"{config.MODELS_DIR}/{config.GAMES[0]}.json")
         self.report = {"cuts": 0, "lost_credits": 0, "duplicated_credits": 0, "meter_mismatches": 0,
                        "unrecovered": 0, "bitflips": 0, "bitflips_detected": 0, "problems": []}
 
