@@ -33,7 +33,8 @@ CHUNK = 1 << 20
 # `make rngtest-full`: 14 diehard_sums ("Do Not Use" in dieharder -l), 5/6/7 OPSO/OQSO/DNA
 # ("Suspect"), and the ones that would eat most of the budget at the device code's ~13 MB/s:
 # 17 marsaglia_tsang_gcd (~8 GB), 203 rgb_lagged_sum (33 lags x 400 MB), 201 rgb_minimum_distance.
-DIEHARDER_SELECTION = (0, 1, 2, 3, 4, 8, 9, 10, 11, 12, 13, 15, 16, 100, 101, 102, 200, 202, 204, 205, 206, 207, 208, 209)
+# "200:8" means -d 200 -n 8 (rgb_bitdist needs an explicit n-tuple size: 8-bit patterns here).
+DIEHARDER_SELECTION = "0,1,2,3,4,8,9,10,11,12,13,15,16,100,101,102,200:8,202,204,205,206,207,208,209"
 P_LOW = 1e-4  # scaled-output tests: two-sided, fail if p < P_LOW or p > 1 - P_LOW
 
 
@@ -368,7 +369,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--full", action="store_true", help="dieharder -a (hours)")
     ap.add_argument("--mb", type=int, default=100, help="MiB of stream for ent and FIPS 140-2 (>= 100)")
     ap.add_argument("--only", default="ent,fips,dieharder,scaled")
-    ap.add_argument("--dieharder", default=None, help="comma list of -d numbers (default: the selection)")
+    ap.add_argument("--dieharder", default=None, help="comma list of -d numbers, N:T for -d N -n T (default: the selection)")
     ap.add_argument("--draws", type=int, default=1_000_000, help="draws per scaled-output test")
     a = ap.parse_args(argv)
     parts = set(a.only.split(","))
@@ -394,9 +395,10 @@ def main(argv: list[str] | None = None) -> int:
             if a.full:
                 run_dieharder(["-a"], "dieharder -a", res, log)
             else:
-                sel = [int(x) for x in a.dieharder.split(",")] if a.dieharder else DIEHARDER_SELECTION
-                for d in sel:
-                    run_dieharder(["-d", str(d)], f"-d {d}", res, log)
+                for item in (a.dieharder or DIEHARDER_SELECTION).split(","):
+                    d, _, n = item.partition(":")
+                    args = ["-d", str(int(d))] + (["-n", str(int(n))] if n else [])
+                    run_dieharder(args, " ".join(args), res, log)
     if "scaled" in parts:
         scaled_tests(res, a.draws)
     table = res.table()
