@@ -87,6 +87,13 @@ class Session:
         panel.close()
         console.close()
 
+    def console_json(self, console, command: str):
+        lines = console.command(command)
+        try:
+            return json.loads(lines[-1])
+        except (ValueError, IndexError) as e:
+            raise RuntimeError(f"console {command!r} answered {lines!r}") from e
+
     def problem(self, kind: str, text: str, amount: int = 1) -> None:
         self.report[kind] += amount
         self.report["problems"].append(f"cut {self.report['cuts']}: {text}")
@@ -105,7 +112,7 @@ class Session:
         deadline = time.monotonic() + 10
         while panel.screen.get("state") == "payout" and time.monotonic() < deadline:
             time.sleep(0.05)  # a payout left open by the cut: the hopper driver finishes or proves it
-        m = json.loads(console.command("meters json")[-1])
+        m = self.console_json(console, "meters json")
         if m["hopper_out"] != self.hopper.coins_out * TOKEN_CREDITS:
             kind = "duplicated_credits" if self.hopper.coins_out * TOKEN_CREDITS > m["hopper_out"] else "lost_credits"
             self.problem(kind, f"hopper paid {self.hopper.coins_out} coins, hopper_out meter {m['hopper_out']}",
@@ -131,7 +138,7 @@ class Session:
             self.problem("meter_mismatches", f"credit identity broken: {m}")
         if m["cashout"] != m["hopper_out"] + m["cancelled"]:
             self.problem("meter_mismatches", f"cashout identity broken: {m}")
-        recall = json.loads(console.command("recall json")[-1])["games"]
+        recall = self.console_json(console, "recall json")["games"]
         for a, b in zip(recall, recall[1:]):
             if b["n"] != a["n"] + 1:
                 self.problem("meter_mismatches", f"recall sequence gap {a['n']} -> {b['n']}")
