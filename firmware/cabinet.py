@@ -63,6 +63,7 @@ class Cabinet:
         self._hopper_retry = now
         self.em = None  # board.meters_em.EmMeters, when the board has meter coils
         self.offered = []  # (id, ok, reason, game) from the boot check
+        self.progressive = None  # firmware.progressive.Progressive for the game played, if any
         self.reopen_rng = None  # set by startup: () -> (gen, failure)
         if ledger.st is not None:
             acceptor.last = ledger.acceptor_counter  # None on a fresh machine: baseline at start-up
@@ -184,7 +185,7 @@ class Cabinet:
             self.show()
             return
         try:
-            self.ledger.wager(bet)
+            self.ledger.wager(bet, self.progressive)
         except AuditError as e:
             self.set_tilt("audit", str(e))
             return
@@ -200,7 +201,7 @@ class Cabinet:
             self.ledger.void("rng failure")
             self.set_tilt("rng", str(e))
             return
-        self.ledger.settle(outcome, self.game.id, config.JACKPOT_LIMIT)
+        self.ledger.settle(outcome, self.game.id, config.JACKPOT_LIMIT, self.progressive)
         self.win = outcome.award
         self.reels = outcome.window
 
@@ -411,6 +412,7 @@ class Cabinet:
             "reels": self.reels,
             "games": self.ledger.meters["games_played"] if self.ledger.st else 0,
             "msg": msg,
+            "jackpot": self.progressive.amount(self.ledger.st) if self.progressive and self.ledger.st else None,
         })
         self.board.lamp("lamp_play").value(st == "credit")
         self.board.lamp("lamp_cashout").value(st == "credit")

@@ -147,8 +147,9 @@ class Ledger:
             self.st["doors"] = levels
         self.event("door", "%s %s" % (name, "open" if opened else "closed"))
 
-    def wager(self, bet):
-        """Commit the wager; the outcome comes from settle(). No credit is ever extended (s. 5)."""
+    def wager(self, bet, progressive=None):
+        """Commit the wager (and its progressive contribution); the outcome comes from settle().
+        No credit is ever extended (s. 5)."""
         g = self.st["game"]
         if g and g["phase"] == "wager":
             raise AuditError("a game is already in progress")
@@ -160,22 +161,31 @@ class Ledger:
         self.st["credits"] -= bet
         self._add("coin_in", bet)
         self._add("games_played", 1)
+        if progressive is not None:
+            progressive.contribute(self.st, bet)
         self.st["game"] = {"phase": "wager", "bet": bet, "before": before, "t": _now()}
         self._commit()
 
-    def settle(self, outcome, game_id, jackpot_limit=0):
+    def settle(self, outcome, game_id, jackpot_limit=0, progressive=None):
         """Commit outcome, award and recall record of the game in progress, before it is displayed.
 
         An award at or above jackpot_limit (when set) is not credited: it locks the machine for a
-        hand pay by an attendant.
+        hand pay by an attendant. A progressive hit replaces the fixed award it stands for and is
+        always paid by hand.
         """
         g = self.st["game"]
         if not g or g["phase"] != "wager" or g["bet"] != outcome.bet:
             raise AuditError("no matching wager to settle")
         award = outcome.award
+        prog = 0
+        fixed = progressive.hit(outcome) if progressive is not None else 0
+        if fixed:
+            prog = progressive.won(self.st)
+            award = award - fixed + prog
+            self._add("progressive_paid", prog)
         if award:
             self._add("games_won", 1)
-        hand = bool(jackpot_limit and award >= jackpot_limit)
+        hand = bool(prog or (jackpot_limit and award >= jackpot_limit))
         if hand:
             self.st["lock"] = {"kind": "jackpot", "amount": award}
         else:
@@ -186,6 +196,8 @@ class Ledger:
         rec = {"n": n + 1, "t": g["t"], "id": game_id, "bet": g["bet"], "before": g["before"],
                "after": self.st["credits"], "win": award, "hand": hand, "draws": outcome.draws,
                "h": digest(outcome)}
+        if prog:
+            rec["prog"] = [prog, fixed]  # the progressive paid, and the fixed award it replaced
         self.st["game"] = {"phase": "done", "bet": g["bet"], "award": award, "slot": n % RECALL}
         self._commit({"g%d" % (n % RECALL): json.dumps(rec).encode()})
         self.mem.verify()

@@ -14,6 +14,7 @@ from firmware.cabinet import Cabinet
 from firmware.console import Console
 from firmware.critmem import RamError
 from firmware.ledger import Ledger, open_memory
+from firmware.progressive import Progressive, ProgressiveError
 
 
 def log(msg):
@@ -59,6 +60,24 @@ def open_rng(board, ledger):
         return None, e
 
 
+def open_progressive(game, certs_dir, ledger, log):
+    """The configured progressive for the game played, or None (s. 91-92 checks at boot)."""
+    cfg = config.PROGRESSIVE
+    if not cfg or game is None or cfg["game"] != game.id:
+        return None
+    try:
+        with open("%s/%s.json" % (certs_dir, game.id)) as f:
+            math_hash = json.load(f)["math_hash"]
+        prog = Progressive(cfg, game, math_hash)
+    except (ProgressiveError, OSError, ValueError, KeyError) as e:
+        log("progressive DISABLED: %s" % e)
+        if ledger.st is not None:
+            ledger.event("prog-off", str(e))
+        return None
+    log("progressive on %s at bet %d: %d credits" % (cfg["pay"], cfg["bet"], prog.amount(ledger.st or {})))
+    return prog
+
+
 def boot(board, games=None, models_dir=None, certs_dir=None):
     log("boot on %s" % board.NAME)
     ledger = Ledger(open_memory(board.nvram))
@@ -91,6 +110,7 @@ def boot(board, games=None, models_dir=None, certs_dir=None):
             for name in cab.em.recovered:
                 log("meter %s: stroke cut by the power loss, driven again" % name)
     cab.offered = offered
+    cab.progressive = open_progressive(game, certs_dir or config.CERTS_DIR, ledger, log)
     cab.reopen_rng = lambda: open_rng(board, ledger)
     cab.console = Console(board.uart("console"), cab)
     if ram_error:

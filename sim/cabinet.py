@@ -60,7 +60,8 @@ def render(cab: EmulatedCabinet, note: str) -> Group:
     lamps = " ".join(
         f"[{'bold red' if v else 'dim'}]●[/] {k.removeprefix('lamp_')}" for k, v in sorted(cab.panel.lamps.items())
     )
-    body = Group(reels, Text(""), status, Text.from_markup(lamps), Text(s.get("msg") or "", style="bold red"))
+    jackpot = Text(f"PROGRESSIF / PROGRESSIVE {s['jackpot']}", style="bold magenta") if s.get("jackpot") else Text("")
+    body = Group(jackpot, reels, Text(""), status, Text.from_markup(lamps), Text(s.get("msg") or "", style="bold red"))
     title = f"{name.get('fr', '?')} / {name.get('en', '?')} — partie {s.get('games', 0)}"
     help_line = Text("t jeton/token · b mise/bet · m mise max · espace jouer/play · c encaisser/cash out · "
                      "k clé préposé/attendant key · q quit", style="dim")

@@ -29,8 +29,9 @@ def replay(export: dict, models_dir: Path) -> list[dict]:
             games[gid] = load(str(models_dir / f"{gid}.json"))
         outcome = games[gid].evaluate(rec["bet"], rec["draws"])
         diffs = []
-        if outcome.award != rec["win"]:
-            diffs.append(f"award {outcome.award} != recorded {rec['win']}")
+        prog, fixed = rec.get("prog") or (0, 0)  # a progressive paid instead of a fixed award
+        if outcome.award - fixed + prog != rec["win"]:
+            diffs.append(f"award {outcome.award} (progressive {prog} for {fixed}) != recorded {rec['win']}")
         if rec.get("h") is not None and digest(outcome) != rec["h"]:
             diffs.append(f"outcome digest {digest(outcome)} != recorded {rec['h']}")
         credited = 0 if rec.get("hand") else rec["win"]

@@ -92,6 +92,8 @@ def test_console_help_and_meters(state: Path) -> None:
         fr = "\n".join(cab.console.command("paytable fr"))
         assert "Sept Royal" in fr and "Mise" in fr  # s. 89, in French first
         assert "PLAYING" in cab.console.command("games")[0]
+        assert cab.panel is not None and cab.panel.screen["jackpot"] == 1500  # shown continuously (s. 91)
+        assert any(line.startswith("progressive: 1500") for line in cab.console.command("state"))
     finally:
         cab.shutdown()
 

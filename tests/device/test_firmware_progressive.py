@@ -1,0 +1,100 @@
+# Progressive jackpot (s. 91-92): exact growth, hit replaces the fixed award, link checks.
+import gc
+
+from devtest import raises
+from fakes_firmware import RamNvram
+from firmware.ledger import Ledger, open_memory
+from firmware.progressive import MILLI, Progressive, ProgressiveError, fixed_award
+from games import load
+
+MODEL = "games/models/sept-royal-88.json"
+CFG = {"pay": "3 SEVEN", "bet": 3, "reset": 1500, "rate_millis": 10, "link": None}
+
+
+class Outcome:
+    def __init__(self, bet, award, wins, draws=(0, 0, 0)):
+        self.bet = bet
+        self.award = award
+        self.wins = wins
+        self.draws = list(draws)
+        self.stops = list(draws)
+        self.window = [["X"]]
+        self.triggered = 0
+        self.free = []
+
+
+def ledger():
+    gc.collect()
+    led = Ledger(open_memory(RamNvram(65536)))
+    led.open()
+    return led
+
+
+def test_fixed_award_read_from_the_model():
+    game = load(MODEL)
+    # the model's own pay table, as certified (games/models/sept-royal-88.json): 3 SEVEN pays 1500 at 3
+    assert fixed_award(game, "3 SEVEN", 3) == 1500
+    with raises(ProgressiveError):
+        fixed_award(game, "5 UNICORN", 3)
+
+
+def test_grows_exactly_with_every_credit_wagered():
+    game = load(MODEL)
+    prog = Progressive(CFG, game, "h")
+    st = {}
+    assert prog.amount(st) == 1500
+    for _ in range(150):
+        prog.contribute(st, 2)  # 300 credits wagered at 1 % -> 3 credits, no rounding drift
+    assert st["prog_m"] == 1500 * MILLI + 300 * 10
+    assert prog.amount(st) == 1503
+
+
+def test_reset_below_the_certified_fixed_award_is_refused():
+    cfg = dict(CFG)
+    cfg["reset"] = 1499
+    with raises(ProgressiveError):
+        Progressive(cfg, load(MODEL), "h")
+
+
+def test_link_must_require_the_same_coins_and_math():
+    game = load(MODEL)
+    cfg = dict(CFG)
+    cfg["link"] = {"id": "L1", "bet": 2, "math_hash": "h"}
+    with raises(ProgressiveError):
+        Progressive(cfg, game, "h")
+    cfg["link"] = {"id": "L1", "bet": 3, "math_hash": "other"}
+    with raises(ProgressiveError):
+        Progressive(cfg, game, "h")
+    cfg["link"] = {"id": "L1", "bet": 3, "math_hash": "h"}
+    assert Progressive(cfg, game, "h").link["id"] == "L1"
+
+
+def test_hit_pays_the_progressive_by_hand_and_resets():
+    game = load(MODEL)
+    prog = Progressive(CFG, game, "h")
+    led = ledger()
+    led.accept(400)
+    for _ in range(100):
+        led.wager(3, prog)
+        led.settle(Outcome(3, 0, []), game.id, 1200, prog)
+    assert prog.amount(led.st) == 1503
+    led.wager(3, prog)
+    led.settle(Outcome(3, 1500 + 6, [(0, "3 SEVEN", 1500), (1, "2 CHERRY", 6)]), game.id, 1200, prog)
+    assert led.lock == {"kind": "jackpot", "amount": 1503 + 6}
+    assert led.meters["progressive_paid"] == 1503
+    assert prog.amount(led.st) == 1500
+    rec = led.recall()[-1]
+    assert rec["prog"] == [1503, 1500] and rec["win"] == 1509 and rec["hand"]
+    led.clear_lock()
+    assert led.meters["jackpot"] == 1509
+    led.audit()
+
+
+def test_same_pay_at_a_lower_bet_is_the_fixed_award():
+    game = load(MODEL)
+    prog = Progressive(CFG, game, "h")
+    led = ledger()
+    led.accept(10)
+    led.wager(1, prog)
+    led.settle(Outcome(1, 200, [(0, "3 SEVEN", 200)]), game.id, 1200, prog)
+    assert led.credits == 9 + 200 and led.meters["progressive_paid"] == 0
