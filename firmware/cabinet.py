@@ -51,8 +51,8 @@ class Cabinet:
         self.acceptor_ok = False
         self.buttons = {}
         for name in ("bet_one", "bet_max", "play", "cashout"):
-            self.buttons[name] = Button(board.pin(name))
-        self.switches = Doors(board)  # doors and key switches, debounced levels
+            self.buttons[name] = Button(board.pin(name), clock=board.ticks_ms)
+        self.switches = Doors(board, clock=board.ticks_ms)  # doors and key switches, debounced levels
         self.test_game = None
         now = board.ticks_ms()
         self._events = []
@@ -167,6 +167,13 @@ class Cabinet:
             if credits:
                 self.show()
 
+    def _inhibit(self):
+        try:
+            self.acceptor.enable(False)
+            self.accepting = False
+        except CcTalkError:
+            self.acceptor_ok = False  # set up (inhibited first) again on the next good poll
+
     # --- play -------------------------------------------------------------------------------------
     def bet_one(self):
         if not self.playable():
@@ -179,13 +186,23 @@ class Cabinet:
     def play(self):
         if not self.playable():
             return
+        if self.ledger.tour and self.ledger.session is None:
+            try:
+                self.ledger.tour_enter()  # s. 124: an entry fee instead of wagers
+            except ValueError:
+                self.message = "entry %d" % self.ledger.tour["fee"]
+                self.show()
+                return
+            except AuditError as e:
+                self.set_tilt("audit", str(e))
+                return
         bet = self.ledger.bet
-        if bet > self.ledger.credits:
+        if bet > self.ledger.play_credits:
             self.message = "insert"
             self.show()
             return
         try:
-            self.ledger.wager(bet, self.progressive)
+            self.ledger.wager(bet, None if self.ledger.session else self.progressive)
         except AuditError as e:
             self.set_tilt("audit", str(e))
             return
@@ -413,10 +430,23 @@ class Cabinet:
             "games": self.ledger.meters["games_played"] if self.ledger.st else 0,
             "msg": msg,
             "jackpot": self.progressive.amount(self.ledger.st) if self.progressive and self.ledger.st else None,
+            "tournament": self._tour_screen(),
         })
+        if self.accepting and not self.want_money():
+            self._inhibit()  # no money the moment the machine must not take it, not at the next poll
         self.board.lamp("lamp_play").value(st == "credit")
         self.board.lamp("lamp_cashout").value(st == "credit")
         self.board.lamp("lamp_tower").value(st not in ("idle", "credit"))
+
+    def _tour_screen(self):
+        """s. 126: a tournament machine says so; during an entry, its credits and games left."""
+        t = self.ledger.tour if self.ledger.st else None
+        if not t:
+            return None
+        s = t["session"]
+        if s:
+            return {"entry": s["entry"], "credits": s["credits"], "left": s["left"]}
+        return {"fee": t["fee"], "credits": t["credits"], "games": t["games"]}
 
     def paytable(self, lang):
         """s. 89: name, unit cost, prizes and how they are won, before play."""

@@ -27,6 +27,7 @@ class Console:
             "events": (self.cmd_events, "event log, newest last ('events json')"),
             "recall": (self.cmd_recall, "last 10 games with every RNG draw ('recall json' to export)"),
             "testgame": (self.cmd_testgame, "audit key on: play a test game (meters untouched)"),
+            "tournament": (self.cmd_tournament, "status and rules; audit key: 'tournament start FEE CREDITS GAMES PCT' / 'tournament end'"),
             "ramclear": (self.cmd_ramclear, "audit key on: 'ramclear PIN' clears critical memory"),
         }
 
@@ -124,6 +125,34 @@ class Console:
     def cmd_testgame(self, args):
         o = self.cab.play_test_game(int(args[0]) if args else None)
         self.say("TEST GAME (meters untouched): window %s win %d" % (json.dumps(o.window), o.award))
+
+    def cmd_tournament(self, args):
+        from firmware import tournament
+
+        self._need_memory()
+        led = self.cab.ledger
+        if args and args[0] in ("start", "end"):
+            if not self.cab.audit_mode():
+                raise ValueError("turn the audit key first")
+            if args[0] == "start":
+                if len(args) != 5:
+                    raise ValueError("usage: tournament start FEE CREDITS GAMES PCT")
+                led.tour_start(int(args[1]), int(args[2]), int(args[3]), int(args[4]))
+            else:
+                for entry, score, prize in led.tour_end():
+                    self.say("entry %d, score %d: prize %d credits (hand pay)" % (entry, score, prize))
+                return
+            self.cab.show()
+        t = led.tour
+        if not t:
+            self.say("no tournament")
+            return
+        for lang in ("fr", "en"):
+            for line in tournament.rules(t, lang):
+                self.say(line)
+        self.say("entries %d, fees %d, prize pool %d" % (t["entries"], t["fees"], tournament.pool(t)))
+        for score, entry in t["scores"]:
+            self.say("  entry %d: %d" % (entry, score))
 
     def cmd_ramclear(self, args):
         now = time.time()

@@ -7,20 +7,23 @@
 #   cashout      all credits paid at cash-out (hopper_out + cancelled)
 #   refunds      wagers refunded on a machine fault (s. 95)
 #   games_played, games_won, power_resets, door_main/door_logic/door_cashbox (opens),
-#   progressive_paid, tournament_entries
+#   progressive_paid, tournament_entries (count), tournament_fees (credits paid as entry fees),
+#   tournament_prizes (credits paid as tournament prizes, by hand)
 # Self-audit before every play and payout:
-#   credits == acceptor_in + coin_out + refunds - coin_in - cashout,  cashout == hopper_out + cancelled
+#   credits == acceptor_in + coin_out + refunds - coin_in - cashout - tournament_fees
+#   cashout == hopper_out + cancelled
 # A game is two commits: the wager (phase "wager"), then outcome, award and its recall record
 # (phase "done"). Nothing is displayed before its commit.
 import json
 import time
 
+from firmware import tournament
 from firmware.critmem import CriticalMemory
 from firmware.recall import digest
 
 METERS = ("coin_in", "coin_out", "jackpot", "acceptor_in", "hopper_out", "cancelled", "cashout", "refunds",
           "games_played", "games_won", "power_resets", "door_main", "door_logic", "door_cashbox",
-          "progressive_paid", "tournament_entries")
+          "progressive_paid", "tournament_entries", "tournament_fees", "tournament_prizes")
 METER_MODULO = 10 ** 10  # 10-digit meters roll over to 0, as electromechanical counters do
 RECALL = 10  # games kept for recall
 EVENT_CHUNKS = 11  # a chunk is recycled whole: 11 x 10 keeps at least the last 100
@@ -116,7 +119,8 @@ class Ledger:
 
     def audit(self):
         m = self.st["m"]
-        expect = (m["acceptor_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"]) % METER_MODULO
+        expect = (m["acceptor_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"]
+                  - m["tournament_fees"]) % METER_MODULO
         if self.st["credits"] % METER_MODULO != expect:
             raise AuditError("credits %d but meters say %d" % (self.st["credits"], expect))
         if m["cashout"] != (m["hopper_out"] + m["cancelled"]) % METER_MODULO:
@@ -153,6 +157,9 @@ class Ledger:
         g = self.st["game"]
         if g and g["phase"] == "wager":
             raise AuditError("a game is already in progress")
+        session = self.session
+        if session is not None:
+            return self._tour_wager(session, bet)
         if bet > self.st["credits"]:
             raise ValueError("bet %d exceeds credits %d" % (bet, self.st["credits"]))
         self.audit()
@@ -176,6 +183,8 @@ class Ledger:
         g = self.st["game"]
         if not g or g["phase"] != "wager" or g["bet"] != outcome.bet:
             raise AuditError("no matching wager to settle")
+        if g.get("tour"):
+            return self._tour_settle(g, outcome, game_id)
         award = outcome.award
         prog = 0
         fixed = progressive.hit(outcome) if progressive is not None else 0
@@ -202,12 +211,100 @@ class Ledger:
         self._commit({"g%d" % (n % RECALL): json.dumps(rec).encode()})
         self.mem.verify()
 
+    # --- tournament mode (s. 123-127) -----------------------------------------------------------------
+    @property
+    def tour(self):
+        return self.st.get("tour")
+
+    @property
+    def session(self):
+        t = self.st.get("tour")
+        return t["session"] if t else None
+
+    @property
+    def play_credits(self):
+        """What the player bets with: tournament credits during an entry, else the credit meter."""
+        s = self.session
+        return s["credits"] if s else self.st["credits"]
+
+    def tour_start(self, fee, credits, games, pct, shares=(50, 30, 20)):
+        if self.st.get("tour"):
+            raise tournament.TournamentError("a tournament is already running")
+        self.st["tour"] = tournament.new(fee, credits, games, pct, shares)
+        self.event("tournament", "started: fee %d, %d credits, %d games, prizes %d %%" % (fee, credits, games, pct))
+
+    def tour_enter(self):
+        """The entry fee comes off the credit meter (money), tournament credits are issued."""
+        t = self.st["tour"]
+        if t["session"] is not None:
+            raise tournament.TournamentError("an entry is being played")
+        if self.st["credits"] < t["fee"]:
+            raise ValueError("entry fee %d exceeds credits %d" % (t["fee"], self.st["credits"]))
+        self.audit()
+        self.st["credits"] -= t["fee"]
+        self._add("tournament_fees", t["fee"])
+        self._add("tournament_entries", 1)
+        t["entries"] += 1
+        t["fees"] += t["fee"]
+        t["session"] = {"entry": t["entries"], "credits": t["credits"], "left": t["games"]}
+        self._commit()
+
+    def _tour_wager(self, session, bet):
+        if bet > session["credits"] or session["left"] <= 0:
+            raise ValueError("bet %d exceeds tournament credits %d" % (bet, session["credits"]))
+        self.st["game"] = {"phase": "wager", "bet": bet, "before": session["credits"], "t": _now(), "tour": 1}
+        session["credits"] -= bet
+        session["left"] -= 1
+        self._commit()
+
+    def _tour_settle(self, g, outcome, game_id):
+        t = self.st["tour"]
+        session = t["session"]
+        session["credits"] += outcome.award
+        n = self.st["gn"]
+        self.st["gn"] = n + 1
+        rec = {"n": n + 1, "t": g["t"], "id": game_id, "bet": g["bet"], "before": g["before"],
+               "after": session["credits"], "win": outcome.award, "hand": False, "draws": outcome.draws,
+               "h": digest(outcome), "tour": session["entry"]}
+        self.st["game"] = {"phase": "done", "bet": g["bet"], "award": outcome.award, "slot": n % RECALL}
+        extra = {"g%d" % (n % RECALL): json.dumps(rec).encode()}
+        if session["left"] <= 0 or session["credits"] <= 0:
+            tournament.record_score(t, session["entry"], session["credits"])
+            t["session"] = None
+            self.event("tour-score", "entry %d scored %d" % (session["entry"], session["credits"]), extra)
+        else:
+            self._commit(extra)
+
+    def tour_end(self):
+        """Close the tournament: prizes (>= 30 % of fees, s. 127) are paid by hand and metered."""
+        t = self.st.get("tour")
+        if not t:
+            raise tournament.TournamentError("no tournament running")
+        if t["session"] is not None:
+            raise tournament.TournamentError("an entry is still being played")
+        prizes = tournament.allocate(t)
+        paid = 0
+        for entry, score, prize in prizes:
+            paid += prize
+        self._add("tournament_prizes", paid)
+        self.st["tour"] = None
+        self.event("tour-end", "%d entries, fees %d, prizes %d: %s" % (
+            t["entries"], t["fees"], paid, ", ".join("#%d %d" % (e, p) for e, _, p in prizes)))
+        return prizes
+
     def void(self, why):
         """s. 95: the machine failed during the game, not the player: the wager is refunded."""
         g = self.st["game"]
         if not g or g["phase"] != "wager":
             return 0
         bet = g["bet"]
+        if g.get("tour"):  # a tournament game: its tournament credits and its game come back
+            session = self.st["tour"]["session"]
+            session["credits"] += bet
+            session["left"] += 1
+            self.st["game"] = {"phase": "void", "bet": bet, "award": 0}
+            self.event("void", "%s: tournament game refunded" % why)
+            return bet
         self.st["credits"] += bet
         self._add("refunds", bet)
         self.st["game"] = {"phase": "void", "bet": bet, "award": 0}

@@ -1,0 +1,127 @@
+# A fake board and acceptor for driving firmware.cabinet.Cabinet in device tests (both runtimes).
+from board import hal
+
+
+class Pin:
+    def __init__(self):
+        self.v = 0
+        self.handler = None
+        self.trigger = 0
+
+    def value(self, v=None):
+        if v is None:
+            return self.v
+        if v != self.v:
+            self.v = v
+            edge = hal.IRQ_RISING if v else hal.IRQ_FALLING
+            if self.handler and self.trigger & edge:
+                self.handler(self)
+
+    def irq(self, handler=None, trigger=hal.IRQ_RISING | hal.IRQ_FALLING):
+        self.handler = handler
+        self.trigger = trigger
+
+
+class Out:
+    def __init__(self):
+        self.v = 0
+        self.rises = 0
+
+    def value(self, v=None):
+        if v is None:
+            return self.v
+        if v and not self.v:
+            self.rises += 1
+        self.v = v
+
+
+class Display:
+    def __init__(self):
+        self.screen = {}
+
+    def show(self, screen):
+        self.screen = screen
+
+
+class Board:
+    NAME = "fake"
+    ENTROPY = "emulated"
+
+    def __init__(self, nvram):
+        self.nvram = nvram
+        self.now = 1000
+        self.pins = {}
+        for name in hal.INPUTS:
+            self.pins[name] = Pin()
+        self.lamps = {}
+        for name in hal.LAMPS:
+            self.lamps[name] = Out()
+        self.coils = {}
+        for name in hal.METERS:
+            self.coils[name] = Out()
+        self.display = Display()
+
+    def pin(self, name):
+        return self.pins[name]
+
+    def lamp(self, name):
+        return self.lamps[name]
+
+    def meter(self, name):
+        return self.coils[name]
+
+    def ticks_ms(self):
+        return self.now
+
+    def idle(self, ms):
+        self.now += max(ms, 1)
+
+
+class Acceptor:
+    """Scripted acceptor: queue events with push(); the cabinet polls them like the ccTalk driver."""
+
+    def __init__(self):
+        self.last = None
+        self.on = False
+        self.queue = []
+        self.fault = None
+        self.cleared = 0
+
+    def begin(self):
+        self.on = False
+        if self.last is None:
+            self.last = 0
+
+    def enable(self, on, mask=0xFFFF):
+        self.on = bool(on) and self.fault is None
+
+    def clear_fault(self):
+        self.fault = None
+        self.cleared += 1
+
+    def push(self, kind, a, b):
+        self.queue.append((kind, a, b))
+
+    def poll(self, out):
+        n = 0
+        while self.queue:
+            ev = self.queue.pop(0)
+            if ev[0] == "coin" and not self.on:
+                continue  # an inhibited acceptor returns the coin
+            self.last = self.last % 255 + 1
+            if ev[0] == "missed":
+                self.fault = "missed"
+                self.on = False
+            out.append(ev)
+            n += 1
+        return n
+
+
+class FailingGen:
+    """A generator whose health tests have failed: it refuses to produce."""
+
+    def __init__(self, exc):
+        self.exc = exc
+
+    def randbits(self, k):
+        raise self.exc

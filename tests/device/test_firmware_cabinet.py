@@ -1,0 +1,196 @@
+# Every tilt and its clear path, and the by-law duties, on the real Cabinet over a fake board.
+# mp-heap: 384K  (the firmware's 256K, plus the 64 KB NVRAM image the fake board keeps in RAM)
+import gc
+
+import rng
+from fakes_cabinet import Acceptor, Board, FailingGen
+from fakes_firmware import RamNvram
+from board.meters_em import EmMeters
+from firmware.cabinet import Cabinet
+from firmware.ledger import Ledger, open_memory
+from games import load
+
+MODEL = "games/models/sept-royal-88.json"
+
+
+def cabinet(gen=None):
+    gc.collect()
+    board = Board(RamNvram(65536))
+    led = Ledger(open_memory(board.nvram))
+    led.open()
+    game = load(MODEL)
+    acc = Acceptor()
+    gen = gen or rng.open_generator(rng.open_source("emulated"))
+    cab = Cabinet(board, led, game, gen, acc, log=lambda m: None)
+    cab.resume()
+    cab.step(0)
+    return cab, board, acc
+
+
+def steps(cab, n=30):
+    for _ in range(n):
+        cab.step(10)
+
+
+def coins(cab, acc, n):
+    for _ in range(n):
+        acc.push("coin", 1, 1)
+    steps(cab, 12)  # past the 100 ms acceptor poll
+
+
+def press(board, cab, name, hold=60):
+    board.pins[name].value(1)
+    steps(cab, hold // 10)
+    board.pins[name].value(0)
+    steps(cab, 8)
+
+
+def test_money_in_and_play():
+    cab, board, acc = cabinet()
+    coins(cab, acc, 2)
+    assert cab.ledger.credits == 8 and cab.state == "credit"
+    press(board, cab, "play")
+    assert cab.ledger.meters["games_played"] == 1
+    assert board.display.screen["credits"] == 7 and board.display.screen["reels"]
+
+
+def test_rng_failure_voids_and_refunds_the_wager_then_clears_only_when_healthy():
+    cab, board, acc = cabinet()
+    coins(cab, acc, 1)
+    cab.gen = FailingGen(rng.RngFailure("rct", "stuck source"))
+    press(board, cab, "play")
+    assert cab.state == "tilt" and "rng" in cab.tilts
+    assert cab.ledger.credits == 4 and cab.ledger.meters["refunds"] == 1  # s. 95
+    assert cab.ledger.events()[-2][2] == "void"
+    assert not acc.on  # no money while tilted
+    cab.reopen_rng = lambda: (None, rng.RngFailure("startup", "still stuck"))
+    press(board, cab, "key_reset")
+    assert "rng" in cab.tilts  # the key cannot clear a failing RNG
+    cab.reopen_rng = lambda: (rng.open_generator(rng.open_source("emulated")), None)
+    press(board, cab, "key_reset")
+    assert cab.state == "credit"
+    press(board, cab, "play")
+    assert cab.ledger.meters["games_played"] == 2
+
+
+def test_self_audit_mismatch_tilts_and_the_key_does_not_clear_it():
+    cab, board, acc = cabinet()
+    coins(cab, acc, 1)
+    cab.ledger.st["credits"] += 7  # credits that did not come through the meters
+    press(board, cab, "play")
+    assert "audit" in cab.tilts and cab.ledger.meters["games_played"] == 0
+    press(board, cab, "key_reset")
+    assert "audit" in cab.tilts  # only a technician (RAM clear) ends it
+
+
+def test_coin_fraud_tilts_until_the_attendant_key():
+    cab, board, acc = cabinet()
+    acc.push("fraud", 0, 5)
+    steps(cab, 12)
+    assert "fraud" in cab.tilts and not acc.on
+    press(board, cab, "key_reset")
+    assert not cab.tilts and acc.on
+
+
+def test_missed_events_stop_acceptance_until_cleared():
+    cab, board, acc = cabinet()
+    acc.push("missed", 3, 9)
+    steps(cab, 12)
+    assert "acceptor" in cab.tilts and not acc.on
+    press(board, cab, "key_reset")
+    assert acc.cleared == 1 and acc.on and not cab.tilts
+
+
+def test_door_open_stops_play_and_money_and_is_metered():
+    cab, board, acc = cabinet()
+    coins(cab, acc, 1)
+    board.pins["door_main"].value(1)
+    steps(cab, 10)
+    assert cab.state == "door" and not acc.on
+    press(board, cab, "play")
+    assert cab.ledger.meters["games_played"] == 0
+    board.pins["door_main"].value(0)
+    steps(cab, 10)
+    assert cab.state == "credit" and cab.ledger.meters["door_main"] == 1
+    codes = [e[3] for e in cab.ledger.events() if e[2] == "door"]
+    assert codes[-2:] == ["door_main open", "door_main closed"]
+
+
+def test_audit_mode_refuses_money_and_test_games_leave_meters_alone():
+    cab, board, acc = cabinet()
+    coins(cab, acc, 1)
+    board.pins["key_audit"].value(1)
+    steps(cab, 10)
+    assert cab.state == "audit" and not acc.on
+    before = cab.ledger.snapshot()
+    for _ in range(5):
+        cab.play_test_game()
+    press(board, cab, "play")
+    assert cab.ledger.snapshot() == before
+    board.pins["key_audit"].value(0)
+    steps(cab, 10)
+    assert cab.state == "credit"
+
+
+def test_jackpot_lock_is_paid_by_the_attendant_key():
+    cab, board, acc = cabinet()
+    coins(cab, acc, 1)
+    cab.ledger.wager(1)
+
+    class Win:
+        bet = 1
+        award = 1300
+        wins = []
+        draws = [0, 0, 0]
+        stops = [0, 0, 0]
+        window = [["SEVEN"]]
+        triggered = 0
+        free = []
+
+    cab.ledger.settle(Win(), cab.game.id, 1200)
+    assert cab.state == "jackpot"
+    press(board, cab, "key_reset")
+    assert cab.state == "credit" and cab.ledger.meters["jackpot"] == 1300
+
+
+def test_hand_pay_cashout_without_hopper():
+    cab, board, acc = cabinet()
+    coins(cab, acc, 3)
+    press(board, cab, "cashout")
+    assert cab.state == "handpay" and cab.ledger.lock["amount"] == 12
+    press(board, cab, "key_reset")
+    assert cab.ledger.credits == 0 and cab.ledger.meters["cancelled"] == 12
+
+
+def test_hard_meters_follow_soft_meters_and_a_meter_ahead_tilts():
+    cab, board, acc = cabinet()
+    state = {}
+
+    class Store:
+        def load(self):
+            return None
+
+        def save(self, st):
+            state["em"] = [list(v) for v in st.values()]
+
+    cab.em = EmMeters(board.coils, Store(), on_ms=20, off_ms=20)
+    coins(cab, acc, 2)
+    press(board, cab, "play")
+    steps(cab, 40)
+    assert board.coils["meter_drop"].rises == 8  # acceptor_in, one stroke per credit
+    assert board.coils["meter_games"].rises == 1
+    cab.em.state["meter_in"][0] = 5  # the hard meter is ahead of coin_in (1): a meter fault
+    steps(cab, 2)
+    assert "meter" in cab.tilts
+
+
+def test_tournament_entry_plays_tournament_credits():
+    cab, board, acc = cabinet()
+    coins(cab, acc, 3)
+    cab.ledger.tour_start(8, 10, 2, 40)
+    press(board, cab, "play")  # the entry fee (8 credits) then the first game
+    assert cab.ledger.credits == 4 and cab.ledger.meters["tournament_fees"] == 8
+    assert board.display.screen["tournament"]["left"] == 1
+    press(board, cab, "play")
+    assert cab.ledger.session is None and len(cab.ledger.tour["scores"]) == 1
+    assert cab.ledger.meters["coin_in"] == 0

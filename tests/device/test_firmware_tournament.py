@@ -1,0 +1,102 @@
+# Tournament mode (s. 123-127): entry fees instead of wagers, scores, prizes >= 30 % of fees.
+import gc
+
+from devtest import raises
+from fakes_firmware import FixedOutcome, RamNvram
+from firmware import tournament
+from firmware.ledger import Ledger, open_memory
+
+
+def fresh():
+    gc.collect()
+    nv = RamNvram(65536)
+    led = Ledger(open_memory(nv))
+    led.open()
+    return nv, led
+
+
+def reload(nv):
+    led = Ledger(open_memory(nv))
+    led.open()
+    return led
+
+
+def play_entry(led, awards):
+    led.tour_enter()
+    for a in awards:
+        led.wager(1)
+        led.settle(FixedOutcome(1, a), "g")
+
+
+def test_prize_pool_below_thirty_percent_is_refused():
+    with raises(tournament.TournamentError):
+        tournament.new(20, 100, 3, 29)
+    assert tournament.new(20, 100, 3, 30)["pct"] == 30
+
+
+def test_pool_rounds_up_and_prizes_sum_to_it():
+    t = tournament.new(7, 10, 1, 30)
+    t["fees"] = 7 * 7  # 49 credits of fees: 30 % is 14.7 -> 15, never below the promise
+    assert tournament.pool(t) == 15
+    for entry, score in ((1, 5), (2, 9), (3, 9), (4, 1)):
+        tournament.record_score(t, entry, score)
+    prizes = tournament.allocate(t)
+    assert [p[0] for p in prizes] == [2, 3, 1]  # best first, ties to the earlier entry
+    assert sum(p[2] for p in prizes) == 15
+
+
+def test_entries_play_with_tournament_credits_not_money():
+    nv, led = fresh()
+    led.accept(40)
+    led.tour_start(fee=10, credits=5, games=3, pct=50)
+    play_entry(led, [0, 4, 0])  # 5 - 3 + 4 = 6
+    assert led.session is None and led.tour["scores"] == [[6, 1]]
+    play_entry(led, [0, 0, 0])  # 2
+    again = reload(nv)
+    m = again.meters
+    assert again.credits == 20  # only the two fees left the credit meter
+    assert m["coin_in"] == 0 and m["coin_out"] == 0 and m["games_played"] == 0
+    assert m["tournament_entries"] == 2 and m["tournament_fees"] == 20
+    again.audit()
+    assert again.recall()[-1]["tour"] == 2
+    prizes = again.tour_end()
+    assert prizes[0][:2] == (1, 6)
+    assert sum(p[2] for p in prizes) == 10  # 50 % of 20 credits of fees
+    assert reload(nv).meters["tournament_prizes"] == 10
+    assert reload(nv).tour is None
+
+
+def test_entry_needs_the_fee_and_one_entry_at_a_time():
+    nv, led = fresh()
+    led.accept(5)
+    led.tour_start(10, 5, 2, 30)
+    with raises(ValueError):
+        led.tour_enter()
+    led.accept(10)
+    led.tour_enter()
+    with raises(tournament.TournamentError):
+        led.tour_enter()
+    with raises(tournament.TournamentError):
+        led.tour_end()
+
+
+def test_a_cut_mid_entry_resumes_the_same_entry():
+    nv, led = fresh()
+    led.accept(10)
+    led.tour_start(10, 5, 3, 30)
+    led.tour_enter()
+    led.wager(1)
+    again = reload(nv)  # power cut after the wager
+    assert again.session == {"entry": 1, "credits": 4, "left": 2}
+    again.settle(FixedOutcome(1, 2), "g")
+    assert reload(nv).session["credits"] == 6
+
+
+def test_void_of_a_tournament_game_returns_its_credits_and_game():
+    nv, led = fresh()
+    led.accept(10)
+    led.tour_start(10, 5, 3, 30)
+    led.tour_enter()
+    led.wager(2)
+    led.void("rng failure")
+    assert reload(nv).session == {"entry": 1, "credits": 5, "left": 3}
