@@ -23,6 +23,7 @@ class Console:
             "state": (self.cmd_state, "cabinet state, credits, bet, last game"),
             "paytable": (self.cmd_paytable, "game rules and prizes ('paytable en' / 'paytable fr')"),
             "version": (self.cmd_version, "firmware version and board"),
+            "mem": (self.cmd_mem, "heap in use and free; NVRAM bytes written (flash wear)"),
             "games": (self.cmd_games, "offered games and their boot check (s. 93 certificates)"),
             "events": (self.cmd_events, "event log, newest last ('events json')"),
             "recall": (self.cmd_recall, "last 10 games with every RNG draw ('recall json' to export)"),
@@ -98,6 +99,16 @@ class Console:
         if g:
             self.say("last game: %s" % json.dumps(g))
 
+    def cmd_mem(self, args):
+        import gc
+
+        gc.collect()
+        if hasattr(gc, "mem_free"):
+            self.say("heap: %d used, %d free" % (gc.mem_alloc(), gc.mem_free()))
+        led = self.cab.ledger
+        played = led.meters["games_played"] if led.st else 0
+        self.say("nvram: %d bytes written since power-up, %d games played in all" % (led.mem.bytes_written, played))
+
     def cmd_games(self, args):
         for gid, ok, reason, game in self.cab.offered:
             mark = "PLAYING" if game is not None and game is self.cab.game else ("certified" if ok else "DISABLED")
@@ -114,10 +125,18 @@ class Console:
 
     def cmd_recall(self, args):
         self._need_memory()
-        games = self.cab.ledger.recall()
+        led = self.cab.ledger
         if args and args[0] == "json":
-            self.say(json.dumps({"machine": config.MACHINE_ID, "game": self.cab.game.id, "games": games}))
+            # streamed: the records are already JSON in NVRAM; no big string in a small heap
+            w = self.uart.write
+            w(('{"machine": %s, "games": [' % json.dumps(config.MACHINE_ID)).encode())
+            for i, name in enumerate(led.recall_blocks()):
+                if i:
+                    w(b", ")
+                w(led.mem.read(name))
+            w(b"]}\r\n")
             return
+        games = led.recall()
         for g in games:
             self.say("#%d bet %d win %d credits %d->%d draws %s" % (
                 g["n"], g["bet"], g["win"], g["before"], g["after"], g["draws"]))

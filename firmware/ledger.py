@@ -417,6 +417,16 @@ class Ledger:
         out.sort()
         return out
 
+    def recall_blocks(self):
+        """Names of the recall blocks in use, oldest game first (one record parsed at a time)."""
+        order = []
+        for i in range(RECALL):
+            raw = self.mem.read("g%d" % i)
+            if raw:
+                order.append((json.loads(raw)["n"], "g%d" % i))
+        order.sort()
+        return [name for _, name in order]
+
     def recall(self):
         """The last games, oldest first, as recorded."""
         out = []

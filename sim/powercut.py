@@ -267,8 +267,11 @@ class Session:
                         self.report["bitflips_detected"] += 1
                     else:
                         self.report["problems"].append(f"bit flip at {flipped} not detected")
-                if not first and not self.check(fw, peer, panel, console):
-                    break
+                try:
+                    if not first and not self.check(fw, peer, panel, console):
+                        break
+                except (RuntimeError, TimeoutError, OSError) as e:
+                    self.problem("unrecovered", f"check failed: {e}; firmware said {fw.lines[-3:]}")
                 first = False
                 self.play_until_cut(fw, peer, panel)
                 self.report["cuts"] += 1

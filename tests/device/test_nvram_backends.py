@@ -1,3 +1,4 @@
+# mp-heap: 512K  (fake FRAM parts of up to 128 KB live in RAM next to the firmware's 256K)
 # NVRAM back-ends: I2C and SPI FRAM against fake parts that behave like the chips byte for byte,
 # and a littlefs file on a RAM flash (MicroPython only: CPython has no os.VfsLfs2). Each back-end
 # also carries the firmware's real critical memory (firmware/ledger.py layout): commit, reopen, read.
