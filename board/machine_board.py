@@ -27,6 +27,18 @@ class NullDisplay:
         self.last = screen
 
 
+def open_fram(profile):
+    """The profile's FRAM as the board's NVRAM (verified writes: a failing part is never silent)."""
+    from board.nvram_fram import I2CFram
+
+    f = profile.FRAM
+    kw = {"freq": f["freq"]}
+    if f["scl"] is not None:
+        kw["scl"] = machine.Pin(f["scl"])
+        kw["sda"] = machine.Pin(f["sda"])
+    return I2CFram(machine.I2C(f["i2c"], **kw), f["size"], f["addr"], verify=True)
+
+
 class MachineBoard:
     def __init__(self, profile, nvram):
         m = machine

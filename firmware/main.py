@@ -43,7 +43,13 @@ def make_board(opts):
         _mkdirs(opts["state"])
         return emulated.Board(opts["state"], int(opts["console"]), int(opts["cctalk"]), int(opts["panel"]),
                               nvram_size=NVRAM_SIZE)
-    raise SystemExit("no NVRAM driver for board %s yet" % sys.platform)
+    profiles = {"pyboard": "board.pyboard", "rp2": "board.rp2", "esp32": "board.esp32"}
+    if sys.platform not in profiles:
+        raise SystemExit("no board profile for %s" % sys.platform)
+    from board.machine_board import MachineBoard, open_fram
+
+    profile = __import__(profiles[sys.platform], None, None, ("NAME",))
+    return MachineBoard(profile, open_fram(profile))  # untested on hardware so far
 
 
 def _mkdirs(path):
