@@ -1,7 +1,7 @@
 # Raspberry Pi Pico / Pico 2 (RP2040 / RP2350) wiring. Entropy: ring oscillator (RP2040, conditioned)
 # or the RP2350 TRNG (see rng/).
 NAME = "rp2"
-ENTROPY = "rp2040"
+ENTROPY = "rp2"  # rng picks the RP2350 TRNG where present, else the RP2040 ring oscillator (conditioned)
 UARTS = {"cctalk": (0, 9600, 0, 1), "console": (1, 115200, 4, 5)}
 PINS = {
     "bet_one": 6, "bet_max": 7, "play": 8, "cashout": 9,

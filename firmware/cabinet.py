@@ -17,12 +17,19 @@ from board.switches import Button
 from firmware import config
 from firmware.ledger import AuditError
 
-try:
-    from rng import RngFailure
-except ImportError:  # until the DRBG lands
+import rng
+from rng import RngFailure
 
-    class RngFailure(Exception):
-        pass
+
+def open_rng(board, ledger, machine_id):
+    """HMAC_DRBG seeded from the board's health-tested source, personalised with the machine id and
+    the power-up count, so a restart never repeats a sequence. (gen, None) or (None, failure)."""
+    ups = ledger.meters["power_resets"] if ledger.st is not None else 0
+    try:
+        src = rng.open_source(board.ENTROPY)
+        return rng.open_generator(src, personalization=("%s/%d" % (machine_id, ups)).encode()), None
+    except RngFailure as e:
+        return None, e
 
 
 DOORS = ("door_main", "door_logic", "door_cashbox")
@@ -64,7 +71,7 @@ class Cabinet:
         self.em = None  # board.meters_em.EmMeters, when the board has meter coils
         self.offered = []  # (id, ok, reason, game) from the boot check
         self.progressive = None  # firmware.progressive.Progressive for the game played, if any
-        self.reopen_rng = None  # set by startup: () -> (gen, failure)
+        self.reopen_rng = None  # () -> (gen, failure); None: a fresh open_rng() on this board
         if ledger.st is not None:
             acceptor.last = ledger.acceptor_counter  # None on a fresh machine: baseline at start-up
 
@@ -333,9 +340,10 @@ class Cabinet:
 
     def _retry_rng(self):
         """The RNG tilt clears only when a fresh generator passes its start-up tests again."""
-        if self.reopen_rng is None:
-            return False
-        gen, failure = self.reopen_rng()
+        if self.reopen_rng is not None:
+            gen, failure = self.reopen_rng()
+        else:
+            gen, failure = open_rng(self.board, self.ledger, config.MACHINE_ID)
         if failure is not None:
             self.log("rng still failing: %s" % failure)
             return False
@@ -431,6 +439,10 @@ class Cabinet:
             "msg": msg,
             "jackpot": self.progressive.amount(self.ledger.st) if self.progressive and self.ledger.st else None,
             "tournament": self._tour_screen(),
+            # s. 89: name, unit cost, prizes and how they are won, before play: French, then English
+            # (a page reference, as a video slot shows its stored rules screens: the display renders
+            # the certified model's own text, games.ReelGame.describe, in both languages)
+            "rules": self.game.id if self.game and st == "idle" else None,
         })
         if self.accepting and not self.want_money():
             self._inhibit()  # no money the moment the machine must not take it, not at the next poll

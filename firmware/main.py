@@ -64,13 +64,46 @@ def _mkdirs(path):
             pass
 
 
-def main(argv):
+# Needed once, at power-up: their bytecode goes back to the heap once the cabinet runs (on a board
+# they live in flash; on the emulated board the 256K heap holds every module's bytecode).
+BOOT_ONLY = ("games.certificate", "games.exact", "games.canon", "games.floor", "rng.selftest",
+             "firmware.startup")
+
+
+def start(board, opts):
     from firmware.startup import boot
 
+    games = tuple(g for g in opts["games"].split(",") if g) or None
+    return boot(board, games, opts["models"] or None, opts["certs"] or None)
+
+
+def release(names):
+    import gc
+
+    for name in names:
+        if sys.modules.pop(name, None) is not None:
+            parent, _, child = name.rpartition(".")
+            try:
+                delattr(sys.modules[parent], child)
+            except (KeyError, AttributeError):
+                pass
+    gc.collect()
+
+
+def main(argv):
     opts = parse_args(argv)
     board = make_board(opts)
-    games = tuple(g for g in opts["games"].split(",") if g) or None
-    boot(board, games, opts["models"] or None, opts["certs"] or None).run()
+    while True:
+        cab = start(board, opts)
+        release(BOOT_ONLY)  # start()'s frame is gone: nothing holds them any more
+        try:
+            cab.run()
+        except MemoryError:
+            # as a watchdog reset would: drop everything in RAM and start again from what NVRAM
+            # holds, so a change that was half made in RAM can never be committed later
+            cab = None
+            release(())
+            print("jeton: out of memory: restarting the cabinet from critical memory")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from board.coin_cctalk import CoinAcceptor
 from board.hopper_cctalk import Hopper
 from board.meters_em import EmMeters
 from firmware import config
-from firmware.cabinet import Cabinet
+from firmware.cabinet import Cabinet, open_rng
 from firmware.console import Console
 from firmware.critmem import RamError
 from firmware.ledger import Ledger, open_memory
@@ -49,17 +49,6 @@ def load_games(ids, models_dir, certs_dir, ledger, log):
     return out
 
 
-def open_rng(board, ledger):
-    """HMAC_DRBG seeded from the board's health-tested source, personalised with the machine id and
-    the power-up count, so a restart never repeats a sequence. (gen, None) or (None, failure)."""
-    ups = ledger.meters["power_resets"] if ledger.st is not None else 0
-    try:
-        src = rng.open_source(board.ENTROPY)
-        return rng.open_generator(src, personalization=("%s/%d" % (config.MACHINE_ID, ups)).encode()), None
-    except rng.RngFailure as e:
-        return None, e
-
-
 def open_progressive(game, certs_dir, ledger, log):
     """The configured progressive for the game played, or None (s. 91-92 checks at boot)."""
     cfg = config.PROGRESSIVE
@@ -90,7 +79,7 @@ def boot(board, games=None, models_dir=None, certs_dir=None):
     except (RamError, ValueError, KeyError) as e:
         ram_error = str(e)
         ledger.st = None
-    gen, rng_failure = open_rng(board, ledger)
+    gen, rng_failure = open_rng(board, ledger, config.MACHINE_ID)
     offered = load_games(games or config.GAMES, models_dir or config.MODELS_DIR, certs_dir or config.CERTS_DIR,
                          ledger, log)
     playable = [g for _, ok, _, g in offered if ok]
@@ -111,7 +100,6 @@ def boot(board, games=None, models_dir=None, certs_dir=None):
                 log("meter %s: stroke cut by the power loss, driven again" % name)
     cab.offered = offered
     cab.progressive = open_progressive(game, certs_dir or config.CERTS_DIR, ledger, log)
-    cab.reopen_rng = lambda: open_rng(board, ledger)
     cab.console = Console(board.uart("console"), cab)
     if ram_error:
         cab.set_ram_error(ram_error)

@@ -22,7 +22,17 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from sim.harness import DEFAULT_PORTS, EmulatedCabinet
+from games import ReelGame, load
+from sim.harness import DEFAULT_PORTS, ROOT, EmulatedCabinet
+
+_pages: dict[str, ReelGame] = {}
+
+
+def rules_page(game_id: str) -> ReelGame:
+    """The display's stored rules screens: the certified model's own text."""
+    if game_id not in _pages:
+        _pages[game_id] = load(str(ROOT / "games" / "models" / f"{game_id}.json"))
+    return _pages[game_id]
 
 KEYS = {"t": "token", "b": "bet", "m": "max", " ": "play", "p": "play", "c": "cashout", "k": "key", "q": "quit"}
 
@@ -66,7 +76,16 @@ def render(cab: EmulatedCabinet, note: str) -> Group:
     help_line = Text("t jeton/token · b mise/bet · m mise max · espace jouer/play · c encaisser/cash out · "
                      "k clé préposé/attendant key · q quit", style="dim")
     log = Text("\n".join(cab.firmware.lines[-4:]), style="dim cyan")
-    return Group(Panel(body, title=title, subtitle=s.get("state", "")), help_line, Text(note), log)
+    parts = [Panel(body, title=title, subtitle=s.get("state", ""))]
+    if s.get("tournament"):
+        t = s["tournament"]
+        parts.append(Text("TOURNOI / TOURNAMENT " + ", ".join(f"{k} {v}" for k, v in t.items()), style="bold cyan"))
+    if s.get("rules"):  # s. 89: the rules page, before play, French first
+        game = rules_page(s["rules"])
+        rules = Table.grid(padding=(0, 4))
+        rules.add_row(Text("\n".join(game.describe("fr")), style="dim"), Text("\n".join(game.describe("en")), style="dim"))
+        parts.append(rules)
+    return Group(*parts, help_line, Text(note), log)
 
 
 @contextmanager

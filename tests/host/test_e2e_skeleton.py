@@ -93,6 +93,12 @@ def test_console_help_and_meters(state: Path) -> None:
         assert "Sept Royal" in fr and "Mise" in fr  # s. 89, in French first
         assert "PLAYING" in cab.console.command("games")[0]
         assert cab.panel is not None and cab.panel.screen["jackpot"] == 1500  # shown continuously (s. 91)
+        assert cab.panel.screen["rules"] == "sept-royal-88"  # s. 89: the rules page, before play
+        from sim.cabinet import rules_page
+
+        page = rules_page(cab.panel.screen["rules"])
+        assert page.describe("fr")[0] == "Sept Royal" and page.describe("en")[0] == "Royal Sevens"
+        assert "free heap" not in cab.console.command("mem")[0]
         assert any(line.startswith("progressive: 1500") for line in cab.console.command("state"))
     finally:
         cab.shutdown()
