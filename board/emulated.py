@@ -307,7 +307,7 @@ class FileNvram:
         self._f.close()
 
 
-class Board:
+class Board(hal.BoardBase):
     NAME = NAME
     ENTROPY = ENTROPY
 
@@ -337,18 +337,6 @@ class Board:
         for link in self._links:
             self._poll.register(link.srv, _POLLIN)
             self._fds[link.srv.fileno()] = (link, True)
-
-    def uart(self, role):
-        return self.uarts[role]
-
-    def pin(self, name):
-        return self.pins[name]
-
-    def lamp(self, name):
-        return self.lamps[name]
-
-    def meter(self, name):
-        return self.meters[name]
 
     def ticks_ms(self):
         return ticks_ms()

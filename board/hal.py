@@ -31,3 +31,19 @@ LAMPS = ("lamp_play", "lamp_cashout", "lamp_tower", "lamp_bet")
 COIN_PULSE = ("coin_pulse_1", "coin_pulse_2", "coin_pulse_3", "coin_pulse_4")
 # electromechanical meters (board/meters_em.py)
 METERS = ("meter_in", "meter_out", "meter_drop", "meter_jackpot", "meter_games")
+
+
+class BoardBase:
+    """The accessors every profile shares; a profile fills uarts, pins, lamps and meters."""
+
+    def uart(self, role):
+        return self.uarts[role]
+
+    def pin(self, name):
+        return self.pins[name]
+
+    def lamp(self, name):
+        return self.lamps[name]
+
+    def meter(self, name):
+        return self.meters[name]

@@ -39,7 +39,7 @@ def open_fram(profile):
     return I2CFram(machine.I2C(f["i2c"], **kw), f["size"], f["addr"], verify=True)
 
 
-class MachineBoard:
+class MachineBoard(hal.BoardBase):
     def __init__(self, profile, nvram):
         m = machine
         self.NAME = profile.NAME
@@ -68,18 +68,6 @@ class MachineBoard:
                 self.pins[name] = m.Pin(profile.PINS[name], m.Pin.IN, m.Pin.PULL_UP)
         self.door_latch = None  # no battery-backed latch driver yet (see board/doors.py)
         self.display = NullDisplay()
-
-    def uart(self, role):
-        return self.uarts[role]
-
-    def pin(self, name):
-        return self.pins[name]
-
-    def lamp(self, name):
-        return self.lamps[name]
-
-    def meter(self, name):
-        return self.meters[name]
 
     def ticks_ms(self):
         return time.ticks_ms()

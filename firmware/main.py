@@ -66,8 +66,7 @@ def _mkdirs(path):
 
 # Needed once, at power-up: their bytecode goes back to the heap once the cabinet runs (on a board
 # they live in flash; on the emulated board the 256K heap holds every module's bytecode).
-BOOT_ONLY = ("games.certificate", "games.exact", "games.canon", "games.floor", "rng.selftest",
-             "firmware.startup")
+BOOT_ONLY = ("games.certificate", "games.exact", "games.floor", "rng.selftest", "firmware.startup")
 
 
 def start(board, opts):

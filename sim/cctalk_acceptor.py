@@ -22,6 +22,8 @@ class CoinAcceptorPeer(CcTalkDevice):
     """Coin positions map to ccTalk coin id strings (header 184), e.g. {1: "CA100T"}."""
 
     category = "Coin Acceptor"
+    product = "SIM-CA1"
+    serial = 0x003039
 
     def __init__(self, port: int | None = None, addr: int = 2, coins: dict[int, str] | None = None,
                  echo: bool = True, crc: bool = False, bus: CcTalkBus | None = None):
@@ -102,16 +104,9 @@ class CoinAcceptorPeer(CcTalkDevice):
             self.bus.stop()
 
     def command(self, header: int, data: bytes) -> bytes | None:
-        if header == 254:  # simple poll
-            return b""
-        if header == 245:
-            return self.category.encode()
-        if header == 246:
-            return b"JTN"
-        if header == 244:
-            return b"SIM-CA1"
-        if header == 242:
-            return bytes([0x39, 0x30, 0x00])
+        ident = self.identity(header)
+        if ident is not None:
+            return ident
         if header == 184 and len(data) == 1:
             return self.coins.get(data[0], "......").encode()
         if header == 231 and len(data) == 2:

@@ -49,6 +49,24 @@ class CcTalkDevice:
     """A device on the bus: subclasses implement command(header, data) -> bytes | None (NAK)."""
 
     category = "Unknown"
+    manufacturer = "JTN"
+    product = "SIM"
+    serial = 0
+
+    def identity(self, header: int) -> bytes | None:
+        """What every ccTalk device answers alike (254 simple poll, 245 category, 246 manufacturer,
+        244 product code, 242 serial number, LSB first), or None for any other header."""
+        if header == 254:
+            return b""
+        if header == 245:
+            return self.category.encode()
+        if header == 246:
+            return self.manufacturer.encode()
+        if header == 244:
+            return self.product.encode()
+        if header == 242:
+            return bytes([self.serial & 0xFF, self.serial >> 8 & 0xFF, self.serial >> 16 & 0xFF])
+        return None
 
     def __init__(self, addr: int, crc: bool = False):
         self.addr = addr

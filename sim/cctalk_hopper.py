@@ -32,6 +32,7 @@ RESET_CLEARS = NEEDS_RESET | POWER_UP | PAYOUT_TIMEOUT | (1 << 2)
 
 class HopperPeer(CcTalkDevice):
     category = "Payout"
+    product = "SIM-HOP1"
 
     def __init__(self, addr: int = 3, stock: int = 500, coin_ms: float = 20.0, serial: int = 0x123456,
                  security: str | None = None, count_supported: bool = True, nv: bool = True, crc: bool = False):
@@ -122,16 +123,9 @@ class HopperPeer(CcTalkDevice):
     # --- commands ------------------------------------------------------------------------------------
     def command(self, header: int, data: bytes) -> bytes | None:
         self._advance()
-        if header == 254:
-            return b""
-        if header == 245:
-            return self.category.encode()
-        if header == 246:
-            return b"JTN"
-        if header == 244:
-            return b"SIM-HOP1"
-        if header == 242:
-            return bytes([self.serial & 0xFF, self.serial >> 8 & 0xFF, self.serial >> 16 & 0xFF])
+        ident = self.identity(header)
+        if ident is not None:
+            return ident
         if header == 1:  # reset: clears fault flags, disables, counter back to 0
             self.flags &= ~RESET_CLEARS
             self.flags |= DISABLED

@@ -16,6 +16,7 @@ from typing import Callable
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.cctalk_hopper import HopperPeer
 from sim.meter_monitor import MeterMonitor
+from sim.panel_tap import PanelTap
 from tools.console import ConsoleClient
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,35 +97,27 @@ class PanelLink:
     """Host end of the panel wires: sets switch levels, watches lamps and the display."""
 
     def __init__(self, port: int):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=5)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.sock.settimeout(None)
+        self.tap = PanelTap(port)
         self.lamps: dict[str, int] = {}
         self.screen: dict = {}
         self.updates: queue.Queue[dict] = queue.Queue()
         self._cond = threading.Condition()
-        self._seq = 0
         threading.Thread(target=self._pump, daemon=True).start()
 
     def _pump(self) -> None:
-        f = self.sock.makefile("r", encoding="utf-8")
-        try:
-            for line in f:
-                kind, _, rest = line.rstrip("\n").partition(" ")
-                with self._cond:
-                    if kind == "lamp":
-                        name, _, v = rest.partition(" ")
-                        self.lamps[name] = int(v)
-                    elif kind == "display":
-                        self.screen = json.loads(rest)
-                        self.updates.put(self.screen)
-                    self._seq += 1
-                    self._cond.notify_all()
-        except (OSError, ValueError):
-            pass
+        for line in self.tap.lines():
+            kind, _, rest = line.partition(" ")
+            with self._cond:
+                if kind == "lamp":
+                    name, _, v = rest.partition(" ")
+                    self.lamps[name] = int(v)
+                elif kind == "display":
+                    self.screen = json.loads(rest)
+                    self.updates.put(self.screen)
+                self._cond.notify_all()
 
     def set_pin(self, name: str, level: int) -> None:
-        self.sock.sendall(f"pin {name} {level}\n".encode())
+        self.tap.send_line(f"pin {name} {level}")
 
     def press(self, button: str, hold: float = 0.04) -> None:
         self.set_pin(button, 1)
@@ -142,11 +135,7 @@ class PanelLink:
             return dict(self.screen)
 
     def close(self) -> None:
-        try:
-            self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self.sock.close()
+        self.tap.close()
 
 
 class EmulatedCabinet:
