@@ -20,8 +20,6 @@ JACKPOT_LIMIT = 1200  # a single win at or above this locks for a hand pay (0: n
 TECH_PIN_SHA256 = "a1fb4e703a9ef1fa4936801721ff285a97ac85330856674412e054892afe6972"
 PIN_TRIES = 3  # wrong PINs before the console locks for PIN_LOCK_S
 PIN_LOCK_S = 60
-# Progressive jackpot (s. 91-92), or None. Won by `pay` at `bet`; grows by `rate_millis` thousandths
-# of a credit per credit wagered; `reset` never below the fixed award it replaces. A linked
-# progressive names the link's coin requirement and math hash (same chances on every machine).
-PROGRESSIVE = {"game": "sept-royal-88", "pay": "3 SEVEN", "bet": 3, "reset": 1500, "rate_millis": 10,
-               "link": None}
+# A game's progressive jackpot (s. 91) is declared in its certified model. When the machine is on a
+# link, the link's announced parameters (s. 92: same coins, same math): {"id", "bet", "math_hash"}.
+PROGRESSIVE_LINK = None

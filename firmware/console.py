@@ -90,8 +90,8 @@ class Console:
             self.say("lock: %s %d" % (c.ledger.lock["kind"], c.ledger.lock["amount"]))
         if c.progressive:
             p = c.progressive
-            self.say("progressive: %d credits on %s at bet %d (+%d/1000 per credit wagered, reset %d%s)" % (
-                p.amount(c.ledger.st), p.pay, p.bet, p.rate, p.reset, ", link " + p.link["id"] if p.link else ""))
+            self.say("progressive: %d credits on %s at bet %d (+%d/%d of each credit wagered, reset %d%s)" % (
+                p.amount(c.ledger.st), p.pay, p.bet, p.num, p.den, p.reset, ", link " + p.link["id"] if p.link else ""))
         for name in sorted(c.doors):
             if c.doors[name]:
                 self.say("%s open" % name)

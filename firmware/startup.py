@@ -50,20 +50,20 @@ def load_games(ids, models_dir, certs_dir, ledger, log):
 
 
 def open_progressive(game, certs_dir, ledger, log):
-    """The configured progressive for the game played, or None (s. 91-92 checks at boot)."""
-    cfg = config.PROGRESSIVE
-    if not cfg or game is None or cfg["game"] != game.id:
+    """The progressive the game's certified model declares, or None (s. 91-92 checks at boot)."""
+    spec = game.m.progressive if game is not None else None
+    if not spec:
         return None
     try:
         with open("%s/%s.json" % (certs_dir, game.id)) as f:
             math_hash = json.load(f)["math_hash"]
-        prog = Progressive(cfg, game, math_hash)
+        prog = Progressive(spec, math_hash, config.PROGRESSIVE_LINK)
     except (ProgressiveError, OSError, ValueError, KeyError) as e:
         log("progressive DISABLED: %s" % e)
         if ledger.st is not None:
             ledger.event("prog-off", str(e))
         return None
-    log("progressive on %s at bet %d: %d credits" % (cfg["pay"], cfg["bet"], prog.amount(ledger.st or {})))
+    log("progressive on %s at bet %d: %d credits" % (prog.pay, prog.bet, prog.amount(ledger.st or {})))
     return prog
 
 

@@ -142,6 +142,7 @@ class Model:
             gmask[self.wild] = (1 << len(pays)) - 1
         self.gmask = gmask
         self.all_groups = (1 << len(pays)) - 1
+        self.progressive = self._progressive(m.get("progressive"), pays)
 
         # scatter pays by number of visible scatters, per bet level
         maxsc = nr * self.rows
@@ -172,6 +173,30 @@ class Model:
             self.award = self.retrigger = [0] * (maxsc + 1)
             self.multiplier = 1
             self.cap = None
+
+    def _progressive(self, spec, pays):
+        """{"pay": "<count> <pay name>", "bet": b, "rate": "p/q"}: that pay at that bet is a
+        progressive jackpot growing by p/q of every credit wagered; the pay table's value there is its
+        reset, so the certified return counts the progressive at its reset (a floor, s. 93)."""
+        if spec is None:
+            return None
+        _need(isinstance(spec, dict), "progressive must be an object")
+        bet = spec.get("bet")
+        _need(bet in self.bets, "progressive: bet %r is not offered" % (bet,))
+        rate = spec.get("rate")
+        _need(isinstance(rate, str) and rate.count("/") == 1, "progressive: rate must be \"p/q\"")
+        num, den = rate.split("/")
+        num, den = int(num), int(den)
+        _need(0 < num < den, "progressive: rate must lie between 0 and 1")
+        pay = spec.get("pay")
+        _need(isinstance(pay, str) and " " in pay, "progressive: pay must be \"<count> <name>\"")
+        count, _, name = pay.partition(" ")
+        reset = None
+        for p in pays:
+            if p.get("name") == name and count in p.get("pays", {}):
+                reset = self._credits(p["pays"][count], self.bets.index(bet), "progressive")
+        _need(reset, "progressive: %r pays nothing at bet %d" % (pay, bet))
+        return {"pay": pay, "bet": bet, "num": num, "den": den, "reset": reset}
 
     def _credits(self, v, bi, what):
         if isinstance(v, list):

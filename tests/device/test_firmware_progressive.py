@@ -4,11 +4,11 @@ import gc
 from devtest import raises
 from fakes_firmware import RamNvram
 from firmware.ledger import Ledger, open_memory
-from firmware.progressive import MILLI, Progressive, ProgressiveError, fixed_award
+from firmware.progressive import Progressive, ProgressiveError
 from games import load
+from games.model import Model, ModelError
 
 MODEL = "games/models/sept-royal-88.json"
-CFG = {"pay": "3 SEVEN", "bet": 3, "reset": 1500, "rate_millis": 10, "link": None}
 
 
 class Outcome:
@@ -30,48 +30,50 @@ def ledger():
     return led
 
 
-def test_fixed_award_read_from_the_model():
-    game = load(MODEL)
-    # the model's own pay table, as certified (games/models/sept-royal-88.json): 3 SEVEN pays 1500 at 3
-    assert fixed_award(game, "3 SEVEN", 3) == 1500
-    with raises(ProgressiveError):
-        fixed_award(game, "5 UNICORN", 3)
+def spec():
+    return load(MODEL).m.progressive
+
+
+def test_declared_in_the_certified_model():
+    # games/models/sept-royal-88.json: "progressive": {"pay": "3 SEVEN", "bet": 3, "rate": "1/100"},
+    # and its pay table gives 3 SEVEN 1500 credits at 3 coins: that is the reset
+    assert spec() == {"pay": "3 SEVEN", "bet": 3, "num": 1, "den": 100, "reset": 1500}
+
+
+def test_model_refuses_a_bad_progressive():
+    import json
+
+    with open(MODEL) as f:
+        raw = json.load(f)
+    for bad in ({"pay": "3 SEVEN", "bet": 4, "rate": "1/100"}, {"pay": "5 UNICORN", "bet": 3, "rate": "1/100"},
+                {"pay": "3 SEVEN", "bet": 3, "rate": "0/100"}, {"pay": "3 SEVEN", "bet": 3, "rate": "100/100"},
+                {"pay": "3 SEVEN", "bet": 3, "rate": 0.01}):
+        raw["progressive"] = bad
+        with raises(ModelError):
+            Model(raw)
 
 
 def test_grows_exactly_with_every_credit_wagered():
-    game = load(MODEL)
-    prog = Progressive(CFG, game, "h")
+    prog = Progressive(spec(), "h")
     st = {}
     assert prog.amount(st) == 1500
     for _ in range(150):
-        prog.contribute(st, 2)  # 300 credits wagered at 1 % -> 3 credits, no rounding drift
-    assert st["prog_m"] == 1500 * MILLI + 300 * 10
+        prog.contribute(st, 2)  # 300 credits wagered at 1/100 -> 3 credits, no rounding drift
+    assert st["prog_n"] == 1500 * 100 + 300
     assert prog.amount(st) == 1503
 
 
-def test_reset_below_the_certified_fixed_award_is_refused():
-    cfg = dict(CFG)
-    cfg["reset"] = 1499
-    with raises(ProgressiveError):
-        Progressive(cfg, load(MODEL), "h")
-
-
 def test_link_must_require_the_same_coins_and_math():
-    game = load(MODEL)
-    cfg = dict(CFG)
-    cfg["link"] = {"id": "L1", "bet": 2, "math_hash": "h"}
     with raises(ProgressiveError):
-        Progressive(cfg, game, "h")
-    cfg["link"] = {"id": "L1", "bet": 3, "math_hash": "other"}
+        Progressive(spec(), "h", {"id": "L1", "bet": 2, "math_hash": "h"})
     with raises(ProgressiveError):
-        Progressive(cfg, game, "h")
-    cfg["link"] = {"id": "L1", "bet": 3, "math_hash": "h"}
-    assert Progressive(cfg, game, "h").link["id"] == "L1"
+        Progressive(spec(), "h", {"id": "L1", "bet": 3, "math_hash": "other"})
+    assert Progressive(spec(), "h", {"id": "L1", "bet": 3, "math_hash": "h"}).link["id"] == "L1"
 
 
 def test_hit_pays_the_progressive_by_hand_and_resets():
     game = load(MODEL)
-    prog = Progressive(CFG, game, "h")
+    prog = Progressive(game.m.progressive, "h")
     led = ledger()
     led.accept(400)
     for _ in range(100):
@@ -92,7 +94,7 @@ def test_hit_pays_the_progressive_by_hand_and_resets():
 
 def test_same_pay_at_a_lower_bet_is_the_fixed_award():
     game = load(MODEL)
-    prog = Progressive(CFG, game, "h")
+    prog = Progressive(game.m.progressive, "h")
     led = ledger()
     led.accept(10)
     led.wager(1, prog)

@@ -30,6 +30,10 @@ def summary(rep: dict, secs: float) -> str:
         lines.append("  bet %-4s RTP %s = %.4f %%  hit 1 in %.3f  σ %.3f  VI90 %.2f  feature %.2f %% of return"
                      % (bet, short(b["rtp"]), b["rtp_float"] * 100, 1 / b["hit_frequency_float"], b["std_dev"],
                         b["volatility_index_90"], b["feature_share"] * 100))
+    p = rep.get("progressive")
+    if p:
+        lines.append("  progressive: %s at bet %d, reset %d, grows by %s of every credit wagered "
+                     "(the returns above count it at its reset: a floor)" % (p["pay"], p["bet"], p["reset"], p["rate"]))
     return "\n".join(lines)
 
 

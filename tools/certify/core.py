@@ -48,7 +48,7 @@ def _proportional(m: Model, bi: int) -> bool:
 def certify_model(raw: dict) -> dict:
     m = Model(raw)
     out = {"id": m.id, "name": m.name, "math_hash": math_hash(raw), "cycle": m.base.cycle,
-           "free_cycle": m.free.cycle if m.free else None, "bets": {}}
+           "free_cycle": m.free.cycle if m.free else None, "bets": {}, "progressive": m.progressive}
     cache: dict[int, tuple] = {}
     for bi, bet in enumerate(m.bets):
         scale = Fraction(1)
@@ -157,8 +157,14 @@ def to_json(cert: dict) -> dict:
                         for e in f.entries],
             "convergence": convergence(f),
         }
+    prog = cert.get("progressive")
     return {"id": cert["id"], "math_hash": cert["math_hash"], "cycle": cert["cycle"],
             "free_cycle": cert["free_cycle"],
+            "progressive": None if not prog else {
+                "pay": prog["pay"], "bet": prog["bet"], "reset": prog["reset"],
+                "rate": "%d/%d" % (prog["num"], prog["den"]),
+                "note": "rtp counts the progressive at its reset (a floor); contributions add rate of "
+                        "every credit wagered, returned when the progressive is won"},
             "floor": frac_str(FLOOR), "by_law": "s. 93: return of each game >= 83 %",
             "rtp": {b: v["rtp"] for b, v in bets.items()},
             "hit_frequency": {b: v["hit_frequency"] for b, v in bets.items()},
