@@ -65,6 +65,7 @@ class Cabinet:
         self._events = []
         self._next_poll = now
         self.console = None
+        self._spin_end = now
         self.hopper = None  # board.hopper_cctalk.Hopper, or None: cash-out by hand pay
         self.hopper_ok = False
         self._hopper_retry = now
@@ -84,6 +85,8 @@ class Cabinet:
             return self.ledger.lock["kind"]
         if self.ledger.st and self.ledger.paying:
             return "payout"
+        if self.ledger.st and self.ledger.game and self.ledger.game["phase"] == "spin":
+            return "spin"
         if self.switches.any_open():
             return "door"
         if self.tilts:
@@ -116,7 +119,12 @@ class Cabinet:
         if g and g["phase"] == "wager":
             self.log("resume: completing game with bet %d" % g["bet"])
             self._draw_and_settle(g["bet"])
-        elif g and g["phase"] == "done":
+            g = self.ledger.game
+        if g and g["phase"] == "spin":
+            # cut while the reels turned: nothing proves a disruption, the award is paid
+            self.ledger.conclude(self.progressive)
+            g = self.ledger.game
+        if g and g["phase"] == "done":
             self.win = g.get("award", 0)
             rec = self.last_recall()
             if rec and rec["id"] == self.game.id:  # show the last game again, rebuilt from its draws
@@ -128,7 +136,7 @@ class Cabinet:
 
     # --- money in ---------------------------------------------------------------------------------
     def want_money(self):
-        return self.playable() and self.ledger.credits < config.CREDIT_LIMIT
+        return (self.playable() or self.state == "spin") and self.ledger.credits < config.CREDIT_LIMIT
 
     def service_acceptor(self):
         now = self.board.ticks_ms()
@@ -163,6 +171,8 @@ class Cabinet:
                 self.log("coin %d: +%d credits" % (a, cents // config.DENOM_CENTS))
             elif kind in ("missed", "fault", "fraud"):
                 # lost events, a jam or a fraud attempt: no more money until an attendant looks
+                if kind == "fraud":
+                    self.disrupted("coin fraud code %d" % b)
                 self.set_tilt("fraud" if kind == "fraud" else "acceptor", "%s %d/%d" % (kind, a, b))
             else:
                 self.log("acceptor %s %d/%d" % (kind, a, b))
@@ -225,9 +235,27 @@ class Cabinet:
             self.ledger.void("rng failure")
             self.set_tilt("rng", str(e))
             return
-        self.ledger.settle(outcome, self.game.id, config.JACKPOT_LIMIT, self.progressive)
-        self.win = outcome.award
+        spin = config.SPIN_MS > 0 and not self.ledger.session
+        self.ledger.settle(outcome, self.game.id, config.JACKPOT_LIMIT, self.progressive, spin)
         self.reels = outcome.window
+        if spin:
+            self.win = 0  # shown when the reels stop
+            self._spin_end = ticks_add(self.board.ticks_ms(), config.SPIN_MS)
+        else:
+            self.win = self.ledger.game.get("award", 0)
+
+    def service_spin(self):
+        g = self.ledger.game if self.ledger.st else None
+        if g and g["phase"] == "spin" and ticks_diff(self.board.ticks_ms(), self._spin_end) >= 0:
+            self.win = self.ledger.conclude(self.progressive)
+            self.show()
+
+    def disrupted(self, why):
+        """s. 94: a player who disrupts the machine during a game gets no prize for it."""
+        g = self.ledger.game if self.ledger.st else None
+        if g and g["phase"] == "spin":
+            self.ledger.conclude(self.progressive, forfeit=why)
+            self.win = 0
 
     def cashout(self):
         if not self.playable() or not self.ledger.credits:
@@ -308,6 +336,7 @@ class Cabinet:
         elif kind == "extra":
             self.set_tilt("hopper", "runaway: %d coins paid unasked" % a)
         elif kind == "fraud":
+            self.disrupted("hopper fraud flag %d" % a)
             self.set_tilt("fraud", "hopper flag %d" % a)
         elif kind == "fault":
             self.set_tilt("hopper", "hopper flag %d" % a)
@@ -483,6 +512,7 @@ class Cabinet:
         if not self.ram_error:
             self.service_acceptor()
             self.service_hopper()
+            self.service_spin()
         idle_ms = min(idle_ms, self.service_meters())
         if self.console:
             self.console.service()

@@ -10,6 +10,7 @@ CERTS_DIR = "games/certs"
 ACCEPTOR_POLL_MS = 100  # well inside the 5-event buffer at any real coin rate; ccTalk devices inhibit if not polled
 MACHINE_ID = "JTN-EMU-0001"
 VERSION = "0.1.0"
+SPIN_MS = 500  # the reels turn this long; an award is paid at the end, or forfeited on a disruption (s. 94)
 HOPPER = True  # a ccTalk payout hopper at address 3 on the ccTalk bus
 PAYOUT_COIN = 1  # the hopper holds $1 tokens (coin position 1's value)
 HOPPER_LIMIT = 400  # cash-outs above this many credits are paid by hand

@@ -173,43 +173,73 @@ class Ledger:
         self.st["game"] = {"phase": "wager", "bet": bet, "before": before, "t": _now()}
         self._commit()
 
-    def settle(self, outcome, game_id, jackpot_limit=0, progressive=None):
-        """Commit outcome, award and recall record of the game in progress, before it is displayed.
+    def settle(self, outcome, game_id, jackpot_limit=0, progressive=None, spin=False):
+        """Commit the outcome and its recall record, before anything is displayed.
 
-        An award at or above jackpot_limit (when set) is not credited: it locks the machine for a
-        hand pay by an attendant. A progressive hit replaces the fixed award it stands for and is
-        always paid by hand.
+        spin=False: the award is concluded in the same commit. spin=True: the award stays pending
+        (phase "spin", in neither credits nor coin_out) while the reels turn, and conclude() pays it
+        or, when the player disrupted the machine meanwhile, forfeits it (s. 94).
         """
         g = self.st["game"]
         if not g or g["phase"] != "wager" or g["bet"] != outcome.bet:
             raise AuditError("no matching wager to settle")
         if g.get("tour"):
             return self._tour_settle(g, outcome, game_id)
-        award = outcome.award
-        prog = 0
-        fixed = progressive.hit(outcome) if progressive is not None else 0
-        if fixed:
-            prog = progressive.won(self.st)
-            award = award - fixed + prog
-            self._add("progressive_paid", prog)
-        if award:
-            self._add("games_won", 1)
-        hand = bool(prog or (jackpot_limit and award >= jackpot_limit))
-        if hand:
-            self.st["lock"] = {"kind": "jackpot", "amount": award}
-        else:
-            self.st["credits"] += award
-            self._add("coin_out", award)
         n = self.st["gn"]
         self.st["gn"] = n + 1
+        slot = n % RECALL
         rec = {"n": n + 1, "t": g["t"], "id": game_id, "bet": g["bet"], "before": g["before"],
-               "after": self.st["credits"], "win": award, "hand": hand, "draws": outcome.draws,
+               "after": None, "win": outcome.award, "hand": False, "draws": outcome.draws,
                "h": digest(outcome)}
-        if prog:
-            rec["prog"] = [prog, fixed]  # the progressive paid, and the fixed award it replaced
-        self.st["game"] = {"phase": "done", "bet": g["bet"], "award": award, "slot": n % RECALL}
-        self._commit({"g%d" % (n % RECALL): json.dumps(rec).encode()})
+        fixed = progressive.hit(outcome) if progressive is not None else 0
+        self.st["game"] = {"phase": "spin", "bet": g["bet"], "award": outcome.award, "fixed": fixed,
+                           "limit": jackpot_limit, "slot": slot}
+        if spin:
+            self._commit({"g%d" % slot: json.dumps(rec).encode()})
+        else:
+            self.conclude(progressive, rec=rec)
         self.mem.verify()
+
+    def conclude(self, progressive=None, forfeit=None, rec=None):
+        """End the game whose reels are turning: pay its award (onto credits, or locked for a hand
+        pay at or above its jackpot limit; a progressive hit replaces its fixed award and is always
+        hand-paid), or with forfeit=reason withhold it: the player disrupted the machine (s. 94),
+        the wager is not refunded. One commit with the completed recall record."""
+        g = self.st["game"]
+        if not g or g["phase"] != "spin":
+            return None
+        slot = "g%d" % g["slot"]
+        if rec is None:
+            rec = json.loads(self.mem.read(slot))
+        award = g["award"]
+        hand = False
+        if forfeit:
+            rec["forfeit"] = forfeit
+        else:
+            if g["fixed"] and progressive is not None:
+                prog = progressive.won(self.st)
+                award = award - g["fixed"] + prog
+                self._add("progressive_paid", prog)
+                rec["prog"] = [prog, g["fixed"]]  # the progressive paid, and the fixed award it replaced
+                hand = True
+            if award:
+                self._add("games_won", 1)
+            hand = hand or bool(g["limit"] and award >= g["limit"])
+            if hand:
+                self.st["lock"] = {"kind": "jackpot", "amount": award}
+            else:
+                self.st["credits"] += award
+                self._add("coin_out", award)
+        rec["after"] = self.st["credits"]
+        rec["win"] = award
+        rec["hand"] = hand
+        self.st["game"] = {"phase": "done", "bet": g["bet"], "award": 0 if forfeit else award, "slot": g["slot"]}
+        extra = {slot: json.dumps(rec).encode()}
+        if forfeit:
+            self.event("forfeit", "%s: award %d withheld (s. 94)" % (forfeit, award), extra)
+        else:
+            self._commit(extra)
+        return award
 
     # --- tournament mode (s. 123-127) -----------------------------------------------------------------
     @property

@@ -203,7 +203,8 @@ class EmulatedCabinet:
         assert self.panel
         games = self.panel.screen.get("games", 0)
         self.panel.press("play")
-        return self.panel.wait_for(lambda s: s.get("games", 0) > games, timeout)
+        # the game is committed when its count moves; it is over when the reels stop
+        return self.panel.wait_for(lambda s: s.get("games", 0) > games and s.get("state") != "spin", timeout)
 
     def cash_out(self, timeout: float = 20.0) -> dict:
         """Press cash-out: the hopper pays whole tokens, and any hand pay (above the hopper limit,

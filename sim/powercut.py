@@ -52,6 +52,7 @@ class Truth:
 class Session:
     def __init__(self, state: Path, seed: int, heap: str, flip_every: int) -> None:
         self.state = state
+        self.seed = seed
         self.rnd = random.Random(seed)
         self.heap = heap
         self.flip_every = flip_every
@@ -205,7 +206,7 @@ class Session:
         elif r < 0.75 and s.get("credits", 0) >= s.get("bet", 1):
             games = s.get("games", 0)
             panel.press("play")
-            new = panel.wait_for(lambda x: x.get("games", 0) > games, 3)
+            new = panel.wait_for(lambda x: x.get("games", 0) > games and x.get("state") != "spin", 3)
             self.truth.shown = {"games": new["games"], "reels": new["reels"]}
         elif r < 0.85 and s.get("credits", 0):
             panel.press("cashout")
@@ -275,6 +276,9 @@ class Session:
                 first = False
                 self.play_until_cut(fw, peer, panel)
                 self.report["cuts"] += 1
+                if self.report["cuts"] % 50 == 0:
+                    print(f"  session {self.seed}: {self.report['cuts']} cuts, "
+                          f"{len(self.report['problems'])} problems", file=sys.stderr, flush=True)
             finally:
                 fw.kill()
                 self.unplug(peer, panel, console)

@@ -34,7 +34,7 @@ def replay(export: dict, models_dir: Path) -> list[dict]:
             diffs.append(f"award {outcome.award} (progressive {prog} for {fixed}) != recorded {rec['win']}")
         if rec.get("h") is not None and digest(outcome) != rec["h"]:
             diffs.append(f"outcome digest {digest(outcome)} != recorded {rec['h']}")
-        credited = 0 if rec.get("hand") else rec["win"]
+        credited = 0 if rec.get("hand") or rec.get("forfeit") else rec["win"]
         if rec["after"] != rec["before"] - rec["bet"] + credited:
             diffs.append(f"credits {rec['before']} - {rec['bet']} + {credited} != recorded {rec['after']}")
         results.append({"n": rec["n"], "id": gid, "bet": rec["bet"], "win": outcome.award,

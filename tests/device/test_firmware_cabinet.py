@@ -51,7 +51,11 @@ def test_money_in_and_play():
     assert cab.ledger.credits == 8 and cab.state == "credit"
     press(board, cab, "play")
     assert cab.ledger.meters["games_played"] == 1
-    assert board.display.screen["credits"] == 7 and board.display.screen["reels"]
+    assert cab.state == "spin" and board.display.screen["win"] == 0  # committed, reels turning
+    steps(cab, 60)  # past SPIN_MS
+    win = cab.ledger.recall()[-1]["win"]
+    assert cab.state == "credit" and board.display.screen["credits"] == 7 + win
+    assert board.display.screen["reels"]
 
 
 def test_rng_failure_voids_and_refunds_the_wager_then_clears_only_when_healthy():
@@ -194,3 +198,62 @@ def test_tournament_entry_plays_tournament_credits():
     press(board, cab, "play")
     assert cab.ledger.session is None and len(cab.ledger.tour["scores"]) == 1
     assert cab.ledger.meters["coin_in"] == 0
+
+
+class Won:
+    """A winning outcome with a known award (the engine's own outcomes are random)."""
+
+    def __init__(self, bet, award):
+        self.bet = bet
+        self.award = award
+        self.wins = [(0, "3 BAR1", award)]
+        self.draws = [1, 2, 3]
+        self.stops = [1, 2, 3]
+        self.window = [["BAR1", "BAR1", "BAR1"]]
+        self.triggered = 0
+        self.free = []
+
+
+def spin_a_win(cab, award):
+    cab.ledger.wager(1)
+    cab.ledger.settle(Won(1, award), cab.game.id, 1200, None, spin=True)
+    cab._spin_end = cab.board.now + 500
+
+
+def test_fraud_during_the_spin_forfeits_the_prize_s94():
+    cab, board, acc = cabinet()
+    coins(cab, acc, 1)
+    spin_a_win(cab, 40)
+    assert cab.state == "spin" and cab.ledger.credits == 3
+    acc.push("fraud", 0, 5)  # e.g. a coin on a string, while the reels turn
+    steps(cab, 12)
+    assert cab.ledger.credits == 3 and cab.ledger.meters["coin_out"] == 0  # no prize, no refund
+    rec = cab.ledger.recall()[-1]
+    assert rec["forfeit"] and rec["after"] == 3 and rec["win"] == 40
+    assert any(e[2] == "forfeit" for e in cab.ledger.events())
+    assert "fraud" in cab.tilts
+    cab.ledger.audit()
+
+
+def test_a_cut_during_the_spin_pays_the_prize_on_power_up():
+    cab, board, acc = cabinet()
+    coins(cab, acc, 1)
+    spin_a_win(cab, 40)
+    led = Ledger(open_memory(board.nvram))  # power back on: same NVRAM
+    led.open()
+    assert led.game["phase"] == "spin"
+    cab2 = Cabinet(board, led, load(MODEL), cab.gen, Acceptor(), log=lambda m: None)
+    cab2.resume()
+    assert led.credits == 43 and led.meters["coin_out"] == 40 and led.recall()[-1]["after"] == 43
+    led.audit()
+
+
+def test_fraud_after_the_spin_forfeits_nothing():
+    cab, board, acc = cabinet()
+    coins(cab, acc, 1)
+    spin_a_win(cab, 40)
+    steps(cab, 60)
+    assert cab.ledger.credits == 43
+    acc.push("fraud", 0, 5)
+    steps(cab, 12)
+    assert cab.ledger.credits == 43 and "fraud" in cab.tilts
