@@ -1,7 +1,7 @@
 # The outcome generator on both runtimes: its byte-stream contract against the bare DRBG,
 # personalization (power-up counter), idle() cycling, the reseed schedule, prediction resistance.
 from devtest import raises
-from test_rng_fakes import CounterSource
+from fakes_rng import CounterSource
 
 import rng
 from rng import generator as G

@@ -2,7 +2,7 @@
 # APT, the start-up test, and every way a source can go bad ending in RngFailure with nothing
 # produced afterwards.
 from devtest import raises
-from test_rng_fakes import CounterSource, CyclingSource, Mem32, StuckSource
+from fakes_rng import CounterSource, CyclingSource, Mem32, StuckSource
 
 import rng
 from rng.entropy import EntropyInput
