@@ -1,25 +1,6 @@
 # A fake board and acceptor for driving firmware.cabinet.Cabinet in device tests (both runtimes).
 from board import hal
-
-
-class Pin:
-    def __init__(self):
-        self.v = 0
-        self.handler = None
-        self.trigger = 0
-
-    def value(self, v=None):
-        if v is None:
-            return self.v
-        if v != self.v:
-            self.v = v
-            edge = hal.IRQ_RISING if v else hal.IRQ_FALLING
-            if self.handler and self.trigger & edge:
-                self.handler(self)
-
-    def irq(self, handler=None, trigger=hal.IRQ_RISING | hal.IRQ_FALLING):
-        self.handler = handler
-        self.trigger = trigger
+from fakes_board import Pin  # a switch input with value() and irq(handler, trigger)
 
 
 class Out:
