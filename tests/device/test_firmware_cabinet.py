@@ -257,3 +257,28 @@ def test_fraud_after_the_spin_forfeits_nothing():
     acc.push("fraud", 0, 5)
     steps(cab, 12)
     assert cab.ledger.credits == 43 and "fraud" in cab.tilts
+
+
+def test_a_door_opened_while_powered_off_is_recorded_at_boot():
+    gc.collect()
+    board = Board(RamNvram(65536))
+
+    class Latch:  # a battery-backed latch, as an RTC tamper input gives (board/doors.py)
+        def __init__(self):
+            self.opened = ["door_cashbox"]
+
+        def read(self):
+            return list(self.opened)
+
+        def clear(self):
+            self.opened = []
+
+    board.door_latch = Latch()
+    led = Ledger(open_memory(board.nvram))
+    led.open()
+    cab = Cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), Acceptor(),
+                  log=lambda m: None)
+    cab.resume()
+    assert led.meters["door_cashbox"] == 1
+    assert any(e[2] == "door-off" and "door_cashbox" in e[3] for e in led.events())
+    assert board.door_latch.opened == []  # read once, then cleared
