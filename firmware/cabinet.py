@@ -32,7 +32,6 @@ def open_rng(board, ledger, machine_id):
         return None, e
 
 
-DOORS = ("door_main", "door_logic", "door_cashbox")
 # soft meter(s) each electromechanical meter counts, in credits (board/hal.py METERS)
 HARD_METERS = {"meter_in": ("coin_in",), "meter_out": ("coin_out",), "meter_drop": ("acceptor_in",),
                "meter_jackpot": ("jackpot", "cancelled"), "meter_games": ("games_played",)}
@@ -60,7 +59,6 @@ class Cabinet:
         for name in ("bet_one", "bet_max", "play", "cashout"):
             self.buttons[name] = Button(board.pin(name), clock=board.ticks_ms)
         self.switches = Doors(board, clock=board.ticks_ms)  # doors and key switches, debounced levels
-        self.test_game = None
         now = board.ticks_ms()
         self._events = []
         self._next_poll = now
@@ -442,7 +440,6 @@ class Cabinet:
         if self.state != "audit":
             raise ValueError("test games need the audit key")
         outcome = self.game.play(self.gen, bet or self.game.bets[0])
-        self.test_game = outcome
         self.board.display.show({"state": "audit", "test": True, "reels": outcome.window, "win": outcome.award})
         return outcome
 

@@ -200,8 +200,6 @@ class Console:
             self.say(line)
 
     def cmd_version(self, args):
-        from firmware import config
-
         import sys
 
         self.say("Jeton %s on board %s, machine %s, runtime %s %s" % (

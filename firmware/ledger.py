@@ -420,20 +420,16 @@ class Ledger:
         return lock
 
     # --- event log and recall ------------------------------------------------------------------------
-    def _event_block(self, code, text):
-        n = self.st["ev"]
-        self.st["ev"] = n + 1
-        chunk_name = "e%d" % ((n // EVENTS_PER_CHUNK) % EVENT_CHUNKS)
-        chunk = self._chunk(chunk_name) if n % EVENTS_PER_CHUNK else []
-        chunk.append([n + 1, _now(), code, text[:80]])
-        return chunk_name, json.dumps(chunk).encode()
-
     def event(self, code, text="", extra=None):
         """Append a timestamped event (the log keeps at least the last 100) in the same commit as
         the state (and any extra blocks)."""
-        name, payload = self._event_block(code, text)
+        n = self.st["ev"]
+        self.st["ev"] = n + 1
+        name = "e%d" % ((n // EVENTS_PER_CHUNK) % EVENT_CHUNKS)
+        chunk = self._chunk(name) if n % EVENTS_PER_CHUNK else []
+        chunk.append([n + 1, _now(), code, text[:80]])
         blocks = dict(extra) if extra else {}
-        blocks[name] = payload
+        blocks[name] = json.dumps(chunk).encode()
         self._commit(blocks)
 
     def _chunk(self, name):

@@ -7,11 +7,9 @@ import sys
 
 def _add_root():
     # run as a script from a checkout: make the rooms (board/, rng/, ...) importable
-    f = globals().get("__file__", "")
-    if "/" in f:
-        root = f.rsplit("/", 2)[0] if f.count("/") >= 2 else "."
-        if f.startswith("firmware/"):
-            root = "."
+    here = globals().get("__file__", "").rpartition("/")[0]  # .../firmware
+    if here:
+        root = here.rpartition("/")[0] or "."
         if root not in sys.path:
             sys.path.append(root)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import signal
 import socket
 import subprocess
@@ -100,7 +99,6 @@ class PanelLink:
         self.tap = PanelTap(port)
         self.lamps: dict[str, int] = {}
         self.screen: dict = {}
-        self.updates: queue.Queue[dict] = queue.Queue()
         self._cond = threading.Condition()
         threading.Thread(target=self._pump, daemon=True).start()
 
@@ -113,7 +111,6 @@ class PanelLink:
                     self.lamps[name] = int(v)
                 elif kind == "display":
                     self.screen = json.loads(rest)
-                    self.updates.put(self.screen)
                 self._cond.notify_all()
 
     def set_pin(self, name: str, level: int) -> None:

@@ -22,9 +22,10 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from board.emulated import FileNvram
+from firmware import config
+from firmware.cabinet import HARD_METERS
 from firmware.ledger import open_memory
 from games import load
-from firmware import config
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.cctalk_hopper import HopperPeer
 from sim.harness import FirmwareProcess, PanelLink, free_ports
@@ -34,9 +35,7 @@ from tools.console import ConsoleClient
 TOKEN = 1
 TOKEN_CREDITS = config.COIN_CENTS[TOKEN] // config.DENOM_CENTS
 NVRAM_SIZE = 65536
-# firmware/cabinet.py HARD_METERS, restated: which soft meters each coil counts
-HARD = {"meter_in": ("coin_in",), "meter_out": ("coin_out",), "meter_drop": ("acceptor_in",),
-        "meter_jackpot": ("jackpot", "cancelled"), "meter_games": ("games_played",)}
+HARD = HARD_METERS  # which soft meters each coil counts: the firmware's own configuration
 
 
 class Truth:

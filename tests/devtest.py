@@ -71,8 +71,3 @@ def rmtree(path):
         except OSError:
             rmtree(p)
     os.rmdir(path)
-
-
-def repo_path(rel):
-    """Path of a file in the repository (tests run from the repository root)."""
-    return rel
