@@ -216,3 +216,15 @@ def test_wrong_device_category_refused():
     w.devices[3] = Acceptor()
     with raises(HopperError):
         Hopper(Master(w, no_idle, timeout_ms=20), store).begin([])
+
+
+def test_emergency_stop_mid_payout_ends_as_a_partial_payout():
+    w, dev, store = _rig(per_poll=2)
+    h = _driver(w, store)
+    h.payout(10, ref=9)
+    h.service([])  # the motor has started: a few coins are out
+    left = h.emergency_stop()  # header 172: stop now, reply = coins still to pay
+    assert 0 < left < 10
+    final, _ = _run(h)
+    assert final[0] == "payout" and final[2] == left and final[1] + final[2] == 10
+    assert dev.out == final[1]  # nothing more came out after the stop
