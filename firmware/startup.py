@@ -21,6 +21,12 @@ def log(msg):
     print("jeton: " + msg)
 
 
+def _code_form():
+    # how the firmware's modules were loaded: "mpy" (compiled image), "py" (compiled at boot), "frozen"
+    f = getattr(sys.modules.get("firmware.cabinet"), "__file__", "")
+    return f.rpartition(".")[2] if f else "frozen"
+
+
 def _heap_size():
     import gc
 
@@ -112,7 +118,8 @@ def boot(board, games=None, models_dir=None, certs_dir=None):
             cab.resume()
     cab.show()
     log("ready " + json.dumps({"game": game.id if game else None, "credits": ledger.credits if ledger.st else None,
-                               "state": cab.state, "runtime": sys.implementation.name, "heap": _heap_size()}))
+                               "state": cab.state, "runtime": sys.implementation.name, "heap": _heap_size(),
+                               "code": _code_form()}))
     if hasattr(sys.stdout, "flush"):
         sys.stdout.flush()
     return cab

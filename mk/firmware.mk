@@ -3,3 +3,8 @@ CUTS ?= 1000
 powercut: $(STAMP)
 	$(PY) -m sim.powercut --cuts $(CUTS)
 .PHONY: powercut
+
+## image: compile the device rooms to .mpy in build/mpy (incremental); the emulated board runs these
+image: $(STAMP)
+	$(PY) -m tools.image
+.PHONY: image

@@ -16,6 +16,7 @@ from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.cctalk_hopper import HopperPeer
 from sim.meter_monitor import MeterMonitor
 from sim.panel_tap import PanelTap
+from tools import image
 from tools.console import ConsoleClient
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +39,8 @@ class FirmwareProcess:
     """`micropython -X heapsize=HEAP firmware/main.py` with the emulated board."""
 
     def __init__(self, state_dir: str | Path, ports: dict[str, int], heap: str = "256K",
-                 extra_args: list[str] | None = None):
+                 extra_args: list[str] | None = None, compiled: bool = True):
+        self.compiled = compiled  # False: from source, compiled on the device (a benchmark's reference)
         self.state_dir = Path(state_dir)
         self.ports = ports
         self.heap = heap
@@ -55,7 +57,10 @@ class FirmwareProcess:
         return cmd + self.extra_args
 
     def start(self, timeout: float = 20.0) -> "FirmwareProcess":
-        env = dict(os.environ, MICROPYPATH=".frozen:" + str(ROOT))
+        # compiled as a board runs them: no compiler peaks in the firmware's fixed heap
+        if self.compiled:
+            image.build()
+        env = dict(os.environ, MICROPYPATH=image.micropypath() if self.compiled else f".frozen:{ROOT}")
         self._ready.clear()
         self.proc = subprocess.Popen(
             self.command(), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
@@ -141,11 +146,11 @@ class EmulatedCabinet:
     TOKEN_POSITION = 1
 
     def __init__(self, state_dir: str | Path, heap: str = "256K", ports: dict[str, int] | None = None,
-                 extra_args: list[str] | None = None):
+                 extra_args: list[str] | None = None, compiled: bool = True):
         if ports is None:
             ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
         self.ports = ports
-        self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args)
+        self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args, compiled)
         self.acceptor: CoinAcceptorPeer | None = None
         self.hopper: HopperPeer | None = None
         self.meter_monitor: MeterMonitor | None = None

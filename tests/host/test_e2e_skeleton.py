@@ -32,6 +32,8 @@ def test_firmware_process_is_the_micropython_binary(state: Path) -> None:
         # and the firmware itself reports which runtime executes it, and its fixed heap
         assert cab.firmware.ready["runtime"] == "micropython"
         assert cab.firmware.ready["heap"] <= 256 * 1024
+        # its modules come compiled (tools.image), as on a board: no compiler peak in that heap
+        assert cab.firmware.ready["code"] == "mpy"
         assert "runtime micropython" in cab.console.command("version")[0]
     finally:
         cab.shutdown()
@@ -99,7 +101,9 @@ def test_console_help_and_meters(state: Path) -> None:
         page = rules_page(cab.panel.screen["rules"])
         assert page.describe("fr")[0] == "Sept Royal" and page.describe("en")[0] == "Royal Sevens"
         assert "free heap" not in cab.console.command("mem")[0]
-        assert any(line.startswith("progressive: 1500") for line in cab.console.command("state"))
+        state = cab.console.command("state")
+        assert any(line.startswith("progressive: 1500") for line in state)
+        assert not [line for line in state if line.startswith("error")]
     finally:
         cab.shutdown()
 
