@@ -1,8 +1,8 @@
 # Maintenance console on a UART: line commands from a technician's terminal, replies then a prompt.
 import hashlib
 import json
-import time
 
+from board.compat import ticks_add, ticks_diff
 from firmware import config
 
 PROMPT = b"jeton> "
@@ -16,7 +16,7 @@ class Console:
         self._line = bytearray()
         self._buf = bytearray(64)
         self._pin_fails = 0
-        self._pin_locked_until = 0
+        self._pin_locked_until = None
         self.commands = {
             "help": (self.cmd_help, "this list"),
             "meters": (self.cmd_meters, "soft meters in credits ('meters json' for machines)"),
@@ -57,6 +57,13 @@ class Console:
         else:
             try:
                 entry[0](words[1:])
+            except MemoryError:
+                # the heap is shared with play: the command gives way, the cabinet carries on
+                import gc
+
+                gc.collect()
+                self.say("error: out of memory for %r (%d bytes free); try again" % (
+                    words[0], gc.mem_free() if hasattr(gc, "mem_free") else -1))
             except Exception as e:  # a console typo must never stop the cabinet
                 self.say("error: %s" % e)
         self.uart.write(PROMPT)
@@ -92,9 +99,10 @@ class Console:
             p = c.progressive
             self.say("progressive: %d credits on %s at bet %d (+%d/%d of each credit wagered, reset %d%s)" % (
                 p.amount(c.ledger.st), p.pay, p.bet, p.num, p.den, p.reset, ", link " + p.link["id"] if p.link else ""))
-        for name in sorted(c.doors):
-            if c.doors[name]:
-                self.say("%s open" % name)
+        levels = c.switches.levels()
+        for name in sorted(levels):
+            if levels[name]:
+                self.say("%s %s" % (name, "on" if name.startswith("key_") else "open"))
         g = c.ledger.game
         if g:
             self.say("last game: %s" % json.dumps(g))
@@ -174,9 +182,12 @@ class Console:
             self.say("  entry %d: %d" % (entry, score))
 
     def cmd_ramclear(self, args):
-        now = time.time()
-        if now < self._pin_locked_until:
-            raise ValueError("locked after wrong PINs: wait %d s" % (self._pin_locked_until - now))
+        now = self.cab.board.ticks_ms()  # the board's monotonic clock: a board may have no RTC set
+        if self._pin_locked_until is not None:
+            left = ticks_diff(self._pin_locked_until, now)
+            if left > 0:
+                raise ValueError("locked after wrong PINs: wait %d s" % ((left + 999) // 1000))
+            self._pin_locked_until = None
         if not self.cab.audit_mode():
             raise ValueError("turn the audit key first")
         if not args:
@@ -186,7 +197,7 @@ class Console:
             self._pin_fails += 1
             if self._pin_fails >= config.PIN_TRIES:
                 self._pin_fails = 0
-                self._pin_locked_until = now + config.PIN_LOCK_S
+                self._pin_locked_until = ticks_add(now, config.PIN_LOCK_S * 1000)
             if not self.cab.ram_error:
                 self.cab.ledger.event("pin", "wrong technician PIN")
             raise ValueError("wrong PIN")

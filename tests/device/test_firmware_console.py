@@ -1,0 +1,195 @@
+# The maintenance console on a fake UART, driving the real Cabinet: the RAM-clear authorisation
+# (audit key + PIN, lock after wrong PINs), a RAM error that only a RAM clear ends, and errors that
+# never stop the cabinet.
+# mp-heap: 384K  (the firmware's 256K, plus the 64 KB NVRAM image the fake board keeps in RAM)
+import json
+
+from board.compat import ticks_add
+from devtest import skip
+from fakes_firmware import RamNvram
+from firmware import config
+from firmware.console import Console
+from firmware.ledger import Ledger, open_memory
+from firmware.critmem import RamError
+from test_firmware_cabinet import cabinet, coins, press, steps
+
+PIN = "2468"  # config.TECH_PIN_SHA256 is its sha256 (checked below against hashlib, not the console)
+
+
+class Uart:
+    def __init__(self):
+        self.rx = bytearray()
+        self.tx = bytearray()
+
+    def readinto(self, buf):
+        n = min(len(buf), len(self.rx))
+        buf[:n] = self.rx[:n]
+        self.rx = self.rx[n:]
+        return n
+
+    def write(self, data):
+        self.tx += data
+        return len(data)
+
+
+def run(con, line):
+    """Type a line; return the reply lines before the prompt."""
+    con.uart.rx += line.encode() + b"\r"
+    con.service()
+    out = bytes(con.uart.tx).decode()
+    con.uart.tx = bytearray()
+    assert out.endswith("jeton> ")
+    return [s for s in out[:-len("jeton> ")].split("\r\n") if s]
+
+
+def console():
+    cab, board, acc = cabinet()
+    return Console(Uart(), cab), cab, board, acc
+
+
+def audit(board, cab, on):
+    board.pins["key_audit"].value(1 if on else 0)
+    steps(cab, 10)
+
+
+def test_the_shipped_pin_hash_is_sha256_of_the_documented_pin():
+    import hashlib
+
+    assert "".join("%02x" % b for b in hashlib.sha256(PIN.encode()).digest()) == config.TECH_PIN_SHA256
+
+
+def test_help_meters_and_unknown_commands():
+    con, cab, board, acc = console()
+    coins(cab, acc, 2)
+    names = [line.split()[0] for line in run(con, "help")]
+    for cmd in ("help", "meters", "state", "paytable", "recall", "events", "ramclear"):
+        assert cmd in names
+    meters = dict((l.split()[0], int(l.split()[1])) for l in run(con, "meters"))
+    assert meters["acceptor_in"] == 8 and meters["credits"] == 8
+    assert json.loads(run(con, "meters json")[0])["credits"] == 8
+    assert run(con, "frobnicate") == ["unknown command 'frobnicate': try help"]
+    assert run(con, "testgame")[0].startswith("error: ")  # refused without the audit key
+    assert cab.state == "credit"  # a bad command changes nothing
+
+
+def test_state_shows_credits_tilts_open_doors_and_keys():
+    con, cab, board, acc = console()
+    coins(cab, acc, 1)
+    assert run(con, "state") == ["state credit  credits 4  bet 1"]
+    board.pins["door_cashbox"].value(1)
+    acc.push("fraud", 0, 5)
+    steps(cab, 12)
+    audit(board, cab, True)
+    out = run(con, "state")
+    assert out[0] == "state door  credits 4  bet 1"
+    assert "tilt fraud: fraud 0/5" in out
+    assert "door_cashbox open" in out and "key_audit on" in out
+    assert not [line for line in out if line.startswith("error")]
+
+
+def test_a_line_longer_than_the_limit_is_cut_not_overflowed():
+    con, cab, board, acc = console()
+    reply = run(con, "x" * 500)
+    assert reply == ["unknown command %r: try help" % ("x" * 80)]
+
+
+def test_ramclear_needs_the_audit_key_and_the_pin():
+    con, cab, board, acc = console()
+    coins(cab, acc, 1)
+    assert run(con, "ramclear " + PIN) == ["error: turn the audit key first"]
+    audit(board, cab, True)
+    assert run(con, "ramclear") == ["error: usage: ramclear PIN"]
+    assert run(con, "ramclear 1357") == ["error: wrong PIN"]
+    assert cab.ledger.credits == 4  # nothing cleared
+    assert tuple(cab.ledger.events()[-1][2:]) == ("pin", "wrong technician PIN")
+    assert run(con, "ramclear " + PIN) == ["critical memory cleared; meters start at zero"]
+    assert cab.ledger.credits == 0 and cab.ledger.meters["acceptor_in"] == 0
+    evs = cab.ledger.events()
+    assert len(evs) == 1 and evs[0][2] == "ramclear" and evs[0][3] == "by technician"  # recorded
+
+
+def test_three_wrong_pins_lock_the_console_for_a_minute():
+    con, cab, board, acc = console()
+    coins(cab, acc, 1)
+    audit(board, cab, True)
+    for _ in range(config.PIN_TRIES):
+        assert run(con, "ramclear 0000") == ["error: wrong PIN"]
+    assert run(con, "ramclear " + PIN) == ["error: locked after wrong PINs: wait 60 s"]  # even the right one
+    board.now += 59000
+    assert run(con, "ramclear " + PIN) == ["error: locked after wrong PINs: wait 1 s"]
+    assert cab.ledger.credits == 4
+    board.now += 1000
+    assert run(con, "ramclear " + PIN)[0].startswith("critical memory cleared")
+    assert cab.ledger.credits == 0
+
+
+def test_the_lock_survives_the_board_clock_wrapping():
+    period = ticks_add(0, -1) + 1  # where ticks_ms wraps: 2**30 on most boards, 2**62 on the unix port
+    if period <= 0:
+        skip("CPython's monotonic clock does not wrap")
+    con, cab, board, acc = console()
+    audit(board, cab, True)
+    board.now = period - 5000
+    for _ in range(config.PIN_TRIES):
+        run(con, "ramclear 0000")
+    board.now = 20000  # past the wrap, 25 s later
+    assert run(con, "ramclear " + PIN) == ["error: locked after wrong PINs: wait 35 s"]
+
+
+def test_ram_error_refuses_everything_until_a_technician_ram_clear():
+    con, cab, board, acc = console()
+    coins(cab, acc, 1)
+    junk = b"\x55" * 256
+    for off in range(0, len(board.nvram.mem), 256):  # both copies gone (in place: a small heap)
+        board.nvram.mem[off:off + 256] = junk
+    try:
+        Ledger(open_memory(board.nvram)).open()
+        raise AssertionError("corruption not detected")
+    except RamError as e:
+        cab.set_ram_error(str(e))
+    steps(cab, 5)
+    assert cab.state == "ramerror" and not acc.on
+    assert run(con, "meters")[0].startswith("error: critical memory unusable")
+    assert run(con, "state")[0].startswith("state ramerror: ")
+    press(board, cab, "key_reset")
+    assert cab.state == "ramerror"  # the attendant key never clears it
+    press(board, cab, "play")
+    assert cab.state == "ramerror"
+    audit(board, cab, True)
+    assert run(con, "ramclear 1111") == ["error: wrong PIN"]
+    assert cab.state == "ramerror"
+    assert run(con, "ramclear " + PIN)[0].startswith("critical memory cleared")
+    evs = cab.ledger.events()
+    assert evs[0][2] == "ramclear" and "both copies of state are bad" in evs[0][3]
+    audit(board, cab, False)
+    steps(cab, 12)  # the next acceptor poll
+    assert cab.state == "idle" and acc.on
+    coins(cab, acc, 1)
+    assert cab.ledger.credits == 4  # the machine works again, from zero
+
+
+def test_self_audit_tilt_ends_only_with_a_ram_clear():
+    con, cab, board, acc = console()
+    coins(cab, acc, 1)
+    cab.ledger.st["credits"] += 7  # credits that did not come through the meters
+    press(board, cab, "play")
+    assert "audit" in cab.tilts
+    audit(board, cab, True)
+    run(con, "ramclear " + PIN)
+    audit(board, cab, False)
+    assert not cab.tilts and cab.state == "idle"
+
+
+def test_out_of_memory_in_a_command_is_reported_and_the_cabinet_carries_on():
+    con, cab, board, acc = console()
+    coins(cab, acc, 1)
+
+    def hungry(args):
+        raise MemoryError("memory allocation failed, allocating 2048 bytes")
+
+    con.commands["paytable"] = (hungry, "")
+    reply = run(con, "paytable fr")
+    assert len(reply) == 1 and reply[0].startswith("error: out of memory for 'paytable'")
+    assert run(con, "meters json")[0].startswith("{")  # the next command works
+    press(board, cab, "play")
+    assert cab.ledger.meters["games_played"] == 1
