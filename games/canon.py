@@ -8,6 +8,14 @@ _ESC = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "
 
 
 def _str(s, out):
+    for c in s.encode():  # bytes: iterating them allocates nothing
+        if c < 0x20 or c > 0x7E or c == 34 or c == 92:
+            break
+    else:  # nothing to escape (nearly every key and symbol name): one piece, not one per character
+        out.append('"')
+        out.append(s)
+        out.append('"')
+        return
     out.append('"')
     for ch in s:
         e = _ESC.get(ch)
@@ -15,7 +23,7 @@ def _str(s, out):
             out.append(e)
             continue
         c = ord(ch)
-        if c < 0x20 or c > 0x7F:
+        if c < 0x20 or c > 0x7E:  # DEL too, as CPython's ensure_ascii does
             if c > 0xFFFF:
                 raise ValueError("canon: only BMP characters")
             out.append("\\u%04x" % c)
@@ -81,9 +89,14 @@ def canonical(v):
     return "".join(out).encode()
 
 
+def sha256(v):
+    """SHA-256 digest (bytes) of canonical(v), hashed as it is produced: never whole in the heap."""
+    sink = _Sink(hashlib.sha256())
+    _emit(v, sink)
+    sink.flush()
+    return sink.h.digest()
+
+
 def math_hash(model):
     """Hex SHA-256 of the canonical model (every field: math and player-facing text alike)."""
-    sink = _Sink(hashlib.sha256())
-    _emit(model, sink)
-    sink.flush()
-    return "".join("%02x" % b for b in sink.h.digest())
+    return "".join("%02x" % b for b in sha256(model))
