@@ -28,6 +28,7 @@ _POLLIN = select.POLLIN
 _POLLERR = select.POLLHUP | select.POLLERR
 _IPPROTO_TCP = const(6)  # Linux values; the unix port's socket module does not name them
 _TCP_NODELAY = const(1)
+RESET_EXIT = const(75)  # process exit status of a board reset (distinct from a crash's 1)
 
 
 def _listen(port):
@@ -364,6 +365,11 @@ class Board(hal.BoardBase):
                 self._poll.register(c, _POLLIN)
                 self._fds[fd] = (link, c)
                 self._conns[key] = (c, fd)
+
+    def reset(self):
+        """A board reset is a new process here: exit with RESET_EXIT; whoever powers the emulated
+        board (sim.harness) decides whether to start it again."""
+        raise SystemExit(RESET_EXIT)
 
     def idle(self, ms):
         """Sleep until a socket has something or ms pass; service every ready socket."""

@@ -72,6 +72,9 @@ class MachineBoard(hal.BoardBase):
     def ticks_ms(self):
         return time.ticks_ms()
 
+    def reset(self):
+        machine.reset()  # a fresh heap; critical memory carries the cabinet over
+
     def idle(self, ms):
         # UART FIFOs and pin IRQs keep working while we sleep; short naps keep the loop responsive
         time.sleep_ms(min(ms, 5))

@@ -25,6 +25,7 @@ _JOURNAL_HEAD = "<2sIB"
 _JOURNAL_HEAD_SIZE = const(7)
 _ENTRY_HEAD = "<BH"
 _CRC_SIZE = const(4)
+_VERIFY_PIECE = const(128)
 
 
 class RamError(Exception):
@@ -58,6 +59,10 @@ class CriticalMemory:
         self.size = self.journal_size + 2 * bank
         if base + self.size > nvram.size:
             raise RamError("layout needs %d bytes, NVRAM has %d" % (base + self.size, nvram.size))
+        # one record of each kind is built here, in place, for every commit: no per-commit
+        # allocation of a few KB that a fragmented heap may not find
+        self._jbuf = bytearray(self.journal_size)
+        self._cbuf = bytearray(_BLOCK_HEAD_SIZE + max(self.capacity.values()) + _CRC_SIZE)
         self.seq = 0
         self.data = {}
         self.bytes_written = 0
@@ -82,10 +87,14 @@ class CriticalMemory:
         return seq, payload
 
     def _write_copy(self, name, bank, seq, payload):
-        head = struct.pack(_BLOCK_HEAD, b"JB", self.ids[name], seq, len(payload))
-        rec = head + payload + struct.pack("<I", _crc(head + payload))
-        self.nvram.write(self._copy_off(name, bank), rec)
-        self.bytes_written += len(rec)
+        buf = self._cbuf
+        end = _BLOCK_HEAD_SIZE + len(payload)
+        struct.pack_into(_BLOCK_HEAD, buf, 0, b"JB", self.ids[name], seq, len(payload))
+        buf[_BLOCK_HEAD_SIZE:end] = payload
+        mv = memoryview(buf)
+        struct.pack_into("<I", buf, end, _crc(mv[:end]))
+        self.nvram.write(self._copy_off(name, bank), mv[:end + _CRC_SIZE])
+        self.bytes_written += end + _CRC_SIZE
 
     def _read_journal(self):
         """(seq, {name: payload}) or None."""
@@ -179,17 +188,26 @@ class CriticalMemory:
     def commit(self, updates):
         """Atomically replace the payloads of the named blocks."""
         seq = (self.seq + 1) & 0xFFFFFFFF
-        body = struct.pack(_JOURNAL_HEAD, b"JJ", seq, len(updates))
+        buf = self._jbuf
+        pos = _JOURNAL_HEAD_SIZE
+        for name in updates:
+            n = len(updates[name])
+            if n > self.capacity[name]:
+                raise RamError("%s: %d bytes exceed its %d" % (name, n, self.capacity[name]))
+            pos += 3 + n
+        if pos + _CRC_SIZE > self.journal_size:
+            raise RamError("transaction of %d bytes exceeds the journal" % (pos + _CRC_SIZE))
+        struct.pack_into(_JOURNAL_HEAD, buf, 0, b"JJ", seq, len(updates))
+        pos = _JOURNAL_HEAD_SIZE
         for name in updates:
             payload = updates[name]
-            if len(payload) > self.capacity[name]:
-                raise RamError("%s: %d bytes exceed its %d" % (name, len(payload), self.capacity[name]))
-            body += struct.pack(_ENTRY_HEAD, self.ids[name], len(payload)) + payload
-        rec = body + struct.pack("<I", _crc(body))
-        if len(rec) > self.journal_size:
-            raise RamError("transaction of %d bytes exceeds the journal" % len(rec))
-        self.nvram.write(self.base, rec)
-        self.bytes_written += len(rec)
+            struct.pack_into(_ENTRY_HEAD, buf, pos, self.ids[name], len(payload))
+            buf[pos + 3:pos + 3 + len(payload)] = payload
+            pos += 3 + len(payload)
+        mv = memoryview(buf)
+        struct.pack_into("<I", buf, pos, _crc(mv[:pos]))
+        self.nvram.write(self.base, mv[:pos + _CRC_SIZE])
+        self.bytes_written += pos + _CRC_SIZE
         for bank in (0, 1):
             for name in updates:
                 self._write_copy(name, bank, seq, updates[name])
@@ -201,9 +219,26 @@ class CriticalMemory:
         """Before and after each play: both copies of every block still match what we committed."""
         for name in self.names:
             for bank in (0, 1):
-                cp = self._read_copy(name, bank)
-                if cp is None or cp[1] != self.data[name]:
+                if not self._same(name, bank, self.data[name]):
                     raise RamError("copy %s of %s changed under us" % ("AB"[bank], name))
+
+    def _same(self, name, bank, payload):
+        # the copy is intact (CRC) and holds payload; read in small pieces: this runs twice a game,
+        # and small pieces fit a fragmented heap where a whole block might not
+        off = self._copy_off(name, bank)
+        head = self.nvram.read(off, _BLOCK_HEAD_SIZE)
+        magic, bid, seq, n = struct.unpack(_BLOCK_HEAD, head)
+        if magic != b"JB" or bid != self.ids[name] or n != len(payload):
+            return False
+        crc = crc32(head)
+        mv = memoryview(payload)
+        off += _BLOCK_HEAD_SIZE
+        for pos in range(0, n, _VERIFY_PIECE):
+            piece = self.nvram.read(off + pos, min(_VERIFY_PIECE, n - pos))
+            if piece != mv[pos:pos + len(piece)]:
+                return False
+            crc = crc32(piece, crc)
+        return struct.unpack("<I", self.nvram.read(off + n, _CRC_SIZE))[0] == crc & 0xFFFFFFFF
 
     def live_ranges(self):
         """(offset, length) of every byte that currently carries data, for fault-injection campaigns."""

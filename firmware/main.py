@@ -87,20 +87,42 @@ def release(names):
     gc.collect()
 
 
+BOOT_TRIES = 3  # boots in a row that run out of memory before the board is really reset
+
+
+def supervise(boot, reset, log=print):
+    """Run the cabinet; on MemoryError start it again from what NVRAM holds, as a watchdog reset would:
+    everything in RAM is dropped, so a change half made in RAM can never be committed later. A boot
+    that itself runs out of memory BOOT_TRIES times in a row asks the board for a real reset (a
+    fresh heap): a machine that cannot boot must not spin."""
+    failed = 0
+    while True:
+        cab = None
+        try:
+            cab = boot()
+            failed = 0
+            release(BOOT_ONLY)  # boot()'s frame is gone: nothing holds them any more
+            cab.run()
+            return
+        except MemoryError as e:
+            pe = getattr(sys, "print_exception", None)  # MicroPython: where it ran out, for the record
+            if pe is not None:
+                pe(e)
+            if cab is None:
+                failed += 1
+            cab = None
+            release(())
+            if failed >= BOOT_TRIES:
+                log("jeton: out of memory %d times while booting: board reset" % failed)
+                reset()
+                return
+            log("jeton: out of memory: restarting the cabinet from critical memory")
+
+
 def main(argv):
     opts = parse_args(argv)
     board = make_board(opts)
-    while True:
-        cab = start(board, opts)
-        release(BOOT_ONLY)  # start()'s frame is gone: nothing holds them any more
-        try:
-            cab.run()
-        except MemoryError:
-            # as a watchdog reset would: drop everything in RAM and start again from what NVRAM
-            # holds, so a change that was half made in RAM can never be committed later
-            cab = None
-            release(())
-            print("jeton: out of memory: restarting the cabinet from critical memory")
+    supervise(lambda: start(board, opts), board.reset)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,8 @@ def check(model_path, cert_path, recompute=True):
             model = json.load(f)
         with open(cert_path) as f:
             cert = json.load(f)
+    except MemoryError:
+        raise  # the heap, not the game: the caller starts again, never disables a good game
     except Exception as e:  # noqa: missing or unreadable file, bad JSON
         return False, "unreadable model or certificate: %s" % (e,), None
     try:
@@ -66,5 +68,7 @@ def check(model_path, cert_path, recompute=True):
             if lo is None or p * lo[1] < lo[0] * q:
                 lo = (p, q)
         return True, "ok: %s, %d bet levels, lowest return %s" % (game.id, len(game.bets), _pct(lo[0], lo[1])), game
+    except MemoryError:
+        raise
     except Exception as e:  # noqa: a malformed model disables the game, never crashes the boot
         return False, "invalid model: %s" % (e,), None

@@ -122,3 +122,27 @@ def test_oversized_payload_refused():
 def test_layout_that_does_not_fit_is_refused():
     with raises(RamError):
         CriticalMemory(RamNvram(256), LAYOUT, journal_capacity=208)
+
+
+def test_verify_reads_long_blocks_piece_by_piece_and_catches_every_kind_of_change():
+    nv = RamNvram(4096)
+    cm = CriticalMemory(nv, (("big", 400), ("small", 16)), journal_capacity=416)
+    cm.open()
+    payload = bytes(range(256)) + bytes(range(100))  # 356 bytes: three pieces of 128 and a tail
+    cm.format({"big": payload, "small": b"x"})
+    cm.verify()
+    last = cm._copy_off("big", 0) + 9 + 355
+    # the last payload byte, the stored CRC, copy B's seq (the header is under the CRC too)
+    for off in (last, last + 1, cm._copy_off("big", 1) + 3):
+        nv.mem[off] ^= 0x01
+        with raises(RamError):
+            cm.verify()
+        nv.mem[off] ^= 0x01
+        cm.verify()
+    # a valid record, but not what was committed (an older copy written back): caught by content
+    old = cm._copy_off("big", 1)
+    saved = bytes(nv.mem[old:old + 9 + 356 + 4])
+    cm.commit({"big": payload[:-1] + b"\xff"})
+    nv.mem[old:old + len(saved)] = saved
+    with raises(RamError):
+        cm.verify()

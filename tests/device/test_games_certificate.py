@@ -3,7 +3,7 @@
 import json
 import os
 
-from devtest import tmpdir, rmtree
+from devtest import raises, tmpdir, rmtree
 from games import certificate
 from games.canon import canonical, math_hash
 from games.floor import RTP_FLOOR_NUM, RTP_FLOOR_DEN, meets_floor
@@ -57,6 +57,22 @@ def test_lying_certificate_is_refused():
 def test_missing_files_do_not_raise():
     ok, reason, game = certificate.check("nope.json", "games/certs/aurore-85.json")
     assert not ok and game is None
+
+
+def test_out_of_memory_is_not_taken_for_a_bad_game():
+    # a full heap at boot must restart the boot (firmware/main.py), not disable a certified game
+    saved = certificate.math_hash
+
+    def hungry(model):
+        raise MemoryError("memory allocation failed, allocating 464 bytes")
+
+    certificate.math_hash = hungry
+    try:
+        with raises(MemoryError):
+            certificate.check("games/models/sept-royal-88.json", "games/certs/sept-royal-88.json")
+    finally:
+        certificate.math_hash = saved
+    assert certificate.check("games/models/sept-royal-88.json", "games/certs/sept-royal-88.json")[0]
 
 
 def test_floor_constant():
