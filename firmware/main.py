@@ -119,8 +119,27 @@ def supervise(boot, reset, log=print):
             log("jeton: out of memory: restarting the cabinet from critical memory")
 
 
+# Imported when first needed (the paytable text, the tournament rules). Compiled from source, such
+# a late import needs the compiler's parse tree in a heap by then three-quarters full: it can fail
+# with tens of KB free. A firmware run from .py (not the .mpy of tools.image, nor frozen) therefore
+# imports them at power-up, while the heap is still empty.
+LATE = ("games.text", "firmware.tournament")
+
+
+def preload_if_source():
+    f = getattr(sys.modules.get("firmware.config"), "__file__", "")
+    if f.endswith(".py"):
+        for name in LATE:
+            __import__(name)
+        return True
+    return False
+
+
 def main(argv):
+    from firmware import config  # noqa: F401  (how it was loaded tells how the rest will be)
+
     opts = parse_args(argv)
+    preload_if_source()
     board = make_board(opts)
     supervise(lambda: start(board, opts), board.reset)
 

@@ -136,3 +136,25 @@ def test_tampered_model_is_disabled_at_boot(state: Path, tmp_path: Path) -> None
         assert "game-off" in events and "sept-royal-92" in events
     finally:
         cab.shutdown()
+
+
+def test_run_straight_from_the_checkout_in_256k(state: Path) -> None:
+    """`micropython -X heapsize=256K firmware/main.py` with no .mpy image (modules compiled on the
+    device): a session and every read-only console command still fit, late imports included."""
+    cab = EmulatedCabinet(state, compiled=False).boot()
+    try:
+        assert cab.firmware.ready["code"] == "py"
+        for _ in range(3):
+            cab.insert_token()
+        for _ in range(8):
+            cab.play()
+        assert cab.console is not None
+        for c in ("paytable fr", "paytable en", "tournament", "events", "recall", "recall json", "games",
+                  "state", "meters json", "mem", "version"):
+            out = cab.console.command(c)
+            assert out and not [line for line in out if line.startswith("error")], (c, out[:3])
+        cab.cash_out()
+        assert not [line for line in cab.firmware.lines if "out of memory" in line]
+        assert cab.meters()["credits"] == 0
+    finally:
+        cab.shutdown()
