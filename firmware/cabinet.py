@@ -392,13 +392,11 @@ class Cabinet:
 
     def ram_clear(self):
         """Technician's RAM clear (console, audit key + PIN): fresh memory, recorded as its first event."""
-        self.ledger.format()
-        was = self.ram_error or "by technician"
+        self.ledger.format(("ramclear", str(self.ram_error or "by technician")))
         self.ram_error = None
         self.tilts = {}
         self.win = 0
         self.reels = None
-        self.ledger.event("ramclear", str(was))
         self.show()
 
     # --- doors and keys --------------------------------------------------------------------------

@@ -131,10 +131,24 @@ class CriticalMemory:
         return True
 
     def format(self, initial):
-        """Fresh memory: every block written with its initial payload (a RAM clear does this too)."""
-        self.seq = 0
+        """Fresh memory: every block written with its initial payload (a RAM clear does this too).
+        One journaled transaction, numbered above every sequence number still readable, so that a
+        power cut part-way through is replayed at power-up like any other commit."""
+        self.seq = self._highest_seq()
         self.data = {}
         self.commit(initial)
+
+    def _highest_seq(self):
+        best = 0
+        j = self._read_journal()
+        if j:
+            best = j[0]
+        for name in self.names:
+            for bank in (0, 1):
+                cp = self._read_copy(name, bank)
+                if cp and cp[0] > best:
+                    best = cp[0]
+        return best
 
     def open(self):
         """Validate everything, replay an interrupted transaction, repair single bad copies.

@@ -72,11 +72,17 @@ class Ledger:
             self.st["m"].setdefault(name, 0)
         return self.mem.findings
 
-    def format(self):
+    def format(self, first_event=None):
+        """Fresh books. first_event (code, text), e.g. the RAM clear itself, is written in the same
+        transaction: memory is never cleared without the record that says so."""
         self.st = self.initial()
-        blocks = {"state": self._state_bytes()}
+        blocks = {}
         for name, _ in LAYOUT[1:]:
             blocks[name] = b""
+        if first_event:
+            self.st["ev"] = 1
+            blocks["e0"] = json.dumps([[1, _now(), first_event[0], first_event[1][:80]]]).encode()
+        blocks["state"] = self._state_bytes()
         self.mem.format(blocks)
 
     def _state_bytes(self):

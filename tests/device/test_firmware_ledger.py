@@ -200,3 +200,45 @@ def test_bytes_written_per_game():
     per_game = led.mem.bytes_written - before
     # journal + two copies of the state and of the recall record: a few kB, not the whole memory
     assert 0 < per_game < 6000, per_game
+
+
+def test_ram_clear_and_its_record_are_one_transaction():
+    def books():
+        nv, led = fresh()
+        led.accept(8, 2)
+        play(led, 1, 0)
+        return nv, led
+
+    nv, led = books()
+    before = nv.writes
+    led.format(("ramclear", "by technician"))
+    n_writes = nv.writes - before
+    assert n_writes >= 3  # journal, then copies A and B
+    seen, after, write, real = set(), None, None, None
+    for k in range(n_writes):  # a cut half-way into each write of the clear in turn
+        nv = led = after = write = real = None  # one 64 KB image at a time in the fixed heap
+        gc.collect()
+        nv, led = books()
+        real, calls = nv.write, [0]
+
+        def write(off, data, real=real, calls=calls, k=k, nv=nv):
+            if calls[0] == k:
+                nv.tear_after = len(data) // 2
+            calls[0] += 1
+            real(off, data)
+
+        nv.write = write
+        with raises(PowerCut):
+            led.format(("ramclear", "by technician"))
+        del nv.write
+        after = reload(nv)
+        evs = after.events()
+        if after.credits == 0:  # cleared, and the record of it is the first event of the new log
+            assert len(evs) == 1 and tuple(evs[0][2:]) == ("ramclear", "by technician")
+            assert after.meters["acceptor_in"] == 0 and after.meters["coin_in"] == 0
+            seen.add("cleared")
+        else:  # not begun: the old books untouched
+            assert after.credits == 7 and after.meters["coin_in"] == 1
+            assert not [e for e in evs if e[2] == "ramclear"]
+            seen.add("old")
+    assert seen == {"cleared", "old"}
