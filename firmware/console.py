@@ -43,7 +43,11 @@ class Console:
                     if self._line:
                         self.execute(bytes(self._line).decode())
                         self._line = bytearray()
-                elif len(self._line) < MAX_LINE:
+                elif c in (8, 127):  # backspace / delete from the technician's terminal
+                    if self._line:
+                        self._line = self._line[:-1]  # MicroPython's bytearray has no pop()
+                elif 32 <= c < 127 and len(self._line) < MAX_LINE:
+                    # printable ASCII only: line noise or a wrong baud rate must never reach decode()
                     self._line.append(c)
 
     def say(self, text):

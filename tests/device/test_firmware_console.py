@@ -87,6 +87,27 @@ def test_state_shows_credits_tilts_open_doors_and_keys():
     assert not [line for line in out if line.startswith("error")]
 
 
+def test_line_noise_never_stops_the_console_or_the_cabinet():
+    con, cab, board, acc = console()
+    coins(cab, acc, 1)
+    con.uart.rx += bytes([0xFF, 0xFE, 0xC3, 0x28, 0x00, 0x1B]) + b"\r"  # a wrong baud rate looks like this
+    con.service()
+    con.uart.tx = bytearray()
+    assert run(con, "meters json")[0].startswith("{")
+    con.uart.rx += bytes([0xC3, 0xA9]) + b"state\r"  # UTF-8 'e acute' then a command: the noise is dropped
+    con.service()
+    assert bytes(con.uart.tx).decode().startswith("state credit")
+    con.uart.tx = bytearray()
+    steps(cab, 5)
+    assert cab.state == "credit"
+
+
+def test_backspace_edits_the_line():
+    con, cab, board, acc = console()
+    assert run(con, "helx\x08p")[0].split()[0] == "events"  # help's first line, sorted
+    assert run(con, "statez\x7f")[0].startswith("state idle")
+
+
 def test_a_line_longer_than_the_limit_is_cut_not_overflowed():
     con, cab, board, acc = console()
     reply = run(con, "x" * 500)
