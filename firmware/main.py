@@ -87,36 +87,46 @@ def release(names):
     gc.collect()
 
 
-BOOT_TRIES = 3  # boots in a row that run out of memory before the board is really reset
+RESTARTS = 3  # failures in a row (a boot, or a run shorter than HEALTHY_MS) before a real board reset
+HEALTHY_MS = 60000
 
 
-def supervise(boot, reset, log=print):
-    """Run the cabinet; on MemoryError start it again from what NVRAM holds, as a watchdog reset would:
-    everything in RAM is dropped, so a change half made in RAM can never be committed later. A boot
-    that itself runs out of memory BOOT_TRIES times in a row asks the board for a real reset (a
-    fresh heap): a machine that cannot boot must not spin."""
+def supervise(boot, reset, clock, log=print):
+    """Run the cabinet; when it fails (MemoryError, or a fault no test found) start it again from
+    what NVRAM holds, as a watchdog reset would: everything in RAM is dropped, so a change half made
+    in RAM can never be committed later, and the restart is recorded in the event log. RESTARTS
+    failures in a row ask the board for a real reset (a fresh heap): a machine that cannot run must
+    not spin."""
+    from board.compat import ticks_diff
+
     failed = 0
+    why = None
     while True:
         cab = None
+        started = None
         try:
             cab = boot()
-            failed = 0
+            if why and cab.ledger.st is not None:
+                cab.ledger.event("restart", why)
             release(BOOT_ONLY)  # boot()'s frame is gone: nothing holds them any more
+            started = clock()
             cab.run()
             return
-        except MemoryError as e:
-            pe = getattr(sys, "print_exception", None)  # MicroPython: where it ran out, for the record
+        except Exception as e:  # noqa: the watchdog's job; SystemExit and KeyboardInterrupt pass
+            pe = getattr(sys, "print_exception", None)  # MicroPython: where it failed, for the record
             if pe is not None:
                 pe(e)
-            if cab is None:
-                failed += 1
+            if started is not None and ticks_diff(clock(), started) >= HEALTHY_MS:
+                failed = 0
+            failed += 1
             cab = None
             release(())
-            if failed >= BOOT_TRIES:
-                log("jeton: out of memory %d times while booting: board reset" % failed)
+            why = "out of memory" if isinstance(e, MemoryError) else "fault %s: %s" % (type(e).__name__, e)
+            if failed >= RESTARTS:
+                log("jeton: %s, %d times in a row: board reset" % (why, failed))
                 reset()
                 return
-            log("jeton: out of memory: restarting the cabinet from critical memory")
+            log("jeton: %s: restarting the cabinet from critical memory" % why)
 
 
 # Imported when first needed (the paytable text, the tournament rules). Compiled from source, such
@@ -141,7 +151,7 @@ def main(argv):
     opts = parse_args(argv)
     preload_if_source()
     board = make_board(opts)
-    supervise(lambda: start(board, opts), board.reset)
+    supervise(lambda: start(board, opts), board.reset, board.ticks_ms)
 
 
 if __name__ == "__main__":

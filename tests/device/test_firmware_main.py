@@ -1,73 +1,93 @@
-# firmware/main.py's supervisor: what the firmware does when the heap runs out.
+# firmware/main.py's supervisor: what the firmware does when it fails (the watchdog's job).
+# mp-heap: 384K  (a 64 KB NVRAM image in RAM for the restart records)
 from devtest import raises
+from fakes_firmware import RamNvram
 from firmware import main
+from firmware.ledger import Ledger, open_memory
 
 
 class Cab:
-    def __init__(self, script):
+    def __init__(self, script, ledger, clock):
         self.script = script
+        self.ledger = ledger
+        self.clock = clock
 
     def run(self):
-        what = self.script.pop(0)
+        what, ms = self.script.pop(0)
+        self.clock[0] += ms  # how long this run lasted
         if what == "oom":
             raise MemoryError("memory allocation failed")
-        if what == "crash":
-            raise ValueError("a bug")
+        if what == "bug":
+            raise ValueError("no lamp_x")
+        if what == "exit":
+            raise SystemExit(3)
 
 
 def supervised(boots):
-    """boots: per boot, "oom" (the boot itself runs out) or a Cab script for its run."""
-    log, resets, booted = [], [], []
+    """boots: per boot, "oom" (the boot itself runs out) or a (what, ms) for its run."""
+    log, resets, booted, clock = [], [], [], [0]
+    import gc
+    import sys
+
+    gc.collect()
+    ledger = Ledger(open_memory(RamNvram(65536)))
+    ledger.open()
 
     def boot():
         b = boots.pop(0)
         booted.append(b)
         if b == "oom":
             raise MemoryError("memory allocation failed")
-        return Cab(b)
-
-    import sys
+        return Cab([b], ledger, clock)
 
     kept = {}
     for name in main.BOOT_ONLY:  # supervise() unloads them; the other tests share this process
         if name in sys.modules:
             kept[name] = sys.modules[name]
     try:
-        main.supervise(boot, lambda: resets.append(1), log.append)
+        main.supervise(boot, lambda: resets.append(1), lambda: clock[0], log.append)
     finally:
         gone = [n for n in main.BOOT_ONLY if n not in sys.modules]
         for name, mod in kept.items():
             sys.modules[name] = mod
             parent, _, child = name.rpartition(".")
             setattr(sys.modules[parent], child, mod)
-    return log, resets, booted, gone
+    return log, resets, booted, gone, ledger
 
 
-def test_out_of_memory_while_running_restarts_from_critical_memory():
-    log, resets, booted, gone = supervised([["oom"], ["oom"], ["stop"]])
+def test_out_of_memory_while_running_restarts_from_critical_memory_and_is_recorded():
+    log, resets, booted, gone, ledger = supervised([("oom", 10), ("oom", 10), ("stop", 0)])
     assert len(booted) == 3 and not resets
     assert log == ["jeton: out of memory: restarting the cabinet from critical memory"] * 2
+    assert [tuple(e[2:]) for e in ledger.events() if e[2] == "restart"] == [("restart", "out of memory")] * 2
 
 
-def test_boots_that_run_out_of_memory_end_in_a_board_reset_not_a_spin():
-    log, resets, booted, gone = supervised(["oom"] * main.BOOT_TRIES + [["stop"]])
-    assert resets == [1] and len(booted) == main.BOOT_TRIES
-    assert log[-1] == "jeton: out of memory %d times while booting: board reset" % main.BOOT_TRIES
+def test_an_unexpected_fault_restarts_too_and_says_what_it_was():
+    log, resets, booted, gone, ledger = supervised([("bug", 10), ("stop", 0)])
+    assert log == ["jeton: fault ValueError: no lamp_x: restarting the cabinet from critical memory"]
+    assert tuple(ledger.events()[-1][2:]) == ("restart", "fault ValueError: no lamp_x")
 
 
-def test_a_good_boot_resets_the_count_of_failed_boots():
-    boots = ["oom"] * (main.BOOT_TRIES - 1) + [["oom"]] + ["oom"] * (main.BOOT_TRIES - 1) + [["stop"]]
-    log, resets, booted, gone = supervised(boots)
-    assert not resets and len(booted) == 2 * main.BOOT_TRIES
+def test_failures_in_a_row_end_in_a_board_reset_not_a_spin():
+    log, resets, booted, gone, ledger = supervised(["oom", ("bug", 10), "oom", ("stop", 0)])
+    assert resets == [1] and len(booted) == main.RESTARTS
+    assert log[-1] == "jeton: out of memory, %d times in a row: board reset" % main.RESTARTS
 
 
-def test_other_errors_are_not_swallowed():
-    with raises(ValueError):
-        supervised([["crash"]])
+def test_a_run_that_lasted_resets_the_count():
+    long = main.HEALTHY_MS
+    boots = ["oom", ("oom", long), "oom", ("bug", long), "oom", ("stop", 0)]
+    log, resets, booted, gone, ledger = supervised(boots)
+    assert not resets and len(booted) == 6
+
+
+def test_system_exit_is_not_a_fault():
+    with raises(SystemExit):
+        supervised([("exit", 0)])
 
 
 def test_boot_only_modules_are_released_after_boot():
     import firmware.startup  # noqa: F401  (one of BOOT_ONLY)
 
-    gone = supervised([["stop"]])[3]
+    gone = supervised([("stop", 0)])[3]
     assert "firmware.startup" in gone

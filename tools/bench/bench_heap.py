@@ -31,7 +31,7 @@ def session_fits(heap_k: int, compiled: bool) -> bool:
                 if any(line.startswith("error") for line in cab.console.command(c)):
                     return False
             cab.cash_out()
-            restarts = [l for l in cab.firmware.lines if "out of memory" in l]
+            restarts = [l for l in cab.firmware.lines if "restarting the cabinet" in l or "board reset" in l]
             return not restarts and cab.firmware.alive()
         except (RuntimeError, TimeoutError, OSError, AssertionError):
             return False
