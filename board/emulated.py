@@ -28,6 +28,7 @@ _POLLIN = select.POLLIN
 _POLLERR = select.POLLHUP | select.POLLERR
 _IPPROTO_TCP = const(6)  # Linux values; the unix port's socket module does not name them
 _TCP_NODELAY = const(1)
+MAX_PANEL_LINE = const(128)
 RESET_EXIT = const(75)  # process exit status of a board reset (distinct from a crash's 1)
 
 
@@ -236,9 +237,14 @@ class Panel(Link):
         buf = self._lines.get(id(conn), b"") + data
         while b"\n" in buf:
             line, buf = buf.split(b"\n", 1)
-            parts = line.decode().split()
+            try:
+                parts = line.decode().split()
+            except UnicodeError:
+                continue  # noise on the wire is no pin command
             if len(parts) == 3 and parts[0] == "pin" and parts[1] in self.board.pins:
                 self.board.pins[parts[1]].value(parts[2] == "1")
+        if len(buf) > MAX_PANEL_LINE:
+            buf = b""  # no line end in sight: noise, not a command; never let it fill the heap
         self._lines[id(conn)] = buf
 
     def send_line(self, text):

@@ -123,3 +123,15 @@ def test_door_latch_file(board):
     assert latch.read() == ["door_main"]
     latch.clear()
     assert latch.read() == []
+
+
+def test_noise_on_the_panel_wire_is_ignored(board):
+    import socket
+
+    s = socket.create_connection(("127.0.0.1", board.ports[2]))
+    assert _spin(board, lambda: len(board.panel.conns) == 1)
+    s.sendall(bytes([0xFF, 0xFE, 0xC3, 0x28]) + b"\n" + b"x" * 5000)  # bad UTF-8, then no line end at all
+    s.sendall(b"\npin door_main 1\n")
+    assert _spin(board, lambda: board.pin("door_main").value() == 1)
+    assert all(len(buf) <= emulated.MAX_PANEL_LINE for buf in board.panel._lines.values())
+    s.close()
