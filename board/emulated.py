@@ -4,9 +4,9 @@
 #   bytes go into an RX FIFO like a UART's IRQ-fed buffer (overruns are counted, never block);
 # - the panel link carries switch levels from the host ("pin NAME 0|1\n", also the pulse coin
 #   acceptor's lines coin_pulse_N) and lamps, meter coils and the display back ("lamp NAME 0|1\n",
-#   "meter NAME 0|1\n", "display {json}\n"). Several host programs may plug into the panel at
-#   once (cabinet panel, pulse acceptor, meter monitor): each gets every output line, and each
-#   newcomer gets the current lamp/meter/display state;
+#   "meter NAME 0|1 MS\n" stamped with the board's ms clock, "display {json}\n"). Several host
+#   programs may plug into the panel at once (cabinet panel, pulse acceptor, meter monitor): each
+#   gets every output line, and each newcomer gets the current lamp/meter/display state;
 # - one ccTalk UART is one multi-drop bus: sim/cctalk_bus.py answers for several addresses
 #   (acceptor 2, hopper 3) over its single connection, with one echo, as on the real wire;
 # - a battery-backed door latch is the file STATE/door_latch (one door name per line, written by
@@ -189,7 +189,14 @@ class Lamp:
         v = 1 if v else 0
         if v != self._v:
             self._v = v
-            self._panel.send_line("%s %s %d" % (self.kind, self.name, v))
+            self._panel.send_line(self.line())
+
+    def line(self):
+        if self.kind == "meter":
+            # with the board's ms clock: a meter counts the electrical width of a stroke, which the
+            # host must not judge by when a busy loopback happened to deliver the lines
+            return "meter %s %d %d" % (self.name, self._v, self._panel.board.ticks_ms())
+        return "%s %s %d" % (self.kind, self.name, self._v)
 
 
 class Display:
@@ -214,7 +221,7 @@ class Panel(Link):
         Link.on_accept(self, conn)
         # a fresh tap learns the whole output state (to it alone)
         for out in list(self.board.lamps.values()) + list(self.board.meters.values()):
-            self._send_to(conn, "%s %s %d" % (out.kind, out.name, out.value()))
+            self._send_to(conn, out.line())
         if self.board.display.last:
             self._send_to(conn, "display " + self.board.display.last)
 

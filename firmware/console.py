@@ -23,6 +23,7 @@ class Console:
             "state": (self.cmd_state, "cabinet state, credits, bet, last game"),
             "paytable": (self.cmd_paytable, "game rules and prizes ('paytable en' / 'paytable fr')"),
             "version": (self.cmd_version, "firmware version and board"),
+            "hardmeters": (self.cmd_hardmeters, "electromechanical meters: count, pulses pending ('hardmeters json')"),
             "mem": (self.cmd_mem, "heap in use and free; NVRAM bytes written (flash wear)"),
             "games": (self.cmd_games, "offered games and their boot check (s. 93 certificates)"),
             "events": (self.cmd_events, "event log, newest last ('events json')"),
@@ -110,6 +111,23 @@ class Console:
         g = c.ledger.game
         if g:
             self.say("last game: %s" % json.dumps(g))
+
+    def cmd_hardmeters(self, args):
+        em = self.cab.em
+        if em is None:
+            self.say("no electromechanical meters on this board")
+            return
+        out = {}
+        for name in sorted(em.coils):
+            out[name] = {"count": em.done(name), "pending": em.pending(name), "ahead": em.mismatch.get(name, 0)}
+        if args and args[0] == "json":
+            out["busy"] = em.busy()  # a stroke on its way, or pulses still to drive
+            self.say(json.dumps(out))
+            return
+        for name in sorted(out):
+            o = out[name]
+            self.say("%-13s %8d  pending %d%s" % (name, o["count"], o["pending"],
+                                                  "  AHEAD %d" % o["ahead"] if o["ahead"] else ""))
 
     def cmd_mem(self, args):
         import gc

@@ -1,10 +1,12 @@
-"""Emulated electromechanical meters watching the panel link's "meter NAME 0|1" lines.
+"""Emulated electromechanical meters watching the panel link's "meter NAME 0|1 [MS]" lines.
 
 The model of a meter: it counts one when its coil is released after having been energised for
 at least min_on_ms (a complete stroke). A stroke shorter than that, or one cut short because
 the link dropped (the cabinet lost power) while the coil was on, does not count. Pulses closer
 together than min_off_ms are recorded as rate violations (a real meter would miss them, so
-the test fails instead of guessing). A fresh connection first receives every output's state,
+the test fails instead of guessing). Widths and spacings are measured on the board's clock (the
+MS stamp the emulated board puts on each line), not on when the lines arrive: a busy host may
+deliver a stroke's on and off together. A fresh connection first receives every output's state,
 so the monitor can be (re)plugged at any time; counts persist in the object across reconnects
 (a meter keeps its count through a power cut).
 """
@@ -38,10 +40,14 @@ class MeterMonitor:
         return self
 
     def _pump(self, tap: PanelTap) -> None:
+        with self._cond:
+            self._off.clear()  # a new power-up: spacing is measured within one clock
         for line in tap.lines():
             parts = line.split(" ")
-            if len(parts) == 3 and parts[0] == "meter":
-                self._level(parts[1], parts[2] == "1", time.monotonic())
+            if len(parts) in (3, 4) and parts[0] == "meter":
+                # the board's stamp when it sends one (the stroke's electrical width), else arrival
+                t = int(parts[3]) / 1000 if len(parts) == 4 else time.monotonic()
+                self._level(parts[1], parts[2] == "1", t)
         with self._cond:  # link dropped: a coil that was on loses power mid-stroke
             self.cut += len(self._on)
             self._on.clear()

@@ -108,6 +108,34 @@ def test_backspace_edits_the_line():
     assert run(con, "statez\x7f")[0].startswith("state idle")
 
 
+def test_hardmeters_reports_counts_pending_pulses_and_a_meter_ahead():
+    from board.meters_em import EmMeters
+
+    con, cab, board, acc = console()
+    assert run(con, "hardmeters") == ["no electromechanical meters on this board"]
+
+    class Store:
+        def load(self):
+            return None
+
+        def save(self, st):
+            pass
+
+    cab.em = EmMeters(board.coils, Store(), on_ms=20, off_ms=20)
+    coins(cab, acc, 1)  # 4 credits: 4 strokes of meter_drop to drive
+    st = json.loads(run(con, "hardmeters json")[0])
+    assert st["busy"] and st["meter_drop"]["count"] + st["meter_drop"]["pending"] == 4
+    steps(cab, 30)
+    st = json.loads(run(con, "hardmeters json")[0])
+    assert not st["busy"] and st["meter_drop"] == {"count": 4, "pending": 0, "ahead": 0}
+    assert board.coils["meter_drop"].rises == 4
+    cab.em.state["meter_in"][0] = 3  # ahead of coin_in (0)
+    steps(cab, 2)
+    lines = run(con, "hardmeters")
+    assert "meter_drop           4  pending 0" in lines
+    assert [l for l in lines if l.startswith("meter_in") and l.endswith("AHEAD 3")]
+
+
 def test_a_line_longer_than_the_limit_is_cut_not_overflowed():
     con, cab, board, acc = console()
     reply = run(con, "x" * 500)

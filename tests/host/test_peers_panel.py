@@ -135,3 +135,18 @@ def test_noise_on_the_panel_wire_is_ignored(board):
     assert _spin(board, lambda: board.pin("door_main").value() == 1)
     assert all(len(buf) <= emulated.MAX_PANEL_LINE for buf in board.panel._lines.values())
     s.close()
+
+
+def test_meter_monitor_judges_strokes_on_the_boards_clock_not_on_arrival():
+    class Tap:  # every line delivered at once, as a busy host's loopback may do
+        def lines(self):
+            yield "meter meter_in 1 1000"
+            yield "meter meter_in 0 1050"  # 50 ms: a stroke
+            yield "meter meter_in 1 1100"
+            yield "meter meter_in 0 1105"  # 5 ms: too short to move the counter
+            yield "meter meter_out 1 2000"  # then the power is cut with this coil on
+
+    mon = MeterMonitor()
+    mon._pump(Tap())
+    assert mon.counts == {"meter_in": 1, "meter_out": 0}
+    assert mon.short == 1 and mon.cut == 1 and not mon.violations
