@@ -12,6 +12,7 @@
 from board.cctalk import CcTalkError
 from board.compat import ticks_add, ticks_diff
 from board.doors import Doors
+from board import hopper_codes
 from board.hopper_cctalk import HopperError
 from board.switches import Button
 from firmware import config
@@ -334,12 +335,12 @@ class Cabinet:
         elif kind == "extra":
             self.set_tilt("hopper", "runaway: %d coins paid unasked" % a)
         elif kind == "fraud":
-            self.disrupted("hopper fraud flag %d" % a)
-            self.set_tilt("fraud", "hopper flag %d" % a)
+            self.disrupted("hopper fraud flag %d: %s" % (a, hopper_codes.name(a)))
+            self.set_tilt("fraud", "hopper flag %d: %s" % (a, hopper_codes.name(a)))
         elif kind == "fault":
-            self.set_tilt("hopper", "hopper flag %d" % a)
+            self.set_tilt("hopper", "hopper flag %d: %s" % (a, hopper_codes.name(a)))
         else:
-            self.log("hopper %s flag %d" % (kind, a))
+            self.log("hopper %s flag %d: %s" % (kind, a, hopper_codes.name(a)))
 
     def attendant_key(self):
         lock = self.ledger.clear_lock()

@@ -282,3 +282,11 @@ def test_a_door_opened_while_powered_off_is_recorded_at_boot():
     assert led.meters["door_cashbox"] == 1
     assert any(e[2] == "door-off" and "door_cashbox" in e[3] for e in led.events())
     assert board.door_latch.opened == []  # read once, then cleared
+
+
+def test_hopper_flags_are_named_in_tilts_for_the_technician():
+    cab, board, acc = cabinet()
+    cab.hopper_event("fault", 5, 0)  # ccTalk header 163, flag 5
+    assert cab.tilts["hopper"] == "hopper flag 5: opto blocked permanently during payout"
+    cab.hopper_event("fraud", 3, 0)
+    assert cab.tilts["fraud"] == "hopper flag 3: opto fraud: path blocked during idle"
