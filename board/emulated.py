@@ -290,14 +290,21 @@ class FileNvram:
     def __init__(self, path, size):
         self.size = size
         try:
-            ok = os.stat(path)[6] == size
+            have = os.stat(path)[6]
         except OSError:
-            ok = False
-        if not ok:
+            have = None
+        # a file that exists is never re-created: one that is too short (truncated, or cut while
+        # being created) is only extended with zeros, so what it lost shows up as corruption that
+        # critical memory reports, never as a silent RAM clear
+        if have is None or have < size:
             zero = bytes(1024)  # small chunks: the firmware's heap is fixed
-            with open(path, "wb") as f:
-                for off in range(0, size, 1024):
-                    f.write(zero[:min(1024, size - off)])
+            with open(path, "wb" if have is None else "r+b") as f:
+                off = have or 0
+                f.seek(off)
+                while off < size:
+                    n = min(1024, size - off)
+                    f.write(zero[:n])
+                    off += n
         self._f = open(path, "r+b", buffering=0)
 
     def read(self, off, n):

@@ -16,8 +16,9 @@ _CHUNK = 256  # zero-fill step: the firmware's heap is fixed, never allocate `si
 
 
 class LfsNvram:
-    """NVRAM of `size` bytes in the file `path`; a missing file, or one of another size, is
-    (re)created zero-filled, which is a RAM clear. Every write is flushed (a littlefs commit) and,
+    """NVRAM of `size` bytes in the file `path`. A missing file is created zero-filled; an existing
+    one is never re-created: if shorter than `size` it is extended with zeros, so what it lost shows
+    up as corruption, not as a silent RAM clear. Every write is flushed (a littlefs commit) and,
     where the port has it, followed by os.sync(), before write() returns."""
 
     def __init__(self, path, size):
@@ -26,18 +27,19 @@ class LfsNvram:
         self.size = size
         self.path = path
         try:
-            ok = os.stat(path)[6] == size
+            have = os.stat(path)[6]
         except OSError:
-            ok = False
-        if not ok:
+            have = None
+        if have is None or have < size:
             zero = bytes(_CHUNK)
-            with open(path, "wb") as f:
-                off = 0
+            with open(path, "wb" if have is None else "r+b") as f:
+                off = have or 0
+                f.seek(off)
                 while off < size:
                     n = min(_CHUNK, size - off)
                     f.write(zero if n == _CHUNK else zero[:n])
                     off += n
-            if os.stat(path)[6] != size:
+            if os.stat(path)[6] < size:
                 raise OSError("littlefs NVRAM: %s is not %d bytes after creation" % (path, size))
         self._f = open(path, "r+b")
         self._sync = getattr(os, "sync", None)

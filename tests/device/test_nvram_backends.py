@@ -287,9 +287,9 @@ def test_lfs_nvram_file_creation_and_persistence():
         nv = LfsNvram(path, 10000)
         assert nv.read(5000, 4) == b"kept"
         nv.close()
-        # another size is another memory: recreated zero-filled (a RAM clear)
+        # a larger memory keeps what the file holds, zero-extended: never a silent RAM clear
         nv = LfsNvram(path, 12000)
-        assert os.stat(path)[6] == 12000 and nv.read(5000, 4) == bytes(4)
+        assert os.stat(path)[6] == 12000 and nv.read(5000, 4) == b"kept" and nv.read(11990, 10) == bytes(10)
         nv.close()
         assert bdev.unerased == 0
     finally:
