@@ -1,7 +1,7 @@
 """Compile the device rooms to .mpy, the form a board runs them in.
 
 A board never compiles Python at run time: its modules arrive as .mpy (or frozen). The emulated
-board runs the same way, so a module imported late (the paytable text, the tournament rules) costs
+board runs the same way, so a module imported late (the paytable text) costs
 its bytecode only, not the compiler's parse tree in a heap that is already three-quarters full.
 
     python -m tools.image [--out build/mpy]
