@@ -24,6 +24,26 @@ def reopen(nv):
     return cm
 
 
+def _cut_after(nv, cut):
+    """Make nv lose power after `cut` more bytes; returns the undo."""
+    budget = [cut]
+    real_write = nv.write
+
+    def write(off, data):
+        if budget[0] < len(data):
+            nv.mem[off:off + budget[0]] = data[:budget[0]]
+            raise PowerCut()
+        budget[0] -= len(data)
+        real_write(off, data)
+
+    nv.write = write
+
+    def undo():
+        del nv.write
+
+    return undo
+
+
 def test_commit_and_reopen():
     nv, cm = fresh()
     cm.commit({"state": b"s1", "g0": b"game one"})
@@ -49,23 +69,12 @@ def test_power_cut_at_every_byte_of_a_transaction_is_atomic():
     for cut in range(0, probe.bytes_written + 1):
         nv.mem[:] = snapshot
         live = reopen(nv)
-        nv.tear_after = None
-        budget = [cut]
-        real_write = nv.write
-
-        def write(off, data, real_write=real_write, budget=budget):
-            if budget[0] < len(data):
-                nv.mem[off:off + budget[0]] = data[:budget[0]]
-                raise PowerCut()
-            budget[0] -= len(data)
-            real_write(off, data)
-
-        nv.write = write
+        undo = _cut_after(nv, cut)
         try:
             live.commit({"state": b"new-state!", "g0": b"new-game!!"})
         except PowerCut:
             pass
-        del nv.write
+        undo()
         after = reopen(nv)
         got = (after.read("state"), after.read("g0"))
         assert got in ((b"old-state", b"old-game"), (b"new-state!", b"new-game!!")), (cut, got)
@@ -146,26 +155,6 @@ def test_verify_reads_long_blocks_piece_by_piece_and_catches_every_kind_of_chang
     nv.mem[old:old + len(saved)] = saved
     with raises(RamError):
         cm.verify()
-
-
-def _cut_after(nv, cut):
-    """Make nv lose power after `cut` more bytes; returns the undo."""
-    budget = [cut]
-    real_write = nv.write
-
-    def write(off, data):
-        if budget[0] < len(data):
-            nv.mem[off:off + budget[0]] = data[:budget[0]]
-            raise PowerCut()
-        budget[0] -= len(data)
-        real_write(off, data)
-
-    nv.write = write
-
-    def undo():
-        del nv.write
-
-    return undo
 
 
 INITIAL = {"state": b"s0", "g0": b"", "g1": b"", "log": b""}
