@@ -20,6 +20,7 @@ import socket
 
 from board import hal
 from board.compat import const, ticks_ms, PinBase
+from board.nvram_file import prepare
 
 NAME = "emulated"
 ENTROPY = "emulated"
@@ -289,22 +290,7 @@ class FileNvram:
 
     def __init__(self, path, size):
         self.size = size
-        try:
-            have = os.stat(path)[6]
-        except OSError:
-            have = None
-        # a file that exists is never re-created: one that is too short (truncated, or cut while
-        # being created) is only extended with zeros, so what it lost shows up as corruption that
-        # critical memory reports, never as a silent RAM clear
-        if have is None or have < size:
-            zero = bytes(1024)  # small chunks: the firmware's heap is fixed
-            with open(path, "wb" if have is None else "r+b") as f:
-                off = have or 0
-                f.seek(off)
-                while off < size:
-                    n = min(1024, size - off)
-                    f.write(zero[:n])
-                    off += n
+        prepare(path, size)
         self._f = open(path, "r+b", buffering=0)
 
     def read(self, off, n):

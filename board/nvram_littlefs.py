@@ -12,13 +12,14 @@
 # - The journal in firmware/critmem.py still provides the transaction atomicity (several writes).
 import os
 
-_CHUNK = 256  # zero-fill step: the firmware's heap is fixed, never allocate `size` bytes
+from board.nvram_file import prepare
+
+_CHUNK = 256  # fill and compare step: the firmware's heap is fixed
 
 
 class LfsNvram:
-    """NVRAM of `size` bytes in the file `path`. A missing file is created zero-filled; an existing
-    one is never re-created: if shorter than `size` it is extended with zeros, so what it lost shows
-    up as corruption, not as a silent RAM clear. Every write is flushed (a littlefs commit) and,
+    """NVRAM of `size` bytes in the file `path` (created or zero-extended by
+    board.nvram_file.prepare, never re-created). Every write is flushed (a littlefs commit) and,
     where the port has it, followed by os.sync(), before write() returns."""
 
     def __init__(self, path, size):
@@ -26,21 +27,7 @@ class LfsNvram:
             raise ValueError("littlefs NVRAM size must be positive, not %d" % size)
         self.size = size
         self.path = path
-        try:
-            have = os.stat(path)[6]
-        except OSError:
-            have = None
-        if have is None or have < size:
-            zero = bytes(_CHUNK)
-            with open(path, "wb" if have is None else "r+b") as f:
-                off = have or 0
-                f.seek(off)
-                while off < size:
-                    n = min(_CHUNK, size - off)
-                    f.write(zero if n == _CHUNK else zero[:n])
-                    off += n
-            if os.stat(path)[6] < size:
-                raise OSError("littlefs NVRAM: %s is not %d bytes after creation" % (path, size))
+        prepare(path, size)
         self._f = open(path, "r+b")
         self._sync = getattr(os, "sync", None)
 
