@@ -1,6 +1,7 @@
 # In-memory stand-ins for the cabinet's wires, importable under CPython and MicroPython:
 # a single-wire ccTalk bus whose devices answer synchronously, pins whose level a test sets,
 # outputs that record their levels, a dict store, and a hand-driven clock.
+from board import emulated
 from board.cctalk_frame import build, valid
 from board.hopper_codes import NEEDS_RESET
 
@@ -259,25 +260,12 @@ def copy(v):
     return v
 
 
-class Pin:
+class Pin(emulated.Pin):
+    """The emulated board's switch input, its level set by the test instead of the panel link."""
+
     def __init__(self, v=0):
-        self._v = v
-        self._irq = None
-        self._trigger = 0
-
-    def value(self, v=None):
-        if v is None:
-            return self._v
-        v = 1 if v else 0
-        if v != self._v:
-            self._v = v
-            edge = 2 if v else 1
-            if self._irq and self._trigger & edge:
-                self._irq(self)
-
-    def irq(self, handler=None, trigger=3):
-        self._irq = handler
-        self._trigger = trigger
+        emulated.Pin.__init__(self, "fake")
+        self._v = 1 if v else 0
 
 
 class Coil:
