@@ -3,6 +3,7 @@
 import gc
 
 import rng
+from fakes_board import Store
 from fakes_cabinet import Acceptor, Board, FailingGen
 from fakes_firmware import RamNvram
 from board.meters_em import EmMeters
@@ -168,15 +169,6 @@ def test_hand_pay_cashout_without_hopper():
 
 def test_hard_meters_follow_soft_meters_and_a_meter_ahead_tilts():
     cab, board, acc = cabinet()
-    state = {}
-
-    class Store:
-        def load(self):
-            return None
-
-        def save(self, st):
-            state["em"] = [list(v) for v in st.values()]
-
     cab.em = EmMeters(board.coils, Store(), on_ms=20, off_ms=20)
     coins(cab, acc, 2)
     press(board, cab, "play")

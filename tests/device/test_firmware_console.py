@@ -110,17 +110,10 @@ def test_backspace_edits_the_line():
 
 def test_hardmeters_reports_counts_pending_pulses_and_a_meter_ahead():
     from board.meters_em import EmMeters
+    from fakes_board import Store
 
     con, cab, board, acc = console()
     assert run(con, "hardmeters") == ["no electromechanical meters on this board"]
-
-    class Store:
-        def load(self):
-            return None
-
-        def save(self, st):
-            pass
-
     cab.em = EmMeters(board.coils, Store(), on_ms=20, off_ms=20)
     coins(cab, acc, 1)  # 4 credits: 4 strokes of meter_drop to drive
     st = json.loads(run(con, "hardmeters json")[0])
