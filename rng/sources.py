@@ -19,6 +19,12 @@ except ImportError:  # CPython
         return x
 
 
+
+def _machine_mem32():
+    import machine  # only on a board: the register window the drivers read
+
+    return machine.mem32
+
 class HostUrandom:
     """Emulated board: the host kernel's CSPRNG through os.urandom (CPython and the unix port).
 
@@ -66,9 +72,7 @@ class Stm32Rng:
 
             rng_fn = pyb.rng
         if mem32 is None and sr_addr is not None and sys.platform == "pyboard":
-            import machine
-
-            mem32 = machine.mem32
+            mem32 = _machine_mem32()
         self._rng = rng_fn
         self._mem32 = mem32
         self._sr = sr_addr
@@ -148,11 +152,7 @@ class Rp2040Rosc:
     H = (1, 2)
 
     def __init__(self, mem32=None):
-        if mem32 is None:
-            import machine
-
-            mem32 = machine.mem32
-        self._mem32 = mem32
+        self._mem32 = mem32 if mem32 is not None else _machine_mem32()
 
     def readinto(self, buf):
         mem32 = self._mem32
@@ -183,11 +183,7 @@ class Rp2350Trng:
     H = (4, 1)
 
     def __init__(self, mem32=None):
-        if mem32 is None:
-            import machine
-
-            mem32 = machine.mem32
-        self._mem32 = mem32
+        self._mem32 = mem32 if mem32 is not None else _machine_mem32()
 
     def readinto(self, buf):
         m = self._mem32
