@@ -19,11 +19,11 @@ except ImportError:  # CPython
         return x
 
 
-
 def _machine_mem32():
     import machine  # only on a board: the register window the drivers read
 
     return machine.mem32
+
 
 class HostUrandom:
     """Emulated board: the host kernel's CSPRNG through os.urandom (CPython and the unix port).
