@@ -22,6 +22,9 @@ from tools.console import ConsoleClient
 ROOT = Path(__file__).resolve().parent.parent
 MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
 DEFAULT_PORTS = {"console": 7770, "cctalk": 7771, "panel": 7772}
+# console commands that only read: a session's memory checks run every one of them
+READ_COMMANDS = ("paytable fr", "paytable en", "tournament", "events", "recall", "recall json", "games",
+                 "state", "meters json", "hardmeters json", "mem", "version")
 
 
 def free_ports(n: int) -> list[int]:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from sim import demo
-from sim.harness import MICROPYTHON, ROOT, EmulatedCabinet
+from sim.harness import MICROPYTHON, READ_COMMANDS, ROOT, EmulatedCabinet
 
 TOKEN_CREDITS = 4  # firmware/config.py: $1 token, 25-cent credit
 
@@ -149,8 +149,7 @@ def test_run_straight_from_the_checkout_in_256k(state: Path) -> None:
         for _ in range(8):
             cab.play()
         assert cab.console is not None
-        for c in ("paytable fr", "paytable en", "tournament", "events", "recall", "recall json", "games",
-                  "state", "meters json", "mem", "version"):
+        for c in READ_COMMANDS:
             out = cab.console.command(c)
             assert out and not [line for line in out if line.startswith("error")], (c, out[:3])
         cab.cash_out()

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import tempfile
 
-from sim.harness import EmulatedCabinet
+from sim.harness import READ_COMMANDS, EmulatedCabinet
 
 BUDGET_K = 256
 STEP_K = 8
-COMMANDS = ("paytable fr", "paytable en", "tournament", "events", "recall", "recall json", "games", "state",
-            "meters json", "mem", "version")
 
 
 def session_fits(heap_k: int, compiled: bool) -> bool:
@@ -27,7 +25,7 @@ def session_fits(heap_k: int, compiled: bool) -> bool:
             for _ in range(10):
                 cab.play()
             assert cab.console is not None
-            for c in COMMANDS:
+            for c in READ_COMMANDS:
                 if any(line.startswith("error") for line in cab.console.command(c)):
                     return False
             cab.cash_out()
