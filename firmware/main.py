@@ -141,8 +141,6 @@ def preload_if_source():
     if f.endswith(".py"):
         for name in LATE:
             __import__(name)
-        return True
-    return False
 
 
 def main(argv):
