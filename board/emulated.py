@@ -314,29 +314,53 @@ class FileNvram:
         self._f.close()
 
 
-class Board(hal.BoardBase):
+class Board(hal.WiredBoard):
     NAME = NAME
     ENTROPY = ENTROPY
 
-    def __init__(self, state_dir, console_port, cctalk_port, panel_port, nvram_size=32768):
+    def __init__(self, state_dir, console_port, cctalk_port, panel_port, nvram_size=32768, profile=None):
+        """profile: a real board's pin map (board/pyboard.py ...) to boot as: only the wires it has
+        (no EM coils where it wires none, its FRAM's size, no door latch), the display kept."""
+        import errno
+
+        from board import state_lock
+
         try:
             os.mkdir(state_dir)
         except OSError:
             pass
-        self.nvram = FileNvram(state_dir + "/nvram.bin", nvram_size)
+        state_lock.check(state_dir)  # before anything here touches the running cabinet's files
         self.pins = {}
-        for name in hal.INPUTS + hal.COIN_PULSE:
-            self.pins[name] = Pin(name)
         self.meters = {}
-        self.panel = Panel(panel_port, self)
         self.lamps = {}
-        for name in hal.LAMPS:
-            self.lamps[name] = Lamp(name, self.panel)
-        for name in hal.METERS:
-            self.meters[name] = Lamp(name, self.panel, "meter")
+        links = []  # one cabinet per set of ports: a busy one is named in one line, not a traceback
+        for role, port in (("panel", panel_port), ("console", console_port), ("cctalk", cctalk_port)):
+            try:
+                links.append(Panel(port, self) if role == "panel" else Uart(port))
+            except OSError as e:
+                for link in links:
+                    link.srv.close()
+                if e.args[0] == errno.EADDRINUSE:
+                    raise state_lock.port_busy(state_dir, role, port)
+                raise
+        state_lock.claim(state_dir, (console_port, cctalk_port, panel_port))
+        self.panel = links[0]
+        wired = hal.INPUTS + hal.COIN_PULSE + hal.LAMPS + hal.METERS
+        if profile is not None:
+            self.NAME = "%s (emulated)" % profile.NAME
+            wired = hal.INPUTS + hal.LAMPS + tuple(n for n in hal.COIN_PULSE + hal.METERS if n in profile.PINS)
+            nvram_size = profile.FRAM["size"]
+        self.nvram = FileNvram(state_dir + "/nvram.bin", nvram_size)
+        for name in wired:
+            if name in hal.LAMPS:
+                self.lamps[name] = Lamp(name, self.panel)
+            elif name in hal.METERS:
+                self.meters[name] = Lamp(name, self.panel, "meter")
+            else:
+                self.pins[name] = Pin(name)
         self.display = Display(self.panel)
-        self.door_latch = DoorLatch(state_dir + "/door_latch")
-        self.uarts = {"console": Uart(console_port), "cctalk": Uart(cctalk_port)}
+        self.door_latch = DoorLatch(state_dir + "/door_latch") if profile is None else None
+        self.uarts = {"console": links[1], "cctalk": links[2]}
         self._links = (self.panel, self.uarts["console"], self.uarts["cctalk"])
         self._poll = select.poll()
         self._fds = {}  # fd -> (link, is_listener); poll() gives objects on MicroPython, fds on CPython

@@ -1,22 +1,6 @@
-# The hardware abstraction every board profile implements. Firmware talks to these objects only.
-#
-# board.NAME            "emulated" | "pyboard" | "rp2" | "esp32"
-# board.ENTROPY         entropy source kind for rng.open_source()
-# board.uart(role)      byte stream: read(n) -> bytes|None, readinto(buf) -> n|None, write(buf) -> n,
-#                       any() -> bytes waiting. Roles: "cctalk", "console".
-# board.pin(name)       input, value() -> 0/1, irq(handler, trigger) (handler(pin) on edges).
-#                       Names: BUTTONS + DOORS + KEYS below, and COIN_PULSE where fitted.
-# board.lamp(name)      output, value(v). Names: LAMPS below.
-# board.meter(name)     electromechanical meter coil, value(v) (1 = energised). Names: METERS.
-# board.door_latch      None, or a battery-backed "door opened while off" latch:
-#                       read() -> names, clear() (see board/doors.py).
-# board.display         show(screen: dict) -> None (whatever the cabinet's display is).
-# board.nvram           read(off, n) -> bytes, write(off, data), size: battery-backed / persistent.
-# board.idle(ms)        wait up to ms for I/O or time to pass: the main loop's only place to sleep.
-# board.ticks_ms()      monotonic millisecond clock (wraps on devices: use ticks_diff).
-#
-# Profiles: board/emulated.py (unix port, host-driven), board/pyboard.py, board/rp2.py,
-# board/esp32.py (pin maps over board/machine_board.py).
+# The hardware abstraction: the firmware talks to a board only through the methods and attributes
+# of `Board` below. Profiles: board/emulated.py (unix port, host-driven), board/pyboard.py,
+# board/rp2.py, board/esp32.py (pin maps over board/machine_board.py).
 from board.compat import const
 
 IRQ_FALLING = const(1)
@@ -33,17 +17,81 @@ COIN_PULSE = ("coin_pulse_1", "coin_pulse_2", "coin_pulse_3", "coin_pulse_4")
 METERS = ("meter_in", "meter_out", "meter_drop", "meter_jackpot", "meter_games")
 
 
-class BoardBase:
-    """The accessors every profile shares; a profile fills uarts, pins, lamps and meters."""
+class Board:
+    """What every board provides. A profile subclasses it and implements each method; the ones it
+    leaves out raise NotImplementedError, naming the contract it missed.
+
+    Attributes a profile sets:
+      NAME        "emulated" | "pyboard" | "rp2" | "esp32" (shown at boot and by `version`)
+      ENTROPY     the entropy source kind for rng.open_source(): "emulated", "stm32", "rp2", "esp32"
+      nvram       battery-backed / persistent memory: size, read(off, n) -> bytes, write(off, data)
+      display     show(screen: dict) -> None (whatever the cabinet's display is)
+      door_latch  None, or a battery-backed "door opened while off" latch: read() -> names, clear()
+                  (board/doors.py)
+    """
+
+    NAME = None
+    ENTROPY = None
+    nvram = None
+    display = None
+    door_latch = None
 
     def uart(self, role):
-        return self.uarts[role]
+        """Byte stream for role "cctalk" or "console": read(n) -> bytes|None,
+        readinto(buf) -> n|None, write(buf) -> n, any() -> bytes waiting."""
+        raise NotImplementedError("%s: uart(role)" % self.NAME)
 
     def pin(self, name):
-        return self.pins[name]
+        """Input `name` (INPUTS, and COIN_PULSE where fitted): value() -> 0/1,
+        irq(handler, trigger) calling handler(pin) on IRQ_RISING / IRQ_FALLING edges."""
+        raise NotImplementedError("%s: pin(name)" % self.NAME)
 
     def lamp(self, name):
-        return self.lamps[name]
+        """Output `name` (LAMPS): value(v)."""
+        raise NotImplementedError("%s: lamp(name)" % self.NAME)
+
+    def meter_names(self):
+        """The electromechanical meter coils fitted (a subset of METERS, maybe empty). Optional: a
+        board without coils keeps soft meters only (no EM meters, console `hardmeters` says so)."""
+        return ()
 
     def meter(self, name):
-        return self.meters[name]
+        """Coil of a meter in meter_names(): value(v), 1 = energised."""
+        raise NotImplementedError("%s: meter(name)" % self.NAME)
+
+    def idle(self, ms):
+        """Wait up to ms for I/O or time to pass: the main loop's only place to sleep."""
+        raise NotImplementedError("%s: idle(ms)" % self.NAME)
+
+    def ticks_ms(self):
+        """Monotonic millisecond clock (wraps on devices: compare with ticks_diff)."""
+        raise NotImplementedError("%s: ticks_ms()" % self.NAME)
+
+    def reset(self):
+        """A real board reset (a fresh heap); critical memory carries the cabinet over."""
+        raise NotImplementedError("%s: reset()" % self.NAME)
+
+
+class WiredBoard(Board):
+    """A board whose wires are dicts filled by its __init__: uarts, pins, lamps, meters."""
+
+    def _wire(self, wires, kind, name):
+        w = wires.get(name)
+        if w is None:
+            raise ValueError("board %s has no %s %r" % (self.NAME, kind, name))
+        return w
+
+    def uart(self, role):
+        return self._wire(self.uarts, "UART", role)
+
+    def pin(self, name):
+        return self._wire(self.pins, "input", name)
+
+    def lamp(self, name):
+        return self._wire(self.lamps, "lamp", name)
+
+    def meter_names(self):
+        return tuple(n for n in METERS if n in self.meters)
+
+    def meter(self, name):
+        return self._wire(self.meters, "meter coil", name)

@@ -39,7 +39,7 @@ def open_fram(profile):
     return I2CFram(machine.I2C(f["i2c"], **kw), f["size"], f["addr"], verify=True)
 
 
-class MachineBoard(hal.BoardBase):
+class MachineBoard(hal.WiredBoard):
     def __init__(self, profile, nvram):
         m = machine
         self.NAME = profile.NAME

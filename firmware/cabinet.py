@@ -105,7 +105,7 @@ class Cabinet:
         """After power-up: a committed wager without an outcome is completed, never lost or redone;
         doors opened while the power was off are recorded."""
         out = []
-        self.switches.check_boot(out, self.ledger.st.get("doors"), getattr(self.board, "door_latch", None))
+        self.switches.check_boot(out, self.ledger.st.get("doors"), self.board.door_latch)
         for _, name, _ in out:
             self.ledger.door(name, True, self.switches.levels())
             self.ledger.event("door-off", "%s opened while powered off" % name)

@@ -1,7 +1,8 @@
 # Jeton firmware entry point.
 #   device:        main.py at the root of the image, board chosen from sys.platform
 #   emulated:      micropython -X heapsize=256K firmware/main.py [--state DIR] [--console PORT]
-#                  [--cctalk PORT] [--panel PORT]
+#                  [--cctalk PORT] [--panel PORT] [--games ID,ID] [--models DIR] [--certs DIR]
+#                  [--profile emulated|pyboard|rp2|esp32]
 import sys
 
 
@@ -17,8 +18,11 @@ def _add_root():
 _add_root()
 
 NVRAM_SIZE = 65536  # critical memory needs ~56 KB (firmware/ledger.py LAYOUT): a 64 KB FRAM part
+# --profile: the board profile the firmware boots as on the emulated board: "emulated" (every wire),
+# or a real board's profile, whose wires only it gets (board/emulated.py Board, `profile`)
 DEFAULTS = {"state": "var/emulated", "console": "7770", "cctalk": "7771", "panel": "7772",
-            "games": "", "models": "", "certs": ""}
+            "games": "", "models": "", "certs": "", "profile": "emulated"}
+PROFILES = {"pyboard": "board.pyboard", "rp2": "board.rp2", "esp32": "board.esp32"}
 
 
 def parse_args(argv):
@@ -34,19 +38,28 @@ def parse_args(argv):
     return opts
 
 
+def load_profile(name):
+    """The pin map module of a real board profile (board/pyboard.py ...)."""
+    if name not in PROFILES:
+        raise SystemExit("no board profile %r (emulated, %s)" % (name, ", ".join(sorted(PROFILES))))
+    return __import__(PROFILES[name], None, None, ("NAME",))
+
+
 def make_board(opts):
     if sys.platform in ("linux", "darwin"):
-        from board import emulated
+        from board import emulated, state_lock
 
+        profile = None if opts["profile"] == "emulated" else load_profile(opts["profile"])
         _mkdirs(opts["state"])
-        return emulated.Board(opts["state"], int(opts["console"]), int(opts["cctalk"]), int(opts["panel"]),
-                              nvram_size=NVRAM_SIZE)
-    profiles = {"pyboard": "board.pyboard", "rp2": "board.rp2", "esp32": "board.esp32"}
-    if sys.platform not in profiles:
-        raise SystemExit("no board profile for %s" % sys.platform)
+        try:
+            return emulated.Board(opts["state"], int(opts["console"]), int(opts["cctalk"]), int(opts["panel"]),
+                                  nvram_size=NVRAM_SIZE, profile=profile)
+        except state_lock.Busy as e:
+            print("jeton: %s" % e)  # one line naming the running cabinet, and a status of its own
+            raise SystemExit(state_lock.BUSY_EXIT)
     from board.machine_board import MachineBoard, open_fram
 
-    profile = __import__(profiles[sys.platform], None, None, ("NAME",))
+    profile = load_profile(sys.platform)  # on a board, the platform is the profile
     return MachineBoard(profile, open_fram(profile))  # untested on hardware so far
 
 

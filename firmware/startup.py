@@ -4,7 +4,6 @@ import sys
 
 import rng
 from games.certificate import check
-from board import hal
 from board.cctalk import Master
 from board.coin_cctalk import CoinAcceptor
 from board.hopper_cctalk import Hopper
@@ -95,11 +94,11 @@ def boot(board, games=None, models_dir=None, certs_dir=None):
     if ledger.st is not None:
         if config.HOPPER:
             cab.hopper = Hopper(bus, _Store(ledger.hopper_record, ledger.save_hopper_record), log=log)
-        meter = getattr(board, "meter", None)
-        if meter is not None:
+        names = board.meter_names()
+        if names:  # a board without meter coils keeps soft meters only (cab.em stays None)
             coils = {}
-            for name in hal.METERS:
-                coils[name] = meter(name)
+            for name in names:
+                coils[name] = board.meter(name)
             cab.em = EmMeters(coils, _Store(ledger.em_state, ledger.save_em_state), config.EM_ON_MS,
                               config.EM_OFF_MS)
             for name in cab.em.recovered:

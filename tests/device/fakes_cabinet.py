@@ -24,7 +24,7 @@ class Display:
         self.screen = screen
 
 
-class Board:
+class Board(hal.Board):
     NAME = "fake"
     ENTROPY = "emulated"
 
