@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -100,7 +101,13 @@ def test_console_help_and_meters(state: Path) -> None:
 
         page = rules_page(cab.panel.screen["rules"])
         assert page.describe("fr")[0] == "Sept Royal" and page.describe("en")[0] == "Royal Sevens"
-        assert "free heap" not in cab.console.command("mem")[0]
+        # firmware/console.py cmd_mem: "heap: N used, N free", then the NVRAM line
+        mem = cab.console.command("mem")
+        heap = re.fullmatch(r"heap: (\d+) used, (\d+) free", mem[0])
+        assert heap, mem
+        used, free = int(heap.group(1)), int(heap.group(2))
+        assert used > 0 and free > 0 and used + free <= 256 * 1024  # the fixed heap it runs in
+        assert re.fullmatch(r"nvram: \d+ bytes written since power-up, 0 games played in all", mem[1]), mem
         state = cab.console.command("state")
         assert any(line.startswith("progressive: 1500") for line in state)
         assert not [line for line in state if line.startswith("error")]
@@ -118,22 +125,35 @@ def test_demo_meters_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert m["games_played"] == 5
 
 
-def test_tampered_model_is_disabled_at_boot(state: Path, tmp_path: Path) -> None:
+def _swap_first_two_stops(model: dict) -> None:
+    strip = model["reels"][0]["strip"]
+    assert strip[0] != strip[1]
+    strip[0], strip[1] = strip[1], strip[0]  # same symbols, same weights list: a symbol's odds change
+
+
+def _raise_top_pay(model: dict) -> None:
+    model["pays"][0]["pays"]["3"][0] += 50
+
+
+@pytest.mark.parametrize("tamper", [_raise_top_pay, _swap_first_two_stops], ids=["pay", "reel-stop"])
+def test_tampered_model_is_disabled_at_boot(state: Path, tmp_path: Path, tamper) -> None:
+    """A certified game's math edited in place, its id kept: only the math hash can tell."""
     models = tmp_path / "models"
     models.mkdir()
-    model = json.loads((ROOT / "games/models/sept-royal-88.json").read_text())
+    for gid in ("sept-royal-88", "sept-royal-92"):
+        (models / f"{gid}.json").write_text((ROOT / f"games/models/{gid}.json").read_text())
+    model = json.loads((models / "sept-royal-88.json").read_text())
+    tamper(model)
+    assert model["id"] == "sept-royal-88"  # same id, same certificate file: the math alone differs
     (models / "sept-royal-88.json").write_text(json.dumps(model))
-    model["id"] = "sept-royal-92"  # a pay table edited in place: no longer the certified math
-    model["pays"][0]["pays"]["3"][0] += 50
-    (models / "sept-royal-92.json").write_text(json.dumps(model))
-    args = ["--games", "sept-royal-92,sept-royal-88", "--models", str(models)]
+    args = ["--games", "sept-royal-88,sept-royal-92", "--models", str(models)]
     cab = EmulatedCabinet(state, extra_args=args).boot()
     try:
-        listing = "\n".join(cab.console.command("games"))
-        assert "sept-royal-92" in listing and "DISABLED" in listing and "hash mismatch" in listing
-        assert "sept-royal-88" in listing and "PLAYING" in listing
+        listing = {line.split()[0]: line for line in cab.console.command("games")}
+        assert "DISABLED" in listing["sept-royal-88"] and "math hash mismatch" in listing["sept-royal-88"]
+        assert "PLAYING" in listing["sept-royal-92"]  # the untouched model in the same folder boots
         events = "\n".join(cab.console.command("events"))
-        assert "game-off" in events and "sept-royal-92" in events
+        assert "game-off" in events and "sept-royal-88" in events
     finally:
         cab.shutdown()
 
