@@ -1,0 +1,292 @@
+"""Build the Jeton firmware image from MicroPython source (`make firmware`, `make firmware-arm`).
+
+    python -m tools.firmware [--arm] [--data] [--print-path]
+
+The image is MicroPython itself with `manifest.py` frozen into it: the four device rooms as
+bytecode, and the game models and certificates as a ROMFS held in a frozen constant
+(`jeton_rom.ROMFS`, mounted at /rom by firmware/main.py). The heap then holds data only, as on a
+board whose bytecode stays in flash.
+
+MicroPython source, pinned to commit PIN, is looked for in this order, and nothing falls back
+silently:
+  1. MICROPY_DIR, a MicroPython tree (built out of tree: nothing is written inside it);
+  2. ../shared/vendor/micropython-1c3c2011.tar.gz, checked against its SHA256SUMS, unpacked into
+     build/firmware/src/;
+  3. a `git clone` of the pinned commit (and of micropython-lib's), where a network is available.
+Everything is built under build/firmware/, incrementally (make), with every core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PIN = "1c3c201149f37fe8d81246191b3127bb198d6306"
+LIB_PIN = "ee4bb8ff139e24c42b739935fbd8ec7c4d061e02"
+REPO = "https://github.com/micropython/micropython"
+LIB_REPO = "https://github.com/micropython/micropython-lib"
+VENDOR = ROOT.parent / "shared" / "vendor"
+TARBALL = "micropython-1c3c2011.tar.gz"
+BUILD = ROOT / "build" / "firmware"
+GEN = BUILD / "gen"
+MANIFEST = ROOT / "manifest.py"
+MPY_CROSS = BUILD / "mpy-cross" / "mpy-cross"
+FIRMWARE = BUILD / "unix" / "micropython"  # the emulated board's image
+FIRMWARE_ARM = BUILD / "qemu" / "firmware.elf"  # MPS2-AN385 (Cortex-M3) under qemu-system-arm
+# The unix port without the parts whose sources the vendored tree leaves out (vendor/README.md);
+# the emulated board needs none of them.
+UNIX_ARGS = ("VARIANT=standard", "MICROPY_PY_BTREE=0", "MICROPY_PY_SSL=0", "MICROPY_PY_FFI=0")
+QEMU_BOARD = "MPS2_AN385"
+ARM_PACKAGES = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi", "qemu-system-arm")
+# Files the firmware reads with open(), frozen as ROMFS: the certified models and their certificates.
+DATA = ("games/models", "games/certs")
+HOW_TO_GET = (f"no MicroPython source: set MICROPY_DIR to a MicroPython tree at {PIN[:8]}, or put "
+              f"{TARBALL} (with its SHA256SUMS) in {VENDOR}, or give git network access to {REPO}")
+
+
+class BuildError(Exception):
+    """A build that cannot go on; its message is the one line the user sees."""
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 16), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _is_tree(path: Path) -> bool:
+    return (path / "py" / "mpconfig.h").is_file() and (path / "ports" / "unix").is_dir()
+
+
+def _expected_digest(vendor: Path) -> str:
+    sums = vendor / "SHA256SUMS"
+    if not sums.is_file():
+        raise BuildError(f"{vendor / TARBALL} has no SHA256SUMS beside it to check it against")
+    for line in sums.read_text().splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[1].lstrip("*") == TARBALL:
+            return parts[0].lower()
+    raise BuildError(f"{sums} lists no digest for {TARBALL}")
+
+
+def _unpack(tarball: Path, digest: str, build: Path) -> Path:
+    dest = build / "src"
+    tree = dest / "micropython"
+    stamp = dest / ".unpacked"
+    if stamp.is_file() and stamp.read_text().strip() == digest and _is_tree(tree):
+        return tree  # already unpacked from this very tarball
+    tmp = build / "src.tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    with tarfile.open(tarball) as tf:
+        tf.extractall(tmp, filter="data")
+    if not _is_tree(tmp / "micropython"):
+        raise BuildError(f"{tarball} does not unpack to a MicroPython tree (micropython/py, micropython/ports/unix)")
+    (tmp / ".unpacked").write_text(digest + "\n")
+    shutil.rmtree(dest, ignore_errors=True)
+    tmp.rename(dest)  # whole or not at all: an interrupted unpack is redone
+    return tree
+
+
+def _clone(build: Path) -> Path:
+    tree = build / "src-git" / "micropython"
+    if _is_tree(tree):
+        head = subprocess.run(["git", "-C", str(tree), "rev-parse", "HEAD"], capture_output=True, text=True)
+        if head.stdout.strip() == PIN:
+            return tree
+    if shutil.which("git") is None:
+        raise BuildError(HOW_TO_GET)
+    shutil.rmtree(tree.parent, ignore_errors=True)
+    tree.parent.mkdir(parents=True)
+    env = dict(os.environ, GIT_TERMINAL_PROMPT="0")
+    lib = tree / "lib" / "micropython-lib"
+    steps = (["git", "init", "-q", str(tree)],
+             ["git", "-C", str(tree), "fetch", "-q", "--depth", "1", REPO, PIN],
+             ["git", "-C", str(tree), "checkout", "-q", "FETCH_HEAD"],
+             ["git", "init", "-q", str(lib)],
+             ["git", "-C", str(lib), "fetch", "-q", "--depth", "1", LIB_REPO, LIB_PIN],
+             ["git", "-C", str(lib), "checkout", "-q", "FETCH_HEAD"])
+    for cmd in steps:
+        if subprocess.run(cmd, env=env, capture_output=True, timeout=600).returncode:
+            shutil.rmtree(tree.parent, ignore_errors=True)
+            raise BuildError(HOW_TO_GET)
+    return tree
+
+
+def find_source(env: dict | None = None, vendor: Path = VENDOR, build: Path = BUILD, clone: bool = True) -> Path:
+    """The MicroPython tree to build from, in the issue's order: MICROPY_DIR, the vendored tarball
+    (checked), a pinned clone. Raises BuildError with one line when there is none."""
+    env = os.environ if env is None else env
+    given = env.get("MICROPY_DIR")
+    if given:
+        tree = Path(given).resolve()
+        if not _is_tree(tree):
+            raise BuildError(f"MICROPY_DIR={given} is not a MicroPython tree (no py/mpconfig.h, ports/unix)")
+        return tree
+    tarball = vendor / TARBALL
+    if tarball.is_file():
+        want = _expected_digest(vendor)
+        got = sha256_file(tarball)
+        if got != want:
+            raise BuildError(f"{tarball}: SHA-256 {got} does not match SHA256SUMS ({want}); refusing to build from it")
+        return _unpack(tarball, want, build)
+    if not clone:
+        raise BuildError(HOW_TO_GET)
+    return _clone(build)
+
+
+def romfs_image(root: Path = ROOT) -> bytes:
+    """A ROMFS (MicroPython's VfsRom format) of the data files, at their checkout paths."""
+    from mpremote.romfs import VfsRomWriter
+
+    w = VfsRomWriter()
+    opened: list[str] = []
+    for rel in DATA:
+        parts = rel.split("/")
+        common = 0
+        while common < min(len(opened), len(parts)) and opened[common] == parts[common]:
+            common += 1
+        for _ in opened[common:]:
+            w.closedir()
+        for name in parts[common:]:
+            w.opendir(name)
+        opened = parts
+        for f in sorted((root / rel).iterdir()):
+            if f.is_file() and f.suffix == ".json":
+                w.mkfile(f.name, f.read_bytes())
+    for _ in opened:
+        w.closedir()
+    return w.finalise()
+
+
+def write_data_module(gen: Path = GEN, root: Path = ROOT) -> Path:
+    """build/firmware/gen/jeton_rom.py, rewritten only when its content changes (make stays incremental)."""
+    image = romfs_image(root)
+    text = ("# Generated by tools/firmware.py from %s: do not edit.\n"
+            "# A ROMFS image; frozen, this constant stays in the firmware image (flash), not the heap.\n"
+            "ROMFS = %r\n" % (", ".join(DATA), image))
+    out = gen / "jeton_rom.py"
+    if out.is_file() and out.read_text() == text:
+        return out
+    gen.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, out)
+    return out
+
+
+def _make(src: Path, args: list[str], what: str) -> None:
+    cmd = ["make", "-j", str(os.cpu_count() or 2)] + args
+    # The same source gives the same image, byte for byte (its SHA-256 is the image's identity):
+    # the build date is the source's, and `git describe` must not see the Jeton checkout around an
+    # unpacked tree (it would stamp every Jeton commit into the version string).
+    env = dict(os.environ, SOURCE_DATE_EPOCH=str(int((src / "py" / "mpconfig.h").stat().st_mtime)))
+    if not (src / ".git").exists():
+        env["GIT_CEILING_DIRECTORIES"] = str(src.parent)
+    res = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if res.returncode:
+        tail = "\n".join((res.stdout + res.stderr).strip().splitlines()[-25:])
+        raise BuildError(f"building {what} failed ({' '.join(cmd)}):\n{tail}")
+
+
+def build_mpy_cross(src: Path, build: Path = BUILD) -> Path:
+    _make(src, ["-C", str(src / "mpy-cross"), f"BUILD={build / 'mpy-cross'}"], "mpy-cross")
+    return build / "mpy-cross" / "mpy-cross"
+
+
+def build_unix(src: Path | None = None, build: Path = BUILD, manifest: Path = MANIFEST) -> Path:
+    """mpy-cross, then the unix port with the manifest frozen: build/firmware/unix/micropython."""
+    src = src or find_source(build=build)
+    write_data_module(build / "gen")
+    cross = build_mpy_cross(src, build)
+    _make(src, ["-C", str(src / "ports" / "unix"), *UNIX_ARGS, f"BUILD={build / 'unix'}",
+           f"FROZEN_MANIFEST={manifest}", f"MICROPY_MPYCROSS={cross}"], "the unix port")
+    return build / "unix" / "micropython"
+
+
+def inputs(root: Path = ROOT) -> list[Path]:
+    """Every file the image is made of, in the checkout: a newer one makes the image stale."""
+    from tools.image import sources
+
+    data = [p for rel in DATA for p in (root / rel).glob("*.json")]
+    return sources(root) + data + [root / "manifest.py"]
+
+
+def stale(image: Path = FIRMWARE, root: Path = ROOT) -> bool:
+    if not image.is_file():
+        return True
+    built = image.stat().st_mtime_ns
+    return any(p.stat().st_mtime_ns > built for p in inputs(root))
+
+
+def ensure_built() -> Path:
+    """The emulated board's image, rebuilt first if a device file changed since (a few stat calls
+    when nothing did). Concurrent callers (the power-cut campaign's workers) build it once."""
+    if not stale():
+        return FIRMWARE
+    import fcntl
+
+    BUILD.mkdir(parents=True, exist_ok=True)
+    with open(BUILD / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if stale():
+            build_unix()
+            os.utime(FIRMWARE)  # make may leave an unchanged binary untouched: mark it as checked now
+    return FIRMWARE
+
+
+def arm_tools_missing() -> list[str]:
+    need = {"arm-none-eabi-gcc": "gcc-arm-none-eabi", "qemu-system-arm": "qemu-system-arm"}
+    missing = [pkg for tool, pkg in need.items() if shutil.which(tool) is None]
+    if not missing and not any(Path(p).is_file() for p in ("/usr/lib/arm-none-eabi/newlib/libc.a",
+                                                           "/usr/lib/arm-none-eabi/lib/libc.a")):
+        missing.append("libnewlib-arm-none-eabi")
+    return missing
+
+
+def build_arm(src: Path | None = None, build: Path = BUILD, manifest: Path = MANIFEST) -> Path:
+    """The qemu port (MPS2-AN385, Cortex-M3) with the manifest frozen: build/firmware/qemu/firmware.elf."""
+    missing = arm_tools_missing()
+    if missing:
+        raise BuildError("the Cortex-M build needs Debian's " + " ".join(ARM_PACKAGES) +
+                         f" (missing: {' '.join(missing)}): apt-get install -y " + " ".join(ARM_PACKAGES))
+    src = src or find_source(build=build)
+    write_data_module(build / "gen")
+    cross = build_mpy_cross(src, build)
+    _make(src, ["-C", str(src / "ports" / "qemu"), f"BOARD={QEMU_BOARD}", f"BUILD={build / 'qemu'}",
+           f"FROZEN_MANIFEST={manifest}", f"MICROPY_MPYCROSS={cross}"], "the qemu port")
+    return build / "qemu" / "firmware.elf"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tools.firmware", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--arm", action="store_true", help="the qemu Cortex-M3 image instead of the unix port")
+    ap.add_argument("--data", action="store_true", help="only write build/firmware/gen/jeton_rom.py")
+    ap.add_argument("--source", action="store_true", help="only print where the MicroPython source is")
+    args = ap.parse_args(argv)
+    try:
+        if args.data:
+            print(write_data_module().relative_to(ROOT))
+            return 0
+        if args.source:
+            print(find_source())
+            return 0
+        out = build_arm() if args.arm else build_unix()
+    except BuildError as e:
+        print(f"firmware: {e}", file=sys.stderr)
+        return 1
+    print(f"{out.relative_to(ROOT)}  sha256 {sha256_file(out)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
