@@ -40,8 +40,9 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m tools.bench
 
-## test: pytest under CPython plus every device test under the MicroPython unix port
-test: $(STAMP)
+## test: pytest under CPython plus every device test under the MicroPython unix port (and the
+## firmware image, which the emulated cabinet runs: built first)
+test: $(STAMP) firmware
 	$(PY) -m pytest
 
 clean:

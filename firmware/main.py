@@ -156,10 +156,28 @@ def preload_if_source():
             __import__(name)
 
 
+ROM = "/rom"  # where a firmware image's frozen data (models, certificates) is mounted
+
+
+def mount_data(opts, config):
+    """A firmware image carries the models and certificates as a frozen ROMFS (manifest.py): mount
+    it and read them there unless told otherwise. Without one they are read from the file system."""
+    try:
+        import jeton_rom
+        import vfs
+    except ImportError:
+        return False
+    vfs.mount(vfs.VfsRom(jeton_rom.ROMFS), ROM)  # the bytes stay in the image: no heap copy
+    opts["models"] = opts["models"] or ROM + "/" + config.MODELS_DIR
+    opts["certs"] = opts["certs"] or ROM + "/" + config.CERTS_DIR
+    return True
+
+
 def main(argv):
     from firmware import config  # noqa: F401  (how it was loaded tells how the rest will be)
 
     opts = parse_args(argv)
+    mount_data(opts, config)
     preload_if_source()
     board = make_board(opts)
     supervise(lambda: start(board, opts), board.reset, board.ticks_ms)

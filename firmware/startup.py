@@ -21,9 +21,41 @@ def log(msg):
 
 
 def _code_form():
-    # how the firmware's modules were loaded: "mpy" (compiled image), "py" (compiled at boot), "frozen"
+    # how the firmware's modules were loaded: "mpy" (compiled image), "py" (compiled at boot), "frozen".
+    # A frozen module is named by its path in the image ("firmware/cabinet.py"), as is one found
+    # through '' (the working directory): the first of the two on sys.path gave it.
     f = getattr(sys.modules.get("firmware.cabinet"), "__file__", "")
-    return f.rpartition(".")[2] if f else "frozen"
+    if not f:
+        return "frozen"
+    if f == "firmware/cabinet.py":
+        for entry in sys.path:
+            if entry == ".frozen":
+                return "frozen"
+            if entry == "":
+                break
+    return f.rpartition(".")[2]
+
+
+def _image_id():
+    # the firmware image's identity: SHA-256 of the running binary (the emulated board's image file)
+    import binascii
+    import hashlib
+
+    path = getattr(sys, "executable", "")
+    if not path or sys.implementation.name != "micropython":
+        return None  # a board: the image is in flash, not a file; CPython: no image at all
+    h = hashlib.sha256()
+    buf = bytearray(512)
+    try:
+        with open(path, "rb") as f:
+            while True:
+                n = f.readinto(buf)
+                if not n:
+                    break
+                h.update(buf if n == len(buf) else memoryview(buf)[:n])
+    except OSError:
+        return None
+    return binascii.hexlify(h.digest()).decode()
 
 
 def _heap_size():
@@ -118,7 +150,7 @@ def boot(board, games=None, models_dir=None, certs_dir=None):
     cab.show()
     log("ready " + json.dumps({"game": game.id if game else None, "credits": ledger.credits if ledger.st else None,
                                "state": cab.state, "runtime": sys.implementation.name, "heap": _heap_size(),
-                               "code": _code_form()}))
+                               "code": _code_form(), "image": _image_id()}))
     if hasattr(sys.stdout, "flush"):
         sys.stdout.flush()
     return cab

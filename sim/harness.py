@@ -16,11 +16,19 @@ from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.cctalk_hopper import HopperPeer
 from sim.meter_monitor import MeterMonitor
 from sim.panel_tap import PanelTap
-from tools import image
+from tools import firmware as fwbuild, image
 from tools.console import ConsoleClient
 
 ROOT = Path(__file__).resolve().parent.parent
 MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
+# How the firmware's code is loaded: "frozen" (the Jeton firmware image, `make firmware`: the device
+# rooms in the image, as a board has them in flash), "mpy" (the stock wheel loading build/mpy) or
+# "py" (the stock wheel compiling the checkout). JETON_CODE picks another default.
+CODE_FORMS = ("frozen", "mpy", "py")
+DEFAULT_CODE = os.environ.get("JETON_CODE", "frozen")
+# The image runs its frozen modules only: '' (the working directory, the checkout) comes first on
+# sys.path and would shadow them with the sources.
+FROZEN_BOOT = "import sys; sys.path.remove(''); from firmware.main import main; main(sys.argv[1:])"
 DEFAULT_PORTS = {"console": 7770, "cctalk": 7771, "panel": 7772}
 # console commands that only read: a session's memory checks run every one of them
 READ_COMMANDS = ("paytable fr", "paytable en", "tournament", "events", "recall", "recall json", "games",
@@ -39,11 +47,16 @@ def free_ports(n: int) -> list[int]:
 
 
 class FirmwareProcess:
-    """`micropython -X heapsize=HEAP firmware/main.py` with the emulated board."""
+    """The firmware image (`build/firmware/unix/micropython -X heapsize=HEAP`), or the stock
+    `micropython firmware/main.py`, with the emulated board."""
 
     def __init__(self, state_dir: str | Path, ports: dict[str, int], heap: str = "256K",
-                 extra_args: list[str] | None = None, compiled: bool = True):
-        self.compiled = compiled  # False: from source, compiled on the device (a benchmark's reference)
+                 extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None):
+        # compiled=False: from source, compiled on the device (a benchmark's reference)
+        self.code = code or (DEFAULT_CODE if compiled else "py")
+        if self.code not in CODE_FORMS:
+            raise ValueError(f"code must be one of {CODE_FORMS}, not {self.code!r}")
+        self.compiled = self.code != "py"
         self.state_dir = Path(state_dir)
         self.ports = ports
         self.heap = heap
@@ -54,16 +67,26 @@ class FirmwareProcess:
         self._ready = threading.Event()
 
     def command(self) -> list[str]:
-        cmd = [str(MICROPYTHON), "-X", f"heapsize={self.heap}", "firmware/main.py", "--state", str(self.state_dir)]
+        if self.code == "frozen":
+            cmd = [str(fwbuild.FIRMWARE), "-X", f"heapsize={self.heap}", "-c", FROZEN_BOOT]
+        else:
+            cmd = [str(MICROPYTHON), "-X", f"heapsize={self.heap}", "firmware/main.py"]
+        cmd += ["--state", str(self.state_dir)]
         for role, port in self.ports.items():
             cmd += [f"--{role}", str(port)]
         return cmd + self.extra_args
 
     def start(self, timeout: float = 20.0) -> "FirmwareProcess":
         # compiled as a board runs them: no compiler peaks in the firmware's fixed heap
-        if self.compiled:
+        if self.code == "frozen":
+            fwbuild.ensure_built()  # a BuildError says how to get MicroPython's source
+            path = ".frozen"
+        elif self.code == "mpy":
             image.build()
-        env = dict(os.environ, MICROPYPATH=image.micropypath() if self.compiled else f".frozen:{ROOT}")
+            path = image.micropypath()
+        else:
+            path = f".frozen:{ROOT}"
+        env = dict(os.environ, MICROPYPATH=path)
         self._ready.clear()
         self.proc = subprocess.Popen(
             self.command(), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
@@ -149,11 +172,11 @@ class EmulatedCabinet:
     TOKEN_POSITION = 1
 
     def __init__(self, state_dir: str | Path, heap: str = "256K", ports: dict[str, int] | None = None,
-                 extra_args: list[str] | None = None, compiled: bool = True):
+                 extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None):
         if ports is None:
             ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
         self.ports = ports
-        self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args, compiled)
+        self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args, compiled, code)
         self.acceptor: CoinAcceptorPeer | None = None
         self.hopper: HopperPeer | None = None
         self.meter_monitor: MeterMonitor | None = None
