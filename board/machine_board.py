@@ -1,13 +1,49 @@
 # A board built from a pin map over MicroPython's `machine` module (pyboard, rp2, esp32 profiles).
 # Untested on hardware so far: the profiles record the wiring; the interface is the one in hal.py.
-import time
-
+# tests/device/test_board_profiles.py boots the whole firmware on each profile over a stand-in
+# `machine` module.
+#
+# Wiring convention of every profile: inputs are pulled up. Buttons, keys and the pulse acceptor's
+# open-collector lines pull their line to ground when active (active low); a door switch is closed
+# while the door is shut and opens the loop when it opens (active high: a cut wire reads "open").
 from board import hal
+from board.compat import sleep_ms, ticks_ms
 
 try:
     import machine
 except ImportError:  # host: only the maps are importable
     machine = None
+
+
+ACTIVE_LOW = hal.BUTTONS + hal.KEYS + hal.COIN_PULSE
+
+
+class Input:
+    """A pulled-up switch as the firmware sees it: value() 1 = pressed / on / open, and edges named
+    by hal.IRQ_RISING / IRQ_FALLING. Each port numbers machine.Pin.IRQ_* its own way (stm32
+    0x10110000 / 0x10210000, rp2 8 / 4, esp32 1 / 2), so hal's numbers are translated here."""
+
+    def __init__(self, pin, active_low):
+        self._pin = pin
+        self._inv = 1 if active_low else 0
+        self._handler = None
+
+    def value(self):
+        return self._pin.value() ^ self._inv
+
+    def irq(self, handler=None, trigger=hal.IRQ_RISING | hal.IRQ_FALLING):
+        P = machine.Pin
+        rise, fall = (P.IRQ_FALLING, P.IRQ_RISING) if self._inv else (P.IRQ_RISING, P.IRQ_FALLING)
+        t = (rise if trigger & hal.IRQ_RISING else 0) | (fall if trigger & hal.IRQ_FALLING else 0)
+        self._handler = handler
+        self._pin.irq(self._edge if handler else None, t)
+
+    def _edge(self, pin):
+        self._handler(self)  # IRQ context: the handler reads the logical level, nothing allocated
+
+
+def _input(profile, name):
+    return Input(machine.Pin(profile.PINS[name], machine.Pin.IN, machine.Pin.PULL_UP), name in ACTIVE_LOW)
 
 
 class Lamp:
@@ -47,7 +83,7 @@ class MachineBoard(hal.WiredBoard):
         self.nvram = nvram
         self.pins = {}
         for name in hal.INPUTS:
-            self.pins[name] = m.Pin(profile.PINS[name], m.Pin.IN, m.Pin.PULL_UP)
+            self.pins[name] = _input(profile, name)
         self.lamps = {}
         for name in hal.LAMPS:
             self.lamps[name] = Lamp(m.Pin(profile.PINS[name], m.Pin.OUT, value=0))
@@ -65,16 +101,16 @@ class MachineBoard(hal.WiredBoard):
                 self.meters[name] = Lamp(m.Pin(profile.PINS[name], m.Pin.OUT, value=0))
         for name in hal.COIN_PULSE:
             if name in profile.PINS:
-                self.pins[name] = m.Pin(profile.PINS[name], m.Pin.IN, m.Pin.PULL_UP)
+                self.pins[name] = _input(profile, name)
         self.door_latch = None  # no battery-backed latch driver yet (see board/doors.py)
         self.display = NullDisplay()
 
     def ticks_ms(self):
-        return time.ticks_ms()
+        return ticks_ms()
 
     def reset(self):
         machine.reset()  # a fresh heap; critical memory carries the cabinet over
 
     def idle(self, ms):
         # UART FIFOs and pin IRQs keep working while we sleep; short naps keep the loop responsive
-        time.sleep_ms(min(ms, 5))
+        sleep_ms(min(ms, 5))

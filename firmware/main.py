@@ -45,8 +45,8 @@ def load_profile(name):
     return __import__(PROFILES[name], None, None, ("NAME",))
 
 
-def make_board(opts):
-    if sys.platform in ("linux", "darwin"):
+def make_board(opts, platform=sys.platform):
+    if platform in ("linux", "darwin"):
         from board import emulated, state_lock
 
         profile = None if opts["profile"] == "emulated" else load_profile(opts["profile"])
@@ -59,7 +59,7 @@ def make_board(opts):
             raise SystemExit(state_lock.BUSY_EXIT)
     from board.machine_board import MachineBoard, open_fram
 
-    profile = load_profile(sys.platform)  # on a board, the platform is the profile
+    profile = load_profile(platform)  # on a board, the platform is the profile
     return MachineBoard(profile, open_fram(profile))  # untested on hardware so far
 
 

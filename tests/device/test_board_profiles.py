@@ -1,96 +1,378 @@
-# The real-board profiles (pyboard, rp2, esp32) behind the same interface as the emulated board:
-# every input, lamp and UART the firmware asks for is wired, and critical memory runs on the
-# profile's I2C FRAM. The unix port has no machine.Pin/UART/I2C, so a stand-in `machine` module
-# records what the profile asks of it and hands out a byte-exact fake FRAM part.
-# mp-heap: 384K  (the 64 KB fake FRAM part lives in RAM)
+# Every real-board profile (pyboard, rp2, esp32) boots the whole firmware, as firmware/main.py does
+# on that platform: firmware.startup.boot, the cabinet loop, a coin, a game, a cash-out and a power
+# cycle. The unix port has no machine.Pin/UART/I2C, so a stand-in `machine` module hands out:
+# - input lines with pull-ups and edge IRQs numbered as the port numbers them,
+# - the ccTalk UART as a single-wire bus with a coin acceptor (address 2) and a hopper (address 3),
+# - a byte-exact fake 64 KB I2C FRAM part (fakes_nvram) for critical memory,
+# and the platform's entropy hardware (pyb.rng, machine.mem32, network) stands in as well.
+# mp-heap: 512K  (the 64 KB fake FRAM part lives in RAM)
 import gc
+import os
 import sys
 
 from board import hal
+from devtest import raises
+from fakes_board import Acceptor, Clock, Hopper, Wire
 from fakes_nvram import FakeI2C, I2CFramChip
+from fakes_rng import Mem32
+
+# (IRQ_RISING, IRQ_FALLING) of each port's machine.Pin (MicroPython ports/stm32/pin.c:
+# GPIO_MODE_IT_RISING / _FALLING of the STM32 HAL; ports/rp2/machine_pin.c: 8 / 4;
+# ports/esp32/machine_pin.c: GPIO_INTR_POSEDGE 1 / GPIO_INTR_NEGEDGE 2). None equals hal's 2 / 1.
+IRQ = {"pyboard": (0x10110000, 0x10210000), "rp2": (8, 4), "esp32": (1, 2)}
+ROSC_RANDOMBIT = 0x4006001C  # RP2040 datasheet 2.17.8, the register rng/sources.py reads
+TOKEN = 4  # a $1 token at 25 cents a credit (firmware/config.py COIN_CENTS, DENOM_CENTS)
 
 
-class _Pin:
+class Line:
+    """machine.Pin stand-in. An input floats to its pull unless the outside world drives it
+    (drive(0): a switch closed to ground; drive(None): released); outputs count their rising edges."""
+
     IN = 0
     OUT = 1
     PULL_UP = 2
+    IRQ_RISING = 0
+    IRQ_FALLING = 0
+    lines = {}
 
     def __init__(self, ident, mode=None, pull=None, value=None):
         self.ident = ident
         self.mode = mode
-        self.v = value or 0
+        self.pull = pull
+        self.driven = None
+        self.out = 1 if value else 0
+        self.rises = 0
+        self.handler = None
+        self.trigger = 0
+        if mode is not None:
+            Line.lines[ident] = self
 
     def value(self, v=None):
         if v is None:
-            return self.v
-        self.v = v
+            if self.mode == Line.OUT:
+                return self.out
+            if self.driven is not None:
+                return self.driven
+            return 1 if self.pull == Line.PULL_UP else 0
+        v = 1 if v else 0
+        if v and not self.out:
+            self.rises += 1
+        self.out = v
 
-    def irq(self, handler=None, trigger=3):
+    def irq(self, handler=None, trigger=0):
         self.handler = handler
+        self.trigger = trigger
+
+    def drive(self, level):
+        before = self.value()
+        self.driven = level
+        now = self.value()
+        edge = Line.IRQ_RISING if now else Line.IRQ_FALLING
+        # stm32's numbers share bits: an edge fires only when its whole code is in the trigger
+        if now != before and self.handler and self.trigger & edge == edge:
+            self.handler(self)
 
 
-class _Uart:
-    def __init__(self, uid, **kw):
-        self.uid = uid
-        self.kw = kw
-
-
-class _Machine:
-    """Just enough of `machine` for board/machine_board.py."""
-
-    Pin = _Pin
-    UART = _Uart
+class Console:
+    """The console UART: nothing typed; what the firmware writes is kept."""
 
     def __init__(self):
+        self.out = bytearray()
+
+    def any(self):
+        return 0
+
+    def readinto(self, buf):
+        return None
+
+    def write(self, buf):
+        self.out += buf
+        return len(buf)
+
+
+class Machine:
+    """Just enough of `machine` (and the entropy hardware) for board/machine_board.py and rng."""
+
+    Pin = Line
+
+    def __init__(self, name, cctalk_uid):
+        Line.IRQ_RISING, Line.IRQ_FALLING = IRQ[name]
+        Line.lines = {}
+        self.cctalk_uid = cctalk_uid
+        self.wire = Wire()
+        self.acceptor = Acceptor()
+        self.hopper = Hopper()
+        self.wire.devices = {2: self.acceptor, 3: self.hopper}
+        self.console = Console()
+        self.uart_args = {}
         self.chip = None
+        self.resets = 0
+        self.mem32 = Mem32()
+        self.mem32.hooks[ROSC_RANDOMBIT] = lambda: os.urandom(1)[0] & 1
+
+    def UART(self, uid, **kw):
+        self.uart_args[uid] = kw
+        return self.wire if uid == self.cctalk_uid else self.console
 
     def I2C(self, bus, **kw):
-        gc.collect()
-        self.chip = I2CFramChip(65536, 0x50)
+        if self.chip is None:  # the part keeps its cells across power cycles
+            gc.collect()
+            self.chip = I2CFramChip(65536, 0x50)
         return FakeI2C(self.chip)
 
+    def reset(self):
+        self.resets += 1
 
-def build(name):
-    fake = _Machine()
-    sys.modules["machine"] = fake
-    try:
+    # pyb.rng() (stm32): 30 random bits
+    def rng(self):
+        b = os.urandom(4)
+        return (b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24) & 0x3FFFFFFF
+
+
+class Network:
+    """`network` for the ESP32 source: the RF is on once the station interface is active."""
+
+    STA_IF = 0
+
+    def __init__(self):
+        self.on = False
+
+    def WLAN(self, which):
+        return self
+
+    def active(self, on=None):
+        if on is not None:
+            self.on = on
+        return self.on
+
+
+class Installed:
+    """The stand-ins in sys.modules while a test runs (and machine_board pointed at them)."""
+
+    def __init__(self, name):
+        self.profile = __import__("board." + name, None, None, ("NAME",))
+        self.machine = Machine(name, self.profile.UARTS["cctalk"][0])
+
+    def __enter__(self):
         import board.machine_board as mb
 
-        mb.machine = fake  # the module may already be imported with the real (or no) machine
-        profile = __import__("board." + name, None, None, ("NAME",))
-        return mb.MachineBoard(profile, mb.open_fram(profile)), profile, fake
-    finally:
-        del sys.modules["machine"]
+        self.mb = mb
+        self.kept = mb.machine
+        mb.machine = self.machine  # the module may be imported already, with the unix (or no) machine
+        sys.modules["machine"] = self.machine
+        sys.modules["pyb"] = self.machine
+        sys.modules["network"] = Network()
+        return self
+
+    def __exit__(self, *exc):
+        self.mb.machine = self.kept
+        for name in ("machine", "pyb", "network"):
+            sys.modules.pop(name, None)
+
+    def line(self, name):
+        return Line.lines[self.profile.PINS[name]]
 
 
-def check_profile(name):
-    board, profile, fake = build(name)
-    for pin in hal.INPUTS:
-        assert board.pin(pin).mode == _Pin.IN, pin
-    for lamp in hal.LAMPS:
-        assert board.lamp(lamp).value() == 0
-    assert board.uart("cctalk").kw["baudrate"] == 9600  # ccTalk's standard rate
-    assert board.uart("console").uid != board.uart("cctalk").uid
-    wired = [profile.PINS[n] for n in hal.INPUTS + hal.LAMPS]
-    assert len(set(wired)) == len(wired), "two functions on one pin"
-    from firmware.ledger import Ledger, open_memory
+def power_up(inst, clock, make=None):
+    """Boot the firmware as firmware/main.py does on the profile's platform, on a hand-driven clock."""
+    from firmware import main
+    from firmware.startup import boot
 
-    led = Ledger(open_memory(board.nvram))
-    led.open()
-    led.accept(8)
-    again = Ledger(open_memory(board.nvram))
-    again.open()
-    assert again.credits == 8  # the ledger's journal and copies are on the FRAM part
-    assert board.NAME == profile.NAME and board.ENTROPY == profile.ENTROPY
+    gc.collect()
+    board = make() if make else main.make_board(main.DEFAULTS, inst.profile.NAME)
+    for door in hal.DOORS:
+        inst.line(door).drive(0)  # doors shut: their switches close the loop
+    board.ticks_ms = clock
+    board.idle = lambda ms: clock.advance(max(ms, 1))
+    return board, boot(board, None, None, None)
 
 
-def test_pyboard_profile():
-    check_profile("pyboard")
+def steps(cab, n, until=None):
+    for _ in range(n):
+        cab.step()
+        if until is not None and until():
+            return True
+    return False
 
 
-def test_rp2_profile():
-    check_profile("rp2")
+def press(inst, cab, name, hold=60):
+    line = inst.line(name)
+    line.drive(0)
+    steps(cab, hold // 20 + 1)
+    line.drive(None)
+    steps(cab, 3)
 
 
-def test_esp32_profile():
-    check_profile("esp32")
+def session(name):
+    """Boot, a token, a game, a cash-out, a power cycle: returns what each side saw."""
+    with Installed(name) as inst:
+        m = inst.machine
+        clock = Clock()
+        board, cab = power_up(inst, clock)
+        seen = {"board": board.NAME, "entropy": board.ENTROPY, "em": cab.em, "state": cab.state,
+                "meter_names": board.meter_names(), "lamps_low": [board.lamp(n).value() for n in hal.LAMPS]}
+        led = cab.ledger
+        assert steps(cab, 100, lambda: m.acceptor.master == 1), "acceptor never enabled"
+        m.acceptor.event(1, 1)  # a $1 token in position 1
+        assert steps(cab, 100, lambda: led.credits > 0), "token never credited"
+        seen["credits"] = led.credits
+        press(inst, cab, "play")
+        assert steps(cab, 200, lambda: led.meters["games_played"] == 1 and cab.state != "spin"), cab.state
+        press(inst, cab, "cashout")
+        assert steps(cab, 400, lambda: led.credits == 0 or cab.state == "handpay"), cab.state
+        if cab.state == "handpay":  # the part smaller than a token
+            press(inst, cab, "key_reset")
+            assert steps(cab, 100, lambda: cab.state == "idle"), cab.state
+        seen["meters"] = dict(led.meters)
+        seen["after"] = (cab.state, led.credits)
+        seen["coins_out"] = m.hopper.out
+        board = cab = led = None
+        gc.collect()
+        board, cab = power_up(inst, clock)  # power cycle: critical memory is on the FRAM part
+        seen["again"] = dict(cab.ledger.meters)
+        seen["again_state"] = cab.state
+        seen["resets"] = m.resets
+        return seen
+
+
+def check_session(name):
+    s = session(name)
+    assert s["board"] == name and s["entropy"] == __import__("board." + name, None, None, ("NAME",)).ENTROPY
+    # no meter coils on these profiles: soft meters only, and no probe of coils that are not there
+    assert s["em"] is None and s["meter_names"] == ()
+    assert s["state"] == "idle", s["state"]  # pulled-up keys and buttons read off, shut doors shut
+    assert s["lamps_low"] == [0, 0, 0, 0]
+    assert s["credits"] == TOKEN
+    m = s["meters"]
+    assert s["after"] == ("idle", 0)
+    assert m["acceptor_in"] == TOKEN and m["games_played"] == 1
+    # what physically left the hopper is what the books say it paid; the rest was paid by hand
+    assert m["hopper_out"] == TOKEN * s["coins_out"]
+    assert m["cashout"] == m["hopper_out"] + m["cancelled"] == TOKEN - m["coin_in"] + m["coin_out"]
+    for k in m:
+        if k != "power_resets":
+            assert s["again"][k] == m[k], k
+    assert s["again"]["power_resets"] == m["power_resets"] + 1
+    assert s["again_state"] == "idle" and s["resets"] == 0
+
+
+def test_pyboard_boots_takes_a_token_plays_and_cashes_out():
+    check_session("pyboard")
+
+
+def test_rp2_boots_takes_a_token_plays_and_cashes_out():
+    check_session("rp2")
+
+
+def test_esp32_boots_takes_a_token_plays_and_cashes_out():
+    check_session("esp32")
+
+
+def test_wiring_of_each_profile():
+    for name in ("pyboard", "rp2", "esp32"):
+        with Installed(name) as inst:
+            from firmware import main
+
+            board = main.make_board(main.DEFAULTS, name)
+            p = inst.profile
+            assert inst.machine.uart_args[p.UARTS["cctalk"][0]]["baudrate"] == 9600  # ccTalk's standard rate
+            assert p.UARTS["console"][0] != p.UARTS["cctalk"][0]
+            wired = [p.PINS[n] for n in hal.INPUTS + hal.LAMPS]
+            assert len(set(wired)) == len(wired), "two functions on one pin"
+            for n in hal.INPUTS:
+                assert Line.lines[p.PINS[n]].pull == Line.PULL_UP, n
+            assert board.nvram.size == p.FRAM["size"] == 65536
+            board = None
+            gc.collect()
+
+
+def test_a_door_opening_is_seen_through_the_port_s_own_irq_numbers():
+    for name in ("esp32", "pyboard"):  # esp32 numbers its edges the other way round from hal
+        with Installed(name) as inst:
+            clock = Clock()
+            board, cab = power_up(inst, clock)
+            inst.line("door_main").drive(None)  # the door opens: its switch releases the line
+            steps(cab, 5)
+            assert cab.state == "door" and cab.ledger.meters["door_main"] == 1, name
+            inst.line("door_main").drive(0)
+            assert steps(cab, 10, lambda: cab.state == "idle"), name
+            board = cab = None
+            gc.collect()
+
+
+def test_the_audit_key_is_active_low():
+    with Installed("rp2") as inst:
+        board, cab = power_up(inst, Clock())
+        assert not cab.audit_mode()  # released: the pull-up reads 1, the key is off
+        inst.line("key_audit").drive(0)
+        steps(cab, 5)
+        assert cab.state == "audit"
+        board = cab = None
+        gc.collect()
+
+
+class _WithCoils:
+    """The pyboard profile with two meter coils fitted (Y5, Y6): a profile wires any subset."""
+
+    def __init__(self):
+        import board.pyboard as p
+
+        self.NAME, self.ENTROPY, self.UARTS, self.FRAM = p.NAME, p.ENTROPY, p.UARTS, p.FRAM
+        self.PINS = dict(p.PINS)
+        self.PINS["meter_in"] = "Y5"
+        self.PINS["meter_games"] = "Y6"
+
+
+def test_a_profile_with_some_meter_coils_drives_exactly_those():
+    with Installed("pyboard") as inst:
+        profile = _WithCoils()
+        inst.profile = profile
+        m = inst.machine
+
+        def make():
+            from board.machine_board import MachineBoard, open_fram
+
+            return MachineBoard(profile, open_fram(profile))
+
+        board, cab = power_up(inst, Clock(), make)
+        assert board.meter_names() == ("meter_in", "meter_games")
+        assert sorted(cab.em.coils) == ["meter_games", "meter_in"]
+        assert steps(cab, 100, lambda: m.acceptor.master == 1)
+        m.acceptor.event(1, 1)
+        assert steps(cab, 100, lambda: cab.ledger.credits > 0)
+        press(inst, cab, "play")
+        led = cab.ledger
+        assert steps(cab, 300, lambda: led.meters["games_played"] == 1 and not cab.em.busy())
+        assert inst.line("meter_games").rises == 1
+        assert inst.line("meter_in").rises == led.meters["coin_in"] > 0
+        board = cab = led = None
+        gc.collect()
+
+
+def test_a_coil_the_board_lacks_is_named():
+    with Installed("esp32"):
+        from firmware import main
+
+        board = main.make_board(main.DEFAULTS, "esp32")
+        with raises(ValueError) as e:
+            board.meter("meter_in")
+        assert str(e.value) == "board esp32 has no meter coil 'meter_in'"
+        board = None
+        gc.collect()
+
+
+def test_an_unknown_profile_is_refused_with_the_choices():
+    from firmware import main
+
+    with raises(SystemExit) as e:
+        main.load_profile("stm32")
+    assert str(e.value.args[0]) == "no board profile 'stm32' (emulated, esp32, pyboard, rp2)"
+
+
+def test_the_base_board_names_each_missing_contract():
+    b = hal.Board()
+    for call in (lambda: b.uart("cctalk"), lambda: b.pin("play"), lambda: b.lamp("lamp_play"),
+                 lambda: b.meter("meter_in"), lambda: b.idle(1), lambda: b.ticks_ms(), lambda: b.reset()):
+        with raises(NotImplementedError):
+            call()
+    assert b.meter_names() == () and b.door_latch is None
