@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from sim import demo
-from sim.harness import MICROPYTHON, READ_COMMANDS, ROOT, EmulatedCabinet
+from sim.harness import READ_COMMANDS, ROOT, EmulatedCabinet
+from tools.firmware import FIRMWARE, sha256_file
 
 TOKEN_CREDITS = 4  # firmware/config.py: $1 token, 25-cent credit
 
@@ -26,15 +27,17 @@ def test_firmware_process_is_the_micropython_binary(state: Path) -> None:
     cab = boot(state)
     try:
         pid = cab.firmware.proc.pid
-        # the PyPI unix port is started through its `micropython` launcher: that is the process name
+        # the Jeton firmware image (make firmware: MicroPython's unix port) is the process
         assert Path(f"/proc/{pid}/comm").read_text().strip() == "micropython"
         argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-        assert str(MICROPYTHON).encode() in argv and b"heapsize=256K" in argv
+        assert argv[0] == str(FIRMWARE).encode() and b"heapsize=256K" in argv
         # and the firmware itself reports which runtime executes it, and its fixed heap
         assert cab.firmware.ready["runtime"] == "micropython"
         assert cab.firmware.ready["heap"] <= 256 * 1024
-        # its modules come compiled (tools.image), as on a board: no compiler peak in that heap
-        assert cab.firmware.ready["code"] == "mpy"
+        # its modules are frozen in the image, as on a board: no compiler peak in that heap, no
+        # bytecode in it; and it names the image it runs by the file's SHA-256
+        assert cab.firmware.ready["code"] == "frozen"
+        assert cab.firmware.ready["image"] == sha256_file(FIRMWARE)
         assert "runtime micropython" in cab.console.command("version")[0]
     finally:
         cab.shutdown()
