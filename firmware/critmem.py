@@ -199,6 +199,22 @@ class CriticalMemory:
     def read(self, name):
         return self.data[name]
 
+    def salvage(self, name):
+        """The newest intact payload of one block, even when the memory as a whole failed to open
+        (a RAM clear keeps what can still be proven, e.g. the hard meters' positions); None when
+        neither copy nor the journal holds it."""
+        if name in self.data:
+            return self.data[name]
+        best = None
+        j = self._read_journal()
+        if j and name in j[1]:
+            best = (j[0], j[1][name])
+        for bank in (0, 1):
+            cp = self._read_copy(name, bank)
+            if cp and (best is None or cp[0] > best[0]):
+                best = cp
+        return best[1] if best else None
+
     def commit(self, updates):
         """Atomically replace the payloads of the named blocks."""
         seq = (self.seq + 1) & 0xFFFFFFFF

@@ -17,7 +17,7 @@
 import json
 import time
 
-from firmware import tournament
+from firmware import eventlog, tournament
 from firmware.critmem import CriticalMemory
 from firmware.recall import digest
 
@@ -26,11 +26,12 @@ METERS = ("coin_in", "coin_out", "jackpot", "acceptor_in", "hopper_out", "cancel
           "progressive_paid", "tournament_entries", "tournament_fees", "tournament_prizes")
 METER_MODULO = 10 ** 10  # 10-digit meters roll over to 0, as electromechanical counters do
 RECALL = 10  # games kept for recall
-EVENT_CHUNKS = 11  # a chunk is recycled whole: 11 x 10 keeps at least the last 100
-EVENTS_PER_CHUNK = 10  # 100 events in the log
+EVENTS_PER_CHUNK = eventlog.PER_CHUNK  # fixed-size records (firmware/eventlog.py): a chunk always fits
+EVENT_CHUNKS = 14  # a chunk is recycled whole: 13 x 8 keeps at least the last 100
 STATE_SIZE = 1536
 GAME_SIZE = 1536
-CHUNK_SIZE = 768
+CHUNK_SIZE = eventlog.CHUNK_BYTES
+TILT_TEXT = eventlog.TEXT  # a persisted tilt's reason, cut on entry: the state block's size is bounded
 HOPPER_SIZE = 384  # the hopper driver's payout record (board/hopper_cctalk.py)
 EM_SIZE = 256  # electromechanical meters: [done, inflight] per coil (board/meters_em.py)
 LAYOUT = (("state", STATE_SIZE),) + tuple(("g%d" % i, GAME_SIZE) for i in range(RECALL)) + \
@@ -60,7 +61,7 @@ class Ledger:
         meters = {}
         for name in METERS:
             meters[name] = 0
-        return {"m": meters, "credits": 0, "bet": 1, "game": None, "lock": None, "ev": 0, "gn": 0}
+        return {"m": meters, "credits": 0, "bet": 0, "game": None, "lock": None, "ev": 0, "gn": 0, "tilts": {}}
 
     def open(self):
         """Load critical memory (RamError when unrecoverable). Returns what had to be repaired."""
@@ -74,14 +75,28 @@ class Ledger:
 
     def format(self, first_event=None):
         """Fresh books. first_event (code, text), e.g. the RAM clear itself, is written in the same
-        transaction: memory is never cleared without the record that says so."""
+        transaction: memory is never cleared without the record that says so. The hard meters'
+        known positions survive: a counter on the cabinet cannot go back to zero, so the new soft
+        meters count on from where each coil stands (st["emb"])."""
+        em = self.mem.salvage("em")
         self.st = self.initial()
         blocks = {}
         for name, _ in LAYOUT[1:]:
             blocks[name] = b""
+        if em:
+            try:
+                em_state = json.loads(em)
+                base = {}
+                for coil in em_state:
+                    base[coil] = em_state[coil][0]  # strokes completed; one in flight is driven again
+                    em_state[coil][1] = 0
+                self.st["emb"] = base
+                blocks["em"] = json.dumps(em_state).encode()
+            except (ValueError, TypeError, KeyError, IndexError):
+                pass  # unreadable: the positions are not known
         if first_event:
             self.st["ev"] = 1
-            blocks["e0"] = json.dumps([[1, _now(), first_event[0], first_event[1][:80]]]).encode()
+            blocks["e0"] = eventlog.pack(b"", 1, _now(), first_event[0], first_event[1])
         blocks["state"] = self._state_bytes()
         self.mem.format(blocks)
 
@@ -118,6 +133,24 @@ class Ledger:
 
     def set_bet(self, bet):
         self.st["bet"] = bet  # kept in RAM; persisted with the next commit
+
+    @property
+    def tilts(self):
+        """Tilts that need an attendant or a technician: {kind: reason}, kept across power loss."""
+        return self.st.setdefault("tilts", {})
+
+    def tilt(self, kind, why):
+        """Record a tilt and its event in one commit: a power cycle never clears it."""
+        self.tilts[kind] = eventlog.clean(why, TILT_TEXT)
+        self.event("tilt", "%s: %s" % (kind, why))
+
+    def clear_tilt(self, kind, code="tilt-clear"):
+        if self.tilts.pop(kind, None) is not None:
+            self.event(code, kind)
+
+    def em_base(self):
+        """Hard meter positions at the last RAM clear: {coil: strokes} (added to the soft meters)."""
+        return self.st.get("emb") or {}
 
     # --- money -------------------------------------------------------------------------------------
     def _add(self, meter, n):
@@ -157,15 +190,15 @@ class Ledger:
             self.st["doors"] = levels
         self.event("door", "%s %s" % (name, "open" if opened else "closed"))
 
-    def wager(self, bet, progressive=None):
+    def wager(self, bet, progressive=None, game_id=None):
         """Commit the wager (and its progressive contribution); the outcome comes from settle().
-        No credit is ever extended (s. 5)."""
+        No credit is ever extended (s. 5). game_id: the game that must complete it after a cut."""
         g = self.st["game"]
         if g and g["phase"] == "wager":
             raise AuditError("a game is already in progress")
         session = self.session
         if session is not None:
-            return self._tour_wager(session, bet)
+            return self._tour_wager(session, bet, game_id)
         if bet > self.st["credits"]:
             raise ValueError("bet %d exceeds credits %d" % (bet, self.st["credits"]))
         self.audit()
@@ -176,7 +209,7 @@ class Ledger:
         self._add("games_played", 1)
         if progressive is not None:
             progressive.contribute(self.st, bet)
-        self.st["game"] = {"phase": "wager", "bet": bet, "before": before, "t": _now()}
+        self.st["game"] = {"phase": "wager", "bet": bet, "before": before, "t": _now(), "id": game_id}
         self._commit()
 
     def settle(self, outcome, game_id, jackpot_limit=0, progressive=None, spin=False):
@@ -263,11 +296,12 @@ class Ledger:
         s = self.session
         return s["credits"] if s else self.st["credits"]
 
-    def tour_start(self, fee, credits, games, pct, shares=(50, 30, 20)):
+    def tour_start(self, fee, credits, games, pct, date, hours, name="", shares=(50, 30, 20)):
         if self.st.get("tour"):
             raise tournament.TournamentError("a tournament is already running")
-        self.st["tour"] = tournament.new(fee, credits, games, pct, shares)
-        self.event("tournament", "started: fee %d, %d credits, %d games, prizes %d %%" % (fee, credits, games, pct))
+        self.st["tour"] = tournament.new(fee, credits, games, pct, date, hours, name, shares)
+        self.event("tournament", "started %s %s %dh: fee %d, %d credits, %d games, prizes %d %%" % (
+            name, date, hours, fee, credits, games, pct))
 
     def tour_enter(self):
         """The entry fee comes off the credit meter (money), tournament credits are issued."""
@@ -285,12 +319,14 @@ class Ledger:
         t["session"] = {"entry": t["entries"], "credits": t["credits"], "left": t["games"]}
         self._commit()
 
-    def _tour_wager(self, session, bet):
+    def _tour_wager(self, session, bet, game_id):
         if bet > session["credits"] or session["left"] <= 0:
             raise ValueError("bet %d exceeds tournament credits %d" % (bet, session["credits"]))
-        self.st["game"] = {"phase": "wager", "bet": bet, "before": session["credits"], "t": _now(), "tour": 1}
+        self.st["game"] = {"phase": "wager", "bet": bet, "before": session["credits"], "t": _now(), "tour": 1,
+                           "id": game_id}
         session["credits"] -= bet
         session["left"] -= 1
+        self._add("games_played", 1)  # a tournament game is a game: counted, and on the hard meter
         self._commit()
 
     def _tour_settle(self, g, outcome, game_id):
@@ -428,25 +464,33 @@ class Ledger:
     # --- event log and recall ------------------------------------------------------------------------
     def event(self, code, text="", extra=None):
         """Append a timestamped event (the log keeps at least the last 100) in the same commit as
-        the state (and any extra blocks)."""
+        the state (and any extra blocks). The text is cut to what a record holds on entry."""
         n = self.st["ev"]
         self.st["ev"] = n + 1
         name = "e%d" % ((n // EVENTS_PER_CHUNK) % EVENT_CHUNKS)
-        chunk = self._chunk(name) if n % EVENTS_PER_CHUNK else []
-        chunk.append([n + 1, _now(), code, text[:80]])
+        chunk = self.mem.read(name) if n % EVENTS_PER_CHUNK else b""
         blocks = dict(extra) if extra else {}
-        blocks[name] = json.dumps(chunk).encode()
+        blocks[name] = eventlog.pack(chunk, n + 1, _now(), code, text)
         self._commit(blocks)
 
-    def _chunk(self, name):
-        raw = self.mem.read(name)
-        return json.loads(raw) if raw else []
+    def event_chunks(self):
+        """Names of the event chunks in use, oldest first: a log streamed one chunk at a time."""
+        n = self.st["ev"]
+        if not n:
+            return []
+        last = (n - 1) // EVENTS_PER_CHUNK
+        out = []
+        for k in range(max(0, last - EVENT_CHUNKS + 1), last + 1):
+            out.append("e%d" % (k % EVENT_CHUNKS))
+        return out
+
+    def chunk_events(self, name):
+        return eventlog.unpack(self.mem.read(name))
 
     def events(self):
         out = []
-        for i in range(EVENT_CHUNKS):
-            out.extend(self._chunk("e%d" % i))
-        out.sort()
+        for name in self.event_chunks():
+            out.extend(self.chunk_events(name))
         return out
 
     def recall_blocks(self):

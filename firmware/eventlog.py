@@ -1,0 +1,45 @@
+# Event log records, sized by construction: every event is one fixed RECORD-byte record, so a chunk
+# of PER_CHUNK events always fits its critical-memory block, whatever the texts say. A text is cut
+# to TEXT bytes of printable ASCII when the event is written (quotes and escapes cannot grow it at
+# commit), so a long tournament name or a game's long refusal reason can never turn an ordinary
+# commit into a RAM error.
+#
+#   record: <n u32><t u32><code CODE bytes, NUL-padded><text TEXT bytes, NUL-padded>
+import struct
+
+from board.compat import const
+
+CODE = const(12)
+TEXT = const(76)
+RECORD = const(96)  # 4 + 4 + CODE + TEXT
+PER_CHUNK = const(8)
+CHUNK_BYTES = const(768)  # PER_CHUNK * RECORD: the block capacity the layout gives a chunk
+_FMT = "<II12s76s"
+
+
+def clean(text, limit):
+    """Printable ASCII only, at most `limit` characters: what the log can hold, decided on entry."""
+    out = []
+    for ch in str(text)[:limit]:
+        out.append(ch if " " <= ch <= "~" else "?")
+    return "".join(out)
+
+
+def pack(chunk, n, t, code, text):
+    """chunk (bytes) with one more record appended; chunk must hold fewer than PER_CHUNK."""
+    return chunk + struct.pack(_FMT, n & 0xFFFFFFFF, t & 0xFFFFFFFF, clean(code, CODE).encode(),
+                               clean(text, TEXT).encode())
+
+
+def unpack(chunk):
+    """[[n, t, code, text], ...] of a chunk's records, oldest first."""
+    out = []
+    for pos in range(0, len(chunk) - RECORD + 1, RECORD):
+        n, t, code, text = struct.unpack_from(_FMT, chunk, pos)
+        out.append([n, t, _str(code), _str(text)])
+    return out
+
+
+def _str(raw):
+    end = raw.find(b"\x00")
+    return (raw if end < 0 else raw[:end]).decode()
