@@ -30,12 +30,12 @@ def play_entry(led, awards):
 
 def test_prize_pool_below_thirty_percent_is_refused():
     with raises(tournament.TournamentError):
-        tournament.new(20, 100, 3, 29)
-    assert tournament.new(20, 100, 3, 30)["pct"] == 30
+        tournament.new(20, 100, 3, 29, "2026-12-05", 6)
+    assert tournament.new(20, 100, 3, 30, "2026-12-05", 6)["pct"] == 30
 
 
 def test_pool_rounds_up_and_prizes_sum_to_it():
-    t = tournament.new(7, 10, 1, 30)
+    t = tournament.new(7, 10, 1, 30, "2026-12-05", 6)
     t["fees"] = 7 * 7  # 49 credits of fees: 30 % is 14.7 -> 15, never below the promise
     assert tournament.pool(t) == 15
     for entry, score in ((1, 5), (2, 9), (3, 9), (4, 1)):
@@ -48,14 +48,15 @@ def test_pool_rounds_up_and_prizes_sum_to_it():
 def test_entries_play_with_tournament_credits_not_money():
     nv, led = fresh()
     led.accept(40)
-    led.tour_start(fee=10, credits=5, games=3, pct=50)
+    led.tour_start(fee=10, credits=5, games=3, pct=50, date="2026-12-05", hours=6)
     play_entry(led, [0, 4, 0])  # 5 - 3 + 4 = 6
     assert led.session is None and led.tour["scores"] == [[6, 1]]
     play_entry(led, [0, 0, 0])  # 2
     again = reload(nv)
     m = again.meters
     assert again.credits == 20  # only the two fees left the credit meter
-    assert m["coin_in"] == 0 and m["coin_out"] == 0 and m["games_played"] == 0
+    assert m["coin_in"] == 0 and m["coin_out"] == 0
+    assert m["games_played"] == 6  # tournament games are games: counted and on the hard meter
     assert m["tournament_entries"] == 2 and m["tournament_fees"] == 20
     again.audit()
     assert again.recall()[-1]["tour"] == 2
@@ -69,7 +70,7 @@ def test_entries_play_with_tournament_credits_not_money():
 def test_entry_needs_the_fee_and_one_entry_at_a_time():
     nv, led = fresh()
     led.accept(5)
-    led.tour_start(10, 5, 2, 30)
+    led.tour_start(10, 5, 2, 30, "2026-12-05", 6)
     with raises(ValueError):
         led.tour_enter()
     led.accept(10)
@@ -83,7 +84,7 @@ def test_entry_needs_the_fee_and_one_entry_at_a_time():
 def test_a_cut_mid_entry_resumes_the_same_entry():
     nv, led = fresh()
     led.accept(10)
-    led.tour_start(10, 5, 3, 30)
+    led.tour_start(10, 5, 3, 30, "2026-12-05", 6)
     led.tour_enter()
     led.wager(1)
     again = reload(nv)  # power cut after the wager
@@ -95,8 +96,37 @@ def test_a_cut_mid_entry_resumes_the_same_entry():
 def test_void_of_a_tournament_game_returns_its_credits_and_game():
     nv, led = fresh()
     led.accept(10)
-    led.tour_start(10, 5, 3, 30)
+    led.tour_start(10, 5, 3, 30, "2026-12-05", 6)
     led.tour_enter()
     led.wager(2)
     led.void("rng failure")
     assert reload(nv).session == {"entry": 1, "credits": 5, "left": 3}
+
+
+def test_rules_show_every_element_of_s125_in_french_and_english():
+    # s. 125: "the date of the event, its length, the rules of participation, the method of prize
+    # allocation as well as the prizes to be won"
+    t = tournament.new(10, 500, 20, 40, "2026-12-05", 6, "Coupe des Fetes")
+    t["fees"] = 50
+    en = " ".join(tournament.rules(t, "en"))
+    fr = " ".join(tournament.rules(t, "fr"))
+    for text in (en, fr):
+        assert "2026-12-05" in text and "6 h" in text and "Coupe des Fetes" in text  # date, length
+        assert "10 cr" in text  # participation: the fee
+        assert "500" in text and "50 % / 30 % / 20 %" in text  # credits, allocation shares
+        assert "40 %" in text and " 20 cr" in text  # prizes: 40 % of 50 credits of fees
+    assert "20 games" in en and "20 parties" in fr  # participation: games per entry
+    assert "entry fee 10 credits" in en and "no cash value" in en and "ties go to the earlier entry" in en
+    assert "droit d'entrée de 10 crédits" in fr and "sans valeur monétaire" in fr and "plus ancienne" in fr
+
+
+def test_tournament_figures_are_bounded_so_the_state_always_fits():
+    for args in ((1, 10 ** 56 - 1, 1, 30, "2026-12-05", 6), (0, 10, 1, 30, "2026-12-05", 6),
+                 (10, 10, 1001, 30, "2026-12-05", 6), (10, 10, 1, 30, "2026-02-30", 6),
+                 (10, 10, 1, 30, "2026-12-05", 0), (10, 10, 1, 30, "5/12/2026", 6),
+                 (10, 10, 1, 101, "2026-12-05", 6)):
+        with raises(tournament.TournamentError):
+            tournament.new(*args)
+    with raises(tournament.TournamentError):
+        tournament.new(10, 10, 1, 30, "2026-12-05", 6, "x" * 21)
+    assert tournament.new(10, 10, 1, 30, "2028-02-29", 720)["hours"] == 720  # a leap day
