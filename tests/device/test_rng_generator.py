@@ -1,5 +1,9 @@
-# The outcome generator on both runtimes: its byte-stream contract against the bare DRBG,
-# personalization (power-up counter), idle() cycling, the reseed schedule, prediction resistance.
+# The outcome generator on both runtimes: its byte stream against a second HMAC_DRBG written here
+# from SP 800-90A (no code shared with rng/), known answers, personalization (power-up counter),
+# idle() cycling, the reseed schedule, prediction resistance.
+import hashlib
+from binascii import unhexlify
+
 from devtest import raises
 from fakes_rng import CounterSource
 
@@ -9,22 +13,78 @@ from rng.entropy import EntropyInput
 from rng.hmac_drbg import HmacDrbg
 
 
-def bare_drbg(pers=b"", seed=b"jeton"):
+def _hmac(key, msg):
+    # RFC 2104 over hashlib.sha256 (MicroPython has no hmac module): H(K^opad || H(K^ipad || m))
+    k = bytearray(64)
+    k[: len(key)] = key
+    ipad = bytearray(64)
+    opad = bytearray(64)
+    for i in range(64):
+        ipad[i] = k[i] ^ 0x36
+        opad[i] = k[i] ^ 0x5C
+    inner = hashlib.sha256(ipad)
+    inner.update(msg)
+    outer = hashlib.sha256(opad)
+    outer.update(inner.digest())
+    return outer.digest()
+
+
+class RefDrbg:
+    """HMAC_DRBG (SHA-256) as SP 800-90A 10.1.2 writes it, step by step: the test's own reference."""
+
+    def __init__(self, entropy, nonce=b"", pers=b""):
+        self.k = bytes(32)
+        self.v = b"\x01" * 32
+        self._update(entropy + nonce + pers)
+
+    def _update(self, data):  # 10.1.2.2
+        self.k = _hmac(self.k, self.v + b"\x00" + data)
+        self.v = _hmac(self.k, self.v)
+        if data:
+            self.k = _hmac(self.k, self.v + b"\x01" + data)
+            self.v = _hmac(self.k, self.v)
+
+    def generate(self, n, add=b""):  # 10.1.2.5, no reseed check
+        if add:
+            self._update(add)
+        out = b""
+        while len(out) < n:
+            self.v = _hmac(self.k, self.v)
+            out += self.v
+        self._update(add)
+        return out[:n]
+
+
+def test_the_reference_drbg_meets_its_cavp_answers():
+    # tests/fixtures/cavp-drbg/HMAC_DRBG_SHA256_no_reseed.rsp, [PersonalizationStringLen = 256]
+    # [AdditionalInputLen = 256] COUNT = 0 (line 401): instantiate, generate, generate
+    d = RefDrbg(unhexlify("5d3286bc53a258a53ba781e2c4dcd79a790e43bbe0e89fb3eed39086be34174b"),
+                unhexlify("c5422294b7318952ace7055ab7570abf"),
+                unhexlify("2dba094d008e150d51c4135bb2f03dcde9cbf3468a12908a1b025c120c985b9d"))
+    d.generate(128, unhexlify("793a7ef8f6f0482beac542bb785c10f8b7b406a4de92667ab168ecc2cf7573c6"))
+    got = d.generate(128, unhexlify("2238cdb4e23d629fe0c2a83dd8d5144ce1a6229ef41dabe2a99ff722e510b530"))
+    assert got == unhexlify(
+        "d04678198ae7e1aeb435b45291458ffde0891560748b43330eaf866b5a6385e74c6fa5a5a44bdb284d436e98d244018d"
+        "6acedcdfa2e9f499d8089e4db86ae89a6ab2d19cb705e2f048f97fb597f04106a1fa6a1416ad3d859118e079a0c319eb"
+        "95686f4cbcce3b5101c7a0b010ef029c4ef6d06cdfac97efb9773891688c37cf")
+
+
+def ref_drbg(pers=b"", seed=b"jeton"):
     """The DRBG open_generator() must have built from a CounterSource: 1024 start-up samples
     discarded, then ceil(384 / 7) = 55 samples of entropy input (nonce included)."""
     src = CounterSource(seed)
     src.readinto(bytearray(1024))
     e = bytearray(55)
     src.readinto(e)
-    d = HmacDrbg(G.RESEED_INTERVAL)
-    d.instantiate(e, b"", pers)
-    return d
+    return RefDrbg(bytes(e), b"", pers)
 
 
 def test_randbits_is_the_drbg_byte_stream():
     gen = rng.open_generator(CounterSource(), b"pers")
-    d = bare_drbg(b"pers")
+    d = ref_drbg(b"pers")
     stream = d.generate(128) + d.generate(128)
+    # known answer: the first 32 bytes, also computed with CPython's hmac module from 90A 10.1.2
+    assert stream[:32] == unhexlify("9091c404814b3434421c619eba153e930ab7272e6795454b44190f52162e9187")
     got = bytes([gen.randbits(8) for _ in range(200)])
     assert got == stream[:200]
     # k bits = top k bits of the next ceil(k/8) bytes, big-endian
@@ -36,14 +96,21 @@ def test_randbits_is_the_drbg_byte_stream():
 
 def test_randbits_edges():
     gen = rng.open_generator(CounterSource())
-    assert gen.randbits(0) == 0
+    d = ref_drbg()
+    stream = b"".join([d.generate(128) for _ in range(7)])
+    assert gen.randbits(0) == 0  # takes no byte
     with raises(ValueError):
         gen.randbits(-1)
-    big = gen.randbits(2000)  # spans several generate requests
-    assert 0 <= big < (1 << 2000)
+    # 250 bytes across two 128-byte requests, then widths across the next boundaries (770 bytes
+    # in all: the seventh request is entered)
+    assert gen.randbits(2000) == int.from_bytes(stream[:250], "big")
+    pos = 250
     for k in (1, 7, 8, 9, 31, 32, 33, 64):
         for _ in range(20):
-            assert 0 <= gen.randbits(k) < (1 << k)
+            nb = (k + 7) // 8
+            want = int.from_bytes(stream[pos:pos + nb], "big") >> (8 * nb - k)
+            assert gen.randbits(k) == want, (k, pos)
+            pos += nb
 
 
 def test_personalization_power_up_counter_changes_everything():
@@ -59,14 +126,16 @@ def test_personalization_power_up_counter_changes_everything():
 
 def test_idle_discards_buffer_and_advances():
     gen = rng.open_generator(CounterSource())
-    d = bare_drbg()
+    d = ref_drbg()
     first = d.generate(128)
-    spin = d.generate(32)  # idle(): one 32-byte request
+    d.generate(32)  # idle(): one 32-byte request, thrown away
     after = d.generate(128)
-    assert gen.randbits(8) == first[0]
+    # known answers (CPython's hmac module, 90A 10.1.2): a generator that kept its buffer would
+    # go on with first[8:16]; one that discarded it without a request, with the next 128 bytes
+    assert first[:8] == unhexlify("1b544607b07ab192") and after[:8] == unhexlify("c4f3d749de158f98")
+    assert gen.randbits(64) == int.from_bytes(first[:8], "big")
     gen.idle()
-    assert gen.randbits(8) == after[0]
-    assert spin != after[:32]
+    assert gen.randbits(64) == int.from_bytes(after[:8], "big")
 
 
 def test_idle_reseed_is_bounded_per_call():
@@ -118,8 +187,6 @@ def test_deterministic_generator_readinto_and_reseed_required():
     d = HmacDrbg(reseed_interval=2)
     d.instantiate(b"e" * 32, b"n" * 16, b"p")
     gen = G.Generator(d)
-    import hashlib
-
     out = bytearray(70000)  # one buffer reused: fits the 256K heap
     mv = memoryview(out)
     gen.readinto(out)  # two requests: 65536 + 4464
@@ -136,9 +203,41 @@ def test_deterministic_generator_readinto_and_reseed_required():
     assert r.value.reason == "reseed_required"
 
 
+def test_scaling_through_the_generator_known_answers():
+    # below() and deal() on the generator, against the reference stream mapped by hand:
+    # below(n) takes the top bitlen(n-1) bits of the next byte and rejects values >= n
+    # (docs/rng.md); deal() is a partial Fisher-Yates, j = i + below(n - i)
+    gen = rng.open_generator(CounterSource(), b"x")
+    stream = ref_drbg(b"x").generate(128)
+    pos = [0]
+
+    def below(n):
+        k = len(bin(n - 1)) - 2
+        while True:
+            v = stream[pos[0]] >> (8 - k)
+            pos[0] += 1
+            if v < n:
+                return v
+
+    want = [below(37) for _ in range(20)]
+    assert [rng.below(gen, 37) for _ in range(20)] == want
+    pool = list(range(52))
+    for i in range(5):
+        j = i + below(52 - i)
+        pool[i], pool[j] = pool[j], pool[i]
+    assert rng.deal(gen, 52, 5) == pool[:5]
+
+
 def test_scaling_through_real_generator():
+    # the emulated board's real source: every value of below(37) within 6 standard deviations of
+    # its expected count (a chance failure: under 1e-7); a modulo mapping (6 bits mod 37) would
+    # give 27 values twice the weight of the other 10 and put them 10 sd out
     gen = rng.open_generator(rng.open_source("emulated"), b"x")
+    n = 37 * 300
+    counts = [0] * 37
+    for _ in range(n):
+        counts[rng.below(gen, 37)] += 1
+    assert min(counts) >= 300 - 103 and max(counts) <= 300 + 103, counts
     for _ in range(50):
         hand = rng.deal(gen, 52, 5)
-        assert len(set(hand)) == 5 and all(0 <= c < 52 for c in hand)
-        assert 0 <= rng.below(gen, 37) < 37
+        assert len(set(hand)) == 5 and min(hand) >= 0 and max(hand) < 52
