@@ -23,9 +23,15 @@ $(STAMP): requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	@touch $@
 
+# The configuration, without editing firmware/config.py: GAMES=aurore-89,trefle-90 (the offered games;
+# default config.GAMES), PROFILE=pyboard|rp2|esp32 (boot as that board's wires; default emulated).
+GAMES   ?=
+PROFILE ?= emulated
+CONFIG_ARGS = $(if $(GAMES),--games $(GAMES)) --profile $(PROFILE)
+
 ## run: boot the firmware (micropython) on the emulated board with the terminal cabinet panel
 run: $(STAMP)
-	$(PY) -m sim.cabinet --heap $(HEAP)
+	$(PY) -m sim.cabinet --heap $(HEAP) $(CONFIG_ARGS)
 
 ## console: technician console client (URL=socket://127.0.0.1:7770 or /dev/ttyUSB0)
 URL ?= socket://127.0.0.1:7770
@@ -34,7 +40,7 @@ console: $(STAMP)
 
 ## demo: scripted session (10 tokens, 5 games, cash-out); last line is the meters as JSON
 demo: $(STAMP)
-	$(PY) -m sim.demo --heap $(HEAP)
+	$(PY) -m sim.demo --heap $(HEAP) $(CONFIG_ARGS)
 
 ## bench: every benchmark module in tools/bench/ (ratios against references measured in the same run)
 bench: $(STAMP)

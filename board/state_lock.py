@@ -26,7 +26,7 @@ def _alive(pid):
     # a zombie or a recycled pid has no firmware command line
     try:
         with open("/proc/%d/cmdline" % pid, "rb") as f:
-            return b"main.py" in f.read()
+            return b"firmware" in f.read()  # firmware/main.py, or the frozen image's firmware.main
     except OSError:
         return False
 

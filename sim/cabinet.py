@@ -22,6 +22,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from board.state_lock import BUSY_EXIT
 from games import ReelGame, load
 from sim.harness import DEFAULT_PORTS, ROOT, EmulatedCabinet
 
@@ -130,14 +131,50 @@ def run_lines(cab: EmulatedCabinet) -> None:
         print(cab.panel.screen, flush=True)
 
 
+def firmware_args(games: str | None, profile: str) -> list[str]:
+    """firmware/main.py's options for the offered games and the board profile (no config.py edit)."""
+    return (["--games", games] if games else []) + ["--profile", profile]
+
+
+def add_config_args(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--games", help="offered games, comma-separated model ids (default: firmware/config.py GAMES); "
+                                    "the first that passes its boot check is played")
+    ap.add_argument("--profile", default="emulated", choices=("emulated", "pyboard", "rp2", "esp32"),
+                    help="board profile the firmware boots as: a real board's wires only (no EM coils on "
+                         "pyboard/rp2/esp32, their FRAM's size)")
+
+
+def boot_or_refuse(cab: EmulatedCabinet) -> int | None:
+    """Power the cabinet on; a second cabinet on the same ports or state is refused by the firmware
+    in one line, printed here as it is (its exit status returned), instead of a traceback."""
+    try:
+        cab.boot()
+    except RuntimeError:
+        fw = cab.firmware
+        if fw.proc is not None and fw.proc.poll() == BUSY_EXIT and fw.lines:
+            cab.shutdown()
+            print(fw.lines[-1], file=sys.stderr)
+            return BUSY_EXIT
+        raise
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m sim.cabinet", description=__doc__.splitlines()[0])
     ap.add_argument("--heap", default="256K")
     ap.add_argument("--state", default="var/emulated", help="where the emulated board keeps its NVRAM file")
     ap.add_argument("--auto-ports", action="store_true", help="free ports instead of 7770-7772")
+    ap.add_argument("--ports", help="console,cctalk,panel ports (default 7770,7771,7772)")
+    add_config_args(ap)
     args = ap.parse_args(argv)
-    cab = EmulatedCabinet(args.state, heap=args.heap, ports=None if args.auto_ports else dict(DEFAULT_PORTS))
-    cab.boot()
+    ports = dict(DEFAULT_PORTS)
+    if args.ports:
+        ports = dict(zip(DEFAULT_PORTS, (int(p) for p in args.ports.split(","))))
+    cab = EmulatedCabinet(args.state, heap=args.heap, ports=None if args.auto_ports else ports,
+                          extra_args=firmware_args(args.games, args.profile))
+    refused = boot_or_refuse(cab)
+    if refused is not None:
+        return refused
     print(f"firmware pid {cab.firmware.proc.pid}: {' '.join(cab.firmware.command())}", flush=True)
     try:
         if sys.stdin.isatty():

@@ -1,0 +1,60 @@
+# `--profile`: the emulated board booted as a real board's profile gets only the wires that profile
+# has (firmware/main.py make_board). The state directory's lock names this process and is ignored
+# once that process is gone (board/state_lock.py; the refusal of a second process is
+# tests/host/test_second_cabinet.py).
+import gc
+
+from board import emulated, hal, state_lock
+from devtest import tmpdir
+
+
+def board(profile=None):
+    gc.collect()
+    return emulated.Board(tmpdir("prof"), 0, 0, 0, nvram_size=4096, profile=profile)  # port 0: any free one
+
+
+def unplug(b):
+    for link in b._links:
+        link.srv.close()
+    b.nvram.close()
+
+
+def test_the_pyboard_profile_gets_only_the_pyboard_s_wires():
+    import board.pyboard as pyboard
+
+    b = board(pyboard)
+    try:
+        assert b.NAME == "pyboard (emulated)" and b.ENTROPY == "emulated"
+        assert b.meter_names() == ()  # no coils on the pyboard: soft meters only
+        assert sorted(b.pins) == sorted(hal.INPUTS) and sorted(b.lamps) == sorted(hal.LAMPS)
+        assert b.nvram.size == 65536  # its FRAM part, not the size asked for
+        assert b.door_latch is None
+    finally:
+        unplug(b)
+
+
+def test_the_emulated_profile_has_every_wire():
+    b = board()
+    try:
+        assert b.NAME == "emulated"
+        assert b.meter_names() == hal.METERS
+        assert sorted(b.pins) == sorted(hal.INPUTS + hal.COIN_PULSE)
+        assert b.nvram.size == 4096
+        assert b.door_latch is not None
+    finally:
+        unplug(b)
+
+
+def test_the_lock_names_this_process_and_a_dead_one_is_no_holder():
+    d = tmpdir("lock")
+    state_lock.claim(d, (1, 2, 3))
+    with open(d + state_lock.LOCK) as f:
+        assert f.read() == "pid %d ports 1 2 3\n" % state_lock.my_pid()
+    assert state_lock.holder(d) is None  # our own lock holds nothing against us
+    state_lock.check(d)
+    with open(d + state_lock.LOCK, "w") as f:
+        f.write("pid 2147483646 ports 1 2 3\n")  # above Linux's pid_max (2**22): no such process
+    assert state_lock.holder(d) is None
+    with open(d + state_lock.LOCK, "w") as f:
+        f.write("garbage")
+    assert state_lock.holder(d) is None
