@@ -5,12 +5,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from firmware.cabinet import HARD_METERS
 from sim.harness import EmulatedCabinet
 
 TOKEN_CREDITS = 4
-# firmware/cabinet.py HARD_METERS: which soft meters each coil counts
-HARD = {"meter_in": ("coin_in",), "meter_out": ("coin_out",), "meter_drop": ("acceptor_in",),
-        "meter_jackpot": ("jackpot", "cancelled"), "meter_games": ("games_played",)}
+HARD = HARD_METERS  # which soft meters each coil counts: the firmware's own table, never a copy
 
 
 def hard_equals_soft(cab: EmulatedCabinet, timeout: float = 30.0) -> tuple[dict, dict]:
@@ -30,8 +29,7 @@ def test_hopper_pays_whole_tokens_and_meters_follow(tmp_path: Path) -> None:
     try:
         for _ in range(3):
             cab.insert_token()
-        for _ in range(3):
-            cab.play()
+        screens = [cab.play() for _ in range(3)]
         before = cab.meters()["credits"]
         cab.cash_out()
         m = cab.meters()
@@ -42,6 +40,11 @@ def test_hopper_pays_whole_tokens_and_meters_follow(tmp_path: Path) -> None:
         assert m["credits"] == 0 and m["cashout"] == before
         want, got = hard_equals_soft(cab)
         assert got == want
+        # and what the coils counted, from what this test did, not from the soft meters
+        assert got["meter_drop"] == 3 * TOKEN_CREDITS and got["meter_games"] == 3
+        assert got["meter_in"] == sum(s["bet"] for s in screens)
+        assert got["meter_out"] == sum(s["win"] for s in screens)
+        assert got["meter_jackpot"] == before % TOKEN_CREDITS  # the hand-paid part (no jackpot won)
         assert cab.meter_monitor is not None and not cab.meter_monitor.violations
     finally:
         cab.shutdown()
