@@ -28,7 +28,7 @@ METER_MODULO = 10 ** 10  # 10-digit meters roll over to 0, as electromechanical 
 RECALL = 10  # games kept for recall
 EVENTS_PER_CHUNK = eventlog.PER_CHUNK  # fixed-size records (firmware/eventlog.py): a chunk always fits
 EVENT_CHUNKS = 14  # a chunk is recycled whole: 13 x 8 keeps at least the last 100
-STATE_SIZE = 1536
+STATE_SIZE = 2304  # the worst case of every field at its bound fits (tests/device/test_firmware_sizes.py)
 GAME_SIZE = 1536
 CHUNK_SIZE = eventlog.CHUNK_BYTES
 TILT_TEXT = eventlog.TEXT  # a persisted tilt's reason, cut on entry: the state block's size is bounded
@@ -253,7 +253,7 @@ class Ledger:
         award = g["award"]
         hand = False
         if forfeit:
-            rec["forfeit"] = forfeit
+            rec["forfeit"] = eventlog.clean(forfeit, eventlog.TEXT)  # bounded: the record always fits
         else:
             if g["fixed"] and progressive is not None:
                 prog = progressive.won(self.st)
