@@ -3,9 +3,14 @@
 # A != 0: a coin was credited, A = coin position (1..16), B = sorter path.
 # A == 0: B is an error/status code (board/cctalk_codes.py).
 # Event counter: 0 only after power-up or reset; then 1..255, wrapping 255 -> 1 (never 0 again).
-# The buffer holds 5 events, so a counter that moved by more than 5 since the last poll means
-# events were lost: that is logged as a "missed" event, acceptance is inhibited at once and stays
-# inhibited (whatever enable() asks) until the firmware calls clear_fault().
+# What a reading proves (docs/drivers.md): the buffer holds 5 events, so only a forward step of
+# 1..5 from the last reading can be matched with buffered events. Any other step is ambiguous: a
+# step back of k reads exactly like a step forward of 255 - k (a replayed or stale reply), and a
+# step beyond the buffer has lost events nobody can name. Such a counter is a fault that credits
+# nothing: ("counter", was, now), acceptance is inhibited at once and stays inhibited (whatever
+# enable() asks) until the firmware calls clear_fault(), and the counter is baselined again from
+# two agreeing readings. A counter that moved is always read twice before anything is credited,
+# so one replayed reply (k back, 250 <= k <= 254, looks like 1..5 forward) never credits either.
 #
 # Events appended to poll(out), oldest first, always 3-tuples (kind, a, b):
 #   ("coin", position, path)       credit this coin
@@ -13,7 +18,7 @@
 #   ("fault", 0, code)             jam / sensor / hardware fault (call an attendant)
 #   ("fraud", 0, code)             fraud attempt: tilt
 #   ("status", 0, code)            null event, data block request
-#   ("missed", lost, counter)      more than 5 events between two polls: `lost` are gone; tilt
+#   ("counter", was, now)          counter out of sequence (backwards, or beyond the buffer): tilt
 #   ("reset", last, 0)             the device was reset or powered up (counter back to 0)
 from board.compat import const
 from board import cctalk_codes
@@ -54,8 +59,10 @@ class CoinAcceptor:
         self.addr = addr
         self.log = log
         self.last = None  # event counter of the previous poll (None: not baselined)
-        self.missed = 0  # events lost in total
-        self.fault = None  # "missed" once events were lost: acceptance stays inhibited
+        self.fault = None  # "counter" once the counter was out of sequence: acceptance stays inhibited
+        self.counter_faults = 0
+        self._a = bytearray(1 + 2 * EVENTS)  # two readings, copied out of the bus's receive buffer
+        self._b = bytearray(1 + 2 * EVENTS)
         self.on = False
         self.mask = 0xFFFF
         self.info = {}
@@ -95,9 +102,7 @@ class CoinAcceptor:
         """Inhibit, then read the event counter as the baseline: no coin can slip in between."""
         self.enable(False)
         if self.last is None:
-            r = self.bus.request(self.addr, H_READ_BUFFERED)
-            self._check(r)
-            self.last = r[0]
+            self._baseline()
 
     def enable(self, on, mask=0xFFFF):
         """Individual inhibits (231: bit set = position enabled) then master inhibit (228).
@@ -124,50 +129,69 @@ class CoinAcceptor:
         self.last = 0
 
     # --- polling ----------------------------------------------------------------------------
-    def _check(self, r):
+    def _read(self, into):
+        r = self.bus.request(self.addr, H_READ_BUFFERED)
         if len(r) != 1 + 2 * EVENTS:
             raise CcTalkError("frame", H_READ_BUFFERED)
+        for i in range(1 + 2 * EVENTS):  # r is a view into the bus's receive buffer: copy it now
+            into[i] = r[i]
+
+    def _baseline(self):
+        """Two agreeing readings become the counter we count from; their events are not ours."""
+        self._read(self._a)
+        self._read(self._b)
+        if self._a == self._b:
+            self.last = self._a[0]
+
+    def _out_of_sequence(self, out, was, now):
+        self.counter_faults += 1
+        self.fault = "counter"
+        self.last = None  # nothing after this reading is provable until two readings agree again
+        out.append(("counter", was, now))
+        if self.log:
+            self.log("acceptor: event counter out of sequence: was %d, now %d" % (was, now))
+        try:
+            self._apply()  # stop taking money now
+        except CcTalkError:
+            pass  # the fault stays latched: the next enable() inhibits again
+        return 1
 
     def poll(self, out):
         """Append new events as (kind, a, b) to out, oldest first. Returns the number appended."""
-        r = self.bus.request(self.addr, H_READ_BUFFERED)
-        self._check(r)
-        counter = r[0]
         if self.last is None:
-            self.last = counter  # never baselined (begin() not called): nothing to credit
+            self._baseline()  # never baselined, or after a counter fault: nothing to credit
             return 0
+        a = self._a
+        self._read(a)
+        last = self.last
+        counter = a[0]
+        if counter == last:
+            return 0
+        if counter and new_events(last, counter) > EVENTS:
+            return self._out_of_sequence(out, last, counter)  # backwards, or beyond the buffer
+        # a provable step (1..5 forward, or 0 after a reset): confirmed by a second reading, so
+        # that one stale or replayed reply is never taken for new events
+        b = self._b
+        self._read(b)
+        if a != b:
+            now = b[0]
+            if counter and now and new_events(last, now) <= EVENTS and new_events(counter, now) <= EVENTS:
+                return 0  # a coin landed between the two readings: read again at the next poll
+            # (a device comes up from a reset inhibited: no coin can follow a 0 that quickly)
+            return self._out_of_sequence(out, counter, now)
         if counter == 0:
-            if self.last == 0:
-                return 0
             # reset or power cycle: whatever happened since our last poll is unknowable, and
             # the device came back inhibited: restore what the firmware asked for
-            out.append(("reset", self.last, 0))
+            out.append(("reset", last, 0))
             self.last = 0
             self._apply()
             return 1
-        n = new_events(self.last, counter)
+        n = new_events(last, counter)
         self.last = counter
-        lost = 0
-        if n > EVENTS:
-            lost = n - EVENTS
-            self.missed += lost
-            self.fault = "missed"
-            out.append(("missed", lost, counter))
-            n = EVENTS
-        # decode before any other request: r is a view into the bus's receive buffer
         for i in range(n - 1, -1, -1):  # oldest first
-            a = r[1 + 2 * i]
-            b = r[2 + 2 * i]
-            if a:
-                out.append(("coin", a, b))
+            code = a[2 + 2 * i]
+            if a[1 + 2 * i]:
+                out.append(("coin", a[1 + 2 * i], code))
             else:
-                out.append((cctalk_codes.kind(b), 0, b))
-        if lost:
-            if self.log:
-                self.log("acceptor: %d events lost (counter %d)" % (lost, counter))
-            try:
-                self._apply()  # stop taking money now
-            except CcTalkError:
-                pass  # the fault stays latched: the next enable() inhibits again
-            return n + 1
+                out.append((cctalk_codes.kind(code), 0, code))
         return n

@@ -16,6 +16,7 @@ from board import hopper_codes
 from board.hopper_cctalk import HopperError
 from board.switches import Button
 from firmware import config
+from firmware.coins import CoinIn, payout_credits
 from firmware.ledger import AuditError
 
 import rng
@@ -54,15 +55,12 @@ class Cabinet:
         self.win = 0
         self.reels = None
         self.message = ""
-        self.accepting = None
-        self.acceptor_ok = False
+        self.coins = CoinIn(acceptor, ledger, config, log)  # money in: polling, identities, credits
         self.buttons = {}
         for name in ("bet_one", "bet_max", "play", "cashout"):
             self.buttons[name] = Button(board.pin(name), clock=board.ticks_ms)
         self.switches = Doors(board, clock=board.ticks_ms)  # doors and key switches, debounced levels
         now = board.ticks_ms()
-        self._events = []
-        self._next_poll = now
         self.console = None
         self._spin_end = now
         self.hopper = None  # board.hopper_cctalk.Hopper, or None: cash-out by hand pay
@@ -72,8 +70,6 @@ class Cabinet:
         self.offered = []  # (id, ok, reason, game) from the boot check
         self.progressive = None  # firmware.progressive.Progressive for the game played, if any
         self.reopen_rng = None  # () -> (gen, failure); None: a fresh open_rng() on this board
-        if ledger.st is not None:
-            acceptor.last = ledger.acceptor_counter  # None on a fresh machine: baseline at start-up
 
     # --- state ------------------------------------------------------------------------------------
     @property
@@ -138,57 +134,10 @@ class Cabinet:
         return (self.playable() or self.state == "spin") and self.ledger.credits < config.CREDIT_LIMIT
 
     def service_acceptor(self):
-        now = self.board.ticks_ms()
-        if ticks_diff(now, self._next_poll) < 0:
-            return
-        self._next_poll = ticks_add(now, config.ACCEPTOR_POLL_MS)
-        try:
-            if not self.acceptor_ok:
-                self.acceptor.begin()
-                self.accepting = False
-                self.acceptor_ok = True
-                self.log("acceptor: online")
-            want = self.want_money()
-            if want != self.accepting:
-                self.acceptor.enable(want)
-                self.accepting = want
-            self.acceptor.poll(self._events)
-        except CcTalkError as e:
-            if self.acceptor_ok:
-                self.log("acceptor: %s" % e.reason)
-            self.acceptor_ok = False  # set up again on the next good poll
-            return
-        credits = 0
-        while self._events:
-            kind, a, b = self._events.pop(0)
-            if kind == "coin":
-                cents = config.COIN_CENTS.get(a)
-                if cents is None:
-                    self.log("coin position %d has no value configured" % a)
-                    continue
-                credits += cents // config.DENOM_CENTS
-                self.log("coin %d: +%d credits" % (a, cents // config.DENOM_CENTS))
-            elif kind in ("missed", "fault", "fraud"):
-                # lost events, a jam or a fraud attempt: no more money until an attendant looks
-                if kind == "fraud":
-                    self.disrupted("coin fraud code %d" % b)
-                self.set_tilt("fraud" if kind == "fraud" else "acceptor", "%s %d/%d" % (kind, a, b))
-            else:
-                self.log("acceptor %s %d/%d" % (kind, a, b))
-                if kind == "reset":
-                    self.ledger.event("acceptor", "acceptor reset (counter was %d)" % a)
-        if self.acceptor.last != self.ledger.acceptor_counter:
-            # one commit for the batch and the counter that ends it: no coin twice, none lost
-            self.ledger.accept(credits, self.acceptor.last)
-            if credits:
-                self.show()
+        self.coins.service(self.board.ticks_ms(), self)
 
     def _inhibit(self):
-        try:
-            self.acceptor.enable(False)
-            self.accepting = False
-        except CcTalkError:
-            self.acceptor_ok = False  # set up (inhibited first) again on the next good poll
+        self.coins.inhibit()
 
     # --- play -------------------------------------------------------------------------------------
     def bet_one(self):
@@ -260,7 +209,7 @@ class Cabinet:
         if not self.playable() or not self.ledger.credits:
             return
         credits = self.ledger.credits
-        cpc = config.COIN_CENTS[config.PAYOUT_COIN] // config.DENOM_CENTS
+        cpc = payout_credits(config)
         coins = credits // cpc
         try:
             if self.hopper_usable() and coins and credits <= config.HOPPER_LIMIT:
@@ -328,9 +277,9 @@ class Cabinet:
             h.settle()
             if kind == "payout" and unpaid:
                 self.set_tilt("hopper", "partial payout: %d coins unpaid stay as credits" % unpaid)
-            elif not self.ledger.lock and 0 < self.ledger.credits < config.COIN_CENTS[config.PAYOUT_COIN] // config.DENOM_CENTS:
+            elif not self.ledger.lock and 0 < self.ledger.credits < payout_credits(config):
                 self.ledger.cashout(hand_pay=True)  # less than one coin left: the attendant pays it
-            self.message = "paid %d" % (paid * config.COIN_CENTS[config.PAYOUT_COIN] // config.DENOM_CENTS)
+            self.message = "paid %d" % (paid * payout_credits(config))
             self.show()
         elif kind == "extra":
             self.set_tilt("hopper", "runaway: %d coins paid unasked" % a)
@@ -354,11 +303,8 @@ class Cabinet:
                 if kind in KEY_CLEARABLE:
                     del self.tilts[kind]
                     self.ledger.event("tilt-clear", kind)
-                    if kind in ("acceptor", "fraud") and getattr(self.acceptor, "fault", None):
-                        try:
-                            self.acceptor.clear_fault()
-                        except CcTalkError:
-                            self.acceptor_ok = False
+                    if kind in ("acceptor", "fraud"):
+                        self.coins.clear_fault()
                     if kind in ("hopper", "fraud") and self.hopper is not None and self.hopper_ok:
                         try:
                             self.hopper.clear_faults()
@@ -469,7 +415,7 @@ class Cabinet:
             # the certified model's own text, games.ReelGame.describe, in both languages)
             "rules": self.game.id if self.game and st == "idle" else None,
         })
-        if self.accepting and not self.want_money():
+        if self.coins.accepting and not self.want_money():
             self._inhibit()  # no money the moment the machine must not take it, not at the next poll
         self.board.lamp("lamp_play").value(st == "credit")
         self.board.lamp("lamp_cashout").value(st == "credit")

@@ -1,6 +1,9 @@
 # Cabinet configuration (operator settings). Money is integer cents; the credit is the unit of play.
 DENOM_CENTS = 25  # one credit
-COIN_CENTS = {1: 100}  # ccTalk coin position -> value: position 1 is the casino's $1 token
+# s. 4: only Canadian currency or the Company's tokens. Accepted coins by ccTalk coin identity
+# ("CCvvvI": country, value, issue; "CA100T" is the house $1 token) -> value in cents. Only the
+# acceptor positions that report a listed identity are enabled; any other coin is never credited.
+COINS = {"CA100T": 100}
 CREDIT_LIMIT = 4000  # above this, the acceptor is inhibited (no more money taken)
 # Games offered, by model id: games/models/<id>.json checked at boot against games/certs/<id>.json.
 # The first one that passes is played; a game that fails is disabled (event, console `games`).
@@ -12,7 +15,7 @@ MACHINE_ID = "JTN-EMU-0001"
 VERSION = "0.1.0"
 SPIN_MS = 500  # the reels turn this long; an award is paid at the end, or forfeited on a disruption (s. 94)
 HOPPER = True  # a ccTalk payout hopper at address 3 on the ccTalk bus
-PAYOUT_COIN = 1  # the hopper holds $1 tokens (coin position 1's value)
+PAYOUT_COIN = ("CA100T", 100)  # the hopper's coin: (ccTalk identity, value in cents), the $1 token
 HOPPER_LIMIT = 400  # cash-outs above this many credits are paid by hand
 EM_ON_MS = 50  # electromechanical meter pulse: coil on, then off, each at least this long
 EM_OFF_MS = 50

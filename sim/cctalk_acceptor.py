@@ -8,7 +8,13 @@ a validator reports them to header 229. More devices (a hopper) can share its bu
 Fault injection: inject("drop"|"bad_checksum"|"garbage"|"busy"|"nak", n) on the next replies;
 error(code) buffers an error event (reject, fault or fraud codes of the ccTalk table);
 lose_events(k) makes k events that the host will never see (counter jumps: "missed events");
-power_cycle() resets the counter to 0 and inhibits, as a power-up does.
+replay(k) answers the next 229 poll with the counter k steps back and the current buffer (a stale
+or replayed reply); jump(k) moves the counter k steps forward with no new event in the buffer;
+ignore_inhibits = True makes a faulty (or tampered) acceptor credit every coin it knows, even
+at an inhibited position; power_cycle() resets the counter to 0 and inhibits, as a power-up does.
+
+The default coin table holds the house token at position 1 ("CA100T") and a foreign coin the
+player can also insert at position 2 ("US025A", a US quarter): the firmware must never credit it.
 """
 from __future__ import annotations
 
@@ -25,11 +31,13 @@ class CoinAcceptorPeer(CcTalkDevice):
     product = "SIM-CA1"
     serial = 0x003039
 
+    COINS = {1: "CA100T", 2: "US025A"}
+
     def __init__(self, port: int | None = None, addr: int = 2, coins: dict[int, str] | None = None,
                  echo: bool = True, crc: bool = False, bus: CcTalkBus | None = None):
         super().__init__(addr, crc)
         self.port = port
-        self.coins = coins or {1: "CA100T"}
+        self.coins = coins or dict(self.COINS)
         self.echo = echo
         self.counter = 0  # 0 after power-up, then 1..255, wrapping to 1
         self.events: list[tuple[int, int]] = []  # newest first, (A, B)
@@ -40,6 +48,8 @@ class CoinAcceptorPeer(CcTalkDevice):
         self.polls = 0
         self.bus = bus
         self._pending: list[CcTalkDevice] = []
+        self.ignore_inhibits = False
+        self._replay = 0
 
     # --- the coin path -------------------------------------------------------------------------
     def accepting(self, position: int) -> bool:
@@ -52,7 +62,7 @@ class CoinAcceptorPeer(CcTalkDevice):
                 self.rejected += 1
                 self._event(0, 1)  # error code 1: reject coin (unknown)
                 return False
-            if self.accepting(position):
+            if self.accepting(position) or (self.ignore_inhibits and self.master_enabled):
                 self.credited += 1
                 self._event(position, path)
                 return True
@@ -69,6 +79,16 @@ class CoinAcceptorPeer(CcTalkDevice):
         with self.lock:
             for _ in range(k):
                 self._event(position, 1)
+
+    def replay(self, k: int) -> None:
+        """The next 229 reply carries the counter k steps back (1..255 ring) and the current buffer."""
+        with self.lock:
+            self._replay = k
+
+    def jump(self, k: int) -> None:
+        """The counter moves k steps forward with no new event in the buffer."""
+        with self.lock:
+            self.counter = (self.counter - 1 + k) % 255 + 1
 
     def power_cycle(self) -> None:
         with self.lock:
@@ -118,7 +138,11 @@ class CoinAcceptorPeer(CcTalkDevice):
         if header == 229:
             self.polls += 1
             ev = self.events + [(0, 0)] * (5 - len(self.events))
-            return bytes([self.counter]) + bytes(x for pair in ev for x in pair)
+            counter = self.counter
+            if self._replay:
+                counter = (counter - 1 - self._replay) % 255 + 1
+                self._replay = 0
+            return bytes([counter]) + bytes(x for pair in ev for x in pair)
         if header == 1:  # reset device
             self.counter = 0
             self.events.clear()

@@ -33,7 +33,7 @@ from sim.meter_monitor import MeterMonitor
 from tools.console import ConsoleClient
 
 TOKEN = 1
-TOKEN_CREDITS = config.COIN_CENTS[TOKEN] // config.DENOM_CENTS
+TOKEN_CREDITS = config.COINS[CoinAcceptorPeer.COINS[TOKEN]] // config.DENOM_CENTS
 NVRAM_SIZE = 65536
 HARD = HARD_METERS  # which soft meters each coil counts: the firmware's own configuration
 

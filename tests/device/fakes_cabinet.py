@@ -67,6 +67,10 @@ class Acceptor:
         self.queue = []
         self.fault = None
         self.cleared = 0
+        self.ids = {1: "CA100T"}  # header 184 identities by position
+
+    def coin_ids(self):
+        return dict(self.ids)
 
     def begin(self):
         self.on = False
@@ -90,8 +94,8 @@ class Acceptor:
             if ev[0] == "coin" and not self.on:
                 continue  # an inhibited acceptor returns the coin
             self.last = self.last % 255 + 1
-            if ev[0] == "missed":
-                self.fault = "missed"
+            if ev[0] == "counter":
+                self.fault = "counter"
                 self.on = False
             out.append(ev)
             n += 1

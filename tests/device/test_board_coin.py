@@ -1,4 +1,5 @@
-# ccTalk coin acceptor driver: event counter semantics, error-code kinds, missed events.
+# ccTalk coin acceptor driver: event counter semantics, error-code kinds, counters out of sequence
+# (replayed replies, jumps beyond the 5-event buffer) that must never credit a coin twice.
 from devtest import raises
 from board.cctalk import Master, CcTalkError
 from board.coin_cctalk import CoinAcceptor, new_events, parse_coin_id
@@ -6,9 +7,9 @@ from board import cctalk_codes
 from fakes_board import Wire, Acceptor, no_idle
 
 
-def _setup():
+def _setup(dev=None):
     w = Wire()
-    dev = Acceptor()
+    dev = dev or Acceptor()
     w.devices[2] = dev
     ca = CoinAcceptor(Master(w, no_idle, timeout_ms=20))
     ca.begin()
@@ -81,24 +82,127 @@ def test_every_code_has_a_kind_and_name():
     assert cctalk_codes.kind(100) == "fault"  # unassigned: never harmless
 
 
-def test_more_than_five_missed_events_latch_a_fault_and_inhibit():
+class Replaying(Acceptor):
+    """The fake acceptor, plus one 229 reply with its counter k steps back (the current buffer),
+    and an optional hook run after each 229 reply (a coin landing between two readings)."""
+
+    def __init__(self):
+        Acceptor.__init__(self)
+        self.replay = 0
+        self.after_229 = None
+
+    def reply(self, header, data):
+        r = Acceptor.reply(self, header, data)
+        if header == 229:
+            if self.replay:
+                k, self.replay = self.replay, 0
+                r = bytes(((self.counter - 1 - k) % 255 + 1,)) + r[1:]
+            if self.after_229:
+                hook, self.after_229 = self.after_229, None
+                hook()
+        return r
+
+
+def _replay_rig():
+    w, dev, ca = _setup(Replaying())
+    ca.enable(True)
+    for _ in range(3):
+        dev.event(1, 1)
+    out = []
+    ca.poll(out)
+    assert out == [("coin", 1, 1)] * 3 and ca.last == 3
+    return dev, ca
+
+
+def test_replayed_counter_never_credits_and_latches_a_fault():
+    # (k, event): counter 3 answered k steps back once. k <= 249 reads as a step of 255 - k > 5;
+    # 250..254 read as 5..1 forward (3 - 250 -> 8), which the second reading (3) contradicts.
+    # Before the fix, k = 1 credited the 3 buffered coins again and k = 250 credited 5.
+    for k, event in ((1, ("counter", 3, 2)), (5, ("counter", 3, 253)), (6, ("counter", 3, 252)),
+                     (250, ("counter", 8, 3)), (254, ("counter", 4, 3))):
+        dev, ca = _replay_rig()
+        dev.replay = k
+        out = []
+        ca.poll(out)
+        assert out == [event], (k, out)
+        assert ca.fault == "counter" and dev.master == 0, k  # acceptance stopped at once
+        for _ in range(3):  # baselined again from two agreeing readings: nothing credited
+            out = []
+            ca.poll(out)
+            assert out == [], (k, out)
+        assert ca.last == 3
+        ca.enable(True)
+        assert dev.master == 0  # stays stopped while the fault is latched
+        ca.clear_fault()
+        assert dev.master == 1
+        dev.event(1, 2)
+        out = []
+        ca.poll(out)
+        assert out == [("coin", 1, 2)], k  # the next real coin, exactly once
+
+
+def test_counter_jump_beyond_the_buffer_credits_nothing():
+    for k in (6, 100, 249):
+        dev, ca = _replay_rig()
+        dev.counter = (dev.counter - 1 + k) % 255 + 1  # moved k forward, buffer unchanged
+        out = []
+        ca.poll(out)
+        assert out == [("counter", 3, 3 + k)], (k, out)
+        assert ca.fault == "counter" and dev.master == 0
+        out = []
+        ca.poll(out)
+        assert out == [] and ca.last == 3 + k
+
+
+def test_more_than_five_real_events_are_a_counter_fault_not_five_credits():
     w, dev, ca = _setup()
     ca.enable(True)
     for _ in range(8):
         dev.event(1, 1)
     out = []
     ca.poll(out)
-    assert out[0] == ("missed", 3, 8)
-    assert out[1:] == [("coin", 1, 1)] * 5  # the five still in the buffer are real coins
-    assert ca.fault == "missed" and ca.missed == 3
-    assert dev.master == 0  # acceptance stopped at once
+    # 8 forward reads exactly like 247 back: the five buffered coins cannot be proven new
+    assert out == [("counter", 0, 8)]
+    assert ca.fault == "counter" and ca.counter_faults == 1 and dev.master == 0
     ca.enable(True)
-    assert dev.master == 0  # and stays stopped while the fault is latched
+    assert dev.master == 0
     ca.clear_fault()
     assert dev.master == 1
 
 
-def test_exactly_five_is_not_missed():
+def test_a_coin_between_the_two_readings_is_credited_once_at_the_next_poll():
+    dev, ca = _replay_rig()
+    dev.event(1, 1)
+    dev.after_229 = lambda: dev.event(2, 1)  # lands between the first and the confirming reading
+    out = []
+    assert ca.poll(out) == 0 and out == [] and ca.last == 3 and ca.fault is None
+    ca.poll(out)
+    assert out == [("coin", 1, 1), ("coin", 2, 1)] and ca.last == 5
+
+
+def test_a_lone_zero_reading_is_not_a_reset():
+    # a reset would make the next 1..5 readings provable again and credit old coins twice
+    dev, ca = _replay_rig()
+    zeros = [1]
+
+    def zero_once(header, data):
+        r = Acceptor.reply(dev, header, data)
+        if header == 229 and zeros:
+            zeros.pop()
+            return b"\x00" + r[1:]
+        return r
+
+    dev.reply = zero_once
+    out = []
+    ca.poll(out)
+    assert out == [("counter", 0, 3)] and ca.fault == "counter"
+    out = []
+    ca.poll(out)
+    ca.poll(out)
+    assert out == [] and ca.last == 3
+
+
+def test_exactly_five_is_provable():
     w, dev, ca = _setup()
     for _ in range(5):
         dev.event(1, 1)

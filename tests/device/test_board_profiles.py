@@ -21,7 +21,7 @@ from fakes_rng import Mem32
 # ports/esp32/machine_pin.c: GPIO_INTR_POSEDGE 1 / GPIO_INTR_NEGEDGE 2). None equals hal's 2 / 1.
 IRQ = {"pyboard": (0x10110000, 0x10210000), "rp2": (8, 4), "esp32": (1, 2)}
 ROSC_RANDOMBIT = 0x4006001C  # RP2040 datasheet 2.17.8, the register rng/sources.py reads
-TOKEN = 4  # a $1 token at 25 cents a credit (firmware/config.py COIN_CENTS, DENOM_CENTS)
+TOKEN = 4  # a $1 token at 25 cents a credit (firmware/config.py COINS["CA100T"], DENOM_CENTS)
 
 
 class Line:

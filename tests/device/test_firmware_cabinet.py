@@ -97,9 +97,9 @@ def test_coin_fraud_tilts_until_the_attendant_key():
     assert not cab.tilts and acc.on
 
 
-def test_missed_events_stop_acceptance_until_cleared():
+def test_counter_out_of_sequence_stops_acceptance_until_cleared():
     cab, board, acc = cabinet()
-    acc.push("missed", 3, 9)
+    acc.push("counter", 9, 3)
     steps(cab, 12)
     assert "acceptor" in cab.tilts and not acc.on
     press(board, cab, "key_reset")

@@ -94,17 +94,53 @@ def test_bus_faults_never_lose_or_invent_coins(rig):
     assert acc.credited == 4
 
 
-def test_missed_events_and_fraud_over_the_wire(rig):
+def test_lost_events_and_fraud_over_the_wire(rig):
     board, bus, acc, hop = rig
     ca = CoinAcceptor(bus)
     ca.begin()
     ca.enable(True)
     acc.error(17)  # coin going backwards
     assert _poll(ca, 1) == [("fraud", 0, 17)]
-    acc.lose_events(7)
-    out = _poll(ca, 6)
-    assert out[0] == ("missed", 2, acc.counter)
-    assert not acc.master_enabled and ca.fault == "missed"
+    acc.lose_events(7)  # seven coins between two polls: the buffer holds five, none is provable
+    out = _poll(ca, 1)
+    assert out == [("counter", 1, acc.counter)]
+    assert not acc.master_enabled and ca.fault == "counter"
+
+
+def test_replayed_and_jumping_counters_over_the_wire(rig):
+    board, bus, acc, hop = rig
+    ca = CoinAcceptor(bus)
+    ca.begin()
+    ca.enable(True)
+    for _ in range(3):
+        assert acc.insert(1)
+    assert _poll(ca, 3) == [("coin", 1, 1)] * 3
+    for k, event in ((1, ("counter", 3, 2)), (250, ("counter", 8, 3))):
+        acc.replay(k)
+        assert _poll(ca, 1) == [event]
+        assert not acc.master_enabled
+        assert _poll(ca, 1, timeout=0.3) == []  # baselined again on the real counter: no coin
+        ca.clear_fault()
+        assert acc.master_enabled
+    acc.jump(6)
+    assert _poll(ca, 1) == [("counter", 3, 9)]
+    ca.clear_fault()
+    assert _poll(ca, 1, timeout=0.3) == [] and ca.last == 9
+    assert acc.insert(1)
+    assert _poll(ca, 1) == [("coin", 1, 1)]
+
+
+def test_foreign_coin_is_refused_while_inhibited_and_forced_by_a_faulty_acceptor(rig):
+    board, bus, acc, hop = rig
+    acc.coins[3] = "US025A"
+    ca = CoinAcceptor(bus)
+    ca.begin()
+    ca.enable(True, 0b011)  # positions 1 and 2 only
+    assert not acc.insert(3)  # inhibited: returned to the player
+    assert _poll(ca, 1) == [("reject", 0, 2)]
+    acc.ignore_inhibits = True  # a faulty or tampered acceptor credits it anyway
+    assert acc.insert(3)
+    assert _poll(ca, 1) == [("coin", 3, 1)]
 
 
 def test_acceptor_power_cycle_detected(rig):

@@ -1,64 +1,168 @@
 """Heap: the smallest fixed heap (-X heapsize) in which the real firmware carries a whole session —
-boot, 3 tokens, 10 games, every read-only console command, cash-out — with its modules loaded from
-.mpy (tools.image, as a board loads them) and, as the reference, from source compiled on the device.
+boot, tokens for 10 games, 10 games, every read-only console command, cash-out — for every shipped
+game offered in turn, and for each way of loading the code: frozen in the Jeton firmware image (as a
+board has it in flash), .mpy (tools.image, the stock wheel), and from source compiled on the device.
 
-Figures are the smallest passing heap as a fraction of the 256K budget (lower is better) and the
-headroom it leaves; the search is a bisection in 8K steps.
+    python -m tools.bench.bench_heap [--games ID,...] [--codes frozen,mpy,py] [--long N --heap 112K]
+
+For each (code, game): the smallest heap that boots, the smallest that carries the session
+(bisection in STEP_K steps between LO_K and BUDGET_K), the heap in use after boot and after the 10
+games (console `mem`, after a collection). A heap that fails with a MemoryError, a restart or a
+board reset "did not fit"; a run that stalls without any of these is a "timeout" (a busy host), is
+tried again, and is never counted as not fitting. --long plays N games at one heap and reports any
+restart and the growth of the heap in use between game 10 and game N.
 """
 from __future__ import annotations
 
+import argparse
+import json
+import re
+import sys
 import tempfile
+from pathlib import Path
 
-from sim.harness import READ_COMMANDS, EmulatedCabinet
+from sim.harness import READ_COMMANDS, ROOT, EmulatedCabinet
 
 BUDGET_K = 256
+LO_K = 64
 STEP_K = 8
+GAMES_PER_SESSION = 10
+TOKEN_CREDITS = 4  # firmware/config.py: a $1 token, 25-cent credits
+TRIES = 3  # a timeout is tried again this often before the figure is given up as "timeout"
+FIT, NOFIT, TIMEOUT = "fits", "did not fit", "timeout"
+OOM_SIGNS = ("MemoryError", "out of memory", "restarting the cabinet", "board reset")
 
 
-def session_fits(heap_k: int, compiled: bool) -> bool:
+def shipped_games(root: Path = ROOT) -> list[str]:
+    """Every game a cabinet can be offered: a model games/models/<id>.json with its certificate."""
+    out = []
+    for model in sorted((root / "games" / "models").glob("*.json")):
+        gid = json.loads(model.read_text()).get("id")
+        if gid and model.stem == gid and (root / "games" / "certs" / f"{gid}.json").is_file():
+            out.append(gid)
+    return out
+
+
+def _oom(cab: EmulatedCabinet) -> bool:
+    return any(sign in line for line in cab.firmware.lines for sign in OOM_SIGNS)
+
+
+def _heap_used(cab: EmulatedCabinet) -> int:
+    assert cab.console is not None
+    m = re.match(r"heap: (\d+) used", cab.console.command("mem")[0])
+    return int(m.group(1)) if m else -1
+
+
+def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_only: bool = False) -> dict:
+    """One session; {"result": FIT|NOFIT|TIMEOUT, "boot_used", "used", "why"}."""
+    out: dict = {"result": FIT}
     with tempfile.TemporaryDirectory(prefix="jeton-heap-") as d:
-        cab = EmulatedCabinet(d, heap=f"{heap_k}K", compiled=compiled)
+        cab = EmulatedCabinet(d, heap=f"{heap_k}K", code=code, extra_args=["--games", game])
         try:
             cab.boot()
-            for _ in range(3):
+            if cab.firmware.ready.get("game") != game:
+                return {"result": NOFIT if _oom(cab) else "error", "why": f"boot offers {cab.firmware.ready.get('game')}"}
+            if boot_only:
+                return out
+            out["boot_used"] = _heap_used(cab)
+            assert cab.panel is not None and cab.console is not None
+            bet = cab.panel.screen.get("bet", 1)
+            for _ in range(-(-bet * games // TOKEN_CREDITS)):
                 cab.insert_token()
-            for _ in range(10):
-                cab.play()
-            assert cab.console is not None
+            for n in range(games):
+                cab.play(timeout=30)
+                if n == GAMES_PER_SESSION - 1:
+                    out["used"] = _heap_used(cab)
+            out["used_end"] = _heap_used(cab)
             for c in READ_COMMANDS:
                 if any(line.startswith("error") for line in cab.console.command(c)):
-                    return False
+                    return {"result": NOFIT, "why": f"console {c!r} ran out of memory"}
             cab.cash_out()
-            restarts = [l for l in cab.firmware.lines if "restarting the cabinet" in l or "board reset" in l]
-            return not restarts and cab.firmware.alive()
-        except (RuntimeError, TimeoutError, OSError, AssertionError):
-            return False
+            if _oom(cab) or not cab.firmware.alive():
+                return {"result": NOFIT, "why": "restart or reset during the session"}
+            return out
+        except (RuntimeError, TimeoutError, OSError, AssertionError) as e:
+            # the firmware's own words decide: a memory failure is "did not fit", anything else a stall
+            return {"result": NOFIT if _oom(cab) else TIMEOUT, "why": str(e).splitlines()[0]}
         finally:
             cab.shutdown()
 
 
-def smallest_heap(compiled: bool, lo_k: int = 128, hi_k: int = BUDGET_K) -> int | None:
-    """Smallest multiple of STEP_K in (lo_k, hi_k] where the session fits, or None."""
-    if not session_fits(hi_k, compiled):
-        return None
-    while hi_k - lo_k > STEP_K:
-        mid = (lo_k + hi_k) // 2 // STEP_K * STEP_K
-        if session_fits(mid, compiled):
-            hi_k = mid
+def settled(game: str, heap_k: int, code: str, boot_only: bool = False) -> dict:
+    """run(), with timeouts tried again: a busy host is not a heap that does not fit."""
+    for _ in range(TRIES):
+        r = run(game, heap_k, code, boot_only=boot_only)
+        if r["result"] != TIMEOUT:
+            return r
+    return r
+
+
+def smallest(game: str, code: str, boot_only: bool = False) -> tuple[int | None, dict]:
+    """Smallest multiple of STEP_K in (LO_K, BUDGET_K] that fits, with the run that fit there;
+    (None, the failing run) when even BUDGET_K does not."""
+    best = settled(game, BUDGET_K, code, boot_only)
+    if best["result"] != FIT:
+        return None, best
+    lo, hi = LO_K, BUDGET_K
+    while hi - lo > STEP_K:
+        mid = (lo + hi) // 2 // STEP_K * STEP_K
+        r = settled(game, mid, code, boot_only)
+        if r["result"] == FIT:
+            hi, best = mid, r
+        elif r["result"] == NOFIT:
+            lo = mid
         else:
-            lo_k = mid
-    return hi_k
+            return None, r  # cannot tell: reported as such, never as a size
+    return hi, best
 
 
-def main() -> None:
-    print(f"{'modules':<26} {'smallest heap':>13} {'of budget':>9} {'headroom':>9}")
-    for label, compiled in (("source (reference)", False), (".mpy (tools.image)", True)):
-        k = smallest_heap(compiled)
-        if k is None:
-            print(f"{label:<26} {'> ' + str(BUDGET_K) + 'K':>13}")
-            continue
-        print(f"{label:<26} {str(k) + 'K':>13} {k / BUDGET_K:>9.2f} {str(BUDGET_K - k) + 'K':>9}")
+def table(games: list[str], codes: list[str]) -> list[dict]:
+    rows = []
+    print(f"{'code':<7} {'game':<15} {'boots in':>8} {'session in':>10} {'of 256K':>7} "
+          f"{'used@boot':>9} {'used@10':>8}  note")
+    for code in codes:
+        for game in games:
+            boot_k, _ = smallest(game, code, boot_only=True)
+            k, r = smallest(game, code)
+            row = {"code": code, "game": game, "boot_k": boot_k, "session_k": k,
+                   "boot_used": r.get("boot_used"), "used": r.get("used"), "note": "" if k else
+                   f"{r['result']}: {r.get('why', '')}"}
+            rows.append(row)
+            fmt = lambda v: "-" if v is None else f"{v}K"  # noqa: E731
+            print(f"{code:<7} {game:<15} {fmt(boot_k):>8} {fmt(k):>10} "
+                  f"{(k / BUDGET_K if k else 0):>7.2f} {row['boot_used'] or '-':>9} {row['used'] or '-':>8}  {row['note']}",
+                  flush=True)
+    return rows
+
+
+def long_run(game: str, heap_k: int, code: str, games: int) -> dict:
+    r = run(game, heap_k, code, games=games)
+    r["growth"] = (r["used_end"] - r["used"]) if "used_end" in r and "used" in r else None
+    print(f"{code} {game} {games} games in {heap_k}K: {r['result']}, heap in use after game "
+          f"{GAMES_PER_SESSION}: {r.get('used')}, after game {games}: {r.get('used_end')} "
+          f"(growth {r['growth']}) {r.get('why', '')}")
+    return r
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tools.bench.bench_heap", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", default="", help="comma-separated game ids (default: every shipped game)")
+    ap.add_argument("--codes", default="frozen,mpy,py")
+    ap.add_argument("--long", type=int, default=0, help="play this many games at --heap instead")
+    ap.add_argument("--heap", default="112K")
+    args = ap.parse_args([] if argv is None else argv)
+    games = [g for g in args.games.split(",") if g] or shipped_games()
+    codes = [c for c in args.codes.split(",") if c]
+    if args.long:
+        bad = 0
+        for code in codes:
+            for game in games:
+                r = long_run(game, int(args.heap.rstrip("Kk")), code, args.long)
+                bad += r["result"] != FIT or bool(r["growth"])
+        return 1 if bad else 0
+    table(games, codes)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))
