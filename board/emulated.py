@@ -1,7 +1,9 @@
 # Emulated board for the MicroPython unix port (and CPython): the cabinet's wires are loopback TCP.
 #
 # - each UART is a listening socket on 127.0.0.1; the peer that connects is "the cable"; received
-#   bytes go into an RX FIFO like a UART's IRQ-fed buffer (overruns are counted, never block);
+#   bytes go into an RX FIFO like a UART's IRQ-fed buffer (overruns are counted, never block, and
+#   the reader learns where input was lost: take_overrun());
+# - the console UART takes one session at a time: a second peer is told so in one line and let go;
 # - the panel link carries switch levels from the host ("pin NAME 0|1\n", also the pulse coin
 #   acceptor's lines coin_pulse_N) and lamps, meter coils and the display back ("lamp NAME 0|1\n",
 #   "meter NAME 0|1 MS\n" stamped with the board's ms clock, "display {json}\n"). Several host
@@ -12,7 +14,10 @@
 # - a battery-backed door latch is the file STATE/door_latch (one door name per line, written by
 #   the host while the firmware is down);
 # - NVRAM is a fixed-size file: it survives the process being killed at any instant;
+# - the entropy source is the host's os.urandom, which the host can make stuck at one value: the file
+#   STATE/entropy reading "stuck" at power-up, the panel line "entropy stuck|ok" at run time;
 # - idle(ms) is one select.poll over every socket: nothing here ever spins.
+import errno
 import json
 import os
 import select
@@ -24,7 +29,15 @@ from board.nvram_file import prepare
 
 NAME = "emulated"
 ENTROPY = "emulated"
-RX_SIZE = const(1024)
+RX_SIZE = const(1024)  # the ccTalk UART: a whole 255-byte frame and its echo, several times over
+# The console's RX ring: 256 bytes, the default rxbuf of MicroPython's machine.UART on the rp2 and
+# esp32 ports (the profiles' consoles keep their port's default). It holds three full lines, and a
+# technician or a client waiting for each prompt (tools/console.py) never sends more before it is
+# read; a paste that does overruns it, and the console reports and discards the broken line.
+CONSOLE_RX = const(256)
+CONSOLE_BUSY = b"console busy: one session at a time\r\n"
+SEND_WAIT_MS = const(1000)  # a UART write waits this long for a peer that reads nothing, then drops it
+_MAX_GAPS = const(8)  # places of lost input remembered in an RX FIFO (beyond: merged, see _lose)
 _POLLIN = select.POLLIN
 _POLLERR = select.POLLHUP | select.POLLERR
 _IPPROTO_TCP = const(6)  # Linux values; the unix port's socket module does not name them
@@ -53,6 +66,28 @@ def _accept(srv):
     except OSError:
         pass
     return c
+
+
+def _send_all(sock, data):
+    """Send every byte, waiting for room (SEND_WAIT_MS at most) as a UART write waits for its TX
+    FIFO: a non-blocking send may take part of a reply, and the rest must not vanish. False: the
+    peer is gone or reads nothing."""
+    mv = memoryview(data)
+    i = 0
+    p = None
+    while i < len(mv):
+        try:
+            i += sock.send(mv[i:])
+            continue
+        except OSError as e:
+            if e.args[0] != errno.EAGAIN:
+                return False
+        if p is None:
+            p = select.poll()
+            p.register(sock, select.POLLOUT)
+        if not p.poll(SEND_WAIT_MS):
+            return False
+    return True
 
 
 def _recv(sock, n):
@@ -110,21 +145,65 @@ class Link:
 
 
 class Uart(Link):
-    def __init__(self, port):
+    """A UART on a socket. Bytes that find the RX FIFO full are lost, as on a real UART: counted in
+    `overruns`, and the place they were lost is remembered, so readinto() stops there and
+    take_overrun() tells the reader how many bytes went missing at that point. With `busy`, a
+    second peer is sent that line and let go while the first is connected (else it replaces it)."""
+
+    def __init__(self, port, size=RX_SIZE, busy=None):
         Link.__init__(self, port)
-        self._rx = bytearray(RX_SIZE)
+        self.size = size
+        self._rx = bytearray(size)
         self._n = 0
-        self.overruns = 0
+        self.overruns = 0  # bytes lost in all
+        self._gaps = []  # [offset in the FIFO, bytes lost there], oldest first
+        self.busy = busy
+
+    def on_accept(self, conn):
+        if self.busy is not None and self.conn is not None and self._alive(self.conn):
+            _send_all(conn, self.busy)
+            while _recv(conn, 256):  # what it sent already: closing over unread bytes would reset
+                pass                  # the connection before the busy line is read
+            conn.close()
+            return
+        Link.on_accept(self, conn)
+
+    def _alive(self, conn):
+        # the first peer's close may sit in the same poll as the newcomer: take what it sent first
+        while conn in self.conns:
+            if self.on_readable(conn) is None:
+                return True
+        return False
 
     def on_readable(self, conn=None):
         data = Link.on_readable(self, conn)
         if data:
-            room = RX_SIZE - self._n
-            if len(data) > room:
-                self.overruns += len(data) - room
-                data = data[:room]
-            self._rx[self._n:self._n + len(data)] = data
-            self._n += len(data)
+            room = self.size - self._n
+            k = min(room, len(data))
+            self._rx[self._n:self._n + k] = data[:k]
+            self._n += k
+            if k < len(data):
+                self._lose(len(data) - k)
+        return data
+
+    def _lose(self, k):
+        self.overruns += k
+        g = self._gaps
+        if g and g[-1][0] == self._n:
+            g[-1][1] += k
+        elif len(g) >= _MAX_GAPS:
+            # no room to mark another place: count what came after the last one as lost with it
+            g[-1][1] += k + self._n - g[-1][0]
+            self._n = g[-1][0]
+        else:
+            g.append([self._n, k])
+
+    def take_overrun(self):
+        """Bytes lost right before the next byte readinto() will return (0: none)."""
+        g = self._gaps
+        if g and g[0][0] == 0:
+            return g.pop(0)[1]
+        return 0
 
     def any(self):
         if not self._n and self.conn:
@@ -136,10 +215,15 @@ class Uart(Link):
             self.any()
             if not self._n:
                 return None
-        n = min(len(buf), self._n)
+        g = self._gaps
+        if g and g[0][0] == 0:
+            g.pop(0)  # a reader that does not take_overrun() reads on across the loss
+        n = min(len(buf), g[0][0] if g else self._n)
         buf[:n] = self._rx[:n]
         self._rx[:self._n - n] = self._rx[n:self._n]
         self._n -= n
+        for gap in g:
+            gap[0] -= n
         return n
 
     def read(self, n=RX_SIZE):
@@ -148,7 +232,13 @@ class Uart(Link):
         return bytes(buf[:r]) if r else None
 
     def write(self, buf):
-        return self.send(bytes(buf))
+        if not self.conns:
+            return 0  # nothing on the wire: bytes are lost, as on a real unplugged port
+        data = bytes(buf)
+        for c in list(self.conns):
+            if not _send_all(c, data):
+                self.drop(c)
+        return len(data)
 
 
 class Pin(PinBase):
@@ -251,12 +341,51 @@ class Panel(Link):
                 continue  # noise on the wire is no pin command
             if len(parts) == 3 and parts[0] == "pin" and parts[1] in self.board.pins:
                 self.board.pins[parts[1]].value(parts[2] == "1")
+            elif len(parts) == 2 and parts[0] == "entropy" and parts[1] in ("stuck", "ok"):
+                self.board.entropy.set_stuck(parts[1] == "stuck")
         if len(buf) > MAX_PANEL_LINE:
             buf = b""  # no line end in sight: noise, not a command; never let it fill the heap
         self._lines[id(conn)] = buf
 
     def send_line(self, text):
         self.send(text.encode() + b"\n")
+
+
+class EntropyWire:
+    """The emulated board's noise: the host kernel's CSPRNG, or, when the host says so, a source
+    stuck at one value (a dead ring oscillator): STATE/entropy reading "stuck" at power-up, the panel
+    line "entropy stuck|ok" at run time. rng/sources.py HostUrandom reads it and rng's health
+    tests judge it like any board's source, so a stuck wire trips the repetition count test."""
+
+    STUCK = const(0x5A)
+
+    def __init__(self, path):
+        self.stuck = False
+        self._gen = None
+        try:
+            with open(path) as f:
+                self.stuck = f.read().strip() == "stuck"
+        except OSError:
+            pass
+
+    def urandom(self, n):
+        if self.stuck:
+            return bytes((self.STUCK,)) * n
+        return os.urandom(n)
+
+    def watch(self, gen):
+        """The generator fed from this wire (firmware/cabinet.py open_rng)."""
+        self._gen = gen
+
+    def set_stuck(self, stuck):
+        self.stuck = stuck
+        if stuck and self._gen is not None:
+            # A real board's dead source shows at the generator's next scheduled reseed (rng/generator.py
+            # RESEED_MS, 5 minutes); the host wants the fault now, so the board reseeds at once.
+            try:
+                self._gen.reseed()
+            except Exception:  # noqa: the generator latches it; its next idle() or draw raises it: rng tilt
+                pass
 
 
 class DoorLatch:
@@ -336,7 +465,8 @@ class Board(hal.WiredBoard):
         links = []  # one cabinet per set of ports: a busy one is named in one line, not a traceback
         for role, port in (("panel", panel_port), ("console", console_port), ("cctalk", cctalk_port)):
             try:
-                links.append(Panel(port, self) if role == "panel" else Uart(port))
+                links.append(Panel(port, self) if role == "panel" else
+                             Uart(port, CONSOLE_RX, CONSOLE_BUSY) if role == "console" else Uart(port))
             except OSError as e:
                 for link in links:
                     link.srv.close()
@@ -359,6 +489,7 @@ class Board(hal.WiredBoard):
             else:
                 self.pins[name] = Pin(name)
         self.display = Display(self.panel)
+        self.entropy = EntropyWire(state_dir + "/entropy")
         self.door_latch = DoorLatch(state_dir + "/door_latch") if profile is None else None
         self.uarts = {"console": links[1], "cctalk": links[2]}
         self._links = (self.panel, self.uarts["console"], self.uarts["cctalk"])
@@ -371,6 +502,10 @@ class Board(hal.WiredBoard):
 
     def ticks_ms(self):
         return ticks_ms()
+
+    def entropy_source(self):
+        """The noise wire rng.open_source("emulated") reads (the host can make it fail)."""
+        return self.entropy
 
     def _sync_registrations(self):
         live = {}

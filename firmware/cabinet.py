@@ -27,11 +27,16 @@ def open_rng(board, ledger, machine_id):
     """HMAC_DRBG seeded from the board's health-tested source, personalised with the machine id and
     the power-up count, so a restart never repeats a sequence. (gen, None) or (None, failure)."""
     ups = ledger.meters["power_resets"] if ledger.st is not None else 0
+    # the emulated board wires its own noise (the host can make it fail); a real board's is its chip's
+    wire = board.entropy_source() if hasattr(board, "entropy_source") else None
     try:
-        src = rng.open_source(board.ENTROPY)
-        return rng.open_generator(src, personalization=("%s/%d" % (machine_id, ups)).encode()), None
+        src = rng.open_source(board.ENTROPY, wire.urandom if wire is not None else None)
+        gen = rng.open_generator(src, personalization=("%s/%d" % (machine_id, ups)).encode())
     except RngFailure as e:
         return None, e
+    if wire is not None:
+        wire.watch(gen)  # the generator its reseeds come from: a wire gone bad is found at once
+    return gen, None
 
 
 # soft meter(s) each electromechanical meter counts, in credits (board/hal.py METERS)

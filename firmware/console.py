@@ -1,20 +1,40 @@
 # Maintenance console on a UART: line commands from a technician's terminal, replies then a prompt.
+#
+# Input discipline (a console command can clear memory or start a tournament, so a command runs only
+# from a line exactly as typed):
+# - a line ends at CR, LF or CR LF; every line end gets exactly one prompt;
+# - a line is printable ASCII, at most MAX_LINE characters after backspace edits; anything else
+#   (a longer line, a control byte, a byte of a wrong baud rate) is refused whole, in one line;
+# - input the UART lost (its receive ring overran while the cabinet was busy, e.g. waiting for a
+#   ccTalk reply) breaks the line it fell in: that line is discarded and the loss reported in one
+#   line, so two commands never merge into one.
 import hashlib
 import json
 
-from board.compat import ticks_add, ticks_diff
+from board.compat import const, ticks_add, ticks_diff
 from firmware import config
 
 PROMPT = b"jeton> "
-MAX_LINE = 80
+MAX_LINE = const(80)
+_OK = const(0)  # the line so far is well formed
+_LONG = const(1)  # longer than MAX_LINE: refused at its end
+_BYTE = const(2)  # a byte that is not printable ASCII: refused at its end
+_LOST = const(3)  # the UART lost input inside it: discarded at its end
 
 
 class Console:
     def __init__(self, uart, cabinet):
         self.uart = uart
         self.cab = cabinet
-        self._line = bytearray()
+        self._line = bytearray(MAX_LINE)
+        self._len = 0
+        self._bad = _OK
+        self._badbyte = 0
+        self._lost = 0  # bytes the UART lost inside the current line
+        self._cr = False  # the last line ended with CR: an LF right after it ends nothing
         self._buf = bytearray(64)
+        # the emulated board's UART says where it lost input; a plain machine.UART does not
+        self._take_overrun = getattr(uart, "take_overrun", None)
         self._pin_fails = 0
         self._pin_locked_until = None
         self.commands = {
@@ -29,27 +49,63 @@ class Console:
             "events": (self.cmd_events, "event log, newest last ('events json')"),
             "recall": (self.cmd_recall, "last 10 games with every RNG draw ('recall json' to export)"),
             "testgame": (self.cmd_testgame, "audit key on: play a test game (meters untouched)"),
-            "tournament": (self.cmd_tournament, "status and rules; audit key: 'tournament start FEE CREDITS GAMES PCT' / 'tournament end'"),
+            "tournament": (self.cmd_tournament, "status and rules; audit key: 'tournament start FEE CREDITS GAMES PCT DATE HOURS [NAME]' / 'tournament end'"),
             "ramclear": (self.cmd_ramclear, "audit key on: 'ramclear PIN' clears critical memory"),
         }
 
     def service(self):
+        take = self._take_overrun
         while True:
+            if take is not None:
+                lost = take()  # input lost right here, between what was read and what comes next
+                if lost:
+                    self._bad = _LOST
+                    self._lost += lost
             n = self.uart.readinto(self._buf)
             if not n:
                 return
             for i in range(n):
-                c = self._buf[i]
-                if c in (10, 13):
-                    if self._line:
-                        self.execute(bytes(self._line).decode())
-                        self._line = bytearray()
-                elif c in (8, 127):  # backspace / delete from the technician's terminal
-                    if self._line:
-                        self._line = self._line[:-1]  # MicroPython's bytearray has no pop()
-                elif 32 <= c < 127 and len(self._line) < MAX_LINE:
-                    # printable ASCII only: line noise or a wrong baud rate must never reach decode()
-                    self._line.append(c)
+                self._feed(self._buf[i])
+
+    def _feed(self, c):
+        if c == 10 and self._cr:
+            self._cr = False  # CR LF is one line end
+            return
+        self._cr = c == 13
+        if c in (10, 13):
+            self._end_line()
+        elif self._bad != _OK:
+            return  # the rest of a refused line
+        elif c in (8, 127):  # backspace / delete from the technician's terminal
+            if self._len:
+                self._len -= 1
+        elif not 32 <= c < 127:
+            self._bad = _BYTE  # line noise or a wrong baud rate: never guess what was meant
+            self._badbyte = c
+        elif self._len >= MAX_LINE:
+            self._bad = _LONG  # cutting it could change an argument ('... 1 30' -> '... 1 3')
+        else:
+            self._line[self._len] = c
+            self._len += 1
+
+    def _end_line(self):
+        bad = self._bad
+        n = self._len
+        self._len = 0
+        self._bad = _OK
+        if bad == _OK:
+            if n:
+                self.execute(bytes(self._line[:n]).decode())  # printable ASCII: decode cannot fail
+                return  # execute() wrote the prompt
+        elif bad == _LONG:
+            self.say("error: line longer than %d characters: refused, nothing run" % MAX_LINE)
+        elif bad == _BYTE:
+            self.say("error: byte 0x%02x is not printable ASCII: line refused, nothing run" % self._badbyte)
+        else:
+            self.say("error: input lost (%d bytes, receive buffer overrun): line discarded, nothing run; "
+                     "send it again" % self._lost)
+            self._lost = 0
+        self.uart.write(PROMPT)
 
     def say(self, text):
         self.uart.write(text.encode() + b"\r\n")

@@ -29,7 +29,9 @@ class HostUrandom:
     """Emulated board: the host kernel's CSPRNG through os.urandom (CPython and the unix port).
 
     Not a physical noise source: it is already a conditioned DRBG output. The claim (7 bits per
-    byte) is deliberately below its 8 so the health tests stay meaningful for fault injection.
+    byte) is deliberately below its 8 so the health tests stay meaningful for fault injection: the
+    emulated board passes its own urandom (board/emulated.py EntropyWire), which the host can make
+    stuck, and a stuck value trips the repetition count test after 4 samples.
     """
 
     NAME = "emulated"
@@ -215,11 +217,12 @@ def _is_rp2350():
     return "RP2350" in getattr(sys.implementation, "_machine", "")
 
 
-def open_source(kind):
+def open_source(kind, urandom=None):
     """Raw entropy source for a board kind: "emulated", "stm32", "esp32", "rp2040", "rp2350", or
-    "rp2" (the chip decides: the RP2350 TRNG on an RP2350, the ROSC on an RP2040)."""
+    "rp2" (the chip decides: the RP2350 TRNG on an RP2350, the ROSC on an RP2040). urandom: the
+    emulated board's noise function (urandom(n) -> n bytes), os.urandom when None."""
     if kind == "emulated":
-        return HostUrandom()
+        return HostUrandom(urandom)
     if kind == "stm32":
         return Stm32Rng()
     if kind == "esp32":

@@ -82,7 +82,7 @@ def test_state_shows_credits_tilts_open_doors_and_keys():
     audit(board, cab, True)
     out = run(con, "state")
     assert out[0] == "state door  credits 4  bet 1"
-    assert "tilt fraud: fraud 0/5" in out
+    assert [line for line in out if line.startswith("tilt fraud: fraud 0/5")]
     assert "door_cashbox open" in out and "key_audit on" in out
     assert not [line for line in out if line.startswith("error")]
 
@@ -92,14 +92,14 @@ def test_line_noise_never_stops_the_console_or_the_cabinet():
     coins(cab, acc, 1)
     con.uart.rx += bytes([0xFF, 0xFE, 0xC3, 0x28, 0x00, 0x1B]) + b"\r"  # a wrong baud rate looks like this
     con.service()
+    assert bytes(con.uart.tx) == b"error: byte 0xff is not printable ASCII: line refused, nothing run\r\njeton> "
     con.uart.tx = bytearray()
     assert run(con, "meters json")[0].startswith("{")
-    con.uart.rx += bytes([0xC3, 0xA9]) + b"state\r"  # UTF-8 'e acute' then a command: the noise is dropped
-    con.service()
-    assert bytes(con.uart.tx).decode().startswith("state credit")
-    con.uart.tx = bytearray()
+    # UTF-8 'e acute' then a command: refused whole, never run with the noise guessed away
+    assert run(con, "\u00e9state") == ["error: byte 0xc3 is not printable ASCII: line refused, nothing run"]
     steps(cab, 5)
     assert cab.state == "credit"
+    assert run(con, "state")[0].startswith("state credit")  # the next clean line runs
 
 
 def test_backspace_edits_the_line():
@@ -129,10 +129,17 @@ def test_hardmeters_reports_counts_pending_pulses_and_a_meter_ahead():
     assert [l for l in lines if l.startswith("meter_in") and l.endswith("AHEAD 3")]
 
 
-def test_a_line_longer_than_the_limit_is_cut_not_overflowed():
+def test_a_line_longer_than_the_limit_is_refused_whole():
+    # issue 9 fault 15: cut at 80, 'tournament start 1 <56 nines> 1 30' ran as '... 1 3'
     con, cab, board, acc = console()
-    reply = run(con, "x" * 500)
-    assert reply == ["unknown command %r: try help" % ("x" * 80)]
+    coins(cab, acc, 1)
+    audit(board, cab, True)
+    line = "tournament start 1 %s 1 30" % ("9" * 57)
+    assert len(line) == 81 and line[:80].endswith(" 1 3")  # cut, it would have run with 3 %
+    assert run(con, line) == ["error: line longer than 80 characters: refused, nothing run"]
+    assert not cab.ledger.tour  # nothing started
+    assert run(con, "x" * 500) == ["error: line longer than 80 characters: refused, nothing run"]
+    assert run(con, "y" * 80) == ["unknown command %r: try help" % ("y" * 80)]  # 80 is still a line
 
 
 def test_ramclear_needs_the_audit_key_and_the_pin():
