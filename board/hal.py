@@ -50,6 +50,11 @@ class Board:
         """Output `name` (LAMPS): value(v)."""
         raise NotImplementedError("%s: lamp(name)" % self.NAME)
 
+    def entropy_source(self):
+        """Optional: the noise wire rng.open_source(ENTROPY) reads instead of the chip's own (the
+        emulated board's, which the host can make fail), or None: the chip's source."""
+        return None
+
     def meter_names(self):
         """The electromechanical meter coils fitted (a subset of METERS, maybe empty). Optional: a
         board without coils keeps soft meters only (no EM meters, console `hardmeters` says so)."""

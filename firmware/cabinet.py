@@ -28,7 +28,7 @@ def open_rng(board, ledger, machine_id):
     the power-up count, so a restart never repeats a sequence. (gen, None) or (None, failure)."""
     ups = ledger.meters["power_resets"] if ledger.st is not None else 0
     # the emulated board wires its own noise (the host can make it fail); a real board's is its chip's
-    wire = board.entropy_source() if hasattr(board, "entropy_source") else None
+    wire = board.entropy_source()
     try:
         src = rng.open_source(board.ENTROPY, wire.urandom if wire is not None else None)
         gen = rng.open_generator(src, personalization=("%s/%d" % (machine_id, ups)).encode())

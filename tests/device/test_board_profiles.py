@@ -375,4 +375,4 @@ def test_the_base_board_names_each_missing_contract():
                  lambda: b.meter("meter_in"), lambda: b.idle(1), lambda: b.ticks_ms(), lambda: b.reset()):
         with raises(NotImplementedError):
             call()
-    assert b.meter_names() == () and b.door_latch is None
+    assert b.meter_names() == () and b.door_latch is None and b.entropy_source() is None
