@@ -5,12 +5,22 @@
 # 3. the device recomputes the exact return of every bet level with integers (games/exact.py)
 #    and it must equal the certified fraction, so a certificate cannot lie about it.
 # Never raises: a failure is (False, reason, None) for the firmware to log and show.
+# Memory: the steps run one after the other and the heap is collected between them (the model is
+# read with its names shared, games/model.py read; the recomputation holds one bet level at a
+# time, games/exact.py), so the check's peak stays bounded by the largest step, not their sum:
+# docs/games.md lists each shipped model's. Out of memory, the check collects and tries once more;
+# a second MemoryError disables the game with that reason. It never raises it: the same heap at the
+# next boot would fail the same way, and a restart loop would only end in a board reset.
+import gc
 import json
 
 from games.canon import math_hash
 from games.floor import meets_floor, RTP_FLOOR_NUM
+from games.model import read
 from games.reels import ReelGame
 from games import exact
+
+NO_MEMORY = "boot check needs more memory than this board has free"
 
 
 def _frac(s):
@@ -30,16 +40,29 @@ def _pct(p, q):
 
 def check(model_path, cert_path, recompute=True):
     try:
-        with open(model_path) as f:
-            model = json.load(f)
+        return _check(model_path, cert_path, recompute)
+    except MemoryError:
+        pass  # leave the handler first: its frame still holds what the first try allocated
+    gc.collect()
+    try:
+        return _check(model_path, cert_path, recompute)
+    except MemoryError as e:
+        return False, "%s (%s)" % (NO_MEMORY, e), None
+
+
+def _check(model_path, cert_path, recompute):
+    try:
+        model = read(model_path)
         with open(cert_path) as f:
             cert = json.load(f)
     except MemoryError:
-        raise  # the heap, not the game: the caller starts again, never disables a good game
+        raise  # the heap, not the files: check() collects and tries once more
     except Exception as e:  # noqa: missing or unreadable file, bad JSON
         return False, "unreadable model or certificate: %s" % (e,), None
     try:
+        gc.collect()
         h = math_hash(model)
+        gc.collect()  # the hash's canonical pieces
         if cert.get("math_hash") != h:
             return False, "math hash mismatch: model %s..., certificate %s..." % (
                 h[:16], str(cert.get("math_hash"))[:16]), None
@@ -56,6 +79,7 @@ def check(model_path, cert_path, recompute=True):
                 return False, "bet %d: certified return %s below the %d %% floor (s. 93)" % (
                     bet, _pct(p, q), RTP_FLOOR_NUM), None
             if recompute:
+                gc.collect()  # what the previous step left: one bet level at a time
                 n, d = exact.rtp(game.m, bi)
                 if n * q != p * d:
                     return False, "bet %d: recomputed return %d/%d differs from certified %s" % (bet, n, d, s), None

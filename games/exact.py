@@ -5,92 +5,103 @@
 # symbol counts, never the full cycle. Scatter counts are a convolution of per-reel counts. Free
 # spins: spins are i.i.d. and whether a spin is played depends only on earlier spins, so by Wald's
 # identity the feature pays E[spins played] * E[win per free spin]; E[spins played] with retriggers
-# and the cap is an integer recursion over (spins left, headroom under the cap).
+# and the cap is a forward recursion over the spins played, on the few totals awarded so far.
+#
+# Memory (the boot check runs in the firmware's heap, docs/games.md): nothing here grows with the
+# cycle. Per line the states are one dict keyed by small ints; symbol weights are one list per
+# distinct (reel, row); the free-spin recursion keeps one bigint per reachable total, not a table
+# over (spins left, headroom). Everything is dropped on return, so a caller can gc.collect()
+# between steps (games/certificate.py does, one bet level at a time).
 
 
 def _dists(m, rs):
-    # per (reel, row): list of (code, weight), deduplicated so equal distributions share an id
-    ids = {}
+    # weight of every symbol code per (reel, row) as a list indexed by code; equal rows (every row
+    # of a uniform reel) share one list. Returns (table, key_of): key_of[reel][row] -> table index
+    nsym = len(m.symbols)
+    half = m.rows // 2
     table = []
     key_of = []
     for i in range(m.nreels):
         strip = rs.strips[i]
         n = len(strip)
         w = rs.weights[i]
+        first = len(table)
         row_keys = []
         for r in range(m.rows):
-            d = {}
-            off = r - m.rows // 2
+            d = [0] * nsym
+            off = r - half
             for s in range(n):
-                c = strip[(s + off) % n]
-                d[c] = d.get(c, 0) + (1 if w is None else w[s])
-            items = sorted(d.items())
-            k = (i, tuple(items))
-            if k not in ids:
-                ids[k] = len(table)
-                table.append(items)
-            row_keys.append(ids[k])
+                d[strip[(s + off) % n]] += 1 if w is None else w[s]
+            k = first
+            while k < len(table) and table[k] != d:
+                k += 1
+            if k == len(table):
+                table.append(d)
+            row_keys.append(k)
         key_of.append(row_keys)
     return table, key_of
+
+
+def _maxpay(cpay, mask, n):
+    # best pay among the groups in mask for a run of n (cpay rows are cumulative maxima)
+    v = 0
+    g = 0
+    while mask:
+        if mask & 1 and cpay[g][n] > v:
+            v = cpay[g][n]
+        mask >>= 1
+        g += 1
+    return v
 
 
 def line_sum(m, rs, bi):
     """Sum over the cycle of the line pays of all lines (credits), at bet index bi."""
     table, key_of = _dists(m, rs)
     nr = m.nreels
+    nsym = len(m.symbols)
     cpay = m.cpay[bi]
     gmask = m.gmask
-    cache = {}
-    best_of = {}
-
-    def maxpay(mask, n):
-        k = (mask, n)
-        v = best_of.get(k)
-        if v is None:
-            v = 0
-            g = 0
-            mm = mask
-            while mm:
-                if mm & 1 and cpay[g][n] > v:
-                    v = cpay[g][n]
-                mm >>= 1
-                g += 1
-            best_of[k] = v
-        return v
-
+    shift = len(m.group_names)  # state key: alive groups in the low bits, best pay above them
+    low = (1 << shift) - 1
     # product of the reel totals after reel n: a line settled early leaves the rest free
     tail = [1] * (nr + 1)
     for n in range(nr - 1, -1, -1):
         tail[n] = tail[n + 1] * rs.totals[n]
+    cache = {}  # lines over the same distributions pay the same (every line of uniform reels)
     total = 0
     for line in m.lines:
         key = tuple(key_of[i][line[i]] for i in range(nr))
         v = cache.get(key)
         if v is None:
             v = 0
-            states = {(m.all_groups, 0): 1}
+            states = {m.all_groups: 1}
             for n in range(nr):
+                dist = table[key[n]]
                 nxt_states = {}
                 for st in states:
-                    alive, best = st
+                    alive = st & low
+                    best = st >> shift
                     w = states[st]
-                    for code, cw in table[key[n]]:
+                    for code in range(nsym):
+                        cw = dist[code]
+                        if not cw:
+                            continue
                         nxt = alive & gmask[code]
                         b = best
                         died = alive & ~nxt
                         if died:
-                            p = maxpay(died, n)
+                            p = _maxpay(cpay, died, n)
                             if p > b:
                                 b = p
                         if nxt:
-                            k2 = (nxt, b)
+                            k2 = nxt | (b << shift)
                             nxt_states[k2] = nxt_states.get(k2, 0) + w * cw
                         elif b:
                             v += b * w * cw * tail[n + 1]
                 states = nxt_states
             for st in states:
-                alive, best = st
-                p = maxpay(alive, nr)
+                best = st >> shift
+                p = _maxpay(cpay, st & low, nr)
                 v += (p if p > best else best) * states[st]
             cache[key] = v
         total += v
@@ -101,16 +112,19 @@ def scatter_counts(m, rs):
     """cnt[n] = weight of the cycle showing n scatters (sums to rs.cycle)."""
     maxsc = m.nreels * m.rows
     cnt = [1] + [0] * maxsc
+    per = [0] * (m.rows + 1)
     for i in range(m.nreels):
         strip = rs.strips[i]
         n = len(strip)
         w = rs.weights[i]
-        per = [0] * (m.rows + 1)
+        for k in range(m.rows + 1):
+            per[k] = 0
         for s in range(n):
             k = 0
             if m.scatter is not None:
-                for c in m.column(rs, i, s):
-                    if c == m.scatter:
+                off = s - m.rows // 2
+                for r in range(m.rows):
+                    if strip[(off + r) % n] == m.scatter:
                         k += 1
             per[k] += 1 if w is None else w[s]
         out = [0] * (maxsc + 1)
@@ -139,24 +153,35 @@ def expected_spins(m, cnt, initial):
             raise ValueError("uncapped retriggers: the feature never ends on average")
         return initial * d, d - mu  # E[T] = s / (1 - E[extra spins per spin])
     cap = m.cap
-    s = initial if initial < cap else cap
-    # N[L][r]: E[T | r left, headroom L - r] * d**(L - 1), filled for L = 1..cap
     items = list(acnt.items())
-    prev = [0]  # L = 0: nothing left
-    dpow = 1
-    for L in range(1, cap + 1):
-        cur = [0] * (L + 1)
-        for r in range(1, L + 1):
-            h = L - r
-            acc = dpow
-            for a, c in items:
-                e = a if a < h else h
-                acc += c * prev[r - 1 + e]
-            cur[r] = acc
-        prev = cur
-        if L < cap:
-            dpow *= d
-    return prev[s], dpow
+    # W[g]: weight, over d**p, of the paths that have played p spins and were given g in all; spin
+    # p + 1 is played when g > p. E[T] = sum over p of (weight playing spin p + 1) / d**p, summed by
+    # Horner's rule over the common denominator d**p. Only totals reachable from `initial` by
+    # retrigger steps appear (9 for a cap of 50 and +5 retriggers), never a table over the cap.
+    W = {initial if initial < cap else cap: 1}
+    num = 0
+    den = 1
+    p = 0
+    while True:
+        playing = 0
+        nxt = {}
+        for g in W:
+            if g > p:
+                w = W[g]
+                playing += w
+                for a, c in items:
+                    g2 = g + a
+                    if g2 > cap:
+                        g2 = cap
+                    nxt[g2] = nxt.get(g2, 0) + w * c
+        if not playing:
+            return num, den
+        if p:
+            num *= d
+            den *= d
+        num += playing
+        W = nxt
+        p += 1
 
 
 def _gcd(a, b):
@@ -183,14 +208,14 @@ def rtp(m, bi):
         for n in range(len(cf)):
             per += cf[n] * m.spay[bi][n]
         per *= m.multiplier  # sum over the free cycle of one free spin's credits
-        fnum, fden = 0, 1
+        # sum over n of cb[n] * E[T | award n], as one fraction; then times per / df
+        tnum, tden = 0, 1
         for n in range(len(cb)):
             if cb[n] and m.award[n]:
                 tn, td = expected_spins(m, cf, m.award[n])
-                # sum of cb[n] * E[T] * per / df; divided by db with the base part
-                a = cb[n] * tn * per
-                b = td * df
-                fnum, fden = fnum * b + a * fden, fden * b
+                tnum, tden = tnum * td + cb[n] * tn * tden, tden * td
+        fnum = tnum * per
+        fden = tden * df
         num, den = num * fden + fnum, den * fden  # both over db
     den *= bet
     g = _gcd(num, den)

@@ -3,7 +3,58 @@
 # Symbols become codes 0..n-1; each code carries a bit mask of the line-pay groups it can extend
 # (a wild extends every group, a scatter none); pays become cumulative-max tables per bet level,
 # so "highest win per line only" is max over groups of cpay[g][run length].
+import json
+
 FORMAT = "jeton-reels/1"
+_SHORT = 24  # longest string interned by read(): symbol, pay and key names, not the long texts
+
+
+def read(path):
+    """The model dict of a JSON file, its repeated names shared. MicroPython's json hands out the
+    interned string (qstr) when one exists with the same text, and a fresh heap copy otherwise; a
+    5x3 model names its symbols some 500 times (strips, pays), which took 52 KB of heap for
+    aurore-89, more than the rest of the boot check. So every short string of the file is interned
+    first: the model then takes 23 KB, and the names cost their text once (no copy per use)."""
+    _intern_strings(path)
+    with open(path) as f:
+        return json.load(f)
+
+
+def _intern_strings(path):
+    # scan the file's bytes for JSON strings (no parse tree): 256 bytes of buffer, one name at a time
+    buf = bytearray(256)
+    tok = bytearray(_SHORT)
+    n = -1  # length of the string being read; -1 between strings
+    esc = False  # a string with an escape is left to the parser (its text is not its bytes)
+    with open(path, "rb") as f:
+        while True:
+            k = f.readinto(buf)
+            if not k:
+                return
+            for i in range(k):
+                c = buf[i]
+                if n < 0:
+                    if c == 34:  # '"' opens a string
+                        n = 0
+                        esc = False
+                elif esc is None:  # the character after a backslash
+                    esc = True
+                    n += 1
+                elif c == 92:  # '\'
+                    esc = None
+                elif c == 34:
+                    if n <= _SHORT and not esc:
+                        try:
+                            # getattr interns its name on MicroPython (a qstr, like every name
+                            # in the code); the lookup itself is of no interest
+                            getattr(_intern_strings, str(tok[:n], "utf-8"), None)
+                        except ValueError:
+                            pass  # not UTF-8: json.load reports it
+                    n = -1
+                else:
+                    if n < _SHORT:
+                        tok[n] = c
+                    n += 1
 
 
 class ModelError(ValueError):

@@ -1,10 +1,9 @@
 # Reel game engine: RNG draws -> reel stops -> window -> award. Pure logic: no hardware, no NVRAM.
 # Every game is a function of (bet, draws): play() takes the draws from the generator through rng's
 # unbiased scaling, evaluate() replays them, so a recalled game reproduces bit for bit.
-import json
 
 from rng import below, weighted
-from games.model import Model
+from games.model import Model, read
 
 _EMPTY = ()
 
@@ -207,5 +206,4 @@ def _best(mask, cpay, n, best, bestg, bestn):
 
 
 def load(path):
-    with open(path) as f:
-        return ReelGame(json.load(f))
+    return ReelGame(read(path))
