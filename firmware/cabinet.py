@@ -45,6 +45,11 @@ HARD_METERS = {"meter_in": ("coin_in",), "meter_out": ("coin_out",), "meter_drop
 HOPPER_RETRY_MS = 5000
 # tilts the attendant's reset key clears once the cause is gone; the others need a technician
 KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
+# tilts found afresh at every power-up, so never kept in critical memory: the boot check of the
+# offered games, and the configuration's
+BOOT_TILTS = ("game", "config")
+# states in which a cash-out press waits (kept, then carried out): the game or the payout ends first
+WAIT_FOR_CASHOUT = ("spin", "payout", "handpay", "jackpot")
 
 
 class Cabinet:
@@ -56,7 +61,8 @@ class Cabinet:
         self.acceptor = acceptor
         self.log = log
         self.ram_error = None
-        self.tilts = {}
+        self._boot_tilts = {}  # found afresh at every power-up (game, config): never persisted
+        self._cashout_asked = False  # a cash-out pressed while it must wait (reels turning, a lock)
         self.win = 0
         self.reels = None
         self.message = ""
@@ -78,6 +84,18 @@ class Cabinet:
 
     # --- state ------------------------------------------------------------------------------------
     @property
+    def tilts(self):
+        """{kind: reason}: the ones that need an attendant or a technician are kept in critical
+        memory (they survive a power cycle); the ones found at power-up are kept here."""
+        if self.ledger.st is None or not self.ledger.tilts:
+            return self._boot_tilts
+        if not self._boot_tilts:
+            return self.ledger.tilts
+        d = dict(self.ledger.tilts)
+        d.update(self._boot_tilts)
+        return d
+
+    @property
     def state(self):
         if self.ram_error:
             return "ramerror"
@@ -89,7 +107,7 @@ class Cabinet:
             return "spin"
         if self.switches.any_open():
             return "door"
-        if self.tilts:
+        if self._boot_tilts or (self.ledger.st and self.ledger.st.get("tilts")):
             return "tilt"
         if self.audit_mode():
             return "audit"
@@ -117,8 +135,14 @@ class Cabinet:
             return
         g = self.ledger.game
         if g and g["phase"] == "wager":
-            self.log("resume: completing game with bet %d" % g["bet"])
-            self._draw_and_settle(g["bet"])
+            why = self._cannot_complete(g)
+            if why:
+                # s. 95: the machine cannot finish the game it took the wager for: refunded, never lost
+                self.log("resume: %s: wager %d refunded" % (why, g["bet"]))
+                self.ledger.void(why)
+            else:
+                self.log("resume: completing game with bet %d" % g["bet"])
+                self._draw_and_settle(g["bet"])
             g = self.ledger.game
         if g and g["phase"] == "spin":
             # cut while the reels turned: nothing proves a disruption, the award is paid
@@ -127,8 +151,22 @@ class Cabinet:
         if g and g["phase"] == "done":
             self.win = g.get("award", 0)
             rec = self.last_recall()
-            if rec and rec["id"] == self.game.id:  # show the last game again, rebuilt from its draws
+            if rec and self.game and rec["id"] == self.game.id:  # the last game again, rebuilt from its draws
                 self.reels = self.game.evaluate(rec["bet"], rec["draws"]).window
+        if self.game and self.ledger.bet not in self.game.bets:
+            self.ledger.set_bet(self.game.bets[0])  # a fresh machine, or the game set changed
+
+    def _cannot_complete(self, g):
+        """Why a committed wager cannot be completed by this boot's game, or None."""
+        if self.game is None:
+            return "no certified game to complete it"
+        if g.get("id") not in (None, self.game.id):
+            return "game %s no longer offered" % g.get("id")
+        if g["bet"] not in self.game.bets:
+            return "bet %d not offered by %s" % (g["bet"], self.game.id)
+        if self.gen is None:
+            return "rng failure at power-up"
+        return None
 
     def last_recall(self):
         games = self.ledger.recall()
@@ -153,6 +191,14 @@ class Cabinet:
         self.ledger.set_bet(bets[(i + 1) % len(bets)])
         self.show()
 
+    def offered_bet(self):
+        """The bet to play: always one the offered game accepts, chosen before anything is committed."""
+        bet = self.ledger.bet
+        if bet not in self.game.bets:
+            bet = self.game.bets[0]
+            self.ledger.set_bet(bet)
+        return bet
+
     def play(self):
         if not self.playable():
             return
@@ -166,13 +212,13 @@ class Cabinet:
             except AuditError as e:
                 self.set_tilt("audit", str(e))
                 return
-        bet = self.ledger.bet
+        bet = self.offered_bet()
         if bet > self.ledger.play_credits:
             self.message = "insert"
             self.show()
             return
         try:
-            self.ledger.wager(bet, None if self.ledger.session else self.progressive)
+            self.ledger.wager(bet, None if self.ledger.session else self.progressive, self.game.id)
         except AuditError as e:
             self.set_tilt("audit", str(e))
             return
@@ -182,6 +228,8 @@ class Cabinet:
 
     def _draw_and_settle(self, bet):
         try:
+            if self.gen is None:
+                raise RngFailure("source_off", "no generator")
             outcome = self.game.play(self.gen, bet)
         except RngFailure as e:
             # s. 95: the machine failed, not the player: no outcome, the wager comes back
@@ -211,13 +259,24 @@ class Cabinet:
             self.win = 0
 
     def cashout(self):
-        if not self.playable() or not self.ledger.credits:
+        """Credits belong to the player: a cash-out is possible in every state but a RAM error
+        (and the self-audit tilt, which says the books themselves are wrong). While the reels turn,
+        a hopper pays or a hand pay waits for the attendant, the press is kept and carried out
+        when that ends. Outside idle/credit, or with the hopper at fault, it is a hand pay."""
+        self._cashout_asked = False
+        st = self.state
+        if st == "ramerror" or not self.ledger.credits:
+            return
+        if st in WAIT_FOR_CASHOUT:
+            self._cashout_asked = True
+            return
+        if "audit" in self.tilts:
             return
         credits = self.ledger.credits
         cpc = payout_credits(config)
         coins = credits // cpc
         try:
-            if self.hopper_usable() and coins and credits <= config.HOPPER_LIMIT:
+            if st in ("idle", "credit", "tilt") and self.hopper_usable() and coins and credits <= config.HOPPER_LIMIT:
                 ref = self.ledger.start_payout(coins, cpc)
                 try:
                     self.hopper.payout(coins, ref)  # saves its record (and our mark) before any coin
@@ -238,7 +297,9 @@ class Cabinet:
         self.show()
 
     def hopper_usable(self):
-        return self.hopper is not None and self.hopper_ok and "hopper" not in self.tilts
+        t = self.tilts  # a wrong configuration may price the hopper's coin wrong: hand pay then
+        return self.hopper is not None and self.hopper_ok and "hopper" not in t and "fraud" not in t \
+            and "config" not in t
 
     def service_hopper(self):
         h = self.hopper
@@ -297,6 +358,8 @@ class Cabinet:
             self.log("hopper %s flag %d: %s" % (kind, a, hopper_codes.name(a)))
 
     def attendant_key(self):
+        if self.ram_error:
+            return  # nothing to pay or clear from memory that cannot be trusted: a technician's job
         lock = self.ledger.clear_lock()
         if lock:
             self.log("attendant paid %s of %d" % (lock["kind"], lock["amount"]))
@@ -306,8 +369,7 @@ class Cabinet:
                 if kind == "rng" and not self._retry_rng():
                     continue
                 if kind in KEY_CLEARABLE:
-                    del self.tilts[kind]
-                    self.ledger.event("tilt-clear", kind)
+                    self.ledger.clear_tilt(kind)
                     if kind in ("acceptor", "fraud"):
                         self.coins.clear_fault()
                     if kind in ("hopper", "fraud") and self.hopper is not None and self.hopper_ok:
@@ -331,10 +393,13 @@ class Cabinet:
 
     # --- faults -----------------------------------------------------------------------------------
     def set_tilt(self, kind, why):
-        self.tilts[kind] = why
         self.log("TILT %s: %s" % (kind, why))
-        if self.ledger.st is not None and not self.ram_error:
-            self.ledger.event("tilt", "%s: %s" % (kind, why))
+        if kind in BOOT_TILTS or self.ledger.st is None or self.ram_error:
+            self._boot_tilts[kind] = why
+            if self.ledger.st is not None and not self.ram_error:
+                self.ledger.event("tilt", "%s: %s" % (kind, why))
+        else:
+            self.ledger.tilt(kind, why)  # kept in critical memory with its event: one commit
         self.show()
 
     def set_ram_error(self, why):
@@ -346,7 +411,7 @@ class Cabinet:
         """Technician's RAM clear (console, audit key + PIN): fresh memory, recorded as its first event."""
         self.ledger.format(("ramclear", str(self.ram_error or "by technician")))
         self.ram_error = None
-        self.tilts = {}
+        self._boot_tilts = {}
         self.win = 0
         self.reels = None
         self.show()
@@ -373,9 +438,10 @@ class Cabinet:
         if em is None or self.ram_error:
             return 1000
         m = self.ledger.meters
+        base = self.ledger.em_base()  # where each counter stood at the last RAM clear
         for coil, names in HARD_METERS.items():
             if coil in em.coils:
-                total = 0
+                total = base.get(coil, 0)
                 for name in names:
                     total += m[name]
                 em.target(coil, total)
@@ -403,7 +469,8 @@ class Cabinet:
         elif lock:
             msg = "%s %d" % (lock["kind"].upper(), lock["amount"])
         elif self.tilts:
-            msg = "TILT " + ", ".join(sorted(self.tilts))
+            t = self.tilts
+            msg = "TILT " + "; ".join("%s: %s" % (k, t[k]) for k in sorted(t))  # why play is stopped
         self.board.display.show({
             "state": st,
             "game": self.game.name if self.game else {"fr": "aucun jeu", "en": "no game"},
@@ -454,7 +521,7 @@ class Cabinet:
                 self.play()
         if b["play"].take():
             self.play()
-        if b["cashout"].take():
+        if b["cashout"].take() or (self._cashout_asked and self.state not in WAIT_FOR_CASHOUT):
             self.cashout()
         if not self.ram_error:
             self.service_acceptor()
