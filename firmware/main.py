@@ -21,7 +21,7 @@ NVRAM_SIZE = 65536  # critical memory needs ~56 KB (firmware/ledger.py LAYOUT): 
 # --profile: the board profile the firmware boots as on the emulated board: "emulated" (every wire),
 # or a real board's profile, whose wires only it gets (board/emulated.py Board, `profile`)
 DEFAULTS = {"state": "var/emulated", "console": "7770", "cctalk": "7771", "panel": "7772",
-            "games": "", "models": "", "certs": "", "profile": "emulated"}
+            "games": "", "models": "", "certs": "", "profile": "emulated", "settings": ""}
 PROFILES = {"pyboard": "board.pyboard", "rp2": "board.rp2", "esp32": "board.esp32"}
 
 
@@ -77,14 +77,16 @@ def _mkdirs(path):
 
 # Needed once, at power-up: their bytecode goes back to the heap once the cabinet runs (on a board
 # they live in flash; on the emulated board the 256K heap holds every module's bytecode).
-BOOT_ONLY = ("games.certificate", "games.exact", "games.floor", "rng.selftest", "firmware.startup")
+BOOT_ONLY = ("games.certificate", "games.exact", "games.floor", "rng.selftest", "firmware.startup", "firmware.settings")
 
 
 def start(board, opts):
     from firmware.startup import boot
 
     games = tuple(g for g in opts["games"].split(",") if g) or None
-    return boot(board, games, opts["models"] or None, opts["certs"] or None)
+    # the operator's settings file (firmware/settings.py): STATE/settings.json on the emulated board
+    path = opts["settings"] or (opts["state"] + "/settings.json" if sys.platform in ("linux", "darwin") else "settings.json")
+    return boot(board, games, opts["models"] or None, opts["certs"] or None, path)
 
 
 def release(names):

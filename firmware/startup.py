@@ -8,7 +8,7 @@ from board.cctalk import Master
 from board.coin_cctalk import CoinAcceptor
 from board.hopper_cctalk import Hopper
 from board.meters_em import EmMeters
-from firmware import config
+from firmware import config, settings
 from firmware.cabinet import Cabinet, open_rng
 from firmware.console import Console
 from firmware.critmem import RamError
@@ -104,8 +104,30 @@ def open_progressive(game, certs_dir, ledger, log):
     return prog
 
 
-def boot(board, games=None, models_dir=None, certs_dir=None):
+def configure(games=None, models_dir=None, certs_dir=None, settings_path=None):
+    """Apply the operator's settings file and the command line over config.py's defaults, only
+    when the whole is sound (firmware/settings.py). Returns the problems found ([] when none)."""
+    overrides = {}
+    text = settings.read_file(settings_path) if settings_path else None
+    if text is not None:
+        parsed, problem = settings.parse(text)
+        if problem:
+            return [problem]
+        overrides = parsed
+    if games:
+        overrides["GAMES"] = tuple(games)
+    if models_dir:
+        overrides["MODELS_DIR"] = models_dir
+    if certs_dir:
+        overrides["CERTS_DIR"] = certs_dir
+    return settings.apply(config, overrides, settings.file_exists)
+
+
+def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None):
     log("boot on %s" % board.NAME)
+    problems = configure(games, models_dir, certs_dir, settings_path)
+    for p in problems:
+        log("configuration: " + p)
     ledger = Ledger(open_memory(board.nvram))
     ram_error = None
     try:
@@ -117,8 +139,7 @@ def boot(board, games=None, models_dir=None, certs_dir=None):
         ram_error = str(e)
         ledger.st = None
     gen, rng_failure = open_rng(board, ledger, config.MACHINE_ID)
-    offered = load_games(games or config.GAMES, models_dir or config.MODELS_DIR, certs_dir or config.CERTS_DIR,
-                         ledger, log)
+    offered = load_games(config.GAMES, config.MODELS_DIR, config.CERTS_DIR, ledger, log)
     playable = [g for _, ok, _, g in offered if ok]
     game = playable[0] if playable else None
     bus = Master(board.uart("cctalk"), board.idle)
@@ -136,17 +157,19 @@ def boot(board, games=None, models_dir=None, certs_dir=None):
             for name in cab.em.recovered:
                 log("meter %s: stroke cut by the power loss, driven again" % name)
     cab.offered = offered
-    cab.progressive = open_progressive(game, certs_dir or config.CERTS_DIR, ledger, log)
+    cab.progressive = open_progressive(game, config.CERTS_DIR, ledger, log)
     cab.console = Console(board.uart("console"), cab)
     if ram_error:
         cab.set_ram_error(ram_error)
     else:
+        if problems:  # no money in and no play until the configuration is right; never a guess
+            cab.set_tilt("config", problems[0] + (" (and %d more)" % (len(problems) - 1) if len(problems) > 1 else ""))
         if rng_failure is not None:
             cab.set_tilt("rng", str(rng_failure))
         if game is None:
-            cab.set_tilt("game", "no certified game to offer")
-        else:
-            cab.resume()
+            reasons = ["%s: %s" % (gid, why) for gid, ok, why, _ in offered if not ok]
+            cab.set_tilt("game", "no certified game to offer" + (" (%s)" % "; ".join(reasons) if reasons else ""))
+        cab.resume()  # with no game too: a wager committed before the reboot is refunded, never lost
     cab.show()
     log("ready " + json.dumps({"game": game.id if game else None, "credits": ledger.credits if ledger.st else None,
                                "state": cab.state, "runtime": sys.implementation.name, "heap": _heap_size(),

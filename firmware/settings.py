@@ -1,0 +1,165 @@
+# The cabinet configuration, checked at power-up (issue 9, fault 13). firmware/config.py holds the
+# defaults; an operator's settings file (JSON: {"NAME": value, ...}, on the emulated board
+# STATE/settings.json) may override them without a change to the program. Nothing is ever
+# truncated or guessed: a value that is not exactly right is named, and the cabinet stays in the
+# "config" tilt (no money in, no play; credits already on the meter are paid by hand).
+#
+#   problems = settings.apply(config, overrides)   # [] when the configuration is sound
+import json
+
+# name -> (kind, lower bound, upper bound): the bounds keep every figure inside what the meters
+# (10 digits) and the critical-memory records are sized for
+_INTS = {
+    "DENOM_CENTS": (1, 100000),
+    "CREDIT_LIMIT": (1, 10 ** 8),
+    "ACCEPTOR_POLL_MS": (10, 500),  # ccTalk acceptors inhibit themselves when not polled for ~1 s
+    "SPIN_MS": (0, 10000),
+    "HOPPER_LIMIT": (0, 10 ** 8),
+    "EM_ON_MS": (20, 1000),  # a meter coil needs ~20 ms to pull in
+    "EM_OFF_MS": (20, 1000),
+    "JACKPOT_LIMIT": (0, 10 ** 9),
+    "PIN_TRIES": (1, 10),
+    "PIN_LOCK_S": (1, 86400),
+}
+_TEXTS = {"MACHINE_ID": 24, "VERSION": 16, "MODELS_DIR": 64, "CERTS_DIR": 64}
+NAMES = tuple(_INTS) + tuple(_TEXTS) + ("COINS", "PAYOUT_COIN", "GAMES", "HOPPER", "TECH_PIN_SHA256",
+                                        "PROGRESSIVE_LINK")
+MAX_GAMES = 16
+MAX_FILE = 4096  # a settings file is a few hundred bytes: anything larger is not one
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _printable(s):
+    for ch in s:
+        if not " " < ch <= "~":
+            return False
+    return True
+
+
+def coin_id(cid):
+    """ccTalk coin identity "CCvvvI" (country, value code, issue): the country, or None."""
+    if not isinstance(cid, str) or len(cid) != 6 or not cid[:2].isalpha() or not cid[2:5].isdigit():
+        return None
+    if not _printable(cid[5]):
+        return None
+    return cid[:2]
+
+
+def check(cfg, exists=None):
+    """Problems with the configuration object cfg (attributes named as in firmware/config.py).
+    exists(path) -> bool checks that a listed game's model and certificate are there."""
+    out = []
+    for name in _INTS:
+        lo, hi = _INTS[name]
+        v = getattr(cfg, name, None)
+        if not _is_int(v) or not lo <= v <= hi:
+            out.append("%s must be a whole number from %d to %d, not %r" % (name, lo, hi, v))
+    for name in _TEXTS:
+        v = getattr(cfg, name, None)
+        if not isinstance(v, str) or not v or len(v) > _TEXTS[name] or not _printable(v):
+            out.append("%s must be 1 to %d printable characters, not %r" % (name, _TEXTS[name], v))
+    if out:
+        return out  # the money checks below need sound figures
+    denom = cfg.DENOM_CENTS
+    coins = getattr(cfg, "COINS", None)
+    if not isinstance(coins, dict) or not coins:
+        out.append("COINS must list at least one coin or token by ccTalk identity")
+        coins = {}
+    for cid in coins:
+        cents = coins[cid]
+        if coin_id(cid) != "CA":
+            out.append("COINS: %r is not a Canadian coin or a house token identity CAvvvI (s. 4)" % (cid,))
+        elif not _is_int(cents) or cents <= 0 or cents > 10 ** 6:
+            out.append("COINS: %s value must be a whole number of cents, not %r" % (cid, cents))
+        elif cents % denom:
+            out.append("COINS: %s is worth %d cents, not a whole number of %d-cent credits" % (cid, cents, denom))
+    pc = getattr(cfg, "PAYOUT_COIN", None)
+    if not isinstance(pc, (tuple, list)) or len(pc) != 2 or pc[0] not in coins or coins[pc[0]] != pc[1]:
+        out.append("PAYOUT_COIN must be (identity, cents) of a coin in COINS, not %r" % (pc,))
+    if not isinstance(getattr(cfg, "HOPPER", None), bool):
+        out.append("HOPPER must be true or false")
+    if cfg.HOPPER_LIMIT > cfg.CREDIT_LIMIT:
+        out.append("HOPPER_LIMIT %d above CREDIT_LIMIT %d" % (cfg.HOPPER_LIMIT, cfg.CREDIT_LIMIT))
+    pin = getattr(cfg, "TECH_PIN_SHA256", None)
+    if not isinstance(pin, str) or len(pin) != 64 or not all(c in "0123456789abcdef" for c in pin):
+        out.append("TECH_PIN_SHA256 must be 64 lower-case hex digits")
+    link = getattr(cfg, "PROGRESSIVE_LINK", None)
+    if link is not None and (not isinstance(link, dict) or not isinstance(link.get("id"), str)
+                             or not _is_int(link.get("bet")) or not isinstance(link.get("math_hash"), str)):
+        out.append("PROGRESSIVE_LINK must be null or {id, bet, math_hash}")
+    games = getattr(cfg, "GAMES", None)
+    if not isinstance(games, (tuple, list)) or not games or len(games) > MAX_GAMES:
+        out.append("GAMES must list 1 to %d game ids" % MAX_GAMES)
+    else:
+        for gid in games:
+            if not isinstance(gid, str) or not gid or len(gid) > 32 or not _printable(gid) or "/" in gid:
+                out.append("GAMES: %r is not a game id" % (gid,))
+            elif exists is not None:
+                for d in (cfg.MODELS_DIR, cfg.CERTS_DIR):
+                    if not exists("%s/%s.json" % (d, gid)):
+                        out.append("GAMES: %s has no %s/%s.json" % (gid, d, gid))
+    return out
+
+
+def parse(text):
+    """Operator overrides from a settings file: {NAME: value}, or (None, problem)."""
+    if len(text) > MAX_FILE:
+        return None, "settings file larger than %d bytes" % MAX_FILE
+    try:
+        d = json.loads(text)
+    except ValueError as e:
+        return None, "settings file is not JSON: %s" % e
+    if not isinstance(d, dict):
+        return None, "settings file must be one JSON object"
+    for name in d:
+        if name not in NAMES:
+            return None, "settings file: unknown setting %r" % (name,)
+    if "GAMES" in d and isinstance(d["GAMES"], list):
+        d["GAMES"] = tuple(d["GAMES"])
+    if "PAYOUT_COIN" in d and isinstance(d["PAYOUT_COIN"], list):
+        d["PAYOUT_COIN"] = tuple(d["PAYOUT_COIN"])
+    return d, None
+
+
+class _Merged:
+    """The defaults with the overrides on top, without touching either."""
+
+    def __init__(self, cfg, overrides):
+        self._cfg = cfg
+        self._over = overrides
+
+    def __getattr__(self, name):
+        if name in self._over:
+            return self._over[name]
+        return getattr(self._cfg, name)
+
+
+def apply(cfg, overrides=None, exists=None):
+    """Check cfg with the overrides; only a sound whole is applied (setattr on cfg). Returns the
+    problems ([] when applied)."""
+    overrides = overrides or {}
+    problems = check(_Merged(cfg, overrides), exists)
+    if not problems:
+        for name in overrides:
+            setattr(cfg, name, overrides[name])
+    return problems
+
+
+def read_file(path):
+    """The text of a settings file, or None when there is none."""
+    try:
+        with open(path) as f:
+            return f.read(MAX_FILE + 1)
+    except OSError:
+        return None
+
+
+def file_exists(path):
+    try:
+        with open(path):
+            return True
+    except OSError:
+        return False
