@@ -24,5 +24,5 @@ deploy: $(STAMP)
 	$(PY) -m tools.deploy $(PORT)
 
 ## release: build/release/jeton-<version>/ (images, certificates, PAR sheets, SHA-256 manifest)
-release: $(STAMP) firmware par
+release: $(STAMP) firmware
 	$(PY) -m tools.release

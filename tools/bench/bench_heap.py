@@ -61,7 +61,8 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
         try:
             cab.boot()
             if cab.firmware.ready.get("game") != game:
-                return {"result": NOFIT if _oom(cab) else "error", "why": f"boot offers {cab.firmware.ready.get('game')}"}
+                off = [line for line in cab.firmware.lines if "DISABLED" in line]
+                return {"result": NOFIT if _oom(cab) else "error", "why": (off or ["game not offered"])[0]}
             if boot_only:
                 return out
             out["boot_used"] = _heap_used(cab)
