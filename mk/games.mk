@@ -5,6 +5,7 @@
 par: $(STAMP)
 	$(PY) -m tools.par --out build/par
 
-## certify: re-certify every shipped model; fails (exit 1) if any bet level is below the 83 % floor
+## certify: re-certify every shipped model; fails (exit 1) if any bet level is below the 83 % floor,
+## a model has no certificate in games/certs/, or its math hash or exact return differs from it
 certify: $(STAMP)
-	$(PY) -m tools.certify games/models/*.json
+	$(PY) -m tools.certify --check-certs games/certs games/models/*.json

@@ -1,8 +1,11 @@
-"""python -m tools.certify MODEL [MODEL ...] [--json] [--write-cert [DIR]]
+"""python -m tools.certify MODEL [MODEL ...] [--json] [--write-cert [DIR] | --check-certs [DIR]]
 
 Prints the exact return per bet level, hit frequency, standard deviation and the win table; exits 1
 with the reason when any bet level is below the 83 % floor of by-law s. 93 (no option lowers it),
 2 when a model is invalid. --write-cert writes games/certs/<id>.json (only for models that pass).
+--check-certs compares each model with its shipped certificate games/certs/<id>.json (what the
+device's boot check trusts) and exits 1, naming the difference, on a missing certificate, a math
+hash or an exact return or hit frequency that differs (`make certify`).
 """
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ import sys
 import time
 
 from games.model import ModelError
-from tools.certify.core import below_floor, certificate, certify_model, frac_str, load_model, to_json
+from tools.certify.core import below_floor, cert_mismatches, certificate, certify_model, load_model, to_json
 
 CERT_DIR = os.path.join("games", "certs")
 
@@ -37,11 +40,34 @@ def summary(rep: dict, secs: float) -> str:
     return "\n".join(lines)
 
 
+def check_cert(path: str, cert: dict, cert_dir: str, quiet: bool) -> bool:
+    """True when the shipped certificate of this model matches; else one line per difference."""
+    cpath = os.path.join(cert_dir, cert["id"] + ".json")
+    try:
+        with open(cpath, encoding="utf-8") as fh:
+            shipped = json.load(fh)
+    except FileNotFoundError:
+        print("%s: NO CERTIFICATE: %s does not exist" % (path, cpath), file=sys.stderr)
+        return False
+    except (OSError, ValueError) as e:
+        print("%s: UNREADABLE CERTIFICATE %s: %s" % (path, cpath, e), file=sys.stderr)
+        return False
+    diffs = cert_mismatches(cert, shipped if isinstance(shipped, dict) else {})
+    for d in diffs:
+        print("%s: CERTIFICATE MISMATCH with %s: %s" % (path, cpath, d), file=sys.stderr)
+    if not diffs and not quiet:
+        print("  matches its certificate %s" % cpath)
+    return not diffs
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m tools.certify", description=__doc__.splitlines()[0])
     ap.add_argument("models", nargs="+")
     ap.add_argument("--json", action="store_true", help="print the full report as JSON")
-    ap.add_argument("--write-cert", nargs="?", const=CERT_DIR, default=None, metavar="DIR")
+    how = ap.add_mutually_exclusive_group()
+    how.add_argument("--write-cert", nargs="?", const=CERT_DIR, default=None, metavar="DIR")
+    how.add_argument("--check-certs", nargs="?", const=CERT_DIR, default=None, metavar="DIR",
+                     help="fail unless every model matches its certificate DIR/<id>.json")
     a = ap.parse_args(argv)
     rc = 0
     reports = []
@@ -65,7 +91,9 @@ def main(argv: list[str]) -> int:
             print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
         if bad:
             rc = max(rc, 1)
-        elif a.write_cert:
+        if a.check_certs and not check_cert(path, cert, a.check_certs, quiet=a.json):
+            rc = max(rc, 1)
+        if a.write_cert and not bad:
             os.makedirs(a.write_cert, exist_ok=True)
             out = os.path.join(a.write_cert, cert["id"] + ".json")
             with open(out, "w", encoding="utf-8") as fh:

@@ -180,6 +180,45 @@ def certificate(cert: dict) -> dict:
             "floor": frac_str(FLOOR), "tool": "tools.certify", "format": "jeton-cert/1"}
 
 
+def _pct(x: Fraction) -> str:
+    return "%.4f %%" % (float(x) * 100)
+
+
+def cert_mismatches(cert: dict, shipped: dict) -> list[str]:
+    """How a shipped certificate differs from the one the model earns; empty when it matches.
+
+    Compares what the device's boot check trusts (id, math hash, exact return per bet level) and
+    the hit frequency, fraction by fraction (not string by string)."""
+    want = certificate(cert)
+    out = []
+    if shipped.get("format") != want["format"]:
+        out.append("format %r, expected %r" % (shipped.get("format"), want["format"]))
+    if shipped.get("id") != want["id"]:
+        out.append("certificate is for %r, the model is %r" % (shipped.get("id"), want["id"]))
+    if shipped.get("math_hash") != want["math_hash"]:
+        out.append("math hash %s... differs from the certificate's %s..."
+                   % (want["math_hash"][:16], str(shipped.get("math_hash"))[:16]))
+    for key, what in (("rtp", "return"), ("hit_frequency", "hit frequency")):
+        have = shipped.get(key)
+        have = have if isinstance(have, dict) else {}
+        for bet, v in want[key].items():
+            if bet not in have:
+                out.append("bet %s: the certificate has no %s" % (bet, what))
+                continue
+            try:
+                theirs = Fraction(have[bet])
+            except (TypeError, ValueError, ZeroDivisionError):
+                out.append("bet %s: unreadable certified %s %r" % (bet, what, have[bet]))
+                continue
+            if theirs != Fraction(v):
+                out.append("bet %s: %s %s differs from the certificate's %s"
+                           % (bet, what, _pct(Fraction(v)), _pct(theirs)))
+        for bet in have:
+            if bet not in want[key]:
+                out.append("bet %s: certified %s for a bet the model does not offer" % (bet, what))
+    return out
+
+
 def below_floor(cert: dict) -> list[str]:
     return ["bet %d: return %s = %.4f %% is below the %d %% floor of by-law s. 93"
             % (b, frac_str(f.rtp), float(f.rtp) * 100, RTP_FLOOR_NUM)
