@@ -24,7 +24,7 @@ import select
 import socket
 
 from board import hal
-from board.compat import const, ticks_ms, PinBase
+from board.compat import const, ticks_diff, ticks_ms, PinBase
 from board.nvram_file import prepare
 
 NAME = "emulated"
@@ -36,6 +36,7 @@ RX_SIZE = const(1024)  # the ccTalk UART: a whole 255-byte frame and its echo, s
 # read; a paste that does overruns it, and the console reports and discards the broken line.
 CONSOLE_RX = const(256)
 CONSOLE_BUSY = b"console busy: one session at a time\r\n"
+REFUSE_LINGER_MS = const(250)  # a refused console client's hello is read before its link is closed
 SEND_WAIT_MS = const(1000)  # a UART write waits this long for a peer that reads nothing, then drops it
 _MAX_GAPS = const(8)  # places of lost input remembered in an RX FIFO (beyond: merged, see _lose)
 _POLLIN = select.POLLIN
@@ -158,15 +159,34 @@ class Uart(Link):
         self.overruns = 0  # bytes lost in all
         self._gaps = []  # [offset in the FIFO, bytes lost there], oldest first
         self.busy = busy
+        self._refused = []  # [conn, ms, told]: second peers, told busy and let go by reap()
+        self.linger_ms = REFUSE_LINGER_MS
 
     def on_accept(self, conn):
         if self.busy is not None and self.conn is not None and self._alive(self.conn):
-            _send_all(conn, self.busy)
-            while _recv(conn, 256):  # what it sent already: closing over unread bytes would reset
-                pass                  # the connection before the busy line is read
-            conn.close()
+            self._refused.append([conn, ticks_ms(), False])
             return
         Link.on_accept(self, conn)
+
+    def reap(self):
+        """Turn the refused peers away: the busy line once a peer has sent its first bytes (or after
+        linger_ms), the close linger_ms later, once what it sent is read. Not at once: a client
+        clears its input as it opens the port (pyserial does), and a socket closed over unread
+        bytes is reset, which throws away the busy line on its way to the client."""
+        now = ticks_ms()
+        for entry in list(self._refused):
+            conn, since, told = entry
+            data = _recv(conn, 256)
+            waited = ticks_diff(now, since) >= self.linger_ms
+            if data == b"" or (told and waited):
+                while data:
+                    data = _recv(conn, 256)
+                conn.close()
+                self._refused.remove(entry)
+            elif not told and (data or waited):
+                _send_all(conn, self.busy)
+                entry[1] = now
+                entry[2] = True
 
     def _alive(self, conn):
         # the first peer's close may sit in the same poll as the newcomer: take what it sent first
@@ -554,3 +574,4 @@ class Board(hal.WiredBoard):
             elif ev & _POLLERR:
                 link.drop(conn)
         self._sync_registrations()
+        self.uarts["console"].reap()
