@@ -61,6 +61,7 @@ class Console:
                 if lost:
                     self._bad = _LOST
                     self._lost += lost
+                    self._cr = False  # an LF after the loss is no longer the CR's pair
             n = self.uart.readinto(self._buf)
             if not n:
                 return
