@@ -203,12 +203,23 @@ class Console:
 
     def cmd_events(self, args):
         self._need_memory()
-        evs = self.cab.ledger.events()
-        if args and args[0] == "json":
-            self.say(json.dumps(evs))
-            return
-        for n, t, code, text in evs:
-            self.say("%5d %10d %-10s %s" % (n, t, code, text))
+        led = self.cab.ledger
+        as_json = args and args[0] == "json"
+        w = self.uart.write
+        if as_json:
+            w(b"[")  # streamed a record at a time, as recall json: the whole log never in one string
+        first = True
+        for name in led.event_chunks():
+            for n, t, code, text in led.chunk_events(name):
+                if as_json:
+                    if not first:
+                        w(b", ")
+                    w(json.dumps([n, t, code, text]).encode())
+                else:
+                    self.say("%5d %10d %-10s %s" % (n, t, code, text))
+                first = False
+        if as_json:
+            w(b"]\r\n")
 
     def cmd_recall(self, args):
         self._need_memory()

@@ -1,7 +1,7 @@
 # The maintenance console on a fake UART, driving the real Cabinet: the RAM-clear authorisation
 # (audit key + PIN, lock after wrong PINs), a RAM error that only a RAM clear ends, and errors that
 # never stop the cabinet.
-# mp-heap: 384K  (the firmware's 256K, plus the 64 KB NVRAM image the fake board keeps in RAM)
+# mp-heap: 512K  (the firmware's 256K, the 64 KB NVRAM image the fake board keeps in RAM, and the test modules)
 import json
 
 from board.compat import ticks_add
@@ -140,6 +140,31 @@ def test_a_line_longer_than_the_limit_is_refused_whole():
     assert not cab.ledger.tour  # nothing started
     assert run(con, "x" * 500) == ["error: line longer than 80 characters: refused, nothing run"]
     assert run(con, "y" * 80) == ["unknown command %r: try help" % ("y" * 80)]  # 80 is still a line
+
+
+def test_events_json_is_streamed_a_record_at_a_time():
+    # issue 9 fault 15: json.dumps of the whole log ran out of memory at about 60 events
+    con, cab, board, acc = console()
+    led = cab.ledger
+    for i in range(120):  # more than the log keeps: the oldest chunks are recycled
+        led.event("test", "event %d of a full log" % i)
+    con.uart.rx += b"events json\r"
+    writes = []
+    write = con.uart.write
+
+    def counted(data):
+        writes.append(len(data))
+        return write(data)
+
+    con.uart.write = counted
+    con.service()
+    out = bytes(con.uart.tx).decode()
+    assert out.endswith("]\r\njeton> ")
+    evs = json.loads(out[:-len("\r\njeton> ")])
+    assert evs == [list(e) for e in led.events()]  # every record the log holds, oldest first
+    assert len(evs) >= 100 and evs[-1][3] == "event 119 of a full log"
+    assert [e[0] for e in evs] == list(range(evs[0][0], evs[0][0] + len(evs)))  # in order, none missing
+    assert max(writes) < 200  # no write holds more than one record
 
 
 def test_ramclear_needs_the_audit_key_and_the_pin():
