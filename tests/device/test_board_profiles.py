@@ -282,6 +282,9 @@ def test_wiring_of_each_profile():
             for n in hal.INPUTS:
                 assert Line.lines[p.PINS[n]].pull == Line.PULL_UP, n
             assert board.nvram.size == p.FRAM["size"] == 65536
+            t = board.ticks_ms()
+            board.idle(1)  # the board's own clock and sleep run on both runtimes
+            assert isinstance(t, int) and board.ticks_ms() - t >= 1
             board = None
             gc.collect()
 
