@@ -7,23 +7,24 @@
 #   problems = settings.apply(config, overrides)   # [] when the configuration is sound
 import json
 
-# name -> (kind, lower bound, upper bound): the bounds keep every figure inside what the meters
-# (10 digits) and the critical-memory records are sized for
-_INTS = {
-    "DENOM_CENTS": (1, 100000),
-    "CREDIT_LIMIT": (1, 10 ** 8),
-    "ACCEPTOR_POLL_MS": (10, 500),  # ccTalk acceptors inhibit themselves when not polled for ~1 s
-    "SPIN_MS": (0, 10000),
-    "HOPPER_LIMIT": (0, 10 ** 8),
-    "EM_ON_MS": (20, 1000),  # a meter coil needs ~20 ms to pull in
-    "EM_OFF_MS": (20, 1000),
-    "JACKPOT_LIMIT": (0, 10 ** 9),
-    "PIN_TRIES": (1, 10),
-    "PIN_LOCK_S": (1, 86400),
-}
-_TEXTS = {"MACHINE_ID": 24, "VERSION": 16, "MODELS_DIR": 64, "CERTS_DIR": 64}
-NAMES = tuple(_INTS) + tuple(_TEXTS) + ("COINS", "PAYOUT_COIN", "GAMES", "HOPPER", "TECH_PIN_SHA256",
-                                        "PROGRESSIVE_LINK")
+# (name, lower bound, upper bound): the bounds keep every figure inside what the meters (10 digits)
+# and the critical-memory records are sized for. Tuples, not dicts: problems are listed in the same
+# order on every runtime (MicroPython's dicts keep no insertion order).
+_INTS = (
+    ("DENOM_CENTS", 1, 100000),
+    ("CREDIT_LIMIT", 1, 10 ** 8),
+    ("ACCEPTOR_POLL_MS", 10, 500),  # ccTalk acceptors inhibit themselves when not polled for ~1 s
+    ("SPIN_MS", 0, 10000),
+    ("HOPPER_LIMIT", 0, 10 ** 8),
+    ("EM_ON_MS", 20, 1000),  # a meter coil needs ~20 ms to pull in
+    ("EM_OFF_MS", 20, 1000),
+    ("JACKPOT_LIMIT", 0, 10 ** 9),
+    ("PIN_TRIES", 1, 10),
+    ("PIN_LOCK_S", 1, 86400),
+)
+_TEXTS = (("MACHINE_ID", 24), ("VERSION", 16), ("MODELS_DIR", 64), ("CERTS_DIR", 64))
+NAMES = tuple(n for n, _, _ in _INTS) + tuple(n for n, _ in _TEXTS) + (
+    "COINS", "PAYOUT_COIN", "GAMES", "HOPPER", "TECH_PIN_SHA256", "PROGRESSIVE_LINK")
 MAX_GAMES = 16
 MAX_FILE = 4096  # a settings file is a few hundred bytes: anything larger is not one
 
@@ -39,6 +40,23 @@ def _printable(s):
     return True
 
 
+def _show(v):
+    """A value as the problem names it, the same on every runtime (repr() of a float or of a
+    non-ASCII text differs between CPython and MicroPython)."""
+    if v is None or isinstance(v, bool):
+        return {None: "null", True: "true", False: "false"}[v]
+    if _is_int(v):
+        return "%d" % v
+    if isinstance(v, str):
+        for ch in v:
+            if not " " <= ch <= "~":
+                return "a text with other than printable ASCII"
+        return '"%s"' % v if len(v) <= 32 else '"%s..."' % v[:32]
+    if isinstance(v, float):
+        return "a number with a fraction"
+    return "a list" if isinstance(v, (list, tuple)) else "an object"
+
+
 def coin_id(cid):
     """ccTalk coin identity "CCvvvI" (country, value code, issue): the country, or None."""
     if not isinstance(cid, str) or len(cid) != 6 or not cid[:2].isalpha() or not cid[2:5].isdigit():
@@ -52,15 +70,14 @@ def check(cfg, exists=None):
     """Problems with the configuration object cfg (attributes named as in firmware/config.py).
     exists(path) -> bool checks that a listed game's model and certificate are there."""
     out = []
-    for name in _INTS:
-        lo, hi = _INTS[name]
+    for name, lo, hi in _INTS:
         v = getattr(cfg, name, None)
         if not _is_int(v) or not lo <= v <= hi:
-            out.append("%s must be a whole number from %d to %d, not %r" % (name, lo, hi, v))
-    for name in _TEXTS:
+            out.append("%s must be a whole number from %d to %d, not %s" % (name, lo, hi, _show(v)))
+    for name, n in _TEXTS:
         v = getattr(cfg, name, None)
-        if not isinstance(v, str) or not v or len(v) > _TEXTS[name] or not _printable(v):
-            out.append("%s must be 1 to %d printable characters, not %r" % (name, _TEXTS[name], v))
+        if not isinstance(v, str) or not v or len(v) > n or not _printable(v):
+            out.append("%s must be 1 to %d printable characters, not %s" % (name, n, _show(v)))
     if out:
         return out  # the money checks below need sound figures
     denom = cfg.DENOM_CENTS
@@ -68,17 +85,17 @@ def check(cfg, exists=None):
     if not isinstance(coins, dict) or not coins:
         out.append("COINS must list at least one coin or token by ccTalk identity")
         coins = {}
-    for cid in coins:
+    for cid in sorted(coins):
         cents = coins[cid]
         if coin_id(cid) != "CA":
-            out.append("COINS: %r is not a Canadian coin or a house token identity CAvvvI (s. 4)" % (cid,))
+            out.append("COINS: %s is not a Canadian coin or a house token identity CAvvvI (s. 4)" % _show(cid))
         elif not _is_int(cents) or cents <= 0 or cents > 10 ** 6:
-            out.append("COINS: %s value must be a whole number of cents, not %r" % (cid, cents))
+            out.append("COINS: %s value must be a whole number of cents, not %s" % (cid, _show(cents)))
         elif cents % denom:
             out.append("COINS: %s is worth %d cents, not a whole number of %d-cent credits" % (cid, cents, denom))
     pc = getattr(cfg, "PAYOUT_COIN", None)
     if not isinstance(pc, (tuple, list)) or len(pc) != 2 or pc[0] not in coins or coins[pc[0]] != pc[1]:
-        out.append("PAYOUT_COIN must be (identity, cents) of a coin in COINS, not %r" % (pc,))
+        out.append("PAYOUT_COIN must be (identity, cents) of a coin in COINS, not %s" % _show(pc))
     if not isinstance(getattr(cfg, "HOPPER", None), bool):
         out.append("HOPPER must be true or false")
     if cfg.HOPPER_LIMIT > cfg.CREDIT_LIMIT:
@@ -96,7 +113,7 @@ def check(cfg, exists=None):
     else:
         for gid in games:
             if not isinstance(gid, str) or not gid or len(gid) > 32 or not _printable(gid) or "/" in gid:
-                out.append("GAMES: %r is not a game id" % (gid,))
+                out.append("GAMES: %s is not a game id" % _show(gid))
             elif exists is not None:
                 for d in (cfg.MODELS_DIR, cfg.CERTS_DIR):
                     if not exists("%s/%s.json" % (d, gid)):
@@ -110,13 +127,13 @@ def parse(text):
         return None, "settings file larger than %d bytes" % MAX_FILE
     try:
         d = json.loads(text)
-    except ValueError as e:
-        return None, "settings file is not JSON: %s" % e
+    except ValueError:
+        return None, "settings file is not JSON"  # the parsers' own messages differ by runtime
     if not isinstance(d, dict):
         return None, "settings file must be one JSON object"
     for name in d:
         if name not in NAMES:
-            return None, "settings file: unknown setting %r" % (name,)
+            return None, "settings file: unknown setting %s" % _show(name)
     if "GAMES" in d and isinstance(d["GAMES"], list):
         d["GAMES"] = tuple(d["GAMES"])
     if "PAYOUT_COIN" in d and isinstance(d["PAYOUT_COIN"], list):
