@@ -69,6 +69,7 @@ def _check(model_path, cert_path, recompute):
         if cert.get("id") != model.get("id"):
             return False, "certificate is for %r, model is %r" % (cert.get("id"), model.get("id")), None
         game = ReelGame(model)
+        model = None  # the game keeps what it needs of it; the strips and pays go before the recomputation
         rtps = cert.get("rtp") or {}
         for bi, bet in enumerate(game.bets):
             s = rtps.get(str(bet))

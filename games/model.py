@@ -113,7 +113,6 @@ class Model:
     def __init__(self, m):
         _need(isinstance(m, dict), "model must be an object")
         _need(m.get("format", FORMAT) == FORMAT, "unknown format %r" % m.get("format"))
-        self.raw = m
         self.id = m.get("id")
         _need(isinstance(self.id, str) and self.id, "id missing")
         name = m.get("name")

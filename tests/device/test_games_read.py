@@ -1,0 +1,65 @@
+# games.model.read: the model dict json.load gives, with its short strings interned first so that
+# a name used 500 times is stored once (the boot check's memory, issue 9 fault 2, docs/games.md).
+import gc
+import os
+
+
+def test_read_gives_what_json_gives():
+    # games.model.read interns the file's short strings before json.load: the dict must not change,
+    # escapes, non-ASCII text, long strings and a backslash before a quote included
+    import json
+    from devtest import tmpdir, rmtree
+    from games.model import read
+
+    d = tmpdir("read")
+    try:
+        text = ('{"a\\"b": ["WILD", "WILD", "\\u00e9t\\u00e9", "\u00e9t\u00e9", "x\\\\", "x\\\\"],'
+                ' "long": "%s", "n": [1, -2, 3.5, true, null], "": ""}' % ("y" * 300))
+        path = d + "/m.json"
+        with open(path, "w") as f:
+            f.write(text)
+        got = read(path)
+        assert got == json.loads(text)
+        assert got["a\"b"][2] == got["a\"b"][3] == "\u00e9t\u00e9" and got["a\"b"][4] == "x\\"
+        for name in os.listdir("games/models"):
+            path = "games/models/" + name
+            with open(path) as f:
+                assert read(path) == json.load(f), name
+    finally:
+        rmtree(d)
+
+
+def test_read_shares_the_names():
+    # MicroPython only (CPython has no fixed heap to measure): json.load makes a fresh copy of a
+    # name at each use unless the name is already interned; aurore-89 held 52 KB that way, 13 KB
+    # read by games.model.read. Names made up here, so no earlier test has interned them.
+    if not hasattr(gc, "mem_alloc"):
+        return
+    import json
+    from devtest import tmpdir, rmtree
+    from games.model import read
+
+    tag = "".join("%02x" % b for b in os.urandom(4))
+    names = ['"S%d_%s"' % (i, tag) for i in range(11)]
+    text = "[" + ",".join(names[i % 11] for i in range(500)) + "]"
+    d = tmpdir("share")
+    try:
+        path = d + "/strip.json"
+        with open(path, "w") as f:
+            f.write(text)
+        gc.collect()
+        a = gc.mem_alloc()
+        plain = json.loads(text)
+        gc.collect()
+        b = gc.mem_alloc()
+        plain = None
+        gc.collect()
+        c = gc.mem_alloc()
+        shared = read(path)
+        gc.collect()
+        e = gc.mem_alloc()
+        assert len(shared) == 500 and shared[12] == "S1_" + tag and plain is None
+        # measured: 36 KB for the 500 copies, 4 KB (the list's slots) for the shared names
+        assert (e - c) * 3 < (b - a), (b - a, e - c)
+    finally:
+        rmtree(d)
