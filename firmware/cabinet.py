@@ -15,7 +15,7 @@ from board.doors import Doors
 from board import hopper_codes
 from board.hopper_cctalk import HopperError
 from board.switches import Button
-from firmware import config
+from firmware import config, states
 from firmware.coins import CoinIn, payout_credits
 from firmware.ledger import AuditError
 
@@ -48,8 +48,6 @@ KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 # tilts found afresh at every power-up, so never kept in critical memory: the boot check of the
 # offered games, and the configuration's
 BOOT_TILTS = ("game", "config")
-# states in which a cash-out press waits (kept, then carried out): the game or the payout ends first
-WAIT_FOR_CASHOUT = ("spin", "payout", "handpay", "jackpot")
 
 
 class Cabinet:
@@ -97,27 +95,30 @@ class Cabinet:
 
     @property
     def state(self):
-        if self.ram_error:
-            return "ramerror"
-        if self.ledger.st and self.ledger.lock:
-            return self.ledger.lock["kind"]
-        if self.ledger.st and self.ledger.paying:
-            return "payout"
-        if self.ledger.st and self.ledger.game and self.ledger.game["phase"] == "spin":
-            return "spin"
-        if self.switches.any_open():
-            return "door"
-        if self._boot_tilts or (self.ledger.st and self.ledger.st.get("tilts")):
-            return "tilt"
-        if self.audit_mode():
-            return "audit"
-        return "credit" if self.ledger.credits else "idle"
+        """Derived, never stored: firmware/states.py spells out the priority."""
+        st = self.ledger.st
+        if self.ram_error or st is None:
+            return states.RAMERROR
+        lock = st["lock"]
+        g = st["game"]
+        return states.derive(False, lock["kind"] if lock else None, st.get("paying"), g and g["phase"] == "spin",
+                             self.switches.any_open(), self._boot_tilts or st.get("tilts"), self.audit_mode(),
+                             st["credits"])
 
     def audit_mode(self):
         return self.switches.is_open("key_audit")
 
     def playable(self):
-        return self.state in ("idle", "credit")
+        return self.state in states.PLAY_STATES
+
+    def handle(self, event):
+        """Carry out a player's, attendant's or technician's event as the state table says; an event
+        the current state does not take is refused (False) and changes nothing."""
+        name = states.action(self.state, event)
+        if name is None:
+            return False
+        getattr(self, name)()
+        return True
 
     # --- boot -------------------------------------------------------------------------------------
     def resume(self):
@@ -174,7 +175,7 @@ class Cabinet:
 
     # --- money in ---------------------------------------------------------------------------------
     def want_money(self):
-        return (self.playable() or self.state == "spin") and self.ledger.credits < config.CREDIT_LIMIT
+        return self.state in states.MONEY_STATES and self.ledger.credits < config.CREDIT_LIMIT
 
     def service_acceptor(self):
         self.coins.service(self.board.ticks_ms(), self)
@@ -190,6 +191,10 @@ class Cabinet:
         i = bets.index(self.ledger.bet) if self.ledger.bet in bets else -1
         self.ledger.set_bet(bets[(i + 1) % len(bets)])
         self.show()
+
+    def bet_max(self):
+        self.ledger.set_bet(self.game.bets[-1])
+        self.play()
 
     def offered_bet(self):
         """The bet to play: always one the offered game accepts, chosen before anything is committed."""
@@ -265,9 +270,9 @@ class Cabinet:
         when that ends. Outside idle/credit, or with the hopper at fault, it is a hand pay."""
         self._cashout_asked = False
         st = self.state
-        if st == "ramerror" or not self.ledger.credits:
+        if st == states.RAMERROR or not self.ledger.credits:
             return
-        if st in WAIT_FOR_CASHOUT:
+        if st in states.CASHOUT_WAITS:
             self._cashout_asked = True
             return
         if "audit" in self.tilts:
@@ -295,6 +300,9 @@ class Cabinet:
             return
         self.win = 0
         self.show()
+
+    def keep_cashout(self):
+        self._cashout_asked = True  # carried out by step() once the game, payout or lock has ended
 
     def hopper_usable(self):
         t = self.tilts  # a wrong configuration may price the hopper's coin wrong: hand pay then
@@ -426,7 +434,7 @@ class Cabinet:
                 if not self.ram_error:
                     self.ledger.door(name, v, self.switches.levels())
             elif name == "key_reset" and v:
-                self.attendant_key()
+                self.handle(states.KEY)
             elif name == "key_audit" and not self.ram_error:
                 self.ledger.event("audit", "audit key %s" % ("on" if v else "off"))
             self.show()
@@ -453,8 +461,10 @@ class Cabinet:
     # --- audit-mode test game -----------------------------------------------------------------------
     def play_test_game(self, bet=None):
         """Audit mode only: a real draw through the real engine that never touches the meters."""
-        if self.state != "audit":
+        if states.action(self.state, states.TEST) is None:
             raise ValueError("test games need the audit key")
+        if self.gen is None:
+            raise ValueError("no random number generator (rng tilt)")
         outcome = self.game.play(self.gen, bet or self.game.bets[0])
         self.board.display.show({"state": "audit", "test": True, "reels": outcome.window, "win": outcome.award})
         return outcome
@@ -514,15 +524,13 @@ class Cabinet:
         b = self.buttons
         self.service_switches()
         if b["bet_one"].take():
-            self.bet_one()
+            self.handle(states.BET)
         if b["bet_max"].take():
-            if self.playable():
-                self.ledger.set_bet(self.game.bets[-1])
-                self.play()
+            self.handle(states.MAX)
         if b["play"].take():
-            self.play()
-        if b["cashout"].take() or (self._cashout_asked and self.state not in WAIT_FOR_CASHOUT):
-            self.cashout()
+            self.handle(states.PLAY)
+        if b["cashout"].take() or (self._cashout_asked and self.state not in states.CASHOUT_WAITS):
+            self.handle(states.CASHOUT)
         if not self.ram_error:
             self.service_acceptor()
             self.service_hopper()
