@@ -136,15 +136,19 @@ def test_taken_events_do_what_the_table_says():
 
 
 def test_the_docs_show_this_table():
-    with open("docs/firmware.md") as f:
-        text = f.read()
-    start = text.index("<!-- state-table")
-    rows = text[start:text.index("<!-- /state-table -->")].split("\n")[3:]
+    rows = []
+    inside = False
+    with open("docs/firmware.md") as f:  # line by line: the page is larger than the heap has in one piece
+        for line in f:
+            if line.startswith("<!-- state-table"):
+                inside = True
+            elif line.startswith("<!-- /state-table"):
+                break
+            elif inside and line.startswith("| `"):
+                rows.append(line)
     seen = 0
     for row in rows:
         cells = [c.strip() for c in row.strip().strip("|").split("|")]
-        if len(cells) < 2:
-            continue
         s = cells[0].strip("`")
         for ev, cell in zip(states.EVENTS, cells[1:]):
             assert cell == (states.action(s, ev) or "—"), (s, ev, cell)
