@@ -1,0 +1,123 @@
+# A game in the books: the wager, the outcome with its recall record, the award when the reels
+# stop (or its forfeit, s. 94), and the refund of a wager the machine could not complete (s. 95).
+# Mixed into firmware.ledger.Ledger, whose persistence (self.st, self._commit, self.event, self.mem)
+# it uses. A game is three commits, and nothing is displayed before its commit:
+#   wager   (phase "wager": credits, coin_in, games_played, progressive contribution)
+#   settle  (phase "spin": outcome and recall record, the award pending while the reels turn)
+#   conclude (phase "done": the award onto credits, or a hand-pay lock, and the completed record)
+import json
+
+from firmware import eventlog
+from firmware.books import RECALL, AuditError, now
+from firmware.recall import digest
+
+
+class GameBooks:
+    def wager(self, bet, progressive=None, game_id=None):
+        """Commit the wager (and its progressive contribution); the outcome comes from settle().
+        No credit is ever extended (s. 5). game_id: the game that must complete it after a cut."""
+        g = self.st["game"]
+        if g and g["phase"] == "wager":
+            raise AuditError("a game is already in progress")
+        session = self.session
+        if session is not None:
+            return self._tour_wager(session, bet, game_id)
+        if bet > self.st["credits"]:
+            raise ValueError("bet %d exceeds credits %d" % (bet, self.st["credits"]))
+        self.audit()
+        self.mem.verify()
+        before = self.st["credits"]
+        self.st["credits"] -= bet
+        self._add("coin_in", bet)
+        self._add("games_played", 1)
+        if progressive is not None:
+            progressive.contribute(self.st, bet)
+        self.st["game"] = {"phase": "wager", "bet": bet, "before": before, "t": now(), "id": game_id}
+        self._commit()
+
+    def settle(self, outcome, game_id, jackpot_limit=0, progressive=None, spin=False):
+        """Commit the outcome and its recall record, before anything is displayed.
+
+        spin=False: the award is concluded in the same commit. spin=True: the award stays pending
+        (phase "spin", in neither credits nor coin_out) while the reels turn, and conclude() pays it
+        or, when the player disrupted the machine meanwhile, forfeits it (s. 94).
+        """
+        g = self.st["game"]
+        if not g or g["phase"] != "wager" or g["bet"] != outcome.bet:
+            raise AuditError("no matching wager to settle")
+        if g.get("tour"):
+            return self._tour_settle(g, outcome, game_id)
+        n = self.st["gn"]
+        self.st["gn"] = n + 1
+        slot = n % RECALL
+        rec = {"n": n + 1, "t": g["t"], "id": game_id, "bet": g["bet"], "before": g["before"],
+               "after": None, "win": outcome.award, "hand": False, "draws": outcome.draws,
+               "h": digest(outcome)}
+        fixed = progressive.hit(outcome) if progressive is not None else 0
+        self.st["game"] = {"phase": "spin", "bet": g["bet"], "award": outcome.award, "fixed": fixed,
+                           "limit": jackpot_limit, "slot": slot}
+        if spin:
+            self._commit({"g%d" % slot: json.dumps(rec).encode()})
+        else:
+            self.conclude(progressive, rec=rec)
+        self.mem.verify()
+
+    def conclude(self, progressive=None, forfeit=None, rec=None):
+        """End the game whose reels are turning: pay its award (onto credits, or locked for a hand
+        pay at or above its jackpot limit; a progressive hit replaces its fixed award and is always
+        hand-paid), or with forfeit=reason withhold it: the player disrupted the machine (s. 94),
+        the wager is not refunded. One commit with the completed recall record."""
+        g = self.st["game"]
+        if not g or g["phase"] != "spin":
+            return None
+        slot = "g%d" % g["slot"]
+        if rec is None:
+            rec = json.loads(self.mem.read(slot))
+        award = g["award"]
+        hand = False
+        if forfeit:
+            rec["forfeit"] = eventlog.clean(forfeit, eventlog.TEXT)  # bounded: the record always fits
+        else:
+            if g["fixed"] and progressive is not None:
+                prog = progressive.won(self.st)
+                award = award - g["fixed"] + prog
+                self._add("progressive_paid", prog)
+                rec["prog"] = [prog, g["fixed"]]  # the progressive paid, and the fixed award it replaced
+                hand = True
+            if award:
+                self._add("games_won", 1)
+            hand = hand or bool(g["limit"] and award >= g["limit"])
+            if hand:
+                self.st["lock"] = {"kind": "jackpot", "amount": award}
+            else:
+                self.st["credits"] += award
+                self._add("coin_out", award)
+        rec["after"] = self.st["credits"]
+        rec["win"] = award
+        rec["hand"] = hand
+        self.st["game"] = {"phase": "done", "bet": g["bet"], "award": 0 if forfeit else award, "slot": g["slot"]}
+        extra = {slot: json.dumps(rec).encode()}
+        if forfeit:
+            self.event("forfeit", "%s: award %d withheld (s. 94)" % (forfeit, award), extra)
+        else:
+            self._commit(extra)
+        return award
+
+    def void(self, why):
+        """s. 95: the machine failed during the game, not the player: the wager is refunded."""
+        g = self.st["game"]
+        if not g or g["phase"] != "wager":
+            return 0
+        bet = g["bet"]
+        if g.get("tour"):  # a tournament game: its tournament credits and its game come back
+            session = self.st["tour"]["session"]
+            session["credits"] += bet
+            session["left"] += 1
+            self.st["game"] = {"phase": "void", "bet": bet, "award": 0}
+            self.event("void", "%s: tournament game refunded" % why)
+            return bet
+        self.st["credits"] += bet
+        self._add("refunds", bet)
+        self.st["game"] = {"phase": "void", "bet": bet, "award": 0}
+        self.event("void", "%s: wager %d refunded" % (why, bet))
+        return bet
