@@ -88,13 +88,15 @@ class FirmwareProcess:
             path = f".frozen:{ROOT}"
         env = dict(os.environ, MICROPYPATH=path)
         self._ready.clear()
+        self.ready = {}
         self.proc = subprocess.Popen(
             self.command(), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
         threading.Thread(target=self._pump, args=(self.proc,), daemon=True).start()
-        if not self._ready.wait(timeout):
+        if not self._ready.wait(timeout) or not self.ready:
             self.kill()
-            raise RuntimeError("firmware did not boot:\n" + "\n".join(self.lines[-30:]))
+            status = self.proc.poll()
+            raise RuntimeError(f"firmware did not boot (exit status {status}):\n" + "\n".join(self.lines[-30:]))
         return self
 
     def _pump(self, proc: subprocess.Popen[str]) -> None:
@@ -104,6 +106,9 @@ class FirmwareProcess:
             if line.startswith("jeton: ready"):
                 self.ready = json.loads(line.split(" ", 2)[2])
                 self._ready.set()
+        proc.wait()
+        if proc is self.proc:
+            self._ready.set()  # it ended (a crash, a board reset): start() need not wait out its timeout
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -130,6 +135,7 @@ class PanelLink:
         self.tap = PanelTap(port)
         self.lamps: dict[str, int] = {}
         self.screen: dict = {}
+        self.closed = False  # the link went dead (power cut): nothing more will come
         self._cond = threading.Condition()
         threading.Thread(target=self._pump, daemon=True).start()
 
@@ -143,6 +149,9 @@ class PanelLink:
                 elif kind == "display":
                     self.screen = json.loads(rest)
                 self._cond.notify_all()
+        with self._cond:
+            self.closed = True
+            self._cond.notify_all()
 
     def set_pin(self, name: str, level: int) -> None:
         self.tap.send_line(f"pin {name} {level}")
@@ -159,6 +168,8 @@ class PanelLink:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise TimeoutError(f"display never matched; last {self.screen}")
+                if self.closed:  # a dead link never will: say so now, not at the timeout
+                    raise ConnectionError(f"panel link closed; last {self.screen}")
                 self._cond.wait(left)
             return dict(self.screen)
 

@@ -6,7 +6,11 @@ NVRAM file and check the firmware detects it.
 Truth comes from the host side, not from the firmware: the coins the acceptor peer accepted, the hand
 pays the attendant saw cleared, the outcome the display showed. Prints a JSON summary:
 cuts, lost_credits, duplicated_credits, meter_mismatches, unrecovered (all zero but cuts), bitflips,
-bitflips_detected.
+bitflips_detected, and the rate (cuts_per_minute).
+
+Speed: sessions run in parallel (--jobs, default 6: a session mostly waits on the firmware, so six
+share the two cores), and every wait is on an event (acceptor polls, display lines, the console's
+prompt), never a fixed sleep; the random instant of each cut is the only deliberate delay.
 """
 from __future__ import annotations
 
@@ -18,23 +22,16 @@ import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from board.emulated import FileNvram
 from firmware import config
 from firmware.cabinet import HARD_METERS
-from firmware.ledger import open_memory
 from games import load
 from sim.cctalk_acceptor import CoinAcceptorPeer
-from sim.cctalk_hopper import HopperPeer
-from sim.harness import FirmwareProcess, PanelLink, free_ports
-from sim.meter_monitor import MeterMonitor
-from tools.console import ConsoleClient
+from sim.fuzz_rig import Rig, parallel
 
 TOKEN = 1
 TOKEN_CREDITS = config.COINS[CoinAcceptorPeer.COINS[TOKEN]] // config.DENOM_CENTS
-NVRAM_SIZE = 65536
 HARD = HARD_METERS  # which soft meters each coil counts: the firmware's own configuration
 
 
@@ -49,50 +46,31 @@ class Truth:
 
 
 class Session:
-    def __init__(self, state: Path, seed: int, heap: str, flip_every: int) -> None:
+    def __init__(self, state: Path, seed: int, heap: str, flip_every: int, progress=None) -> None:
         self.state = state
         self.seed = seed
         self.rnd = random.Random(seed)
-        self.heap = heap
         self.flip_every = flip_every
-        self.ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
+        self.progress = progress  # a queue: one item per cut, for the campaign's progress bar
         self.truth = Truth()
-        self.peer_state: dict | None = None
-        self.hopper = HopperPeer(stock=100000)  # keeps its own memory across the cabinet's cuts
-        self.monitor = MeterMonitor()  # counts the hard meters' strokes
+        # the acceptor, the hopper and the EM meters keep their own memory across the cabinet's cuts
+        self.rig = Rig(state, heap=heap)
+        self.hopper = self.rig.hopper
+        self.monitor = self.rig.monitor
         self.game = load(f"{config.MODELS_DIR}/{config.GAMES[0]}.json")
         self.report = {"cuts": 0, "lost_credits": 0, "duplicated_credits": 0, "meter_mismatches": 0,
                        "unrecovered": 0, "bitflips": 0, "bitflips_detected": 0, "problems": []}
 
     # --- plumbing ------------------------------------------------------------------------------------
     def boot(self):
-        fw = FirmwareProcess(self.state, self.ports, self.heap).start()
-        peer = CoinAcceptorPeer(self.ports["cctalk"])
-        if self.peer_state:  # the acceptor kept its power: same counter, same buffered events
-            peer.__dict__.update(self.peer_state)
-        peer.attach(self.hopper)
-        peer.start()
-        self.monitor.connect(self.ports["panel"])
-        panel = PanelLink(self.ports["panel"])
-        console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
-        panel.wait_for(lambda s: "state" in s)
-        return fw, peer, panel, console
+        self.rig.boot()
+        return self.rig.fw, self.rig.peer, self.rig.panel, self.rig.console
 
     def unplug(self, peer, panel, console) -> None:
-        self.peer_state = {k: getattr(peer, k) for k in ("counter", "events", "master_enabled", "inhibit_mask")}
-        peer.stop()
-        self.monitor.stop()
-        if self.rnd.random() < 0.2:
-            self.hopper.power_cycle()  # the cut took the hopper's power too
-        panel.close()
-        console.close()
+        self.rig.cut(hopper_too=self.rnd.random() < 0.2)  # about one cut in five takes the hopper's power too
 
     def console_json(self, console, command: str):
-        lines = console.command(command)
-        try:
-            return json.loads(lines[-1])
-        except (ValueError, IndexError) as e:
-            raise RuntimeError(f"console {command!r} answered {lines!r}") from e
+        return self.rig.console_json(command)
 
     def problem(self, kind: str, text: str, amount: int = 1) -> None:
         self.report[kind] += amount
@@ -105,13 +83,11 @@ class Session:
             self.problem("unrecovered", "RAM error after reboot: " + str(fw.lines[-5:]))
             return False
         # let the firmware poll the acceptor: buffered coins from before the cut are credited now
-        polls = peer.polls
-        deadline = time.monotonic() + 5
-        while peer.polls < polls + 2 and time.monotonic() < deadline:
-            time.sleep(0.02)
-        deadline = time.monotonic() + 10
-        while panel.screen.get("state") == "payout" and time.monotonic() < deadline:
-            time.sleep(0.05)  # a payout left open by the cut: the hopper driver finishes or proves it
+        self.rig.wait_polls(2, 5.0)
+        try:  # a payout left open by the cut: the hopper driver finishes or proves it
+            panel.wait_for(lambda x: x.get("state") != "payout", 10)
+        except TimeoutError:
+            pass
         m = self.console_json(console, "meters json")
         if m["hopper_out"] != self.hopper.coins_out * TOKEN_CREDITS:
             kind = "duplicated_credits" if self.hopper.coins_out * TOKEN_CREDITS > m["hopper_out"] else "lost_credits"
@@ -159,9 +135,7 @@ class Session:
         never pass it. Judged once the firmware says no stroke is on its way ('hardmeters json'),
         however long a busy host makes that take."""
         want = {coil: sum(m[name] for name in names) for coil, names in HARD.items()}
-        deadline = time.monotonic() + 60
-        while self.console_json(console, "hardmeters json")["busy"] and time.monotonic() < deadline:
-            time.sleep(0.1)
+        self.rig.wait_hard_meters(60.0)
         for coil, n in want.items():
             self.monitor.wait_for(coil, n, 2.0)  # the last stroke's off line may still be on the wire
         for coil, n in want.items():
@@ -204,7 +178,7 @@ class Session:
         elif r < 0.35 and peer.accepting(TOKEN):
             if peer.insert(TOKEN):
                 self.truth.tokens += 1
-            time.sleep(self.rnd.uniform(0.15, 0.3))  # a validator takes a few coins a second at most
+            self.rig.wait_polls(1, 1.0)  # a validator takes a few coins a second at most: one per poll
         elif r < 0.75 and s.get("credits", 0) >= s.get("bet", 1):
             games = s.get("games", 0)
             panel.press("play")
@@ -216,35 +190,17 @@ class Session:
         elif r < 0.92:
             door = self.rnd.choice(("door_main", "door_logic", "door_cashbox"))
             panel.set_pin(door, 1)
-            time.sleep(0.08)
+            panel.wait_for(lambda x: x.get("state") in ("door", "handpay", "jackpot", "spin", "payout"), 1)
             panel.set_pin(door, 0)
-            time.sleep(0.08)
+            panel.wait_for(lambda x: x.get("state") != "door", 1)
         else:
-            time.sleep(0.05)
+            self.rig.wait_polls(1, 1.0)
 
     # --- bit flips ------------------------------------------------------------------------------------
     def flip(self) -> tuple[int, int]:
         """Flip one bit inside live critical memory (read with the firmware's own layout, on the host)."""
-        nv = FileNvram(str(self.state / "nvram.bin"), NVRAM_SIZE)
-        try:
-            mem = open_memory(nv)
-            mem.open()
-            ranges = mem.live_ranges()
-        finally:
-            nv.close()
-        total = sum(n for _, n in ranges)
-        k = self.rnd.randrange(total)
-        for off, n in ranges:
-            if k < n:
-                pos = off + k
-                break
-            k -= n
         bit = self.rnd.randrange(8)
-        path = self.state / "nvram.bin"
-        data = bytearray(path.read_bytes())
-        data[pos] ^= 1 << bit
-        path.write_bytes(bytes(data))
-        return pos, bit
+        return self.rig.flip_bit(self.rnd.randrange(1 << 30), bit), bit
 
     def detected(self, fw, console) -> bool:
         if any("critical memory:" in line for line in fw.lines):
@@ -278,20 +234,19 @@ class Session:
                 first = False
                 self.play_until_cut(fw, peer, panel)
                 self.report["cuts"] += 1
-                if self.report["cuts"] % 50 == 0:
-                    print(f"  session {self.seed}: {self.report['cuts']} cuts, "
-                          f"{len(self.report['problems'])} problems", file=sys.stderr, flush=True)
+                if self.progress is not None:
+                    self.progress.put(1)
             finally:
                 fw.kill()
                 self.unplug(peer, panel, console)
         return self.report
 
 
-def run_one(args: tuple[int, int, str, int]) -> dict:
-    cuts, seed, heap, flip_every = args
+def run_one(args: tuple) -> dict:
+    cuts, seed, heap, flip_every, progress = args
     state = Path(tempfile.mkdtemp(prefix="jeton-powercut-"))
     try:
-        return Session(state, seed, heap, flip_every).run(cuts)
+        return Session(state, seed, heap, flip_every, progress).run(cuts)
     finally:
         shutil.rmtree(state, ignore_errors=True)
 
@@ -299,21 +254,24 @@ def run_one(args: tuple[int, int, str, int]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m sim.powercut", description=__doc__.splitlines()[0])
     ap.add_argument("--cuts", type=int, default=1000)
-    ap.add_argument("--jobs", type=int, default=2, help="independent sessions run in parallel")
+    ap.add_argument("--jobs", type=int, default=6, help="independent sessions run in parallel")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--flip-every", type=int, default=10, help="flip a bit before every Nth reboot (0: never)")
     ap.add_argument("--heap", default="256K")
+    ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)
     per = [args.cuts // args.jobs + (1 if i < args.cuts % args.jobs else 0) for i in range(args.jobs)]
     work = [(n, seed + i, args.heap, args.flip_every) for i, n in enumerate(per) if n]
     print(f"power-cut campaign: {args.cuts} cuts in {len(work)} sessions, seed {seed}", file=sys.stderr)
-    with ProcessPoolExecutor(len(work)) as pool:
-        reports = list(pool.map(run_one, work))
+    t0 = time.monotonic()
+    reports = parallel(run_one, work, args.cuts, "cut", not args.no_progress)
+    minutes = (time.monotonic() - t0) / 60
     summary = {k: sum(r[k] for r in reports) for k in
                ("cuts", "lost_credits", "duplicated_credits", "meter_mismatches", "unrecovered", "bitflips",
                 "bitflips_detected")}
     summary["seed"] = seed
+    summary["cuts_per_minute"] = round(summary["cuts"] / minutes, 1) if minutes else None
     for r in reports:
         for p in r["problems"][:20]:
             print("  " + p, file=sys.stderr)

@@ -1,0 +1,718 @@
+"""`make fuzz`: stateful testing of the real firmware process on the emulated board.
+
+A rule-based state machine (hypothesis.stateful) drives the cabinet with random sequences of
+tokens (valid, unknown, foreign, acceptor faults and frauds, event-counter jumps and replays), bets,
+plays, cash-outs, hopper faults, doors, keys, console commands (valid, garbage, privileged without
+the audit key, at their length limit), tournaments with huge numbers, power cuts at random
+instants, bit flips in critical memory while the power is off, RNG failures, and reboots with
+another game set or a tampered certificate. After every step it checks invariants against what the
+outside world saw, not against the firmware's own arithmetic (see `Machine.check`).
+
+    python -m sim.fuzz --steps 20000 --seed 7      # campaign: progress bar, then a JSON summary
+    python -m sim.fuzz --replay FILE               # play a (shrunk) failing sequence again
+
+The summary's figures are all zero but the counts (steps, sequences, games_played, power_cuts).
+Each failing sequence is shrunk (bounded time) and written to --out as JSON.
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, Verbosity, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, \
+    run_state_machine_as_test
+
+from firmware import config
+from firmware.cabinet import HARD_METERS
+from games import load
+from sim.cctalk_acceptor import CoinAcceptorPeer
+from sim.fuzz_rig import Rig, parallel
+from tools.console import ConsoleClosed
+
+ROOT = Path(__file__).resolve().parent.parent
+MODELS = {json.loads(p.read_text())["id"]: p for p in sorted((ROOT / "games" / "models").glob("*.json"))}
+# offered by id (games/models/<id>.json): skeleton3.json (id skeleton-3reel) is the format's test model
+OFFERED = tuple(sorted(g for g, p in MODELS.items() if p.stem == g))
+GAME_IDS = OFFERED
+CERTS = ROOT / "games" / "certs"
+# every shipped game alone, and multi-game sets (the first that passes its boot check is played)
+GAME_SETS = tuple((g,) for g in GAME_IDS) + (
+    ("sept-royal-88", "trefle-90", "aurore-89"),
+    ("aurore-93", "sept-royal-92"),
+    ("trefle-94", "sept-royal-85", "aurore-85"),
+)
+# the peer's house token is ccTalk coin id "CA100T" (CCvvvI: Canada, 100 cents, issue T): $1
+TOKEN_ID = "CA100T"
+TOKEN_CREDITS = 100 // config.DENOM_CENTS
+UNKNOWN_POSITION = 9  # a coin the acceptor does not recognise: it answers a reject event
+# ccTalk Generic Specification, table of error codes for header 229 (event B with A = 0)
+REJECT_CODES = (1, 2, 8, 25)
+FAULT_CODES = (5, 6, 14, 15)
+FRAUD_CODES = (17, 20, 40)
+PIN = "2468"  # the shipped technician PIN (firmware/config.py TECH_PIN_SHA256)
+RESET_EXIT = 75  # board/emulated.py RESET_EXIT: the board asked for a reset
+LINE_MAX = 80  # the console's line limit
+MONEY = ("acceptor_in", "coin_in", "coin_out", "refunds", "cashout", "hopper_out", "cancelled", "jackpot",
+         "tournament_fees", "tournament_prizes", "progressive_paid", "tournament_entries", "games_played")
+PLAYER = ("token", "token", "token", "bet_one", "bet_max", "play", "play", "play", "play", "cashout", "key")
+READ_COMMANDS = ("help", "meters", "meters json", "state", "paytable fr", "paytable en", "games", "events",
+                 "recall", "recall json", "hardmeters", "hardmeters json", "mem", "version", "tournament")
+PRIVILEGED = ("testgame", "ramclear " + PIN, "ramclear 0000", "tournament start 1 100 5 30", "tournament end")
+ACCEPTOR_FAULTS = hasattr(CoinAcceptorPeer, "replay") and hasattr(CoinAcceptorPeer, "jump")
+ACCEPTOR_KINDS = ("unknown", "foreign", "reject", "fault", "fraud", "lost") + (("replay", "jump") if ACCEPTOR_FAULTS else ())
+ENTROPY = "entropy" in (ROOT / "board" / "emulated.py").read_text()
+
+DEBUG = bool(os.environ.get("JETON_FUZZ_DEBUG"))  # one line per step on stderr
+STATS = {"steps": 0, "sequences": 0, "games_played": 0, "power_cuts": 0, "violations": 0, "crash_loops": 0,
+         "board_resets": 0}
+LAST_LOG: list = []  # the steps of the sequence running now (the last one run, after a failure)
+GAMES_CACHE: dict = {}
+
+
+class Violation(AssertionError):
+    def __init__(self, kind: str, text: str):
+        super().__init__(f"{kind}: {text}")
+        self.kind = kind
+
+
+def game(game_id: str):
+    if game_id not in GAMES_CACHE:
+        GAMES_CACHE[game_id] = load(str(MODELS[game_id]))
+    return GAMES_CACHE[game_id]
+
+
+def logged(fn):
+    """Record each step (rule name and arguments) so a failing sequence can be written and replayed."""
+    @functools.wraps(fn)
+    def step(self, **kw):
+        LAST_LOG.append([fn.__name__, kw])
+        self.step_kind = fn.__name__
+        try:
+            return fn(self, **kw)
+        except (OSError, TimeoutError, RuntimeError, ValueError, ConsoleClosed) as e:
+            if self.rig is not None and not self.rig.alive():
+                return None  # it died under the step: check() reports how
+            raise Violation("unresponsive", f"{fn.__name__}({kw}): {e!r}") from None
+    return step
+
+
+class Truth:
+    """What the outside world knows, counted from the peers, since the last RAM clear."""
+
+    def __init__(self) -> None:
+        self.tokens = 0  # tokens the acceptor validated (events the firmware can read)
+        self.unprovable = 0  # coins whose events left the acceptor's buffer unread
+        self.hopper_base = 0  # hopper coins out at the last RAM clear
+        self.meter_base: dict[str, int] = {}  # EM counts at the last RAM clear
+        self.meters: dict | None = None  # the last meters read
+
+
+class Machine(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tmp = Path(tempfile.mkdtemp(prefix="jeton-fuzz-"))
+        self.rig: Rig | None = None
+        self.truth = Truth()
+        self.levels: dict[str, int] = {}  # switches held (doors open, keys on): they survive a power cut
+        self.step_kind = "boot"
+        self.lines_seen = 0
+        self.flipped: int | None = None
+        self.lock_before: tuple[str, int] | None = None
+        self.games_before = 0
+        self.credits_before = 0
+        self.bet_before = 0
+        self.entropy_stuck = False
+        self.dated: bool | None = None
+        self.plays = 0
+        self.acceptor_counter: int | None = None
+        STATS["sequences"] += 1
+        LAST_LOG.clear()
+
+    # --- power ---------------------------------------------------------------------------------------
+    @initialize(games=st.sampled_from(GAME_SETS))
+    @logged
+    def power_on(self, games: tuple[str, ...]) -> None:
+        self.rig = Rig(self.tmp / "state", tuple(games))
+        self._boot()
+
+    def _boot(self) -> None:
+        assert self.rig is not None
+        try:
+            self.rig.boot()
+        except (RuntimeError, TimeoutError, OSError) as e:
+            status = self.rig.exit_status()
+            if status == RESET_EXIT:
+                STATS["board_resets"] += 1
+                STATS["crash_loops"] += 1
+                raise Violation("crash_loop", f"no boot, board reset (status 75): {e}") from None
+            raise Violation("no_boot", str(e)) from None
+        self.lines_seen = 0
+        self.acceptor_counter = None  # a fresh boot reads the acceptor's buffer
+        for name, level in self.levels.items():  # a door left open stays open through the cut
+            if level:
+                self.rig.panel.set_pin(name, 1)
+        if self.levels:
+            time.sleep(0.1)  # past the 30-50 ms debounce of the switches
+
+    def _cut(self, hopper_too: bool = False) -> None:
+        assert self.rig is not None
+        self.rig.cut(hopper_too)
+        STATS["power_cuts"] += 1
+
+    def teardown(self) -> None:
+        try:
+            if self.rig is not None:
+                self.rig.shutdown()
+        finally:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+    # --- a player ------------------------------------------------------------------------------------
+    def _playable(self) -> bool:
+        return self.rig is not None and self.rig.alive() and self.rig.panel is not None
+
+    @precondition(_playable)
+    @rule(actions=st.lists(st.sampled_from(PLAYER), min_size=1, max_size=10))
+    @logged
+    def player(self, actions: list[str]) -> None:
+        """A player's run of presses: tokens enough for the smallest bet, bets, games, cash-outs."""
+        rig = self.rig
+        self.plays = sum(a in ("play", "bet_max") for a in actions)
+        for a in actions:
+            if a == "token":
+                bet = max(rig.screen.get("bet") or 1, min(self._bets() or (1,)))
+                self._insert(-(-bet // TOKEN_CREDITS))  # enough for the bet shown
+            elif a == "key":
+                rig.panel.press("key_reset", hold=0.15)  # a key turn, past the 50 ms switch debounce
+            else:
+                self.games_before = rig.screen.get("games", 0)
+                rig.panel.press(a)
+                if a in ("play", "bet_max"):
+                    self._await_game_or_refusal()
+                    self._settle()
+                elif a == "cashout":
+                    self._settle()
+
+    def _insert(self, n: int) -> None:
+        rig = self.rig
+        pos = next(p for p, ident in rig.peer.coins.items() if ident == TOKEN_ID)
+        for _ in range(n):
+            if not rig.peer.accepting(pos):
+                break
+            if rig.peer.insert(pos):
+                self.truth.tokens += 1
+            rig.wait_polls(1)  # a validator takes a few coins a second at most
+
+    @precondition(_playable)
+    @rule(n=st.integers(1, 30))
+    @logged
+    def tokens(self, n: int) -> None:
+        self._insert(n)
+
+    @precondition(_playable)
+    @rule(kind=st.sampled_from(ACCEPTOR_KINDS), i=st.integers(0, 3), k=st.sampled_from((1, 2, 4, 5, 6, 7, 20, 250)))
+    @logged
+    def acceptor(self, kind: str, i: int, k: int) -> None:
+        """Coins the firmware must refuse, acceptor faults and frauds, lost events, counter faults."""
+        peer = self.rig.peer
+        if kind == "lost":  # k coins validated while nobody polled: at most five still in the buffer
+            peer.lose_events(k)
+            self.truth.unprovable += k
+        elif kind in ("replay", "jump"):  # the counter k back, or k forwards: no proof of any coin
+            peer.replay(k) if kind == "replay" else peer.jump(k)
+        elif kind == "unknown":
+            peer.insert(UNKNOWN_POSITION)
+        elif kind == "foreign":
+            foreign = [p for p, ident in peer.coins.items() if ident != TOKEN_ID]
+            if foreign:
+                peer.insert(foreign[i % len(foreign)])
+        else:
+            codes = {"reject": REJECT_CODES, "fault": FAULT_CODES, "fraud": FRAUD_CODES}[kind]
+            peer.error(codes[i % len(codes)])
+        self.rig.wait_polls(2)
+
+    def _await_game_or_refusal(self) -> None:
+        rig = self.rig
+        try:  # a game starts (its count moves) or the press is refused: the screen says which
+            rig.wait_screen(lambda s: s.get("games", 0) > self.games_before or s.get("state") == "spin"
+                            or s.get("tournament"), 0.5)
+        except TimeoutError:
+            pass
+
+    @precondition(_playable)
+    @rule(hopper_cut=st.one_of(st.none(), st.floats(0.0, 0.3)))
+    @logged
+    def cashout(self, hopper_cut: float | None) -> None:
+        rig = self.rig
+        rig.panel.press("cashout")
+        if hopper_cut is not None:
+            try:
+                rig.wait_screen(lambda s: s.get("state") == "payout", 1.0)
+                time.sleep(hopper_cut)  # a random instant of the payout
+                rig.hopper.power_cycle()
+            except TimeoutError:
+                pass
+        try:
+            rig.wait_screen(lambda s: s.get("credits") == 0 or s.get("state") in ("handpay", "payout"), 1.0)
+        except TimeoutError:
+            pass
+
+    # --- hopper faults ---------------------------------------------------------------------------------
+    @precondition(_playable)
+    @rule(fault=st.sampled_from(("jam", "empty", "low", "refill")), k=st.integers(0, 5))
+    @logged
+    def hopper_fault(self, fault: str, k: int) -> None:
+        hopper = self.rig.hopper
+        if fault == "jam":
+            hopper.jam_after(k)
+        elif fault == "empty":
+            hopper.stock = 0
+        elif fault == "low":
+            hopper.stock = k
+        else:
+            hopper.stock = 100000
+
+    # --- doors and keys ----------------------------------------------------------------------------------
+    @precondition(_playable)
+    @rule(name=st.sampled_from(("door_main", "door_logic", "door_cashbox", "key_audit")))
+    @logged
+    def switch(self, name: str) -> None:
+        level = 0 if self.levels.get(name) else 1
+        self.levels[name] = level
+        self.rig.panel.set_pin(name, level)
+        want = "door" if name.startswith("door") and level else "audit" if name == "key_audit" and level else None
+        try:
+            if want:
+                self.rig.wait_screen(lambda s: s.get("state") in (want, "ramerror", "handpay", "jackpot", "spin",
+                                                                  "payout") or "TILT" in s.get("msg", ""), 1.0)
+            else:
+                self.rig.wait_polls(2)
+        except TimeoutError:
+            pass
+
+    # --- the console -------------------------------------------------------------------------------------
+    @precondition(_playable)
+    @rule(cmd=st.sampled_from(READ_COMMANDS))
+    @logged
+    def console_read(self, cmd: str) -> None:
+        out = self.rig.command(cmd)
+        if cmd.endswith("json"):
+            json.loads(out[-1])
+
+    @precondition(_playable)
+    @rule(junk=st.one_of(st.binary(min_size=0, max_size=200),
+                         st.text(st.characters(min_codepoint=32, max_codepoint=126), min_size=LINE_MAX - 2,
+                                 max_size=LINE_MAX + 40)))
+    @logged
+    def console_garbage(self, junk) -> None:
+        """Line noise, or a printable line at and past the console's limit: nothing runs that was not
+        sent whole, and the console answers the next command."""
+        rig = self.rig
+        data = junk if isinstance(junk, bytes) else junk.encode()
+        rig.console.port.write(data.replace(b"\n", b" ").replace(b"\r", b" ") + b"\n")
+        out = rig.command("version")
+        if not any(config.VERSION in ln for ln in out):
+            raise Violation("console", f"after {data[:60]!r}... 'version' answered {out!r}")
+
+    @precondition(lambda self: self._playable() and not self.levels.get("key_audit"))
+    @rule(cmd=st.sampled_from(PRIVILEGED))
+    @logged
+    def console_privileged(self, cmd: str) -> None:
+        out = self.rig.command(cmd)
+        if not any("audit key" in ln or "locked" in ln for ln in out):
+            raise Violation("console", f"{cmd!r} without the audit key answered {out!r}")
+
+    @precondition(lambda self: self._playable() and self.levels.get("key_audit"))
+    @rule(n=st.integers(1, 3))
+    @logged
+    def test_games(self, n: int) -> None:
+        for _ in range(n):
+            self.rig.command("testgame")
+
+    @precondition(lambda self: self._playable() and self.levels.get("key_audit"))
+    @rule(fee=st.one_of(st.integers(1, 20), st.just(10 ** 56 - 1)), credits=st.integers(1, 10 ** 12),
+          games=st.integers(1, 12), pct=st.sampled_from((29, 30, 50, 100)), hours=st.integers(0, 10 ** 9),
+          name=st.text(st.characters(min_codepoint=33, max_codepoint=126), max_size=60), end=st.booleans())
+    @logged
+    def tournament(self, fee: int, credits: int, games: int, pct: int, hours: int, name: str, end: bool) -> None:
+        """Start (huge numbers, names up to and past the line limit) or end a tournament."""
+        if self.dated is None:  # the rules of s. 125 name a date and a length: the newer syntax
+            self.dated = any("DATE" in ln for ln in self.rig.command("help"))
+        when = f" 2026-11-23 {hours} {name}".rstrip() if self.dated else ""
+        line = "tournament end" if end else f"tournament start {fee} {credits} {games} {pct}{when}"
+        before = self.rig.command("tournament")
+        out = self.rig.command(line)
+        after = self.rig.command("tournament")
+        if len(line) > LINE_MAX and before != after:
+            raise Violation("console", f"an over-long line ran: {line!r} -> {out!r}; tournament {before} -> {after}")
+
+    # --- faults of the board --------------------------------------------------------------------------------
+    @precondition(lambda self: self.rig is not None and self.rig.alive())
+    @rule(kind=st.sampled_from(("cut", "cut", "cut", "flip", "games")),
+          during=st.sampled_from(("idle", "token", "play", "cashout", "door", "key")), delay=st.floats(0.0, 0.7),
+          hopper_too=st.booleans(), k=st.integers(0, 1 << 20), bit=st.integers(0, 7),
+          games=st.sampled_from(GAME_SETS), tamper=st.booleans())
+    @logged
+    def power(self, kind: str, during: str, delay: float, hopper_too: bool, k: int, bit: int,
+              games: tuple[str, ...], tamper: bool) -> None:
+        """A power cut at a random instant, a bit flip while off, or a reboot with another game set."""
+        if kind == "cut":
+            self._power_cut(during, delay, hopper_too)
+        elif kind == "flip":
+            self._bit_flip(k, bit)
+        else:
+            self._reboot_games(games, tamper)
+
+    def _power_cut(self, during: str, delay: float, hopper_too: bool) -> None:
+        """SIGKILL at a random instant of an action; the acceptor keeps its power, the hopper may not."""
+        rig = self.rig
+        if during == "token":
+            pos = next(p for p, ident in rig.peer.coins.items() if ident == TOKEN_ID)
+            if rig.peer.accepting(pos) and rig.peer.insert(pos):
+                self.truth.tokens += 1
+        elif during in ("play", "cashout"):
+            rig.panel.press(during)
+        elif during == "door":
+            rig.panel.set_pin("door_main", 1)
+            self.levels["door_main"] = 1
+        elif during == "key":
+            rig.panel.press("key_reset", hold=0.15)
+        time.sleep(delay)
+        self._cut(hopper_too)
+        self._boot()
+
+    def _bit_flip(self, k: int, bit: int) -> None:
+        """Power off at rest, flip one bit of live critical memory, power on: the firmware must notice."""
+        self._settle()
+        self._cut()
+        self.flipped = self.rig.flip_bit(k, bit)
+        self._boot()
+        noticed = any("critical memory:" in ln for ln in self.rig.fw.lines) or self.rig.screen.get("state") == "ramerror"
+        if not noticed:
+            raise Violation("bitflip", f"bit {bit} at {self.flipped} not detected: {self.rig.fw.lines[-6:]}")
+
+    def _reboot_games(self, games: tuple[str, ...], tamper: bool) -> None:
+        """A reboot with another game set, or with the first game's certificate tampered."""
+        self._settle()
+        self._cut()
+        self.rig.games = tuple(games)
+        self.rig.certs = self.rig.tampered_certs(games[0], CERTS) if tamper else None
+        self._boot()
+        if tamper:
+            listed = " ".join(self.rig.command("games"))
+            if self.rig.screen.get("state") != "ramerror" and games[0] in listed and "PLAYING" in listed.split(games[0])[1][:12]:
+                raise Violation("certificate", f"{games[0]} plays with a tampered certificate: {listed}")
+
+    @precondition(lambda self: ENTROPY and self.rig is not None and self.rig.alive())
+    @rule(at_boot=st.booleans(), stuck=st.booleans())
+    @logged
+    def entropy(self, at_boot: bool, stuck: bool) -> None:
+        """The emulated entropy source stuck (or back): at power-up (a state file) or at run time (panel)."""
+        rig = self.rig
+        if at_boot:
+            self._settle()
+            self._cut()
+            (rig.state / "entropy").write_text("stuck\n" if stuck else "ok\n")
+            self._boot()
+        else:
+            rig.panel.tap.send_line("entropy " + ("stuck" if stuck else "ok"))
+            rig.wait_polls(3)
+        self.entropy_stuck = stuck
+
+    # --- invariants -----------------------------------------------------------------------------------
+    def _settle(self) -> None:
+        """Let what the last step started finish: coins polled, reels stopped, payout ended."""
+        rig = self.rig
+        if not rig.alive():
+            return
+        try:
+            rig.wait_screen(lambda s: s.get("state") not in ("spin", "payout"), 20.0)
+        except TimeoutError as e:
+            if rig.alive():
+                raise Violation("stuck", str(e)) from None
+        counter = rig.peer.counter if rig.peer else -1
+        if counter != self.acceptor_counter:
+            rig.wait_polls(2)  # its new events (or a fresh boot's buffer) are read and committed
+            self.acceptor_counter = counter
+
+    def _check_process(self) -> None:
+        rig = self.rig
+        fw = rig.fw
+        new = rig.restarts(self.lines_seen)
+        self.lines_seen = len(fw.lines)
+        status = rig.exit_status()
+        if status is not None:  # not killed by us: it ended on its own
+            if status == RESET_EXIT:
+                STATS["board_resets"] += 1
+                if len(new) >= 2:
+                    STATS["crash_loops"] += 1
+                raise Violation("board_reset", f"exit status 75 after {self.step_kind}: {fw.lines[-12:]}")
+            raise Violation("died", f"exit status {status} after {self.step_kind}: {fw.lines[-12:]}")
+        if len(new) >= 2:
+            STATS["crash_loops"] += 1
+            raise Violation("crash_loop", f"{len(new)} restarts in one step ({self.step_kind}): {new}")
+        if new:
+            raise Violation("restart", f"after {self.step_kind}: {new} {fw.lines[-12:]}")
+
+    @invariant()
+    def check(self) -> None:
+        STATS["steps"] += 1
+        rig = self.rig
+        if rig is None:
+            return
+        self._check_process()
+        self._settle()
+        self._check_process()
+        s = dict(rig.screen)
+        if s.get("state") == "ramerror":
+            if self.flipped is None:
+                raise Violation("ramerror", f"RAM error after {self.step_kind}: {rig.fw.lines[-8:]}")
+            self._ram_clear()
+            self.flipped = None
+            return
+        m = rig.console_json("meters json")
+        self._check_money(m, s)
+        self._check_screen(m, s)
+        self._check_hard_meters(m)
+        self.truth.meters = m
+        if DEBUG:
+            print(f"{self.step_kind:18} {LAST_LOG[-1][1] if LAST_LOG else ''} -> {s.get('state')} credits "
+                  f"{s.get('credits')} bet {s.get('bet')} games {s.get('games')} {s.get('msg')!r}", file=sys.stderr)
+        self.games_before = s.get("games", 0)
+        self.credits_before = s.get("credits", 0)
+        self.bet_before = s.get("bet", 0)
+        self.flipped = None
+
+    def _check_money(self, m: dict, s: dict) -> None:
+        t = self.truth
+        ident = m["acceptor_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"] - m["tournament_fees"]
+        if m["credits"] != ident:
+            raise Violation("identity", f"credits {m['credits']} != {ident} from the meters {m}")
+        if m["cashout"] != m["hopper_out"] + m["cancelled"]:
+            raise Violation("identity", f"cashout {m['cashout']} != hopper_out + cancelled {m}")
+        low, high = t.tokens * TOKEN_CREDITS, (t.tokens + t.unprovable) * TOKEN_CREDITS
+        if not low <= m["acceptor_in"] <= high:
+            raise Violation("coins", f"acceptor_in {m['acceptor_in']}: the acceptor validated {t.tokens} tokens "
+                                     f"(+{t.unprovable} unread): {low}..{high} after {self.step_kind}")
+        hopper = self.rig.hopper
+        paid = hopper.coins_out - t.hopper_base
+        if hopper.remaining == 0 and m["hopper_out"] != paid * TOKEN_CREDITS:
+            raise Violation("hopper", f"hopper paid {paid} coins, hopper_out {m['hopper_out']} after {self.step_kind}")
+        prev = t.meters
+        if prev is None:
+            return
+        down = {k: (prev[k], m[k]) for k in prev if k != "credits" and m.get(k, 0) < prev[k]}
+        if down:
+            raise Violation("meters", f"meters went down after {self.step_kind}: {down}")
+        moved = {k for k in MONEY if k != "acceptor_in" and m[k] != prev[k]}
+        # credits change only through a coin, a settled game, a payout or a refund
+        quiet = self.step_kind in ("console_read", "console_garbage", "console_privileged", "test_games", "switch",
+                                   "hopper_fault", "acceptor", "tokens")
+        if quiet and moved:
+            raise Violation("credits", f"{self.step_kind} moved {sorted(moved)}: {prev} -> {m}")
+        played = m["games_played"] - prev["games_played"]
+        if self.step_kind == "player" and played > self.plays:
+            raise Violation("game", f"{self.plays} presses of play played {played} games")
+        STATS["games_played"] += max(0, m["games_played"] - prev["games_played"])
+
+    def _bets(self) -> tuple[int, ...]:
+        return tuple(b for g in self.rig.games for b in game(g).bets)
+
+    def _check_screen(self, m: dict, s: dict) -> None:
+        if s.get("test") or s.get("state") == "audit":
+            return
+        if s.get("credits") != m["credits"]:
+            raise Violation("display", f"shows {s.get('credits')} credits, committed {m['credits']}")
+        if s.get("games") != m["games_played"]:
+            raise Violation("display", f"shows game {s.get('games')}, committed {m['games_played']}")
+        recall = self.rig.console_json("recall json")["games"]
+        if not recall:
+            return
+        last = recall[-1]
+        if last["n"] != m["games_played"]:
+            raise Violation("recall", f"last recall #{last['n']} but games_played {m['games_played']}")
+        if last.get("id") in MODELS and s.get("reels") is not None:
+            replay = game(last["id"]).evaluate(last["bet"], last["draws"])
+            if s.get("reels") != replay.window:
+                raise Violation("display", f"shows {s.get('reels')}, recall #{last['n']} replays {replay.window}")
+
+    def _check_hard_meters(self, m: dict) -> None:
+        """Judged only when the firmware says no stroke is on its way."""
+        rig = self.rig
+        if rig.console_json("hardmeters json")["busy"]:
+            return
+        base = self.truth.meter_base
+        for coil, names in HARD_METERS.items():
+            want = sum(m[n] for n in names) + base.get(coil, 0)
+            got = rig.monitor.wait_for(coil, want, 2.0)  # the last stroke's off line may be on the wire
+            if got != want:
+                raise Violation("hard_meters", f"{coil}: counted {got}, soft {want} after {self.step_kind}")
+
+    def _ram_clear(self) -> None:
+        """The technician's RAM clear after a detected corruption: the model starts again from zero."""
+        rig = self.rig
+        rig.panel.set_pin("key_audit", 1)
+        time.sleep(0.1)  # past the key's debounce
+        out = rig.command("ramclear " + PIN)
+        rig.panel.set_pin("key_audit", self.levels.get("key_audit", 0))
+        try:
+            rig.wait_screen(lambda s: s.get("state") != "ramerror", 5.0)
+        except TimeoutError:
+            raise Violation("ramclear", f"still a RAM error after 'ramclear': {out}") from None
+        self.truth = Truth()  # coins still in the acceptor's buffer must not be credited again
+        self.truth.hopper_base = rig.hopper.coins_out
+        self.truth.meter_base = dict(rig.monitor.counts)
+
+
+# --- running ----------------------------------------------------------------------------------------
+def machine_settings(examples: int, steps: int, shrink: bool = False) -> settings:
+    return settings(max_examples=examples, stateful_step_count=steps, deadline=None, database=None,
+                    verbosity=Verbosity.quiet, report_multiple_bugs=False,
+                    phases=(Phase.generate, Phase.shrink) if shrink else (Phase.generate,),
+                    suppress_health_check=list(HealthCheck))
+
+
+def run_machine(seed: int, examples: int, steps: int, shrink: bool = False) -> None:
+    def factory() -> Machine:
+        return Machine()
+    factory._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
+    run_state_machine_as_test(factory, settings=machine_settings(examples, steps, shrink))
+
+
+def replay(log: list) -> Violation | None:
+    """Play a recorded sequence again, checking the invariants after every step."""
+    m = Machine()
+    try:
+        for name, kw in log:
+            kw = {k: tuple(v) if isinstance(v, list) else v for k, v in kw.items()}
+            fn = getattr(Machine, name)
+            getattr(fn, "__wrapped__", fn)(m, **kw)
+            m.step_kind = name
+            m.check()
+    except Violation as e:
+        return e
+    finally:
+        m.teardown()
+    return None
+
+
+def shrink(log: list, kind: str, budget_s: float) -> list:
+    """Drop chunks of steps while the same kind of violation still happens (bounded in time)."""
+    deadline = time.monotonic() + budget_s
+    best = list(log)
+    chunk = max(1, (len(best) - 1) // 2)
+    while chunk >= 1 and time.monotonic() < deadline:
+        i = 1  # the first step is the power-on
+        progressed = False
+        while i < len(best) and time.monotonic() < deadline:
+            cand = best[:i] + best[i + chunk:]
+            v = replay(cand)
+            if v is not None and v.kind == kind:
+                best = cand
+                progressed = True
+            else:
+                i += chunk
+        if not progressed:
+            chunk //= 2
+    return best
+
+
+def decode(log: list) -> list:
+    out = []
+    for name, kw in log:
+        if kw.get("bytes"):
+            kw = dict(kw, junk=bytes.fromhex(kw["junk"]))
+        out.append([name, {k: v for k, v in kw.items() if k != "bytes"}])
+    return out
+
+
+def write_failure(out: Path, seed: int, v: Violation, log: list) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    steps = []
+    for name, kw in log:
+        kw = dict(kw)
+        if isinstance(kw.get("junk"), bytes):
+            kw = dict(kw, junk=kw["junk"].hex(), bytes=True)
+        steps.append([name, kw])
+    path = out / f"fuzz-{seed}-{v.kind}.json"
+    path.write_text(json.dumps({"seed": seed, "violation": str(v)[:4000], "kind": v.kind, "steps": steps}, indent=1))
+    return path
+
+
+def worker(args: tuple) -> dict:
+    """One session: sequences with seeds drawn from `seed` until `steps` steps are done."""
+    wid, seed, steps, seq_steps, out, shrink_s, queue = args
+    rnd = random.Random(seed)
+    failures = []
+    done = 0
+    while STATS["steps"] < steps:
+        s = rnd.getrandbits(32)
+        left = steps - STATS["steps"]
+        try:
+            # one long run: hypothesis starts each run with its simplest example, then random ones
+            run_machine(s, max(3, int(left / (seq_steps * 0.6)) + 1), seq_steps)
+        except Violation as v:
+            STATS["violations"] += 1
+            log = list(LAST_LOG)
+            small = shrink(log, v.kind, shrink_s) if shrink_s > 0 else log
+            failures.append({"violation": str(v)[:600], "file": str(write_failure(Path(out), s, v, small)),
+                             "steps": len(small)})
+        except Exception as e:  # noqa: the harness itself: reported, counted, the campaign goes on
+            STATS["violations"] += 1
+            failures.append({"violation": "harness: " + "".join(traceback.format_exception_only(e))[:600],
+                             "file": str(write_failure(Path(out), s, Violation("harness", repr(e)), list(LAST_LOG)))})
+        if queue is not None:
+            queue.put(STATS["steps"] - done)
+            done = STATS["steps"]
+    return {"stats": dict(STATS), "failures": failures}
+
+
+def campaign(steps: int, seed: int, jobs: int, seq_steps: int, out: str, shrink_s: float,
+             progress: bool = True) -> tuple[dict, list]:
+    per = [steps // jobs + (1 if i < steps % jobs else 0) for i in range(jobs)]
+    work = [(i, seed * 1000 + i, n, seq_steps, out, shrink_s) for i, n in enumerate(per) if n]
+    results = parallel(worker, work, steps, "step", progress)
+    summary = {k: sum(r["stats"][k] for r in results) for k in STATS}
+    failures = [f for r in results for f in r["failures"]]
+    return summary, failures
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m sim.fuzz", description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--jobs", type=int, default=2, help="sessions in parallel")
+    ap.add_argument("--sequence", type=int, default=40, help="steps per sequence at most")
+    ap.add_argument("--out", default="build/fuzz", help="where failing sequences are written")
+    ap.add_argument("--shrink", type=float, default=300.0, help="seconds spent shrinking each failure")
+    ap.add_argument("--replay", metavar="FILE", help="play a recorded sequence again")
+    ap.add_argument("--no-progress", action="store_true")
+    args = ap.parse_args(argv)
+    if args.replay:
+        rec = json.loads(Path(args.replay).read_text())
+        v = replay(decode(rec["steps"]))
+        print(json.dumps({"steps": len(rec["steps"]), "violation": str(v) if v else None}))
+        return 1 if v else 0
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)
+    print(f"fuzz: {args.steps} steps in {args.jobs} sessions, seed {seed}", file=sys.stderr)
+    summary, failures = campaign(args.steps, seed, args.jobs, args.sequence, args.out, args.shrink,
+                                 not args.no_progress)
+    for f in failures:
+        print(f"  {f['violation']}\n    -> {f['file']}", file=sys.stderr)
+    summary["seed"] = seed
+    print(json.dumps(summary))
+    return 1 if summary["violations"] or summary["crash_loops"] or summary["board_resets"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,228 @@
+"""One emulated cabinet across power cycles, for the campaigns (`sim.fuzz`, `sim.powercut`).
+
+The firmware process comes and goes (power cuts, board resets); the peripherals that keep their
+own memory stay: the ccTalk acceptor's event counter and buffer, the hopper and its counters, the
+electromechanical meters' counts. Waits are on events (display lines, acceptor polls, the
+console's prompt), never fixed sleeps.
+"""
+from __future__ import annotations
+
+import json
+import multiprocessing
+import queue
+import shutil
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Callable
+
+from board.emulated import FileNvram
+from firmware.ledger import open_memory
+from sim.cctalk_acceptor import CoinAcceptorPeer
+from sim.cctalk_hopper import HopperPeer
+from sim.harness import FirmwareProcess, PanelLink, free_ports
+from sim.meter_monitor import MeterMonitor
+from tools.console import ConsoleClient
+
+NVRAM_SIZE = 65536
+# the acceptor's own memory across the cabinet's power cuts (it has its own supply)
+ACCEPTOR_MEMORY = ("counter", "events", "master_enabled", "inhibit_mask")
+CONSOLE_POLL_S = 0.005  # pyserial's read timeout: each command returns as soon as its prompt arrives
+RESTART_MARK = "restarting the cabinet"
+BOARD_RESET_MARK = "board reset"
+
+
+class Rig:
+    """Firmware process + ccTalk acceptor and hopper + panel + meter monitor + console."""
+
+    def __init__(self, state: str | Path, games: tuple[str, ...] = (), certs: str | Path | None = None,
+                 heap: str = "256K", hopper_stock: int = 100000):
+        self.state = Path(state)
+        self.state.mkdir(parents=True, exist_ok=True)
+        self.games = tuple(games)
+        self.certs = certs
+        self.heap = heap
+        self.ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
+        self.hopper = HopperPeer(stock=hopper_stock)
+        self.monitor = MeterMonitor()
+        self.acceptor_memory: dict | None = None
+        self.fw: FirmwareProcess | None = None
+        self.peer: CoinAcceptorPeer | None = None
+        self.panel: PanelLink | None = None
+        self.console: ConsoleClient | None = None
+        self.boots = 0
+
+    def args(self) -> list[str]:
+        extra = []
+        if self.games:
+            extra += ["--games", ",".join(self.games)]
+        if self.certs:
+            extra += ["--certs", str(self.certs)]
+        return extra
+
+    # --- power ---------------------------------------------------------------------------------------
+    def boot(self, timeout: float = 20.0) -> None:
+        """Power on and plug every cable in; returns once the display shows a state."""
+        self.fw = FirmwareProcess(self.state, self.ports, self.heap, self.args())
+        self.boots += 1
+        self.fw.start(timeout)
+        peer = CoinAcceptorPeer(self.ports["cctalk"])
+        if self.acceptor_memory:
+            peer.__dict__.update(self.acceptor_memory)
+        peer.attach(self.hopper)
+        peer.start()
+        self.peer = peer
+        self.monitor.connect(self.ports["panel"])
+        self.panel = PanelLink(self.ports["panel"])
+        self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
+        self.console.port.timeout = CONSOLE_POLL_S
+        self.panel.wait_for(lambda s: "state" in s, timeout)
+
+    def alive(self) -> bool:
+        return self.fw is not None and self.fw.alive()
+
+    def exit_status(self) -> int | None:
+        return None if self.fw is None or self.fw.proc is None else self.fw.proc.poll()
+
+    def cut(self, hopper_too: bool = False) -> None:
+        """Power cut: SIGKILL, then the cables go dead. The hopper loses power too when asked."""
+        if self.fw:
+            self.fw.kill()
+        self.unplug()
+        if hopper_too:
+            self.hopper.power_cycle()
+
+    def shutdown(self) -> None:
+        if self.fw:
+            self.fw.kill()
+        self.unplug()
+
+    def unplug(self) -> None:
+        if self.peer:
+            self.acceptor_memory = {k: getattr(self.peer, k) for k in ACCEPTOR_MEMORY}
+            self.acceptor_memory["events"] = list(self.peer.events)
+            self.peer.stop()
+        self.monitor.stop()
+        if self.panel is not None:
+            self.panel.close()
+        if self.console is not None:
+            # the cable goes dead at once: pyserial's close() waits 0.3 s for a peer that is gone
+            port = self.console.port
+            sock = getattr(port, "_socket", None)
+            if sock is not None:
+                sock.close()
+            port._socket = None
+            port.is_open = False
+        self.peer = self.panel = self.console = None
+
+    # --- reading the machine -------------------------------------------------------------------------
+    @property
+    def screen(self) -> dict:
+        return self.panel.screen if self.panel else {}
+
+    def command(self, line: str) -> list[str]:
+        assert self.console is not None
+        return self.console.command(line)
+
+    def console_json(self, line: str):
+        lines = self.command(line)
+        try:
+            return json.loads(lines[-1])
+        except (ValueError, IndexError) as e:
+            raise RuntimeError(f"console {line!r} answered {lines!r}") from e
+
+    def restarts(self, since: int = 0) -> list[str]:
+        """Supervisor restarts and board resets the firmware printed (from line `since`)."""
+        lines = self.fw.lines[since:] if self.fw else []
+        return [ln for ln in lines if RESTART_MARK in ln or BOARD_RESET_MARK in ln]
+
+    def wait_polls(self, n: int = 2, timeout: float = 3.0) -> bool:
+        """Let the firmware poll the acceptor n more times: coins in its buffer are then credited."""
+        peer = self.peer
+        if peer is None:
+            return False
+        start = peer.polls
+        deadline = time.monotonic() + timeout
+        while peer.polls < start + n:
+            if time.monotonic() > deadline or not self.alive():
+                return False
+            time.sleep(0.01)
+        return True
+
+    def wait_screen(self, pred, timeout: float = 15.0) -> dict:
+        assert self.panel is not None
+        return self.panel.wait_for(pred, timeout)
+
+    def wait_hard_meters(self, timeout: float = 60.0) -> bool:
+        """True once the firmware says no stroke is on its way ('hardmeters json' busy false)."""
+        deadline = time.monotonic() + timeout
+        while self.console_json("hardmeters json")["busy"]:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
+        return True
+
+    # --- critical memory, while the power is off -------------------------------------------------------
+    def live_ranges(self) -> list[tuple[int, int]]:
+        nv = FileNvram(str(self.state / "nvram.bin"), NVRAM_SIZE)
+        try:
+            mem = open_memory(nv)
+            mem.open()
+            return mem.live_ranges()
+        finally:
+            nv.close()
+
+    def flip_bit(self, k: int, bit: int) -> int:
+        """Flip bit `bit` of the k-th byte (modulo their size) of live critical memory; returns its offset."""
+        ranges = self.live_ranges()
+        k %= sum(n for _, n in ranges)
+        for off, n in ranges:
+            if k < n:
+                pos = off + k
+                break
+            k -= n
+        path = self.state / "nvram.bin"
+        data = bytearray(path.read_bytes())
+        data[pos] ^= 1 << (bit % 8)
+        path.write_bytes(bytes(data))
+        return pos
+
+    def tampered_certs(self, game_id: str, src: Path) -> Path:
+        """A copy of the certificates with one hex digit of `game_id`'s math hash changed."""
+        dest = self.state / "certs-tampered"
+        shutil.rmtree(dest, ignore_errors=True)
+        shutil.copytree(src, dest)
+        f = dest / f"{game_id}.json"
+        cert = json.loads(f.read_text())
+        h = cert["math_hash"]
+        cert["math_hash"] = ("0" if h[0] != "0" else "1") + h[1:]
+        f.write_text(json.dumps(cert))
+        return dest
+
+
+def parallel(fn: Callable[[tuple], dict], work: list[tuple], total: int, unit: str, progress: bool = True) -> list:
+    """fn(args + (queue,)) in one process per item of `work`; each puts a count on the queue as it
+    goes, shown as one progress bar (tqdm, on stderr). Returns fn's results in order."""
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Manager() as manager:
+        q = manager.Queue()
+        bar = None
+        if progress:
+            from tqdm import tqdm
+            bar = tqdm(total=total, unit=unit, file=sys.stderr, smoothing=0.1)
+        with ProcessPoolExecutor(len(work), mp_context=ctx) as pool:
+            futures = [pool.submit(fn, w + (q,)) for w in work]
+            while True:
+                try:
+                    n = q.get(timeout=0.5)
+                except queue.Empty:
+                    if all(f.done() for f in futures):
+                        break
+                    continue
+                if bar is not None:
+                    bar.update(n)
+            results = [f.result() for f in futures]
+        if bar is not None:
+            bar.close()
+    return results

@@ -1,0 +1,105 @@
+"""Stateful tests of the real firmware process on the emulated board (sim/fuzz.py), on a CI budget.
+
+`make fuzz` runs the long campaign; here a fixed set of random sequences (derandomized: the same
+ones on every run) and scripted sequences that cover every shipped game, alone and in multi-game
+sets, at every bet level. A failure writes its sequence to build/fuzz/ for
+`python -m sim.fuzz --replay FILE`.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, Phase, Verbosity, settings
+from hypothesis.stateful import run_state_machine_as_test
+
+from sim import fuzz
+
+OUT = Path(__file__).resolve().parents[2] / "build" / "fuzz"
+
+
+def play(log: list) -> fuzz.Machine:
+    """Run the steps of `log` on a fresh machine, checking the invariants after each; returns the
+    machine still powered (the caller tears it down)."""
+    m = fuzz.Machine()
+    try:
+        for name, kw in log:
+            fn = getattr(fuzz.Machine, name)
+            fn.__wrapped__(m, **kw)
+            m.step_kind = name
+            m.check()
+    except BaseException:
+        m.teardown()
+        raise
+    return m
+
+
+def recall_bets(m: fuzz.Machine) -> set[int]:
+    return {g["bet"] for g in m.rig.console_json("recall json")["games"]}
+
+
+def every_bet(game_id: str) -> list[str]:
+    """Tokens enough for the bet shown, a game, the next bet level: once per level, then cash out."""
+    n = len(fuzz.game(game_id).bets)
+    return ["token", "play", "bet_one"] * n + ["cashout", "key"]
+
+
+@pytest.mark.parametrize("game_id", fuzz.GAME_IDS)
+def test_every_shipped_game_alone_every_bet(game_id):
+    m = play([["power_on", {"games": (game_id,)}], ["player", {"actions": every_bet(game_id)}]])
+    try:
+        bets = fuzz.game(game_id).bets
+        assert m.rig.screen["state"] in ("idle", "credit"), m.rig.screen
+        assert m.truth.meters["games_played"] == len(bets)
+        assert recall_bets(m) == set(bets)
+        assert m.truth.meters["credits"] == 0  # cashed out: hopper and hand pay
+    finally:
+        m.teardown()
+
+
+@pytest.mark.parametrize("games", [s for s in fuzz.GAME_SETS if len(s) > 1])
+def test_multi_game_sets_play_the_first_certified(games):
+    m = play([["power_on", {"games": games}], ["player", {"actions": every_bet(games[0])}]])
+    try:
+        listed = m.rig.command("games")
+        assert any(games[0] in ln and "PLAYING" in ln for ln in listed), listed
+        assert recall_bets(m) == set(fuzz.game(games[0]).bets)
+    finally:
+        m.teardown()
+
+
+def test_power_cut_mid_game_shows_the_committed_outcome():
+    """A cut during each game of a run: after every reboot the reels shown replay the last recall
+    record, and the meters and credits agree with the peers (Machine.check)."""
+    log = [["power_on", {"games": ("sept-royal-88",)}], ["player", {"actions": ["token"]}]]
+    for delay in (0.0, 0.05, 0.2, 0.45, 0.6):
+        log.append(["power", {"kind": "cut", "during": "play", "delay": delay, "hopper_too": False, "k": 0, "bit": 0,
+                              "games": ("sept-royal-88",), "tamper": False}])
+    m = play(log)
+    try:
+        assert m.truth.meters["power_resets"] == 6
+        assert m.truth.meters["games_played"] >= 1
+    finally:
+        m.teardown()
+
+
+def test_replay_file_round_trip(tmp_path):
+    steps = [["power_on", {"games": ["trefle-90"]}], ["console_garbage", {"junk": b"\xff\x00jeton\x1b[2J"}],
+             ["player", {"actions": ["token", "play", "cashout", "key"]}]]
+    f = fuzz.write_failure(tmp_path, 1, fuzz.Violation("example", "none"), steps)
+    assert json.loads(f.read_text())["steps"][1][1]["junk"] == "ff006a65746f6e1b5b324a"
+    assert fuzz.main(["--replay", str(f)]) == 0
+
+
+def test_random_sequences():
+    """Derandomized: the same sequences on every run, within the CI budget."""
+    try:
+        run_state_machine_as_test(fuzz.Machine, settings=settings(
+            max_examples=8, stateful_step_count=25, derandomize=True, deadline=None, database=None,
+            phases=(Phase.explicit, Phase.generate), verbosity=Verbosity.normal,
+            suppress_health_check=list(HealthCheck)))
+    except AssertionError as e:
+        kind = getattr(e, "kind", "assertion")
+        f = fuzz.write_failure(OUT, 0, fuzz.Violation(kind, str(e)), list(fuzz.LAST_LOG))
+        raise AssertionError(f"{e}\nsequence: python -m sim.fuzz --replay {f}") from e
