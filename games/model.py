@@ -6,24 +6,30 @@
 import json
 
 FORMAT = "jeton-reels/1"
-_SHORT = 24  # longest string interned by read(): symbol, pay and key names, not the long texts
+_SHORT = 24  # longest string read() interns: a symbol name, not a display text
+_DEPTH = 16  # nesting read() follows to tell an array's items from an object's keys and values
 
 
 def read(path):
-    """The model dict of a JSON file, its repeated names shared. MicroPython's json hands out the
+    """The model dict of a JSON file, its symbol names shared. MicroPython's json hands out the
     interned string (qstr) when one exists with the same text, and a fresh heap copy otherwise; a
-    5x3 model names its symbols some 500 times (strips, pays), which took 52 KB of heap for
-    aurore-89, more than the rest of the boot check. So every short string of the file is interned
-    first: the model then takes 23 KB, and the names cost their text once (no copy per use)."""
-    _intern_strings(path)
+    5x3 model names its symbols some 600 times in its strips and pay groups, which took 52 KB of
+    heap for aurore-89, more than the rest of the boot check. So the short strings that are items
+    of an array (the strips and groups: a dozen distinct names) are interned first, and the model
+    takes 18 KB. Keys are left alone: the code that reads them names them, so they are interned
+    already; so are display texts, used once each."""
+    _intern_names(path)
     with open(path) as f:
         return json.load(f)
 
 
-def _intern_strings(path):
-    # scan the file's bytes for JSON strings (no parse tree): 256 bytes of buffer, one name at a time
+def _intern_names(path):
+    # scan the file's bytes (no parse tree): 256 bytes of buffer, one name at a time, and the
+    # kind of every open container ('[' or '{') to know whether a string is an array's item
     buf = bytearray(256)
     tok = bytearray(_SHORT)
+    kind = bytearray(_DEPTH)
+    depth = 0
     n = -1  # length of the string being read; -1 between strings
     esc = False  # a string with an escape is left to the parser (its text is not its bytes)
     with open(path, "rb") as f:
@@ -37,17 +43,23 @@ def _intern_strings(path):
                     if c == 34:  # '"' opens a string
                         n = 0
                         esc = False
+                    elif c == 91 or c == 123:  # '[' '{'
+                        if depth < _DEPTH:
+                            kind[depth] = c
+                        depth += 1
+                    elif c == 93 or c == 125:  # ']' '}'
+                        depth -= 1
                 elif esc is None:  # the character after a backslash
                     esc = True
                     n += 1
                 elif c == 92:  # '\'
                     esc = None
                 elif c == 34:
-                    if n <= _SHORT and not esc:
+                    if n <= _SHORT and not esc and 0 < depth <= _DEPTH and kind[depth - 1] == 91:
                         try:
                             # getattr interns its name on MicroPython (a qstr, like every name
                             # in the code); the lookup itself is of no interest
-                            getattr(_intern_strings, str(tok[:n], "utf-8"), None)
+                            getattr(_intern_names, str(tok[:n], "utf-8"), None)
                         except ValueError:
                             pass  # not UTF-8: json.load reports it
                     n = -1
