@@ -2,22 +2,17 @@
 # coin (ccTalk 229 event) -> ledger.accept -> bet -> ledger.wager (NVRAM) -> RNG -> game.play ->
 # ledger.settle (NVRAM) -> display -> cash-out -> hopper or hand pay (NVRAM).
 #
-# States, highest priority first (what the cabinet shows and allows):
-#   ramerror  critical memory unrecoverable: nothing works until a technician's RAM clear
-#   handpay / jackpot   locked until an attendant turns the reset key (pays by hand)
-#   door      a door is open: no play, no money
-#   tilt      a fault (rng, self-audit, acceptor, fraud ...): no play, no money; see clear paths
-#   audit     audit key on: no play, money refused; test games never touch the meters
-#   credit / idle
+# Its states, the events it takes and what each does are the table in firmware/states.py. It is
+# split by concept: money in (firmware/coins.py), play (firmware/play.py), money out
+# (firmware/payout.py); here: the state, boot, tilts, doors and keys, meters, display, the loop.
 from board.cctalk import CcTalkError
-from board.compat import ticks_add, ticks_diff
 from board.doors import Doors
-from board import hopper_codes
-from board.hopper_cctalk import HopperError
 from board.switches import Button
 from firmware import config, states
-from firmware.coins import CoinIn, payout_credits
-from firmware.ledger import AuditError
+from firmware.books import AuditError
+from firmware.coins import CoinIn
+from firmware.payout import HopperOut
+from firmware.play import GamePlay
 
 import rng
 from rng import RngFailure
@@ -42,7 +37,6 @@ def open_rng(board, ledger, machine_id):
 # soft meter(s) each electromechanical meter counts, in credits (board/hal.py METERS)
 HARD_METERS = {"meter_in": ("coin_in",), "meter_out": ("coin_out",), "meter_drop": ("acceptor_in",),
                "meter_jackpot": ("jackpot", "cancelled"), "meter_games": ("games_played",)}
-HOPPER_RETRY_MS = 5000
 # tilts the attendant's reset key clears once the cause is gone; the others need a technician
 KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 # tilts found afresh at every power-up, so never kept in critical memory: the boot check of the
@@ -50,7 +44,7 @@ KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 BOOT_TILTS = ("game", "config")
 
 
-class Cabinet:
+class Cabinet(GamePlay, HopperOut):
     def __init__(self, board, ledger, game, gen, acceptor, log=print):
         self.board = board
         self.ledger = ledger
@@ -183,188 +177,6 @@ class Cabinet:
     def _inhibit(self):
         self.coins.inhibit()
 
-    # --- play -------------------------------------------------------------------------------------
-    def bet_one(self):
-        if not self.playable():
-            return
-        bets = self.game.bets
-        i = bets.index(self.ledger.bet) if self.ledger.bet in bets else -1
-        self.ledger.set_bet(bets[(i + 1) % len(bets)])
-        self.show()
-
-    def bet_max(self):
-        self.ledger.set_bet(self.game.bets[-1])
-        self.play()
-
-    def offered_bet(self):
-        """The bet to play: always one the offered game accepts, chosen before anything is committed."""
-        bet = self.ledger.bet
-        if bet not in self.game.bets:
-            bet = self.game.bets[0]
-            self.ledger.set_bet(bet)
-        return bet
-
-    def play(self):
-        if not self.playable():
-            return
-        if self.ledger.tour and self.ledger.session is None:
-            try:
-                self.ledger.tour_enter()  # s. 124: an entry fee instead of wagers
-            except ValueError:
-                self.message = "entry %d" % self.ledger.tour["fee"]
-                self.show()
-                return
-            except AuditError as e:
-                self.set_tilt("audit", str(e))
-                return
-        bet = self.offered_bet()
-        if bet > self.ledger.play_credits:
-            self.message = "insert"
-            self.show()
-            return
-        try:
-            self.ledger.wager(bet, None if self.ledger.session else self.progressive, self.game.id)
-        except AuditError as e:
-            self.set_tilt("audit", str(e))
-            return
-        self._draw_and_settle(bet)
-        self.message = ""
-        self.show()
-
-    def _draw_and_settle(self, bet):
-        try:
-            if self.gen is None:
-                raise RngFailure("source_off", "no generator")
-            outcome = self.game.play(self.gen, bet)
-        except RngFailure as e:
-            # s. 95: the machine failed, not the player: no outcome, the wager comes back
-            self.ledger.void("rng failure")
-            self.set_tilt("rng", str(e))
-            return
-        spin = config.SPIN_MS > 0 and not self.ledger.session
-        self.ledger.settle(outcome, self.game.id, config.JACKPOT_LIMIT, self.progressive, spin)
-        self.reels = outcome.window
-        if spin:
-            self.win = 0  # shown when the reels stop
-            self._spin_end = ticks_add(self.board.ticks_ms(), config.SPIN_MS)
-        else:
-            self.win = self.ledger.game.get("award", 0)
-
-    def service_spin(self):
-        g = self.ledger.game if self.ledger.st else None
-        if g and g["phase"] == "spin" and ticks_diff(self.board.ticks_ms(), self._spin_end) >= 0:
-            self.win = self.ledger.conclude(self.progressive)
-            self.show()
-
-    def disrupted(self, why):
-        """s. 94: a player who disrupts the machine during a game gets no prize for it."""
-        g = self.ledger.game if self.ledger.st else None
-        if g and g["phase"] == "spin":
-            self.ledger.conclude(self.progressive, forfeit=why)
-            self.win = 0
-
-    def cashout(self):
-        """Credits belong to the player: a cash-out is possible in every state but a RAM error
-        (and the self-audit tilt, which says the books themselves are wrong). While the reels turn,
-        a hopper pays or a hand pay waits for the attendant, the press is kept and carried out
-        when that ends. Outside idle/credit, or with the hopper at fault, it is a hand pay."""
-        self._cashout_asked = False
-        st = self.state
-        if st == states.RAMERROR or not self.ledger.credits:
-            return
-        if st in states.CASHOUT_WAITS:
-            self._cashout_asked = True
-            return
-        if "audit" in self.tilts:
-            return
-        credits = self.ledger.credits
-        cpc = payout_credits(config)
-        coins = credits // cpc
-        try:
-            if st in ("idle", "credit", "tilt") and self.hopper_usable() and coins and credits <= config.HOPPER_LIMIT:
-                ref = self.ledger.start_payout(coins, cpc)
-                try:
-                    self.hopper.payout(coins, ref)  # saves its record (and our mark) before any coin
-                except (CcTalkError, HopperError) as e:
-                    self.ledger.abandon_payout()
-                    self.hopper_ok = False
-                    self.log("hopper refused the payout (%s): hand pay" % e)
-                    self.ledger.cashout(hand_pay=True)
-                else:
-                    self.log("cashout: hopper pays %d coins (ref %d)" % (coins, ref))
-            else:
-                self.ledger.cashout(hand_pay=True)
-                self.log("cashout: %d credits by hand pay" % credits)
-        except AuditError as e:
-            self.set_tilt("audit", str(e))
-            return
-        self.win = 0
-        self.show()
-
-    def keep_cashout(self):
-        self._cashout_asked = True  # carried out by step() once the game, payout or lock has ended
-
-    def hopper_usable(self):
-        t = self.tilts  # a wrong configuration may price the hopper's coin wrong: hand pay then
-        return self.hopper is not None and self.hopper_ok and "hopper" not in t and "fraud" not in t \
-            and "config" not in t
-
-    def service_hopper(self):
-        h = self.hopper
-        if h is None:
-            return
-        now = self.board.ticks_ms()
-        out = []
-        try:
-            if not self.hopper_ok:
-                if ticks_diff(now, self._hopper_retry) < 0:
-                    return
-                self._hopper_retry = ticks_add(now, HOPPER_RETRY_MS)
-                h.begin(out)  # finishes or proves a payout left open by a restart
-                self.hopper_ok = True
-                self.log("hopper: online")
-            elif h.busy() or ticks_diff(now, self._hopper_retry) >= 0:
-                if not h.busy():
-                    self._hopper_retry = ticks_add(now, HOPPER_RETRY_MS)
-                h.service(out)
-        except (CcTalkError, HopperError) as e:
-            if self.hopper_ok:
-                self.log("hopper: %s" % e)
-            self.hopper_ok = False
-            return
-        for kind, a, b in out:
-            self.hopper_event(kind, a, b)
-
-    def hopper_event(self, kind, a, b):
-        h = self.hopper
-        if kind == "paying":
-            self.message = "paying %d" % b
-            self.show()
-        elif kind in ("payout", "uncertain"):
-            ref = h.record["ref"] if h.record else None
-            if kind == "payout":
-                paid, unpaid = a, b
-            else:
-                paid, unpaid = b, a - b
-            if self.ledger.book_payout(ref, paid, unpaid, uncertain=(kind == "uncertain")):
-                self.log("hopper %s: %d paid, %d unpaid" % (kind, paid, unpaid))
-            h.settle()
-            if kind == "payout" and unpaid:
-                self.set_tilt("hopper", "partial payout: %d coins unpaid stay as credits" % unpaid)
-            elif not self.ledger.lock and 0 < self.ledger.credits < payout_credits(config):
-                self.ledger.cashout(hand_pay=True)  # less than one coin left: the attendant pays it
-            self.message = "paid %d" % (paid * payout_credits(config))
-            self.show()
-        elif kind == "extra":
-            self.set_tilt("hopper", "runaway: %d coins paid unasked" % a)
-        elif kind == "fraud":
-            self.disrupted("hopper fraud flag %d: %s" % (a, hopper_codes.name(a)))
-            self.set_tilt("fraud", "hopper flag %d: %s" % (a, hopper_codes.name(a)))
-        elif kind == "fault":
-            self.set_tilt("hopper", "hopper flag %d: %s" % (a, hopper_codes.name(a)))
-        else:
-            self.log("hopper %s flag %d: %s" % (kind, a, hopper_codes.name(a)))
-
     def attendant_key(self):
         if self.ram_error:
             return  # nothing to pay or clear from memory that cannot be trusted: a technician's job
@@ -458,17 +270,6 @@ class Cabinet:
             self.set_tilt("meter", "hard meter ahead of soft: %s" % em.mismatch)
         return wait
 
-    # --- audit-mode test game -----------------------------------------------------------------------
-    def play_test_game(self, bet=None):
-        """Audit mode only: a real draw through the real engine that never touches the meters."""
-        if states.action(self.state, states.TEST) is None:
-            raise ValueError("test games need the audit key")
-        if self.gen is None:
-            raise ValueError("no random number generator (rng tilt)")
-        outcome = self.game.play(self.gen, bet or self.game.bets[0])
-        self.board.display.show({"state": "audit", "test": True, "reels": outcome.window, "win": outcome.award})
-        return outcome
-
     # --- display ----------------------------------------------------------------------------------
     def show(self):
         st = self.state
@@ -502,16 +303,6 @@ class Cabinet:
         self.board.lamp("lamp_play").value(st == "credit")
         self.board.lamp("lamp_cashout").value(st == "credit")
         self.board.lamp("lamp_tower").value(st not in ("idle", "credit"))
-
-    def _tour_screen(self):
-        """s. 126: a tournament machine says so; during an entry, its credits and games left."""
-        t = self.ledger.tour if self.ledger.st else None
-        if not t:
-            return None
-        s = t["session"]
-        if s:
-            return {"entry": s["entry"], "credits": s["credits"], "left": s["left"]}
-        return {"fee": t["fee"], "credits": t["credits"], "games": t["games"]}
 
     def paytable(self, lang):
         """s. 89: name, unit cost, prizes and how they are won, before play."""

@@ -2,7 +2,6 @@
 import json
 import sys
 
-import rng
 from games.certificate import check
 from board.cctalk import Master
 from board.coin_cctalk import CoinAcceptor

@@ -1,0 +1,110 @@
+# Playing a game on the cabinet: the bet levels of the offered game, the wager, the draw and the
+# award (paid when the reels stop, or forfeited on a disruption, s. 94), an RNG failure that voids
+# the game (s. 95), tournament entries (s. 124, 126) and the audit-mode test game. Mixed into
+# firmware.cabinet.Cabinet; the books it commits to are firmware/game_books.py.
+from board.compat import ticks_add, ticks_diff
+from firmware import config, states
+from firmware.books import AuditError
+from rng import RngFailure
+
+
+class GamePlay:
+    def bet_one(self):
+        if not self.playable():
+            return
+        bets = self.game.bets
+        i = bets.index(self.ledger.bet) if self.ledger.bet in bets else -1
+        self.ledger.set_bet(bets[(i + 1) % len(bets)])
+        self.show()
+
+    def bet_max(self):
+        self.ledger.set_bet(self.game.bets[-1])
+        self.play()
+
+    def offered_bet(self):
+        """The bet to play: always one the offered game accepts, chosen before anything is committed."""
+        bet = self.ledger.bet
+        if bet not in self.game.bets:
+            bet = self.game.bets[0]
+            self.ledger.set_bet(bet)
+        return bet
+
+    def play(self):
+        if not self.playable():
+            return
+        if self.ledger.tour and self.ledger.session is None:
+            try:
+                self.ledger.tour_enter()  # s. 124: an entry fee instead of wagers
+            except ValueError:
+                self.message = "entry %d" % self.ledger.tour["fee"]
+                self.show()
+                return
+            except AuditError as e:
+                self.set_tilt("audit", str(e))
+                return
+        bet = self.offered_bet()
+        if bet > self.ledger.play_credits:
+            self.message = "insert"
+            self.show()
+            return
+        try:
+            self.ledger.wager(bet, None if self.ledger.session else self.progressive, self.game.id)
+        except AuditError as e:
+            self.set_tilt("audit", str(e))
+            return
+        self._draw_and_settle(bet)
+        self.message = ""
+        self.show()
+
+    def _draw_and_settle(self, bet):
+        try:
+            if self.gen is None:
+                raise RngFailure("source_off", "no generator")
+            outcome = self.game.play(self.gen, bet)
+        except RngFailure as e:
+            # s. 95: the machine failed, not the player: no outcome, the wager comes back
+            self.ledger.void("rng failure")
+            self.set_tilt("rng", str(e))
+            return
+        spin = config.SPIN_MS > 0 and not self.ledger.session
+        self.ledger.settle(outcome, self.game.id, config.JACKPOT_LIMIT, self.progressive, spin)
+        self.reels = outcome.window
+        if spin:
+            self.win = 0  # shown when the reels stop
+            self._spin_end = ticks_add(self.board.ticks_ms(), config.SPIN_MS)
+        else:
+            self.win = self.ledger.game.get("award", 0)
+
+    def service_spin(self):
+        g = self.ledger.game if self.ledger.st else None
+        if g and g["phase"] == "spin" and ticks_diff(self.board.ticks_ms(), self._spin_end) >= 0:
+            self.win = self.ledger.conclude(self.progressive)
+            self.show()
+
+    def disrupted(self, why):
+        """s. 94: a player who disrupts the machine during a game gets no prize for it."""
+        g = self.ledger.game if self.ledger.st else None
+        if g and g["phase"] == "spin":
+            self.ledger.conclude(self.progressive, forfeit=why)
+            self.win = 0
+
+
+    def play_test_game(self, bet=None):
+        """Audit mode only: a real draw through the real engine that never touches the meters."""
+        if states.action(self.state, states.TEST) is None:
+            raise ValueError("test games need the audit key")
+        if self.gen is None:
+            raise ValueError("no random number generator (rng tilt)")
+        outcome = self.game.play(self.gen, bet or self.game.bets[0])
+        self.board.display.show({"state": "audit", "test": True, "reels": outcome.window, "win": outcome.award})
+        return outcome
+
+    def _tour_screen(self):
+        """s. 126: a tournament machine says so; during an entry, its credits and games left."""
+        t = self.ledger.tour if self.ledger.st else None
+        if not t:
+            return None
+        s = t["session"]
+        if s:
+            return {"entry": s["entry"], "credits": s["credits"], "left": s["left"]}
+        return {"fee": t["fee"], "credits": t["credits"], "games": t["games"]}
