@@ -59,8 +59,8 @@ def test_missing_files_do_not_raise():
     assert not ok and game is None
 
 
-def _hungry(times):
-    # math_hash that runs out of memory the first `times` calls, then hashes
+def _check_short_of_memory(times):
+    # sept-royal-88's check with a math_hash that runs out of memory the first `times` calls
     left = [times]
     saved = certificate.math_hash
 
@@ -70,29 +70,23 @@ def _hungry(times):
             raise MemoryError("memory allocation failed, allocating 464 bytes")
         return saved(model)
 
-    return hungry, saved
+    certificate.math_hash = hungry
+    try:
+        return certificate.check("games/models/sept-royal-88.json", "games/certs/sept-royal-88.json")
+    finally:
+        certificate.math_hash = saved
 
 
 def test_out_of_memory_once_is_retried():
     # a heap that a first attempt left short (or a transient peak) must not disable a good game
-    hungry, saved = _hungry(1)
-    certificate.math_hash = hungry
-    try:
-        ok, reason, game = certificate.check("games/models/sept-royal-88.json", "games/certs/sept-royal-88.json")
-    finally:
-        certificate.math_hash = saved
+    ok, reason, game = _check_short_of_memory(1)
     assert ok and reason.startswith("ok: sept-royal-88"), reason
 
 
 def test_out_of_memory_twice_disables_the_game_with_its_reason():
     # the same heap at the next boot fails the same way: a MemoryError raised out of the check would
     # restart the firmware three times and reset the board, so it is a reason, never an exception
-    hungry, saved = _hungry(2)
-    certificate.math_hash = hungry
-    try:
-        ok, reason, game = certificate.check("games/models/sept-royal-88.json", "games/certs/sept-royal-88.json")
-    finally:
-        certificate.math_hash = saved
+    ok, reason, game = _check_short_of_memory(2)
     assert not ok and game is None
     assert reason.startswith("boot check needs more memory than this board has free"), reason
     assert "464 bytes" in reason, reason
