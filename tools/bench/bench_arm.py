@@ -1,0 +1,105 @@
+"""Device cost on an emulated Cortex-M3: instructions per game for every shipped game, counted by
+qemu (MPS2-AN385, -icount shift=0: one instruction per virtual nanosecond) running the Jeton image
+with the device rooms frozen (make firmware-arm). A game is the engine's whole play(): reel draws
+through the unbiased scaling, HMAC_DRBG output, window, evaluation, free spins. The DRBG's share is given
+by its own line: instructions per 32-bit randbits (a game takes one draw per reel, more with free
+spins).
+
+    python -m tools.bench.bench_arm [--games ID,...] [--spins N]
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tools import firmware
+from tools.bench.bench_heap import shipped_games
+from tools.qemu import MOUNT, DeviceError, RawRepl
+
+SPINS = 200
+MHZ = 168  # an STM32F405's clock, to turn instructions into time at one instruction per cycle
+NOISE = """
+import rng, hashlib, time, gc
+c = [0]
+def noise(n):  # a deterministic stand-in for a board's entropy source: the figures repeat
+    out = b''
+    while len(out) < n:
+        c[0] += 1
+        out += hashlib.sha256(c[0].to_bytes(4, 'big')).digest()
+    return out[:n]
+gen = rng.open_generator(rng.open_source('emulated', noise))
+"""
+GAME = """
+from games.reels import load
+g = load('/rom/games/models/{gid}.json')
+bet = g.m.bets[0]
+g.play(gen, bet)
+gc.collect()
+t = time.ticks_us()
+for i in range({spins}):
+    g.play(gen, bet)
+d = time.ticks_diff(time.ticks_us(), t)
+print('RESULT', d, gc.mem_free())
+del g
+gc.collect()
+"""
+DRBG = """
+t = time.ticks_us()
+for i in range(1000):
+    gen.randbits(32)
+print('RESULT', time.ticks_diff(time.ticks_us(), t), 0)
+"""
+
+
+def _result(out: str) -> tuple[int, int]:
+    line = [ln for ln in out.splitlines() if ln.startswith("RESULT")][-1].split()
+    return int(line[1]), int(line[2])
+
+
+def measure(games: list[str], spins: int = SPINS) -> list[dict]:
+    firmware.build_arm()
+    repl = RawRepl()
+    rows = []
+    try:
+        repl.exec(MOUNT + NOISE)
+        us, _ = _result(repl.exec(DRBG))
+        rows.append({"game": "randbits(32)", "instructions": us})  # 1000 calls: us * 1000 ns / 1000
+        for gid in games:
+            try:
+                us, free = _result(repl.exec(GAME.format(gid=gid, spins=spins), timeout=600))
+                rows.append({"game": gid, "instructions": us * 1000 // spins, "heap_free": free})
+            except DeviceError as e:
+                rows.append({"game": gid, "error": e.args[0].splitlines()[-1]})
+    finally:
+        repl.close()
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tools.bench.bench_arm", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", default="")
+    ap.add_argument("--spins", type=int, default=SPINS)
+    args = ap.parse_args([] if argv is None else argv)
+    missing = firmware.arm_tools_missing()
+    if missing:
+        print(f"skipped: needs {' '.join(missing)} (make firmware-arm installs them)")
+        return 0
+    games = [g for g in args.games.split(",") if g] or shipped_games()
+    try:
+        rows = measure(games, args.spins)
+    except firmware.BuildError as e:
+        print(f"skipped: {e}")
+        return 0
+    print(f"Cortex-M3 (qemu MPS2-AN385, -icount shift=0), {args.spins} games each at the lowest bet")
+    print(f"{'game':<15} {'instr/game':>11} {'ms @' + str(MHZ) + 'MHz':>11} {'heap free':>9}")
+    for r in rows:
+        if "error" in r:
+            print(f"{r['game']:<15} {'-':>11} {'-':>11} {'-':>9}  {r['error']}")
+        else:
+            print(f"{r['game']:<15} {r['instructions']:>11,} {r['instructions'] / MHZ / 1000:>11.3f} "
+                  f"{r.get('heap_free', ''):>9}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
