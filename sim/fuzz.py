@@ -60,6 +60,13 @@ UNKNOWN_POSITION = 9  # a coin the acceptor does not recognise: it answers a rej
 REJECT_CODES = (1, 2, 8, 25)
 FAULT_CODES = (5, 6, 14, 15)
 FRAUD_CODES = (17, 20, 40)
+# states where a cash-out may wait: a RAM error; a door open or the audit key on (a technician's)
+CASHOUT_WAITS = ("ramerror", "door", "audit")
+# tilts that need the attendant: a power cycle must not clear them (the rng tilt clears itself once a
+# fresh generator passes its start-up tests)
+KEY_TILTS = ("acceptor", "fraud", "hopper")
+# tilts a correct firmware never reaches in these sequences: its own books disagree
+NEVER_TILTS = ("audit", "meter")
 PIN = "2468"  # the shipped technician PIN (firmware/config.py TECH_PIN_SHA256)
 RESET_EXIT = 75  # board/emulated.py RESET_EXIT: the board asked for a reset
 LINE_MAX = 80  # the console's line limit
@@ -76,6 +83,7 @@ ENTROPY = "entropy" in (ROOT / "board" / "emulated.py").read_text()
 DEBUG = bool(os.environ.get("JETON_FUZZ_DEBUG"))  # one line per step on stderr
 STATS = {"steps": 0, "sequences": 0, "games_played": 0, "power_cuts": 0, "violations": 0, "crash_loops": 0,
          "board_resets": 0}
+PROGRESS: list = []  # the campaign's progress queue, in a worker process
 LAST_LOG: list = []  # the steps of the sequence running now (the last one run, after a failure)
 GAMES_CACHE: dict = {}
 
@@ -135,6 +143,8 @@ class Machine(RuleBasedStateMachine):
         self.entropy_stuck = False
         self.dated: bool | None = None
         self.plays = 0
+        self.hand_paid = 0  # locks the attendant's key cleared in this step
+        self.tilts: set[str] = set()
         self.acceptor_counter: int | None = None
         STATS["sequences"] += 1
         LAST_LOG.clear()
@@ -193,15 +203,65 @@ class Machine(RuleBasedStateMachine):
                 bet = max(rig.screen.get("bet") or 1, min(self._bets() or (1,)))
                 self._insert(-(-bet // TOKEN_CREDITS))  # enough for the bet shown
             elif a == "key":
-                rig.panel.press("key_reset", hold=0.15)  # a key turn, past the 50 ms switch debounce
+                self._key()
+            elif a == "cashout":
+                self._cashout(None)
             else:
                 self.games_before = rig.screen.get("games", 0)
                 rig.panel.press(a)
-                if a in ("play", "bet_max"):
-                    self._await_game_or_refusal()
-                    self._settle()
-                elif a == "cashout":
-                    self._settle()
+                self._await_game_or_refusal()
+                self._settle()
+
+    @precondition(_playable)
+    @rule(actions=st.lists(st.sampled_from(PLAYER), min_size=1, max_size=10))
+    @logged
+    def player_again(self, actions: list[str]) -> None:
+        """The same as player: a second rule so that players get twice the share of steps."""
+        self.player.__wrapped__(self, actions=actions)
+
+    def _key(self) -> None:
+        """The attendant's key: a lock it clears is paid by hand, its amount and nothing else."""
+        rig = self.rig
+        before = self._lock()
+        rig.panel.press("key_reset", hold=0.15)  # a key turn, past the 50 ms switch debounce
+        if before:
+            try:
+                rig.wait_screen(lambda s: s.get("state") not in ("handpay", "jackpot"), 1.0)
+            except TimeoutError:
+                pass
+            if self._lock() is None:
+                self.hand_paid += before[1]
+
+    def _lock(self) -> tuple[str, int] | None:
+        for ln in self.rig.command("state"):
+            if ln.startswith("lock: "):
+                kind, amount = ln[6:].split()
+                return kind, int(amount)
+        return None
+
+    def _cashout(self, hopper_cut: float | None) -> None:
+        """Credits belong to the player: a cash-out pays them (hopper, hand pay) in every state but a
+        RAM error, or says why not."""
+        rig = self.rig
+        self._settle()
+        before = rig.screen.get("credits", 0)
+        rig.panel.press("cashout")
+        if hopper_cut is not None:
+            try:
+                rig.wait_screen(lambda s: s.get("state") == "payout", 1.0)
+                time.sleep(hopper_cut)  # a random instant of the payout
+                rig.hopper.power_cycle()
+            except TimeoutError:
+                pass
+        try:
+            rig.wait_screen(lambda s: s.get("credits") != before or s.get("state") in ("handpay", "payout"), 1.0)
+        except TimeoutError:
+            pass
+        self._settle()
+        s = rig.screen
+        if before and s.get("credits") == before and s.get("state") not in CASHOUT_WAITS and not self._lock():
+            raise Violation("stranded", f"cash-out of {before} credits did nothing in state {s.get('state')} "
+                                        f"({s.get('msg')!r}): {rig.command('state')}")
 
     def _insert(self, n: int) -> None:
         rig = self.rig
@@ -253,19 +313,7 @@ class Machine(RuleBasedStateMachine):
     @rule(hopper_cut=st.one_of(st.none(), st.floats(0.0, 0.3)))
     @logged
     def cashout(self, hopper_cut: float | None) -> None:
-        rig = self.rig
-        rig.panel.press("cashout")
-        if hopper_cut is not None:
-            try:
-                rig.wait_screen(lambda s: s.get("state") == "payout", 1.0)
-                time.sleep(hopper_cut)  # a random instant of the payout
-                rig.hopper.power_cycle()
-            except TimeoutError:
-                pass
-        try:
-            rig.wait_screen(lambda s: s.get("credits") == 0 or s.get("state") in ("handpay", "payout"), 1.0)
-        except TimeoutError:
-            pass
+        self._cashout(hopper_cut)
 
     # --- hopper faults ---------------------------------------------------------------------------------
     @precondition(_playable)
@@ -467,6 +515,8 @@ class Machine(RuleBasedStateMachine):
     @invariant()
     def check(self) -> None:
         STATS["steps"] += 1
+        if PROGRESS:
+            PROGRESS[0].put(1)
         rig = self.rig
         if rig is None:
             return
@@ -481,6 +531,7 @@ class Machine(RuleBasedStateMachine):
             self.flipped = None
             return
         m = rig.console_json("meters json")
+        self._check_tilts()
         self._check_money(m, s)
         self._check_screen(m, s)
         self._check_hard_meters(m)
@@ -492,6 +543,19 @@ class Machine(RuleBasedStateMachine):
         self.credits_before = s.get("credits", 0)
         self.bet_before = s.get("bet", 0)
         self.flipped = None
+        self.hand_paid = 0
+
+    def _check_tilts(self) -> None:
+        lines = self.rig.command("state")
+        tilts = {ln[5:].split(":")[0] for ln in lines if ln.startswith("tilt ")}
+        bad = tilts & set(NEVER_TILTS)
+        if bad:
+            raise Violation("tilt", f"{sorted(bad)} after {self.step_kind}: {lines}")
+        if self.step_kind == "power":
+            lost = (self.tilts & set(KEY_TILTS)) - tilts
+            if lost:
+                raise Violation("tilt_forgotten", f"{sorted(lost)} cleared by a power cycle, no key: {lines}")
+        self.tilts = tilts
 
     def _check_money(self, m: dict, s: dict) -> None:
         t = self.truth
@@ -520,6 +584,9 @@ class Machine(RuleBasedStateMachine):
                                    "hopper_fault", "acceptor", "tokens")
         if quiet and moved:
             raise Violation("credits", f"{self.step_kind} moved {sorted(moved)}: {prev} -> {m}")
+        hand = m["cancelled"] + m["jackpot"] - prev["cancelled"] - prev["jackpot"]
+        if self.step_kind != "power" and hand != self.hand_paid:
+            raise Violation("hand_pay", f"the attendant cleared {self.hand_paid} by hand, meters moved {hand}")
         played = m["games_played"] - prev["games_played"]
         if self.step_kind == "player" and played > self.plays:
             raise Violation("game", f"{self.plays} presses of play played {played} games")
@@ -569,6 +636,7 @@ class Machine(RuleBasedStateMachine):
             rig.wait_screen(lambda s: s.get("state") != "ramerror", 5.0)
         except TimeoutError:
             raise Violation("ramclear", f"still a RAM error after 'ramclear': {out}") from None
+        self.tilts = set()
         self.truth = Truth()  # coins still in the acceptor's buffer must not be credited again
         self.truth.hopper_base = rig.hopper.coins_out
         self.truth.meter_base = dict(rig.monitor.counts)
@@ -654,7 +722,8 @@ def worker(args: tuple) -> dict:
     wid, seed, steps, seq_steps, out, shrink_s, queue = args
     rnd = random.Random(seed)
     failures = []
-    done = 0
+    if queue is not None:
+        PROGRESS[:] = [queue]
     while STATS["steps"] < steps:
         s = rnd.getrandbits(32)
         left = steps - STATS["steps"]
@@ -671,9 +740,6 @@ def worker(args: tuple) -> dict:
             STATS["violations"] += 1
             failures.append({"violation": "harness: " + "".join(traceback.format_exception_only(e))[:600],
                              "file": str(write_failure(Path(out), s, Violation("harness", repr(e)), list(LAST_LOG)))})
-        if queue is not None:
-            queue.put(STATS["steps"] - done)
-            done = STATS["steps"]
     return {"stats": dict(STATS), "failures": failures}
 
 
