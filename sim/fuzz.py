@@ -223,14 +223,18 @@ class Machine(RuleBasedStateMachine):
         """The attendant's key: a lock it clears is paid by hand, its amount and nothing else."""
         rig = self.rig
         before = self._lock()
+        credits = rig.screen.get("credits", 0)
         rig.panel.press("key_reset", hold=0.15)  # a key turn, past the 50 ms switch debounce
         if before:
-            try:
-                rig.wait_screen(lambda s: s.get("state") not in ("handpay", "jackpot"), 1.0)
-            except TimeoutError:
-                pass
-            if self._lock() is None:
-                self.hand_paid += before[1]
+            # cleared: no lock, or a new one (a cash-out kept while locked is carried out at once: its
+            # lock may look the same, but the credits it paid are gone)
+            deadline = time.monotonic() + 1.0
+            while time.monotonic() < deadline:
+                now = self._lock()
+                if now != before or rig.screen.get("credits", 0) != credits:
+                    self.hand_paid += before[1]
+                    break
+                time.sleep(0.02)
 
     def _lock(self) -> tuple[str, int] | None:
         for ln in self.rig.command("state"):
@@ -263,9 +267,12 @@ class Machine(RuleBasedStateMachine):
             raise Violation("stranded", f"cash-out of {before} credits did nothing in state {s.get('state')} "
                                         f"({s.get('msg')!r}): {rig.command('state')}")
 
+    def _token_position(self) -> int:
+        return next(p for p, ident in self.rig.peer.coins.items() if ident == TOKEN_ID)
+
     def _insert(self, n: int) -> None:
         rig = self.rig
-        pos = next(p for p, ident in rig.peer.coins.items() if ident == TOKEN_ID)
+        pos = self._token_position()
         for _ in range(n):
             if not rig.peer.accepting(pos):
                 break
@@ -286,10 +293,16 @@ class Machine(RuleBasedStateMachine):
         """Coins the firmware must refuse, acceptor faults and frauds, lost events, counter faults."""
         peer = self.rig.peer
         if kind == "lost":  # k coins validated while nobody polled: at most five still in the buffer
-            peer.lose_events(k)
-            self.truth.unprovable += k
-        elif kind in ("replay", "jump"):  # the counter k back, or k forwards: no proof of any coin
-            peer.replay(k) if kind == "replay" else peer.jump(k)
+            if peer.accepting(self._token_position()):  # an inhibited acceptor validates no coin
+                peer.lose_events(k)
+                self.truth.unprovable += k
+        elif kind == "replay":  # the counter k steps back with the same buffer: nothing new to credit
+            peer.replay(k)
+        elif kind == "jump":
+            # k forwards beyond the buffer with no new event: nothing can be proven. (A jump of 5 or
+            # less is indistinguishable from that many coins: the buffer is the acceptor's word.)
+            if k > 5:
+                peer.jump(k)
         elif kind == "unknown":
             peer.insert(UNKNOWN_POSITION)
         elif kind == "foreign":
@@ -472,6 +485,9 @@ class Machine(RuleBasedStateMachine):
             self._cut()
             (rig.state / "entropy").write_text("stuck\n" if stuck else "ok\n")
             self._boot()
+            lines = rig.command("state")
+            if stuck and not any(ln.startswith("tilt rng") for ln in lines) and rig.screen.get("state") != "ramerror":
+                raise Violation("rng", f"booted on a stuck entropy source without the rng tilt: {lines}")
         else:
             rig.panel.tap.send_line("entropy " + ("stuck" if stuck else "ok"))
             rig.wait_polls(3)
