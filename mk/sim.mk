@@ -10,6 +10,6 @@ powercut: $(STAMP)
 ## fuzz: stateful random sequences (hypothesis) against the firmware; STEPS=, SEED=; JSON summary, all zero but the counts
 STEPS ?= 2000
 SEED ?=
-FUZZ_JOBS ?= 2
+FUZZ_JOBS ?= 4
 fuzz: $(STAMP)
 	$(PY) -m sim.fuzz --steps $(STEPS) --jobs $(FUZZ_JOBS) $(if $(SEED),--seed $(SEED))
