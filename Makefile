@@ -47,8 +47,8 @@ bench: $(STAMP)
 	$(PY) -m tools.bench
 
 ## test: pytest under CPython plus every device test under the MicroPython unix port (and the
-## firmware image, which the emulated cabinet runs: built first)
-test: $(STAMP) firmware
+## firmware image, which the emulated cabinet runs, and the Cortex-M3 image for the rng/games tests: built first)
+test: $(STAMP) firmware firmware-arm
 	$(PY) -m pytest
 
 clean:

@@ -81,3 +81,101 @@ try:
 except OSError:
     pass  # mounted by an earlier script
 """
+
+
+RUN_TESTS = """
+import vfs, jeton_testrom, os, sys, gc
+vfs.mount(vfs.VfsRom(jeton_testrom.ROMFS), '/t')
+os.chdir('/t')  # the tests read tests/fixtures/..., games/models/... relative to the checkout
+sys.path.remove('')  # the ROMFS's games/ folder (models) must not shadow the frozen games package
+if not hasattr(os, 'urandom'):
+    # rng's emulated-board and ESP32 sources read os.urandom, which the qemu port lacks: an `os`
+    # with one (a SHA-256 counter stream) lets their tests check the plumbing, not entropy
+    import hashlib
+
+    class _Os:
+        pass
+
+    _shim = _Os()
+    for _k in dir(os):
+        setattr(_shim, _k, getattr(os, _k))
+    _n = [0]
+
+    def _urandom(k):
+        out = b''
+        while len(out) < k:
+            _n[0] += 1
+            out += hashlib.sha256(b'qemu-noise' + _n[0].to_bytes(4, 'big')).digest()
+        return out[:k]
+
+    _shim.urandom = _urandom
+    sys.modules['os'] = _shim
+from devtest import SkipTest
+mod = __import__('tests.device.' + {name!r}, None, None, ('x',))
+for n in sorted(dir(mod)):
+    if not n.startswith('test_'):
+        continue
+    if n in {nofs!r}:
+        print('@@MP NOFS', n)
+        continue
+    gc.collect()
+    try:
+        getattr(mod, n)()
+        print('@@MP PASS', n)
+    except SkipTest as e:
+        print('@@MP SKIP', n, e)
+    except BaseException as e:
+        print('@@MP FAIL', n)
+        sys.print_exception(e)
+        print('@@MP END', n)
+print('@@MP DONE')
+"""
+
+
+def needs_files(source: str) -> set[str]:
+    """Test functions that write a scratch directory (devtest.tmpdir): the qemu port has no
+    writable file system, so they run on the unix port only."""
+    import ast
+
+    out = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+            if any(isinstance(n, ast.Name) and n.id == "tmpdir" for n in ast.walk(node)):
+                out.add(node.name)
+    return out
+
+
+def run_device_tests(modules: list[Path] | None = None, timeout: float = 600) -> dict[str, dict[str, str]]:
+    """Every test of the rng/games device test modules, frozen in the qemu test image, one fresh
+    qemu per module: {module: {test: "PASS" | "FAIL <traceback>" | "SKIP ..." | "NOFS"}}."""
+    elf = firmware.build_arm_tests()
+    results: dict[str, dict[str, str]] = {}
+    for path in modules or firmware.device_test_modules():
+        repl = RawRepl(elf, icount=False)
+        try:
+            code = RUN_TESTS.format(name=path.stem, nofs=sorted(needs_files(path.read_text())))
+            try:
+                out = repl.exec(code, timeout=timeout)
+            except DeviceError as e:  # the module itself failed to import or run
+                results[path.stem] = {"<module>": "FAIL " + str(e)}
+                continue
+        finally:
+            repl.close()
+        res: dict[str, str] = {}
+        current = None
+        for line in out.splitlines():
+            if line.startswith("@@MP "):
+                parts = line.split(" ", 3)
+                if parts[1] in ("PASS", "NOFS", "SKIP"):
+                    res[parts[2]] = " ".join(parts[1:2] + parts[3:])
+                elif parts[1] == "FAIL":
+                    current = parts[2]
+                    res[current] = "FAIL"
+                elif parts[1] == "END":
+                    current = None
+            elif current:
+                res[current] += "\n" + line
+        if "@@MP DONE" not in out:
+            res["<module>"] = "FAIL: no DONE line"
+        results[path.stem] = res
+    return results
