@@ -84,7 +84,8 @@ DEBUG = bool(os.environ.get("JETON_FUZZ_DEBUG"))  # one line per step on stderr
 STATS = {"steps": 0, "sequences": 0, "games_played": 0, "power_cuts": 0, "violations": 0, "crash_loops": 0,
          "board_resets": 0}
 PROGRESS: list = []  # the campaign's progress queue, in a worker process
-LAST_LOG: list = []  # the steps of the sequence running now (the last one run, after a failure)
+LAST_LOG: list = []
+SHRUNK: list = []  # the violation of the shortest sequence shrink() found  # the steps of the sequence running now (the last one run, after a failure)
 GAMES_CACHE: dict = {}
 
 
@@ -249,6 +250,7 @@ class Machine(RuleBasedStateMachine):
         rig = self.rig
         self._settle()
         before = rig.screen.get("credits", 0)
+        tilts = self._tilt_lines()
         rig.panel.press("cashout")
         if hopper_cut is not None:
             try:
@@ -263,7 +265,8 @@ class Machine(RuleBasedStateMachine):
             pass
         self._settle()
         s = rig.screen
-        if before and s.get("credits") == before and s.get("state") not in CASHOUT_WAITS and not self._lock():
+        if before and s.get("credits") == before and s.get("state") not in CASHOUT_WAITS and not self._lock() \
+                and self._tilt_lines() <= tilts:  # a new tilt (the hopper ran dry) says why; else stranded
             raise Violation("stranded", f"cash-out of {before} credits did nothing in state {s.get('state')} "
                                         f"({s.get('msg')!r}): {rig.command('state')}")
 
@@ -558,6 +561,9 @@ class Machine(RuleBasedStateMachine):
         self.flipped = None
         self.hand_paid = 0
 
+    def _tilt_lines(self) -> set[str]:
+        return {ln for ln in self.rig.command("state") if ln.startswith("tilt ")}
+
     def _check_tilts(self) -> None:
         lines = self.rig.command("state")
         tilts = {ln[5:].split(":")[0] for ln in lines if ln.startswith("tilt ")}
@@ -691,6 +697,7 @@ def shrink(log: list, kind: str, budget_s: float) -> list:
     """Drop chunks of steps while the same kind of violation still happens (bounded in time)."""
     deadline = time.monotonic() + budget_s
     best = list(log)
+    SHRUNK[:] = []
     chunk = max(1, (len(best) - 1) // 2)
     while chunk >= 1 and time.monotonic() < deadline:
         i = 1  # the first step is the power-on
@@ -700,6 +707,7 @@ def shrink(log: list, kind: str, budget_s: float) -> list:
             v = replay(cand)
             if v is not None and v.kind == kind:
                 best = cand
+                SHRUNK[:] = [v]
                 progressed = True
             else:
                 i += chunk
@@ -747,6 +755,7 @@ def worker(args: tuple) -> dict:
             STATS["violations"] += 1
             log = list(LAST_LOG)
             small = shrink(log, v.kind, shrink_s) if shrink_s > 0 else log
+            v = SHRUNK[0] if SHRUNK else v  # what the shrunk sequence reports
             failures.append({"violation": str(v)[:600], "file": str(write_failure(Path(out), s, v, small)),
                              "steps": len(small)})
         except Exception as e:  # noqa: the harness itself: reported, counted, the campaign goes on
