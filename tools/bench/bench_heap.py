@@ -62,7 +62,8 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
             cab.boot()
             if cab.firmware.ready.get("game") != game:
                 off = [line for line in cab.firmware.lines if "DISABLED" in line]
-                return {"result": NOFIT if _oom(cab) else "error", "why": (off or ["game not offered"])[0]}
+                short = any("memory" in line for line in off)  # the boot check ran out of heap
+                return {"result": NOFIT if short or _oom(cab) else "error", "why": (off or ["game not offered"])[0]}
             if boot_only:
                 return out
             out["boot_used"] = _heap_used(cab)
@@ -98,13 +99,13 @@ def settled(game: str, heap_k: int, code: str, boot_only: bool = False) -> dict:
     return r
 
 
-def smallest(game: str, code: str, boot_only: bool = False) -> tuple[int | None, dict]:
-    """Smallest multiple of STEP_K in (LO_K, BUDGET_K] that fits, with the run that fit there;
-    (None, the failing run) when even BUDGET_K does not."""
-    best = settled(game, BUDGET_K, code, boot_only)
+def smallest(game: str, code: str, boot_only: bool = False, top_k: int = BUDGET_K) -> tuple[int | None, dict]:
+    """Smallest multiple of STEP_K in (LO_K, top_k] that fits, with the run that fit there;
+    (None, the failing run) when even top_k does not."""
+    best = settled(game, top_k, code, boot_only)
     if best["result"] != FIT:
         return None, best
-    lo, hi = LO_K, BUDGET_K
+    lo, hi = LO_K, top_k
     while hi - lo > STEP_K:
         mid = (lo + hi) // 2 // STEP_K * STEP_K
         r = settled(game, mid, code, boot_only)
@@ -117,14 +118,14 @@ def smallest(game: str, code: str, boot_only: bool = False) -> tuple[int | None,
     return hi, best
 
 
-def table(games: list[str], codes: list[str]) -> list[dict]:
+def table(games: list[str], codes: list[str], top_k: int = BUDGET_K) -> list[dict]:
     rows = []
     print(f"{'code':<7} {'game':<15} {'boots in':>8} {'session in':>10} {'of 256K':>7} "
           f"{'used@boot':>9} {'used@10':>8}  note")
     for code in codes:
         for game in games:
-            boot_k, _ = smallest(game, code, boot_only=True)
-            k, r = smallest(game, code)
+            boot_k, _ = smallest(game, code, boot_only=True, top_k=top_k)
+            k, r = smallest(game, code, top_k=top_k)
             row = {"code": code, "game": game, "boot_k": boot_k, "session_k": k,
                    "boot_used": r.get("boot_used"), "used": r.get("used"), "note": "" if k else
                    f"{r['result']}: {r.get('why', '')}"}
@@ -151,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--codes", default="frozen,mpy,py")
     ap.add_argument("--long", type=int, default=0, help="play this many games at --heap instead")
     ap.add_argument("--heap", default="112K")
+    ap.add_argument("--max", type=int, default=BUDGET_K, help="largest heap tried, in K (default the 256K budget)")
     args = ap.parse_args([] if argv is None else argv)
     games = [g for g in args.games.split(",") if g] or shipped_games()
     codes = [c for c in args.codes.split(",") if c]
@@ -161,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
                 r = long_run(game, int(args.heap.rstrip("Kk")), code, args.long)
                 bad += r["result"] != FIT or bool(r["growth"])
         return 1 if bad else 0
-    table(games, codes)
+    table(games, codes, args.max)
     return 0
 
 
