@@ -3,7 +3,7 @@
 
 ## powercut: kill the firmware at >= 1000 random instants (+ NVRAM bit flips), sessions in parallel; JSON summary, all zero but cuts
 CUTS ?= 1000
-JOBS ?= 6
+JOBS ?= 8
 powercut: $(STAMP)
 	$(PY) -m sim.powercut --cuts $(CUTS) --jobs $(JOBS)
 

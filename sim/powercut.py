@@ -8,7 +8,7 @@ pays the attendant saw cleared, the outcome the display showed. Prints a JSON su
 cuts, lost_credits, duplicated_credits, meter_mismatches, unrecovered (all zero but cuts), bitflips,
 bitflips_detected, and the rate (cuts_per_minute).
 
-Speed: sessions run in parallel (--jobs, default 6: a session mostly waits on the firmware, so six
+Speed: sessions run in parallel (--jobs, default 8: a session mostly waits on the firmware, so eight
 share the two cores), and every wait is on an event (acceptor polls, display lines, the console's
 prompt), never a fixed sleep; the random instant of each cut is the only deliberate delay.
 """
@@ -254,7 +254,7 @@ def run_one(args: tuple) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m sim.powercut", description=__doc__.splitlines()[0])
     ap.add_argument("--cuts", type=int, default=1000)
-    ap.add_argument("--jobs", type=int, default=6, help="independent sessions run in parallel")
+    ap.add_argument("--jobs", type=int, default=8, help="independent sessions run in parallel")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--flip-every", type=int, default=10, help="flip a bit before every Nth reboot (0: never)")
     ap.add_argument("--heap", default="256K")
