@@ -252,9 +252,10 @@ class Console:
             if not self.cab.audit_mode():
                 raise ValueError("turn the audit key first")
             if args[0] == "start":
-                if len(args) != 5:
-                    raise ValueError("usage: tournament start FEE CREDITS GAMES PCT")
-                led.tour_start(int(args[1]), int(args[2]), int(args[3]), int(args[4]))
+                if len(args) < 7:
+                    raise ValueError("usage: tournament start FEE CREDITS GAMES PCT YYYY-MM-DD HOURS [NAME]")
+                led.tour_start(int(args[1]), int(args[2]), int(args[3]), int(args[4]), args[5], int(args[6]),
+                               " ".join(args[7:]))
             else:
                 for entry, score, prize in led.tour_end():
                     self.say("entry %d, score %d: prize %d credits (hand pay)" % (entry, score, prize))

@@ -267,3 +267,19 @@ def test_out_of_memory_in_a_command_is_reported_and_the_cabinet_carries_on():
     assert run(con, "meters json")[0].startswith("{")  # the next command works
     press(board, cab, "play")
     assert cab.ledger.meters["games_played"] == 1
+
+
+def test_tournament_start_with_its_s125_elements_and_bounded_figures():
+    con, cab, board, acc = console()
+    assert run(con, "tournament start 10 500 20 40 2026-12-05 6")[0].startswith("error: turn the audit key")
+    audit(board, cab, True)
+    # issue 9 fault 5: a 56-digit figure once made an event too big for its chunk (a RAM error)
+    out = run(con, "tournament start 1 %s 1 30 2026-12-05 6" % ("9" * 40))
+    assert out == ["error: tournament credits must be a whole number from 1 to 1000000"]
+    assert run(con, "tournament start 10 500 20 40 12/05/2026 6")[0].startswith("error: date must be")
+    assert run(con, "tournament start 10 500 20")[0].startswith("error: usage: tournament start")
+    lines = run(con, "tournament start 10 500 20 40 2026-12-05 6 Coupe des Fetes")
+    text = " ".join(lines)
+    assert "TOURNAMENT Coupe des Fetes: 2026-12-05, for 6 h" in text
+    assert "TOURNOI Coupe des Fetes : le 2026-12-05, pendant 6 h" in text
+    assert cab.ledger.tour["date"] == "2026-12-05" and cab.ledger.tour["hours"] == 6
