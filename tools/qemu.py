@@ -83,31 +83,33 @@ except OSError:
 """
 
 
-RUN_TESTS = """
+# The qemu board has no entropy source: a deterministic stand-in (a SHA-256 counter stream), so the
+# figures and the tests repeat. It checks the plumbing of the sources, never entropy.
+NOISE = """
+import hashlib
+_n = [0]
+def _urandom(k):
+    out = b''
+    while len(out) < k:
+        _n[0] += 1
+        out += hashlib.sha256(b'qemu-noise' + _n[0].to_bytes(4, 'big')).digest()
+    return out[:k]
+"""
+
+RUN_TESTS = NOISE + """
 import vfs, jeton_testrom, os, sys, gc
 vfs.mount(vfs.VfsRom(jeton_testrom.ROMFS), '/t')
 os.chdir('/t')  # the tests read tests/fixtures/..., games/models/... relative to the checkout
 sys.path.remove('')  # the ROMFS's games/ folder (models) must not shadow the frozen games package
 if not hasattr(os, 'urandom'):
     # rng's emulated-board and ESP32 sources read os.urandom, which the qemu port lacks: an `os`
-    # with one (a SHA-256 counter stream) lets their tests check the plumbing, not entropy
-    import hashlib
-
+    # with the stand-in lets their tests check the plumbing
     class _Os:
         pass
 
     _shim = _Os()
     for _k in dir(os):
         setattr(_shim, _k, getattr(os, _k))
-    _n = [0]
-
-    def _urandom(k):
-        out = b''
-        while len(out) < k:
-            _n[0] += 1
-            out += hashlib.sha256(b'qemu-noise' + _n[0].to_bytes(4, 'big')).digest()
-        return out[:k]
-
     _shim.urandom = _urandom
     sys.modules['os'] = _shim
 from devtest import SkipTest
