@@ -183,7 +183,7 @@ def test_hard_meters_follow_soft_meters_and_a_meter_ahead_tilts():
 def test_tournament_entry_plays_tournament_credits():
     cab, board, acc = cabinet()
     coins(cab, acc, 3)
-    cab.ledger.tour_start(8, 10, 2, 40)
+    cab.ledger.tour_start(8, 10, 2, 40, "2026-12-05", 6)
     press(board, cab, "play")  # the entry fee (8 credits) then the first game
     assert cab.ledger.credits == 4 and cab.ledger.meters["tournament_fees"] == 8
     assert board.display.screen["tournament"]["left"] == 1
