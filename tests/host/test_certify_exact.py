@@ -22,7 +22,7 @@ def load(p: Path) -> dict:
     return json.loads(p.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("path", [FIX / "mini5.json", FIX / "easyslot.json", MODELS / "skeleton3.json",
+@pytest.mark.parametrize("path", [FIX / "mini5.json", FIX / "easyslot.json", MODELS / "skeleton-3reel.json",
                                   FIX / "sub83.json"])
 def test_certifier_equals_brute_force(path: Path) -> None:
     raw = load(path)
