@@ -86,6 +86,8 @@ STATS = {"steps": 0, "sequences": 0, "games_played": 0, "power_cuts": 0, "violat
 PROGRESS: list = []  # the campaign's progress queue, in a worker process
 LAST_LOG: list = []
 SHRUNK: list = []
+SKIP_FIRST = [False]
+BUDGET = [float("inf")]  # steps this process may run (a campaign worker's share)
 RULES: dict = {}  # steps run per rule, for the campaign's coverage line  # the violation of the shortest sequence shrink() found  # the steps of the sequence running now (the last one run, after a failure)
 GAMES_CACHE: dict = {}
 
@@ -106,6 +108,8 @@ def logged(fn):
     """Record each step (rule name and arguments) so a failing sequence can be written and replayed."""
     @functools.wraps(fn)
     def step(self, **kw):
+        if self.spent:
+            return None  # the campaign's budget is spent: the rest of this run costs nothing
         LAST_LOG.append([fn.__name__, kw])
         RULES[fn.__name__] = RULES.get(fn.__name__, 0) + 1
         self.step_kind = fn.__name__
@@ -149,7 +153,12 @@ class Machine(RuleBasedStateMachine):
         self.hand_paid = 0  # locks the attendant's key cleared in this step
         self.tilts: set[str] = set()
         self.acceptor_counter: int | None = None
-        STATS["sequences"] += 1
+        # hypothesis starts every run with its simplest example (one rule, over and over): a campaign
+        # skips it
+        self.spent = STATS["steps"] >= BUDGET[0] or SKIP_FIRST[0]
+        SKIP_FIRST[0] = False
+        if not self.spent:
+            STATS["sequences"] += 1
         LAST_LOG.clear()
 
     # --- power ---------------------------------------------------------------------------------------
@@ -192,6 +201,8 @@ class Machine(RuleBasedStateMachine):
 
     # --- a player ------------------------------------------------------------------------------------
     def _playable(self) -> bool:
+        if self.spent:
+            return True
         return self.rig is not None and self.rig.alive() and self.rig.panel is not None
 
     @precondition(_playable)
@@ -533,6 +544,8 @@ class Machine(RuleBasedStateMachine):
 
     @invariant()
     def check(self) -> None:
+        if self.spent:
+            return
         STATS["steps"] += 1
         if PROGRESS:
             PROGRESS[0].put(1)
@@ -748,11 +761,13 @@ def worker(args: tuple) -> dict:
     failures = []
     if queue is not None:
         PROGRESS[:] = [queue]
+    BUDGET[0] = steps
     while STATS["steps"] < steps:
         s = rnd.getrandbits(32)
         left = steps - STATS["steps"]
         try:
             # one long run: hypothesis starts each run with its simplest example, then random ones
+            SKIP_FIRST[0] = True
             run_machine(s, max(3, int(left / (seq_steps * 0.6)) + 1), seq_steps)
         except Violation as v:
             STATS["violations"] += 1
