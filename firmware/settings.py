@@ -22,7 +22,7 @@ _INTS = (
     ("PIN_TRIES", 1, 10),
     ("PIN_LOCK_S", 1, 86400),
 )
-_TEXTS = (("MACHINE_ID", 24), ("VERSION", 16), ("MODELS_DIR", 64), ("CERTS_DIR", 64))
+_TEXTS = (("MACHINE_ID", 24), ("VERSION", 16), ("MODELS_DIR", 255), ("CERTS_DIR", 255))  # a path: PATH_MAX-ish
 NAMES = tuple(n for n, _, _ in _INTS) + tuple(n for n, _ in _TEXTS) + (
     "COINS", "PAYOUT_COIN", "GAMES", "HOPPER", "TECH_PIN_SHA256", "PROGRESSIVE_LINK")
 MAX_GAMES = 16
@@ -76,7 +76,8 @@ def check(cfg, exists=None):
             out.append("%s must be a whole number from %d to %d, not %s" % (name, lo, hi, _show(v)))
     for name, n in _TEXTS:
         v = getattr(cfg, name, None)
-        if not isinstance(v, str) or not v or len(v) > n or not _printable(v):
+        path = name.endswith("_DIR")  # a folder's name may hold spaces; an identity may not
+        if not isinstance(v, str) or not v or len(v) > n or not _printable(v.replace(" ", "_") if path else v):
             out.append("%s must be 1 to %d printable characters, not %s" % (name, n, _show(v)))
     if out:
         return out  # the money checks below need sound figures
