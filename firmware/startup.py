@@ -138,7 +138,8 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None)
         ram_error = str(e)
         ledger.st = None
     gen, rng_failure = open_rng(board, ledger, config.MACHINE_ID)
-    offered = load_games(config.GAMES, config.MODELS_DIR, config.CERTS_DIR, ledger, log)
+    # with a configuration in doubt no game is offered: which games, and from where, is part of it
+    offered = [] if problems else load_games(config.GAMES, config.MODELS_DIR, config.CERTS_DIR, ledger, log)
     playable = [g for _, ok, _, g in offered if ok]
     game = playable[0] if playable else None
     bus = Master(board.uart("cctalk"), board.idle)
@@ -165,7 +166,7 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None)
             cab.set_tilt("config", problems[0] + (" (and %d more)" % (len(problems) - 1) if len(problems) > 1 else ""))
         if rng_failure is not None:
             cab.set_tilt("rng", str(rng_failure))
-        if game is None:
+        if game is None and not problems:
             reasons = ["%s: %s" % (gid, why) for gid, ok, why, _ in offered if not ok]
             cab.set_tilt("game", "no certified game to offer" + (" (%s)" % "; ".join(reasons) if reasons else ""))
         cab.resume()  # with no game too: a wager committed before the reboot is refunded, never lost
