@@ -143,11 +143,7 @@ class Machine(RuleBasedStateMachine):
         self.step_kind = "boot"
         self.lines_seen = 0
         self.flipped: int | None = None
-        self.lock_before: tuple[str, int] | None = None
         self.games_before = 0
-        self.credits_before = 0
-        self.bet_before = 0
-        self.entropy_stuck = False
         self.dated: bool | None = None
         self.plays = 0
         self.hand_paid = 0  # locks the attendant's key cleared in this step
@@ -239,6 +235,7 @@ class Machine(RuleBasedStateMachine):
         before = self._lock()
         credits = rig.screen.get("credits", 0)
         rig.panel.press("key_reset", hold=0.15)  # a key turn, past the 50 ms switch debounce
+        rig.wait_polls(2, 1.0)  # taken, and what it clears (a hopper reset) done, before the next press
         if before:
             # cleared: no lock, or a new one (a cash-out kept while locked is carried out at once: its
             # lock may look the same, but the credits it paid are gone)
@@ -264,6 +261,7 @@ class Machine(RuleBasedStateMachine):
         self._settle()
         before = rig.screen.get("credits", 0)
         tilts = self._tilt_lines()
+        dispenses = rig.hopper.dispenses
         rig.panel.press("cashout")
         if hopper_cut is not None:
             try:
@@ -278,8 +276,9 @@ class Machine(RuleBasedStateMachine):
             pass
         self._settle()
         s = rig.screen
+        tried = rig.hopper.dispenses != dispenses  # the hopper was asked (and ran dry: its tilt says so)
         if before and s.get("credits") == before and s.get("state") not in CASHOUT_WAITS and not self._lock() \
-                and self._tilt_lines() <= tilts:  # a new tilt (the hopper ran dry) says why; else stranded
+                and not tried and self._tilt_lines() <= tilts:
             raise Violation("stranded", f"cash-out of {before} credits did nothing in state {s.get('state')} "
                                         f"({s.get('msg')!r}): {rig.command('state')}")
 
@@ -505,7 +504,6 @@ class Machine(RuleBasedStateMachine):
         else:
             rig.panel.tap.send_line("entropy " + ("stuck" if stuck else "ok"))
             rig.wait_polls(3)
-        self.entropy_stuck = stuck
 
     # --- invariants -----------------------------------------------------------------------------------
     def _settle(self) -> None:
@@ -572,8 +570,6 @@ class Machine(RuleBasedStateMachine):
             print(f"{self.step_kind:18} {LAST_LOG[-1][1] if LAST_LOG else ''} -> {s.get('state')} credits "
                   f"{s.get('credits')} bet {s.get('bet')} games {s.get('games')} {s.get('msg')!r}", file=sys.stderr)
         self.games_before = s.get("games", 0)
-        self.credits_before = s.get("credits", 0)
-        self.bet_before = s.get("bet", 0)
         self.flipped = None
         self.hand_paid = 0
 
