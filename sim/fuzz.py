@@ -42,7 +42,7 @@ from tools.console import ConsoleClosed
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = {json.loads(p.read_text())["id"]: p for p in sorted((ROOT / "games" / "models").glob("*.json"))}
-# offered by id (games/models/<id>.json): skeleton3.json (id skeleton-3reel) is the format's test model
+# the firmware offers a game by id (games/models/<id>.json): a model filed under another name cannot be
 OFFERED = tuple(sorted(g for g, p in MODELS.items() if p.stem == g))
 GAME_IDS = OFFERED
 CERTS = ROOT / "games" / "certs"
