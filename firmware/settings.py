@@ -5,7 +5,7 @@
 # "config" tilt (no money in, no play; credits already on the meter are paid by hand).
 #
 #   problems = settings.apply(config, overrides)   # [] when the configuration is sound
-import json
+from firmware import strictjson
 
 # (name, lower bound, upper bound): the bounds keep every figure inside what the meters (10 digits)
 # and the critical-memory records are sized for. Tuples, not dicts: problems are listed in the same
@@ -127,9 +127,9 @@ def parse(text):
     if len(text) > MAX_FILE:
         return None, "settings file larger than %d bytes" % MAX_FILE
     try:
-        d = json.loads(text)
-    except ValueError:
-        return None, "settings file is not JSON"  # the parsers' own messages differ by runtime
+        d = strictjson.loads(text)  # strict, and the same on every runtime (firmware/strictjson.py)
+    except ValueError as e:
+        return None, "settings file is not JSON: %s" % e
     if not isinstance(d, dict):
         return None, "settings file must be one JSON object"
     for name in d:

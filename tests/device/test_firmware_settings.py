@@ -67,7 +67,10 @@ def test_a_settings_file_is_applied_only_as_a_sound_whole():
 
 
 def test_a_bad_settings_file_is_named():
-    assert settings.parse("{not json")[1] == "settings file is not JSON"
+    assert settings.parse("{not json")[1] == "settings file is not JSON: expected a key at byte 1"
+    # MicroPython's own json would take these (a typo silently changing a setting): refused here
+    for text in ('{"CREDIT_LIMIT": 1 "HOPPER": true}', '{"CREDIT_LIMIT": 01}', '{"GAMES": ["a",]}', '{"HOPPER"}'):
+        assert settings.parse(text)[1].startswith("settings file is not JSON: "), text
     assert settings.parse("[1, 2]")[1] == "settings file must be one JSON object"
     assert settings.parse('{"DENOM": 5}')[1] == 'settings file: unknown setting "DENOM"'
     assert "larger than" in settings.parse(" " * 5000)[1]
