@@ -11,7 +11,7 @@ arm-tools:
 	@if ! command -v arm-none-eabi-gcc >/dev/null || ! command -v qemu-system-arm >/dev/null \
 		|| ! test -f /usr/lib/arm-none-eabi/newlib/libc.a; then \
 		echo "installing $(ARM_PACKAGES)"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(ARM_PACKAGES) >/dev/null; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(ARM_PACKAGES) >/dev/null; \
 	fi
 
 ## firmware-arm: the qemu port (MPS2-AN385, Cortex-M3) with the same manifest frozen, build/firmware/qemu/

@@ -290,7 +290,8 @@ def build_arm(src: Path | None = None, build: Path = BUILD, manifest: Path = MAN
     missing = arm_tools_missing()
     if missing:
         raise BuildError("the Cortex-M build needs Debian's " + " ".join(ARM_PACKAGES) +
-                         f" (missing: {' '.join(missing)}): apt-get install -y " + " ".join(ARM_PACKAGES))
+                         f" (missing: {' '.join(missing)}): make arm-tools, or apt-get install -y --no-install-recommends "
+                         + " ".join(ARM_PACKAGES))
     src = src or find_source(build=build)
     write_data_module(build / "gen")
     cross = build_mpy_cross(src, build)
