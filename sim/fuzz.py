@@ -87,6 +87,8 @@ PROGRESS: list = []  # the campaign's progress queue, in a worker process
 LAST_LOG: list = []
 SHRUNK: list = []
 SKIP_FIRST = [False]
+CAMPAIGN = [False]  # a campaign worker: violations are recorded in FOUND, not raised
+FOUND: list = []
 BUDGET = [float("inf")]  # steps this process may run (a campaign worker's share)
 RULES: dict = {}  # steps run per rule, for the campaign's coverage line  # the violation of the shortest sequence shrink() found  # the steps of the sequence running now (the last one run, after a failure)
 GAMES_CACHE: dict = {}
@@ -118,7 +120,9 @@ def logged(fn):
         except (OSError, TimeoutError, RuntimeError, ValueError, ConsoleClosed) as e:
             if self.rig is not None and not self.rig.alive():
                 return None  # it died under the step: check() reports how
-            raise Violation("unresponsive", f"{fn.__name__}({kw}): {e!r}") from None
+            return self.found(Violation("unresponsive", f"{fn.__name__}({kw}): {e!r}"))
+        except Violation as v:
+            return self.found(v)
     return step
 
 
@@ -198,9 +202,9 @@ class Machine(RuleBasedStateMachine):
 
     # --- a player ------------------------------------------------------------------------------------
     def _playable(self) -> bool:
-        if self.spent:
-            return True
-        return self.rig is not None and self.rig.alive() and self.rig.panel is not None
+        # the model's state only, never the process's: hypothesis must see the same rules when it
+        # plays a sequence again
+        return self.spent or self.rig is not None
 
     @precondition(_playable)
     @rule(actions=st.lists(st.sampled_from(PLAYER), min_size=1, max_size=10))
@@ -432,7 +436,7 @@ class Machine(RuleBasedStateMachine):
             raise Violation("console", f"an over-long line ran: {line!r} -> {out!r}; tournament {before} -> {after}")
 
     # --- faults of the board --------------------------------------------------------------------------------
-    @precondition(lambda self: self.rig is not None and self.rig.alive())
+    @precondition(lambda self: self.rig is not None)
     @rule(kind=st.sampled_from(("cut", "cut", "cut", "flip", "games")),
           during=st.sampled_from(("idle", "token", "play", "cashout", "door", "key")), delay=st.floats(0.0, 0.7),
           hopper_too=st.booleans(), k=st.integers(0, 1 << 20), bit=st.integers(0, 7),
@@ -489,7 +493,7 @@ class Machine(RuleBasedStateMachine):
             if self.rig.screen.get("state") != "ramerror" and games[0] in listed and "PLAYING" in listed.split(games[0])[1][:12]:
                 raise Violation("certificate", f"{games[0]} plays with a tampered certificate: {listed}")
 
-    @precondition(lambda self: ENTROPY and self.rig is not None and self.rig.alive())
+    @precondition(lambda self: ENTROPY and self.rig is not None)
     @rule(at_boot=st.booleans(), stuck=st.booleans())
     @logged
     def entropy(self, at_boot: bool, stuck: bool) -> None:
@@ -542,10 +546,33 @@ class Machine(RuleBasedStateMachine):
         if new:
             raise Violation("restart", f"after {self.step_kind}: {new} {fw.lines[-12:]}")
 
+    def found(self, v: Violation) -> None:
+        """A campaign records the first violation of a sequence and ends it (hypothesis, which would
+        play it again to confirm it, never sees it: timing differs from one run to the next); a test
+        raises it."""
+        if not CAMPAIGN[0]:
+            raise v
+        FOUND.append((v, list(LAST_LOG)))
+        STATS["violations"] += 1
+        self.spent = True
+
     @invariant()
     def check(self) -> None:
         if self.spent:
             return
+        try:
+            self._check()
+        except Violation as v:
+            self.found(v)
+        except (OSError, TimeoutError, RuntimeError, ValueError, ConsoleClosed) as e:
+            try:
+                if self.rig is not None and not self.rig.alive():
+                    self._check_process()  # it died while being checked: say how
+                raise Violation("unresponsive", f"checking after {self.step_kind}: {e!r}")
+            except Violation as v:
+                self.found(v)
+
+    def _check(self) -> None:
         STATS["steps"] += 1
         if PROGRESS:
             PROGRESS[0].put(1)
@@ -699,19 +726,23 @@ def run_machine(seed: int, examples: int, steps: int, shrink: bool = False) -> N
 
 
 def replay(log: list) -> Violation | None:
-    """Play a recorded sequence again, checking the invariants after every step."""
+    """Play a recorded sequence again, checking the invariants after every step (the campaign's
+    figures are left as they were)."""
+    saved, campaign = dict(STATS), CAMPAIGN[0]
+    CAMPAIGN[0] = False
     m = Machine()
+    m.spent = False
     try:
         for name, kw in log:
             kw = {k: tuple(v) if isinstance(v, list) else v for k, v in kw.items()}
-            fn = getattr(Machine, name)
-            getattr(fn, "__wrapped__", fn)(m, **kw)
-            m.step_kind = name
+            getattr(m, name)(**kw)
             m.check()
     except Violation as e:
         return e
     finally:
         m.teardown()
+        STATS.update(saved)
+        CAMPAIGN[0] = campaign
     return None
 
 
@@ -756,6 +787,10 @@ def write_failure(out: Path, seed: int, v: Violation, log: list) -> Path:
             kw = dict(kw, junk=kw["junk"].hex(), bytes=True)
         steps.append([name, kw])
     path = out / f"fuzz-{seed}-{v.kind}.json"
+    n = 1
+    while path.exists():  # two failures of one kind in one run
+        n += 1
+        path = out / f"fuzz-{seed}-{v.kind}-{n}.json"
     path.write_text(json.dumps({"seed": seed, "violation": str(v)[:4000], "kind": v.kind, "steps": steps}, indent=1))
     return path
 
@@ -774,18 +809,20 @@ def worker(args: tuple) -> dict:
         try:
             # one long run: hypothesis starts each run with its simplest example, then random ones
             SKIP_FIRST[0] = True
+            CAMPAIGN[0] = True
             run_machine(s, max(3, int(left / (seq_steps * 0.6)) + 1), seq_steps)
-        except Violation as v:
-            STATS["violations"] += 1
-            log = list(LAST_LOG)
-            small = shrink(log, v.kind, shrink_s) if shrink_s > 0 else log
-            v = SHRUNK[0] if SHRUNK else v  # what the shrunk sequence reports
-            failures.append({"violation": str(v)[:600], "file": str(write_failure(Path(out), s, v, small)),
-                             "steps": len(small)})
         except Exception as e:  # noqa: the harness itself: reported, counted, the campaign goes on
             STATS["violations"] += 1
             failures.append({"violation": "harness: " + "".join(traceback.format_exception_only(e))[:600],
                              "file": str(write_failure(Path(out), s, Violation("harness", repr(e)), list(LAST_LOG)))})
+        finally:
+            CAMPAIGN[0] = False
+        found, FOUND[:] = list(FOUND), []
+        for v, log in found:  # shrunk outside hypothesis, in bounded time
+            small = shrink(log, v.kind, shrink_s) if shrink_s > 0 else log
+            v = SHRUNK[0] if SHRUNK else v  # what the shrunk sequence reports
+            failures.append({"violation": str(v)[:600], "file": str(write_failure(Path(out), s, v, small)),
+                             "steps": len(small)})
     return {"stats": dict(STATS), "failures": failures, "rules": dict(RULES)}
 
 
@@ -811,7 +848,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=4, help="sessions in parallel (they mostly wait: 4 share 2 cores)")
     ap.add_argument("--sequence", type=int, default=40, help="steps per sequence at most")
     ap.add_argument("--out", default="build/fuzz", help="where failing sequences are written")
-    ap.add_argument("--shrink", type=float, default=300.0, help="seconds spent shrinking each failure")
+    ap.add_argument("--shrink", type=float, default=120.0, help="seconds spent shrinking each failure")
     ap.add_argument("--replay", metavar="FILE", help="play a recorded sequence again")
     ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
