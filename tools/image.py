@@ -1,8 +1,9 @@
-"""Compile the device rooms to .mpy, the form a board runs them in.
+"""Compile the device rooms to .mpy, the form a board running stock MicroPython gets them in.
 
-A board never compiles Python at run time: its modules arrive as .mpy (or frozen). The emulated
-board runs the same way, so a module imported late (the paytable text) costs
-its bytecode only, not the compiler's parse tree in a heap that is already three-quarters full.
+A board never compiles Python at run time: its modules are frozen into its image (tools/firmware.py,
+what the emulated board runs) or arrive as .mpy: this image, which `make deploy` installs and
+`make release` ships, and which the stock wheel runs with JETON_CODE=mpy. A module imported late
+(the paytable text) then costs its bytecode only, not the compiler's parse tree.
 
     python -m tools.image [--out build/mpy]
 
