@@ -85,7 +85,7 @@ def measure(script: str, model_path: str) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    argv = argv or []  # `make bench` calls main() with none: every model
     if not MPY.exists():
         print("no MicroPython unix port in .venv: make venv")
         return 1
@@ -115,4 +115,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
