@@ -64,7 +64,9 @@ class CriticalMemory:
         self._jbuf = bytearray(self.journal_size)
         self._cbuf = bytearray(_BLOCK_HEAD_SIZE + max(self.capacity.values()) + _CRC_SIZE)
         self.seq = 0
-        self.data = {}
+        # name -> (seq, length, crc) of what was last committed. The payloads stay in NVRAM and are
+        # read when needed: a full event log and recall would otherwise keep ~26 KB in the heap.
+        self.meta = {}
         self.bytes_written = 0
         self.findings = []  # what open() had to repair or discard, for the event log
 
@@ -74,7 +76,7 @@ class CriticalMemory:
 
     # --- raw copies ---------------------------------------------------------------------------------
     def _read_copy(self, name, bank):
-        """(seq, payload) or None when the copy fails its checks."""
+        """(seq, payload, crc) or None when the copy fails its checks."""
         off = self._copy_off(name, bank)
         head = self.nvram.read(off, _BLOCK_HEAD_SIZE)
         magic, bid, seq, n = struct.unpack(_BLOCK_HEAD, head)
@@ -82,9 +84,10 @@ class CriticalMemory:
             return None
         rest = self.nvram.read(off + _BLOCK_HEAD_SIZE, n + _CRC_SIZE)
         payload = rest[:n]
-        if struct.unpack("<I", rest[n:])[0] != _crc(head + payload):
+        crc = struct.unpack("<I", rest[n:])[0]
+        if crc != _crc(head + payload):
             return None
-        return seq, payload
+        return seq, payload, crc
 
     def _write_copy(self, name, bank, seq, payload):
         buf = self._cbuf
@@ -92,9 +95,11 @@ class CriticalMemory:
         struct.pack_into(_BLOCK_HEAD, buf, 0, b"JB", self.ids[name], seq, len(payload))
         buf[_BLOCK_HEAD_SIZE:end] = payload
         mv = memoryview(buf)
-        struct.pack_into("<I", buf, end, _crc(mv[:end]))
+        crc = _crc(mv[:end])
+        struct.pack_into("<I", buf, end, crc)
         self.nvram.write(self._copy_off(name, bank), mv[:end + _CRC_SIZE])
         self.bytes_written += end + _CRC_SIZE
+        return crc
 
     def _read_journal(self):
         """(seq, {name: payload}) or None."""
@@ -135,7 +140,7 @@ class CriticalMemory:
         One journaled transaction, numbered above every sequence number still readable, so that a
         power cut part-way through is replayed at power-up like any other commit."""
         self.seq = self._highest_seq()
-        self.data = {}
+        self.meta = {}
         self.commit(initial)
 
     def _highest_seq(self):
@@ -163,7 +168,7 @@ class CriticalMemory:
         if journal is None:
             self.findings.append("journal discarded (incomplete or corrupt)")
         best = 0
-        data = {}
+        meta = {}
         for name in self.names:
             a = self._read_copy(name, 0)
             b = self._read_copy(name, 1)
@@ -172,11 +177,14 @@ class CriticalMemory:
                 if (a and a[0] > jseq) or (b and b[0] > jseq):
                     raise RamError("block %s newer than the journal" % name)
                 payload = jentries[name]
+                crc = None
                 for bank, cp in ((0, a), (1, b)):
                     if cp is None or cp[0] != jseq or cp[1] != payload:
-                        self._write_copy(name, bank, jseq, payload)
+                        crc = self._write_copy(name, bank, jseq, payload)
+                    else:
+                        crc = cp[2]
                 self.findings.append("replayed %s from journal" % name)
-                a = b = (jseq, payload)
+                a = b = (jseq, payload, crc)
             if a is None and b is None:
                 raise RamError("both copies of %s are bad" % name)
             if a is None or b is None:
@@ -186,25 +194,34 @@ class CriticalMemory:
                 a = b = good
             if a != b:
                 raise RamError("copies of %s disagree" % name)
-            data[name] = a[1]
+            meta[name] = (a[0], len(a[1]), a[2])
             if a[0] > best:
                 best = a[0]
         if jseq is not None and jseq > best:
             best = jseq
         self.seq = best
-        self.data = data
+        self.meta = meta
         return True
 
     # --- use ----------------------------------------------------------------------------------------
     def read(self, name):
-        return self.data[name]
+        """The committed payload of a block, read back from NVRAM (copy A, else its twin)."""
+        seq, n, crc = self.meta[name]
+        for bank in (0, 1):
+            cp = self._read_copy(name, bank)
+            if cp is not None and cp[0] == seq and cp[2] == crc:
+                return cp[1]
+        raise RamError("both copies of %s changed under us" % name)
 
     def salvage(self, name):
         """The newest intact payload of one block, even when the memory as a whole failed to open
         (a RAM clear keeps what can still be proven, e.g. the hard meters' positions); None when
         neither copy nor the journal holds it."""
-        if name in self.data:
-            return self.data[name]
+        if name in self.meta:
+            try:
+                return self.read(name)
+            except RamError:
+                pass
         best = None
         j = self._read_journal()
         if j and name in j[1]:
@@ -238,37 +255,37 @@ class CriticalMemory:
         struct.pack_into("<I", buf, pos, _crc(mv[:pos]))
         self.nvram.write(self.base, mv[:pos + _CRC_SIZE])
         self.bytes_written += pos + _CRC_SIZE
+        crcs = {}
         for bank in (0, 1):
             for name in updates:
-                self._write_copy(name, bank, seq, updates[name])
+                crcs[name] = self._write_copy(name, bank, seq, updates[name])
         self.seq = seq
         for name in updates:
-            self.data[name] = updates[name]
+            self.meta[name] = (seq, len(updates[name]), crcs[name])
 
     def verify(self):
         """Before and after each play: both copies of every block still match what we committed."""
         for name in self.names:
             for bank in (0, 1):
-                if not self._same(name, bank, self.data[name]):
+                if not self._same(name, bank, self.meta[name]):
                     raise RamError("copy %s of %s changed under us" % ("AB"[bank], name))
 
-    def _same(self, name, bank, payload):
-        # the copy is intact (CRC) and holds payload; read in small pieces: this runs twice a game,
-        # and small pieces fit a fragmented heap where a whole block might not
+    def _same(self, name, bank, meta):
+        # the copy is intact and is the one committed: its sequence, length and CRC (over header
+        # and payload, recomputed from the bytes in NVRAM) are those of the last commit. Read in
+        # small pieces: this runs twice a game, and small pieces fit a fragmented heap
+        seq0, n0, crc0 = meta
         off = self._copy_off(name, bank)
         head = self.nvram.read(off, _BLOCK_HEAD_SIZE)
         magic, bid, seq, n = struct.unpack(_BLOCK_HEAD, head)
-        if magic != b"JB" or bid != self.ids[name] or n != len(payload):
+        if magic != b"JB" or bid != self.ids[name] or seq != seq0 or n != n0:
             return False
         crc = crc32(head)
-        mv = memoryview(payload)
         off += _BLOCK_HEAD_SIZE
         for pos in range(0, n, _VERIFY_PIECE):
-            piece = self.nvram.read(off + pos, min(_VERIFY_PIECE, n - pos))
-            if piece != mv[pos:pos + len(piece)]:
-                return False
-            crc = crc32(piece, crc)
-        return struct.unpack("<I", self.nvram.read(off + n, _CRC_SIZE))[0] == crc & 0xFFFFFFFF
+            crc = crc32(self.nvram.read(off + pos, min(_VERIFY_PIECE, n - pos)), crc)
+        crc &= 0xFFFFFFFF
+        return crc == crc0 and struct.unpack("<I", self.nvram.read(off + n, _CRC_SIZE))[0] == crc
 
     def live_ranges(self):
         """(offset, length) of every byte that currently carries data, for fault-injection campaigns."""
@@ -280,7 +297,8 @@ class CriticalMemory:
                 jl += 3 + len(p)
             out.append((self.base, jl))
         for name in self.names:
-            n = _BLOCK_HEAD_SIZE + len(self.data.get(name, b"")) + _CRC_SIZE
+            meta = self.meta.get(name)
+            n = _BLOCK_HEAD_SIZE + (meta[1] if meta else 0) + _CRC_SIZE
             for bank in (0, 1):
                 out.append((self._copy_off(name, bank), n))
         return out

@@ -215,3 +215,24 @@ def test_a_ram_clear_of_corrupt_memory_cut_at_any_byte_never_passes_for_a_good_o
         assert (after.read("state"), after.read("g0")) == (b"s0", b"")  # all cleared, nothing old
         cleared += 1
     assert cleared > 0
+
+
+def test_payloads_are_read_back_from_nvram_and_a_bad_copy_is_never_returned():
+    # the heap keeps (seq, length, crc) per block, not the payloads: a full log and recall are ~26 KB
+    nv, cm = fresh()
+    cm.commit({"state": b"s1", "g0": b"game one"})
+    nv.mem[cm._copy_off("g0", 0) + 9] ^= 0x01  # copy A's payload: 'game one' -> 'fame one'
+    assert cm.read("g0") == b"game one"  # its twin, whose sequence and CRC are the committed ones
+    nv.mem[cm._copy_off("g0", 1) + 9] ^= 0x01
+    with raises(RamError):
+        cm.read("g0")  # both changed under us: never a payload that was not committed
+    # a copy rewritten whole and consistent, but not by us (an older seq), is not taken either
+    nv2, cm2 = fresh()
+    cm2.commit({"log": b"old"})
+    old = bytes(nv2.mem[cm2._copy_off("log", 0):cm2._copy_off("log", 0) + 9 + 3 + 4])
+    cm2.commit({"log": b"new"})
+    for bank in (0, 1):
+        off = cm2._copy_off("log", bank)
+        nv2.mem[off:off + len(old)] = old
+    with raises(RamError):
+        cm2.read("log")
