@@ -1,6 +1,6 @@
 """Build the Jeton firmware image from MicroPython source (`make firmware`, `make firmware-arm`).
 
-    python -m tools.firmware [--arm] [--data] [--print-path]
+    python -m tools.firmware [--arm] [--data] [--source]
 
 The image is MicroPython itself with `manifest.py` frozen into it: the four device rooms as
 bytecode, and the game models and certificates as a ROMFS held in a frozen constant
@@ -37,7 +37,6 @@ TARBALL = "micropython-1c3c2011.tar.gz"
 BUILD = ROOT / "build" / "firmware"
 GEN = BUILD / "gen"
 MANIFEST = ROOT / "manifest.py"
-MPY_CROSS = BUILD / "mpy-cross" / "mpy-cross"
 FIRMWARE = BUILD / "unix" / "micropython"  # the emulated board's image
 FIRMWARE_ARM = BUILD / "qemu" / "firmware.elf"  # MPS2-AN385 (Cortex-M3) under qemu-system-arm
 # The unix port without the parts whose sources the vendored tree leaves out (vendor/README.md);
@@ -265,15 +264,27 @@ def ensure_built() -> Path:
     when nothing did). Concurrent callers (the power-cut campaign's workers) build it once."""
     if not stale():
         return FIRMWARE
-    import fcntl
-
-    BUILD.mkdir(parents=True, exist_ok=True)
-    with open(BUILD / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with _locked():
         if stale():
             build_unix()
             os.utime(FIRMWARE)  # make may leave an unchanged binary untouched: mark it as checked now
     return FIRMWARE
+
+
+class _locked:  # noqa: N801  (used as a with-statement, like a function)
+    """One build at a time in build/firmware (make firmware beside a harness that rebuilds)."""
+
+    def __enter__(self):
+        import fcntl
+
+        BUILD.mkdir(parents=True, exist_ok=True)
+        self.f = open(BUILD / ".lock", "w")
+        fcntl.flock(self.f, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()  # closing releases the lock
+        return False
 
 
 def arm_tools_missing() -> list[str]:
@@ -302,8 +313,9 @@ def build_arm(src: Path | None = None, build: Path = BUILD, manifest: Path = MAN
 
 def build_arm_tests(build: Path = BUILD) -> Path:
     """The Cortex-M3 image with the rng/games device tests frozen: build/firmware/qemu-tests/firmware.elf."""
-    manifest = write_test_manifest(build / "gen")
-    return build_arm(build=build, manifest=manifest, out="qemu-tests")
+    with _locked():
+        manifest = write_test_manifest(build / "gen")
+        return build_arm(build=build, manifest=manifest, out="qemu-tests")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -319,7 +331,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.source:
             print(find_source())
             return 0
-        out = build_arm() if args.arm else build_unix()
+        with _locked():
+            out = build_arm() if args.arm else build_unix()
     except BuildError as e:
         print(f"firmware: {e}", file=sys.stderr)
         return 1

@@ -59,7 +59,8 @@ def _session(code: str, timeout: float = 600) -> tuple[int, int]:
 
 
 def measure(games: list[str], spins: int = SPINS) -> list[dict]:
-    firmware.build_arm()
+    with firmware._locked():
+        firmware.build_arm()
     us, _ = _session(DRBG)
     rows = [{"game": "randbits(32)", "instructions": us}]  # 1000 calls: us * 1000 ns / 1000
     for gid in games:
