@@ -232,8 +232,10 @@ class CriticalMemory:
                 best = cp
         return best[1] if best else None
 
-    def commit(self, updates):
-        """Atomically replace the payloads of the named blocks."""
+    def commit(self, updates, then=None):
+        """Atomically replace the payloads of the named blocks. then(), if given, runs at the commit
+        point: the journal is on record, the copies are not yet written (an output that must change
+        exactly when the record does, e.g. a meter coil released when its stroke is counted)."""
         seq = (self.seq + 1) & 0xFFFFFFFF
         buf = self._jbuf
         pos = _JOURNAL_HEAD_SIZE
@@ -255,6 +257,8 @@ class CriticalMemory:
         struct.pack_into("<I", buf, pos, _crc(mv[:pos]))
         self.nvram.write(self.base, mv[:pos + _CRC_SIZE])
         self.bytes_written += pos + _CRC_SIZE
+        if then is not None:
+            then()
         crcs = {}
         for bank in (0, 1):
             for name in updates:

@@ -200,8 +200,9 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks):
         raw = self.mem.read("em")
         return json.loads(raw) if raw else None
 
-    def save_em_state(self, state):
-        self.mem.commit({"em": json.dumps(state).encode()})  # the em block alone: a few hundred bytes
+    def save_em_state(self, state, then=None):
+        """The em block alone (a few hundred bytes); then() runs the moment it is committed."""
+        self.mem.commit({"em": json.dumps(state).encode()}, then)
 
     def clear_lock(self):
         """Attendant key: the hand pay shown on the lock has been paid."""

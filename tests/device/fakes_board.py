@@ -243,10 +243,12 @@ class Store:
     def load(self):
         return copy(self.value)
 
-    def save(self, value):
+    def save(self, value, then=None):
         self.value = copy(value)
         self.saves += 1
         self.history.append(self.value)
+        if then is not None:
+            then()  # committed: what must follow the record at once
 
 
 def copy(v):

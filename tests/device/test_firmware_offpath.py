@@ -116,12 +116,16 @@ def test_rng_failure_at_power_up_voids_the_committed_wager_then_recovers():
     cab = power_on(board, SEPT)
     coins(cab, 1)
     cab.ledger.wager(2, None, cab.game.id)
+    cab = None  # powered off: only the NVRAM remains
+    gc.collect()
     again = power_on(board, SEPT, g=None)
     again.set_tilt("rng", "startup: stuck source")  # as firmware.startup does when open_rng fails
     again.resume()
     led = again.ledger
     assert led.credits == 4 and led.meters["refunds"] == 2 and led.game["phase"] == "void"  # s. 95
     assert again.state == "tilt"
+    again = led = None
+    gc.collect()
     third = power_on(board, SEPT, g=None)  # every later boot with the source still dead: no loop
     assert third.ledger.credits == 4 and third.state == "tilt" and "rng" in third.tilts
     third.reopen_rng = lambda: (gen(), None)  # the source passes its start-up test again

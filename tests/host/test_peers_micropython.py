@@ -31,7 +31,9 @@ from board.meters_em import EmMeters
 class Store:
     def __init__(self): self.v = None
     def load(self): return self.v
-    def save(self, v): self.v = v
+    def save(self, v, then=None):
+        self.v = v
+        if then is not None: then()
 
 state, console, cctalk, panel = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 b = emulated.Board(state, console, cctalk, panel)

@@ -24,8 +24,10 @@ class Store:
     def load(self):
         return self.value
 
-    def save(self, v):
+    def save(self, v, then=None):
         self.value = {k: list(x) for k, x in v.items()}
+        if then is not None:
+            then()
 
 
 @pytest.fixture
