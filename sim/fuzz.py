@@ -223,7 +223,7 @@ class Machine(RuleBasedStateMachine):
                 self._cashout(None)
             else:
                 self.games_before = rig.screen.get("games", 0)
-                rig.panel.press(a)
+                self._press(a)
                 self._await_game_or_refusal()
                 self._settle()
 
@@ -234,13 +234,23 @@ class Machine(RuleBasedStateMachine):
         """The same as player: a second rule so that players get twice the share of steps."""
         self.player.__wrapped__(self, actions=actions)
 
+    def _press(self, button: str) -> None:
+        """Held until the firmware has polled the acceptor twice: its main loop has then read the
+        press and timed it past the debounce on its own clock. (A fixed hold is not enough on a busy
+        host: press and release can reach the firmware in the same pass and be debounced away.)"""
+        rig = self.rig
+        rig.panel.set_pin(button, 1)
+        time.sleep(0.06)  # past the 30-50 ms debounce even when the polls come quickly
+        rig.wait_polls(2, 1.0)
+        rig.panel.set_pin(button, 0)
+
     def _key(self) -> None:
         """The attendant's key: a lock it clears is paid by hand, its amount and nothing else."""
         rig = self.rig
         before = self._lock()
         credits = rig.screen.get("credits", 0)
-        rig.panel.press("key_reset", hold=0.15)  # a key turn, past the 50 ms switch debounce
-        rig.wait_polls(2, 1.0)  # taken, and what it clears (a hopper reset) done, before the next press
+        self._press("key_reset")
+        rig.wait_polls(2, 1.0)  # what it clears (a hopper reset) done before the next press
         if before:
             # cleared: no lock, or a new one (a cash-out kept while locked is carried out at once: its
             # lock may look the same, but the credits it paid are gone)
@@ -267,7 +277,7 @@ class Machine(RuleBasedStateMachine):
         before = rig.screen.get("credits", 0)
         tilts = self._tilt_lines()
         dispenses = rig.hopper.dispenses
-        rig.panel.press("cashout")
+        self._press("cashout")
         if hopper_cut is not None:
             try:
                 rig.wait_screen(lambda s: s.get("state") == "payout", 1.0)
@@ -295,7 +305,9 @@ class Machine(RuleBasedStateMachine):
         pos = self._token_position()
         for _ in range(n):
             if not rig.peer.accepting(pos):
-                break
+                rig.wait_polls(3, 1.0)  # acceptance comes back a poll after a game or a payout ends
+                if not rig.peer.accepting(pos):
+                    break
             if rig.peer.insert(pos):
                 self.truth.tokens += 1
             rig.wait_polls(1)  # a validator takes a few coins a second at most
@@ -460,12 +472,12 @@ class Machine(RuleBasedStateMachine):
             if rig.peer.accepting(pos) and rig.peer.insert(pos):
                 self.truth.tokens += 1
         elif during in ("play", "cashout"):
-            rig.panel.press(during)
+            self._press(during)
         elif during == "door":
             rig.panel.set_pin("door_main", 1)
             self.levels["door_main"] = 1
         elif during == "key":
-            rig.panel.press("key_reset", hold=0.15)
+            self._press("key_reset")
             self.keyed = True  # the key may clear tilts before the cut
         time.sleep(delay)
         self._cut(hopper_too)
