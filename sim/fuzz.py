@@ -86,10 +86,8 @@ STATS = {"steps": 0, "sequences": 0, "games_played": 0, "power_cuts": 0, "violat
 PROGRESS: list = []  # the campaign's progress queue, in a worker process
 LAST_LOG: list = []
 SHRUNK: list = []
-SKIP_FIRST = [False]
 CAMPAIGN = [False]  # a campaign worker: violations are recorded in FOUND, not raised
 FOUND: list = []
-BUDGET = [float("inf")]  # steps this process may run (a campaign worker's share)
 RULES: dict = {}  # steps run per rule, for the campaign's coverage line  # the violation of the shortest sequence shrink() found  # the steps of the sequence running now (the last one run, after a failure)
 GAMES_CACHE: dict = {}
 
@@ -110,8 +108,12 @@ def logged(fn):
     """Record each step (rule name and arguments) so a failing sequence can be written and replayed."""
     @functools.wraps(fn)
     def step(self, **kw):
-        if self.spent:
-            return None  # the campaign's budget is spent: the rest of this run costs nothing
+        if self.failed:  # the rest of a failed sequence runs unchecked (its steps keep the model's
+            try:         # state, so hypothesis sees the same rules if it plays the sequence again)
+                fn(self, **kw)
+            except Exception:  # noqa: nothing is judged any more
+                pass
+            return None
         LAST_LOG.append([fn.__name__, kw])
         RULES[fn.__name__] = RULES.get(fn.__name__, 0) + 1
         self.step_kind = fn.__name__
@@ -154,12 +156,8 @@ class Machine(RuleBasedStateMachine):
         self.tilts: set[str] = set()
         self.keyed = False  # the attendant's key turned during this power step
         self.acceptor_counter: int | None = None
-        # hypothesis starts every run with its simplest example (one rule, over and over): a campaign
-        # skips it
-        self.spent = STATS["steps"] >= BUDGET[0] or SKIP_FIRST[0]
-        SKIP_FIRST[0] = False
-        if not self.spent:
-            STATS["sequences"] += 1
+        self.failed = False
+        STATS["sequences"] += 1
         LAST_LOG.clear()
 
     # --- power ---------------------------------------------------------------------------------------
@@ -204,7 +202,7 @@ class Machine(RuleBasedStateMachine):
     def _playable(self) -> bool:
         # the model's state only, never the process's: hypothesis must see the same rules when it
         # plays a sequence again
-        return self.spent or self.rig is not None
+        return self.rig is not None
 
     @precondition(_playable)
     @rule(actions=st.lists(st.sampled_from(PLAYER), min_size=1, max_size=10))
@@ -566,11 +564,11 @@ class Machine(RuleBasedStateMachine):
             raise v
         FOUND.append((v, list(LAST_LOG)))
         STATS["violations"] += 1
-        self.spent = True
+        self.failed = True
 
     @invariant()
     def check(self) -> None:
-        if self.spent:
+        if self.failed:
             return
         try:
             self._check()
@@ -743,7 +741,6 @@ def replay(log: list) -> Violation | None:
     saved, campaign = dict(STATS), CAMPAIGN[0]
     CAMPAIGN[0] = False
     m = Machine()
-    m.spent = False
     try:
         for name, kw in log:
             kw = {k: tuple(v) if isinstance(v, list) else v for k, v in kw.items()}
@@ -814,21 +811,25 @@ def worker(args: tuple) -> dict:
     failures = []
     if queue is not None:
         PROGRESS[:] = [queue]
-    BUDGET[0] = steps
+    per_sequence = float(seq_steps)  # steps a sequence takes on average, learnt as the runs go
     while STATS["steps"] < steps:
         s = rnd.getrandbits(32)
         left = steps - STATS["steps"]
+        before = dict(STATS)
         try:
-            # one long run: hypothesis starts each run with its simplest example, then random ones
-            SKIP_FIRST[0] = True
+            # runs of about the steps left (no stopping one midway: hypothesis would see a changed
+            # sequence); each starts with hypothesis's simplest example, then random ones
             CAMPAIGN[0] = True
-            run_machine(s, max(3, int(left / (seq_steps * 0.6)) + 1), seq_steps)
+            run_machine(s, max(2, round(left / per_sequence)), seq_steps)
         except Exception as e:  # noqa: the harness itself: reported, counted, the campaign goes on
             STATS["violations"] += 1
             failures.append({"violation": "harness: " + "".join(traceback.format_exception_only(e))[:600],
                              "file": str(write_failure(Path(out), s, Violation("harness", repr(e)), list(LAST_LOG)))})
         finally:
             CAMPAIGN[0] = False
+        ran = STATS["sequences"] - before["sequences"]
+        if ran:
+            per_sequence = max(1.0, (STATS["steps"] - before["steps"]) / ran)
         found, FOUND[:] = list(FOUND), []
         for v, log in found:  # shrunk outside hypothesis, in bounded time
             small = shrink(log, v.kind, shrink_s) if shrink_s > 0 else log
