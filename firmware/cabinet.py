@@ -229,6 +229,9 @@ class Cabinet(GamePlay, HopperOut):
 
     def ram_clear(self):
         """Technician's RAM clear (console, audit key + PIN): fresh memory, recorded as its first event."""
+        if self.em is not None and self.em.busy():
+            # the clear keeps each coil's recorded position: not while a stroke is on its way
+            raise ValueError("the hard meters are still counting: try again in a moment")
         self.ledger.format(("ramclear", str(self.ram_error or "by technician")))
         self.ram_error = None
         self._boot_tilts = {}

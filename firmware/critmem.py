@@ -257,15 +257,17 @@ class CriticalMemory:
         struct.pack_into("<I", buf, pos, _crc(mv[:pos]))
         self.nvram.write(self.base, mv[:pos + _CRC_SIZE])
         self.bytes_written += pos + _CRC_SIZE
-        if then is not None:
-            then()
-        crcs = {}
-        for bank in (0, 1):
+        try:
+            if then is not None:
+                then()
+        finally:  # the copies follow their journal whatever then() did: the next commit overwrites it
+            crcs = {}
+            for bank in (0, 1):
+                for name in updates:
+                    crcs[name] = self._write_copy(name, bank, seq, updates[name])
+            self.seq = seq
             for name in updates:
-                crcs[name] = self._write_copy(name, bank, seq, updates[name])
-        self.seq = seq
-        for name in updates:
-            self.meta[name] = (seq, len(updates[name]), crcs[name])
+                self.meta[name] = (seq, len(updates[name]), crcs[name])
 
     def verify(self):
         """Before and after each play: both copies of every block still match what we committed."""

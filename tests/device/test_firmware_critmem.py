@@ -236,3 +236,19 @@ def test_payloads_are_read_back_from_nvram_and_a_bad_copy_is_never_returned():
         nv2.mem[off:off + len(old)] = old
     with raises(RamError):
         cm2.read("log")
+
+
+def test_then_runs_at_the_commit_point_and_a_failing_one_never_loses_the_copies():
+    nv, cm = fresh()
+    seen = []
+    cm.commit({"state": b"s1"}, lambda: seen.append(cm._read_journal()[1]["state"]))
+    assert seen == [b"s1"]  # the journal was on record when it ran
+
+    def boom():
+        raise OSError("output failed")
+
+    with raises(OSError):
+        cm.commit({"g0": b"game"}, boom)
+    cm.commit({"state": b"s3"})  # overwrites the journal: g0 must already be in its copies
+    again = reopen(nv)
+    assert again.read("g0") == b"game" and again.read("state") == b"s3"

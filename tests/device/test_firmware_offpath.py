@@ -245,3 +245,20 @@ def test_tournament_games_are_counted_and_metered():
     steps(cab, 40)
     assert cab.ledger.meters["games_played"] == 2 and cab.ledger.recall()[-1]["n"] == 2
     assert board.coils["meter_games"].rises == 2
+
+
+def test_ram_clear_waits_for_a_stroke_on_its_way():
+    from devtest import raises
+
+    board = new_board()
+    cab = power_on(board, SEPT)
+    cab.em = EmMeters(board.coils, LedgerStore(cab.ledger), on_ms=20, off_ms=20)
+    coins(cab, 1)  # four strokes to drive on the drop meter
+    cab.step(1)
+    assert cab.em.busy()
+    with raises(ValueError):
+        cab.ram_clear()
+    assert cab.ledger.credits == 4  # nothing cleared
+    steps(cab, 60)
+    cab.ram_clear()
+    assert cab.ledger.credits == 0 and cab.ledger.em_base()["meter_drop"] == 4
