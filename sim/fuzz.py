@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, \
     run_state_machine_as_test
 
-from firmware import config
+from firmware import config, states
 from firmware.cabinet import HARD_METERS
 from games import load
 from sim.cctalk_acceptor import CoinAcceptorPeer
@@ -60,8 +60,9 @@ UNKNOWN_POSITION = 9  # a coin the acceptor does not recognise: it answers a rej
 REJECT_CODES = (1, 2, 8, 25)
 FAULT_CODES = (5, 6, 14, 15)
 FRAUD_CODES = (17, 20, 40)
-# states where a cash-out may wait: a RAM error; a door open or the audit key on (a technician's)
-CASHOUT_WAITS = ("ramerror", "door", "audit")
+# states where a cash-out press is not carried out at once, read from the firmware's own state
+# table (firmware/states.py): refused (a RAM error) or kept until the game, payout or lock ends
+CASHOUT_WAITS = tuple(s for s in states.STATES if states.action(s, states.CASHOUT) in (None, "keep_cashout"))
 # tilts that need the attendant: a power cycle must not clear them (the rng tilt clears itself once a
 # fresh generator passes its start-up tests)
 KEY_TILTS = ("acceptor", "fraud", "hopper")
