@@ -136,6 +136,16 @@ class CoinAcceptor:
         for i in range(1 + 2 * EVENTS):  # r is a view into the bus's receive buffer: copy it now
             into[i] = r[i]
 
+    @staticmethod
+    def _corroborates(a, b, d):
+        """Reading b is reading a with d (1..EVENTS) newer events in front of the same buffer."""
+        if not 0 < d < EVENTS:
+            return False  # five newer (or none, or a counter gone back): nothing left to prove a by
+        for i in range(1, 1 + 2 * (EVENTS - d)):
+            if b[i + 2 * d] != a[i]:
+                return False
+        return True
+
     def _baseline(self):
         """Two agreeing readings become the counter we count from; their events are not ours."""
         self._read(self._a)
@@ -175,10 +185,12 @@ class CoinAcceptor:
         self._read(b)
         if a != b:
             now = b[0]
-            if counter and now and new_events(last, now) <= EVENTS and new_events(counter, now) <= EVENTS:
-                return 0  # a coin landed between the two readings: read again at the next poll
-            # (a device comes up from a reset inhibited: no coin can follow a 0 that quickly)
-            return self._out_of_sequence(out, counter, now)
+            if not (counter and now and self._corroborates(a, b, new_events(counter, now))):
+                # (a device comes up from a reset inhibited: no coin can follow a 0 that quickly)
+                return self._out_of_sequence(out, counter, now)
+            # coins landed between the two readings: the second holds the first's events behind
+            # them, so the first is the acceptor's word; the newer ones are read at the next poll
+            # (at the buffer's limit, waiting would have let them push the first's out of it)
         if counter == 0:
             # reset or power cycle: whatever happened since our last poll is unknowable, and
             # the device came back inhibited: restore what the firmware asked for
