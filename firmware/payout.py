@@ -5,7 +5,7 @@ from board import hopper_codes
 from board.cctalk import CcTalkError
 from board.compat import ticks_add, ticks_diff
 from board.hopper_cctalk import HopperError
-from firmware import config, states
+from firmware import config
 from firmware.books import AuditError
 from firmware.coins import payout_credits
 
@@ -14,18 +14,13 @@ HOPPER_RETRY_MS = 5000
 
 class HopperOut:
     def cashout(self):
-        """Credits belong to the player: a cash-out is possible in every state but a RAM error
-        (and the self-audit tilt, which says the books themselves are wrong). While the reels turn,
-        a hopper pays or a hand pay waits for the attendant, the press is kept and carried out
-        when that ends. Outside idle/credit, or with the hopper at fault, it is a hand pay."""
+        """Credits belong to the player. The state table (firmware/states.py) says where this runs:
+        every state but a RAM error, and where a press is kept instead (keep_cashout). Outside
+        idle/credit/tilt, or with the hopper at fault, it is a hand pay; the self-audit tilt, which
+        says the books themselves are wrong, leaves it to the technician."""
         self._cashout_asked = False
         st = self.state
-        if st == states.RAMERROR or not self.ledger.credits:
-            return
-        if st in states.CASHOUT_WAITS:
-            self._cashout_asked = True
-            return
-        if "audit" in self.tilts:
+        if not self.ledger.credits or "audit" in self.tilts:
             return
         credits = self.ledger.credits
         cpc = payout_credits(config)
