@@ -66,12 +66,9 @@ class _Parser:
         self.fail("unexpected byte")
 
     def obj(self, depth):
-        self.i += 1
         d = {}
-        if self.peek() == 0x7D:
-            self.i += 1
-            return d
-        while True:
+        more = self._open(0x7D)
+        while more:
             if self.peek() != 0x22:
                 self.fail("expected a key")
             k = self.string()
@@ -79,29 +76,32 @@ class _Parser:
                 self.fail("duplicate key")
             self.expect(0x3A)
             d[k] = self.value(depth)
-            c = self.peek()
-            self.i += 1
-            if c == 0x7D:
-                return d
-            if c != 0x2C:
-                self.i -= 1
-                self.fail("expected ',' or '}'")
+            more = self._next(0x7D)
+        return d
 
     def arr(self, depth):
-        self.i += 1
         out = []
-        if self.peek() == 0x5D:
-            self.i += 1
-            return out
-        while True:
+        more = self._open(0x5D)
+        while more:
             out.append(self.value(depth))
-            c = self.peek()
+            more = self._next(0x5D)
+        return out
+
+    def _open(self, close):
+        """Past the opening bracket: False when the container closes at once (empty)."""
+        self.i += 1
+        if self.peek() == close:
             self.i += 1
-            if c == 0x5D:
-                return out
-            if c != 0x2C:
-                self.i -= 1
-                self.fail("expected ',' or ']'")
+            return False
+        return True
+
+    def _next(self, close):
+        """After a member: True for another (a comma), False at the closing bracket."""
+        c = self.peek()
+        if c != close and c != 0x2C:
+            self.fail("expected ',' or '%s'" % chr(close))
+        self.i += 1
+        return c != close
 
     def string(self):
         b = self.b
