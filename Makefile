@@ -6,8 +6,8 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 MPY    := $(VENV)/bin/micropython
 STAMP  := $(VENV)/.installed
-# The firmware's fixed heap on the emulated board (design: no more than 256 KB).
-HEAP   ?= 256K
+# The firmware's fixed heap on the emulated board: empty for a board's (sim/harness.py BOARD_HEAP, 112K).
+HEAP   ?=
 export MICROPYPATH := .frozen:$(CURDIR)
 export PYTHONPATH  := $(CURDIR)
 
@@ -30,8 +30,8 @@ PROFILE ?= emulated
 CONFIG_ARGS = $(if $(GAMES),--games $(GAMES)) --profile $(PROFILE)
 
 ## run: boot the firmware (micropython) on the emulated board with the terminal cabinet panel
-run: $(STAMP)
-	$(PY) -m sim.cabinet --heap $(HEAP) $(CONFIG_ARGS)
+run: $(STAMP) unix32-tools
+	$(PY) -m sim.cabinet $(if $(HEAP),--heap $(HEAP)) $(CONFIG_ARGS)
 
 ## console: technician console client (URL=socket://127.0.0.1:7770 or /dev/ttyUSB0)
 URL ?= socket://127.0.0.1:7770
@@ -39,11 +39,11 @@ console: $(STAMP)
 	$(PY) -m tools.console $(URL)
 
 ## demo: scripted session (10 tokens, 5 games, cash-out); last line is the meters as JSON
-demo: $(STAMP)
-	$(PY) -m sim.demo --heap $(HEAP) $(CONFIG_ARGS)
+demo: $(STAMP) unix32-tools
+	$(PY) -m sim.demo $(if $(HEAP),--heap $(HEAP)) $(CONFIG_ARGS)
 
 ## bench: every benchmark module in tools/bench/ (ratios against references measured in the same run)
-bench: $(STAMP)
+bench: $(STAMP) unix32-tools
 	$(PY) -m tools.bench
 
 ## test: pytest under CPython plus every device test under the MicroPython unix port (and the

@@ -1,8 +1,18 @@
 # Build room: the Jeton firmware image from MicroPython source (docs/build.md).
-.PHONY: firmware firmware-arm arm-tools deploy release
+.PHONY: firmware firmware-arm arm-tools unix32-tools deploy release
 
-## firmware: MicroPython's unix port with manifest.py frozen (the emulated board's image), build/firmware/
-firmware: $(STAMP)
+# Debian's i686 compiler and runtime, installed when missing: the emulated board's image has 32-bit
+# words, as the boards have (tools/firmware.py UNIX32_PACKAGES).
+UNIX32_PACKAGES := gcc-i686-linux-gnu libc6-dev-i386-cross libc6-i386
+unix32-tools:
+	@if ! command -v i686-linux-gnu-gcc >/dev/null || ! test -f /usr/i686-linux-gnu/lib/libc.so \
+		|| ! test -e /lib/ld-linux.so.2; then \
+		echo "installing $(UNIX32_PACKAGES)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(UNIX32_PACKAGES) >/dev/null; \
+	fi
+
+## firmware: MicroPython's unix port with manifest.py frozen (the emulated board's 32-bit image), build/firmware/
+firmware: $(STAMP) unix32-tools
 	$(PY) -m tools.firmware
 
 # Debian's Cortex-M toolchain and qemu, installed when missing.

@@ -161,7 +161,7 @@ def boot_or_refuse(cab: EmulatedCabinet) -> int | None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m sim.cabinet", description=__doc__.splitlines()[0])
-    ap.add_argument("--heap", default="256K")
+    ap.add_argument("--heap", default=None, help="the firmware's fixed heap (default: the board's, sim/harness.py BOARD_HEAP)")
     ap.add_argument("--state", default="var/emulated", help="where the emulated board keeps its NVRAM file")
     ap.add_argument("--auto-ports", action="store_true", help="free ports instead of 7770-7772")
     ap.add_argument("--ports", help="console,cctalk,panel ports (default 7770,7771,7772)")

@@ -15,7 +15,7 @@ from sim.harness import EmulatedCabinet
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m sim.demo")
-    ap.add_argument("--heap", default="256K")
+    ap.add_argument("--heap", default=None, help="the firmware's fixed heap (default: the board's, sim/harness.py BOARD_HEAP)")
     ap.add_argument("--tokens", type=int, default=10)
     ap.add_argument("--plays", type=int, default=5, help="games to play")
     add_config_args(ap)

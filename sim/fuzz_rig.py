@@ -37,7 +37,7 @@ class Rig:
     """Firmware process + ccTalk acceptor and hopper + panel + meter monitor + console."""
 
     def __init__(self, state: str | Path, games: tuple[str, ...] = (), certs: str | Path | None = None,
-                 heap: str = "256K", hopper_stock: int = 100000):
+                 heap: str | None = None, hopper_stock: int = 100000):
         self.state = Path(state)
         self.state.mkdir(parents=True, exist_ok=True)
         self.games = tuple(games)

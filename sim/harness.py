@@ -22,10 +22,15 @@ from tools.console import ConsoleClient
 ROOT = Path(__file__).resolve().parent.parent
 MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
 # How the firmware's code is loaded: "frozen" (the Jeton firmware image, `make firmware`: the device
-# rooms in the image, as a board has them in flash), "mpy" (the stock wheel loading build/mpy) or
+# rooms in the image, as a board has them in flash, with a board's 32-bit words), "frozen64" (the
+# same image built with 64-bit words, for comparison), "mpy" (the stock wheel loading build/mpy) or
 # "py" (the stock wheel compiling the checkout). JETON_CODE picks another default.
-CODE_FORMS = ("frozen", "mpy", "py")
+CODE_FORMS = ("frozen", "frozen64", "mpy", "py")
 DEFAULT_CODE = os.environ.get("JETON_CODE", "frozen")
+# The emulated board's fixed heap: a board's (an ESP32 gives the firmware about 110 KB; docs/build.md).
+# The stock 64-bit wheel, loading bytecode into the heap, needs more (tools/bench/bench_heap.py).
+BOARD_HEAP = "112K"
+DEFAULT_HEAP = {"frozen": BOARD_HEAP, "frozen64": "256K", "mpy": "384K", "py": "384K"}
 # The image runs its frozen modules only: '' (the working directory, the checkout) comes first on
 # sys.path and would shadow them with the sources.
 FROZEN_BOOT = "import sys; sys.path.remove(''); from firmware.main import main; main(sys.argv[1:])"
@@ -47,15 +52,16 @@ def free_ports(n: int) -> list[int]:
 
 
 class FirmwareProcess:
-    """The firmware image (`build/firmware/unix/micropython -X heapsize=HEAP`), or the stock
+    """The firmware image (`build/firmware/unix32/micropython -X heapsize=HEAP`), or the stock
     `micropython firmware/main.py`, with the emulated board."""
 
-    def __init__(self, state_dir: str | Path, ports: dict[str, int], heap: str = "256K",
+    def __init__(self, state_dir: str | Path, ports: dict[str, int], heap: str | None = None,
                  extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None):
         # compiled=False: from source, compiled on the device (a benchmark's reference)
         self.code = code or (DEFAULT_CODE if compiled else "py")
         if self.code not in CODE_FORMS:
             raise ValueError(f"code must be one of {CODE_FORMS}, not {self.code!r}")
+        heap = heap or DEFAULT_HEAP[self.code]
         self.compiled = self.code != "py"
         self.state_dir = Path(state_dir)
         self.ports = ports
@@ -67,8 +73,9 @@ class FirmwareProcess:
         self._ready = threading.Event()
 
     def command(self) -> list[str]:
-        if self.code == "frozen":
-            cmd = [str(fwbuild.FIRMWARE), "-X", f"heapsize={self.heap}", "-c", FROZEN_BOOT]
+        if self.code in ("frozen", "frozen64"):
+            image = fwbuild.FIRMWARE if self.code == "frozen" else fwbuild.FIRMWARE64
+            cmd = [str(image), "-X", f"heapsize={self.heap}", "-c", FROZEN_BOOT]
         else:
             cmd = [str(MICROPYTHON), "-X", f"heapsize={self.heap}", "firmware/main.py"]
         cmd += ["--state", str(self.state_dir)]
@@ -78,8 +85,8 @@ class FirmwareProcess:
 
     def start(self, timeout: float = 20.0) -> "FirmwareProcess":
         # compiled as a board runs them: no compiler peaks in the firmware's fixed heap
-        if self.code == "frozen":
-            fwbuild.ensure_built()  # a BuildError says how to get MicroPython's source
+        if self.code in ("frozen", "frozen64"):
+            fwbuild.ensure_built(32 if self.code == "frozen" else 64)  # a BuildError says what is missing
             path = ".frozen"
         elif self.code == "mpy":
             image.build()
@@ -182,7 +189,7 @@ class EmulatedCabinet:
 
     TOKEN_POSITION = 1
 
-    def __init__(self, state_dir: str | Path, heap: str = "256K", ports: dict[str, int] | None = None,
+    def __init__(self, state_dir: str | Path, heap: str | None = None, ports: dict[str, int] | None = None,
                  extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None):
         if ports is None:
             ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))

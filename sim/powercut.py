@@ -46,7 +46,7 @@ class Truth:
 
 
 class Session:
-    def __init__(self, state: Path, seed: int, heap: str, flip_every: int, progress=None) -> None:
+    def __init__(self, state: Path, seed: int, heap: str | None, flip_every: int, progress=None) -> None:
         self.state = state
         self.seed = seed
         self.rnd = random.Random(seed)
@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=8, help="independent sessions run in parallel")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--flip-every", type=int, default=10, help="flip a bit before every Nth reboot (0: never)")
-    ap.add_argument("--heap", default="256K")
+    ap.add_argument("--heap", default=None, help="the firmware's fixed heap (default: the board's, sim/harness.py BOARD_HEAP)")
     ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)

@@ -37,11 +37,17 @@ TARBALL = "micropython-1c3c2011.tar.gz"
 BUILD = ROOT / "build" / "firmware"
 GEN = BUILD / "gen"
 MANIFEST = ROOT / "manifest.py"
-FIRMWARE = BUILD / "unix" / "micropython"  # the emulated board's image
+FIRMWARE = BUILD / "unix32" / "micropython"  # the emulated board's image: 32-bit, as every board is
+FIRMWARE64 = BUILD / "unix64" / "micropython"  # the same image with 64-bit words (bench_heap's comparison)
 FIRMWARE_ARM = BUILD / "qemu" / "firmware.elf"  # MPS2-AN385 (Cortex-M3) under qemu-system-arm
 # The unix port without the parts whose sources the vendored tree leaves out (vendor/README.md);
 # the emulated board needs none of them.
 UNIX_ARGS = ("VARIANT=standard", "MICROPY_PY_BTREE=0", "MICROPY_PY_SSL=0", "MICROPY_PY_FFI=0")
+# The emulated board's image is built for i686, as MicroPython's own 32-bit CI builds the unix port:
+# every board Jeton runs on has 32-bit words, and a 64-bit build doubles the heap that objects take
+# (a pointer, a small int, a dict slot), so its heap figures are not a board's.
+UNIX32_ARGS = ("CROSS_COMPILE=i686-linux-gnu-",)
+UNIX32_PACKAGES = ("gcc-i686-linux-gnu", "libc6-dev-i386-cross", "libc6-i386")
 QEMU_BOARD = "MPS2_AN385"
 ARM_PACKAGES = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi", "qemu-system-arm")
 # Files the firmware reads with open(), frozen as ROMFS: the certified models and their certificates.
@@ -234,14 +240,31 @@ def build_mpy_cross(src: Path, build: Path = BUILD) -> Path:
     return build / "mpy-cross" / "mpy-cross"
 
 
-def build_unix(src: Path | None = None, build: Path = BUILD, manifest: Path = MANIFEST) -> Path:
-    """mpy-cross, then the unix port with the manifest frozen: build/firmware/unix/micropython."""
+def unix32_tools_missing() -> list[str]:
+    missing = [] if shutil.which("i686-linux-gnu-gcc") else ["gcc-i686-linux-gnu"]
+    if not Path("/usr/i686-linux-gnu/lib/libc.so").exists():
+        missing.append("libc6-dev-i386-cross")
+    if not Path("/lib/ld-linux.so.2").exists():  # to run it
+        missing.append("libc6-i386")
+    return missing
+
+
+def build_unix(src: Path | None = None, build: Path = BUILD, manifest: Path = MANIFEST, word: int = 32) -> Path:
+    """mpy-cross, then the unix port with the manifest frozen: build/firmware/unix32/micropython
+    (32-bit words, the emulated board's), or build/firmware/unix64/micropython (word=64)."""
+    missing = unix32_tools_missing() if word == 32 else []
+    if missing:
+        raise BuildError("the emulated board's 32-bit image needs Debian's " + " ".join(UNIX32_PACKAGES) +
+                         f" (missing: {' '.join(missing)}): make unix32-tools, or apt-get install -y "
+                         "--no-install-recommends " + " ".join(UNIX32_PACKAGES))
     src = src or find_source(build=build)
     write_data_module(build / "gen")
     cross = build_mpy_cross(src, build)
-    _make(src, ["-C", str(src / "ports" / "unix"), *UNIX_ARGS, f"BUILD={build / 'unix'}",
-           f"FROZEN_MANIFEST={manifest}", f"MICROPY_MPYCROSS={cross}"], "the unix port")
-    return build / "unix" / "micropython"
+    out = "unix32" if word == 32 else "unix64"
+    _make(src, ["-C", str(src / "ports" / "unix"), *UNIX_ARGS, *(UNIX32_ARGS if word == 32 else ()),
+                f"BUILD={build / out}", f"FROZEN_MANIFEST={manifest}", f"MICROPY_MPYCROSS={cross}"],
+          "the unix port")
+    return build / out / "micropython"
 
 
 def inputs(root: Path = ROOT) -> list[Path]:
@@ -259,16 +282,17 @@ def stale(image: Path = FIRMWARE, root: Path = ROOT) -> bool:
     return any(p.stat().st_mtime_ns > built for p in inputs(root))
 
 
-def ensure_built() -> Path:
+def ensure_built(word: int = 32) -> Path:
     """The emulated board's image, rebuilt first if a device file changed since (a few stat calls
     when nothing did). Concurrent callers (the power-cut campaign's workers) build it once."""
-    if not stale():
-        return FIRMWARE
+    image = FIRMWARE if word == 32 else FIRMWARE64
+    if not stale(image):
+        return image
     with _locked():
-        if stale():
-            build_unix()
-            os.utime(FIRMWARE)  # make may leave an unchanged binary untouched: mark it as checked now
-    return FIRMWARE
+        if stale(image):
+            build_unix(word=word)
+            os.utime(image)  # make may leave an unchanged binary untouched: mark it as checked now
+    return image
 
 
 class _locked:  # noqa: N801  (used as a with-statement, like a function)
@@ -321,6 +345,8 @@ def build_arm_tests(build: Path = BUILD) -> Path:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tools.firmware", description=__doc__.split("\n\n")[0])
     ap.add_argument("--arm", action="store_true", help="the qemu Cortex-M3 image instead of the unix port")
+    ap.add_argument("--word", type=int, choices=(32, 64), default=32,
+                    help="the unix port's word size (default 32, a board's; 64 for comparison)")
     ap.add_argument("--data", action="store_true", help="only write build/firmware/gen/jeton_rom.py")
     ap.add_argument("--source", action="store_true", help="only print where the MicroPython source is")
     args = ap.parse_args(argv)
@@ -332,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
             print(find_source())
             return 0
         with _locked():
-            out = build_arm() if args.arm else build_unix()
+            out = build_arm() if args.arm else build_unix(word=args.word)
     except BuildError as e:
         print(f"firmware: {e}", file=sys.stderr)
         return 1

@@ -70,3 +70,15 @@ def test_the_data_romfs_holds_every_model_and_certificate_byte_for_byte() -> Non
     for rel in firmware.DATA:
         for p in (firmware.ROOT / rel).glob("*.json"):
             assert p.read_bytes() in image, p  # stored verbatim: the boot check reads the certified bytes
+
+
+def test_without_the_i686_compiler_the_build_says_what_to_install(tmp_path: Path, monkeypatch) -> None:
+    """The emulated board's image has a board's 32-bit words; without Debian's i686 compiler the
+    build stops before touching anything, naming the packages and the make target that installs
+    them (never a silent 64-bit build, whose heap figures are not a board's)."""
+    monkeypatch.setenv("PATH", str(tmp_path))  # no i686-linux-gnu-gcc on it
+    with pytest.raises(firmware.BuildError) as e:
+        firmware.build_unix(src=tmp_path / "no-tree", build=tmp_path / "build")
+    msg = str(e.value)
+    assert "\n" not in msg and "gcc-i686-linux-gnu" in msg and "make unix32-tools" in msg
+    assert not (tmp_path / "build").exists()
