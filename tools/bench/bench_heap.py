@@ -1,12 +1,14 @@
 """Heap: the smallest fixed heap (-X heapsize) in which the real firmware carries a whole session —
 boot, tokens for 10 games, 10 games, every read-only console command, cash-out — for every shipped
 game offered in turn, and for each way of loading the code: frozen in the Jeton firmware image (as a
-board has it in flash), .mpy (tools.image, the stock wheel), and from source compiled on the device.
+board has it in flash, with a board's 32-bit words), the same image built with 64-bit words
+(frozen64: what the word size alone costs), .mpy (tools.image, the stock 64-bit wheel), and from
+source compiled on the device.
 
-    python -m tools.bench.bench_heap [--games ID,...] [--codes frozen,mpy,py] [--long N --heap 112K]
+    python -m tools.bench.bench_heap [--games ID,...] [--codes frozen,frozen64,mpy,py] [--long N --heap 112K]
 
 For each (code, game): the smallest heap that boots, the smallest that carries the session
-(bisection in STEP_K steps between LO_K and BUDGET_K), the heap in use after boot and after the 10
+(bisection in STEP_K steps between LO_K and the code form's TOP_K), the heap in use after boot and after the 10
 games (console `mem`, after a collection). A heap that fails with a MemoryError, a restart or a
 board reset "did not fit"; a run that stalls without any of these is a "timeout" (a busy host), is
 tried again, and is never counted as not fitting. --long plays N games at one heap and reports any
@@ -21,9 +23,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from sim.harness import READ_COMMANDS, ROOT, EmulatedCabinet
+from sim.harness import BOARD_HEAP, READ_COMMANDS, ROOT, EmulatedCabinet
 
+BOARD_K = int(BOARD_HEAP.rstrip("K"))  # the emulated board's heap: the ratio column's reference
 BUDGET_K = 256
+# the largest heap tried per code form: the stock wheel loads bytecode into the heap
+TOP_K = {"frozen": BUDGET_K, "frozen64": BUDGET_K, "mpy": 512, "py": 512}
 LO_K = 64
 STEP_K = 8
 GAMES_PER_SESSION = 10
@@ -118,21 +123,22 @@ def smallest(game: str, code: str, boot_only: bool = False, top_k: int = BUDGET_
     return hi, best
 
 
-def table(games: list[str], codes: list[str], top_k: int = BUDGET_K) -> list[dict]:
+def table(games: list[str], codes: list[str], top_k: int | None = None) -> list[dict]:
     rows = []
-    print(f"{'code':<7} {'game':<15} {'boots in':>8} {'session in':>10} {'of 256K':>7} "
+    print(f"{'code':<8} {'game':<15} {'boots in':>8} {'session in':>10} {'of ' + BOARD_HEAP:>7} "
           f"{'used@boot':>9} {'used@10':>8}  note")
     for code in codes:
+        top = top_k or TOP_K.get(code, BUDGET_K)
         for game in games:
-            boot_k, _ = smallest(game, code, boot_only=True, top_k=top_k)
-            k, r = smallest(game, code, top_k=top_k)
+            boot_k, _ = smallest(game, code, boot_only=True, top_k=top)
+            k, r = smallest(game, code, top_k=top)
             row = {"code": code, "game": game, "boot_k": boot_k, "session_k": k,
                    "boot_used": r.get("boot_used"), "used": r.get("used"), "note": "" if k else
                    f"{r['result']}: {r.get('why', '')}"}
             rows.append(row)
             fmt = lambda v: "-" if v is None else f"{v}K"  # noqa: E731
-            print(f"{code:<7} {game:<15} {fmt(boot_k):>8} {fmt(k):>10} "
-                  f"{(k / BUDGET_K if k else 0):>7.2f} {row['boot_used'] or '-':>9} {row['used'] or '-':>8}  {row['note']}",
+            print(f"{code:<8} {game:<15} {fmt(boot_k):>8} {fmt(k):>10} "
+                  f"{(k / BOARD_K if k else 0):>7.2f} {row['boot_used'] or '-':>9} {row['used'] or '-':>8}  {row['note']}",
                   flush=True)
     return rows
 
@@ -149,10 +155,10 @@ def long_run(game: str, heap_k: int, code: str, games: int) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tools.bench.bench_heap", description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", default="", help="comma-separated game ids (default: every shipped game)")
-    ap.add_argument("--codes", default="frozen,mpy,py")
+    ap.add_argument("--codes", default="frozen,frozen64,mpy,py")
     ap.add_argument("--long", type=int, default=0, help="play this many games at --heap instead")
     ap.add_argument("--heap", default="112K")
-    ap.add_argument("--max", type=int, default=BUDGET_K, help="largest heap tried, in K (default the 256K budget)")
+    ap.add_argument("--max", type=int, default=0, help="largest heap tried, in K (default per code form, TOP_K)")
     args = ap.parse_args([] if argv is None else argv)
     games = [g for g in args.games.split(",") if g] or shipped_games()
     codes = [c for c in args.codes.split(",") if c]
@@ -163,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
                 r = long_run(game, int(args.heap.rstrip("Kk")), code, args.long)
                 bad += r["result"] != FIT or bool(r["growth"])
         return 1 if bad else 0
-    table(games, codes, args.max)
+    table(games, codes, args.max or None)
     return 0
 
 
