@@ -556,6 +556,15 @@ class Board(hal.WiredBoard):
         board (sim.harness) decides whether to start it again."""
         raise SystemExit(RESET_EXIT)
 
+    def image(self):
+        """The firmware file that runs (the image's `sys.executable`), read back as stored."""
+        import sys
+
+        path = getattr(sys, "executable", "")
+        if not path:
+            raise OSError("no firmware file to read back (sys.executable is empty)")
+        return open(path, "rb")
+
     def idle(self, ms):
         """Sleep until a socket has something or ms pass; service every ready socket."""
         self._sync_registrations()

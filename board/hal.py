@@ -76,6 +76,13 @@ class Board:
         """A real board reset (a fresh heap); critical memory carries the cabinet over."""
         raise NotImplementedError("%s: reset()" % self.NAME)
 
+    def image(self):
+        """The firmware image as stored, opened for reading back from its first byte to its last:
+        readinto(buf) -> n (0 at the end), close(). What `verify SEED` and the boot check hash.
+        Emulated board: the firmware file that runs. A board: its flash, e.g. esp32.Partition.RUNNING
+        or rp2.Flash read with readblocks (not written yet: untested without hardware)."""
+        raise NotImplementedError("%s: image()" % self.NAME)
+
 
 class WiredBoard(Board):
     """A board whose wires are dicts filled by its __init__: uarts, pins, lamps, meters."""
