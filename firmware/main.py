@@ -66,13 +66,15 @@ def make_board(opts, platform=sys.platform):
 def _mkdirs(path):
     import os
 
-    p = ""
+    p = "/" if path.startswith("/") else ""  # an absolute path stays absolute (not made under the cwd)
     for part in path.split("/"):
-        p = p + "/" + part if p else part
-        try:
-            os.mkdir(p)
-        except OSError:
-            pass
+        if part:
+            p += part
+            try:
+                os.mkdir(p)
+            except OSError:
+                pass
+            p += "/"
 
 
 # Needed once, at power-up: their bytecode goes back to the heap once the cabinet runs (on a board
