@@ -32,6 +32,7 @@ class Board:
 
     NAME = None
     ENTROPY = None
+    IMAGE = None  # the firmware image's name in a release manifest, when image() can read it back
     nvram = None
     display = None
     door_latch = None
@@ -82,6 +83,12 @@ class Board:
         Emulated board: the firmware file that runs. A board: its flash, e.g. esp32.Partition.RUNNING
         or rp2.Flash read with readblocks (not written yet: untested without hardware)."""
         raise NotImplementedError("%s: image()" % self.NAME)
+
+    def release_file(self, name):
+        """The signed release record kept beside the image, opened for reading ("rb"): name is
+        "SHA256SUMS" or "SHA256SUMS.sig"; OSError when absent. A board keeps them on its file
+        system (the root, beside main.py)."""
+        return open(name, "rb")
 
 
 class WiredBoard(Board):

@@ -84,10 +84,14 @@ def release(out: Path = OUT, root: Path = ROOT) -> Path:
     if par.main([str(m) for m in shipped] + ["--out", str(tmp / "par")]):
         raise SystemExit("PAR sheets failed")
     fw_sum = firmware.sha256_file(tmp / "firmware" / "micropython-unix")
+    pub, dev = firmware.release_pub()
+    key_note = ("the build's development key (build/keys/): a test release, not one for the field" if dev
+                else f"the release key {pub.name}")
     (tmp / "RELEASE.md").write_text(
         f"# Jeton {ver}\n\n"
         f"- `firmware/micropython-unix`: the emulated board's image (MicroPython {firmware.PIN[:8]}, unix port,"
-        f" `manifest.py` frozen), SHA-256 `{fw_sum}`: the firmware's ready line reports the same digest.\n"
+        f" `manifest.py` frozen), SHA-256 `{fw_sum}`: the firmware's ready line reports the same digest."
+        f" It authenticates this folder's `{SUMS}.sig` at power-up with {key_note}.\n"
         + ("- `firmware/qemu-mps2-an385.elf`: the same manifest frozen for the Cortex-M3 (qemu MPS2-AN385).\n"
            if arm.is_file() else "")
         + "- `mpy/`: the device rooms as .mpy for a board running stock MicroPython (`make deploy`).\n"
