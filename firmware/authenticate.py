@@ -14,6 +14,7 @@ from firmware.program import feed
 SUMS = "SHA256SUMS"
 SIG = "SHA256SUMS.sig"
 HEADER = b"# jeton-release "
+MAX_COUNTER = 999999999  # MAJOR.MINOR.PATCH, each 0-999 (tools/release.py): the state block's bound
 
 
 class SoftwareError(Exception):
@@ -72,7 +73,7 @@ def read_manifest(open_file, key, wanted):
         raise SoftwareError("%s: missing (an unsigned release)" % SIG)
     if not signature.verify(key[0], key[1], h.digest(), sig):
         raise SoftwareError("%s: not a signature of %s by the release key" % (SIG, SUMS))
-    if version is None or counter is None:
+    if version is None or counter is None or counter > MAX_COUNTER:
         raise SoftwareError("%s: no release number" % SUMS)
     return found, version, counter
 

@@ -98,6 +98,8 @@ def test_a_signed_manifest_without_its_release_number(key, data: Path) -> None:
         check(Board(signed(key, sums(header=""))), key, data)
     with pytest.raises(authenticate.SoftwareError, match="^SHA256SUMS: no release number$"):
         check(Board(signed(key, sums(header="# jeton-release version=0.1.0 counter=x\n"))), key, data)
+    with pytest.raises(authenticate.SoftwareError, match="^SHA256SUMS: no release number$"):  # past its bound
+        check(Board(signed(key, sums(header="# jeton-release version=1.0.0 counter=1000000000\n"))), key, data)
 
 
 def test_the_same_release_number_boots_an_older_one_does_not(key, data: Path) -> None:
