@@ -35,9 +35,10 @@ def _hex(h):
     return binascii.hexlify(h.digest())
 
 
-def read_manifest(open_file, key, wanted):
+def read_manifest(open_file, key, wanted, prefix=None):
     """Read SHA256SUMS in one pass, hashing every byte as it is parsed: ({path: digest hex bytes}
-    for each path in `wanted`, version, counter). SoftwareError unless its signature verifies."""
+    for each path in `wanted` or under `prefix`, version, counter). SoftwareError unless its
+    signature verifies."""
     h = hashlib.sha256()
     found = {}
     version = None
@@ -61,7 +62,7 @@ def read_manifest(open_file, key, wanted):
                         counter = int(field[8:])
             else:
                 path = line[66:].rstrip(b"\n").decode()
-                if path in wanted and line[64:66] == b"  ":
+                if line[64:66] == b"  " and (path in wanted or (prefix and path.startswith(prefix))):
                     found[path] = line[:64]
             first = False
     finally:
@@ -92,23 +93,72 @@ def _check_file(found, name, reader):
         raise SoftwareError("%s: SHA-256 differs from the signed manifest" % name)
 
 
-def check(board, key, games, models_dir, certs_dir, last_counter):
+def check(board, key, games, models_dir, certs_dir, last_counter, code_dir=None):
     """Authenticate the release the cabinet runs: (version, counter) when every check passes;
     SoftwareError naming the first file that does not. `last_counter`: the highest release number
-    that ran on this machine (critical memory), or None when unknown."""
-    image = getattr(board, "IMAGE", None)  # the image's name in the manifest; None: not readable
-    files = [(image, board.image)] if image else []
+    that ran on this machine (critical memory), or None when unknown. `code_dir`: the folder of the
+    .mpy files the code was loaded from (a board installed by `make deploy`), whose manifest sits in
+    it and lists each as mpy/<path>: every one must be listed and match, none listed may be missing;
+    None: the code is in the firmware image, which is checked whole."""
+    files = []
+    if code_dir is None:
+        image = getattr(board, "IMAGE", None)  # the image's name in the manifest; None: not readable
+        if image:
+            files.append((image, board.image))
+        open_file = board.release_file
+    else:
+        open_file = _in(code_dir)
     for gid in games:
         files.append(("models/%s.json" % gid, _opener("%s/%s.json" % (models_dir, gid))))
         files.append(("certs/%s.json" % gid, _opener("%s/%s.json" % (certs_dir, gid))))
     wanted = set(name for name, _ in files)
-    found, version, counter = read_manifest(board.release_file, key, wanted)
+    found, version, counter = read_manifest(open_file, key, wanted, None if code_dir is None else "mpy/")
     if last_counter is not None and counter < last_counter:
         raise SoftwareError("%s: release %s (number %d) is older than number %d, which ran here" % (
             SUMS, version, counter, last_counter))
     for name, reader in files:
         _check_file(found, name, reader)
+    if code_dir is not None:
+        _check_code(found, code_dir)
     return version, counter
+
+
+def _check_code(found, code_dir):
+    seen = set()
+    for rel in _mpy_files(code_dir, ""):
+        name = "mpy/" + rel
+        _check_file(found, name, _opener(code_dir + rel))
+        seen.add(name)
+    for name in sorted(found):
+        if name.startswith("mpy/") and name not in seen:
+            raise SoftwareError("%s: listed in %s, missing" % (name, SUMS))
+
+
+def _mpy_files(base, rel):
+    """Every .mpy under base + rel, as paths relative to base, sorted (a deterministic first fault)."""
+    import os
+
+    out = []
+    for name in sorted(os.listdir(base + rel if base + rel else ".")):
+        path = rel + name
+        if name.endswith(".mpy"):
+            out.append(path)
+        elif "." not in name and _is_dir(base + path):
+            out += _mpy_files(base, path + "/")
+    return out
+
+
+def _is_dir(path):
+    import os
+
+    try:
+        return os.stat(path)[0] & 0x4000 != 0  # S_IFDIR, on both runtimes
+    except OSError:
+        return False
+
+
+def _in(folder):
+    return lambda name: open(folder + name, "rb")
 
 
 def _opener(path):

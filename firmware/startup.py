@@ -19,11 +19,15 @@ def log(msg):
     print("jeton: " + msg)
 
 
+def _module_file():
+    return getattr(sys.modules.get("firmware.cabinet"), "__file__", "")
+
+
 def _code_form():
     # how the firmware's modules were loaded: "mpy" (compiled image), "py" (compiled at boot), "frozen".
     # A frozen module is named by its path in the image ("firmware/cabinet.py"), as is one found
     # through '' (the working directory): the first of the two on sys.path gave it.
-    f = getattr(sys.modules.get("firmware.cabinet"), "__file__", "")
+    f = _module_file()
     if not f:
         return "frozen"
     if f == "firmware/cabinet.py":
@@ -110,11 +114,14 @@ def authenticate_software(board, ledger, log):
 
     key = authenticate.builtin_key()
     if key is None:
-        log("software: NOT VERIFIED (no release key: code from .mpy or source, not a firmware image)")
+        log("software: NOT VERIFIED (no release key: code from source, not a firmware image or a signed .mpy image)")
         return None, "unverified"
     last = ledger.st.get("rel", 0) if ledger.st is not None else None
+    # code from .mpy files (make deploy, JETON_CODE=mpy): their folder holds the key and the manifest
+    code_dir = _module_file()[:-len("firmware/cabinet.mpy")] if _code_form() == "mpy" else None
     try:
-        version, counter = authenticate.check(board, key, config.GAMES, config.MODELS_DIR, config.CERTS_DIR, last)
+        version, counter = authenticate.check(board, key, config.GAMES, config.MODELS_DIR, config.CERTS_DIR, last,
+                                              code_dir)
     except authenticate.SoftwareError as e:
         return str(e), "refused"
     status = "release %s (number %d) authentic%s" % (version, counter, ", development key" if key[2] else "")

@@ -53,6 +53,9 @@ def payload(root: Path = ROOT) -> dict[str, bytes]:
     out_dir = image.OUT
     image.build(out_dir, root)
     files = {p.relative_to(out_dir).as_posix(): p.read_bytes() for p in sorted(out_dir.rglob("*.mpy"))}
+    for name in ("SHA256SUMS", "SHA256SUMS.sig"):  # what the board authenticates them with at power-up
+        if (out_dir / name).is_file():
+            files[name] = (out_dir / name).read_bytes()
     for rel in DATA:
         for p in sorted((root / rel).glob("*.json")):
             files[f"{rel}/{p.name}"] = p.read_bytes()

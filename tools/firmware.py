@@ -243,17 +243,21 @@ def write_boot_release(image: Path, root: Path = ROOT) -> Path | None:
     release number, the image and every shipped model and certificate (what the emulated board
     authenticates at power-up). None with a release key: its private half is not here, and
     `tools.sign sign` signs the release folder instead."""
+    return write_record(image.parent / BOOT_RELEASE, [("firmware/micropython-unix", image)], root)
+
+
+def write_record(out: Path, entries: list[tuple[str, Path]], root: Path = ROOT) -> Path | None:
+    """SHA256SUMS (the release number, `entries` and every shipped model and certificate) and its
+    signature by the development key, written into `out`; None with a release key."""
     from tools import release, sign
 
     if not release_pub()[1]:
         return None
     ver = release.version(root)
-    entries = [("firmware/micropython-unix", image)] + shipped_data(root)
     text = f"# jeton-release version={ver} counter={release.counter(ver)}\n" + "".join(
-        f"{sha256_file(p)}  {name}\n" for name, p in sorted(entries))
+        f"{sha256_file(p)}  {name}\n" for name, p in sorted(entries + shipped_data(root)))
     sig = sign.sign_bytes(sign.load_private(DEV_KEY), text.encode())
-    out = image.parent / BOOT_RELEASE
-    out.mkdir(exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     for name, data in ((sign.SIG, sig), (sign.SUMS, text.encode())):  # the manifest last: it dates the pair
         tmp = out / (name + ".tmp")
         tmp.write_bytes(data)
@@ -261,14 +265,18 @@ def write_boot_release(image: Path, root: Path = ROOT) -> Path | None:
     return out
 
 
-def boot_release_fresh(image: Path, root: Path = ROOT) -> bool:
-    sums = image.parent / BOOT_RELEASE / "SHA256SUMS"
+def record_fresh(sums: Path, files: list[Path], root: Path = ROOT) -> bool:
+    """A development-key record at `sums` newer than every file it lists (always, with a release key)."""
     if os.environ.get(PUB_ENV):
         return True  # nothing to sign here
     if not DEV_KEY.is_file() or not sums.is_file():
         return False
     made = sums.stat().st_mtime_ns
-    return made >= image.stat().st_mtime_ns and all(p.stat().st_mtime_ns <= made for _, p in shipped_data(root))
+    return all(p.stat().st_mtime_ns <= made for p in files + [p for _, p in shipped_data(root)])
+
+
+def boot_release_fresh(image: Path, root: Path = ROOT) -> bool:
+    return record_fresh(image.parent / BOOT_RELEASE / "SHA256SUMS", [image], root)
 
 
 # The device tests of rng/ and games/ frozen into a second Cortex-M3 image, with the files they read

@@ -71,7 +71,7 @@ def release(out: Path = OUT, root: Path = ROOT) -> Path:
     arm = firmware.FIRMWARE_ARM
     if arm.is_file():
         shutil.copy2(arm, tmp / "firmware" / "qemu-mps2-an385.elf")
-    shutil.copytree(image.OUT, tmp / "mpy")
+    shutil.copytree(image.OUT, tmp / "mpy", ignore=shutil.ignore_patterns("SHA256SUMS*"))  # the release signs its own
     shipped = []
     for kind in ("models", "certs"):
         (tmp / kind).mkdir()

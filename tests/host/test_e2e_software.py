@@ -230,3 +230,71 @@ def test_a_signed_release_folder_boots_its_own_image(tmp_path: Path, monkeypatch
     flip(rel / SIG, 7)
     why, _ = refused(tmp_path)
     assert why == "SHA256SUMS.sig: not a signature of SHA256SUMS by the release key"
+
+
+# --- code from .mpy files (a board installed by `make deploy`; JETON_CODE=mpy on the emulated board)
+
+@pytest.fixture
+def mpy_rig(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of build/mpy (the .mpy, jeton_key.mpy, SHA256SUMS and its signature) the cabinet loads."""
+    from tools import image
+
+    image.build()
+    code = tmp_path / "mpy"
+    shutil.copytree(image.OUT, code)
+    monkeypatch.setattr(image, "build", lambda *a, **k: [])
+    monkeypatch.setattr(image, "micropypath", lambda *a, **k: f"{code}:.frozen:{ROOT}")
+    return code
+
+
+def boot_mpy(tmp: Path) -> tuple[EmulatedCabinet, str | None, list[str]]:
+    cab = EmulatedCabinet(tmp / "state", code="mpy").boot()
+    tilt = [ln.split("TILT software: ", 1)[1] for ln in cab.firmware.lines if "TILT software: " in ln]
+    assert cab.console is not None
+    return cab, (tilt[0] if tilt else None), cab.console.command("events")
+
+
+def mpy_refused(tmp: Path) -> str:
+    cab, why, events = boot_mpy(tmp)
+    try:
+        assert why is not None, cab.firmware.lines
+        assert cab.firmware.ready["game"] is None and cab.firmware.ready["software"] == "refused"
+        assert any("software: " + why[:40] in e for e in events), events
+    finally:
+        cab.shutdown()
+    return why
+
+
+def test_signed_mpy_files_boot_authentic(tmp_path: Path, mpy_rig: Path) -> None:
+    cab, why, _ = boot_mpy(tmp_path)
+    cab.shutdown()
+    assert why is None and cab.firmware.ready["code"] == "mpy"
+    assert cab.firmware.ready["software"] == "release 0.1.0 (number 1000) authentic, development key"
+
+
+def test_a_replaced_mpy_is_refused(tmp_path: Path, mpy_rig: Path) -> None:
+    # the issue's attack: only build/mpy/games/floor.mpy replaced, by one compiled with the s. 93 floor at 50 %
+    from tools import image
+
+    src = tmp_path / "games" / "floor.py"
+    src.parent.mkdir()
+    text = (ROOT / "games" / "floor.py").read_text()
+    assert "RTP_FLOOR_NUM = const(83)" in text
+    src.write_text(text.replace("RTP_FLOOR_NUM = const(83)", "RTP_FLOOR_NUM = const(50)"))
+    image.compile_one(src, mpy_rig / "games" / "floor.mpy", tmp_path)
+    assert mpy_refused(tmp_path) == "mpy/games/floor.mpy: SHA-256 differs from the signed manifest"
+
+
+def test_one_byte_of_an_mpy(tmp_path: Path, mpy_rig: Path) -> None:
+    flip(mpy_rig / "firmware" / "payout.mpy", 40)
+    assert mpy_refused(tmp_path) == "mpy/firmware/payout.mpy: SHA-256 differs from the signed manifest"
+
+
+def test_an_mpy_added(tmp_path: Path, mpy_rig: Path) -> None:
+    shutil.copy(mpy_rig / "games" / "exact.mpy", mpy_rig / "games" / "extra.mpy")
+    assert mpy_refused(tmp_path) == "mpy/games/extra.mpy: not in the signed manifest"
+
+
+def test_an_mpy_removed(tmp_path: Path, mpy_rig: Path) -> None:
+    (mpy_rig / "games" / "text.mpy").unlink()  # the paytable text, imported late: the cabinet still boots
+    assert mpy_refused(tmp_path) == "mpy/games/text.mpy: listed in SHA256SUMS, missing"
