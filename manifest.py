@@ -12,6 +12,8 @@
 for room in ("rng", "games", "board", "firmware"):
     package(room, base_path=".")
 module("jeton_rom.py", base_path="build/firmware/gen")
+# The release public key (tools/firmware.py write_key_module): power-up checks the signed manifest with it.
+module("jeton_key.py", base_path="build/firmware/gen")
 
 # The port's own frozen asyncio, as the stock unix build has it (MICROPYPATH keeps `.frozen`).
 include("$(MPY_DIR)/extmod/asyncio")

@@ -463,6 +463,15 @@ class FileNvram:
         self._f.close()
 
 
+def _executable():
+    import sys
+
+    path = getattr(sys, "executable", "")
+    if not path:
+        raise OSError("no firmware file to read back (sys.executable is empty)")
+    return path
+
+
 class Board(hal.WiredBoard):
     NAME = NAME
     ENTROPY = ENTROPY
@@ -555,6 +564,22 @@ class Board(hal.WiredBoard):
         """A board reset is a new process here: exit with RESET_EXIT; whoever powers the emulated
         board (sim.harness) decides whether to start it again."""
         raise SystemExit(RESET_EXIT)
+
+    IMAGE = "firmware/micropython-unix"  # its name in a release (tools/release.py)
+
+    def image(self):
+        """The firmware file that runs (the image's `sys.executable`), read back as stored."""
+        return open(_executable(), "rb")
+
+    def release_file(self, name):
+        """The signed release record of the image that runs: `release/` beside the image (what
+        the build writes for its development key), else the release folder the image sits in
+        (build/release/jeton-V/firmware/micropython-unix -> build/release/jeton-V/)."""
+        here = _executable().rpartition("/")[0] or "."
+        try:
+            return open(here + "/release/" + name, "rb")
+        except OSError:
+            return open(here + "/../" + name, "rb")
 
     def idle(self, ms):
         """Sleep until a socket has something or ms pass; service every ready socket."""

@@ -32,6 +32,7 @@ class Board:
 
     NAME = None
     ENTROPY = None
+    IMAGE = None  # the firmware image's name in a release manifest, when image() can read it back
     nvram = None
     display = None
     door_latch = None
@@ -75,6 +76,19 @@ class Board:
     def reset(self):
         """A real board reset (a fresh heap); critical memory carries the cabinet over."""
         raise NotImplementedError("%s: reset()" % self.NAME)
+
+    def image(self):
+        """The firmware image as stored, opened for reading back from its first byte to its last:
+        readinto(buf) -> n (0 at the end), close(). What `verify SEED` and the boot check hash.
+        Emulated board: the firmware file that runs. A board: its flash, e.g. esp32.Partition.RUNNING
+        or rp2.Flash read with readblocks (not written yet: untested without hardware)."""
+        raise NotImplementedError("%s: image()" % self.NAME)
+
+    def release_file(self, name):
+        """The signed release record kept beside the image, opened for reading ("rb"): name is
+        "SHA256SUMS" or "SHA256SUMS.sig"; OSError when absent. A board keeps them on its file
+        system (the root, beside main.py)."""
+        return open(name, "rb")
 
 
 class WiredBoard(Board):

@@ -40,8 +40,8 @@ HARD_METERS = {"meter_in": ("coin_in",), "meter_out": ("coin_out",), "meter_drop
 # tilts the attendant's reset key clears once the cause is gone; the others need a technician
 KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 # tilts found afresh at every power-up, so never kept in critical memory: the boot check of the
-# offered games, and the configuration's
-BOOT_TILTS = ("game", "config")
+# offered games, the configuration's and the software's authentication (firmware/authenticate.py)
+BOOT_TILTS = ("game", "config", "software")
 
 
 class Cabinet(GamePlay, HopperOut):

@@ -51,6 +51,7 @@ class Console:
             "testgame": (self.cmd_testgame, "audit key on: play a test game (meters untouched)"),
             "tournament": (self.cmd_tournament, "status and rules; audit key: 'tournament start FEE CREDITS GAMES PCT DATE HOURS [NAME]' / 'tournament end'"),
             "ramclear": (self.cmd_ramclear, "audit key on: 'ramclear PIN' clears critical memory"),
+            "verify": (self.cmd_verify, "'verify SEED' (hex): HMAC-SHA256 keyed by SEED over the firmware image as stored"),
         }
 
     def service(self):
@@ -295,6 +296,17 @@ class Console:
         self._pin_fails = 0
         self.cab.ram_clear()
         self.say("critical memory cleared; meters start at zero")
+
+    def cmd_verify(self, args):
+        from firmware import program
+
+        if len(args) != 1:
+            raise ValueError("usage: verify SEED (2 to 64 hex digits)")
+        digest, n = program.mac(self.cab.board, program.parse_seed(args[0]))
+        text = "".join("%02x" % b for b in digest)
+        self.say("hmac-sha256 %s over %d bytes of the firmware image" % (text, n))
+        if self.cab.ledger.st is not None:
+            self.cab.ledger.event("verify", "seed %s: %s" % (args[0][:16], text[:16]))
 
     def cmd_paytable(self, args):
         lang = args[0] if args else "en"

@@ -66,19 +66,22 @@ def make_board(opts, platform=sys.platform):
 def _mkdirs(path):
     import os
 
-    p = ""
+    p = "/" if path.startswith("/") else ""  # an absolute path stays absolute (not made under the cwd)
     for part in path.split("/"):
-        p = p + "/" + part if p else part
-        try:
-            os.mkdir(p)
-        except OSError:
-            pass
+        if part:
+            p += part
+            try:
+                os.mkdir(p)
+            except OSError:
+                pass
+            p += "/"
 
 
 # Needed once, at power-up: their bytecode goes back to the heap once the cabinet runs (on a board
 # they live in flash; on the emulated board the 256K heap holds every module's bytecode).
 BOOT_ONLY = ("games.certificate", "games.exact", "games.floor", "rng.selftest", "firmware.startup", "firmware.settings",
-             "firmware.strictjson", "board.state_lock")
+             "firmware.strictjson", "board.state_lock", "firmware.authenticate", "firmware.signature",
+             "firmware.program")
 
 
 def start(board, opts):

@@ -19,11 +19,15 @@ def log(msg):
     print("jeton: " + msg)
 
 
+def _module_file():
+    return getattr(sys.modules.get("firmware.cabinet"), "__file__", "")
+
+
 def _code_form():
     # how the firmware's modules were loaded: "mpy" (compiled image), "py" (compiled at boot), "frozen".
     # A frozen module is named by its path in the image ("firmware/cabinet.py"), as is one found
     # through '' (the working directory): the first of the two on sys.path gave it.
-    f = getattr(sys.modules.get("firmware.cabinet"), "__file__", "")
+    f = _module_file()
     if not f:
         return "frozen"
     if f == "firmware/cabinet.py":
@@ -103,6 +107,31 @@ def open_progressive(game, certs_dir, ledger, log):
     return prog
 
 
+def authenticate_software(board, ledger, log):
+    """(None, what the ready line says) when the release is authentic, its number recorded; else
+    (the software tilt's reason, naming the file, "refused")."""
+    from firmware import authenticate
+
+    key = authenticate.builtin_key()
+    if key is None:
+        log("software: NOT VERIFIED (no release key: code from source, not a firmware image or a signed .mpy image)")
+        return None, "unverified"
+    last = ledger.st.get("rel", 0) if ledger.st is not None else None
+    # code from .mpy files (make deploy, JETON_CODE=mpy): their folder holds the key and the manifest
+    code_dir = _module_file()[:-len("firmware/cabinet.mpy")] if _code_form() == "mpy" else None
+    try:
+        version, counter = authenticate.check(board, key, config.GAMES, config.MODELS_DIR, config.CERTS_DIR, last,
+                                              code_dir)
+    except authenticate.SoftwareError as e:
+        return str(e), "refused"
+    status = "release %s (number %d) authentic%s" % (version, counter, ", development key" if key[2] else "")
+    log("software: " + status)
+    if last is not None and counter > last:  # recorded with its event in one commit
+        ledger.st["rel"] = counter
+        ledger.event("release", "release %s (number %d) runs" % (version, counter))
+    return None, status
+
+
 def configure(games=None, models_dir=None, certs_dir=None, settings_path=None):
     """Apply the operator's settings file and the command line over config.py's defaults, only
     when the whole is sound (firmware/settings.py). Returns the problems found ([] when none)."""
@@ -138,8 +167,10 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None)
         ram_error = str(e)
         ledger.st = None
     gen, rng_failure = open_rng(board, ledger, config.MACHINE_ID)
-    # with a configuration in doubt no game is offered: which games, and from where, is part of it
-    offered = [] if problems else load_games(config.GAMES, config.MODELS_DIR, config.CERTS_DIR, ledger, log)
+    software, soft_status = authenticate_software(board, ledger, log)
+    # with a configuration in doubt no game is offered: which games, and from where, is part of it;
+    # nor with software that is not the signed release
+    offered = [] if problems or software else load_games(config.GAMES, config.MODELS_DIR, config.CERTS_DIR, ledger, log)
     playable = [g for _, ok, _, g in offered if ok]
     game = playable[0] if playable else None
     bus = Master(board.uart("cctalk"), board.idle)
@@ -159,6 +190,8 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None)
     cab.offered = offered
     cab.progressive = open_progressive(game, config.CERTS_DIR, ledger, log)
     cab.console = Console(board.uart("console"), cab)
+    if software:  # no game; credits already on the meter are still paid (the tilt state's cash-out)
+        cab.set_tilt("software", software)
     if ram_error:
         cab.set_ram_error(ram_error)
     else:
@@ -166,14 +199,14 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None)
             cab.set_tilt("config", problems[0] + (" (and %d more)" % (len(problems) - 1) if len(problems) > 1 else ""))
         if rng_failure is not None:
             cab.set_tilt("rng", str(rng_failure))
-        if game is None and not problems:
+        if game is None and not problems and not software:
             reasons = ["%s: %s" % (gid, why) for gid, ok, why, _ in offered if not ok]
             cab.set_tilt("game", "no certified game to offer" + (" (%s)" % "; ".join(reasons) if reasons else ""))
         cab.resume()  # with no game too: a wager committed before the reboot is refunded, never lost
     cab.show()
     log("ready " + json.dumps({"game": game.id if game else None, "credits": ledger.credits if ledger.st else None,
                                "state": cab.state, "runtime": sys.implementation.name, "heap": _heap_size(),
-                               "code": _code_form(), "image": _image_id()}))
+                               "code": _code_form(), "image": _image_id(), "software": soft_status}))
     if hasattr(sys.stdout, "flush"):
         sys.stdout.flush()
     return cab

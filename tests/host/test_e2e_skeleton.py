@@ -143,8 +143,10 @@ def _raise_top_pay(model: dict) -> None:
 
 
 @pytest.mark.parametrize("tamper", [_raise_top_pay, _swap_first_two_stops], ids=["pay", "reel-stop"])
-def test_tampered_model_is_disabled_at_boot(state: Path, tamper) -> None:
-    """A certified game's math edited in place, its id kept: only the math hash can tell."""
+def test_tampered_model_is_refused_at_boot(state: Path, tamper) -> None:
+    """A certified game's math edited in place, its id kept: the signed release's digest of
+    models/<id>.json refuses it before any game is loaded (a software tilt naming the file; the
+    certificate's math hash, which would disable that game alone, is tests/device/test_games_certificate.py's)."""
     # a short path: the firmware refuses a models folder over 64 characters (firmware/settings.py)
     models = Path(tempfile.mkdtemp(prefix="jeton-models-"))
     for gid in ("sept-royal-88", "sept-royal-92"):
@@ -156,11 +158,11 @@ def test_tampered_model_is_disabled_at_boot(state: Path, tamper) -> None:
     args = ["--games", "sept-royal-88,sept-royal-92", "--models", str(models)]
     cab = EmulatedCabinet(state, extra_args=args).boot()
     try:
-        listing = {line.split()[0]: line for line in cab.console.command("games")}
-        assert "DISABLED" in listing["sept-royal-88"] and "math hash mismatch" in listing["sept-royal-88"]
-        assert "PLAYING" in listing["sept-royal-92"]  # the untouched model in the same folder boots
+        assert "jeton: TILT software: models/sept-royal-88.json: SHA-256 differs from the signed manifest" \
+            in cab.firmware.lines
+        assert cab.firmware.ready["game"] is None and cab.firmware.ready["state"] == "tilt"
         events = "\n".join(cab.console.command("events"))
-        assert "game-off" in events and "sept-royal-88" in events
+        assert "tilt" in events and "software: models/sept-royal-88.json" in events
         assert not [line for line in cab.firmware.lines if "configuration:" in line]  # our folder was read
     finally:
         cab.shutdown()
