@@ -12,7 +12,7 @@ For each (code, game): the smallest heap that boots, the smallest that carries t
 games (console `mem`, after a collection). A heap that fails with a MemoryError, a restart or a
 board reset "did not fit"; a run that stalls without any of these is a "timeout" (a busy host), is
 tried again, and is never counted as not fitting. --long plays N games at one heap and reports any
-restart and the growth of the heap in use between game 10 and game N.
+restart and the heap in use every 100 games; its growth is counted from game 100 (after warm-up) to N.
 """
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ LO_K = 64
 STEP_K = 8
 GAMES_PER_SESSION = 10
 TOKEN_CREDITS = 4  # firmware/config.py: a $1 token, 25-cent credits
+WARM_GAMES = 100  # a long run's heap is traced every 100 games; its growth is counted from game 100
 TRIES = 3  # a timeout is tried again this often before the figure is given up as "timeout"
 FIT, NOFIT, TIMEOUT = "fits", "did not fit", "timeout"
 OOM_SIGNS = ("MemoryError", "out of memory", "restarting the cabinet", "board reset")
@@ -86,6 +87,8 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
                     cab.panel.wait_for(lambda s: s.get("state") not in ("jackpot", "handpay"), 30)
                 if n == GAMES_PER_SESSION - 1:
                     out["used"] = _heap_used(cab)
+                if (n + 1) % WARM_GAMES == 0 and n + 1 < games:  # a long run's trace
+                    out.setdefault("trace", {})[n + 1] = _heap_used(cab)
             out["used_end"] = _heap_used(cab)
             for c in READ_COMMANDS:
                 if any(line.startswith("error") for line in cab.console.command(c)):
@@ -150,14 +153,22 @@ def table(games: list[str], codes: list[str], top_k: int | None = None) -> list[
 
 
 def long_run(game: str, heap_k: int, code: str, games: int) -> dict:
+    """N games at one heap: any restart, and the heap in use (after a collection) every 100 games.
+    "growth" is game 100 to game N: what the first games allocate once and keep (the first hand
+    pay's path, a table filled on first use) is warm-up; a leak rises steadily through the trace."""
     for _ in range(TRIES):  # a stall on a busy host is tried again, as in settled()
         r = run(game, heap_k, code, games=games)
         if r["result"] != TIMEOUT:
             break
-    r["growth"] = (r["used_end"] - r["used"]) if "used_end" in r and "used" in r else None
+    trace = r.get("trace", {})
+    warm = trace.get(WARM_GAMES)
+    r["growth"] = (r["used_end"] - warm) if "used_end" in r and warm is not None else None
+    r["growth10"] = (r["used_end"] - r["used"]) if "used_end" in r and "used" in r else None
+    steps = " ".join(str(trace[k]) for k in sorted(trace))
     print(f"{code} {game} {games} games in {heap_k}K: {r['result']}, heap in use after game "
-          f"{GAMES_PER_SESSION}: {r.get('used')}, after game {games}: {r.get('used_end')} "
-          f"(growth {r['growth']}) {r.get('why', '')}")
+          f"{GAMES_PER_SESSION}: {r.get('used')}, every {WARM_GAMES}: {steps or '-'}, after game {games}: "
+          f"{r.get('used_end')} (growth from game {WARM_GAMES}: {r['growth']}, from game {GAMES_PER_SESSION}: "
+          f"{r['growth10']}) {r.get('why', '')}", flush=True)
     return r
 
 
