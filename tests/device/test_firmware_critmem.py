@@ -1,6 +1,6 @@
 # Journaled critical memory: torn writes at every byte, bit flips, double faults.
 from devtest import raises
-from fakes_firmware import PowerCut, RamNvram
+from fakes_firmware import TEST_SECRET, PowerCut, RamNvram, counter_of
 from firmware.critmem import CriticalMemory, RamError
 
 LAYOUT = (("state", 96), ("g0", 64), ("g1", 64), ("log", 48))
@@ -8,7 +8,7 @@ LAYOUT = (("state", 96), ("g0", 64), ("g1", 64), ("log", 48))
 
 def mem(nv=None):
     nv = nv or RamNvram(4096)
-    return nv, CriticalMemory(nv, LAYOUT, journal_capacity=96 + 64 + 48)
+    return nv, CriticalMemory(nv, LAYOUT, 96 + 64 + 48, TEST_SECRET, counter_of(nv))
 
 
 def fresh():
@@ -16,6 +16,16 @@ def fresh():
     assert cm.open() is False
     cm.format({"state": b"s0", "g0": b"", "g1": b"", "log": b""})
     return nv, cm
+
+
+def save(nv):
+    """The machine's whole critical state: its NVRAM and its counter."""
+    return bytes(nv.mem), counter_of(nv).value
+
+
+def restore(nv, snap):
+    nv.mem[:] = snap[0]
+    counter_of(nv).value = snap[1]
 
 
 def reopen(nv):
@@ -61,13 +71,13 @@ def test_power_cut_at_every_byte_of_a_transaction_is_atomic():
     cm.commit({"state": b"old-state", "g0": b"old-game"})
     # measure how many bytes one transaction writes, then cut after each of them in turn
     probe_nv = RamNvram(4096)
-    probe_nv.mem[:] = nv.mem
+    restore(probe_nv, save(nv))
     probe = reopen(probe_nv)
     probe.commit({"state": b"new-state!", "g0": b"new-game!!"})
     assert probe.bytes_written > 0
-    snapshot = bytes(nv.mem)
+    snapshot = save(nv)
     for cut in range(0, probe.bytes_written + 1):
-        nv.mem[:] = snapshot
+        restore(nv, snapshot)
         live = reopen(nv)
         undo = _cut_after(nv, cut)
         try:
@@ -85,13 +95,13 @@ def test_power_cut_at_every_byte_of_a_transaction_is_atomic():
 def test_single_bit_flip_anywhere_live_is_detected_and_repaired():
     nv, cm = fresh()
     cm.commit({"state": b"credits=40", "g0": b"last game"})
-    snapshot = bytes(nv.mem)
+    snapshot = save(nv)
     positions = []
     for off, n in cm.live_ranges():
         for i in range(n):  # every live byte, one bit each
             positions.append(off + i)
     for pos in positions:
-        nv.mem[:] = snapshot
+        restore(nv, snapshot)
         bit = 1 << (pos % 8)
         nv.mem[pos] ^= bit
         after = mem(nv)[1]
@@ -130,12 +140,12 @@ def test_oversized_payload_refused():
 
 def test_layout_that_does_not_fit_is_refused():
     with raises(RamError):
-        CriticalMemory(RamNvram(256), LAYOUT, journal_capacity=208)
+        CriticalMemory(RamNvram(256), LAYOUT, 208, TEST_SECRET, counter_of(RamNvram(256)))
 
 
 def test_verify_reads_long_blocks_piece_by_piece_and_catches_every_kind_of_change():
     nv = RamNvram(4096)
-    cm = CriticalMemory(nv, (("big", 400), ("small", 16)), journal_capacity=416)
+    cm = CriticalMemory(nv, (("big", 400), ("small", 16)), 416, TEST_SECRET, counter_of(nv))
     cm.open()
     payload = bytes(range(256)) + bytes(range(100))  # 356 bytes: three pieces of 128 and a tail
     cm.format({"big": payload, "small": b"x"})
@@ -164,15 +174,15 @@ def test_a_ram_clear_cut_at_any_byte_is_either_done_or_not_begun():
     nv, cm = fresh()
     for i in range(5):  # sequence numbers well above the clear's first one
         cm.commit({"state": b"state %d" % i, "g0": b"game %d" % i, "log": b"event %d" % i})
-    snapshot = bytes(nv.mem)
+    snapshot = save(nv)
     probe_nv = RamNvram(4096)
-    probe_nv.mem[:] = snapshot
+    restore(probe_nv, snapshot)
     probe = reopen(probe_nv)
     probe.bytes_written = 0
     probe.format(INITIAL)
     outcomes = set()
     for cut in range(probe.bytes_written + 1):
-        nv.mem[:] = snapshot
+        restore(nv, snapshot)
         live = reopen(nv)
         undo = _cut_after(nv, cut)
         try:
@@ -195,12 +205,12 @@ def test_a_ram_clear_of_corrupt_memory_cut_at_any_byte_never_passes_for_a_good_o
     for bank in (0, 1):  # both copies of state gone, and the journal that could rebuild it
         nv.mem[cm._copy_off("state", bank) + 12] ^= 0x10
     nv.mem[10] ^= 0x10
-    snapshot = bytes(nv.mem)
+    snapshot = save(nv)
     with raises(RamError):
         mem(nv)[1].open()
     cleared = 0
     for cut in range(0, 900, 7):
-        nv.mem[:] = snapshot
+        restore(nv, snapshot)
         live = mem(nv)[1]  # the firmware formats without opening what it cannot read
         undo = _cut_after(nv, cut)
         try:
