@@ -203,3 +203,22 @@ def test_another_machines_nvram_is_refused(state: Path, tmp_path: Path) -> None:
         refuses_money(cab)
     finally:
         cab.shutdown()
+
+
+@pytest.mark.parametrize("lost, reason", [
+    ("secret", "no record is sealed with this machine's key"),  # a new secret is made: nothing passes
+    ("counter", "anti-rollback counter was never set"),
+])
+def test_losing_the_key_or_the_counter_is_a_ram_error(state: Path, lost: str, reason: str) -> None:
+    cab = boot(state)
+    try:
+        cab.insert_token()
+    finally:
+        cab.shutdown()
+    (state / lost).unlink()
+    cab = boot(state)
+    try:
+        assert reason in ram_error(cab)
+        refuses_money(cab)
+    finally:
+        cab.shutdown()
