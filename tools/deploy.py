@@ -139,12 +139,20 @@ def deploy(port: str, files: dict[str, bytes] | None = None, log=print, connect=
                 continue  # already there (a deploy resumed after a cut link)
             board.call(f"write {path}", lambda t, p=path, d=data: t.fs_writefile(p, d))
             sent += 1
-        # read back every file, whether sent now or before: the switch needs all of them right
-        bad = [rel for rel, data in files.items()
-               if board.call(f"hash {name}/{rel}", lambda t, p=f"{name}/{rel}": _digest(t, p))
-               != hashlib.sha256(data).hexdigest()]
-        if bad:
-            raise DeployError(f"{len(bad)} file(s) differ on the board after writing, e.g. {bad[0]}: not switched")
+        # read back every file, whether sent now or before: the switch needs all of them right. Bytes
+        # lost inside a write's data can leave a short file with no error on the link: write it again
+        check = list(files)
+        for attempt in range(1, TRIES + 1):
+            check = [rel for rel in check
+                     if board.call(f"hash {name}/{rel}", lambda t, p=f"{name}/{rel}": _digest(t, p))
+                     != hashlib.sha256(files[rel]).hexdigest()]
+            if not check or attempt == TRIES:
+                break
+            for rel in check:
+                log(f"deploy: write {name}/{rel}: differs on the board after writing (try {attempt}/{TRIES})")
+                board.call(f"write {name}/{rel}", lambda t, p=f"{name}/{rel}", d=files[rel]: t.fs_writefile(p, d))
+        if check:
+            raise DeployError(f"{len(check)} file(s) differ on the board after writing, e.g. {check[0]}: not switched")
         loader = LOADER.format(image=name).encode()
         board.call("write main.py.new", lambda t: t.fs_writefile("main.py.new", loader))
         if board.call("hash main.py.new", lambda t: _digest(t, "main.py.new")) != hashlib.sha256(loader).hexdigest():
