@@ -14,6 +14,9 @@
 # - a battery-backed door latch is the file STATE/door_latch (one door name per line, written by
 #   the host while the firmware is down);
 # - NVRAM is a fixed-size file: it survives the process being killed at any instant;
+# - the machine secret that keys critical memory's MAC is the file STATE/secret (made once from the
+#   host's os.urandom), the anti-rollback counter the file STATE/counter: both apart from nvram.bin,
+#   as a board keeps them in its MCU and its RTC's battery-backed registers;
 # - the entropy source is the host's os.urandom, which the host can make stuck at one value: the file
 #   STATE/entropy reading "stuck" at power-up, the panel line "entropy stuck|ok" at run time;
 # - idle(ms) is one select.poll over every socket: nothing here ever spins.
@@ -25,6 +28,8 @@ import socket
 
 from board import hal
 from board.compat import const, ticks_diff, ticks_ms, PinBase
+from board.counter_file import CounterFile
+from board.secret_file import SecretFile
 from board.nvram_file import prepare
 
 NAME = "emulated"
@@ -510,6 +515,8 @@ class Board(hal.WiredBoard):
             wired = hal.INPUTS + hal.LAMPS + tuple(n for n in hal.COIN_PULSE + hal.METERS if n in profile.PINS)
             nvram_size = profile.FRAM["size"]
         self.nvram = FileNvram(state_dir + "/nvram.bin", nvram_size)
+        self._secret = SecretFile(state_dir + "/secret", os.urandom)
+        self._counter = CounterFile(state_dir + "/counter")
         for name in wired:
             if name in hal.LAMPS:
                 self.lamps[name] = Lamp(name, self.panel)
@@ -531,6 +538,12 @@ class Board(hal.WiredBoard):
 
     def ticks_ms(self):
         return ticks_ms()
+
+    def machine_secret(self):
+        return self._secret.get()
+
+    def rollback_counter(self):
+        return self._counter
 
     def entropy_source(self):
         """The noise wire rng.open_source("emulated") reads (the host can make it fail)."""

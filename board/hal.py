@@ -73,6 +73,16 @@ class Board:
         """Monotonic millisecond clock (wraps on devices: compare with ticks_diff)."""
         raise NotImplementedError("%s: ticks_ms()" % self.NAME)
 
+    def machine_secret(self):
+        """32 bytes that key the MAC sealing critical memory (firmware/critmem.py), made once from
+        the machine's entropy and kept neither in the firmware image nor in the NVRAM part."""
+        raise NotImplementedError("%s: machine_secret()" % self.NAME)
+
+    def rollback_counter(self):
+        """The anti-rollback counter, a memory apart from the NVRAM part: read() -> int, or None
+        when it was never written; write(n), never lower (board/counter_file.py)."""
+        raise NotImplementedError("%s: rollback_counter()" % self.NAME)
+
     def reset(self):
         """A real board reset (a fresh heap); critical memory carries the cabinet over."""
         raise NotImplementedError("%s: reset()" % self.NAME)

@@ -6,8 +6,12 @@
 # Wiring convention of every profile: inputs are pulled up. Buttons, keys and the pulse acceptor's
 # open-collector lines pull their line to ground when active (active low); a door switch is closed
 # while the door is shut and opens the loop when it opens (active high: a cut wire reads "open").
+import os
+
 from board import hal
 from board.compat import sleep_ms, ticks_ms
+from board.counter_file import CounterFile
+from board.secret_file import SecretFile
 
 try:
     import machine
@@ -15,6 +19,9 @@ except ImportError:  # host: only the maps are importable
     machine = None
 
 
+# where the key and counter files go: the working directory at boot is the MCU's internal flash
+# on every profile (/flash on a pyboard, / on rp2 and esp32)
+KEYSTORE = ""
 ACTIVE_LOW = hal.BUTTONS + hal.KEYS + hal.COIN_PULSE
 
 
@@ -104,6 +111,17 @@ class MachineBoard(hal.WiredBoard):
                 self.pins[name] = _input(profile, name)
         self.door_latch = None  # no battery-backed latch driver yet (see board/doors.py)
         self.display = NullDisplay()
+        # Critical memory's key and anti-rollback counter, apart from the FRAM: files on the MCU's
+        # own flash (untested on hardware). A board with an OTP key or RTC backup registers
+        # should give those instead (docs/firmware.md, critical memory).
+        self._secret = SecretFile(KEYSTORE + "jeton.key", os.urandom)
+        self._counter = CounterFile(KEYSTORE + "jeton.ctr")
+
+    def machine_secret(self):
+        return self._secret.get()
+
+    def rollback_counter(self):
+        return self._counter
 
     def ticks_ms(self):
         return ticks_ms()

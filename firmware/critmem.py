@@ -1,45 +1,48 @@
 # Critical memory: named blocks, each kept as two identical copies in separate banks, changed only
-# by transactions that go through a write-ahead journal.
+# by transactions that go through a write-ahead journal, every record sealed with a keyed MAC.
 #
 #   NVRAM:  [journal][bank A: block 0 .. block n][bank B: block 0 .. block n]
-#   block copy: [magic "JB"][id][seq u32][len u16][payload][crc32]   (crc over header+payload)
-#   journal:    [magic "JJ"][seq u32][count][{id, len u16, payload}...][crc32]
+#   block copy: [magic "JB"][id][seq u32][len u16][payload][tag]   (tag over header+payload)
+#   journal:    [magic "JJ"][seq u32][count][{id, len u16, payload}...][tag]
+#   tag: HMAC-SHA256 keyed by the machine's secret (never in the image nor in NVRAM), cut to 16 bytes
 #
-# commit(): write the journal, then every block's copy A, then copy B. A power cut at any instant
+# commit(): write the journal, then every block's copy A, then copy B, then the anti-rollback
+# counter (a memory apart from NVRAM) to the commit's sequence number. A power cut at any instant
 # leaves either an invalid journal (copies untouched: the old state) or a valid journal that open()
-# replays (the new state). A copy that fails its CRC is rebuilt from its twin and the repair reported;
-# when both copies of a block are bad and the journal cannot rebuild it, the memory is unrecoverable:
-# RamError, which only a technician's RAM clear ends.
+# replays (the new state), with the counter at most one commit behind. A copy that fails its tag is
+# rebuilt from its twin and the repair reported; when both copies of a block are bad and the
+# journal cannot rebuild it, the memory is unrecoverable: RamError, which only a technician's RAM
+# clear ends. So is memory behind its counter (an older copy put back), and blank memory on a
+# machine whose counter says it was initialised before: blank is not fresh.
 import struct
 
-try:
-    from binascii import crc32
-except ImportError:  # pragma: no cover
-    from zlib import crc32
-
 from board.compat import const
+from rng.hmac_sha256 import Hmac, equal, pads
 
 _BLOCK_HEAD = "<2sBIH"
 _BLOCK_HEAD_SIZE = const(9)
 _JOURNAL_HEAD = "<2sIB"
 _JOURNAL_HEAD_SIZE = const(7)
 _ENTRY_HEAD = "<BH"
-_CRC_SIZE = const(4)
+_TAG_SIZE = const(16)  # HMAC-SHA256 cut to 128 bits (RFC 2104 s. 5, as RFC 4868's HMAC-SHA-256-128)
 _VERIFY_PIECE = const(128)
+KEY_LABEL = b"jeton critical memory v1"  # the MAC key is derived: the secret may key other things
 
 
 class RamError(Exception):
     """Critical memory cannot be trusted: a RAM-error tilt."""
 
 
-def _crc(data):
-    return crc32(data) & 0xFFFFFFFF
-
-
 class CriticalMemory:
-    def __init__(self, nvram, layout, journal_capacity, base=0):
+    def __init__(self, nvram, layout, journal_capacity, secret, counter, base=0):
         """layout: sequence of (name, capacity in bytes); order fixes the NVRAM map, never reorder.
-        journal_capacity: payload bytes of the largest transaction (its blocks' capacities summed)."""
+        journal_capacity: payload bytes of the largest transaction (its blocks' capacities summed).
+        secret: the machine's secret (board machine_secret()); counter: its anti-rollback counter
+        (board rollback_counter(): read() -> int or None, write(n))."""
+        if not secret:
+            raise RamError("no machine secret to seal critical memory with")
+        self._pads = pads(Hmac(secret, KEY_LABEL).digest())
+        self.counter = counter
         self.nvram = nvram
         self.names = []
         self.capacity = {}
@@ -51,10 +54,10 @@ class CriticalMemory:
             self.ids[name] = i
             self.capacity[name] = cap
             self.offset[name] = bank
-            bank += _BLOCK_HEAD_SIZE + cap + _CRC_SIZE
+            bank += _BLOCK_HEAD_SIZE + cap + _TAG_SIZE
         self.base = base
         self.journal_capacity = journal_capacity
-        self.journal_size = _JOURNAL_HEAD_SIZE + _CRC_SIZE + 3 * 4 + journal_capacity
+        self.journal_size = _JOURNAL_HEAD_SIZE + _TAG_SIZE + 3 * 4 + journal_capacity
         self.bank_size = bank
         self.size = self.journal_size + 2 * bank
         if base + self.size > nvram.size:
@@ -62,11 +65,13 @@ class CriticalMemory:
         # one record of each kind is built here, in place, for every commit: no per-commit
         # allocation of a few KB that a fragmented heap may not find
         self._jbuf = bytearray(self.journal_size)
-        self._cbuf = bytearray(_BLOCK_HEAD_SIZE + max(self.capacity.values()) + _CRC_SIZE)
+        self._cbuf = bytearray(_BLOCK_HEAD_SIZE + max(self.capacity.values()) + _TAG_SIZE)
         self.seq = 0
-        # name -> (seq, length, crc) of what was last committed. The payloads stay in NVRAM and are
-        # read when needed: a full event log and recall would otherwise keep ~26 KB in the heap.
+        # name -> (seq, length) of what was last committed, and its tag in _tags (one buffer, not a
+        # bytes object per block). The payloads stay in NVRAM and are read when needed: a full
+        # event log and recall would otherwise keep ~26 KB in the heap.
         self.meta = {}
+        self._tags = bytearray(_TAG_SIZE * len(self.names))
         self.bytes_written = 0
         self.findings = []  # what open() had to repair or discard, for the event log
 
@@ -74,20 +79,40 @@ class CriticalMemory:
     def _copy_off(self, name, bank):
         return self.base + self.journal_size + bank * self.bank_size + self.offset[name]
 
+    # --- seals --------------------------------------------------------------------------------------
+    def _mac(self, *parts):
+        """A MAC fed with the parts as they are (no joined copy); .update() more, then _tag()."""
+        h = Hmac(None, None, self._pads)
+        for p in parts:
+            h.update(p)
+        return h
+
+    @staticmethod
+    def _tag(h):
+        return h.digest()[:_TAG_SIZE]
+
+    def _keep_tag(self, name, tag):
+        i = self.ids[name] * _TAG_SIZE
+        self._tags[i:i + _TAG_SIZE] = tag
+
+    def _committed_tag(self, name, tag):
+        i = self.ids[name] * _TAG_SIZE
+        return self._tags[i:i + _TAG_SIZE] == tag
+
     # --- raw copies ---------------------------------------------------------------------------------
     def _read_copy(self, name, bank):
-        """(seq, payload, crc) or None when the copy fails its checks."""
+        """(seq, payload, tag) or None when the copy fails its checks."""
         off = self._copy_off(name, bank)
         head = self.nvram.read(off, _BLOCK_HEAD_SIZE)
         magic, bid, seq, n = struct.unpack(_BLOCK_HEAD, head)
         if magic != b"JB" or bid != self.ids[name] or n > self.capacity[name]:
             return None
-        rest = self.nvram.read(off + _BLOCK_HEAD_SIZE, n + _CRC_SIZE)
+        rest = self.nvram.read(off + _BLOCK_HEAD_SIZE, n + _TAG_SIZE)
         payload = rest[:n]
-        crc = struct.unpack("<I", rest[n:])[0]
-        if crc != _crc(head + payload):
+        tag = rest[n:]
+        if not equal(tag, self._tag(self._mac(head, payload))):
             return None
-        return seq, payload, crc
+        return seq, payload, tag
 
     def _write_copy(self, name, bank, seq, payload):
         buf = self._cbuf
@@ -95,11 +120,11 @@ class CriticalMemory:
         struct.pack_into(_BLOCK_HEAD, buf, 0, b"JB", self.ids[name], seq, len(payload))
         buf[_BLOCK_HEAD_SIZE:end] = payload
         mv = memoryview(buf)
-        crc = _crc(mv[:end])
-        struct.pack_into("<I", buf, end, crc)
-        self.nvram.write(self._copy_off(name, bank), mv[:end + _CRC_SIZE])
-        self.bytes_written += end + _CRC_SIZE
-        return crc
+        tag = self._tag(self._mac(mv[:end]))
+        buf[end:end + _TAG_SIZE] = tag
+        self.nvram.write(self._copy_off(name, bank), mv[:end + _TAG_SIZE])
+        self.bytes_written += end + _TAG_SIZE
+        return tag
 
     def _read_journal(self):
         """(seq, {name: payload}) or None."""
@@ -109,7 +134,7 @@ class CriticalMemory:
         if magic != b"JJ" or count > len(self.names):
             return None
         pos = _JOURNAL_HEAD_SIZE
-        body = head
+        h = self._mac(head)
         entries = {}
         for _ in range(count):
             eh = self.nvram.read(off + pos, 3)
@@ -117,11 +142,12 @@ class CriticalMemory:
             if bid >= len(self.names) or n > self.capacity[self.names[bid]]:
                 return None
             payload = self.nvram.read(off + pos + 3, n)
-            body += eh + payload
+            h.update(eh)
+            h.update(payload)
             entries[self.names[bid]] = payload
             pos += 3 + n
-        crc = self.nvram.read(off + pos, _CRC_SIZE)
-        if len(crc) != _CRC_SIZE or struct.unpack("<I", crc)[0] != _crc(body):
+        tag = self.nvram.read(off + pos, _TAG_SIZE)
+        if not equal(tag, self._tag(h)):
             return None
         return seq, entries
 
@@ -137,9 +163,14 @@ class CriticalMemory:
 
     def format(self, initial):
         """Fresh memory: every block written with its initial payload (a RAM clear does this too).
-        One journaled transaction, numbered above every sequence number still readable, so that a
-        power cut part-way through is replayed at power-up like any other commit."""
-        self.seq = self._highest_seq()
+        One journaled transaction, numbered above every sequence number still readable and above
+        the counter, so that a power cut part-way through is replayed at power-up like any other
+        commit, and the cleared memory is never behind its counter. A new machine's counter is set
+        to 0 first: from then on the machine counts as initialised."""
+        count = self.counter.read()
+        if count is None:
+            self.counter.write(0)
+        self.seq = max(self._highest_seq(), count or 0)
         self.meta = {}
         self.commit(initial)
 
@@ -156,13 +187,45 @@ class CriticalMemory:
         return best
 
     def open(self):
-        """Validate everything, replay an interrupted transaction, repair single bad copies.
+        """Validate everything, replay an interrupted transaction, repair single bad copies, and
+        check the result against the anti-rollback counter.
 
-        Returns False for blank memory (caller formats it). Raises RamError when unrecoverable.
+        Returns False for a new machine's memory (caller formats it): blank with no counter, or at
+        counter 0 (a first format cut short). Raises RamError when unrecoverable, behind or too far
+        ahead of the counter, or blank on a machine initialised before.
         """
         self.findings = []
+        count = self.counter.read()
         if self.blank():
+            if count:
+                raise RamError("blank critical memory on a machine initialised before (counter at %d)" % count)
             return False
+        try:
+            self._open()
+        except RamError:
+            if count == 0:
+                return False  # the first format was cut short: nothing was ever kept here
+            raise
+        if count is None:
+            raise RamError("critical memory holds records but the anti-rollback counter was never set (lost)")
+        if self.seq < count:
+            raise RamError("rolled back: critical memory at commit %d, its counter at %d" % (self.seq, count))
+        if self.seq > count + 1:
+            raise RamError("critical memory at commit %d is ahead of its counter (%d)" % (self.seq, count))
+        if self.seq == count + 1:  # a power cut between a commit and its counter: caught up
+            self.counter.write(self.seq)
+        return True
+
+    def _any_sealed(self):
+        if self._read_journal():
+            return True
+        for name in self.names:
+            for bank in (0, 1):
+                if self._read_copy(name, bank):
+                    return True
+        return False
+
+    def _open(self):
         journal = self._read_journal()
         jseq, jentries = journal if journal else (None, {})
         if journal is None:
@@ -177,15 +240,18 @@ class CriticalMemory:
                 if (a and a[0] > jseq) or (b and b[0] > jseq):
                     raise RamError("block %s newer than the journal" % name)
                 payload = jentries[name]
-                crc = None
+                tag = None
                 for bank, cp in ((0, a), (1, b)):
                     if cp is None or cp[0] != jseq or cp[1] != payload:
-                        crc = self._write_copy(name, bank, jseq, payload)
+                        tag = self._write_copy(name, bank, jseq, payload)
                     else:
-                        crc = cp[2]
+                        tag = cp[2]
                 self.findings.append("replayed %s from journal" % name)
-                a = b = (jseq, payload, crc)
+                a = b = (jseq, payload, tag)
             if a is None and b is None:
+                if not self._any_sealed():
+                    raise RamError("no record is sealed with this machine's key (another machine's memory, "
+                                   "or records written without the key)")
                 raise RamError("both copies of %s are bad" % name)
             if a is None or b is None:
                 good = a or b
@@ -194,22 +260,22 @@ class CriticalMemory:
                 a = b = good
             if a != b:
                 raise RamError("copies of %s disagree" % name)
-            meta[name] = (a[0], len(a[1]), a[2])
+            meta[name] = (a[0], len(a[1]))
+            self._keep_tag(name, a[2])
             if a[0] > best:
                 best = a[0]
         if jseq is not None and jseq > best:
             best = jseq
         self.seq = best
         self.meta = meta
-        return True
 
     # --- use ----------------------------------------------------------------------------------------
     def read(self, name):
         """The committed payload of a block, read back from NVRAM (copy A, else its twin)."""
-        seq, n, crc = self.meta[name]
+        seq = self.meta[name][0]
         for bank in (0, 1):
             cp = self._read_copy(name, bank)
-            if cp is not None and cp[0] == seq and cp[2] == crc:
+            if cp is not None and cp[0] == seq and self._committed_tag(name, cp[2]):
                 return cp[1]
         raise RamError("both copies of %s changed under us" % name)
 
@@ -244,8 +310,8 @@ class CriticalMemory:
             if n > self.capacity[name]:
                 raise RamError("%s: %d bytes exceed its %d" % (name, n, self.capacity[name]))
             pos += 3 + n
-        if pos + _CRC_SIZE > self.journal_size:
-            raise RamError("transaction of %d bytes exceeds the journal" % (pos + _CRC_SIZE))
+        if pos + _TAG_SIZE > self.journal_size:
+            raise RamError("transaction of %d bytes exceeds the journal" % (pos + _TAG_SIZE))
         struct.pack_into(_JOURNAL_HEAD, buf, 0, b"JJ", seq, len(updates))
         pos = _JOURNAL_HEAD_SIZE
         for name in updates:
@@ -254,20 +320,23 @@ class CriticalMemory:
             buf[pos + 3:pos + 3 + len(payload)] = payload
             pos += 3 + len(payload)
         mv = memoryview(buf)
-        struct.pack_into("<I", buf, pos, _crc(mv[:pos]))
-        self.nvram.write(self.base, mv[:pos + _CRC_SIZE])
-        self.bytes_written += pos + _CRC_SIZE
+        buf[pos:pos + _TAG_SIZE] = self._tag(self._mac(mv[:pos]))
+        self.nvram.write(self.base, mv[:pos + _TAG_SIZE])
+        self.bytes_written += pos + _TAG_SIZE
         try:
             if then is not None:
                 then()
         finally:  # the copies follow their journal whatever then() did: the next commit overwrites it
-            crcs = {}
             for bank in (0, 1):
                 for name in updates:
-                    crcs[name] = self._write_copy(name, bank, seq, updates[name])
+                    tag = self._write_copy(name, bank, seq, updates[name])
+                    if bank:
+                        self._keep_tag(name, tag)
             self.seq = seq
             for name in updates:
-                self.meta[name] = (seq, len(updates[name]), crcs[name])
+                self.meta[name] = (seq, len(updates[name]))
+            # last: the counter. A cut before it leaves NVRAM one commit ahead, which open() accepts
+            self.counter.write(seq)
 
     def verify(self):
         """Before and after each play: both copies of every block still match what we committed."""
@@ -277,34 +346,34 @@ class CriticalMemory:
                     raise RamError("copy %s of %s changed under us" % ("AB"[bank], name))
 
     def _same(self, name, bank, meta):
-        # the copy is intact and is the one committed: its sequence, length and CRC (over header
+        # the copy is intact and is the one committed: its sequence, length and tag (over header
         # and payload, recomputed from the bytes in NVRAM) are those of the last commit. Read in
         # small pieces: this runs twice a game, and small pieces fit a fragmented heap
-        seq0, n0, crc0 = meta
+        seq0, n0 = meta
         off = self._copy_off(name, bank)
         head = self.nvram.read(off, _BLOCK_HEAD_SIZE)
         magic, bid, seq, n = struct.unpack(_BLOCK_HEAD, head)
         if magic != b"JB" or bid != self.ids[name] or seq != seq0 or n != n0:
             return False
-        crc = crc32(head)
+        h = self._mac(head)
         off += _BLOCK_HEAD_SIZE
         for pos in range(0, n, _VERIFY_PIECE):
-            crc = crc32(self.nvram.read(off + pos, min(_VERIFY_PIECE, n - pos)), crc)
-        crc &= 0xFFFFFFFF
-        return crc == crc0 and struct.unpack("<I", self.nvram.read(off + n, _CRC_SIZE))[0] == crc
+            h.update(self.nvram.read(off + pos, min(_VERIFY_PIECE, n - pos)))
+        tag = self._tag(h)
+        return self._committed_tag(name, tag) and equal(self.nvram.read(off + n, _TAG_SIZE), tag)
 
     def live_ranges(self):
         """(offset, length) of every byte that currently carries data, for fault-injection campaigns."""
         out = []
         j = self._read_journal()
         if j:
-            jl = _JOURNAL_HEAD_SIZE + _CRC_SIZE
+            jl = _JOURNAL_HEAD_SIZE + _TAG_SIZE
             for p in j[1].values():
                 jl += 3 + len(p)
             out.append((self.base, jl))
         for name in self.names:
             meta = self.meta.get(name)
-            n = _BLOCK_HEAD_SIZE + (meta[1] if meta else 0) + _CRC_SIZE
+            n = _BLOCK_HEAD_SIZE + (meta[1] if meta else 0) + _TAG_SIZE
             for bank in (0, 1):
                 out.append((self._copy_off(name, bank), n))
         return out

@@ -42,8 +42,10 @@ JOURNAL = STATE_SIZE + GAME_SIZE + CHUNK_SIZE  # the largest transaction: state 
 
 
 
-def open_memory(nvram):
-    return CriticalMemory(nvram, LAYOUT, JOURNAL)
+def open_memory(nvram, secret, counter):
+    """The ledger's critical memory on a board's NVRAM, sealed with its secret, kept in step with
+    its anti-rollback counter (board machine_secret(), rollback_counter())."""
+    return CriticalMemory(nvram, LAYOUT, JOURNAL, secret, counter)
 
 
 class Ledger(GameBooks, TournamentBooks, PayoutBooks):

@@ -156,7 +156,7 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None)
     problems = configure(games, models_dir, certs_dir, settings_path)
     for p in problems:
         log("configuration: " + p)
-    ledger = Ledger(open_memory(board.nvram))
+    ledger = Ledger(open_memory(board.nvram, board.machine_secret(), board.rollback_counter()))
     ram_error = None
     try:
         for finding in ledger.open():

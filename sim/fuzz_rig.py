@@ -17,7 +17,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Callable
 
+from board.counter_file import CounterFile
 from board.emulated import FileNvram
+from board.secret_file import SecretFile
 from firmware.ledger import open_memory
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.cctalk_hopper import HopperPeer
@@ -167,7 +169,9 @@ class Rig:
     def live_ranges(self) -> list[tuple[int, int]]:
         nv = FileNvram(str(self.state / "nvram.bin"), NVRAM_SIZE)
         try:
-            mem = open_memory(nv)
+            # the machine's own key and counter, from beside nvram.bin (board/emulated.py)
+            secret = SecretFile(str(self.state / "secret"), None).read()
+            mem = open_memory(nv, secret, CounterFile(str(self.state / "counter")))
             mem.open()
             return mem.live_ranges()
         finally:

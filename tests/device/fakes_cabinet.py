@@ -1,6 +1,7 @@
 # A fake board and acceptor for driving firmware.cabinet.Cabinet in device tests (both runtimes).
 from board import hal
 from fakes_board import Pin  # a switch input with value() and irq(handler, trigger)
+from fakes_firmware import TEST_SECRET, counter_of
 
 
 class Out:
@@ -41,6 +42,12 @@ class Board(hal.Board):
         for name in hal.METERS:
             self.coils[name] = Out()
         self.display = Display()
+
+    def machine_secret(self):
+        return TEST_SECRET
+
+    def rollback_counter(self):
+        return counter_of(self.nvram)
 
     def pin(self, name):
         return self.pins[name]

@@ -26,8 +26,55 @@ class RamNvram:
         self.bytes_written += n
 
 
+def wiped(nv):
+    """nv as a new machine's part, zeroed in place (a 64 KB image made per test fragments a small
+    heap until no 64 KB is left in one piece), with no anti-rollback counter yet."""
+    zero = bytes(256)
+    for off in range(0, nv.size, 256):
+        nv.mem[off:off + 256] = zero
+    nv.counter = None
+    nv.writes = nv.bytes_written = 0
+    return nv
+
+
 class PowerCut(Exception):
     pass
+
+
+TEST_SECRET = bytes(range(32))  # a test machine's secret (a board's machine_secret())
+
+
+class MemCounter:
+    """An anti-rollback counter in RAM (a board's rollback_counter()): never goes back."""
+
+    def __init__(self, value=None):
+        self.value = value
+        self.writes = 0
+
+    def read(self):
+        return self.value
+
+    def write(self, n):
+        if self.value is not None and n < self.value:
+            raise ValueError("counter at %d cannot go back to %d" % (self.value, n))
+        self.value = n
+        self.writes += 1
+
+
+def counter_of(nv):
+    """The counter that goes with an NVRAM part: kept on it, so a power cycle that reuses the part
+    reuses its machine's counter (a new part, a new machine)."""
+    c = getattr(nv, "counter", None)
+    if c is None:
+        c = nv.counter = MemCounter()
+    return c
+
+
+def memory(nv, secret=TEST_SECRET, counter=None):
+    """The ledger's critical memory on nv, as firmware.startup opens it on a board."""
+    from firmware.ledger import open_memory
+
+    return open_memory(nv, secret, counter if counter is not None else counter_of(nv))
 
 
 class FixedOutcome:

@@ -11,7 +11,7 @@ import os
 import sys
 
 from board import hal
-from devtest import raises
+from devtest import raises, tmpdir
 from fakes_board import Acceptor, Clock, Hopper, Wire
 from fakes_nvram import FakeI2C, I2CFramChip
 from fakes_rng import Mem32
@@ -146,6 +146,10 @@ class Network:
         return self.on
 
 
+def fresh_keystore():
+    return tmpdir("keystore") + "/"
+
+
 class Installed:
     """The stand-ins in sys.modules while a test runs (and machine_board pointed at them)."""
 
@@ -159,6 +163,8 @@ class Installed:
         self.mb = mb
         self.kept = mb.machine
         mb.machine = self.machine  # the module may be imported already, with the unix (or no) machine
+        self.kept_keystore = mb.KEYSTORE
+        mb.KEYSTORE = fresh_keystore()  # a new MCU: no key, no anti-rollback counter yet
         sys.modules["machine"] = self.machine
         sys.modules["pyb"] = self.machine
         sys.modules["network"] = Network()
@@ -166,6 +172,7 @@ class Installed:
 
     def __exit__(self, *exc):
         self.mb.machine = self.kept
+        self.mb.KEYSTORE = self.kept_keystore
         for name in ("machine", "pyb", "network"):
             sys.modules.pop(name, None)
 

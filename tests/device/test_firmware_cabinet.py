@@ -1,23 +1,27 @@
 # Every tilt and its clear path, and the by-law duties, on the real Cabinet over a fake board.
-# mp-heap: 384K  (the firmware's 256K, plus the 64 KB NVRAM image the fake board keeps in RAM)
+# mp-heap: 512K  (the firmware's 256K, the 64 KB NVRAM image the fake board keeps in RAM, and
+# the modules compiled from source: at 384K and 448K their compiling found no room in one piece)
 import gc
 
 import rng
 from fakes_board import Store
 from fakes_cabinet import Acceptor, Board, FailingGen
-from fakes_firmware import RamNvram
+from fakes_firmware import RamNvram, memory, wiped
 from board.meters_em import EmMeters
 from firmware.cabinet import Cabinet
-from firmware.ledger import Ledger, open_memory
+from firmware.ledger import Ledger
 from games import load
 
 MODEL = "games/models/sept-royal-88.json"
 
 
+NVRAM = RamNvram(65536)  # one part, wiped for each test: made while the heap is in one piece
+
+
 def cabinet(gen=None):
     gc.collect()
-    board = Board(RamNvram(65536))
-    led = Ledger(open_memory(board.nvram))
+    board = Board(wiped(NVRAM))
+    led = Ledger(memory(board.nvram))
     led.open()
     game = load(MODEL)
     acc = Acceptor()
@@ -231,7 +235,7 @@ def test_a_cut_during_the_spin_pays_the_prize_on_power_up():
     cab, board, acc = cabinet()
     coins(cab, acc, 1)
     spin_a_win(cab, 40)
-    led = Ledger(open_memory(board.nvram))  # power back on: same NVRAM
+    led = Ledger(memory(board.nvram))  # power back on: same NVRAM
     led.open()
     assert led.game["phase"] == "spin"
     cab2 = Cabinet(board, led, load(MODEL), cab.gen, Acceptor(), log=lambda m: None)
@@ -253,7 +257,7 @@ def test_fraud_after_the_spin_forfeits_nothing():
 
 def test_a_door_opened_while_powered_off_is_recorded_at_boot():
     gc.collect()
-    board = Board(RamNvram(65536))
+    board = Board(wiped(NVRAM))
 
     class Latch:  # a battery-backed latch, as an RTC tamper input gives (board/doors.py)
         def __init__(self):
@@ -266,7 +270,7 @@ def test_a_door_opened_while_powered_off_is_recorded_at_boot():
             self.opened = []
 
     board.door_latch = Latch()
-    led = Ledger(open_memory(board.nvram))
+    led = Ledger(memory(board.nvram))
     led.open()
     cab = Cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), Acceptor(),
                   log=lambda m: None)

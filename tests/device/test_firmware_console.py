@@ -6,10 +6,10 @@ import json
 
 from board.compat import ticks_add
 from devtest import skip
-from fakes_firmware import RamNvram
+from fakes_firmware import RamNvram, memory
 from firmware import config
 from firmware.console import Console
-from firmware.ledger import Ledger, open_memory
+from firmware.ledger import Ledger
 from firmware.critmem import RamError
 from test_firmware_cabinet import cabinet, coins, press, steps
 
@@ -217,7 +217,7 @@ def test_ram_error_refuses_everything_until_a_technician_ram_clear():
     for off in range(0, len(board.nvram.mem), 256):  # both copies gone (in place: a small heap)
         board.nvram.mem[off:off + 256] = junk
     try:
-        Ledger(open_memory(board.nvram)).open()
+        Ledger(memory(board.nvram)).open()
         raise AssertionError("corruption not detected")
     except RamError as e:
         cab.set_ram_error(str(e))
@@ -234,7 +234,7 @@ def test_ram_error_refuses_everything_until_a_technician_ram_clear():
     assert cab.state == "ramerror"
     assert run(con, "ramclear " + PIN)[0].startswith("critical memory cleared")
     evs = cab.ledger.events()
-    assert evs[0][2] == "ramclear" and "both copies of state are bad" in evs[0][3]
+    assert evs[0][2] == "ramclear" and "no record is sealed with this machine's key" in evs[0][3]
     audit(board, cab, False)
     steps(cab, 12)  # the next acceptor poll
     assert cab.state == "idle" and acc.on

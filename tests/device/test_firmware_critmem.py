@@ -1,14 +1,22 @@
-# Journaled critical memory: torn writes at every byte, bit flips, double faults.
+# Journaled critical memory: torn writes at every byte, bit flips, double faults; records sealed
+# with the machine's key, the anti-rollback counter, blank memory on an initialised machine.
+import struct
+
 from devtest import raises
-from fakes_firmware import PowerCut, RamNvram
+from fakes_firmware import TEST_SECRET, MemCounter, PowerCut, RamNvram, counter_of
 from firmware.critmem import CriticalMemory, RamError
+
+try:
+    from binascii import crc32
+except ImportError:  # pragma: no cover
+    from zlib import crc32
 
 LAYOUT = (("state", 96), ("g0", 64), ("g1", 64), ("log", 48))
 
 
 def mem(nv=None):
     nv = nv or RamNvram(4096)
-    return nv, CriticalMemory(nv, LAYOUT, journal_capacity=96 + 64 + 48)
+    return nv, CriticalMemory(nv, LAYOUT, 96 + 64 + 48, TEST_SECRET, counter_of(nv))
 
 
 def fresh():
@@ -16,6 +24,16 @@ def fresh():
     assert cm.open() is False
     cm.format({"state": b"s0", "g0": b"", "g1": b"", "log": b""})
     return nv, cm
+
+
+def save(nv):
+    """The machine's whole critical state: its NVRAM and its counter."""
+    return bytes(nv.mem), counter_of(nv).value
+
+
+def restore(nv, snap):
+    nv.mem[:] = snap[0]
+    counter_of(nv).value = snap[1]
 
 
 def reopen(nv):
@@ -61,13 +79,13 @@ def test_power_cut_at_every_byte_of_a_transaction_is_atomic():
     cm.commit({"state": b"old-state", "g0": b"old-game"})
     # measure how many bytes one transaction writes, then cut after each of them in turn
     probe_nv = RamNvram(4096)
-    probe_nv.mem[:] = nv.mem
+    restore(probe_nv, save(nv))
     probe = reopen(probe_nv)
     probe.commit({"state": b"new-state!", "g0": b"new-game!!"})
     assert probe.bytes_written > 0
-    snapshot = bytes(nv.mem)
+    snapshot = save(nv)
     for cut in range(0, probe.bytes_written + 1):
-        nv.mem[:] = snapshot
+        restore(nv, snapshot)
         live = reopen(nv)
         undo = _cut_after(nv, cut)
         try:
@@ -85,13 +103,13 @@ def test_power_cut_at_every_byte_of_a_transaction_is_atomic():
 def test_single_bit_flip_anywhere_live_is_detected_and_repaired():
     nv, cm = fresh()
     cm.commit({"state": b"credits=40", "g0": b"last game"})
-    snapshot = bytes(nv.mem)
+    snapshot = save(nv)
     positions = []
     for off, n in cm.live_ranges():
         for i in range(n):  # every live byte, one bit each
             positions.append(off + i)
     for pos in positions:
-        nv.mem[:] = snapshot
+        restore(nv, snapshot)
         bit = 1 << (pos % 8)
         nv.mem[pos] ^= bit
         after = mem(nv)[1]
@@ -130,12 +148,12 @@ def test_oversized_payload_refused():
 
 def test_layout_that_does_not_fit_is_refused():
     with raises(RamError):
-        CriticalMemory(RamNvram(256), LAYOUT, journal_capacity=208)
+        CriticalMemory(RamNvram(256), LAYOUT, 208, TEST_SECRET, counter_of(RamNvram(256)))
 
 
 def test_verify_reads_long_blocks_piece_by_piece_and_catches_every_kind_of_change():
     nv = RamNvram(4096)
-    cm = CriticalMemory(nv, (("big", 400), ("small", 16)), journal_capacity=416)
+    cm = CriticalMemory(nv, (("big", 400), ("small", 16)), 416, TEST_SECRET, counter_of(nv))
     cm.open()
     payload = bytes(range(256)) + bytes(range(100))  # 356 bytes: three pieces of 128 and a tail
     cm.format({"big": payload, "small": b"x"})
@@ -164,15 +182,15 @@ def test_a_ram_clear_cut_at_any_byte_is_either_done_or_not_begun():
     nv, cm = fresh()
     for i in range(5):  # sequence numbers well above the clear's first one
         cm.commit({"state": b"state %d" % i, "g0": b"game %d" % i, "log": b"event %d" % i})
-    snapshot = bytes(nv.mem)
+    snapshot = save(nv)
     probe_nv = RamNvram(4096)
-    probe_nv.mem[:] = snapshot
+    restore(probe_nv, snapshot)
     probe = reopen(probe_nv)
     probe.bytes_written = 0
     probe.format(INITIAL)
     outcomes = set()
     for cut in range(probe.bytes_written + 1):
-        nv.mem[:] = snapshot
+        restore(nv, snapshot)
         live = reopen(nv)
         undo = _cut_after(nv, cut)
         try:
@@ -195,12 +213,12 @@ def test_a_ram_clear_of_corrupt_memory_cut_at_any_byte_never_passes_for_a_good_o
     for bank in (0, 1):  # both copies of state gone, and the journal that could rebuild it
         nv.mem[cm._copy_off("state", bank) + 12] ^= 0x10
     nv.mem[10] ^= 0x10
-    snapshot = bytes(nv.mem)
+    snapshot = save(nv)
     with raises(RamError):
         mem(nv)[1].open()
     cleared = 0
     for cut in range(0, 900, 7):
-        nv.mem[:] = snapshot
+        restore(nv, snapshot)
         live = mem(nv)[1]  # the firmware formats without opening what it cannot read
         undo = _cut_after(nv, cut)
         try:
@@ -252,3 +270,227 @@ def test_then_runs_at_the_commit_point_and_a_failing_one_never_loses_the_copies(
     cm.commit({"state": b"s3"})  # overwrites the journal: g0 must already be in its copies
     again = reopen(nv)
     assert again.read("g0") == b"game" and again.read("state") == b"s3"
+
+
+# --- sealed records, the anti-rollback counter, blank is not fresh (issue 11) -----------------------
+OTHER_SECRET = bytes(range(100, 132))  # another machine's
+
+
+def _ram_error(nv, *words, secret=TEST_SECRET):
+    """open() refuses the memory with a reason naming all `words`; returns the reason."""
+    with raises(RamError) as r:
+        CriticalMemory(nv, LAYOUT, 96 + 64 + 48, secret, counter_of(nv)).open()
+    why = str(r.value)
+    for w in words:
+        assert w in why, (w, why)
+    return why
+
+
+def test_an_older_copy_of_the_memory_put_back_is_a_rollback():
+    nv, cm = fresh()
+    cm.commit({"state": b"credits=40"})
+    old = bytes(nv.mem)  # the attacker's copy, while the credits are on the meter
+    cm.commit({"state": b"credits=0", "log": b"cash-out 40"})
+    assert counter_of(nv).value == cm.seq
+    nv.mem[:] = old  # copied back; the counter is in another part and stays where it is
+    _ram_error(nv, "rolled back", "commit %d" % (cm.seq - 1), "counter at %d" % cm.seq)
+    # older still: every earlier commit is refused too
+    nv2, cm2 = fresh()
+    images = []
+    for i in range(4):
+        images.append(bytes(nv2.mem))
+        cm2.commit({"state": b"s%d" % i})
+    for image in images:
+        nv2.mem[:] = image
+        _ram_error(nv2, "rolled back")
+
+
+def test_a_cut_between_a_commit_and_its_counter_is_accepted_and_the_counter_caught_up():
+    nv, cm = fresh()
+    counter = counter_of(nv)
+    real = counter.write
+
+    def cut(n):
+        raise PowerCut()
+
+    counter.write = cut
+    try:
+        cm.commit({"state": b"paid"})
+    except PowerCut:
+        pass
+    counter.write = real
+    assert counter.value == cm.seq - 1  # NVRAM is one commit ahead
+    again = reopen(nv)
+    assert again.read("state") == b"paid" and counter.value == again.seq == cm.seq
+    # a journal on record but its copies not written (cut right after the journal): replayed, and
+    # the counter caught up to it as well
+    nv2, cm2 = fresh()
+    undo = _cut_after(nv2, 40)  # the journal of this small commit is 7 + 3 + 8 + 16 bytes
+    try:
+        cm2.commit({"state": b"replayed"})
+    except PowerCut:
+        pass
+    undo()
+    after = reopen(nv2)
+    assert after.read("state") == b"replayed" and counter_of(nv2).value == after.seq
+
+
+def test_memory_more_than_one_commit_ahead_of_its_counter_is_refused():
+    nv, cm = fresh()
+    cm.commit({"state": b"a"})
+    cm.commit({"state": b"b"})
+    counter_of(nv).value -= 2  # what a cut never leaves: the counter two commits behind
+    _ram_error(nv, "ahead of its counter")
+
+
+def test_a_record_resealed_without_the_key_is_refused():
+    # the issue's attack: credits raised and the records resealed with the firmware's own commit
+    # routine, by someone who has the part but not the machine's secret
+    nv, cm = fresh()
+    cm.commit({"state": b'{"credits": 40}', "g0": b"game"})
+    forger = CriticalMemory(nv, LAYOUT, 96 + 64 + 48, OTHER_SECRET, MemCounter())
+    forger.seq = cm.seq  # everything the part shows: the next commit's number is the right one
+    forger.commit({"state": b'{"credits": 4000}'})
+    _ram_error(nv, "both copies of state are bad")
+    # the same forgery sealed with a CRC-32, as records were before they had a key
+    nv2, cm2 = fresh()
+    cm2.commit({"state": b'{"credits": 40}'})
+    for bank in (0, 1):
+        off = cm2._copy_off("state", bank)
+        head = bytes(nv2.mem[off:off + 9])
+        body = b'{"credits": 4000}'
+        nv2.mem[off + 7:off + 9] = struct.pack("<H", len(body))
+        head = bytes(nv2.mem[off:off + 9])
+        nv2.mem[off + 9:off + 9 + len(body) + 4] = body + struct.pack("<I", crc32(head + body) & 0xFFFFFFFF)
+    nv2.mem[0:2] = b"XX"  # and the journal that would rebuild it out of the way
+    _ram_error(nv2, "both copies of state are bad")
+
+
+def test_a_single_changed_byte_of_any_record_fails_its_seal():
+    nv, cm = fresh()
+    cm.commit({"state": b"credits=40", "g0": b"last game"})
+    off = cm._copy_off("state", 0) + 9  # copy A's first payload byte: 'c' -> 'b', tag left alone
+    nv.mem[off] ^= 0x01
+    assert cm._read_copy("state", 0) is None and cm._read_copy("state", 1) is not None
+    nv.mem[off] ^= 0x01
+    assert cm._read_copy("state", 0)[1] == b"credits=40"
+
+
+def test_another_machines_memory_or_record_is_refused():
+    nv, cm = fresh()
+    cm.commit({"state": b"machine A"})
+    nvb = RamNvram(4096)
+    cmb = CriticalMemory(nvb, LAYOUT, 96 + 64 + 48, OTHER_SECRET, counter_of(nvb))
+    assert cmb.open() is False
+    cmb.format(INITIAL)
+    cmb.commit({"state": b"machine B, 4000 credits"})
+    counter_of(nvb).value = counter_of(nv).value = cmb.seq  # the counters agree: only the key tells
+    whole = bytes(nvb.mem)
+    # B's whole part in A
+    nv.mem[:] = whole
+    _ram_error(nv, "no record is sealed with this machine's key")
+    # only B's state copies in A's memory (same layout, same sequence number)
+    nv2, cm2 = fresh()
+    cm2.commit({"state": b"machine A"})
+    cm2.commit({"g0": b"x"})  # the journal no longer holds state
+    counter_of(nv2).value = cm2.seq
+    for bank in (0, 1):
+        a = cm2._copy_off("state", bank)
+        b = cmb._copy_off("state", bank)
+        nv2.mem[a:a + 9 + 96 + 16] = whole[b:b + 9 + 96 + 16]
+    _ram_error(nv2, "both copies of state are bad")
+    # and B's memory opens on B, with its own key
+    nvb.mem[:] = whole
+    assert CriticalMemory(nvb, LAYOUT, 96 + 64 + 48, OTHER_SECRET, counter_of(nvb)).open() is True
+
+
+def test_blank_memory_on_a_machine_initialised_before_is_a_ram_error_not_a_format():
+    for how in ("zeroed", "zeroed except one byte of garbage"):
+        nv, cm = fresh()
+        cm.commit({"state": b"credits=40"})
+        for off in range(0, nv.size, 256):
+            nv.mem[off:off + 256] = bytes(256)
+        if how != "zeroed":
+            nv.mem[cm._copy_off("g1", 0) + 3] = 0xA5  # not blank, and nothing sealed in it either
+            _ram_error(nv, "no record is sealed")
+        else:
+            _ram_error(nv, "blank critical memory", "initialised before")
+        # the technician's RAM clear formats it above the counter, and it opens again
+        cleared = mem(nv)[1]
+        cleared.format(INITIAL)
+        assert cleared.seq > cm.seq
+        assert reopen(nv).read("state") == b"s0"
+
+
+def test_a_new_machine_formats_and_is_initialised_from_then_on():
+    nv, cm = mem()
+    assert counter_of(nv).value is None
+    assert cm.open() is False  # blank, never initialised: the caller formats
+    cm.format(INITIAL)
+    assert counter_of(nv).value == cm.seq == 1
+    for off in range(0, nv.size, 256):
+        nv.mem[off:off + 256] = bytes(256)
+    _ram_error(nv, "blank critical memory")
+
+
+def test_records_with_no_counter_are_refused():
+    nv, cm = fresh()
+    cm.commit({"state": b"credits=40"})
+    nv.counter = MemCounter()  # the counter's part lost (or replaced): it reads as never set
+    _ram_error(nv, "anti-rollback counter was never set")
+
+
+def test_a_first_format_cut_at_any_byte_is_formatted_again_never_a_ram_error():
+    probe_nv, probe = mem()
+    probe.format(INITIAL)
+    total = probe.bytes_written
+    for cut in list(range(0, total + 1, 3)) + ["counter 0", "counter 1"]:
+        nv = RamNvram(4096)
+        counter = counter_of(nv)
+        cm = CriticalMemory(nv, LAYOUT, 96 + 64 + 48, TEST_SECRET, counter)
+        assert cm.open() is False
+        undo = None
+        real = counter.write
+        if cut == "counter 0" or cut == "counter 1":
+            def write(n, fail=int(cut[-1])):
+                if n == fail:
+                    raise PowerCut()
+                real(n)
+            counter.write = write
+        else:
+            undo = _cut_after(nv, cut)
+        try:
+            cm.format(INITIAL)
+        except PowerCut:
+            pass
+        if undo:
+            undo()
+        counter.write = real
+        again = CriticalMemory(nv, LAYOUT, 96 + 64 + 48, TEST_SECRET, counter)
+        if not again.open():
+            again.format(INITIAL)  # what Ledger.open does with a new machine's memory
+        assert again.read("state") == b"s0", cut
+        assert counter.value == again.seq, cut
+        reopen(nv).verify()
+
+
+def test_the_counter_never_goes_back_and_a_ram_clear_numbers_above_it():
+    nv, cm = fresh()
+    for i in range(3):
+        cm.commit({"state": b"s%d" % i})
+    old = bytes(nv.mem)
+    cm.commit({"state": b"s3"})
+    nv.mem[:] = old  # rolled back: a RAM error...
+    _ram_error(nv, "rolled back")
+    clear = mem(nv)[1]  # ...that the technician clears: numbered above the counter, so it opens
+    clear.format(INITIAL)
+    assert clear.seq == cm.seq + 1
+    assert reopen(nv).read("state") == b"s0"
+    with raises(ValueError):
+        counter_of(nv).write(1)
+
+
+def test_no_machine_secret_no_memory():
+    for secret in (None, b""):
+        with raises(RamError):
+            CriticalMemory(RamNvram(4096), LAYOUT, 208, secret, MemCounter())

@@ -3,20 +3,20 @@
 import gc
 
 from devtest import raises
-from fakes_firmware import FixedOutcome, PowerCut, RamNvram
-from firmware.ledger import EVENT_CHUNKS, EVENTS_PER_CHUNK, RECALL, AuditError, Ledger, open_memory
+from fakes_firmware import FixedOutcome, PowerCut, RamNvram, memory
+from firmware.ledger import EVENT_CHUNKS, EVENTS_PER_CHUNK, RECALL, AuditError, Ledger
 
 
 def fresh():
     gc.collect()  # the fixed heap holds one 64 KB NVRAM image at a time
     nv = RamNvram(65536)
-    led = Ledger(open_memory(nv))
+    led = Ledger(memory(nv))
     assert led.open() == ["blank memory formatted"]
     return nv, led
 
 
 def reload(nv):
-    led = Ledger(open_memory(nv))
+    led = Ledger(memory(nv))
     led.open()
     return led
 

@@ -1,9 +1,9 @@
 # firmware/main.py's supervisor: what the firmware does when it fails (the watchdog's job).
 # mp-heap: 384K  (a 64 KB NVRAM image in RAM for the restart records)
 from devtest import raises
-from fakes_firmware import RamNvram
+from fakes_firmware import RamNvram, memory
 from firmware import main
-from firmware.ledger import Ledger, open_memory
+from firmware.ledger import Ledger
 
 
 class Cab:
@@ -30,7 +30,7 @@ def supervised(boots):
     import sys
 
     gc.collect()
-    ledger = Ledger(open_memory(RamNvram(65536)))
+    ledger = Ledger(memory(RamNvram(65536)))
     ledger.open()
 
     def boot():

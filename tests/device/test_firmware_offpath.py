@@ -2,15 +2,16 @@
 # reboot, an RNG that fails at power-up with a wager committed, tilts across a power cycle, cash-out
 # with play stopped, RAM clear and the hard meters, tournament games on the meters. The real Cabinet
 # and Ledger over a fake board; a "power cycle" is a new Ledger and Cabinet on the same NVRAM.
-# mp-heap: 384K  (the firmware's 256K, plus the 64 KB NVRAM image the fake board keeps in RAM)
+# mp-heap: 512K  (the firmware's 256K, the 64 KB NVRAM image the fake board keeps in RAM, and
+# the modules compiled from source: at 384K and 448K their compiling found no room in one piece)
 import gc
 
 import rng
 from fakes_cabinet import Acceptor, Board
-from fakes_firmware import RamNvram
+from fakes_firmware import RamNvram, memory, wiped
 from board.meters_em import EmMeters
 from firmware.cabinet import Cabinet
-from firmware.ledger import Ledger, open_memory
+from firmware.ledger import Ledger
 from games import load
 
 SEPT = "games/models/sept-royal-88.json"  # bets 1, 2, 3
@@ -31,7 +32,8 @@ def gen():
 
 def power_on(board, model=SEPT, g="fresh", acc=None):
     """Boot on the board's NVRAM as firmware.startup does: ledger, cabinet, resume."""
-    led = Ledger(open_memory(board.nvram))
+    gc.collect()  # a board boots on a fresh heap: what the last boot left is garbage
+    led = Ledger(memory(board.nvram))
     led.open()
     game = load(model) if model else None
     cab = Cabinet(board, led, game, gen() if g == "fresh" else g, acc or Acceptor(), log=lambda m: None)
@@ -40,9 +42,12 @@ def power_on(board, model=SEPT, g="fresh", acc=None):
     return cab
 
 
+NVRAM = RamNvram(65536)  # one part, wiped for each test: made while the heap is in one piece
+
+
 def new_board():
     gc.collect()
-    return Board(RamNvram(65536))
+    return Board(wiped(NVRAM))
 
 
 def steps(cab, n=30):

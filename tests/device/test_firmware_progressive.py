@@ -2,8 +2,8 @@
 import gc
 
 from devtest import raises
-from fakes_firmware import RamNvram
-from firmware.ledger import Ledger, open_memory
+from fakes_firmware import RamNvram, memory
+from firmware.ledger import Ledger
 from firmware.progressive import Progressive, ProgressiveError
 from games import load
 from games.model import Model, ModelError
@@ -25,7 +25,7 @@ class Outcome:
 
 def ledger():
     gc.collect()
-    led = Ledger(open_memory(RamNvram(65536)))
+    led = Ledger(memory(RamNvram(65536)))
     led.open()
     return led
 

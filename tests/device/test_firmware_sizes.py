@@ -10,8 +10,8 @@ import os
 from board import hal
 from firmware import eventlog, tournament
 from firmware.cabinet import BOOT_TILTS, KEY_CLEARABLE
-from firmware.ledger import CHUNK_SIZE, EVENTS_PER_CHUNK, GAME_SIZE, LAYOUT, METERS, STATE_SIZE, TILT_TEXT, Ledger, open_memory
-from fakes_firmware import RamNvram
+from firmware.ledger import CHUNK_SIZE, EVENTS_PER_CHUNK, GAME_SIZE, LAYOUT, METERS, STATE_SIZE, TILT_TEXT, Ledger
+from fakes_firmware import RamNvram, memory
 from games.model import Model
 
 BIG = 10 ** 10 - 1  # a 10-digit meter at its last value before it rolls over
@@ -79,13 +79,13 @@ def test_a_recall_record_of_every_shipped_game_fits_at_its_longest():
 def test_a_tournament_with_the_longest_figures_and_name_commits_and_reboots():
     gc.collect()
     nv = RamNvram(65536)
-    led = Ledger(open_memory(nv))
+    led = Ledger(memory(nv))
     led.open()
     led.tour_start(tournament.MAX_FEE, tournament.MAX_CREDITS, tournament.MAX_GAMES, 100, "2026-12-05",
                    tournament.MAX_HOURS, "9" * tournament.NAME_LEN)
     for i in range(3 * EVENTS_PER_CHUNK):
         led.event("game-off", "aurore-89: " + "boot check needs more memory " * 5)
-    again = Ledger(open_memory(nv))
+    again = Ledger(memory(nv))
     assert again.open() == [] and again.tour["name"] == "9" * tournament.NAME_LEN
     assert len(again.events()) == 3 * EVENTS_PER_CHUNK + 1
 
@@ -95,5 +95,5 @@ def test_the_layout_fits_a_64k_part():
     for name, cap in LAYOUT:
         total += cap
     gc.collect()
-    mem = open_memory(RamNvram(65536))  # raises RamError when the layout outgrows the part
+    mem = memory(RamNvram(65536))  # raises RamError when the layout outgrows the part
     assert mem.size <= 65536 and total < mem.size

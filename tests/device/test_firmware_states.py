@@ -7,10 +7,10 @@ import gc
 
 import rng
 from fakes_cabinet import Acceptor, Board
-from fakes_firmware import RamNvram
+from fakes_firmware import RamNvram, memory
 from firmware import states
 from firmware.cabinet import Cabinet
-from firmware.ledger import Ledger, open_memory
+from firmware.ledger import Ledger
 from games import load
 
 MODEL = "games/models/sept-royal-88.json"
@@ -23,8 +23,9 @@ def cabinet(credits=8):
     gc.collect()
     for off in range(0, NVRAM.size, len(_ZERO)):
         NVRAM.mem[off:off + len(_ZERO)] = _ZERO
+    NVRAM.counter = None  # a new machine: its anti-rollback counter too
     board = Board(NVRAM)
-    led = Ledger(open_memory(board.nvram))
+    led = Ledger(memory(board.nvram))
     led.open()
     if GAME[0] is None:
         GAME[0] = load(MODEL)

@@ -3,21 +3,21 @@
 import gc
 
 from devtest import raises
-from fakes_firmware import FixedOutcome, RamNvram
+from fakes_firmware import FixedOutcome, RamNvram, memory
 from firmware import tournament
-from firmware.ledger import Ledger, open_memory
+from firmware.ledger import Ledger
 
 
 def fresh():
     gc.collect()
     nv = RamNvram(65536)
-    led = Ledger(open_memory(nv))
+    led = Ledger(memory(nv))
     led.open()
     return nv, led
 
 
 def reload(nv):
-    led = Ledger(open_memory(nv))
+    led = Ledger(memory(nv))
     led.open()
     return led
 

@@ -5,11 +5,11 @@
 import os
 
 from devtest import MICROPYTHON, raises, skip
-from fakes_firmware import FixedOutcome
+from fakes_firmware import FixedOutcome, MemCounter, memory
 from fakes_nvram import FM25V02_ID, FakeI2C, I2CFramChip, spi_fram
 from board.nvram_fram import SR_BP, SR_WEL, I2CFram, SPIFram
 from board.nvram_littlefs import LfsNvram, RamBlockDev
-from firmware.ledger import Ledger, open_memory
+from firmware.ledger import Ledger
 
 KB64 = 65536  # firmware/main.py NVRAM_SIZE: the ledger layout needs ~56 KB
 
@@ -21,7 +21,8 @@ def _i2c(size=KB64, addr=0x50, **kw):
 
 def _ledger_round_trip(make):
     """Blank part -> formatted -> coins, a game, an event -> a fresh driver reads it all back."""
-    led = Ledger(open_memory(make()))
+    counter = MemCounter()  # the machine's, across the two drivers of its one part
+    led = Ledger(memory(make(), counter=counter))
     assert led.open() == ["blank memory formatted"]
     led.accept(20)
     led.wager(2)
@@ -31,7 +32,7 @@ def _ledger_round_trip(make):
     led.accept(5)
     assert led.mem.bytes_written > before
     state = led.mem.read("state")  # read back from the part (a payload is not kept in RAM)
-    again = Ledger(open_memory(make()))
+    again = Ledger(memory(make(), counter=counter))
     assert again.open() == []
     assert again.credits == 20 - 2 + 10 + 5
     assert again.meters["coin_in"] == 2 and again.meters["coin_out"] == 10
@@ -244,7 +245,7 @@ class _Sized:
 
 
 def _layout_size():
-    return open_memory(_Sized()).size  # what the ledger's critical memory needs, no I/O
+    return memory(_Sized()).size  # what the ledger's critical memory needs, no I/O
 
 
 def _lfs(tag, blocks):

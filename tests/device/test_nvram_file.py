@@ -5,17 +5,23 @@
 import os
 
 from devtest import raises, rmtree, tmpdir
-from fakes_firmware import FixedOutcome
+from fakes_firmware import FixedOutcome, memory
+from board.counter_file import CounterFile
 from board.emulated import FileNvram
 from firmware.critmem import RamError
-from firmware.ledger import Ledger, open_memory
+from firmware.ledger import Ledger
+
+
+def open_memory(nv, path):
+    """The memory in the file at path, with the machine's counter beside it (as on the board)."""
+    return memory(nv, counter=CounterFile(path.rpartition("/")[0] + "/counter"))
 
 SIZE = 65536
 
 
 def _books(path):
     nv = FileNvram(path, SIZE)
-    led = Ledger(open_memory(nv))
+    led = Ledger(open_memory(nv, path))
     assert led.open() == ["blank memory formatted"]
     led.accept(12, 1)
     led.wager(1)
@@ -37,7 +43,7 @@ def test_the_file_survives_a_restart():
         _books(path)
         nv = FileNvram(path, SIZE)
         assert os.stat(path)[6] == SIZE
-        led = Ledger(open_memory(nv))
+        led = Ledger(open_memory(nv, path))
         assert led.open() == [] and led.credits == 16
         nv.close()
     finally:
@@ -54,17 +60,18 @@ def test_a_truncated_file_is_reported_never_silently_cleared():
             nv = FileNvram(path, SIZE)
             assert os.stat(path)[6] == SIZE  # extended, not re-created
             with raises(RamError):
-                Ledger(open_memory(nv)).open()
+                Ledger(open_memory(nv, path)).open()
             nv.close()
             os.remove(path)
+            os.remove(d + "/counter")  # the next round is a new machine
         # bank B cut off: every block still has its copy A, and B is rebuilt from it
         _books(path)
         nv = FileNvram(path, SIZE)
-        bank_b = open_memory(nv)._copy_off("state", 1)
+        bank_b = open_memory(nv, path)._copy_off("state", 1)
         nv.close()
         _truncate(path, bank_b + 10)
         nv = FileNvram(path, SIZE)
-        led = Ledger(open_memory(nv))
+        led = Ledger(open_memory(nv, path))
         found = led.open()
         assert led.credits == 16 and "repaired copy B of g1" in found  # state and g0: from the journal
         nv.close()
@@ -82,7 +89,7 @@ def test_a_file_cut_while_being_created_is_a_new_part():
             f.write(bytes(3000))
         nv = FileNvram(path, SIZE)
         assert os.stat(path)[6] == SIZE
-        assert Ledger(open_memory(nv)).open() == ["blank memory formatted"]
+        assert Ledger(open_memory(nv, path)).open() == ["blank memory formatted"]
         nv.close()
     finally:
         rmtree(d)

@@ -162,3 +162,44 @@ def test_a_cut_deploy_leaves_the_previous_image_booting(root: Path, monkeypatch:
     assert (root / "main.py").read_text() == loader  # ...but the loader still names the old one
     assert f"IMAGE = {old!r}" in loader
     assert all((root / old / rel).read_bytes() == data for rel, data in files.items())
+
+
+class ShortWrites:
+    """mpremote's transport whose file writes of `victim` lose their last byte, silently (bytes lost
+    inside a write's data, with nothing wrong on the link), `times` times."""
+
+    def __init__(self, victim: str, times: int):
+        self.victim, self.left = victim, times
+
+    def __call__(self, port: str):
+        t = deploy.Board._serial(port)
+        real = t.fs_writefile
+
+        def fs_writefile(path, data, **kw):
+            if path.endswith("/" + self.victim) and self.left > 0:
+                self.left -= 1
+                data = data[:-1]
+            return real(path, data, **kw)
+
+        t.fs_writefile = fs_writefile
+        return t
+
+
+def test_a_file_short_after_writing_is_written_again_and_never_switched_to_while_short(
+        root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deploy, "TRIES", 3)
+    files = deploy.payload()
+    victim = "board/hal.mpy"
+    board = PtyBoard(root)
+    log: list[str] = []
+    try:
+        name = deploy.deploy(board.path, files, log=log.append, connect=ShortWrites(victim, 2), reset=False)
+        assert (root / name / victim).read_bytes() == files[victim]  # the third write was whole
+        assert sum("differs on the board after writing" in line for line in log) == 2, log
+        before = (root / "main.py").read_text()
+        new_files = dict(files, **{"games/models/zz-new.json": b"{}"})  # another release, always short
+        with pytest.raises(deploy.DeployError, match="differs? on the board after writing"):
+            deploy.deploy(board.path, new_files, log=lambda s: None, connect=ShortWrites(victim, 99), reset=False)
+        assert (root / "main.py").read_text() == before  # still the whole image
+    finally:
+        board.close()
