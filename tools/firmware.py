@@ -385,6 +385,16 @@ def ensure_built(word: int = 32) -> Path:
     return image
 
 
+def ensure_built_arm() -> Path:
+    """The Cortex-M3 image, rebuilt first if a device file changed since (as ensure_built)."""
+    if stale(FIRMWARE_ARM):
+        with _locked():
+            if stale(FIRMWARE_ARM):
+                build_arm()
+                os.utime(FIRMWARE_ARM)
+    return FIRMWARE_ARM
+
+
 class _locked:  # noqa: N801  (used as a with-statement, like a function)
     """One build at a time in build/firmware (make firmware beside a harness that rebuilds)."""
 

@@ -37,7 +37,7 @@ def test_the_emulated_board_takes_the_heap_a_cortex_m_takes() -> None:
                            "import sys; sys.path.remove('')\n" + PROBE],
                           capture_output=True, text=True, env={"MICROPYPATH": ".frozen"}, timeout=60)
     assert unix.returncode == 0, unix.stderr
-    repl = qemu.RawRepl(icount=False)
+    repl = qemu.RawRepl(firmware.ensure_built_arm(), icount=False)  # the image of this checkout
     try:
         arm = _figures(repl.exec(PROBE))
     finally:
