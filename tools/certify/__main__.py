@@ -37,6 +37,9 @@ def summary(rep: dict, secs: float) -> str:
     if p:
         lines.append("  progressive: %s at bet %d, reset %d, grows by %s of every credit wagered "
                      "(the returns above count it at its reset: a floor)" % (p["pay"], p["bet"], p["reset"], p["rate"]))
+        lines.append("  progressive won 1 in %.0f games at bet %d; return at bet %d: %s"
+                     % (p["one_in"], p["bet"], p["bet"], ", ".join("%.4f %% at %.0f" % (v["return_float"] * 100, v["level"])
+                                                                 for v in p["levels"])))
     return "\n".join(lines)
 
 
