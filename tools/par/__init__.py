@@ -5,7 +5,7 @@ For each model: a terminal summary, and in the output directory <id>.md (with it
 strips with their weights, the pay table, every pay with its hits per cycle and its part of the
 return, the free spins feature, the progressive, the win distribution (log scale, free spins
 included) and the convergence of the realised return. Every figure is the certifier's
-(`python -m tools.certify --json`).
+(`python -m tools.certify --json`). --png also renders each sheet to <id>.png in headless Chromium.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import time
 from tqdm import tqdm
 
 from tools.certify.core import certify_model, load_model
-from tools.par import render, sheet
+from tools.par import browser, render, sheet
 
 
 def build(path: str) -> tuple[dict, list[tuple]]:
@@ -50,11 +50,15 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m tools.par")
     ap.add_argument("models", nargs="*")
     ap.add_argument("--out", default=os.path.join("build", "par"))
+    ap.add_argument("--png", action="store_true", help="also <id>.png, each sheet rendered by headless Chromium")
     a = ap.parse_args(argv)
     paths = a.models or sorted(glob.glob(os.path.join("games", "models", "*.json")))
     bar = tqdm(paths, desc="PAR sheets", unit="model", file=sys.stderr, disable=None)
     for p in bar:
         bar.set_postfix_str(os.path.basename(p))
         tqdm.write(write(p, a.out))
+        if a.png:
+            page = os.path.join(a.out, load_model(p)["id"] + ".html")
+            browser.screenshot(page, page[:-5] + ".png", browser.measure(page)["height"])
     print("PAR sheets in %s/" % a.out)
     return 0

@@ -30,7 +30,7 @@ def _axes(parts: list[str], x0: float, x1: float, y0: float, y1: float, xlabel: 
     parts.append(f'<path d="M{x0:.1f},{y0:.1f} V{y1:.1f} H{x1:.1f}" stroke="#000" fill="none"/>')
     parts.append(_text(14, (y0 + y1) / 2, ylabel, "middle", "axis-label",
                        f' transform="rotate(-90 14 {(y0 + y1) / 2:.1f})"'))
-    parts.append(_text((x0 + x1) / 2, y1 + 40, xlabel, "middle", "axis-label"))
+    parts.append(_text((x0 + x1) / 2, y1 + 44, xlabel, "middle", "axis-label"))
 
 
 def _legend(parts: list[str], y: float, items: list[tuple[str, str, str]]) -> None:
@@ -53,6 +53,8 @@ def log_bars(ident: str, title: str, labels: list[str], series: list[tuple[str, 
     x0, x1, y0, y1 = LEFT, W - RIGHT, TOP, h - 86
     vals = [v for _, _, vs in series for v in vs if v > 0]
     lo = math.floor(math.log10(min(vals))) if vals else -1
+    if vals and math.log10(min(vals)) - lo < 0.3:  # keep the smallest bar visible
+        lo -= 1
     hi = math.ceil(math.log10(max(vals))) if vals else 0
     hi = max(hi, lo + 1)
 
@@ -74,7 +76,7 @@ def log_bars(ident: str, title: str, labels: list[str], series: list[tuple[str, 
                 top = y(vs[i])
                 parts.append(f'<rect x="{sx + 5 + j * bw:.1f}" y="{top:.1f}" width="{bw:.1f}" '
                              f'height="{y1 - top:.1f}" fill="{colour}"><title>{vs[i]:.4g}</title></rect>')
-        parts.append(_text(sx + slot / 2, y1 + 16, lab, "middle", "tick"))
+        parts.append(_text(sx + slot / 2, y1 + 20, lab, "middle", "tick"))
     _axes(parts, x0, x1, y0, y1, xlabel, ylabel)
     _legend(parts, h - 14, [(name, colour, "box") for name, colour, _ in series])
     parts.append("</svg>")
@@ -93,7 +95,7 @@ def _nice_step(span: float, pixels: float) -> float:
 
 def convergence(ident: str, title: str, rtp: float, sd: float, floor: float, z: dict[str, float]) -> str:
     """Realised return after N games (10^2..10^9, log x) with its 90 % and 95 % ranges (normal
-    approximation), the certified return and the floor; ranges beyond the frame are clipped."""
+    approximation), the certified return and the floor; ranges beyond the frame are cut at it."""
     h = 360
     x0, x1, y0, y1 = LEFT, W - RIGHT, TOP, h - 86
     n0, n1 = 2, 9
@@ -110,7 +112,6 @@ def convergence(ident: str, title: str, rtp: float, sd: float, floor: float, z: 
         return y1 - (v - lo) / (hi - lo) * (y1 - y0)
 
     parts = _open(W, h, title, ident)
-    parts.append(f'<clipPath id="{ident}-clip"><rect x="{x0}" y="{y0}" width="{x1 - x0}" height="{y1 - y0}"/></clipPath>')
     k = 0
     while lo + k * step <= hi + step / 1000:
         v = lo + k * step
@@ -118,12 +119,15 @@ def convergence(ident: str, title: str, rtp: float, sd: float, floor: float, z: 
         parts.append(_text(x0 - 6, Y(v) + 4, "%g %%" % round(v * 100, 6), "end", "tick"))
         k += 1
     for e in range(n0, n1 + 1):
-        parts.append(_text(X(10 ** e), y1 + 16, "1e%d" % e, "middle", "tick"))
+        parts.append(_text(X(10 ** e), y1 + 20, "1e%d" % e, "middle", "tick"))
     ns = [10 ** (e / 8) for e in range(8 * n0, 8 * n1 + 1)]
+    def P(n: float, v: float) -> str:  # a band's edge, cut at the frame (the band is one span per x)
+        return "%.1f,%.1f" % (X(n), min(max(Y(v), y0), y1))
+
     for key, colour in (("95", "#c8d8ec"), ("90", "#7fa6d1")):
-        up = ["%.1f,%.1f" % (X(n), Y(rtp + z[key] * sd / math.sqrt(n))) for n in ns]
-        dn = ["%.1f,%.1f" % (X(n), Y(rtp - z[key] * sd / math.sqrt(n))) for n in reversed(ns)]
-        parts.append(f'<polygon class="band" points="{" ".join(up + dn)}" fill="{colour}" clip-path="url(#{ident}-clip)"/>')
+        up = [P(n, rtp + z[key] * sd / math.sqrt(n)) for n in ns]
+        dn = [P(n, rtp - z[key] * sd / math.sqrt(n)) for n in reversed(ns)]
+        parts.append(f'<polygon class="band" points="{" ".join(up + dn)}" fill="{colour}"/>')
     parts.append(f'<line class="curve" x1="{x0}" y1="{Y(rtp):.1f}" x2="{x1}" y2="{Y(rtp):.1f}" stroke="#000" stroke-width="1.5"/>')
     parts.append(f'<line class="floor" x1="{x0}" y1="{Y(floor):.1f}" x2="{x1}" y2="{Y(floor):.1f}" stroke="#c00" '
                  f'stroke-width="1.5" stroke-dasharray="5 3"/>')
