@@ -130,7 +130,7 @@ def bet_blocks(ident: str, bet: int, b: dict, f: BetFigures, cycle: int) -> list
         cnt = Fraction(e["count_per_cycle"])
         rows.append([e["name"], "—" if e["pay"] is None else str(e["pay"]),
                      e["count_per_cycle"] if cnt.denominator == 1 else "%s (mean %.6g)" % (exact(e["count_per_cycle"]), float(cnt)),
-                     one_in(e["one_in"]), exact(e["return"]), pct(float(Fraction(e["return"])), 6),
+                     one_in(e["one_in"]) if e["one_in"] else "never", exact(e["return"]), pct(float(Fraction(e["return"])), 6),
                      pct(e["share"], 2)])
     total = sum((Fraction(e["return"]) for e in b["entries"]), Fraction(0))
     rows.append(["total", "", "", "", exact(frac_str(total)), pct(float(total), 6), pct(1.0, 2)])
