@@ -8,7 +8,7 @@ from fractions import Fraction
 from games.canon import math_hash
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
 from games.model import Model
-from tools.certify.feature import SpinLaw, feature_moments
+from tools.certify.feature import SpinLaw, expected_spins, feature_moments
 from tools.certify.joint import line_entries, spin_distribution
 from tools.certify.progressive import progressive_figures
 
@@ -31,8 +31,31 @@ class BetFigures:
         self.base_dist: dict[int, Fraction] = {}  # base-spin credits -> probability
         # the feature (free spins): F its total in credits, 0 when not triggered
         self.feature_second = Fraction(0)  # E[F^2] per game
-        self.free_spins = Fraction(0)  # expected free spins per game
-        self.free_dist: dict[int, Fraction] = {}  # one free spin's credits (multiplier in) -> probability
+        self.triggers: dict[int, Fraction] = {}  # initial free spins -> probability per game
+        self._free = None  # (model, SpinLaw, free spin's {(credits, scatters): weight}, scale)
+        self._spins = None
+
+    # for the PAR sheet only, so computed on demand: certification does not pay for them
+    @property
+    def free_spins(self) -> Fraction:
+        """Expected free spins per game."""
+        if self._free is None:
+            return Fraction(0)
+        if self._spins is None:
+            n = expected_spins(self._free[0], self._free[1], list(self.triggers))
+            self._spins = sum((p * n[s] for s, p in self.triggers.items()), Fraction(0))
+        return self._spins
+
+    @property
+    def free_dist(self) -> dict[int, Fraction]:
+        """One free spin's credits (multiplier in) -> probability."""
+        if self._free is None:
+            return {}
+        m, _, free, scale = self._free
+        counts: dict[int, int] = {}
+        for (w, _), c in free.items():
+            counts[w] = counts.get(w, 0) + c
+        return {w * scale: Fraction(c, m.free.cycle) for w, c in counts.items()}
 
     @property
     def variance(self) -> Fraction:  # of the return per unit bet
@@ -74,12 +97,8 @@ def _figures(m: Model, bi: int, bet: int, base: dict, free: dict | None, scale: 
     cyc = m.base.cycle
     law = SpinLaw(m, {(w, sc): c for (w, sc), c in free.items()}, m.free.cycle) if free else None
     feats: dict[int, object] = {}
-    nspins: dict[int, Fraction] = {}
     if law:
-        unit = SpinLaw(m, {}, 1)  # every free spin counts 1: its mean is the number of spins played
-        unit.by_a = {a: [r[0], r[0], r[0], Fraction(0)] for a, r in law.by_a.items()}
-        for (w, _), c in free.items():
-            f.free_dist[w * scale] = f.free_dist.get(w * scale, Fraction(0)) + Fraction(c, m.free.cycle)
+        f._free = (m, law, free, scale)
     mean = second = Fraction(0)
     nohit = Fraction(0)
     feat_mean = Fraction(0)
@@ -91,12 +110,11 @@ def _figures(m: Model, bi: int, bet: int, base: dict, free: dict | None, scale: 
         if s:
             if s not in feats:
                 feats[s] = feature_moments(m, law, s)
-                nspins[s] = feature_moments(m, unit, s).mean
             fm = feats[s]
             fmean, fsec, fz = fm.mean * scale, fm.second * scale * scale, fm.p_zero
             f.trigger += p
             f.feature_second += p * fsec
-            f.free_spins += p * nspins[s]
+            f.triggers[s] = f.triggers.get(s, Fraction(0)) + p
         else:
             fmean = fsec = Fraction(0)
             fz = Fraction(1)
