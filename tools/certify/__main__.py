@@ -1,6 +1,7 @@
 """python -m tools.certify MODEL [MODEL ...] [--json] [--write-cert [DIR] | --check-certs [DIR]]
 
-Prints the exact return per bet level, hit frequency, standard deviation and the win table; exits 1
+Prints the exact return per bet level, hit frequency, standard deviation and the win table (--json:
+also the free spins feature and the progressive's figures, as the PAR sheet shows them); exits 1
 with the reason when any bet level is below the 83 % floor of by-law s. 93 (no option lowers it),
 2 when a model is invalid. --write-cert writes games/certs/<id>.json (only for models that pass).
 --check-certs compares each model with its shipped certificate games/certs/<id>.json (what the
