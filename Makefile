@@ -47,8 +47,8 @@ bench: $(STAMP) unix32-tools
 	$(PY) -m tools.bench
 
 ## test: pytest under CPython plus every device test under the MicroPython unix port (and the
-## firmware image, which the emulated cabinet runs, and the Cortex-M3 image for the rng/games tests: built first)
-test: $(STAMP) firmware firmware-arm
+## firmware image, which the emulated cabinet runs, the Cortex-M3 image for the rng/games tests, and Chromium for the PAR sheet render test: built or installed first)
+test: $(STAMP) firmware firmware-arm browser-tools
 	$(PY) -m pytest
 
 clean:

@@ -1,9 +1,22 @@
 # Games room: PAR sheets for every shipped reel model (terminal summary + build/par/<id>.md/.html).
-.PHONY: par certify
+.PHONY: par par-png certify browser-tools
 
-## par: PAR sheets of every shipped game (exact figures, win table, distribution and convergence charts)
+## par: PAR sheets of every shipped game (exact figures, reel strips, every pay, feature, progressive, charts)
 par: $(STAMP)
 	$(PY) -m tools.par --out build/par
+
+## par-png: the PAR sheets, each also rendered to build/par/<id>.png by headless Chromium
+par-png: $(STAMP) browser-tools
+	$(PY) -m tools.par --png --out build/par
+
+# Debian's Chromium and the DejaVu fonts the charts are measured with (tests/host/test_par_render.py),
+# installed when missing (tools/par/browser.py PACKAGES).
+BROWSER_PACKAGES := chromium fonts-dejavu-core
+browser-tools:
+	@if ! command -v chromium >/dev/null || ! test -d /usr/share/fonts/truetype/dejavu; then \
+		echo "installing $(BROWSER_PACKAGES)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(BROWSER_PACKAGES) >/dev/null; \
+	fi
 
 ## certify: re-certify every shipped model; fails (exit 1) if any bet level is below the 83 % floor,
 ## a model has no certificate in games/certs/, or its math hash or exact return differs from it

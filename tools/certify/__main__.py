@@ -1,6 +1,7 @@
 """python -m tools.certify MODEL [MODEL ...] [--json] [--write-cert [DIR] | --check-certs [DIR]]
 
-Prints the exact return per bet level, hit frequency, standard deviation and the win table; exits 1
+Prints the exact return per bet level, hit frequency, standard deviation and the win table (--json:
+also the free spins feature and the progressive's figures, as the PAR sheet shows them); exits 1
 with the reason when any bet level is below the 83 % floor of by-law s. 93 (no option lowers it),
 2 when a model is invalid. --write-cert writes games/certs/<id>.json (only for models that pass).
 --check-certs compares each model with its shipped certificate games/certs/<id>.json (what the
@@ -37,6 +38,9 @@ def summary(rep: dict, secs: float) -> str:
     if p:
         lines.append("  progressive: %s at bet %d, reset %d, grows by %s of every credit wagered "
                      "(the returns above count it at its reset: a floor)" % (p["pay"], p["bet"], p["reset"], p["rate"]))
+        lines.append("  progressive won 1 in %.0f games at bet %d; return at bet %d: %s"
+                     % (p["one_in"], p["bet"], p["bet"], ", ".join("%.4f %% at %.0f" % (v["return_float"] * 100, v["level"])
+                                                                 for v in p["levels"])))
     return "\n".join(lines)
 
 

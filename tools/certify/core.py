@@ -8,8 +8,9 @@ from fractions import Fraction
 from games.canon import math_hash
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
 from games.model import Model
-from tools.certify.feature import SpinLaw, feature_moments
+from tools.certify.feature import SpinLaw, expected_spins, feature_moments
 from tools.certify.joint import line_entries, spin_distribution
+from tools.certify.progressive import progressive_figures
 
 FLOOR = Fraction(RTP_FLOOR_NUM, RTP_FLOOR_DEN)  # by-law s. 93; no option lowers it
 GAMES_N = [10 ** k for k in range(3, 9)]
@@ -28,6 +29,33 @@ class BetFigures:
         self.feature_share = Fraction(0)  # part of the return paid by free spins
         self.entries: list[dict] = []
         self.base_dist: dict[int, Fraction] = {}  # base-spin credits -> probability
+        # the feature (free spins): F its total in credits, 0 when not triggered
+        self.feature_second = Fraction(0)  # E[F^2] per game
+        self.triggers: dict[int, Fraction] = {}  # initial free spins -> probability per game
+        self._free = None  # (model, SpinLaw, free spin's {(credits, scatters): weight}, scale)
+        self._spins = None
+
+    # for the PAR sheet only, so computed on demand: certification does not pay for them
+    @property
+    def free_spins(self) -> Fraction:
+        """Expected free spins per game."""
+        if self._free is None:
+            return Fraction(0)
+        if self._spins is None:
+            n = expected_spins(self._free[0], self._free[1], list(self.triggers))
+            self._spins = sum((p * n[s] for s, p in self.triggers.items()), Fraction(0))
+        return self._spins
+
+    @property
+    def free_dist(self) -> dict[int, Fraction]:
+        """One free spin's credits (multiplier in) -> probability."""
+        if self._free is None:
+            return {}
+        m, _, free, scale = self._free
+        counts: dict[int, int] = {}
+        for (w, _), c in free.items():
+            counts[w] = counts.get(w, 0) + c
+        return {w * scale: Fraction(c, m.free.cycle) for w, c in counts.items()}
 
     @property
     def variance(self) -> Fraction:  # of the return per unit bet
@@ -69,6 +97,8 @@ def _figures(m: Model, bi: int, bet: int, base: dict, free: dict | None, scale: 
     cyc = m.base.cycle
     law = SpinLaw(m, {(w, sc): c for (w, sc), c in free.items()}, m.free.cycle) if free else None
     feats: dict[int, object] = {}
+    if law:
+        f._free = (m, law, free, scale)
     mean = second = Fraction(0)
     nohit = Fraction(0)
     feat_mean = Fraction(0)
@@ -83,6 +113,8 @@ def _figures(m: Model, bi: int, bet: int, base: dict, free: dict | None, scale: 
             fm = feats[s]
             fmean, fsec, fz = fm.mean * scale, fm.second * scale * scale, fm.p_zero
             f.trigger += p
+            f.feature_second += p * fsec
+            f.triggers[s] = f.triggers.get(s, Fraction(0)) + p
         else:
             fmean = fsec = Fraction(0)
             fz = Fraction(1)
@@ -137,6 +169,20 @@ def convergence(f: BetFigures) -> list[dict]:
     return rows
 
 
+def feature_figures(f: BetFigures) -> dict | None:
+    """The free-spin feature of one bet level, None without one: how often it comes (per game), its
+    part of the return, the spins and win of one feature, and its volatility (σ of one feature's
+    total per unit bet)."""
+    if not f.trigger:
+        return None
+    ret = f.feature_share * f.rtp  # exact: feature credits per game / bet
+    mean = ret * f.bet / f.trigger  # credits of one feature
+    var = f.feature_second / f.trigger - mean * mean
+    return {"trigger": f.trigger, "one_in": float(1 / f.trigger), "return": ret,
+            "share": float(f.feature_share), "spins": float(f.free_spins / f.trigger),
+            "mean_win": float(mean / f.bet), "std_dev": math.sqrt(var) / f.bet}
+
+
 def frac_str(x: Fraction) -> str:
     return "%d/%d" % (x.numerator, x.denominator)
 
@@ -156,6 +202,7 @@ def to_json(cert: dict) -> dict:
                          "one_in": e["one_in"], "return": frac_str(e["return"]), "share": e["share"]}
                         for e in f.entries],
             "convergence": convergence(f),
+            "feature": _feature_json(f),
         }
     prog = cert.get("progressive")
     return {"id": cert["id"], "math_hash": cert["math_hash"], "cycle": cert["cycle"],
@@ -164,12 +211,27 @@ def to_json(cert: dict) -> dict:
                 "pay": prog["pay"], "bet": prog["bet"], "reset": prog["reset"],
                 "rate": "%d/%d" % (prog["num"], prog["den"]),
                 "note": "rtp counts the progressive at its reset (a floor); contributions add rate of "
-                        "every credit wagered, returned when the progressive is won"},
+                        "every credit wagered, returned when the progressive is won",
+                **_progressive_json(cert)},
             "floor": frac_str(FLOOR), "by_law": "s. 93: return of each game >= 83 %",
             "rtp": {b: v["rtp"] for b, v in bets.items()},
             "hit_frequency": {b: v["hit_frequency"] for b, v in bets.items()},
             "std_dev": {b: v["std_dev"] for b, v in bets.items()},
             "bets": bets}
+
+
+def _feature_json(f: BetFigures) -> dict | None:
+    ff = feature_figures(f)
+    if ff:
+        ff = dict(ff, trigger=frac_str(ff["trigger"]), **{"return": frac_str(ff["return"])})
+    return ff
+
+
+def _progressive_json(cert: dict) -> dict:
+    pf = progressive_figures(cert)
+    return {"hit": frac_str(pf["hit"]), "one_in": pf["one_in"], "return_at_reset": frac_str(pf["return_at_reset"]),
+            "mean_level_when_won": float(pf["mean_level"]), "long_run_return": frac_str(pf["long_run_return"]),
+            "levels": [{"level": float(j), "return": frac_str(r), "return_float": float(r)} for j, r in pf["levels"]]}
 
 
 def certificate(cert: dict) -> dict:

@@ -78,3 +78,16 @@ def _uncapped(law: SpinLaw, s: int) -> Moments:
         raise ValueError("uncapped feature with a retrigger that can pay nothing: P(no win) is not rational")
     z = law.by_a.get(0, [Fraction(0)] * 4)[3]
     return Moments(s * ey, s * ey2 + s * (s - 1) * ey * ey, z ** s)
+
+
+def expected_spins(m: Model, law: SpinLaw, initial: list[int]) -> dict[int, Fraction]:
+    """Expected free spins played from each initial count, retriggers and cap included: the mean
+    recursion of _capped with every spin counting 1, whose last table serves every initial count."""
+    pa = [(a, row[0]) for a, row in law.by_a.items()]
+    if m.cap is None:
+        ea = sum(p * a for a, p in pa)
+        return {s: s / (1 - ea) for s in initial}
+    V = [Fraction(0)]
+    for L in range(1, m.cap + 1):
+        V = [Fraction(0)] + [sum(p * (1 + V[r - 1 + min(a, L - r)]) for a, p in pa) for r in range(1, L + 1)]
+    return {s: V[min(s, m.cap)] for s in initial}

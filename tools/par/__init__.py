@@ -1,0 +1,64 @@
+"""PAR sheets: `python -m tools.par [MODEL ...] [--out build/par]` (make par: every shipped model).
+
+For each model: a terminal summary, and in the output directory <id>.md (with its charts as
+<id>-bet<B>-*.svg beside it) and <id>.html (charts inline): the exact figures per bet level, the reel
+strips with their weights, the pay table, every pay with its hits per cycle and its part of the
+return, the free spins feature, the progressive, the win distribution (log scale, free spins
+included) and the convergence of the realised return. Every figure is the certifier's
+(`python -m tools.certify --json`). --png also renders each sheet to <id>.png in headless Chromium.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import sys
+import time
+
+from tqdm import tqdm
+
+from tools.certify.core import certify_model, load_model
+from tools.par import browser, render, sheet
+
+
+def build(path: str) -> tuple[dict, list[tuple]]:
+    """(the certifier's result, the sheet's blocks) of one model file."""
+    raw = load_model(path)
+    t0 = time.perf_counter()
+    cert = certify_model(raw)
+    return cert, sheet.blocks(cert, raw, time.perf_counter() - t0)
+
+
+def write(path: str, out: str) -> str:
+    """Writes the sheet of one model into out; returns its one-line summary."""
+    cert, blocks = build(path)
+    os.makedirs(out, exist_ok=True)
+    ident = cert["id"]
+    with open(os.path.join(out, ident + ".md"), "w", encoding="utf-8") as fh:
+        fh.write(render.markdown(blocks))
+    with open(os.path.join(out, ident + ".html"), "w", encoding="utf-8") as fh:
+        fh.write(render.page("PAR sheet %s" % ident, blocks))
+    for b in blocks:
+        if b[0] == "svg":
+            with open(os.path.join(out, b[1] + ".svg"), "w", encoding="utf-8") as fh:
+                fh.write(b[2])
+    return f"{ident}: " + ", ".join(f"bet {b} {float(f.rtp) * 100:.4f} % (hit 1 in {1 / float(f.hit):.2f},"
+                                    f" σ {f.std_dev:.2f})" for b, f in cert["bets"].items())
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tools.par")
+    ap.add_argument("models", nargs="*")
+    ap.add_argument("--out", default=os.path.join("build", "par"))
+    ap.add_argument("--png", action="store_true", help="also <id>.png, each sheet rendered by headless Chromium")
+    a = ap.parse_args(argv)
+    paths = a.models or sorted(glob.glob(os.path.join("games", "models", "*.json")))
+    bar = tqdm(paths, desc="PAR sheets", unit="model", file=sys.stderr, disable=None)
+    for p in bar:
+        bar.set_postfix_str(os.path.basename(p))
+        tqdm.write(write(p, a.out))
+        if a.png:
+            page = os.path.join(a.out, load_model(p)["id"] + ".html")
+            browser.screenshot(page, page[:-5] + ".png", browser.measure(page)["height"])
+    print("PAR sheets in %s/" % a.out)
+    return 0
