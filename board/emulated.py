@@ -161,11 +161,13 @@ class Uart(Link):
         self.busy = busy
         self._refused = []  # [conn, ms, told]: second peers, told busy and let go by reap()
         self.linger_ms = REFUSE_LINGER_MS
+        self.peers = 0  # peers taken in all: the console ends a session when a new one comes
 
     def on_accept(self, conn):
         if self.busy is not None and self.conn is not None and self._alive(self.conn):
             self._refused.append([conn, ticks_ms(), False])
             return
+        self.peers += 1
         Link.on_accept(self, conn)
 
     def reap(self):
