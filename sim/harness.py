@@ -227,6 +227,7 @@ class EmulatedCabinet:
         self.meter_monitor: MeterMonitor | None = None
         self.panel: PanelLink | None = None
         self.console: ConsoleClient | None = None
+        self.audit_on = False  # the audit key as a panel program last turned it (sim/cabinet.py 'a')
 
     def boot(self, hopper: HopperPeer | None = None, meter_monitor: MeterMonitor | None = None,
              login: bool = True) -> "EmulatedCabinet":
