@@ -151,8 +151,9 @@ class Console(AccessCommands):
             self._ask = None
             self._said = None
             if not self._run(ask[0], ask[2:] + (line,), ask[1]):  # an answer: never logged, never parsed
-                self.log("badpin" if ask[1].startswith(("login", "passwd")) else "error",
-                         "%s: %s" % (ask[1], self._said))
+                pin = ask[1].startswith(("login", "passwd"))  # 'login ID': the id tried is the who
+                self.log("badpin" if pin else "error", "%s: %s" % (ask[1], self._said),
+                         ask[1].split()[1] if pin else None)
             self.uart.write(PROMPT)
             return
         if self.user is not None and ticks_diff(now, self._seen) > config.SESSION_S * 1000:

@@ -108,6 +108,9 @@ def test_wrong_pins_lock_the_console_with_a_growing_backoff_that_survives_a_powe
     assert users2.fails == 0 and accounts(sec, board.ticks_ms).wait_s() == 0
     codes = [r[3] for r in sec.records()]
     assert codes.count("badpin") == 4 and "login" in codes
+    bad = [r for r in sec.records() if r[3] == "badpin"]
+    assert [r[2] for r in bad] == [ADMIN, ADMIN, "nobody", ADMIN]  # the id tried, each time
+    assert bad[0][4] == "login admin1: error: wrong account or PIN"
     assert [r for r in sec.records() if r[3] == "refused" and "locked" in r[4]]
 
 
