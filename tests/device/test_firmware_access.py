@@ -225,3 +225,22 @@ def test_a_ram_clear_keeps_the_security_log():
     after = sec.records()
     assert after[:len(before)] == before  # nothing of the evidence went
     assert [r for r in after if r[3] == "ramclear" and r[2] == ADMIN]
+
+
+def test_the_security_memory_commits_through_the_ledgers_buffers():
+    from fakes_firmware import RamNvram
+    from firmware.audit import Audit, share_buffers
+    from firmware.ledger import Ledger, open_memory
+
+    led = Ledger(open_memory(RamNvram(65536)))
+    led.open()
+    sec = security()
+    assert share_buffers(sec.mem, led.mem)
+    assert sec.mem._jbuf is led.mem._jbuf and sec.mem._cbuf is led.mem._cbuf
+    for i in range(40):  # interleaved with the ledger's own commits, in the same buffers
+        sec.record("u", "ok", "command %d" % i)
+        led.event("test", "event %d" % i)
+    again = Audit(sec.mem)
+    assert again.open() == []
+    assert [r[4] for r in again.records()][-3:] == ["command 37", "command 38", "command 39"]
+    assert led.events()[-1][3] == "event 39"
