@@ -33,10 +33,10 @@ CONFIG_ARGS = $(if $(GAMES),--games $(GAMES)) --profile $(PROFILE)
 run: $(STAMP) unix32-tools
 	$(PY) -m sim.cabinet $(if $(HEAP),--heap $(HEAP)) $(CONFIG_ARGS)
 
-## console: technician console client (URL=socket://127.0.0.1:7770 or /dev/ttyUSB0)
+## console: technician console client (URL=socket://127.0.0.1:7770 or /dev/ttyUSB0; USER_ID=id logs in)
 URL ?= socket://127.0.0.1:7770
 console: $(STAMP)
-	$(PY) -m tools.console $(URL)
+	$(PY) -m tools.console $(URL) $(if $(USER_ID),--user $(USER_ID))
 
 ## demo: scripted session (10 tokens, 5 games, cash-out); last line is the meters as JSON
 demo: $(STAMP) unix32-tools

@@ -166,11 +166,13 @@ class Uart(Link):
         self.busy = busy
         self._refused = []  # [conn, ms, told]: second peers, told busy and let go by reap()
         self.linger_ms = REFUSE_LINGER_MS
+        self.peers = 0  # peers taken in all: the console ends a session when a new one comes
 
     def on_accept(self, conn):
         if self.busy is not None and self.conn is not None and self._alive(self.conn):
             self._refused.append([conn, ticks_ms(), False])
             return
+        self.peers += 1
         Link.on_accept(self, conn)
 
     def reap(self):
@@ -516,7 +518,8 @@ class Board(hal.WiredBoard):
             nvram_size = profile.FRAM["size"]
         self.nvram = FileNvram(state_dir + "/nvram.bin", nvram_size)
         self._secret = SecretFile(state_dir + "/secret", os.urandom)
-        self._counter = CounterFile(state_dir + "/counter")
+        self._counters = {"books": CounterFile(state_dir + "/counter"),
+                          "security": CounterFile(state_dir + "/counter-security")}
         for name in wired:
             if name in hal.LAMPS:
                 self.lamps[name] = Lamp(name, self.panel)
@@ -542,8 +545,8 @@ class Board(hal.WiredBoard):
     def machine_secret(self):
         return self._secret.get()
 
-    def rollback_counter(self):
-        return self._counter
+    def rollback_counter(self, which="books"):
+        return self._counters[which]
 
     def entropy_source(self):
         """The noise wire rng.open_source("emulated") reads (the host can make it fail)."""

@@ -78,9 +78,10 @@ class Board:
         the machine's entropy and kept neither in the firmware image nor in the NVRAM part."""
         raise NotImplementedError("%s: machine_secret()" % self.NAME)
 
-    def rollback_counter(self):
-        """The anti-rollback counter, a memory apart from the NVRAM part: read() -> int, or None
-        when it was never written; write(n), never lower (board/counter_file.py)."""
+    def rollback_counter(self, which="books"):
+        """The anti-rollback counter of one critical memory ("books": the ledger's; "security": the
+        accounts and security log, firmware/audit.py), a memory apart from the NVRAM part:
+        read() -> int, or None when it was never written; write(n), never lower (board/counter_file.py)."""
         raise NotImplementedError("%s: rollback_counter()" % self.NAME)
 
     def reset(self):

@@ -115,13 +115,14 @@ class MachineBoard(hal.WiredBoard):
         # own flash (untested on hardware). A board with an OTP key or RTC backup registers
         # should give those instead (docs/firmware.md, critical memory).
         self._secret = SecretFile(KEYSTORE + "jeton.key", os.urandom)
-        self._counter = CounterFile(KEYSTORE + "jeton.ctr")
+        self._counters = {"books": CounterFile(KEYSTORE + "jeton.ctr"),
+                          "security": CounterFile(KEYSTORE + "jeton-security.ctr")}
 
     def machine_secret(self):
         return self._secret.get()
 
-    def rollback_counter(self):
-        return self._counter
+    def rollback_counter(self, which="books"):
+        return self._counters[which]
 
     def ticks_ms(self):
         return ticks_ms()

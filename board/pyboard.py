@@ -9,5 +9,5 @@ PINS = {
     "key_audit": "X8", "key_reset": "X11",
     "lamp_play": "Y1", "lamp_cashout": "Y2", "lamp_tower": "Y3", "lamp_bet": "Y4",
 }
-# Critical memory: a 64 KB I2C FRAM (e.g. MB85RC512T) on I2C bus 2 (Y9 SCL / Y10 SDA), address 0x50.
-FRAM = {"i2c": 2, "scl": None, "sda": None, "addr": 0x50, "size": 65536, "freq": 400000}
+# Critical memory: a 128 KB I2C FRAM (e.g. MB85RC1MT: the ledger and the security log) on I2C bus 2 (Y9 SCL / Y10 SDA), address 0x50.
+FRAM = {"i2c": 2, "scl": None, "sda": None, "addr": 0x50, "size": 131072, "freq": 400000}

@@ -9,5 +9,5 @@ PINS = {
     "key_audit": 13, "key_reset": 14,
     "lamp_play": 16, "lamp_cashout": 17, "lamp_tower": 18, "lamp_bet": 19,
 }
-# Critical memory: a 64 KB I2C FRAM (e.g. MB85RC512T) on I2C1, GP2 SDA / GP3 SCL, address 0x50.
-FRAM = {"i2c": 1, "scl": 3, "sda": 2, "addr": 0x50, "size": 65536, "freq": 400000}
+# Critical memory: a 128 KB I2C FRAM (e.g. MB85RC1MT: the ledger and the security log) on I2C1, GP2 SDA / GP3 SCL, address 0x50.
+FRAM = {"i2c": 1, "scl": 3, "sda": 2, "addr": 0x50, "size": 131072, "freq": 400000}

@@ -42,6 +42,8 @@ KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 # tilts found afresh at every power-up, so never kept in critical memory: the boot check of the
 # offered games, the configuration's and the software's authentication (firmware/authenticate.py)
 BOOT_TILTS = ("game", "config", "software")
+# tilts that say the program or its records may have been tampered with: kept in the security log too
+SECURITY_TILTS = ("software", "game", "config")
 
 
 class Cabinet(GamePlay, HopperOut):
@@ -73,6 +75,7 @@ class Cabinet(GamePlay, HopperOut):
         self.offered = []  # (id, ok, reason, game) from the boot check
         self.progressive = None  # firmware.progressive.Progressive for the game played, if any
         self.reopen_rng = None  # () -> (gen, failure); None: a fresh open_rng() on this board
+        self.audit = None  # firmware/audit.py Audit: the security log, when the part holds one
 
     # --- state ------------------------------------------------------------------------------------
     @property
@@ -214,6 +217,8 @@ class Cabinet(GamePlay, HopperOut):
     # --- faults -----------------------------------------------------------------------------------
     def set_tilt(self, kind, why):
         self.log("TILT %s: %s" % (kind, why))
+        if kind in SECURITY_TILTS and self.audit is not None:
+            self.audit.record("-", "tilt", "%s: %s" % (kind, why))  # evidence a RAM clear keeps
         if kind in BOOT_TILTS or self.ledger.st is None or self.ram_error:
             self._boot_tilts[kind] = why
             if self.ledger.st is not None and not self.ram_error:
@@ -224,20 +229,25 @@ class Cabinet(GamePlay, HopperOut):
 
     def set_ram_error(self, why):
         self.ram_error = why
+        if self.audit is not None:
+            self.audit.record("-", "ramerror", why)
         self.log("RAM ERROR: %s" % why)
         self.show()
 
-    def ram_clear(self):
-        """Technician's RAM clear (console, audit key + PIN): fresh memory, recorded as its first event."""
+    def ram_clear(self, who):
+        """Administrator's RAM clear (console, audit key): fresh memory, recorded as its first event
+        with who cleared and why; the security log, in a memory of its own, is kept. Returns why."""
         if self.em is not None and self.em.busy():
             # the clear keeps each coil's recorded position: not while a stroke is on its way
             raise ValueError("the hard meters are still counting: try again in a moment")
-        self.ledger.format(("ramclear", str(self.ram_error or "by technician")))
+        why = "by %s: %s" % (who, self.ram_error or "on request")
+        self.ledger.format(("ramclear", why))
         self.ram_error = None
         self._boot_tilts = {}
         self.win = 0
         self.reels = None
         self.show()
+        return why
 
     # --- doors and keys --------------------------------------------------------------------------
     def service_switches(self):

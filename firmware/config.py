@@ -20,10 +20,10 @@ HOPPER_LIMIT = 400  # cash-outs above this many credits are paid by hand
 EM_ON_MS = 50  # electromechanical meter pulse: coil on, then off, each at least this long
 EM_OFF_MS = 50
 JACKPOT_LIMIT = 1200  # a single win at or above this locks for a hand pay (0: never)
-# sha256 of the technician PIN for RAM clear (this is "2468"; operators set their own)
-TECH_PIN_SHA256 = "a1fb4e703a9ef1fa4936801721ff285a97ac85330856674412e054892afe6972"
-PIN_TRIES = 3  # wrong PINs before the console locks for PIN_LOCK_S
+# Console access: no PIN here. Accounts are made on the machine (firmware/accounts.py).
+PIN_TRIES = 3  # wrong PINs in a row before the console locks for PIN_LOCK_S, doubled per further one
 PIN_LOCK_S = 60
+SESSION_S = 300  # a console session ends after this long without a command
 # A game's progressive jackpot (s. 91) is declared in its certified model. When the machine is on a
 # link, the link's announced parameters (s. 92: same coins, same math): {"id", "bet", "math_hash"}.
 PROGRESSIVE_LINK = None

@@ -8,11 +8,17 @@
 # - input the UART lost (its receive ring overran while the cabinet was busy, e.g. waiting for a
 #   ccTalk reply) breaks the line it fell in: that line is discarded and the loss reported in one
 #   line, so two commands never merge into one.
-import hashlib
+#
+# Access (issue 11): every command but help, login and setup needs a logged-in account whose role
+# allows it (firmware/console_access.py RIGHTS), and every command, login, logout and refusal is written to the security
+# log (firmware/audit.py) with the account before the console answers. A PIN is asked on a line of
+# its own and never logged. One session at a time; it ends on logout, after SESSION_S without a
+# command, and when another peer takes the link.
 import json
 
-from board.compat import const, ticks_add, ticks_diff
+from board.compat import const, ticks_diff
 from firmware import config
+from firmware.console_access import AccessCommands
 
 PROMPT = b"jeton> "
 MAX_LINE = const(80)
@@ -22,10 +28,17 @@ _BYTE = const(2)  # a byte that is not printable ASCII: refused at its end
 _LOST = const(3)  # the UART lost input inside it: discarded at its end
 
 
-class Console:
-    def __init__(self, uart, cabinet):
+class Console(AccessCommands):
+    def __init__(self, uart, cabinet, accounts=None, audit=None):
         self.uart = uart
         self.cab = cabinet
+        self.accounts = accounts  # firmware/accounts.py Accounts; None: no security memory, no access
+        self.audit = audit  # firmware/audit.py Audit
+        self.user = None  # (id, role) of the session, or None
+        self._seen = 0  # board ticks of the session's last command
+        self._ask = None  # (handler, *args): the next line is an answer (a PIN), not a command
+        self._said = None  # the first line of a command's reply: its result, for the security log
+        self._peer = getattr(uart, "peers", None)  # the emulated link counts its peers
         self._line = bytearray(MAX_LINE)
         self._len = 0
         self._bad = _OK
@@ -35,10 +48,14 @@ class Console:
         self._buf = bytearray(64)
         # the emulated board's UART says where it lost input; a plain machine.UART does not
         self._take_overrun = getattr(uart, "take_overrun", None)
-        self._pin_fails = 0
-        self._pin_locked_until = None
         self.commands = {
             "help": (self.cmd_help, "this list"),
+            "login": (self.cmd_login, "'login ID', then the PIN on the next line"),
+            "logout": (self.cmd_logout, "end the session"),
+            "passwd": (self.cmd_passwd, "change your PIN (asked on the next lines)"),
+            "setup": (self.cmd_setup, "no account yet, audit key on: 'setup ID' makes the first administrator"),
+            "account": (self.cmd_account, "administrator: 'account list' / 'account add ID ROLE' / 'account del ID'"),
+            "security": (self.cmd_security, "security log: logins, commands, refusals ('security json')"),
             "meters": (self.cmd_meters, "soft meters in credits ('meters json' for machines)"),
             "state": (self.cmd_state, "cabinet state, credits, bet, last game"),
             "paytable": (self.cmd_paytable, "game rules and prizes ('paytable en' / 'paytable fr')"),
@@ -48,13 +65,18 @@ class Console:
             "games": (self.cmd_games, "offered games and their boot check (s. 93 certificates)"),
             "events": (self.cmd_events, "event log, newest last ('events json')"),
             "recall": (self.cmd_recall, "last 10 games with every RNG draw ('recall json' to export)"),
-            "testgame": (self.cmd_testgame, "audit key on: play a test game (meters untouched)"),
-            "tournament": (self.cmd_tournament, "status and rules; audit key: 'tournament start FEE CREDITS GAMES PCT DATE HOURS [NAME]' / 'tournament end'"),
-            "ramclear": (self.cmd_ramclear, "audit key on: 'ramclear PIN' clears critical memory"),
-            "verify": (self.cmd_verify, "'verify SEED' (hex): HMAC-SHA256 keyed by SEED over the firmware image as stored"),
+            "testgame": (self.cmd_testgame, "technician, audit key on: play a test game (meters untouched)"),
+            "tournament": (self.cmd_tournament, "status and rules; administrator, audit key: 'tournament start FEE CREDITS GAMES PCT DATE HOURS [NAME]' / 'tournament end'"),
+            "ramclear": (self.cmd_ramclear, "administrator, audit key on: clears critical memory (not the security log)"),
+            "verify": (self.cmd_verify, "auditor: 'verify SEED' (hex): HMAC-SHA256 keyed by SEED over the firmware image as stored"),
         }
 
     def service(self):
+        peers = getattr(self.uart, "peers", None)
+        if peers != self._peer:  # another terminal took the link: it never inherits a session
+            self._peer = peers
+            self._ask = None
+            self._end("link changed")
         take = self._take_overrun
         while True:
             if take is not None:
@@ -110,26 +132,67 @@ class Console:
         self.uart.write(PROMPT)
 
     def say(self, text):
+        if self._said is None:
+            self._said = text
         self.uart.write(text.encode() + b"\r\n")
 
+    def log(self, code, text, who=None):
+        if self.audit is not None:
+            self.audit.record(who or (self.user[0] if self.user else "-"), code, text)
+
+    def _end(self, why):
+        if self.user is not None:
+            self.log("logout", why)
+            self.user = None
+
     def execute(self, line):
+        now = self.cab.board.ticks_ms()
+        ask = self._ask
+        if ask is not None:
+            self._ask = None
+            self._said = None
+            if not self._run(ask[0], ask[2:] + (line,), ask[1]):  # an answer: never logged, never parsed
+                pin = ask[1].startswith(("login", "passwd"))  # 'login ID': the id tried is the who
+                self.log("badpin" if pin else "error", "%s: %s" % (ask[1], self._said),
+                         ask[1].split()[1] if pin else None)
+            self.uart.write(PROMPT)
+            return
+        if self.user is not None and ticks_diff(now, self._seen) > config.SESSION_S * 1000:
+            self._end("timed out")
+            self.say("session timed out: log in again")
+        self._seen = now
         words = line.split()
         entry = self.commands.get(words[0]) if words else None
         if entry is None:
             self.say("unknown command %r: try help" % (words[0] if words else ""))
+            self.log("unknown", line)
         else:
-            try:
-                entry[0](words[1:])
-            except MemoryError:
-                # the heap is shared with play: the command gives way, the cabinet carries on
-                import gc
-
-                gc.collect()
-                self.say("error: out of memory for %r (%d bytes free); try again" % (
-                    words[0], gc.mem_free() if hasattr(gc, "mem_free") else -1))
-            except Exception as e:  # a console typo must never stop the cabinet
-                self.say("error: %s" % e)
+            why = self._allowed(words)
+            if why:
+                self.log("refused", "%s: %s" % (line, why))
+                self.say("refused: " + why)
+            else:
+                self._said = None
+                ok = self._run(entry[0], (words[1:],), line)
+                if words[0] not in ("help", "login"):  # login logs its own outcome
+                    said = self._said
+                    self.log("ok" if ok else "error", "%s => %s" % (line, said[:40] if said else "done"))
         self.uart.write(PROMPT)
+
+    def _run(self, fn, args, line):
+        try:
+            fn(*args)
+            return True
+        except MemoryError:
+            # the heap is shared with play: the command gives way, the cabinet carries on
+            import gc
+
+            gc.collect()
+            self.say("error: out of memory for %r (%d bytes free); try again" % (
+                line.split()[0], gc.mem_free() if hasattr(gc, "mem_free") else -1))
+        except Exception as e:  # a console typo must never stop the cabinet
+            self.say("error: %s" % e)
+        return False
 
     def cmd_help(self, args):
         for name in sorted(self.commands):
@@ -203,10 +266,19 @@ class Console:
             self.say("%-16s %-9s %s" % (gid, mark, "" if ok else reason))
 
     def cmd_events(self, args):
-        self._need_memory()
-        led = self.cab.ledger
         as_json = args and args[0] == "json"
         w = self.uart.write
+        if as_json:
+            # {"events": [[n, t, code, text], ...], "security": [[n, t, who, code, text], ...]}: the
+            # security log survives a RAM error, so it is exported even when the books cannot be
+            w(b'{"security": ')
+            self._security_json()
+            if self.cab.ram_error:
+                w(b', "events": null}\r\n')
+                return
+            w(b', "events": ')
+        self._need_memory()
+        led = self.cab.ledger
         if as_json:
             w(b"[")  # streamed a record at a time, as recall json: the whole log never in one string
         first = True
@@ -220,7 +292,7 @@ class Console:
                     self.say("%5d %10d %-10s %s" % (n, t, code, text))
                 first = False
         if as_json:
-            w(b"]\r\n")
+            w(b"]}\r\n")
 
     def cmd_recall(self, args):
         self._need_memory()
@@ -274,27 +346,12 @@ class Console:
             self.say("  entry %d: %d" % (entry, score))
 
     def cmd_ramclear(self, args):
-        now = self.cab.board.ticks_ms()  # the board's monotonic clock: a board may have no RTC set
-        if self._pin_locked_until is not None:
-            left = ticks_diff(self._pin_locked_until, now)
-            if left > 0:
-                raise ValueError("locked after wrong PINs: wait %d s" % ((left + 999) // 1000))
-            self._pin_locked_until = None
         if not self.cab.audit_mode():
             raise ValueError("turn the audit key first")
-        if not args:
-            raise ValueError("usage: ramclear PIN")
-        digest = hashlib.sha256(args[0].encode()).digest()
-        if "".join("%02x" % b for b in digest) != config.TECH_PIN_SHA256:
-            self._pin_fails += 1
-            if self._pin_fails >= config.PIN_TRIES:
-                self._pin_fails = 0
-                self._pin_locked_until = ticks_add(now, config.PIN_LOCK_S * 1000)
-            if not self.cab.ram_error:
-                self.cab.ledger.event("pin", "wrong technician PIN")
-            raise ValueError("wrong PIN")
-        self._pin_fails = 0
-        self.cab.ram_clear()
+        if args:
+            raise ValueError("usage: ramclear (no PIN: the administrator's session is the authority)")
+        why = self.cab.ram_clear(self.user[0])
+        self.log("ramclear", why)
         self.say("critical memory cleared; meters start at zero")
 
     def cmd_verify(self, args):

@@ -17,6 +17,18 @@ CHUNK_BYTES = const(768)  # PER_CHUNK * RECORD: the block capacity the layout gi
 _FMT = "<II12s76s"
 
 
+def ring(n, chunks, prefix):
+    """Names of the chunks in use, oldest first, of a ring of `chunks` chunks (named prefix + index)
+    that has taken n records: a chunk is recycled whole."""
+    if not n:
+        return []
+    last = (n - 1) // PER_CHUNK
+    out = []
+    for k in range(max(0, last - chunks + 1), last + 1):
+        out.append("%s%d" % (prefix, k % chunks))
+    return out
+
+
 def clean(text, limit):
     """Printable ASCII only, at most `limit` characters: what the log can hold, decided on entry."""
     out = []

@@ -235,14 +235,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks):
 
     def event_chunks(self):
         """Names of the event chunks in use, oldest first: a log streamed one chunk at a time."""
-        n = self.st["ev"]
-        if not n:
-            return []
-        last = (n - 1) // EVENTS_PER_CHUNK
-        out = []
-        for k in range(max(0, last - EVENT_CHUNKS + 1), last + 1):
-            out.append("e%d" % (k % EVENT_CHUNKS))
-        return out
+        return eventlog.ring(self.st["ev"], EVENT_CHUNKS, "e")
 
     def chunk_events(self, name):
         return eventlog.unpack(self.mem.read(name))

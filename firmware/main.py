@@ -17,7 +17,9 @@ def _add_root():
 
 _add_root()
 
-NVRAM_SIZE = 65536  # critical memory needs ~56 KB (firmware/ledger.py LAYOUT): a 64 KB FRAM part
+# the ledger's critical memory needs ~62 KB (firmware/ledger.py LAYOUT), the security memory above it
+# ~55 KB (firmware/audit.py SEC_BASE): a 128 KB FRAM part
+NVRAM_SIZE = 131072
 # --profile: the board profile the firmware boots as on the emulated board: "emulated" (every wire),
 # or a real board's profile, whose wires only it gets (board/emulated.py Board, `profile`)
 DEFAULTS = {"state": "var/emulated", "console": "7770", "cctalk": "7771", "panel": "7772",

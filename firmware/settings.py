@@ -20,11 +20,12 @@ _INTS = (
     ("EM_OFF_MS", 20, 1000),
     ("JACKPOT_LIMIT", 0, 10 ** 9),
     ("PIN_TRIES", 1, 10),
-    ("PIN_LOCK_S", 1, 86400),
+    ("PIN_LOCK_S", 1, 3600),
+    ("SESSION_S", 30, 3600),
 )
 _TEXTS = (("MACHINE_ID", 24), ("VERSION", 16), ("MODELS_DIR", 255), ("CERTS_DIR", 255))  # a path: PATH_MAX-ish
 NAMES = tuple(n for n, _, _ in _INTS) + tuple(n for n, _ in _TEXTS) + (
-    "COINS", "PAYOUT_COIN", "GAMES", "HOPPER", "TECH_PIN_SHA256", "PROGRESSIVE_LINK")
+    "COINS", "PAYOUT_COIN", "GAMES", "HOPPER", "PROGRESSIVE_LINK")
 MAX_GAMES = 16
 MAX_FILE = 4096  # a settings file is a few hundred bytes: anything larger is not one
 
@@ -101,9 +102,6 @@ def check(cfg, exists=None):
         out.append("HOPPER must be true or false")
     if cfg.HOPPER_LIMIT > cfg.CREDIT_LIMIT:
         out.append("HOPPER_LIMIT %d above CREDIT_LIMIT %d" % (cfg.HOPPER_LIMIT, cfg.CREDIT_LIMIT))
-    pin = getattr(cfg, "TECH_PIN_SHA256", None)
-    if not isinstance(pin, str) or len(pin) != 64 or not all(c in "0123456789abcdef" for c in pin):
-        out.append("TECH_PIN_SHA256 must be 64 lower-case hex digits")
     link = getattr(cfg, "PROGRESSIVE_LINK", None)
     if link is not None and (not isinstance(link, dict) or not isinstance(link.get("id"), str)
                              or not _is_int(link.get("bet")) or not isinstance(link.get("math_hash"), str)):

@@ -8,6 +8,8 @@ from board.coin_cctalk import CoinAcceptor
 from board.hopper_cctalk import Hopper
 from board.meters_em import EmMeters
 from firmware import config, settings
+from firmware.accounts import Accounts
+from firmware.audit import Audit, open_security, share_buffers
 from firmware.cabinet import Cabinet, open_rng
 from firmware.console import Console
 from firmware.critmem import RamError
@@ -132,6 +134,52 @@ def authenticate_software(board, ledger, log):
     return None, status
 
 
+def open_access(board, cab, ledger):
+    """The security memory's audit trail and accounts, (None, None) when the part cannot hold them
+    (the console then stays closed). An unrecoverable security memory is started afresh with a
+    first record that says why, and the books record the loss too."""
+    try:
+        audit = Audit(open_security(board.nvram, board.machine_secret(), board.rollback_counter("security")))
+    except RamError as e:
+        log("security memory: %s: the console is closed" % e)
+        return None, None
+    share_buffers(audit.mem, ledger.mem)
+    try:
+        for finding in audit.open():
+            log("security memory: " + finding)
+            audit.record("-", "nvram", finding)
+    except (RamError, ValueError, KeyError) as e:
+        log("security memory LOST: %s" % e)
+        audit.reset(str(e))
+        if ledger.st is not None:
+            ledger.event("nvram", "security memory lost: %s" % e)
+    audit.record("-", "power", "power up")
+
+    def random(n):
+        if cab.gen is None:
+            # the RNG is in tilt, and the technician who must look at it needs an account: a salt
+            # that is still unique to this machine, this moment and this record (not secret)
+            import hashlib
+
+            h = hashlib.sha256(("%s/%d/%d/%d" % (config.MACHINE_ID, ledger.meters["power_resets"] if ledger.st
+                                                 else 0, board.ticks_ms(), audit.n)).encode())
+            audit.record("-", "salt", "rng tilt: salt from machine id, power-ups, clock")
+            return h.digest()[:n]
+        buf = bytearray(n)
+        cab.gen.readinto(buf)
+        return buf
+
+    try:
+        accounts = Accounts(lambda: audit.mem.read("acct"), lambda raw: audit.mem.commit({"acct": raw}), random,
+                            board.ticks_ms, config.PIN_TRIES, config.PIN_LOCK_S)
+    except (ValueError, KeyError, TypeError) as e:  # unreadable accounts: as a lost memory
+        log("security memory LOST: accounts: %s" % e)
+        audit.reset("accounts unreadable: %s" % e)
+        accounts = Accounts(lambda: b"", lambda raw: audit.mem.commit({"acct": raw}), random,
+                            board.ticks_ms, config.PIN_TRIES, config.PIN_LOCK_S)
+    return audit, accounts
+
+
 def configure(games=None, models_dir=None, certs_dir=None, settings_path=None):
     """Apply the operator's settings file and the command line over config.py's defaults, only
     when the whole is sound (firmware/settings.py). Returns the problems found ([] when none)."""
@@ -189,7 +237,9 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None)
                 log("meter %s: stroke cut by the power loss, driven again" % name)
     cab.offered = offered
     cab.progressive = open_progressive(game, config.CERTS_DIR, ledger, log)
-    cab.console = Console(board.uart("console"), cab)
+    audit, accounts = open_access(board, cab, ledger)
+    cab.audit = audit
+    cab.console = Console(board.uart("console"), cab, accounts, audit)
     if software:  # no game; credits already on the meter are still paid (the tilt state's cash-out)
         cab.set_tilt("software", software)
     if ram_error:

@@ -46,7 +46,7 @@ PLAY = "play"
 CASHOUT = "cashout"
 KEY = "key"  # the attendant's reset key
 TEST = "test"  # console 'testgame' (audit key on)
-RAMCLEAR = "ramclear"  # console 'ramclear PIN' (audit key on)
+RAMCLEAR = "ramclear"  # console 'ramclear' (an administrator, audit key on)
 EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR)
 
 # What the cabinet does: the name of its method. An event a state does not list is refused

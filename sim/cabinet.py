@@ -1,9 +1,10 @@
 """`make run`: the firmware booted under the MicroPython unix port on the emulated board, with a
 terminal cabinet panel. Keys: t insert token, b bet one, m bet max (plays), space/p play,
-c cash out, k attendant key (pays a hand pay, clears a tilt), q power off. The technician console is at socket://127.0.0.1:7770 (`make console`).
+c cash out, k attendant key (pays a hand pay, clears a tilt), a audit key on/off (the first
+console account is made with it: 'setup ID'), q power off. The technician console is at socket://127.0.0.1:7770 (`make console`).
 
 Without a terminal (stdin a pipe), it reads one command per line: token, bet, max, play, cashout,
-key, quit.
+key, audit, quit.
 """
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def rules_page(game_id: str) -> ReelGame:
         _pages[game_id] = load(str(ROOT / "games" / "models" / f"{game_id}.json"))
     return _pages[game_id]
 
-KEYS = {"t": "token", "b": "bet", "m": "max", " ": "play", "p": "play", "c": "cashout", "k": "key", "q": "quit"}
+KEYS = {"t": "token", "b": "bet", "m": "max", " ": "play", "p": "play", "c": "cashout", "k": "key", "a": "audit",
+        "q": "quit"}
 
 
 def act(cab: EmulatedCabinet, what: str) -> str:
@@ -48,6 +50,11 @@ def act(cab: EmulatedCabinet, what: str) -> str:
     if what == "key":
         cab.attendant_key()
         return "attendant key turned"
+    if what == "audit":
+        on = not cab.audit_on
+        cab.audit_on = on
+        cab.panel.set_pin("key_audit", int(on))
+        return "audit key " + ("on" if on else "off")
     buttons = {"bet": "bet_one", "max": "bet_max", "play": "play", "cashout": "cashout"}
     if what in buttons:
         cab.panel.press(buttons[what])
@@ -144,11 +151,12 @@ def add_config_args(ap: argparse.ArgumentParser) -> None:
                          "pyboard/rp2/esp32, their FRAM's size)")
 
 
-def boot_or_refuse(cab: EmulatedCabinet) -> int | None:
+def boot_or_refuse(cab: EmulatedCabinet, login: bool = True) -> int | None:
     """Power the cabinet on; a second cabinet on the same ports or state is refused by the firmware
-    in one line, printed here as it is (its exit status returned), instead of a traceback."""
+    in one line, printed here as it is (its exit status returned), instead of a traceback. With
+    login, the harness's administrator is made (on a fresh cabinet) and logged in."""
     try:
-        cab.boot()
+        cab.boot(login=login)
     except RuntimeError:
         fw = cab.firmware
         if fw.proc is not None and fw.proc.poll() == BUSY_EXIT and fw.lines:
@@ -172,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         ports = dict(zip(DEFAULT_PORTS, (int(p) for p in args.ports.split(","))))
     cab = EmulatedCabinet(args.state, heap=args.heap, ports=None if args.auto_ports else ports,
                           extra_args=firmware_args(args.games, args.profile))
-    refused = boot_or_refuse(cab)
+    refused = boot_or_refuse(cab, login=False)  # an operator's cabinet: no test bench account
     if refused is not None:
         return refused
     print(f"firmware pid {cab.firmware.proc.pid}: {' '.join(cab.firmware.command())}", flush=True)

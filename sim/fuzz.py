@@ -68,7 +68,6 @@ CASHOUT_WAITS = tuple(s for s in states.STATES if states.action(s, states.CASHOU
 KEY_TILTS = ("acceptor", "fraud", "hopper")
 # tilts a correct firmware never reaches in these sequences: its own books disagree
 NEVER_TILTS = ("audit", "meter")
-PIN = "2468"  # the shipped technician PIN (firmware/config.py TECH_PIN_SHA256)
 RESET_EXIT = 75  # board/emulated.py RESET_EXIT: the board asked for a reset
 LINE_MAX = 80  # the console's line limit
 MONEY = ("acceptor_in", "coin_in", "coin_out", "refunds", "cashout", "hopper_out", "cancelled", "jackpot",
@@ -76,7 +75,7 @@ MONEY = ("acceptor_in", "coin_in", "coin_out", "refunds", "cashout", "hopper_out
 PLAYER = ("token", "token", "token", "bet_one", "bet_max", "play", "play", "play", "play", "cashout", "key")
 READ_COMMANDS = ("help", "meters", "meters json", "state", "paytable fr", "paytable en", "games", "events",
                  "recall", "recall json", "hardmeters", "hardmeters json", "mem", "version", "tournament")
-PRIVILEGED = ("testgame", "ramclear " + PIN, "ramclear 0000", "tournament start 1 100 5 30", "tournament end")
+PRIVILEGED = ("testgame", "ramclear", "ramclear 0000", "tournament start 1 100 5 30", "tournament end")
 ACCEPTOR_FAULTS = hasattr(CoinAcceptorPeer, "replay") and hasattr(CoinAcceptorPeer, "jump")
 ACCEPTOR_KINDS = ("unknown", "foreign", "reject", "fault", "fraud", "lost") + (("replay", "jump") if ACCEPTOR_FAULTS else ())
 ENTROPY = "entropy" in (ROOT / "board" / "emulated.py").read_text()
@@ -709,7 +708,7 @@ class Machine(RuleBasedStateMachine):
         rig = self.rig
         rig.panel.set_pin("key_audit", 1)
         time.sleep(0.1)  # past the key's debounce
-        out = rig.command("ramclear " + PIN)
+        out = rig.command("ramclear")
         rig.panel.set_pin("key_audit", self.levels.get("key_audit", 0))
         try:
             rig.wait_screen(lambda s: s.get("state") != "ramerror", 5.0)

@@ -23,7 +23,7 @@ from board.secret_file import SecretFile
 from firmware.ledger import open_memory
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.cctalk_hopper import HopperPeer
-from sim.harness import FirmwareProcess, PanelLink, free_ports
+from sim.harness import FirmwareProcess, PanelLink, free_ports, sign_in
 from sim.meter_monitor import MeterMonitor
 from tools.console import ConsoleClient
 
@@ -80,6 +80,7 @@ class Rig:
         self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
         self.console.port.timeout = CONSOLE_POLL_S
         self.panel.wait_for(lambda s: "state" in s, timeout)
+        sign_in(self.console, self.panel)  # the campaign's commands run as the harness's administrator
 
     def alive(self) -> bool:
         return self.fw is not None and self.fw.alive()
@@ -124,8 +125,12 @@ class Rig:
         return self.panel.screen if self.panel else {}
 
     def command(self, line: str) -> list[str]:
-        assert self.console is not None
-        return self.console.command(line)
+        assert self.console is not None and self.panel is not None
+        out = self.console.command(line)
+        if out and out[0] == "session timed out: log in again":  # a long stretch without a command
+            sign_in(self.console, self.panel)
+            out = self.console.command(line)
+        return out
 
     def console_json(self, line: str):
         lines = self.command(line)

@@ -35,6 +35,11 @@ DEFAULT_HEAP = {"frozen": BOARD_HEAP, "frozen64": "256K", "mpy": "384K", "py": "
 # sys.path and would shadow them with the sources.
 FROZEN_BOOT = "import sys; sys.path.remove(''); from firmware.main import main; main(sys.argv[1:])"
 DEFAULT_PORTS = {"console": 7770, "cctalk": 7771, "panel": 7772}
+# The account the harness makes on a fresh cabinet (audit key turned) and logs in with, so that a
+# test's console commands run as an administrator. A test bench's, never a firmware default: the
+# firmware has no credential until one is made on the machine.
+ADMIN_ID = "sim"
+ADMIN_PIN = "sim-admin-pin"
 # console commands that only read: a session's memory checks run every one of them
 READ_COMMANDS = ("paytable fr", "paytable en", "tournament", "events", "recall", "recall json", "games",
                  "state", "meters json", "hardmeters json", "mem", "version")
@@ -184,6 +189,28 @@ class PanelLink:
         self.tap.close()
 
 
+def sign_in(console: ConsoleClient, panel: PanelLink, uid: str = ADMIN_ID, pin: str = ADMIN_PIN,
+            timeout: float = 10.0) -> list[str]:
+    """Log the console in; on a fresh cabinet make the first administrator first, with the audit
+    key turned for it and turned back. Returns the cabinet's reply to the login."""
+    reply = console.login(uid, pin)
+    if reply and reply[0].startswith("error: no account yet"):
+        panel.set_pin("key_audit", 1)
+        try:
+            deadline = time.monotonic() + timeout
+            while True:  # the key is debounced: 'setup' takes it once the cabinet has seen it
+                reply = console.setup(uid, pin)
+                if reply != ["error: turn the audit key first"] or time.monotonic() > deadline:
+                    break
+                time.sleep(0.02)  # polled until the deadline: the debounce is the cabinet's
+        finally:
+            panel.set_pin("key_audit", 0)
+        panel.wait_for(lambda s: s.get("state") != "audit", timeout)
+    if not reply or not (reply[0].startswith("logged in as") or reply[-1].endswith("logged in")):
+        raise RuntimeError(f"console login as {uid} failed: {reply}")
+    return reply
+
+
 class EmulatedCabinet:
     """Firmware process + coin acceptor + panel + console, as a technician would wire them."""
 
@@ -200,10 +227,13 @@ class EmulatedCabinet:
         self.meter_monitor: MeterMonitor | None = None
         self.panel: PanelLink | None = None
         self.console: ConsoleClient | None = None
+        self.audit_on = False  # the audit key as a panel program last turned it (sim/cabinet.py 'a')
 
-    def boot(self, hopper: HopperPeer | None = None, meter_monitor: MeterMonitor | None = None) -> "EmulatedCabinet":
+    def boot(self, hopper: HopperPeer | None = None, meter_monitor: MeterMonitor | None = None,
+             login: bool = True) -> "EmulatedCabinet":
         """Power on. Pass the hopper / meter monitor of a previous boot to keep their state (they
-        are peripherals with their own memory); by default fresh ones are plugged in."""
+        are peripherals with their own memory); by default fresh ones are plugged in. With login,
+        the console is logged in as the harness's administrator (made first on a fresh cabinet)."""
         self.firmware.start()
         self.acceptor = CoinAcceptorPeer(self.ports["cctalk"])
         self.hopper = self.acceptor.attach(hopper or HopperPeer())  # same multi-drop bus, address 3
@@ -212,7 +242,13 @@ class EmulatedCabinet:
         self.panel = PanelLink(self.ports["panel"])
         self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
         self.panel.wait_for(lambda s: "credits" in s)
+        if login:
+            self.sign_in()
         return self
+
+    def sign_in(self, uid: str = ADMIN_ID, pin: str = ADMIN_PIN, timeout: float = 10.0) -> list[str]:
+        assert self.console and self.panel
+        return sign_in(self.console, self.panel, uid, pin, timeout)
 
     def power_cut(self) -> None:
         self.firmware.kill()

@@ -3,10 +3,18 @@
     python -m tools.console socket://127.0.0.1:7770        (emulated board)
     python -m tools.console /dev/ttyUSB0 --baud 115200     (a cabinet's maintenance port)
     python -m tools.console URL -c "meters json"           (one command, for scripts)
+    python -m tools.console URL --user ID                  (log in first: the PIN is asked, not echoed;
+                                                            JETON_PIN in the environment for scripts)
+    python -m tools.console URL --user ID --security       (the security log as a table)
+
+Every command but help, login and setup needs an account (docs/firmware.md "Console access").
 """
 from __future__ import annotations
 
 import argparse
+import getpass
+import json
+import os
 import sys
 import time
 
@@ -64,8 +72,38 @@ class ConsoleClient:
                 raise ConsoleClosed(said[-1] if said else f"console closed the link ({e})") from None
         return _lines(buf[: -len(PROMPT)])
 
+    def login(self, uid: str, pin: str) -> list[str]:
+        """'login ID', then the PIN on a line of its own; the cabinet's reply to the PIN (the
+        session is open when it starts with 'logged in as')."""
+        first = self.command("login " + uid)
+        if first != [f"PIN for {uid}:"]:
+            return first
+        return self.command(pin)
+
+    def setup(self, uid: str, pin: str) -> list[str]:
+        """The first administrator of a fresh cabinet (the audit key must be on)."""
+        first = self.command("setup " + uid)
+        if not first or not first[0].startswith("new PIN"):
+            return first
+        self.command(pin)
+        return self.command(pin)
+
     def close(self) -> None:
         self.port.close()
+
+
+def asks_pin(reply: list[str]) -> bool:
+    """The cabinet's reply asks for a PIN ('PIN for ID:', 'new PIN:', 'the same again:' ...)."""
+    return bool(reply) and reply[-1].endswith(":") and ("PIN" in reply[-1] or reply[-1] == "the same again:")
+
+
+def security_table(records: list[list]) -> list[str]:
+    """The security log ('security json': [n, t, who, code, text] each) as lines for a person."""
+    out = [f"{'n':>5}  {'time (UTC)':19}  {'account':8}  {'what':8}  detail"]
+    for n, t, who, code, text in records:
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(t))
+        out.append(f"{n:>5}  {when}  {who:8}  {code:8}  {text}")
+    return out
 
 
 def _lines(raw: bytes) -> list[str]:
@@ -78,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("url", help="pyserial URL: socket://HOST:PORT, /dev/ttyUSB0, rfc2217://...")
     ap.add_argument("--baud", type=int, default=115200)
     ap.add_argument("-c", "--command", action="append", help="run this command and exit (repeatable)")
+    ap.add_argument("--user", help="log in as this account first (PIN asked, or JETON_PIN)")
+    ap.add_argument("--security", action="store_true", help="show the security log and exit")
     args = ap.parse_args(argv)
     try:
         client = ConsoleClient(args.url, args.baud)
@@ -91,6 +131,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cannot open {args.url}: {e}", file=sys.stderr)
         return 2
     try:
+        if args.user:
+            pin = os.environ.get("JETON_PIN") or getpass.getpass(f"PIN for {args.user}: ")
+            reply = client.login(args.user, pin)
+            print("\n".join(reply))
+            if not reply or not reply[0].startswith("logged in as"):
+                return 1
+        if args.security:
+            out = client.command("security json")
+            try:
+                records = json.loads(out[-1])
+            except (ValueError, IndexError):
+                print("\n".join(out), file=sys.stderr)  # e.g. refused: log in first
+                return 1
+            print("\n".join(security_table(records)))
+            return 0
         if args.command:
             for cmd in args.command:
                 try:
@@ -99,16 +154,19 @@ def main(argv: list[str] | None = None) -> int:
                     print(e, file=sys.stderr)
                     return 1
             return 0
-        print(f"connected to {args.url} — 'help' lists commands, Ctrl-D quits")
+        print(f"connected to {args.url} — 'help' lists commands, 'security' the security log, Ctrl-D quits")
+        secret = False  # the cabinet asked for a PIN: the next line is read without echo
         while True:
             try:
-                line = input("jeton> ")
+                line = getpass.getpass("") if secret else input("jeton> ")
             except EOFError:
                 print()
                 return 0
-            if line.strip():
+            if line.strip() or secret:
                 try:
-                    print("\n".join(client.command(line)))
+                    reply = client.command(line)
+                    print("\n".join(reply))
+                    secret = asks_pin(reply)
                 except TimeoutError as e:
                     print(f"(no answer: {e})")
                 except ConsoleClosed as e:

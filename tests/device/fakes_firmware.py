@@ -32,7 +32,7 @@ def wiped(nv):
     zero = bytes(256)
     for off in range(0, nv.size, 256):
         nv.mem[off:off + 256] = zero
-    nv.counter = None
+    nv.counters = None
     nv.writes = nv.bytes_written = 0
     return nv
 
@@ -61,13 +61,15 @@ class MemCounter:
         self.writes += 1
 
 
-def counter_of(nv):
+def counter_of(nv, which="books"):
     """The counter that goes with an NVRAM part: kept on it, so a power cycle that reuses the part
-    reuses its machine's counter (a new part, a new machine)."""
-    c = getattr(nv, "counter", None)
-    if c is None:
-        c = nv.counter = MemCounter()
-    return c
+    reuses its machine's counter (a new part, a new machine). One per critical memory on the part."""
+    counters = getattr(nv, "counters", None)
+    if counters is None:
+        counters = nv.counters = {}
+    if which not in counters:
+        counters[which] = MemCounter()
+    return counters[which]
 
 
 def memory(nv, secret=TEST_SECRET, counter=None):

@@ -27,7 +27,7 @@ def test_the_pyboard_profile_gets_only_the_pyboard_s_wires():
         assert b.NAME == "pyboard (emulated)" and b.ENTROPY == "emulated"
         assert b.meter_names() == ()  # no coils on the pyboard: soft meters only
         assert sorted(b.pins) == sorted(hal.INPUTS) and sorted(b.lamps) == sorted(hal.LAMPS)
-        assert b.nvram.size == 65536  # its FRAM part, not the size asked for
+        assert b.nvram.size == 131072  # its FRAM part, not the size asked for
         assert b.door_latch is None
     finally:
         unplug(b)

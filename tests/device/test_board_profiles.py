@@ -5,7 +5,7 @@
 # - the ccTalk UART as a single-wire bus with a coin acceptor (address 2) and a hopper (address 3),
 # - a byte-exact fake 64 KB I2C FRAM part (fakes_nvram) for critical memory,
 # and the platform's entropy hardware (pyb.rng, machine.mem32, network) stands in as well.
-# mp-heap: 512K  (the 64 KB fake FRAM part lives in RAM)
+# mp-heap: 768K  (the 128 KB fake FRAM part lives in RAM)
 import gc
 import os
 import sys
@@ -117,7 +117,7 @@ class Machine:
     def I2C(self, bus, **kw):
         if self.chip is None:  # the part keeps its cells across power cycles
             gc.collect()
-            self.chip = I2CFramChip(65536, 0x50)
+            self.chip = I2CFramChip(131072, 0x50)
         return FakeI2C(self.chip)
 
     def reset(self):
@@ -288,7 +288,7 @@ def test_wiring_of_each_profile():
             assert len(set(wired)) == len(wired), "two functions on one pin"
             for n in hal.INPUTS:
                 assert Line.lines[p.PINS[n]].pull == Line.PULL_UP, n
-            assert board.nvram.size == p.FRAM["size"] == 65536
+            assert board.nvram.size == p.FRAM["size"] == 131072  # the ledger and the security memory
             t = board.ticks_ms()
             board.idle(1)  # the board's own clock and sleep run on both runtimes
             assert isinstance(t, int) and board.ticks_ms() - t >= 1

@@ -1,19 +1,16 @@
-# The maintenance console on a fake UART, driving the real Cabinet: the RAM-clear authorisation
-# (audit key + PIN, lock after wrong PINs), a RAM error that only a RAM clear ends, and errors that
-# never stop the cabinet.
-# mp-heap: 512K  (the firmware's 256K, the 64 KB NVRAM image the fake board keeps in RAM, and the test modules)
+# The maintenance console on a fake UART, driving the real Cabinet, logged in as an administrator
+# (accounts, roles and lockout: test_firmware_access.py): the RAM clear (audit key), a RAM error that
+# only a RAM clear ends, and errors that never stop the cabinet.
+# mp-heap: 1024K  (the firmware's 256K, the 64 + 54 KB NVRAM images the fakes keep in RAM, the tests)
 import json
 
-from board.compat import ticks_add
-from devtest import skip
-from fakes_firmware import RamNvram, memory
-from firmware import config
+from fakes_firmware import memory
+from fakes_access import ADMIN, ADMIN_PIN, accounts, security
 from firmware.console import Console
 from firmware.ledger import Ledger
 from firmware.critmem import RamError
 from test_firmware_cabinet import cabinet, coins, press, steps
 
-PIN = "2468"  # config.TECH_PIN_SHA256 is its sha256 (checked below against hashlib, not the console)
 
 
 class Uart:
@@ -42,9 +39,21 @@ def run(con, line):
     return [s for s in out[:-len("jeton> ")].split("\r\n") if s]
 
 
-def console():
+def console(role="administrator"):
+    """A console with an administrator (and a `role` account), logged in as `role`."""
     cab, board, acc = cabinet()
-    return Console(Uart(), cab), cab, board, acc
+    sec = security()
+    cab.audit = sec
+    users = accounts(sec, board.ticks_ms)
+    users.add(ADMIN, "administrator", ADMIN_PIN)
+    uid = ADMIN
+    if role != "administrator":
+        uid = role[:8]
+        users.add(uid, role, ADMIN_PIN)
+    con = Console(Uart(), cab, users, sec)
+    assert run(con, "login " + uid) == ["PIN for %s:" % uid]
+    assert run(con, ADMIN_PIN) == ["logged in as %s (%s)" % (uid, role)]
+    return con, cab, board, acc
 
 
 def audit(board, cab, on):
@@ -52,17 +61,11 @@ def audit(board, cab, on):
     steps(cab, 10)
 
 
-def test_the_shipped_pin_hash_is_sha256_of_the_documented_pin():
-    import hashlib
-
-    assert "".join("%02x" % b for b in hashlib.sha256(PIN.encode()).digest()) == config.TECH_PIN_SHA256
-
-
 def test_help_meters_and_unknown_commands():
     con, cab, board, acc = console()
     coins(cab, acc, 2)
     names = [line.split()[0] for line in run(con, "help")]
-    for cmd in ("help", "meters", "state", "paytable", "recall", "events", "ramclear"):
+    for cmd in ("help", "meters", "state", "paytable", "recall", "events", "ramclear", "login", "account"):
         assert cmd in names
     meters = dict((l.split()[0], int(l.split()[1])) for l in run(con, "meters"))
     assert meters["acceptor_in"] == 8 and meters["credits"] == 8
@@ -104,7 +107,7 @@ def test_line_noise_never_stops_the_console_or_the_cabinet():
 
 def test_backspace_edits_the_line():
     con, cab, board, acc = console()
-    assert run(con, "helx\x08p")[0].split()[0] == "events"  # help's first line, sorted
+    assert run(con, "helx\x08p")[0].split()[0] == "account"  # help's first line, sorted
     assert run(con, "statez\x7f")[0].startswith("state idle")
 
 
@@ -159,55 +162,31 @@ def test_events_json_is_streamed_a_record_at_a_time():
     con.uart.write = counted
     con.service()
     out = bytes(con.uart.tx).decode()
-    assert out.endswith("]\r\njeton> ")
-    evs = json.loads(out[:-len("\r\njeton> ")])
+    assert out.endswith("]}\r\njeton> ")
+    doc = json.loads(out[:-len("\r\njeton> ")])
+    evs = doc["events"]
+    assert doc["security"][-1][2:4] == ["admin1", "login"]  # the security log rides along
     assert evs == [list(e) for e in led.events()]  # every record the log holds, oldest first
     assert len(evs) >= 100 and evs[-1][3] == "event 119 of a full log"
     assert [e[0] for e in evs] == list(range(evs[0][0], evs[0][0] + len(evs)))  # in order, none missing
     assert max(writes) < 200  # no write holds more than one record
 
 
-def test_ramclear_needs_the_audit_key_and_the_pin():
+def test_ramclear_needs_the_audit_key_and_records_who_cleared():
     con, cab, board, acc = console()
     coins(cab, acc, 1)
-    assert run(con, "ramclear " + PIN) == ["error: turn the audit key first"]
+    assert run(con, "ramclear") == ["error: turn the audit key first"]
     audit(board, cab, True)
-    assert run(con, "ramclear") == ["error: usage: ramclear PIN"]
-    assert run(con, "ramclear 1357") == ["error: wrong PIN"]
+    assert run(con, "ramclear 2468")[0].startswith("error: usage: ramclear")
     assert cab.ledger.credits == 4  # nothing cleared
-    assert tuple(cab.ledger.events()[-1][2:]) == ("pin", "wrong technician PIN")
-    assert run(con, "ramclear " + PIN) == ["critical memory cleared; meters start at zero"]
+    assert run(con, "ramclear") == ["critical memory cleared; meters start at zero"]
     assert cab.ledger.credits == 0 and cab.ledger.meters["acceptor_in"] == 0
     evs = cab.ledger.events()
-    assert len(evs) == 1 and evs[0][2] == "ramclear" and evs[0][3] == "by technician"  # recorded
-
-
-def test_three_wrong_pins_lock_the_console_for_a_minute():
-    con, cab, board, acc = console()
-    coins(cab, acc, 1)
-    audit(board, cab, True)
-    for _ in range(config.PIN_TRIES):
-        assert run(con, "ramclear 0000") == ["error: wrong PIN"]
-    assert run(con, "ramclear " + PIN) == ["error: locked after wrong PINs: wait 60 s"]  # even the right one
-    board.now += 59000
-    assert run(con, "ramclear " + PIN) == ["error: locked after wrong PINs: wait 1 s"]
-    assert cab.ledger.credits == 4
-    board.now += 1000
-    assert run(con, "ramclear " + PIN)[0].startswith("critical memory cleared")
-    assert cab.ledger.credits == 0
-
-
-def test_the_lock_survives_the_board_clock_wrapping():
-    period = ticks_add(0, -1) + 1  # where ticks_ms wraps: 2**30 on most boards, 2**62 on the unix port
-    if period <= 0:
-        skip("CPython's monotonic clock does not wrap")
-    con, cab, board, acc = console()
-    audit(board, cab, True)
-    board.now = period - 5000
-    for _ in range(config.PIN_TRIES):
-        run(con, "ramclear 0000")
-    board.now = 20000  # past the wrap, 25 s later
-    assert run(con, "ramclear " + PIN) == ["error: locked after wrong PINs: wait 35 s"]
+    assert len(evs) == 1 and evs[0][2] == "ramclear" and evs[0][3] == "by admin1: on request"  # recorded
+    trail = cab.audit.records()
+    assert trail[-2][2:] == ["admin1", "ramclear", "by admin1: on request"]
+    assert trail[-1][2:] == ["admin1", "ok", "ramclear => critical memory cleared; meters start at"]
+    assert [r for r in trail if r[3] == "login"]  # the log of what came before is kept
 
 
 def test_ram_error_refuses_everything_until_a_technician_ram_clear():
@@ -230,9 +209,7 @@ def test_ram_error_refuses_everything_until_a_technician_ram_clear():
     press(board, cab, "play")
     assert cab.state == "ramerror"
     audit(board, cab, True)
-    assert run(con, "ramclear 1111") == ["error: wrong PIN"]
-    assert cab.state == "ramerror"
-    assert run(con, "ramclear " + PIN)[0].startswith("critical memory cleared")
+    assert run(con, "ramclear")[0].startswith("critical memory cleared")
     evs = cab.ledger.events()
     assert evs[0][2] == "ramclear" and "no record is sealed with this machine's key" in evs[0][3]
     audit(board, cab, False)
@@ -249,7 +226,7 @@ def test_self_audit_tilt_ends_only_with_a_ram_clear():
     press(board, cab, "play")
     assert "audit" in cab.tilts
     audit(board, cab, True)
-    run(con, "ramclear " + PIN)
+    run(con, "ramclear")
     audit(board, cab, False)
     assert not cab.tilts and cab.state == "idle"
 

@@ -436,7 +436,7 @@ def test_a_new_machine_formats_and_is_initialised_from_then_on():
 def test_records_with_no_counter_are_refused():
     nv, cm = fresh()
     cm.commit({"state": b"credits=40"})
-    nv.counter = MemCounter()  # the counter's part lost (or replaced): it reads as never set
+    nv.counters = {"books": MemCounter()}  # the counter's part lost (or replaced): it reads as never set
     _ram_error(nv, "anti-rollback counter was never set")
 
 

@@ -227,7 +227,7 @@ def test_ram_clear_keeps_the_hard_meters_known_positions():
     coins(cab, 5)
     steps(cab, 200)
     assert board.coils["meter_drop"].rises == 20 and cab.em.done("meter_drop") == 20
-    cab.ram_clear()
+    cab.ram_clear("tech")
     cab.em = EmMeters(board.coils, LedgerStore(cab.ledger), on_ms=20, off_ms=20)
     steps(cab, 20)
     assert "meter" not in cab.tilts and cab.state == "idle"
@@ -262,8 +262,8 @@ def test_ram_clear_waits_for_a_stroke_on_its_way():
     cab.step(1)
     assert cab.em.busy()
     with raises(ValueError):
-        cab.ram_clear()
+        cab.ram_clear("tech")
     assert cab.ledger.credits == 4  # nothing cleared
     steps(cab, 60)
-    cab.ram_clear()
+    cab.ram_clear("tech")
     assert cab.ledger.credits == 0 and cab.ledger.em_base()["meter_drop"] == 4

@@ -1,7 +1,7 @@
 # The program read back through the board (firmware/program.py) and the console's `verify SEED`:
 # HMAC-SHA256 keyed by the seed over every byte of the image, streamed in pieces; known answers
 # from RFC 4231 section 4.8 (test case 7: a 131-byte key, a 152-byte message).
-# mp-heap: 512K  (the console test's cabinet on a fake board)
+# mp-heap: 1024K  (the console test's cabinet on a fake board, with its ledger and security memory images in RAM)
 from devtest import raises
 from firmware import program
 from rng.hmac_sha256 import hmac_sha256

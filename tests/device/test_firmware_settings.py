@@ -53,7 +53,8 @@ def test_games_and_texts():
     assert out == ["GAMES: no-such-game has no games/models/no-such-game.json",
                    "GAMES: no-such-game has no games/certs/no-such-game.json"]
     assert "MACHINE_ID" in problems(MACHINE_ID="x" * 25)[0]
-    assert "TECH_PIN_SHA256" in problems(TECH_PIN_SHA256="2468")[0]
+    # issue 11: no shared console PIN any more; a settings file cannot bring one back
+    assert settings.parse('{"TECH_PIN_SHA256": "00"}')[1] == 'settings file: unknown setting "TECH_PIN_SHA256"'
 
 
 def test_a_settings_file_is_applied_only_as_a_sound_whole():

@@ -23,7 +23,7 @@ def cabinet(credits=8):
     gc.collect()
     for off in range(0, NVRAM.size, len(_ZERO)):
         NVRAM.mem[off:off + len(_ZERO)] = _ZERO
-    NVRAM.counter = None  # a new machine: its anti-rollback counter too
+    NVRAM.counters = None  # a new machine: its anti-rollback counters too
     board = Board(NVRAM)
     led = Ledger(memory(board.nvram))
     led.open()

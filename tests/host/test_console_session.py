@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.harness import ROOT, EmulatedCabinet
+from sim.harness import ADMIN_ID, ADMIN_PIN, ROOT, EmulatedCabinet
 from tools.console import ConsoleClient, ConsoleClosed
 
 BUSY = "console busy: one session at a time"
@@ -40,6 +40,9 @@ def test_a_second_console_client_is_refused_in_one_line_and_the_first_carries_on
     assert "runtime micropython" in cab.console.command("version")[0]  # the first session goes on
     cab.console.close()
     cab.console = ConsoleClient(url, connect_for=5)  # free again once the first hangs up
+    # the new terminal never inherits the first one's session (issue 11: one session at a time)
+    assert cab.console.command("state") == ["refused: log in first: 'login ID'"]
+    assert cab.console.login(ADMIN_ID, ADMIN_PIN) == [f"logged in as {ADMIN_ID} (administrator)"]
     assert cab.console.command("state")[0].startswith("state ")
     assert not [line for line in cab.firmware.lines if "Traceback" in line]
 
