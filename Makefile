@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 MPY    := $(VENV)/bin/micropython
 STAMP  := $(VENV)/.installed
-# The firmware's fixed heap on the emulated board: empty for a board's (sim/harness.py BOARD_HEAP, 112K).
+# The firmware's fixed heap on the emulated board: empty for a board's (sim/harness.py BOARD_HEAP, 128K).
 HEAP   ?=
 export MICROPYPATH := .frozen:$(CURDIR)
 export PYTHONPATH  := $(CURDIR)

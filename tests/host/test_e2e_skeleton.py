@@ -32,12 +32,12 @@ def test_firmware_process_is_the_micropython_binary(state: Path) -> None:
         # the Jeton firmware image (make firmware: MicroPython's unix port) is the process
         assert Path(f"/proc/{pid}/comm").read_text().strip() == "micropython"
         argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-        assert argv[0] == str(FIRMWARE).encode() and b"heapsize=112K" in argv
+        assert argv[0] == str(FIRMWARE).encode() and b"heapsize=128K" in argv
         # a 32-bit image, as the boards are (ELF class 1): object sizes in its heap are a board's
         assert FIRMWARE.read_bytes()[:5] == b"\x7fELF\x01"
         # and the firmware itself reports which runtime executes it, and its fixed heap: a board's
         assert cab.firmware.ready["runtime"] == "micropython"
-        assert cab.firmware.ready["heap"] <= 112 * 1024
+        assert cab.firmware.ready["heap"] <= 128 * 1024
         # its modules are frozen in the image, as on a board: no compiler peak in that heap, no
         # bytecode in it; and it names the image it runs by the file's SHA-256
         assert cab.firmware.ready["code"] == "frozen"

@@ -1,7 +1,7 @@
 """The emulated board's image is built with 32-bit words (tools/firmware.py, UNIX32_ARGS) so that
 its heap figures are a board's: the same imports and the same loaded game take the same heap in it
 as in the Cortex-M3 image under qemu (make firmware-arm), byte for byte within 2 %. A 64-bit build
-would take far more, and bench_heap and the 112K board heap (sim/harness.py BOARD_HEAP) would say
+would take far more, and bench_heap and the 128K board heap (sim/harness.py BOARD_HEAP) would say
 nothing about a board."""
 from __future__ import annotations
 
