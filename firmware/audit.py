@@ -29,11 +29,12 @@ LAYOUT = (("acct", ACCOUNTS_SIZE),) + tuple(("a%d" % i, CHUNK_BYTES) for i in ra
 JOURNAL = ACCOUNTS_SIZE + CHUNK_BYTES  # the largest transaction: the accounts and one chunk
 
 
-def open_security(nvram, secret, counter):
+def open_security(nvram, secret, counter, buffers=None):
     """The security memory, sealed with the machine's secret and kept in step with a rollback
     counter of its own (board rollback_counter("security")); RamError when the part is too small
-    to hold it above the ledger."""
-    return CriticalMemory(nvram, LAYOUT, JOURNAL, secret, counter, base=SEC_BASE)
+    to hold it above the ledger. buffers: the ledger's memory, whose record buffers it shares
+    (share_buffers) from the start: no 2 KB pieces to find in the heap the boot check fragmented."""
+    return CriticalMemory(nvram, LAYOUT, JOURNAL, secret, counter, base=SEC_BASE, buffers=buffers)
 
 
 def share_buffers(mem, ledger_mem):

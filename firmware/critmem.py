@@ -34,11 +34,12 @@ class RamError(Exception):
 
 
 class CriticalMemory:
-    def __init__(self, nvram, layout, journal_capacity, secret, counter, base=0):
+    def __init__(self, nvram, layout, journal_capacity, secret, counter, base=0, buffers=None):
         """layout: sequence of (name, capacity in bytes); order fixes the NVRAM map, never reorder.
         journal_capacity: payload bytes of the largest transaction (its blocks' capacities summed).
         secret: the machine's secret (board machine_secret()); counter: its anti-rollback counter
-        (board rollback_counter(): read() -> int or None, write(n))."""
+        (board rollback_counter(): read() -> int or None, write(n)). buffers: another
+        CriticalMemory whose record buffers this one may build its records in (one commit at a time)."""
         if not secret:
             raise RamError("no machine secret to seal critical memory with")
         self._pads = pads(Hmac(secret, KEY_LABEL).digest())
@@ -64,8 +65,13 @@ class CriticalMemory:
             raise RamError("layout needs %d bytes, NVRAM has %d" % (base + self.size, nvram.size))
         # one record of each kind is built here, in place, for every commit: no per-commit
         # allocation of a few KB that a fragmented heap may not find
-        self._jbuf = bytearray(self.journal_size)
-        self._cbuf = bytearray(_BLOCK_HEAD_SIZE + max(self.capacity.values()) + _TAG_SIZE)
+        cbuf = _BLOCK_HEAD_SIZE + max(self.capacity.values()) + _TAG_SIZE
+        if buffers is not None and len(buffers._jbuf) >= self.journal_size and len(buffers._cbuf) >= cbuf:
+            # a second memory opened late in the boot, in a fragmented heap, takes no new pieces
+            self._jbuf, self._cbuf = buffers._jbuf, buffers._cbuf
+        else:
+            self._jbuf = bytearray(self.journal_size)
+            self._cbuf = bytearray(cbuf)
         self.seq = 0
         # name -> (seq, length) of what was last committed, and its tag in _tags (one buffer, not a
         # bytes object per block). The payloads stay in NVRAM and are read when needed: a full

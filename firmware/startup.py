@@ -139,7 +139,8 @@ def open_access(board, cab, ledger):
     (the console then stays closed). An unrecoverable security memory is started afresh with a
     first record that says why, and the books record the loss too."""
     try:
-        audit = Audit(open_security(board.nvram, board.machine_secret(), board.rollback_counter("security")))
+        audit = Audit(open_security(board.nvram, board.machine_secret(), board.rollback_counter("security"),
+                                    ledger.mem))
     except RamError as e:
         log("security memory: %s: the console is closed" % e)
         return None, None

@@ -244,3 +244,28 @@ def test_the_security_memory_commits_through_the_ledgers_buffers():
     assert again.open() == []
     assert [r[4] for r in again.records()][-3:] == ["command 37", "command 38", "command 39"]
     assert led.events()[-1][3] == "event 39"
+
+
+def test_the_security_memory_opened_with_the_ledgers_buffers_allocates_none():
+    # the boot opens it after the game checks, in a fragmented heap: a fuzz campaign saw its own
+    # 2 KB journal buffer fail to allocate there at 128K (a restart)
+    from fakes_access import blank
+    from fakes_firmware import TEST_SECRET, RamNvram, counter_of, memory
+    from firmware.audit import JOURNAL, LAYOUT, Audit
+    from firmware.critmem import CriticalMemory
+    from firmware.ledger import Ledger
+
+    led = Ledger(memory(RamNvram(65536)))
+    led.open()
+    nv = blank()
+    mem = CriticalMemory(nv, LAYOUT, JOURNAL, TEST_SECRET, counter_of(nv, "security"), buffers=led.mem)
+    assert mem._jbuf is led.mem._jbuf and mem._cbuf is led.mem._cbuf
+    sec = Audit(mem)
+    sec.open()
+    for i in range(12):
+        sec.record("u", "ok", "command %d" % i)
+        led.event("test", "event %d" % i)
+    again = Audit(CriticalMemory(nv, LAYOUT, JOURNAL, TEST_SECRET, counter_of(nv, "security")))
+    assert again.open() == []
+    assert [r[4] for r in again.records()][-2:] == ["command 10", "command 11"]
+    assert led.events()[-1][3] == "event 11"
