@@ -1,0 +1,30 @@
+"""Benchmarks (`make bench`); each module reports ratios against a reference measured in the same run."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def run_script(binary: Path, script: str, heap: str, micropypath: str, timeout: float) -> dict | None:
+    """Run `script` under a MicroPython binary with a fixed heap; the dict it prints after "BENCH ",
+    or None (what it printed is shown) when the binary is missing or the script gave none."""
+    if not binary.exists():
+        return None
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(script)
+        path = f.name
+    try:
+        env = dict(os.environ, MICROPYPATH=micropypath)
+        p = subprocess.run([str(binary), "-X", f"heapsize={heap}", path], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=timeout)
+    finally:
+        os.unlink(path)
+    if "BENCH " not in p.stdout:
+        print(p.stdout + p.stderr)
+        return None
+    return json.loads(p.stdout.split("BENCH ", 1)[1])

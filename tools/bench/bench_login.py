@@ -9,13 +9,11 @@ the stock MicroPython wheel, as ratios against references measured in the same r
 from __future__ import annotations
 
 import hashlib
-import json
-import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from tools.bench import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
@@ -43,21 +41,7 @@ print("BENCH " + repr({"iterations": ITERATIONS, "login_ms": login, "sha_ms": ms
 
 
 def run(binary: Path, frozen_only: bool) -> dict | None:
-    if not binary.exists():
-        return None
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(SCRIPT)
-        path = f.name
-    try:
-        env = dict(os.environ, MICROPYPATH=".frozen" if frozen_only else ".frozen:" + str(ROOT))
-        p = subprocess.run([str(binary), "-X", "heapsize=112K", path], cwd=ROOT, env=env,
-                           capture_output=True, text=True, timeout=300)
-    finally:
-        os.unlink(path)
-    if "BENCH " not in p.stdout:
-        print(p.stdout + p.stderr)
-        return None
-    return json.loads(p.stdout.split("BENCH ", 1)[1])
+    return run_script(binary, SCRIPT, "112K", ".frozen" if frozen_only else ".frozen:" + str(ROOT), 300)
 
 
 def ref_pbkdf2(iterations: int) -> float:

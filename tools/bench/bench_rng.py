@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import hmac
 import json
-import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from tools.bench import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
@@ -117,21 +116,7 @@ def run_cpython(floor: float) -> dict:
 
 
 def run_micropython(floor: float, heap: str = "256K") -> dict | None:
-    if not MICROPYTHON.exists():
-        return None
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(SCRIPT % {"floor": floor})
-        path = f.name
-    try:
-        env = dict(os.environ, MICROPYPATH=".frozen:" + str(ROOT))
-        p = subprocess.run([str(MICROPYTHON), "-X", f"heapsize={heap}", path], cwd=ROOT, env=env,
-                           capture_output=True, text=True, timeout=600)
-    finally:
-        os.unlink(path)
-    if "BENCH " not in p.stdout:
-        print(p.stdout + p.stderr)
-        return None
-    return json.loads(p.stdout.split("BENCH ", 1)[1])
+    return run_script(MICROPYTHON, SCRIPT % {"floor": floor}, heap, ".frozen:" + str(ROOT), 600)
 
 
 def ref_hmac(floor: float) -> float:
