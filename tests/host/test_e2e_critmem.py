@@ -51,6 +51,16 @@ def ram_clear(cab: EmulatedCabinet, timeout: float = 10.0) -> list[str]:
         time.sleep(0.05)
 
 
+def refused_at_boot(state: Path, reason: str) -> None:
+    """The cabinet boots into a RAM error naming `reason`, and takes and pays no money."""
+    cab = boot(state)
+    try:
+        assert reason in ram_error(cab)
+        refuses_money(cab)
+    finally:
+        cab.shutdown()
+
+
 def refuses_money(cab: EmulatedCabinet) -> None:
     paid = cab.hopper.coins_out
     cab.panel.press("cashout")
@@ -128,13 +138,7 @@ def test_credits_raised_and_resealed_without_the_key_are_refused(state: Path) ->
         forger.commit({"state": json.dumps(st).encode()})
     finally:
         nv.close()
-    cab = boot(state)
-    try:
-        line = ram_error(cab)
-        assert "both copies of state are bad" in line
-        refuses_money(cab)
-    finally:
-        cab.shutdown()
+    refused_at_boot(state, "both copies of state are bad")
 
 
 class _NoCounter:
@@ -198,13 +202,7 @@ def test_another_machines_nvram_is_refused(state: Path, tmp_path: Path) -> None:
     for name in ("nvram.bin", "counter"):
         (state / name).write_bytes((other / name).read_bytes())
     assert CounterFile(str(state / "counter")).read() == CounterFile(str(other / "counter")).read()
-    cab = boot(state)
-    try:
-        line = ram_error(cab)
-        assert "no record is sealed with this machine's key" in line
-        refuses_money(cab)
-    finally:
-        cab.shutdown()
+    refused_at_boot(state, "no record is sealed with this machine's key")
 
 
 @pytest.mark.parametrize("lost, reason", [
@@ -218,9 +216,4 @@ def test_losing_the_key_or_the_counter_is_a_ram_error(state: Path, lost: str, re
     finally:
         cab.shutdown()
     (state / lost).unlink()
-    cab = boot(state)
-    try:
-        assert reason in ram_error(cab)
-        refuses_money(cab)
-    finally:
-        cab.shutdown()
+    refused_at_boot(state, reason)
