@@ -9,7 +9,7 @@ from board.hopper_cctalk import Hopper
 from board.meters_em import EmMeters
 from firmware import config, settings
 from firmware.accounts import Accounts
-from firmware.audit import Audit, open_security, share_buffers
+from firmware.audit import Audit, open_security
 from firmware.cabinet import Cabinet, open_rng
 from firmware.console import Console
 from firmware.critmem import RamError
@@ -144,7 +144,6 @@ def open_access(board, cab, ledger):
     except RamError as e:
         log("security memory: %s: the console is closed" % e)
         return None, None
-    share_buffers(audit.mem, ledger.mem)
     try:
         for finding in audit.open():
             log("security memory: " + finding)
