@@ -48,6 +48,8 @@ def read(data: bytes) -> Image:
         raise ValueError("not a PNG")
     pos, idat, head = 8, [], None
     while pos < len(data):
+        if pos + 8 > len(data):
+            raise ValueError("PNG truncated in a chunk header")
         n, kind = struct.unpack(">I4s", data[pos:pos + 8])
         body = data[pos + 8:pos + 8 + n]
         if len(body) != n:

@@ -228,9 +228,24 @@ def test_cash_out_and_a_tilt_are_said_in_the_players_language(rig, page: Chromiu
 def test_fields_and_game_kinds_the_page_does_not_know_are_ignored(page: Chromium) -> None:
     c = page
     # a later firmware's frame: a new field, a new message id and a play area no renderer knows
-    c.js("S.frame = {state: 'credit', credits: 3, cents: 25, id: %s, say: ['coupon', 7], coupon: {n: 1}, "
-         "cards: [['AS', 'KH']]}; draw()" % json.dumps(GAME))
-    assert text(c, "#credits") == "3" and text(c, "#message") == "coupon 7"  # an unknown id as it came
-    assert c.js("document.getElementById('play-area').children.length") == 0
-    c.js("RENDERERS.cards = (el, f) => { el.textContent = f.cards[0].length + ' cards'; }; draw()")
-    assert text(c, "#play-area") == "2 cards"  # a new kind only adds its renderer
+    # (drawn and read in one evaluation: a frame from the cabinet cannot come in between)
+    frame = ("{state: 'credit', credits: 3, cents: 25, id: %s, say: ['coupon', 7], coupon: {n: 1}, cards: [['AS', 'KH']]}"
+             % json.dumps(GAME))
+    shown = c.js("S.frame = %s; draw(); [$('credits').textContent, $('message').textContent, "
+                 "$('play-area').children.length]" % frame)
+    assert shown == ["3", "coupon 7", 0]  # an unknown id as it came; no renderer, an empty play area
+    shown = c.js("RENDERERS.cards = (el, f) => { el.textContent = f.cards[0].length + ' cards'; }; "
+                 "S.frame = %s; draw(); $('play-area').textContent" % frame)
+    assert shown == "2 cards"  # a new kind only adds its renderer
+
+
+def test_a_dead_link_is_said_and_the_buttons_refused(rig, page: Chromium) -> None:
+    cab, server = rig
+    c = page
+    lang = c.js("document.documentElement.lang")
+    cab.power_cut()  # the panel link closes: no frame will come
+    lost = {"fr": "Liaison avec l'appareil perdue", "en": "Link to the machine lost"}[lang]
+    c.wait(lambda: text(c, "#message") == lost, "the link lost")
+    assert c.js("[...document.querySelectorAll('[data-press]')].every(b => b.disabled)")
+    status, body = get(server.url + "press/play", "POST")  # a press that reaches the server anyway
+    assert status == 503 and body.startswith(b"cabinet not ready")
