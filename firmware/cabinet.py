@@ -59,7 +59,7 @@ class Cabinet(GamePlay, HopperOut):
         self._cashout_asked = False  # a cash-out pressed while it must wait (reels turning, a lock)
         self.win = 0
         self.reels = None
-        self.message = ""
+        self.message = None  # (id, args...): the player's message, translated by the screen (docs/screen.md)
         self.coins = CoinIn(acceptor, ledger, config, log)  # money in: polling, identities, credits
         self.buttons = {}
         for name in ("bet_one", "bet_max", "play", "cashout"):
@@ -186,7 +186,7 @@ class Cabinet(GamePlay, HopperOut):
         lock = self.ledger.clear_lock()
         if lock:
             self.log("attendant paid %s of %d" % (lock["kind"], lock["amount"]))
-            self.message = "paid %d" % lock["amount"]
+            self.message = ("paid", lock["amount"])
         else:
             for kind in list(self.tilts):
                 if kind == "rng" and not self._retry_rng():
@@ -287,14 +287,24 @@ class Cabinet(GamePlay, HopperOut):
     def show(self):
         st = self.state
         lock = self.ledger.lock if self.ledger.st else None
-        msg = self.message
+        # say: the player's message as an id and its arguments, which the screen translates
+        # (docs/screen.md); msg: the same in one English line, with a tilt's reason for the technician
+        say = self.message
         if self.ram_error:
+            say = ("ramerror",)
             msg = "RAM ERROR"
         elif lock:
+            say = ("lock", lock["kind"], lock["amount"])
             msg = "%s %d" % (lock["kind"].upper(), lock["amount"])
         elif self.tilts:
             t = self.tilts
+            say = ["tilt"] + sorted(t)
             msg = "TILT " + "; ".join("%s: %s" % (k, t[k]) for k in sorted(t))  # why play is stopped
+        elif isinstance(say, str):
+            msg = say  # a plain line: shown as it is
+            say = (say,)
+        else:
+            msg = " ".join(str(a) for a in say) if say else ""
         self.board.display.show({
             "state": st,
             "game": self.game.name if self.game else {"fr": "aucun jeu", "en": "no game"},
@@ -304,12 +314,15 @@ class Cabinet(GamePlay, HopperOut):
             "reels": self.reels,
             "games": self.ledger.meters["games_played"] if self.ledger.st else 0,
             "msg": msg,
+            "say": say,
             "jackpot": self.progressive.amount(self.ledger.st) if self.progressive and self.ledger.st else None,
             "tournament": self._tour_screen(),
             # s. 89: name, unit cost, prizes and how they are won, before play: French, then English
             # (a page reference, as a video slot shows its stored rules screens: the display renders
             # the certified model's own text, games.ReelGame.describe, in both languages)
             "rules": self.game.id if self.game and st == "idle" else None,
+            "id": self.game.id if self.game else None,  # the certified model: symbol names, pay table
+            "cents": config.DENOM_CENTS,  # one credit's value: the screen shows dollars too
         })
         if self.coins.accepting and not self.want_money():
             self._inhibit()  # no money the moment the machine must not take it, not at the next poll

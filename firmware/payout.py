@@ -83,7 +83,7 @@ class HopperOut:
     def hopper_event(self, kind, a, b):
         h = self.hopper
         if kind == "paying":
-            self.message = "paying %d" % b
+            self.message = ("paying", b)
             self.show()
         elif kind in ("payout", "uncertain"):
             ref = h.record["ref"] if h.record else None
@@ -98,7 +98,7 @@ class HopperOut:
                 self.set_tilt("hopper", "partial payout: %d coins unpaid stay as credits" % unpaid)
             elif not self.ledger.lock and 0 < self.ledger.credits < payout_credits(config):
                 self.ledger.cashout(hand_pay=True)  # less than one coin left: the attendant pays it
-            self.message = "paid %d" % (paid * payout_credits(config))
+            self.message = ("paid", paid * payout_credits(config))
             self.show()
         elif kind == "extra":
             self.set_tilt("hopper", "runaway: %d coins paid unasked" % a)

@@ -36,7 +36,7 @@ class GamePlay:
             try:
                 self.ledger.tour_enter()  # s. 124: an entry fee instead of wagers
             except ValueError:
-                self.message = "entry %d" % self.ledger.tour["fee"]
+                self.message = ("entry", self.ledger.tour["fee"])
                 self.show()
                 return
             except AuditError as e:
@@ -44,7 +44,7 @@ class GamePlay:
                 return
         bet = self.offered_bet()
         if bet > self.ledger.play_credits:
-            self.message = "insert"
+            self.message = ("insert",)
             self.show()
             return
         try:
@@ -53,7 +53,7 @@ class GamePlay:
             self.set_tilt("audit", str(e))
             return
         self._draw_and_settle(bet)
-        self.message = ""
+        self.message = None
         self.show()
 
     def _draw_and_settle(self, bet):

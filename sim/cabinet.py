@@ -24,17 +24,10 @@ from rich.table import Table
 from rich.text import Text
 
 from board.state_lock import BUSY_EXIT
-from games import ReelGame, load
-from sim.harness import DEFAULT_PORTS, ROOT, EmulatedCabinet
+from sim.harness import DEFAULT_PORTS, EmulatedCabinet
+from sim.screen import ScreenServer, model as rules_page  # the display's stored rules screens
 
-_pages: dict[str, ReelGame] = {}
-
-
-def rules_page(game_id: str) -> ReelGame:
-    """The display's stored rules screens: the certified model's own text."""
-    if game_id not in _pages:
-        _pages[game_id] = load(str(ROOT / "games" / "models" / f"{game_id}.json"))
-    return _pages[game_id]
+SCREEN_PORT = 7780  # the player's screen in a browser (sim/screen.py)
 
 KEYS = {"t": "token", "b": "bet", "m": "max", " ": "play", "p": "play", "c": "cashout", "k": "key", "a": "audit",
         "q": "quit"}
@@ -173,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--state", default="var/emulated", help="where the emulated board keeps its NVRAM file")
     ap.add_argument("--auto-ports", action="store_true", help="free ports instead of 7770-7772")
     ap.add_argument("--ports", help="console,cctalk,panel ports (default 7770,7771,7772)")
+    ap.add_argument("--screen-port", type=int, default=None,
+                    help=f"the player's screen in a browser (default {SCREEN_PORT}; a free one with --auto-ports)")
     add_config_args(ap)
     args = ap.parse_args(argv)
     ports = dict(DEFAULT_PORTS)
@@ -184,12 +179,16 @@ def main(argv: list[str] | None = None) -> int:
     if refused is not None:
         return refused
     print(f"firmware pid {cab.firmware.proc.pid}: {' '.join(cab.firmware.command())}", flush=True)
+    port = args.screen_port if args.screen_port is not None else (0 if args.auto_ports else SCREEN_PORT)
+    screen = ScreenServer(cab.ports["panel"], lambda what: act(cab, what), port=port)
+    print(f"player's screen: {screen.url}", flush=True)
     try:
         if sys.stdin.isatty():
             run_tty(cab)
         else:
             run_lines(cab)
     finally:
+        screen.close()
         cab.shutdown()
     return 0
 
