@@ -407,7 +407,10 @@ class Machine(RuleBasedStateMachine):
         sent whole, and the console answers the next command."""
         rig = self.rig
         data = junk if isinstance(junk, bytes) else junk.encode()
-        rig.console.port.write(data.replace(b"\n", b" ").replace(b"\r", b" ") + b"\n")
+        try:  # its own reply read to its prompt: under load it could arrive after the next command
+            rig.console.send_raw(data.replace(b"\n", b" ").replace(b"\r", b" ") + b"\n")
+        except TimeoutError as e:
+            raise Violation("console", f"no prompt after {data[:60]!r}: {e}") from None
         out = rig.command("version")
         if not any(config.VERSION in ln for ln in out):
             raise Violation("console", f"after {data[:60]!r}... 'version' answered {out!r}")

@@ -43,7 +43,7 @@ class ConsoleClient:
         try:
             # an empty line gets a prompt: the session is ours. Else the cabinet said why and hung up
             # (ConsoleClosed); nothing is discarded first, that line may already be here.
-            self._exchange("", discard=False)
+            self._exchange(b"\n", discard=False)
         except BaseException:
             self.port.close()
             raise
@@ -51,12 +51,18 @@ class ConsoleClient:
     def command(self, line: str) -> list[str]:
         """Send one command; return the reply's lines (the prompt that ends it is not included).
         ConsoleClosed when the cabinet hangs up instead of answering."""
-        return self._exchange(line, discard=True)
+        return self._exchange(line.encode() + b"\n", discard=True)
 
-    def _exchange(self, line: str, discard: bool) -> list[str]:
+    def send_raw(self, data: bytes) -> list[str]:
+        """Send bytes as they are, ending with one line end, and return the reply up to its prompt
+        (every line end gets exactly one): the next command then reads its own reply, not this one's."""
+        return self._exchange(data, discard=True)
+
+    def _exchange(self, data: bytes, discard: bool) -> list[str]:
+        line = data.decode(errors="replace").rstrip("\n")
         if discard:
             self.port.reset_input_buffer()
-        self.port.write(line.encode() + b"\n")
+        self.port.write(data)
         buf = b""
         deadline = time.monotonic() + self.timeout
         # pyserial's socket:// read() drops what it read when the peer then hangs up: the greeting
