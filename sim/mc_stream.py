@@ -31,7 +31,7 @@ def key_for(seed: int) -> bytes:
 class Streams:
     """The byte streams of games first .. first+n-1 (rows 0 .. n-1), each unbounded."""
 
-    def __init__(self, key: bytes, first: int, n: int, prefix: int = PREFIX) -> None:
+    def __init__(self, key: bytes, first: int, n: int, prefix: int = PREFIX, ext: int = EXT) -> None:
         self._ecb = Cipher(algorithms.AES(key), modes.ECB())
         self.first = first
         self.n = n
@@ -42,7 +42,8 @@ class Streams:
         self.buf = self._blocks(games, ctr).reshape(n, prefix)
         self._flat = self.buf.reshape(-1)
         self.ext_of = np.full(n, -1, dtype=np.int64)  # row -> row of self.ext, -1: none
-        self.ext = np.empty((0, EXT), dtype=np.uint8)
+        self.ext = np.empty((0, ext), dtype=np.uint8)
+        self.ext_bytes = ext
 
     def _blocks(self, games: np.ndarray, ctr: np.ndarray) -> np.ndarray:
         ctrs = np.empty((len(games), 2), dtype=">u8")
@@ -52,13 +53,13 @@ class Streams:
         out = enc.update(ctrs.tobytes()) + enc.finalize()
         return np.frombuffer(out, dtype=np.uint8).reshape(len(games), 16)
 
-    def extend(self, rows: np.ndarray, nbytes: int = EXT) -> None:
-        """Compute bytes prefix .. prefix+nbytes-1 of these rows now, in one call (the games that
+    def extend(self, rows: np.ndarray) -> None:
+        """Compute bytes prefix .. prefix+ext-1 of these rows now, in one call (the games that
         enter their free spins: they read hundreds of bytes)."""
         rows = rows[self.ext_of[rows] < 0]
         if not rows.size:
             return
-        per = nbytes // 16
+        per = self.ext_bytes // 16
         first = self.prefix // 16
         games = np.repeat((rows + self.first).astype(np.uint64), per)
         ctr = np.tile(np.arange(first, first + per, dtype=np.uint64), len(rows))
@@ -78,7 +79,7 @@ class Streams:
         far = np.nonzero(~near)[0]
         e = self.ext_of[rows[far]]
         o = off[far] - self.prefix
-        inext = (e >= 0) & (o < (self.ext.shape[1] if len(self.ext) else 0))
+        inext = (e >= 0) & (o < self.ext_bytes)
         if inext.any():
             out[far[inext]] = self.ext[e[inext], o[inext]]
         far = far[~inext]

@@ -176,6 +176,15 @@ def main(argv: list[str]) -> int:
     a = ap.parse_args(argv)
     if a.spins <= 0:
         ap.error("--spins must be positive")
+    if a.workers is not None and a.workers <= 0:
+        ap.error("--workers must be positive")
+    try:
+        bets = read(a.model)["bets"]
+        if a.bet is not None and a.bet not in bets:
+            raise ValueError("bet %d not offered (bets %s)" % (a.bet, bets))
+        VectorGame(read(a.model), a.bet or bets[0])  # refuses what it cannot evaluate, before any work
+    except (OSError, ValueError, KeyError, TypeError) as e:  # ModelError, Unsupported, JSON errors
+        ap.error("%s: %s" % (a.model, e))
     r = run(a.model, a.spins, a.bet, a.workers, a.seed)
     print(json.dumps(r, indent=1) if a.json else report(r))
     return 0 if r["agrees"] else 1
