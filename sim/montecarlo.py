@@ -42,11 +42,13 @@ def _init(path: str, bet: int) -> None:
 def _chunk(job: tuple[bytes, int, int]) -> dict:
     """Sums over games first .. first+n-1; the progressive's wins listed (rare) for the meter."""
     key, first, n = job
+    c = time.process_time()
     r = _game.play(Streams(key, first, n))
     a = r["award"]
     out = {"n": n, "sum": int(a.sum()), "sum2": float(np.dot(a.astype(np.float64), a.astype(np.float64))),
            "hits": int(np.count_nonzero(a)), "free": int(r["free"].sum()),
-           "triggers": int(np.count_nonzero(r["spins"])), "spins": int(r["spins"].sum()), "prog": []}
+           "triggers": int(np.count_nonzero(r["spins"])), "spins": int(r["spins"].sum()), "prog": [],
+           "cpu": time.process_time() - c}
     if r["prog"] is not None:
         w = np.nonzero(r["prog"])[0]
         out["prog"] = [(int(i), int(r["prog"][i])) for i in w]
@@ -105,7 +107,7 @@ def run(path: str, games: int, bet: int | None = None, workers: int | None = Non
     key = key_for(seed)
     jobs = [(key, a, min(chunk, games - a)) for a in range(0, games, chunk)]
     workers = workers or os.cpu_count() or 1
-    tot = {"n": 0, "sum": 0, "sum2": 0.0, "hits": 0, "free": 0, "triggers": 0, "spins": 0}
+    tot = {"n": 0, "sum": 0, "sum2": 0.0, "hits": 0, "free": 0, "triggers": 0, "spins": 0, "cpu": 0.0}
     t0 = time.perf_counter()
     with mp.Pool(workers, _init, (path, bet)) as pool, bar(total=games, unit="game", enabled=progress) as b:
         for r in pool.imap(_chunk, jobs):  # in order: the progressive's meter runs game after game
@@ -121,7 +123,7 @@ def run(path: str, games: int, bet: int | None = None, workers: int | None = Non
     se = math.sqrt(var / n) / bet
     obs = mean / bet
     out = {"model": path, "id": game.m.id, "bet": bet, "games": n, "seed": seed, "workers": workers,
-           "seconds": secs, "games_per_s": n / secs if secs else None, "evaluator": "sim.mc_eval (numpy)",
+           "seconds": secs, "games_per_s": n / secs if secs else None, "cpu_seconds": tot["cpu"], "evaluator": "sim.mc_eval (numpy)",
            "certified_rtp": float(want), "certified_rtp_fraction": "%d/%d" % (want.numerator, want.denominator),
            "certified_from": source, "observed_rtp": obs, "std_error": se,
            "hit_frequency": tot["hits"] / n, "certified_hit_frequency": float(want_hit),
