@@ -11,6 +11,8 @@ credits it replaces (firmware/progressive.py hit()).
 from __future__ import annotations
 
 import argparse
+import multiprocessing as mp
+import os
 import sys
 
 from firmware.progressive import Progressive
@@ -20,10 +22,26 @@ from sim.mc_eval import VectorGame
 from sim.mc_stream import PREFIX, EXT, GameGen, Streams, key_for
 from tools.progress import bar
 
+CHUNK = 10_000  # games per job: the bar moves every few seconds
+
 
 def crosscheck(path: str, bet: int, spins: int, seed: int = 1, first: int = 0, prefix: int = PREFIX,
-               ext: int = EXT, progress: bool | None = None) -> dict:
-    """{"games", "mismatches": [(game, field, device value, vectorised value), ...] (at most 20)}."""
+               ext: int = EXT, progress: bool | None = None, workers: int | None = None) -> dict:
+    """{"games", "mismatches": [(game, field, device value, vectorised value), ...] (at most 20)}.
+    The games are split in ranges checked by `workers` processes (default: every core)."""
+    step = max(1, min(CHUNK, -(-spins // (workers or os.cpu_count() or 1))))
+    jobs = [(path, bet, seed, a, min(step, first + spins - a), prefix, ext) for a in range(first, first + spins, step)]
+    bad: list = []
+    with mp.Pool(min(len(jobs), workers or os.cpu_count() or 1)) as pool, \
+            bar(total=spins, desc="cross-check", unit="game", enabled=progress) as b:
+        for n, mism in pool.imap(_check_range, jobs):
+            bad.extend(mism)
+            b.update(n)
+    return {"model": path, "bet": bet, "games": spins, "mismatches": bad[:20]}
+
+
+def _check_range(job: tuple) -> tuple[int, list]:
+    path, bet, seed, first, spins, prefix, ext = job
     raw = read(path)
     vg = VectorGame(raw, bet)
     dev = ReelGame(read(path))
@@ -31,7 +49,7 @@ def crosscheck(path: str, bet: int, spins: int, seed: int = 1, first: int = 0, p
     st = Streams(key_for(seed), first, spins, prefix, ext)
     r = vg.play(st)
     bad = []
-    for i in bar(range(spins), desc="cross-check", unit="game", enabled=progress):
+    for i in range(spins):
         gen = GameGen(st, i)
         o = dev.play(gen, bet)
         got = {"stops": [int(x) for x in r["stops"][i]], "bytes": int(r["pos"][i]), "free spins": int(r["spins"][i]),
@@ -44,7 +62,7 @@ def crosscheck(path: str, bet: int, spins: int, seed: int = 1, first: int = 0, p
         for k in want:
             if want[k] != got[k] and len(bad) < 20:
                 bad.append((first + i, k, want[k], got[k]))
-    return {"model": path, "bet": bet, "games": spins, "mismatches": bad}
+    return spins, bad
 
 
 def main(argv: list[str]) -> int:

@@ -71,6 +71,14 @@ class ReelTables:
             rows = np.array([line[i] for line in m.lines], dtype=np.int64)
             self.line_code.append((cols[:, rows] * nsym ** i).astype(np.int32))
             self.scat.append((cols == m.scatter).sum(1) if m.scatter is not None else np.zeros(len(strip), np.int64))
+        # reels taken two by two: one gather per pair of reels instead of one per reel
+        self.pairs = []  # (first reel, second reel or None, table (stops*stops or stops, lines))
+        for i in range(0, len(rs.strips), 2):
+            if i + 1 < len(rs.strips):
+                t = (self.line_code[i][:, None, :] + self.line_code[i + 1][None, :, :]).reshape(-1, len(m.lines))
+                self.pairs.append((i, i + 1, t))
+            else:
+                self.pairs.append((i, None, self.line_code[i]))
 
     def draw(self, st: Streams, rows: np.ndarray, pos: np.ndarray) -> np.ndarray:
         """Stops (len(rows), reels): reel by reel, as games/reels.py _spin_draws takes them."""
@@ -139,9 +147,10 @@ class VectorGame:
 
     # -- one spin of every row --------------------------------------------------------------------
     def _line_index(self, t: ReelTables, stops: np.ndarray) -> np.ndarray:
-        idx = t.line_code[0][stops[:, 0]]
-        for i in range(1, self.m.nreels):
-            idx = idx + t.line_code[i][stops[:, i]]
+        idx = None
+        for i, j, table in t.pairs:
+            at = stops[:, i] if j is None else stops[:, i] * t.sizes[j] + stops[:, j]
+            idx = table[at] if idx is None else idx + table[at]
         return idx  # (count, lines)
 
     def _line_wins(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -107,11 +107,16 @@ class Streams:
         k = (n - 1).bit_length()
         nb = (k + 7) >> 3
         reject = 1 - n / (1 << k)
+        # first pass: one candidate per row (most are accepted); then several per remaining row
+        v = self.randbits(rows, pos, k)
+        ok = v < n
+        out[ok] = v[ok]
+        pos += nb
+        idx = np.nonzero(~ok)[0]
         w = 1
         while reject ** w > 0.01 and w < 8:
             w += 1
         step = nb * np.arange(w, dtype=np.int64)
-        idx = np.arange(len(rows))
         while idx.size:
             p = pos[idx]
             v = self.randbits(rows[idx][:, None], p[:, None] + step, k)  # (rows, w) candidates

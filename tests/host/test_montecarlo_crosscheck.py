@@ -51,3 +51,21 @@ def test_progressive_wins_agree_with_firmware_progressive_hit() -> None:
         assert c["mismatches"] == [], c["mismatches"]
     # the same games at bet 2 pay the fixed award and are no progressive win
     assert VectorGame(read(path), 2).play(Streams(key_for(5), int(wins[0]), 1))["prog"] is None
+
+
+def test_a_wrong_award_or_draw_is_reported(monkeypatch) -> None:
+    import sim.mc_crosscheck as xc
+
+    class Off(VectorGame):
+        def play(self, st, block=8192):
+            r = super().play(st, block)
+            r["award"][3] += 1  # one credit too many in game 3
+            r["pos"][5] += 1  # one byte too many read in game 5
+            return r
+
+    monkeypatch.setattr(xc, "VectorGame", Off)
+    path = os.path.join(ROOT, "games", "models", "trefle-90.json")
+    r = xc.crosscheck(path, 5, 10, seed=1, first=100, workers=1, progress=False)
+    assert [(g, k) for g, k, _, _ in r["mismatches"]] == [(103, "award"), (105, "bytes")]
+    g, k, want, got = r["mismatches"][0]
+    assert got == want + 1
