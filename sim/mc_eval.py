@@ -30,6 +30,7 @@ PAY_KEYS = {"name", "symbols", "pays"}
 FREE_KEYS = {"reels", "award", "retrigger", "multiplier", "cap", "uncapped"}
 BLOCK = 8192  # games evaluated together: their temporaries stay in the CPU cache
 LUT_MAX = 1 << 22  # line-pay table entries (symbols ** reels) kept per bet: 16 MB of int32
+PAIR_MAX = 1 << 20  # entries of a two-reel line-index table (stops * stops * lines)
 
 
 class Unsupported(ValueError):
@@ -61,24 +62,29 @@ class ReelTables:
 
     def __init__(self, m: Model, rs, nsym: int) -> None:
         self.rs = rs
+        code = np.int32 if nsym ** m.nreels < 1 << 31 else np.int64
         self.uniform = [w is None for w in rs.weights]
         self.sizes = [len(s) for s in rs.strips]
         self.cum = [None if w is None else np.cumsum(np.array(w, dtype=np.int64)) for w in rs.weights]
-        self.line_code = []  # [reel] -> (stops, lines) int64: code * nsym**reel
+        self.line_code = []  # [reel] -> (stops, lines): code * nsym**reel
         self.scat = []  # [reel] -> (stops,) scatters shown
         for i, strip in enumerate(rs.strips):
             cols = np.array([m.column(rs, i, s) for s in range(len(strip))], dtype=np.int64)  # (stops, rows)
             rows = np.array([line[i] for line in m.lines], dtype=np.int64)
-            self.line_code.append((cols[:, rows] * nsym ** i).astype(np.int32))
+            self.line_code.append((cols[:, rows] * nsym ** i).astype(code))
             self.scat.append((cols == m.scatter).sum(1) if m.scatter is not None else np.zeros(len(strip), np.int64))
-        # reels taken two by two: one gather per pair of reels instead of one per reel
+        # reels taken two by two: one gather per pair of reels instead of one per reel (when the
+        # pair's table stays small: long virtual reels are gathered one by one)
         self.pairs = []  # (first reel, second reel or None, table (stops*stops or stops, lines))
-        for i in range(0, len(rs.strips), 2):
-            if i + 1 < len(rs.strips):
+        i = 0
+        while i < len(rs.strips):
+            if i + 1 < len(rs.strips) and self.sizes[i] * self.sizes[i + 1] * len(m.lines) <= PAIR_MAX:
                 t = (self.line_code[i][:, None, :] + self.line_code[i + 1][None, :, :]).reshape(-1, len(m.lines))
                 self.pairs.append((i, i + 1, t))
+                i += 2
             else:
                 self.pairs.append((i, None, self.line_code[i]))
+                i += 1
 
     def draw(self, st: Streams, rows: np.ndarray, pos: np.ndarray) -> np.ndarray:
         """Stops (len(rows), reels): reel by reel, as games/reels.py _spin_draws takes them."""
@@ -94,11 +100,13 @@ class ReelTables:
 def line_pays(m: Model, bi: int, sym: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Left-to-right line pay of symbol codes sym (count, reels): (credits, win id). Every group's
     run is its count of leading reels whose symbol extends it (a wild extends all); the line pays the
-    best cpay[group][run], the first group on a tie. Win id = group * (reels + 1) + the shortest run
-    paying that much (the device names the win "<run> <group>"), -1 for none."""
+    best cpay[group][run]. On a tie the win is named as the device names it (games/reels.py weighs
+    the groups as their runs end, shortest run first, then in group order, and keeps the first
+    best): win id = group * (reels + 1) + the shortest run paying that much, -1 for none."""
     nr = m.nreels
     gmask = np.array(m.gmask, dtype=np.int64)[sym]
     best = np.zeros(len(sym), dtype=np.int64)
+    bestrun = np.zeros(len(sym), dtype=np.int64)
     wid = np.full(len(sym), -1, dtype=np.int64)
     for g, row in enumerate(m.cpay[bi]):
         has = (gmask >> g) & 1
@@ -107,8 +115,9 @@ def line_pays(m: Model, bi: int, sym: np.ndarray) -> tuple[np.ndarray, np.ndarra
         pay = cp[run]
         short = np.array([min(k for k in range(1, nr + 1) if row[k] == row[n]) if n else 0
                           for n in range(nr + 1)], dtype=np.int64)
-        better = pay > best
+        better = (pay > best) | ((pay == best) & (pay > 0) & (run < bestrun))
         best[better] = pay[better]
+        bestrun[better] = run[better]
         wid[better] = g * (nr + 1) + short[run[better]]
     return best, wid
 
