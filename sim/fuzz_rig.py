@@ -26,6 +26,7 @@ from sim.cctalk_hopper import HopperPeer
 from sim.harness import FirmwareProcess, PanelLink, free_ports, sign_in
 from sim.meter_monitor import MeterMonitor
 from tools.console import ConsoleClient
+from tools.progress import wanted
 
 NVRAM_SIZE = 65536
 # the acceptor's own memory across the cabinet's power cuts (it has its own supply)
@@ -217,7 +218,7 @@ def parallel(fn: Callable[[tuple], dict], work: list[tuple], total: int, unit: s
     with ctx.Manager() as manager:
         q = manager.Queue()
         bar = None
-        if progress:
+        if progress and wanted():  # stderr a terminal and CI unset (tools/progress.py)
             from tqdm import tqdm
             bar = tqdm(total=total, unit=unit, file=sys.stderr, smoothing=0.1)
         with ProcessPoolExecutor(len(work), mp_context=ctx) as pool:

@@ -25,6 +25,8 @@ import sys
 import time
 from pathlib import Path
 
+from tools.progress import bar
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "var" / "rngtest"
 CHUNK = 1 << 20
@@ -376,31 +378,51 @@ def main(argv: list[str] | None = None) -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     res = Results()
     t0 = time.time()
+    items = ["-a"] if a.full else (a.dieharder or DIEHARDER_SELECTION).split(",")
+    stages = (bool(parts & {"ent", "fips"}) + ("ent" in parts) + ("fips" in parts)
+              + len(items) * ("dieharder" in parts) + ("scaled" in parts))
+    b = bar(total=stages, desc="rngtest", unit="test")  # stderr; off when not a TTY or CI=true
+    started = []
+
+    def step(name: str) -> None:
+        if started:
+            b.update(1)  # the stage before this one is done
+        started.append(name)
+        b.set_postfix_str(name)
+
     if parts & {"ent", "fips"}:
         for tool in ("ent", "rngtest"):
             need(tool)
         path = OUT / "drbg.bin"
         t = time.time()
+        step(f"{a.mb} MiB of stream")
         with open(path, "wb") as f:
             write_stream(f, a.mb * CHUNK)
         print(f"stream: {a.mb} MiB of device-code DRBG output in {time.time() - t:.1f}s -> {path}", flush=True)
         if "ent" in parts:
+            step("ent")
             run_ent(path, res)
         if "fips" in parts:
+            step("FIPS 140-2")
             run_fips(path, res)
         path.unlink()
     if "dieharder" in parts:
         need("dieharder")
         with open(OUT / "dieharder.txt", "w") as log:
             if a.full:
+                step("dieharder -a")
                 run_dieharder(["-a"], "dieharder -a", res, log)
             else:
-                for item in (a.dieharder or DIEHARDER_SELECTION).split(","):
+                for item in items:
                     d, _, n = item.partition(":")
                     args = ["-d", str(int(d))] + (["-n", str(int(n))] if n else [])
+                    step("dieharder " + " ".join(args))
                     run_dieharder(args, " ".join(args), res, log)
     if "scaled" in parts:
+        step("scaled outputs")
         scaled_tests(res, a.draws)
+    b.update(b.total - b.n)
+    b.close()
     table = res.table()
     print(table)
     print(f"total {time.time() - t0:.0f}s")

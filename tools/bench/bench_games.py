@@ -82,7 +82,7 @@ def main() -> None:
         mp = _mpy_spins(rel)
         print(f"{os.path.basename(path)[:-5]:16} {cs:9.2f} {cp:15.0f} {cp / ref * 1e6:10.0f} "
               f"{mp if mp is None else round(mp):>19}")
-    print("vectorised (numpy) path: none — Monte-Carlo uses the device engine itself (sim/montecarlo.py)")
+    print("vectorised (numpy) Monte-Carlo: tools/bench/bench_montecarlo.py (sim/montecarlo.py)")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from tqdm import tqdm
 
 from tools.certify.core import certify_model, load_model
 from tools.par import browser, render, sheet
+from tools.progress import wanted
 
 
 def build(path: str) -> tuple[dict, list[tuple]]:
@@ -53,7 +54,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--png", action="store_true", help="also <id>.png, each sheet rendered by headless Chromium")
     a = ap.parse_args(argv)
     paths = a.models or sorted(glob.glob(os.path.join("games", "models", "*.json")))
-    bar = tqdm(paths, desc="PAR sheets", unit="model", file=sys.stderr, disable=None)
+    bar = tqdm(paths, desc="PAR sheets", unit="model", file=sys.stderr, disable=not wanted())
     for p in bar:
         bar.set_postfix_str(os.path.basename(p))
         tqdm.write(write(p, a.out))
