@@ -138,9 +138,11 @@ def run_lines(cab: EmulatedCabinet) -> None:
         print(cab.panel.screen, flush=True)
 
 
-def firmware_args(games: str | None, profile: str) -> list[str]:
-    """firmware/main.py's options for the offered games and the board profile (no config.py edit)."""
-    return (["--games", games] if games else []) + ["--profile", profile]
+def firmware_args(games: str | None, profile: str, jurisdiction: str | None = None) -> list[str]:
+    """firmware/main.py's options for the offered games, the board profile and the jurisdiction
+    profile (no config.py edit)."""
+    return ((["--games", games] if games else []) + ["--profile", profile]
+            + (["--jurisdiction", jurisdiction] if jurisdiction else []))
 
 
 def add_config_args(ap: argparse.ArgumentParser) -> None:
@@ -149,6 +151,9 @@ def add_config_args(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--profile", default="emulated", choices=("emulated", "pyboard", "rp2", "esp32"),
                     help="board profile the firmware boots as: a real board's wires only (no EM coils on "
                          "pyboard/rp2/esp32, their FRAM's size)")
+    ap.add_argument("--jurisdiction", choices=("casino", "vlt"), default=None,
+                    help="the rules the cabinet runs under (firmware/jurisdiction.py; default: firmware/config.py "
+                         "JURISDICTION): vlt takes bills and enforces the video-lottery limits")
 
 
 def boot_or_refuse(cab: EmulatedCabinet, login: bool = True) -> int | None:
@@ -179,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.ports:
         ports = dict(zip(DEFAULT_PORTS, (int(p) for p in args.ports.split(","))))
     cab = EmulatedCabinet(args.state, heap=args.heap, ports=None if args.auto_ports else ports,
-                          extra_args=firmware_args(args.games, args.profile))
+                          extra_args=firmware_args(args.games, args.profile, args.jurisdiction))
     refused = boot_or_refuse(cab, login=False)  # an operator's cabinet: no test bench account
     if refused is not None:
         return refused
