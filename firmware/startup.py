@@ -242,6 +242,11 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
                               config.EM_OFF_MS)
             for name in cab.em.recovered:
                 log("meter %s: stroke cut by the power loss, driven again" % name)
+    if ledger.st is not None and jurisdiction.PROFILES[config.JURISDICTION]["bills"]:
+        from board.bill_cctalk import BillValidator
+        from firmware.bills import BillIn
+
+        cab.bills = BillIn(BillValidator(bus), ledger, config, log)  # same ccTalk bus, address 40
     cab.offered = offered
     cab.progressive = open_progressive(game, config.CERTS_DIR, ledger, log)
     audit, accounts = open_access(board, cab, ledger)
