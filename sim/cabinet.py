@@ -1,10 +1,11 @@
 """`make run`: the firmware booted under the MicroPython unix port on the emulated board, with a
 terminal cabinet panel. Keys: t insert token, b bet one, m bet max (plays), space/p play,
 c cash out, k attendant key (pays a hand pay, clears a tilt), a audit key on/off (the first
-console account is made with it: 'setup ID'), q power off. The technician console is at socket://127.0.0.1:7770 (`make console`).
+console account is made with it: 'setup ID'), q power off; under --jurisdiction vlt, n inserts a
+$20 note (the bill validator's escrow, then the stacker). The technician console is at socket://127.0.0.1:7770 (`make console`).
 
 Without a terminal (stdin a pipe), it reads one command per line: token, bet, max, play, cashout,
-key, audit, quit.
+key, audit, quit, note.
 """
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def rules_page(game_id: str) -> ReelGame:
     return _pages[game_id]
 
 KEYS = {"t": "token", "b": "bet", "m": "max", " ": "play", "p": "play", "c": "cashout", "k": "key", "a": "audit",
-        "q": "quit"}
+        "q": "quit", "n": "note"}
 
 
 def act(cab: EmulatedCabinet, what: str) -> str:
@@ -47,6 +48,10 @@ def act(cab: EmulatedCabinet, what: str) -> str:
         while not cab.acceptor.accepting(cab.TOKEN_POSITION) and time.monotonic() < deadline:
             time.sleep(0.05)
         return "token inserted" if cab.acceptor.insert(cab.TOKEN_POSITION) else "token rejected (acceptor inhibited)"
+    if what == "note":
+        if cab.bills is None or not cab.bills.accepting(3):
+            return "note refused (the validator is inhibited: a vlt cabinet taking money only)"
+        return "$20 note in escrow" if cab.bills.insert(3) else "note refused"
     if what == "key":
         cab.attendant_key()
         return "attendant key turned"
