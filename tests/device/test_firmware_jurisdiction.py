@@ -105,3 +105,15 @@ def test_boot_disables_a_game_that_breaks_the_vlt_limits_and_names_the_rule():
     ledger = _Ledger()
     out = load_games(("trefle-86",), "games/models", "games/certs", ledger, lines.append)
     assert out[0][1] and not ledger.events  # the casino profile offers it
+
+
+def test_the_setting_is_checked_like_the_others():
+    from firmware import settings
+
+    probs = settings.check(settings._Merged(config, {"JURISDICTION": "vlt2"}))
+    assert probs == ['JURISDICTION must be one of casino, vlt, not "vlt2"'], probs
+    probs = settings.check(settings._Merged(config, {"JURISDICTION": "vlt", "DENOM_CENTS": 50,
+                                                     "COINS": {"CA100T": 100}}))
+    assert probs == ["DENOM_CENTS: vlt maximum credit value: $0.50 above $0.25 (a credit; S-13.1, r. 7, s. 7)"], probs
+    assert settings.check(settings._Merged(config, {"JURISDICTION": "vlt"})) == []
+    assert settings.check(settings._Merged(config, {"JURISDICTION": "casino", "DENOM_CENTS": 50})) == []
