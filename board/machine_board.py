@@ -86,6 +86,8 @@ class MachineBoard(hal.WiredBoard):
     def __init__(self, profile, nvram):
         m = machine
         self.NAME = profile.NAME
+        self._image = getattr(profile, "IMAGE", None)
+        self.IMAGE = self._image[0] if self._image else None  # its file in a release manifest
         self.ENTROPY = profile.ENTROPY
         self.nvram = nvram
         self.pins = {}
@@ -117,6 +119,19 @@ class MachineBoard(hal.WiredBoard):
         self._secret = SecretFile(KEYSTORE + "jeton.key", os.urandom)
         self._counters = {"books": CounterFile(KEYSTORE + "jeton.ctr"),
                           "security": CounterFile(KEYSTORE + "jeton-security.ctr")}
+
+    def image(self):
+        """The firmware as the flash holds it (board/flash_image.py), from the profile's IMAGE."""
+        if self._image is None:
+            raise NotImplementedError("%s: no IMAGE in the profile" % self.NAME)
+        from board.flash_image import MappedImage, PartitionImage
+
+        where = self._image[1]
+        if where == "running":
+            import esp32
+
+            return PartitionImage(esp32.Partition(esp32.Partition.RUNNING))
+        return MappedImage(where)
 
     def machine_secret(self):
         return self._secret.get()

@@ -11,3 +11,7 @@ PINS = {
 }
 # Critical memory: a 128 KB I2C FRAM (e.g. MB85RC1MT: the ledger and the security log) on I2C bus 2 (Y9 SCL / Y10 SDA), address 0x50.
 FRAM = {"i2c": 2, "scl": None, "sda": None, "addr": 0x50, "size": 131072, "freq": 400000}
+# The firmware as stored (board.image()): sector 0 (the vector table, 16 KB at 0x08000000) and
+# sectors 5-11 (896 KB at 0x08020000); sectors 1-4 between them are the file system
+# (MicroPython ports/stm32/boards/stm32f405.ld: FLASH_ISR, FLASH_FS, FLASH_TEXT).
+IMAGE = ("firmware/firmware-pyboard.bin", ((0x08000000, 16 * 1024), (0x08020000, 896 * 1024)))

@@ -11,3 +11,7 @@ PINS = {
 }
 # Critical memory: a 128 KB I2C FRAM (e.g. MB85RC1MT: the ledger and the security log) on I2C1, GP2 SDA / GP3 SCL, address 0x50.
 FRAM = {"i2c": 1, "scl": 3, "sda": 2, "addr": 0x50, "size": 131072, "freq": 400000}
+# The firmware as stored (board.image(): the boot check and `verify SEED`): the program region of
+# a 2 MB Pico's flash, mapped at 0x10000000 (XIP), ahead of MicroPython's 1408 KB file system
+# (ports/rp2/boards/RPI_PICO/mpconfigboard.h MICROPY_HW_FLASH_STORAGE_BYTES): 640 KB.
+IMAGE = ("firmware/firmware-rp2.bin", ((0x10000000, 640 * 1024),))

@@ -25,7 +25,10 @@ WHO = const(8)
 CODE = const(8)
 TEXT = const(72)
 _FMT = "<II8s8s72s"
-LAYOUT = (("acct", ACCOUNTS_SIZE),) + tuple(("a%d" % i, CHUNK_BYTES) for i in range(AUDIT_CHUNKS))
+# "rel": the highest release number that ran here (firmware/authenticate.py), a copy a RAM clear
+# does not erase; the ledger keeps the other, which the loss of this memory does not erase.
+REL_SIZE = 4
+LAYOUT = (("acct", ACCOUNTS_SIZE), ("rel", REL_SIZE)) + tuple(("a%d" % i, CHUNK_BYTES) for i in range(AUDIT_CHUNKS))
 JOURNAL = ACCOUNTS_SIZE + CHUNK_BYTES  # the largest transaction: the accounts and one chunk
 
 
@@ -95,13 +98,26 @@ class Audit:
         return chunk + struct.pack(_FMT, n & 0xFFFFFFFF, now() & 0xFFFFFFFF, eventlog.clean(who, WHO).encode(),
                                    eventlog.clean(code, CODE).encode(), eventlog.clean(text, TEXT).encode())
 
-    def record(self, who, code, text=""):
-        """Append one record in its own commit, before the console answers."""
+    def _append(self, updates, who, code, text):
         n = self.n
         name = "a%d" % ((n // PER_CHUNK) % AUDIT_CHUNKS)
         chunk = self.mem.read(name) if n % PER_CHUNK else b""
-        self.mem.commit({name: self._pack(chunk, n + 1, who, code, text)})
+        updates[name] = self._pack(chunk, n + 1, who, code, text)
+        self.mem.commit(updates)
         self.n = n + 1
+
+    def record(self, who, code, text=""):
+        """Append one record in its own commit, before the console answers."""
+        self._append({}, who, code, text)
+
+    def release(self):
+        """The highest release number recorded here (0: none)."""
+        raw = self.mem.read("rel")
+        return struct.unpack("<I", raw)[0] if len(raw) == REL_SIZE else 0
+
+    def record_release(self, number, text):
+        """A higher release number and the record that says so, in one commit."""
+        self._append({"rel": struct.pack("<I", number)}, "-", "release", text)
 
     def chunks(self):
         """Names of the chunks in use, oldest first."""

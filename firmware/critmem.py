@@ -14,6 +14,11 @@
 # journal cannot rebuild it, the memory is unrecoverable: RamError, which only a technician's RAM
 # clear ends. So is memory behind its counter (an older copy put back), and blank memory on a
 # machine whose counter says it was initialised before: blank is not fresh.
+#
+# The counter dates the newest commit only. Each block is dated by a directory, one more block
+# that every commit writes: the commit number of every block as of that commit. A single block put
+# back from an older copy of the memory (its seal valid, its journal spoilt) is not the one the
+# directory names, nor is an older directory: a RAM error either way.
 import struct
 
 from board.compat import const
@@ -26,6 +31,7 @@ _JOURNAL_HEAD_SIZE = const(7)
 _ENTRY_HEAD = "<BH"
 _TAG_SIZE = const(16)  # HMAC-SHA256 cut to 128 bits (RFC 2104 s. 5, as RFC 4868's HMAC-SHA-256-128)
 _VERIFY_PIECE = const(128)
+DIRECTORY = "_dir"  # the last block of every layout: <seq u32> per block, in layout order
 KEY_LABEL = b"jeton critical memory v1"  # the MAC key is derived: the secret may key other things
 
 
@@ -50,13 +56,17 @@ class CriticalMemory:
         self.ids = {}
         self.offset = {}
         bank = 0
-        for i, (name, cap) in enumerate(layout):
+        self.blocks = len(layout)  # the caller's blocks; the directory follows them
+        dir_cap = 4 * self.blocks
+        for i, (name, cap) in enumerate(tuple(layout) + ((DIRECTORY, dir_cap),)):
             self.names.append(name)
             self.ids[name] = i
             self.capacity[name] = cap
             self.offset[name] = bank
             bank += _BLOCK_HEAD_SIZE + cap + _TAG_SIZE
+        self._dir = bytearray(dir_cap)
         self.base = base
+        journal_capacity += 3 + dir_cap  # every transaction carries the directory
         self.journal_capacity = journal_capacity
         self.journal_size = _JOURNAL_HEAD_SIZE + _TAG_SIZE + 3 * 4 + journal_capacity
         self.bank_size = bank
@@ -268,12 +278,28 @@ class CriticalMemory:
                 raise RamError("copies of %s disagree" % name)
             meta[name] = (a[0], len(a[1]))
             self._keep_tag(name, a[2])
+            if name == DIRECTORY:
+                directory = a[1]
             if a[0] > best:
                 best = a[0]
         if jseq is not None and jseq > best:
             best = jseq
+        self._check_directory(meta, best, directory)
         self.seq = best
         self.meta = meta
+
+    def _check_directory(self, meta, newest, d):
+        """Every block is the one the newest commit's directory names (see the header)."""
+        dseq = meta[DIRECTORY][0]
+        if dseq != newest or len(d) != 4 * self.blocks:
+            raise RamError("directory at commit %d, memory at commit %d: a block put back from an older copy"
+                           % (dseq, newest))
+        for i in range(self.blocks):
+            name = self.names[i]
+            want = struct.unpack_from("<I", d, 4 * i)[0]
+            if meta[name][0] != want:
+                raise RamError("%s at commit %d, its directory says %d: a block put back from an older copy"
+                               % (name, meta[name][0], want))
 
     # --- use ----------------------------------------------------------------------------------------
     def read(self, name):
@@ -310,21 +336,28 @@ class CriticalMemory:
         exactly when the record does, e.g. a meter coil released when its stroke is counted)."""
         seq = (self.seq + 1) & 0xFFFFFFFF
         buf = self._jbuf
-        pos = _JOURNAL_HEAD_SIZE
+        pos = _JOURNAL_HEAD_SIZE + 3 + len(self._dir)
         for name in updates:
             n = len(updates[name])
-            if n > self.capacity[name]:
+            if name == DIRECTORY or n > self.capacity[name]:
                 raise RamError("%s: %d bytes exceed its %d" % (name, n, self.capacity[name]))
             pos += 3 + n
         if pos + _TAG_SIZE > self.journal_size:
             raise RamError("transaction of %d bytes exceeds the journal" % (pos + _TAG_SIZE))
-        struct.pack_into(_JOURNAL_HEAD, buf, 0, b"JJ", seq, len(updates))
+        d = self._dir
+        for i in range(self.blocks):
+            name = self.names[i]
+            struct.pack_into("<I", d, 4 * i, seq if name in updates else self.meta.get(name, (0,))[0])
+        struct.pack_into(_JOURNAL_HEAD, buf, 0, b"JJ", seq, len(updates) + 1)
         pos = _JOURNAL_HEAD_SIZE
         for name in updates:
             payload = updates[name]
             struct.pack_into(_ENTRY_HEAD, buf, pos, self.ids[name], len(payload))
             buf[pos + 3:pos + 3 + len(payload)] = payload
             pos += 3 + len(payload)
+        struct.pack_into(_ENTRY_HEAD, buf, pos, self.ids[DIRECTORY], len(d))
+        buf[pos + 3:pos + 3 + len(d)] = d
+        pos += 3 + len(d)
         mv = memoryview(buf)
         buf[pos:pos + _TAG_SIZE] = self._tag(self._mac(mv[:pos]))
         self.nvram.write(self.base, mv[:pos + _TAG_SIZE])
@@ -338,9 +371,13 @@ class CriticalMemory:
                     tag = self._write_copy(name, bank, seq, updates[name])
                     if bank:
                         self._keep_tag(name, tag)
+                tag = self._write_copy(DIRECTORY, bank, seq, self._dir)
+                if bank:
+                    self._keep_tag(DIRECTORY, tag)
             self.seq = seq
             for name in updates:
                 self.meta[name] = (seq, len(updates[name]))
+            self.meta[DIRECTORY] = (seq, len(self._dir))
             # last: the counter. A cut before it leaves NVRAM one commit ahead, which open() accepts
             self.counter.write(seq)
 

@@ -114,41 +114,48 @@ def open_progressive(game, certs_dir, ledger, log):
     return prog
 
 
-def authenticate_software(board, ledger, log):
+def authenticate_software(board, ledger, audit, log, games, models_dir, certs_dir):
     """(None, what the ready line says) when the release is authentic, its number recorded; else
-    (the software tilt's reason, naming the file, "refused")."""
+    (the software tilt's reason, naming the file, "refused"). The files checked are those the
+    configuration asks for, even one refused: a configured file gone is the software's fault too."""
     from firmware import authenticate
 
     key = authenticate.builtin_key()
     if key is None:
         log("software: NOT VERIFIED (no release key: code from source, not a firmware image or a signed .mpy image)")
         return None, "unverified"
-    last = ledger.st.get("rel", 0) if ledger.st is not None else None
+    # the highest number that ran, kept in both memories: a RAM clear erases the ledger's copy, a
+    # lost security memory its own, neither erases both
+    books = ledger.st.get("rel", 0) if ledger.st is not None else None
+    kept = audit.release() if audit is not None else None
+    last = max(books or 0, kept or 0) if books is not None or kept is not None else None
     # code from .mpy files (make deploy, JETON_CODE=mpy): their folder holds the key and the manifest
     code_dir = _module_file()[:-len("firmware/cabinet.mpy")] if _code_form() == "mpy" else None
     try:
-        version, counter = authenticate.check(board, key, config.GAMES, config.MODELS_DIR, config.CERTS_DIR, last,
-                                              code_dir)
+        version, counter = authenticate.check(board, key, games, models_dir, certs_dir, last, code_dir)
     except authenticate.SoftwareError as e:
         return str(e), "refused"
     status = "release %s (number %d) authentic%s" % (version, counter, ", development key" if key[2] else "")
     log("software: " + status)
-    if last is not None and counter > last:  # recorded with its event in one commit
+    text = "release %s (number %d) runs" % (version, counter)
+    if books is not None and counter > books:  # recorded with its event in one commit
         ledger.st["rel"] = counter
-        ledger.event("release", "release %s (number %d) runs" % (version, counter))
+        ledger.event("release", text)
+    if kept is not None and counter > kept:
+        audit.record_release(counter, text)
     return None, status
 
 
-def open_access(board, cab, ledger):
-    """The security memory's audit trail and accounts, (None, None) when the part cannot hold them
-    (the console then stays closed). An unrecoverable security memory is started afresh with a
-    first record that says why, and the books record the loss too."""
+def open_audit(board, ledger):
+    """The security memory's audit trail, None when the part cannot hold it (the console then
+    stays closed). An unrecoverable security memory is started afresh with a first record that
+    says why, and the books record the loss too."""
     try:
         audit = Audit(open_security(board.nvram, board.machine_secret(), board.rollback_counter("security"),
                                     ledger.mem))
     except RamError as e:
         log("security memory: %s: the console is closed" % e)
-        return None, None
+        return None
     try:
         for finding in audit.open():
             log("security memory: " + finding)
@@ -159,6 +166,13 @@ def open_access(board, cab, ledger):
         if ledger.st is not None:
             ledger.event("nvram", "security memory lost: %s" % e)
     audit.record("-", "power", "power up")
+    return audit
+
+
+def open_accounts(board, cab, ledger, audit):
+    """The technician accounts, kept with the audit trail; None without a security memory."""
+    if audit is None:
+        return None
 
     def random(n):
         if cab.gen is None:
@@ -182,18 +196,19 @@ def open_access(board, cab, ledger):
         audit.reset("accounts unreadable: %s" % e)
         accounts = Accounts(lambda: b"", lambda raw: audit.mem.commit({"acct": raw}), random,
                             board.ticks_ms, config.PIN_TRIES, config.PIN_LOCK_S)
-    return audit, accounts
+    return accounts
 
 
 def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None):
     """Apply the operator's settings file and the command line over config.py's defaults, only
-    when the whole is sound (firmware/settings.py). Returns the problems found ([] when none)."""
+    when the whole is sound (firmware/settings.py). Returns the problems found ([] when none) and
+    the (games, models folder, certificates folder) asked for, applied or not."""
     overrides = {}
     text = settings.read_file(settings_path) if settings_path else None
     if text is not None:
         parsed, problem = settings.parse(text)
         if problem:
-            return [problem]
+            return [problem], (config.GAMES, config.MODELS_DIR, config.CERTS_DIR)
         overrides = parsed
     if games:
         overrides["GAMES"] = tuple(games)
@@ -203,12 +218,14 @@ def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, j
         overrides["CERTS_DIR"] = certs_dir
     if juris:
         overrides["JURISDICTION"] = juris
-    return settings.apply(config, overrides, settings.file_exists)
+    problems = settings.apply(config, overrides, settings.file_exists)
+    return problems, (overrides.get("GAMES", config.GAMES), overrides.get("MODELS_DIR", config.MODELS_DIR),
+                      overrides.get("CERTS_DIR", config.CERTS_DIR))
 
 
 def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None):
     log("boot on %s" % board.NAME)
-    problems = configure(games, models_dir, certs_dir, settings_path, juris)
+    problems, asked = configure(games, models_dir, certs_dir, settings_path, juris)
     for p in problems:
         log("configuration: " + p)
     ledger = Ledger(open_memory(board.nvram, board.machine_secret(), board.rollback_counter()))
@@ -222,7 +239,8 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
         ram_error = str(e)
         ledger.st = None
     gen, rng_failure = open_rng(board, ledger, config.MACHINE_ID)
-    software, soft_status = authenticate_software(board, ledger, log)
+    audit = open_audit(board, ledger)
+    software, soft_status = authenticate_software(board, ledger, audit, log, *asked)
     # with a configuration in doubt no game is offered: which games, and from where, is part of it;
     # nor with software that is not the signed release
     offered = [] if problems or software else load_games(config.GAMES, config.MODELS_DIR, config.CERTS_DIR, ledger, log)
@@ -249,9 +267,8 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
         cab.bills = BillIn(BillValidator(bus), ledger, config, log)  # same ccTalk bus, address 40
     cab.offered = offered
     cab.progressive = open_progressive(game, config.CERTS_DIR, ledger, log)
-    audit, accounts = open_access(board, cab, ledger)
     cab.audit = audit
-    cab.console = Console(board.uart("console"), cab, accounts, audit)
+    cab.console = Console(board.uart("console"), cab, open_accounts(board, cab, ledger, audit), audit)
     if software:  # no game; credits already on the meter are still paid (the tilt state's cash-out)
         cab.set_tilt("software", software)
     if ram_error:

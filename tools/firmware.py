@@ -362,11 +362,31 @@ def inputs(root: Path = ROOT) -> list[Path]:
     return sources(root) + data + [root / "manifest.py"] + key
 
 
+def _input_names(root: Path) -> str:
+    return "\n".join(sorted(os.path.relpath(p, root) for p in inputs(root))) + "\n"
+
+
+def _names_file(image: Path) -> Path:
+    return image.parent / (image.name + ".inputs")
+
+
 def stale(image: Path = FIRMWARE, root: Path = ROOT) -> bool:
+    """A file of the image newer than it, or the list of files not the one it was built from (a
+    file renamed, added or deleted leaves every date older)."""
     if not image.is_file():
+        return True
+    names = _names_file(image)
+    if not names.is_file() or names.read_text() != _input_names(root):
         return True
     built = image.stat().st_mtime_ns
     return any(p.stat().st_mtime_ns > built for p in inputs(root))
+
+
+def mark_built(image: Path, root: Path = ROOT) -> None:
+    """The image is what its inputs make now: dated now (make may leave an unchanged binary
+    untouched), with the list of the files it was made of beside it."""
+    os.utime(image)
+    _names_file(image).write_text(_input_names(root))
 
 
 def ensure_built(word: int = 32) -> Path:
@@ -379,7 +399,7 @@ def ensure_built(word: int = 32) -> Path:
         write_key_module()  # cheap when unchanged; makes the development key the first time
         if stale(image):
             build_unix(word=word)
-            os.utime(image)  # make may leave an unchanged binary untouched: mark it as checked now
+            mark_built(image)
         if not boot_release_fresh(image):
             write_boot_release(image)
     return image
@@ -391,7 +411,7 @@ def ensure_built_arm() -> Path:
         with _locked():
             if stale(FIRMWARE_ARM):
                 build_arm()
-                os.utime(FIRMWARE_ARM)
+                mark_built(FIRMWARE_ARM)
     return FIRMWARE_ARM
 
 
@@ -461,6 +481,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         with _locked():
             out = build_arm() if args.arm else build_unix(word=args.word)
+            mark_built(out)
             if not args.arm:
                 write_boot_release(out)
     except BuildError as e:

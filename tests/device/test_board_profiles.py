@@ -289,6 +289,8 @@ def test_wiring_of_each_profile():
             for n in hal.INPUTS:
                 assert Line.lines[p.PINS[n]].pull == Line.PULL_UP, n
             assert board.nvram.size == p.FRAM["size"] == 131072  # the ledger and the security memory
+            # the firmware as its release names it, read back from the board's flash (board/flash_image.py)
+            assert board.IMAGE == "firmware/firmware-%s.bin" % name
             t = board.ticks_ms()
             board.idle(1)  # the board's own clock and sleep run on both runtimes
             assert isinstance(t, int) and board.ticks_ms() - t >= 1

@@ -305,6 +305,41 @@ def test_an_older_copy_of_the_memory_put_back_is_a_rollback():
         _ram_error(nv2, "rolled back")
 
 
+def _splice(nv, cm, old, names):
+    """Both copies of each named block put back from the older image `old`, and the journal spoilt
+    so that nothing can rebuild them: what someone with the part and an old copy of it can do."""
+    for name in names:
+        for bank in (0, 1):
+            off = cm._copy_off(name, bank)
+            n = 9 + cm.capacity[name] + 16
+            nv.mem[off:off + n] = old[off:off + n]
+    nv.mem[cm.base] = 0  # its magic
+
+
+def test_one_block_put_back_from_an_older_copy_is_refused():
+    # the counter dates the newest commit; the directory dates every block (firmware/critmem.py)
+    nv, cm = fresh()
+    cm.commit({"state": b"credits=40", "g0": b"game 1"})
+    old = bytes(nv.mem)  # the attacker's copy, while the credits are on the meter
+    cm.commit({"state": b"credits=0"})  # cashed out
+    cm.commit({"log": b"cash-out 40"})  # and a later commit of another block
+    _splice(nv, cm, old, ["state"])
+    why = _ram_error(nv, "state at commit %d" % (cm.seq - 2), "directory says %d" % (cm.seq - 1), "older copy")
+    # the directory put back with it (older than the newest block): refused as well
+    _splice(nv, cm, old, ["_dir"])
+    _ram_error(nv, "directory at commit %d" % (cm.seq - 2), "memory at commit %d" % cm.seq)
+    assert why
+
+
+def test_blocks_of_different_ages_are_not_mistaken_for_a_splice():
+    nv, cm = fresh()
+    for i in range(5):
+        cm.commit({"state": b"s%d" % i} if i % 2 else {"g%d" % (i % 2): b"x%d" % i, "log": b"l%d" % i})
+    again = reopen(nv)
+    assert again.read("state") == b"s3" and again.read("g0") == b"x4" and again.read("log") == b"l4"
+    assert again.read("g1") == b""
+
+
 def test_a_cut_between_a_commit_and_its_counter_is_accepted_and_the_counter_caught_up():
     nv, cm = fresh()
     counter = counter_of(nv)
@@ -325,7 +360,8 @@ def test_a_cut_between_a_commit_and_its_counter_is_accepted_and_the_counter_caug
     # a journal on record but its copies not written (cut right after the journal): replayed, and
     # the counter caught up to it as well
     nv2, cm2 = fresh()
-    undo = _cut_after(nv2, 40)  # the journal of this small commit is 7 + 3 + 8 + 16 bytes
+    # the journal of this small commit: head 7, entry 3 + 8, the directory's entry 3 + 4 x 4, tag 16
+    undo = _cut_after(nv2, 60)
     try:
         cm2.commit({"state": b"replayed"})
     except PowerCut:

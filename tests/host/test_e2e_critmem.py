@@ -114,6 +114,46 @@ def test_an_older_nvram_put_back_after_a_cash_out_is_refused(state: Path) -> Non
         cab.shutdown()
 
 
+def test_only_the_state_block_of_an_older_nvram_put_back_is_refused(state: Path) -> None:
+    # the finer attack: of the old copy, only the block that holds the credits (both its copies,
+    # validly sealed by this machine), the journal spoilt so that nothing rebuilds it; every other
+    # block, the newest commit and the counter agree
+    cab = boot(state)
+    try:
+        for _ in range(3):
+            cab.insert_token()
+    finally:
+        cab.power_cut()
+    old = (state / "nvram.bin").read_bytes()
+    cab = boot(state)
+    hopper = cab.hopper
+    try:
+        cab.cash_out()
+        assert hopper.coins_out == 3
+    finally:
+        cab.power_cut()
+    data = bytearray((state / "nvram.bin").read_bytes())
+    nv = FileNvram(str(state / "nvram.bin"), NVRAM_SIZE)
+    try:
+        mem = CriticalMemory(nv, LAYOUT, JOURNAL, b"offsets only", _NoCounter())
+        for bank in (0, 1):
+            off = mem._copy_off("state", bank)
+            n = 9 + mem.capacity["state"] + 16
+            data[off:off + n] = old[off:off + n]
+    finally:
+        nv.close()
+    data[0:2] = b"\0\0"  # the journal's magic
+    (state / "nvram.bin").write_bytes(bytes(data))
+    cab = boot(state, hopper)
+    try:
+        line = ram_error(cab)
+        assert "state at commit" in line and "a block put back from an older copy" in line, line
+        refuses_money(cab)
+        assert hopper.coins_out == 3
+    finally:
+        cab.shutdown()
+
+
 def _read_copy_a(nv: FileNvram, mem: CriticalMemory, name: str) -> tuple[int, bytes]:
     off = mem._copy_off(name, 0)
     _, _, seq, n = struct.unpack("<2sBIH", nv.read(off, 9))

@@ -6,7 +6,9 @@ Each test boots a copy of the image with a copy of its signed release record
 (build/firmware/unix32/release/, signed with the build's development key), tampered as the case says."""
 from __future__ import annotations
 
+import json
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -155,13 +157,14 @@ def test_a_file_the_release_does_not_list(tmp_path: Path, rig: Path) -> None:
 
 
 def test_a_file_removed(tmp_path: Path, rig: Path) -> None:
-    # a configured game's certificate gone: the configuration check (firmware/settings.py) refuses it
-    # first, naming the file, with no game offered; the software check's own "missing" is the device test's
+    # a configured game's certificate gone: the configuration check (firmware/settings.py) refuses
+    # the configuration, and the software check, run on the files it asked for, names the file
     certs = data_copy(tmp_path, "certs")
     (certs / "sept-royal-88.json").unlink()
-    cab, why, events = boot(tmp_path, "--certs", str(certs))
+    cab, why, _ = boot(tmp_path, "--certs", str(certs))
     try:
-        assert cab.firmware.ready["game"] is None and cab.firmware.ready["state"] == "tilt"
+        assert why == "certs/sept-royal-88.json: listed in SHA256SUMS, missing"
+        assert cab.firmware.ready["game"] is None and cab.firmware.ready["software"] == "refused"
         assert any("TILT config: GAMES: sept-royal-88 has no %s/sept-royal-88.json" % certs in ln
                    for ln in cab.firmware.lines), cab.firmware.lines
     finally:
@@ -189,6 +192,28 @@ def test_an_older_signed_release_is_refused_where_a_newer_one_ran(tmp_path: Path
     cab, why, _ = boot(tmp_path / "fresh")
     cab.shutdown()
     assert why is None
+
+
+def test_a_ram_clear_does_not_reopen_the_door_to_an_older_release(tmp_path: Path, rig: Path) -> None:
+    # the release number is kept in the security memory as well as in the books: the RAM clear,
+    # which formats the books, does not let an older signed release in afterwards
+    cab, why, _ = boot(tmp_path)
+    try:
+        assert why is None
+        cab.panel.set_pin("key_audit", 1)
+        deadline = time.monotonic() + 10
+        while (out := cab.console.command("ramclear"))[0] == "error: turn the audit key first":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert out[0].startswith("critical memory cleared"), out
+        log = json.loads(cab.console.command("events json")[0])["security"]
+        assert [r for r in log if r[3] == "release" and r[4] == "release 0.1.0 (number 1000) runs"], log
+    finally:
+        cab.shutdown()
+    text = (rig / "release" / SUMS).read_text()
+    resign(rig, text.replace("version=0.1.0 counter=1000", "version=0.0.999 counter=999", 1))
+    why, _ = refused(tmp_path)
+    assert why == "SHA256SUMS: release 0.0.999 (number 999) is older than number 1000, which ran here"
 
 
 def test_credits_on_the_meter_are_still_cashed_out_under_a_software_tilt(tmp_path: Path, rig: Path) -> None:
