@@ -27,7 +27,9 @@ $(STAMP): requirements.txt
 # default config.GAMES), PROFILE=pyboard|rp2|esp32 (boot as that board's wires; default emulated).
 GAMES   ?=
 PROFILE ?= emulated
-CONFIG_ARGS = $(if $(GAMES),--games $(GAMES)) --profile $(PROFILE)
+# JURIS=vlt: boot under the video-lottery profile (firmware/jurisdiction.py; default config.JURISDICTION)
+JURIS   ?=
+CONFIG_ARGS = $(if $(GAMES),--games $(GAMES)) --profile $(PROFILE) $(if $(JURIS),--jurisdiction $(JURIS))
 
 ## run: boot the firmware (micropython) on the emulated board with the terminal cabinet panel
 run: $(STAMP) unix32-tools

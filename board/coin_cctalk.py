@@ -54,6 +54,9 @@ def parse_coin_id(cid):
 
 
 class CoinAcceptor:
+    READ = H_READ_BUFFERED  # the buffered-events header (a bill validator reads 159 the same way)
+    WHAT = "acceptor"
+
     def __init__(self, bus, addr=ADDR, log=None):
         self.bus = bus
         self.addr = addr
@@ -130,9 +133,9 @@ class CoinAcceptor:
 
     # --- polling ----------------------------------------------------------------------------
     def _read(self, into):
-        r = self.bus.request(self.addr, H_READ_BUFFERED)
+        r = self.bus.request(self.addr, self.READ)
         if len(r) != 1 + 2 * EVENTS:
-            raise CcTalkError("frame", H_READ_BUFFERED)
+            raise CcTalkError("frame", self.READ)
         for i in range(1 + 2 * EVENTS):  # r is a view into the bus's receive buffer: copy it now
             into[i] = r[i]
 
@@ -159,7 +162,7 @@ class CoinAcceptor:
         self.last = None  # nothing after this reading is provable until two readings agree again
         out.append(("counter", was, now))
         if self.log:
-            self.log("acceptor: event counter out of sequence: was %d, now %d" % (was, now))
+            self.log("%s: event counter out of sequence: was %d, now %d" % (self.WHAT, was, now))
         try:
             self._apply()  # stop taking money now
         except CcTalkError:
@@ -201,9 +204,12 @@ class CoinAcceptor:
         n = new_events(last, counter)
         self.last = counter
         for i in range(n - 1, -1, -1):  # oldest first
-            code = a[2 + 2 * i]
-            if a[1 + 2 * i]:
-                out.append(("coin", a[1 + 2 * i], code))
-            else:
-                out.append((cctalk_codes.kind(code), 0, code))
+            out.append(self._event(a[1 + 2 * i], a[2 + 2 * i]))
         return n
+
+    @staticmethod
+    def _event(a, b):
+        """One buffered event (result A, result B) as (kind, a, b)."""
+        if a:
+            return ("coin", a, b)
+        return (cctalk_codes.kind(b), 0, b)

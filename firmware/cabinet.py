@@ -76,6 +76,7 @@ class Cabinet(GamePlay, HopperOut):
         self.progressive = None  # firmware.progressive.Progressive for the game played, if any
         self.reopen_rng = None  # () -> (gen, failure); None: a fresh open_rng() on this board
         self.audit = None  # firmware/audit.py Audit: the security log, when the part holds one
+        self.bills = None  # firmware/bills.py BillIn, when the jurisdiction profile takes notes
 
     # --- state ------------------------------------------------------------------------------------
     @property
@@ -176,9 +177,13 @@ class Cabinet(GamePlay, HopperOut):
 
     def service_acceptor(self):
         self.coins.service(self.board.ticks_ms(), self)
+        if self.bills is not None:
+            self.bills.service(self.board.ticks_ms(), self)
 
     def _inhibit(self):
         self.coins.inhibit()
+        if self.bills is not None:
+            self.bills.inhibit()
 
     def attendant_key(self):
         if self.ram_error:
@@ -195,6 +200,8 @@ class Cabinet(GamePlay, HopperOut):
                     self.ledger.clear_tilt(kind)
                     if kind in ("acceptor", "fraud"):
                         self.coins.clear_fault()
+                    if kind in ("acceptor", "fraud") and self.bills is not None:
+                        self.bills.clear_fault()
                     if kind in ("hopper", "fraud") and self.hopper is not None and self.hopper_ok:
                         try:
                             self.hopper.clear_faults()

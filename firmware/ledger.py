@@ -6,11 +6,12 @@
 #   hopper_out   credits paid by the hopper   cancelled    cash-outs paid by hand (cancelled credits)
 #   cashout      all credits paid at cash-out (hopper_out + cancelled)
 #   refunds      wagers refunded on a machine fault (s. 95)
+#   bill_in      credits from the bill validator (notes stacked: firmware/bill_books.py)
 #   games_played, games_won, power_resets, door_main/door_logic/door_cashbox (opens),
 #   progressive_paid, tournament_entries (count), tournament_fees (credits paid as entry fees),
 #   tournament_prizes (credits paid as tournament prizes, by hand)
 # Self-audit before every play and payout:
-#   credits == acceptor_in + coin_out + refunds - coin_in - cashout - tournament_fees
+#   credits == acceptor_in + bill_in + coin_out + refunds - coin_in - cashout - tournament_fees
 #   cashout == hopper_out + cancelled
 # The books are split by concept: a game (firmware/game_books.py), tournament mode
 # (firmware/tournament_books.py) and hopper cash-outs (firmware/payout_books.py) are mixed into the
@@ -18,6 +19,7 @@
 import json
 
 from firmware import eventlog
+from firmware.bill_books import BillBooks
 from firmware.books import RECALL, AuditError, now
 from firmware.critmem import CriticalMemory
 from firmware.game_books import GameBooks
@@ -26,11 +28,11 @@ from firmware.tournament_books import TournamentBooks
 
 METERS = ("coin_in", "coin_out", "jackpot", "acceptor_in", "hopper_out", "cancelled", "cashout", "refunds",
           "games_played", "games_won", "power_resets", "door_main", "door_logic", "door_cashbox",
-          "progressive_paid", "tournament_entries", "tournament_fees", "tournament_prizes")
+          "progressive_paid", "tournament_entries", "tournament_fees", "tournament_prizes", "bill_in")
 METER_MODULO = 10 ** 10  # 10-digit meters roll over to 0, as electromechanical counters do
 EVENTS_PER_CHUNK = eventlog.PER_CHUNK  # fixed-size records (firmware/eventlog.py): a chunk always fits
 EVENT_CHUNKS = 14  # a chunk is recycled whole: 13 x 8 keeps at least the last 100
-STATE_SIZE = 2304  # the worst case of every field at its bound fits (tests/device/test_firmware_sizes.py)
+STATE_SIZE = 2560  # the worst case of every field at its bound fits (tests/device/test_firmware_sizes.py)
 GAME_SIZE = 1536
 CHUNK_SIZE = eventlog.CHUNK_BYTES
 TILT_TEXT = eventlog.TEXT  # a persisted tilt's reason, cut on entry: the state block's size is bounded
@@ -48,7 +50,7 @@ def open_memory(nvram, secret, counter):
     return CriticalMemory(nvram, LAYOUT, JOURNAL, secret, counter)
 
 
-class Ledger(GameBooks, TournamentBooks, PayoutBooks):
+class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks):
     def __init__(self, memory):
         self.mem = memory
         self.st = None
@@ -156,7 +158,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks):
     def audit(self):
         m = self.st["m"]
         expect = (m["acceptor_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"]
-                  - m["tournament_fees"]) % METER_MODULO
+                  - m["tournament_fees"] + m["bill_in"]) % METER_MODULO
         if self.st["credits"] % METER_MODULO != expect:
             raise AuditError("credits %d but meters say %d" % (self.st["credits"], expect))
         if m["cashout"] != (m["hopper_out"] + m["cancelled"]) % METER_MODULO:

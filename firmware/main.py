@@ -2,7 +2,7 @@
 #   device:        main.py at the root of the image, board chosen from sys.platform
 #   emulated:      micropython -X heapsize=256K firmware/main.py [--state DIR] [--console PORT]
 #                  [--cctalk PORT] [--panel PORT] [--games ID,ID] [--models DIR] [--certs DIR]
-#                  [--profile emulated|pyboard|rp2|esp32]
+#                  [--profile emulated|pyboard|rp2|esp32] [--jurisdiction casino|vlt]
 import sys
 
 
@@ -23,7 +23,8 @@ NVRAM_SIZE = 131072
 # --profile: the board profile the firmware boots as on the emulated board: "emulated" (every wire),
 # or a real board's profile, whose wires only it gets (board/emulated.py Board, `profile`)
 DEFAULTS = {"state": "var/emulated", "console": "7770", "cctalk": "7771", "panel": "7772",
-            "games": "", "models": "", "certs": "", "profile": "emulated", "settings": ""}
+            "games": "", "models": "", "certs": "", "profile": "emulated", "settings": "",
+            "jurisdiction": ""}
 PROFILES = {"pyboard": "board.pyboard", "rp2": "board.rp2", "esp32": "board.esp32"}
 
 
@@ -92,7 +93,7 @@ def start(board, opts):
     games = tuple(g for g in opts["games"].split(",") if g) or None
     # the operator's settings file (firmware/settings.py): STATE/settings.json on the emulated board
     path = opts["settings"] or (opts["state"] + "/settings.json" if sys.platform in ("linux", "darwin") else "settings.json")
-    return boot(board, games, opts["models"] or None, opts["certs"] or None, path)
+    return boot(board, games, opts["models"] or None, opts["certs"] or None, path, opts["jurisdiction"] or None)
 
 
 def release(names):

@@ -3,7 +3,7 @@
 # the game (s. 95), tournament entries (s. 124, 126) and the audit-mode test game. Mixed into
 # firmware.cabinet.Cabinet; the books it commits to are firmware/game_books.py.
 from board.compat import ticks_add, ticks_diff
-from firmware import config, states
+from firmware import config, jurisdiction, states
 from firmware.books import AuditError
 from rng import RngFailure
 
@@ -43,6 +43,12 @@ class GamePlay:
                 self.set_tilt("audit", str(e))
                 return
         bet = self.offered_bet()
+        refused = jurisdiction.check_wager(config.JURISDICTION, config.DENOM_CENTS, bet)
+        if refused:  # again on every wager: nothing is committed (firmware/jurisdiction.py)
+            self.ledger.event("bet-refused", refused)
+            self.message = "bet refused"
+            self.show()
+            return
         if bet > self.ledger.play_credits:
             self.message = ("insert",)
             self.show()

@@ -5,7 +5,7 @@
 # "config" tilt (no money in, no play; credits already on the meter are paid by hand).
 #
 #   problems = settings.apply(config, overrides)   # [] when the configuration is sound
-from firmware import strictjson
+from firmware import jurisdiction, strictjson
 
 # (name, lower bound, upper bound): the bounds keep every figure inside what the meters (10 digits)
 # and the critical-memory records are sized for. Tuples, not dicts: problems are listed in the same
@@ -25,7 +25,7 @@ _INTS = (
 )
 _TEXTS = (("MACHINE_ID", 24), ("VERSION", 16), ("MODELS_DIR", 255), ("CERTS_DIR", 255))  # a path: PATH_MAX-ish
 NAMES = tuple(n for n, _, _ in _INTS) + tuple(n for n, _ in _TEXTS) + (
-    "COINS", "PAYOUT_COIN", "GAMES", "HOPPER", "PROGRESSIVE_LINK")
+    "COINS", "PAYOUT_COIN", "GAMES", "HOPPER", "PROGRESSIVE_LINK", "JURISDICTION")
 MAX_GAMES = 16
 MAX_FILE = 4096  # a settings file is a few hundred bytes: anything larger is not one
 
@@ -106,6 +106,13 @@ def check(cfg, exists=None):
     if link is not None and (not isinstance(link, dict) or not isinstance(link.get("id"), str)
                              or not _is_int(link.get("bet")) or not isinstance(link.get("math_hash"), str)):
         out.append("PROGRESSIVE_LINK must be null or {id, bet, math_hash}")
+    juris = getattr(cfg, "JURISDICTION", None)
+    if juris not in jurisdiction.PROFILES:
+        out.append("JURISDICTION must be one of casino, vlt, not %s" % _show(juris))
+    else:
+        why = jurisdiction.check_credit(juris, denom)
+        if why:
+            out.append("DENOM_CENTS: " + why)
     games = getattr(cfg, "GAMES", None)
     if not isinstance(games, (tuple, list)) or not games or len(games) > MAX_GAMES:
         out.append("GAMES must list 1 to %d game ids" % MAX_GAMES)

@@ -7,7 +7,7 @@ from board.cctalk import Master
 from board.coin_cctalk import CoinAcceptor
 from board.hopper_cctalk import Hopper
 from board.meters_em import EmMeters
-from firmware import config, settings
+from firmware import config, jurisdiction, settings
 from firmware.accounts import Accounts
 from firmware.audit import Audit, open_security
 from firmware.cabinet import Cabinet, open_rng
@@ -84,6 +84,11 @@ def load_games(ids, models_dir, certs_dir, ledger, log):
     out = []
     for gid in ids:
         ok, reason, game = check("%s/%s.json" % (models_dir, gid), "%s/%s.json" % (certs_dir, gid))
+        if ok:  # the profile's limits, again at boot (firmware/jurisdiction.py)
+            broken = jurisdiction.check_game(config.JURISDICTION, config.DENOM_CENTS, game.bets,
+                                             jurisdiction.largest_prize(game.m))
+            if broken:
+                ok, reason = False, "; ".join(broken)
         log("game %s: %s" % (gid, "certified" if ok else "DISABLED: " + reason))
         if not ok and ledger.st is not None:
             ledger.event("game-off", "%s: %s" % (gid, reason))
@@ -194,7 +199,7 @@ def open_accounts(board, cab, ledger, audit):
     return accounts
 
 
-def configure(games=None, models_dir=None, certs_dir=None, settings_path=None):
+def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None):
     """Apply the operator's settings file and the command line over config.py's defaults, only
     when the whole is sound (firmware/settings.py). Returns the problems found ([] when none) and
     the (games, models folder, certificates folder) asked for, applied or not."""
@@ -211,14 +216,16 @@ def configure(games=None, models_dir=None, certs_dir=None, settings_path=None):
         overrides["MODELS_DIR"] = models_dir
     if certs_dir:
         overrides["CERTS_DIR"] = certs_dir
+    if juris:
+        overrides["JURISDICTION"] = juris
     problems = settings.apply(config, overrides, settings.file_exists)
     return problems, (overrides.get("GAMES", config.GAMES), overrides.get("MODELS_DIR", config.MODELS_DIR),
                       overrides.get("CERTS_DIR", config.CERTS_DIR))
 
 
-def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None):
+def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None):
     log("boot on %s" % board.NAME)
-    problems, asked = configure(games, models_dir, certs_dir, settings_path)
+    problems, asked = configure(games, models_dir, certs_dir, settings_path, juris)
     for p in problems:
         log("configuration: " + p)
     ledger = Ledger(open_memory(board.nvram, board.machine_secret(), board.rollback_counter()))
@@ -253,6 +260,11 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None)
                               config.EM_OFF_MS)
             for name in cab.em.recovered:
                 log("meter %s: stroke cut by the power loss, driven again" % name)
+    if ledger.st is not None and jurisdiction.PROFILES[config.JURISDICTION]["bills"]:
+        from board.bill_cctalk import BillValidator
+        from firmware.bills import BillIn
+
+        cab.bills = BillIn(BillValidator(bus), ledger, config, log)  # same ccTalk bus, address 40
     cab.offered = offered
     cab.progressive = open_progressive(game, config.CERTS_DIR, ledger, log)
     cab.audit = audit
@@ -273,7 +285,8 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None)
     cab.show()
     log("ready " + json.dumps({"game": game.id if game else None, "credits": ledger.credits if ledger.st else None,
                                "state": cab.state, "runtime": sys.implementation.name, "heap": _heap_size(),
-                               "code": _code_form(), "image": _image_id(), "software": soft_status}))
+                               "code": _code_form(), "image": _image_id(), "software": soft_status,
+                               "jurisdiction": config.JURISDICTION}))
     if hasattr(sys.stdout, "flush"):
         sys.stdout.flush()
     return cab

@@ -1,10 +1,11 @@
 """`make run`: the firmware booted under the MicroPython unix port on the emulated board, with a
 terminal cabinet panel. Keys: t insert token, b bet one, m bet max (plays), space/p play,
 c cash out, k attendant key (pays a hand pay, clears a tilt), a audit key on/off (the first
-console account is made with it: 'setup ID'), q power off. The technician console is at socket://127.0.0.1:7770 (`make console`).
+console account is made with it: 'setup ID'), q power off; under --jurisdiction vlt, n inserts a
+$20 note (the bill validator's escrow, then the stacker). The technician console is at socket://127.0.0.1:7770 (`make console`).
 
 Without a terminal (stdin a pipe), it reads one command per line: token, bet, max, play, cashout,
-key, audit, quit.
+key, audit, quit, note.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from sim.screen import ScreenServer, model as rules_page  # the display's stored
 SCREEN_PORT = 7780  # the player's screen in a browser (sim/screen.py)
 
 KEYS = {"t": "token", "b": "bet", "m": "max", " ": "play", "p": "play", "c": "cashout", "k": "key", "a": "audit",
-        "q": "quit"}
+        "q": "quit", "n": "note"}
 
 
 def act(cab: EmulatedCabinet, what: str) -> str:
@@ -40,6 +41,10 @@ def act(cab: EmulatedCabinet, what: str) -> str:
         while not cab.acceptor.accepting(cab.TOKEN_POSITION) and time.monotonic() < deadline:
             time.sleep(0.05)
         return "token inserted" if cab.acceptor.insert(cab.TOKEN_POSITION) else "token rejected (acceptor inhibited)"
+    if what == "note":
+        if cab.bills is None or not cab.bills.accepting(3):
+            return "note refused (the validator is inhibited: a vlt cabinet taking money only)"
+        return "$20 note in escrow" if cab.bills.insert(3) else "note refused"
     if what == "key":
         cab.attendant_key()
         return "attendant key turned"
@@ -131,9 +136,11 @@ def run_lines(cab: EmulatedCabinet) -> None:
         print(cab.panel.screen, flush=True)
 
 
-def firmware_args(games: str | None, profile: str) -> list[str]:
-    """firmware/main.py's options for the offered games and the board profile (no config.py edit)."""
-    return (["--games", games] if games else []) + ["--profile", profile]
+def firmware_args(games: str | None, profile: str, jurisdiction: str | None = None) -> list[str]:
+    """firmware/main.py's options for the offered games, the board profile and the jurisdiction
+    profile (no config.py edit)."""
+    return ((["--games", games] if games else []) + ["--profile", profile]
+            + (["--jurisdiction", jurisdiction] if jurisdiction else []))
 
 
 def add_config_args(ap: argparse.ArgumentParser) -> None:
@@ -142,6 +149,9 @@ def add_config_args(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--profile", default="emulated", choices=("emulated", "pyboard", "rp2", "esp32"),
                     help="board profile the firmware boots as: a real board's wires only (no EM coils on "
                          "pyboard/rp2/esp32, their FRAM's size)")
+    ap.add_argument("--jurisdiction", choices=("casino", "vlt"), default=None,
+                    help="the rules the cabinet runs under (firmware/jurisdiction.py; default: firmware/config.py "
+                         "JURISDICTION): vlt takes bills and enforces the video-lottery limits")
 
 
 def boot_or_refuse(cab: EmulatedCabinet, login: bool = True) -> int | None:
@@ -174,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.ports:
         ports = dict(zip(DEFAULT_PORTS, (int(p) for p in args.ports.split(","))))
     cab = EmulatedCabinet(args.state, heap=args.heap, ports=None if args.auto_ports else ports,
-                          extra_args=firmware_args(args.games, args.profile))
+                          extra_args=firmware_args(args.games, args.profile, args.jurisdiction))
     refused = boot_or_refuse(cab, login=False)  # an operator's cabinet: no test bench account
     if refused is not None:
         return refused

@@ -21,7 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     add_config_args(ap)
     args = ap.parse_args(argv)
     state = tempfile.mkdtemp(prefix="jeton-demo-")
-    cab = EmulatedCabinet(state, heap=args.heap, extra_args=firmware_args(args.games, args.profile))
+    cab = EmulatedCabinet(state, heap=args.heap, extra_args=firmware_args(args.games, args.profile, args.jurisdiction))
     refused = boot_or_refuse(cab)
     if refused is not None:
         shutil.rmtree(state, ignore_errors=True)

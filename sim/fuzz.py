@@ -70,7 +70,7 @@ KEY_TILTS = ("acceptor", "fraud", "hopper")
 NEVER_TILTS = ("audit", "meter")
 RESET_EXIT = 75  # board/emulated.py RESET_EXIT: the board asked for a reset
 LINE_MAX = 80  # the console's line limit
-MONEY = ("acceptor_in", "coin_in", "coin_out", "refunds", "cashout", "hopper_out", "cancelled", "jackpot",
+MONEY = ("acceptor_in", "bill_in", "coin_in", "coin_out", "refunds", "cashout", "hopper_out", "cancelled", "jackpot",
          "tournament_fees", "tournament_prizes", "progressive_paid", "tournament_entries", "games_played")
 PLAYER = ("token", "token", "token", "bet_one", "bet_max", "play", "play", "play", "play", "cashout", "key")
 READ_COMMANDS = ("help", "meters", "meters json", "state", "paytable fr", "paytable en", "games", "events",
@@ -135,6 +135,7 @@ class Truth:
         self.tokens = 0  # tokens the acceptor validated (events the firmware can read)
         self.unprovable = 0  # coins whose events left the acceptor's buffer unread
         self.hopper_base = 0  # hopper coins out at the last RAM clear
+        self.bill_base = 0  # cents of the notes stacked by the validator at the last RAM clear
         self.meter_base: dict[str, int] = {}  # EM counts at the last RAM clear
         self.meters: dict | None = None  # the last meters read
 
@@ -163,8 +164,8 @@ class Machine(RuleBasedStateMachine):
     # --- power ---------------------------------------------------------------------------------------
     @initialize(games=st.sampled_from(GAME_SETS))
     @logged
-    def power_on(self, games: tuple[str, ...]) -> None:
-        self.rig = Rig(self.tmp / "state", tuple(games))
+    def power_on(self, games: tuple[str, ...], juris: str = "casino") -> None:
+        self.rig = Rig(self.tmp / "state", tuple(games), jurisdiction=juris if juris != "casino" else None)
         self._boot()
 
     def _boot(self) -> None:
@@ -223,6 +224,15 @@ class Machine(RuleBasedStateMachine):
                 self.games_before = rig.screen.get("games", 0)
                 self._press(a)
                 self._await_game_or_refusal()
+                self._settle()
+
+    @precondition(lambda self: self.rig is not None and self.rig.jurisdiction == "vlt")
+    @rule(types=st.lists(st.sampled_from((1, 2, 3, 4, 5)), min_size=1, max_size=4))
+    @logged
+    def notes(self, types: list[int]) -> None:
+        """Canadian notes into a vlt cabinet's bill validator ($5 ... $100), each waited out."""
+        for t in types:
+            if self.rig.bills.insert(t):
                 self._settle()
 
     @precondition(_playable)
@@ -472,6 +482,8 @@ class Machine(RuleBasedStateMachine):
             pos = next(p for p, ident in rig.peer.coins.items() if ident == TOKEN_ID)
             if rig.peer.accepting(pos) and rig.peer.insert(pos):
                 self.truth.tokens += 1
+        elif during == "note":
+            rig.bills.insert(3)  # a $20 note: the cut lands somewhere in its escrow exchange
         elif during in ("play", "cashout"):
             self._press(during)
         elif during == "door":
@@ -535,6 +547,11 @@ class Machine(RuleBasedStateMachine):
         except TimeoutError as e:
             if rig.alive():
                 raise Violation("stuck", str(e)) from None
+        if rig.jurisdiction == "vlt":  # a note in escrow is stacked or handed back, its events read
+            deadline = time.monotonic() + 10
+            while rig.bills.escrow is not None and time.monotonic() < deadline and rig.alive():
+                rig.wait_bills(1, 1.0)
+            rig.wait_bills(2)
         counter = rig.peer.counter if rig.peer else -1
         if counter != self.acceptor_counter:
             rig.wait_polls(2)  # its new events (or a fresh boot's buffer) are read and committed
@@ -640,7 +657,8 @@ class Machine(RuleBasedStateMachine):
 
     def _check_money(self, m: dict, s: dict) -> None:
         t = self.truth
-        ident = m["acceptor_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"] - m["tournament_fees"]
+        ident = (m["acceptor_in"] + m["bill_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"]
+                 - m["tournament_fees"])
         if m["credits"] != ident:
             raise Violation("identity", f"credits {m['credits']} != {ident} from the meters {m}")
         if m["cashout"] != m["hopper_out"] + m["cancelled"]:
@@ -649,6 +667,10 @@ class Machine(RuleBasedStateMachine):
         if not low <= m["acceptor_in"] <= high:
             raise Violation("coins", f"acceptor_in {m['acceptor_in']}: the acceptor validated {t.tokens} tokens "
                                      f"(+{t.unprovable} unread): {low}..{high} after {self.step_kind}")
+        notes = (self.rig.bills.stacked_cents - t.bill_base) // config.DENOM_CENTS
+        if m["bill_in"] != notes:  # credited exactly once: the validator's stacker is the truth
+            raise Violation("notes", f"bill_in {m['bill_in']} but the stacker took {notes} credits of notes "
+                                     f"after {self.step_kind}")
         hopper = self.rig.hopper
         paid = hopper.coins_out - t.hopper_base
         if hopper.remaining == 0 and m["hopper_out"] != paid * TOKEN_CREDITS:
@@ -720,6 +742,7 @@ class Machine(RuleBasedStateMachine):
         self.tilts = set()
         self.truth = Truth()  # coins still in the acceptor's buffer must not be credited again
         self.truth.hopper_base = rig.hopper.coins_out
+        self.truth.bill_base = rig.bills.stacked_cents
         self.truth.meter_base = dict(rig.monitor.counts)
 
 

@@ -22,6 +22,7 @@ from board.emulated import FileNvram
 from board.secret_file import SecretFile
 from firmware.ledger import open_memory
 from sim.cctalk_acceptor import CoinAcceptorPeer
+from sim.cctalk_bills import BillValidatorPeer
 from sim.cctalk_hopper import HopperPeer
 from sim.harness import FirmwareProcess, PanelLink, free_ports, sign_in
 from sim.meter_monitor import MeterMonitor
@@ -40,7 +41,7 @@ class Rig:
     """Firmware process + ccTalk acceptor and hopper + panel + meter monitor + console."""
 
     def __init__(self, state: str | Path, games: tuple[str, ...] = (), certs: str | Path | None = None,
-                 heap: str | None = None, hopper_stock: int = 100000):
+                 heap: str | None = None, hopper_stock: int = 100000, jurisdiction: str | None = None):
         self.state = Path(state)
         self.state.mkdir(parents=True, exist_ok=True)
         self.games = tuple(games)
@@ -49,6 +50,8 @@ class Rig:
         self.ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
         self.hopper = HopperPeer(stock=hopper_stock)
         self.monitor = MeterMonitor()
+        self.jurisdiction = jurisdiction
+        self.bills = BillValidatorPeer()  # keeps its own memory (escrow, counter, stacker) across cuts
         self.acceptor_memory: dict | None = None
         self.fw: FirmwareProcess | None = None
         self.peer: CoinAcceptorPeer | None = None
@@ -62,6 +65,8 @@ class Rig:
             extra += ["--games", ",".join(self.games)]
         if self.certs:
             extra += ["--certs", str(self.certs)]
+        if self.jurisdiction:
+            extra += ["--jurisdiction", self.jurisdiction]
         return extra
 
     # --- power ---------------------------------------------------------------------------------------
@@ -74,6 +79,7 @@ class Rig:
         if self.acceptor_memory:
             peer.__dict__.update(self.acceptor_memory)
         peer.attach(self.hopper)
+        peer.attach(self.bills)
         peer.start()
         self.peer = peer
         self.monitor.connect(self.ports["panel"])
@@ -161,6 +167,16 @@ class Rig:
     def wait_screen(self, pred, timeout: float = 15.0) -> dict:
         assert self.panel is not None
         return self.panel.wait_for(pred, timeout)
+
+    def wait_bills(self, n: int = 2, timeout: float = 3.0) -> bool:
+        """Let the firmware poll the bill validator n more times (a vlt cabinet polls it)."""
+        start = self.bills.polls
+        deadline = time.monotonic() + timeout
+        while self.bills.polls < start + n:
+            if time.monotonic() > deadline or not self.alive():
+                return False
+            time.sleep(0.01)
+        return True
 
     def wait_hard_meters(self, timeout: float = 60.0) -> bool:
         """True once the firmware says no stroke is on its way ('hardmeters json' busy false)."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from sim.cctalk_acceptor import CoinAcceptorPeer
+from sim.cctalk_bills import BillValidatorPeer
 from sim.cctalk_hopper import HopperPeer
 from sim.meter_monitor import MeterMonitor
 from sim.panel_tap import PanelTap
@@ -226,19 +227,21 @@ class EmulatedCabinet:
         self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args, compiled, code)
         self.acceptor: CoinAcceptorPeer | None = None
         self.hopper: HopperPeer | None = None
+        self.bills: BillValidatorPeer | None = None
         self.meter_monitor: MeterMonitor | None = None
         self.panel: PanelLink | None = None
         self.console: ConsoleClient | None = None
         self.audit_on = False  # the audit key as a panel program last turned it (sim/cabinet.py 'a')
 
     def boot(self, hopper: HopperPeer | None = None, meter_monitor: MeterMonitor | None = None,
-             login: bool = True) -> "EmulatedCabinet":
+             login: bool = True, bills: BillValidatorPeer | None = None) -> "EmulatedCabinet":
         """Power on. Pass the hopper / meter monitor of a previous boot to keep their state (they
         are peripherals with their own memory); by default fresh ones are plugged in. With login,
         the console is logged in as the harness's administrator (made first on a fresh cabinet)."""
         self.firmware.start()
         self.acceptor = CoinAcceptorPeer(self.ports["cctalk"])
         self.hopper = self.acceptor.attach(hopper or HopperPeer())  # same multi-drop bus, address 3
+        self.bills = self.acceptor.attach(bills or BillValidatorPeer())  # address 40 (vlt takes notes)
         self.acceptor.start()
         self.meter_monitor = (meter_monitor or MeterMonitor()).connect(self.ports["panel"])
         self.panel = PanelLink(self.ports["panel"])
@@ -281,6 +284,20 @@ class EmulatedCabinet:
             time.sleep(0.05)
         if not self.acceptor.insert(self.TOKEN_POSITION):
             raise RuntimeError("token rejected")
+        return self.panel.wait_for(lambda s: s.get("credits", 0) > before, timeout)
+
+    def insert_bill(self, bill_type: int, timeout: float = 10.0) -> dict:
+        """A note of that type (sim/cctalk_bills.py: 1 $5 ... 5 $100) once the firmware takes
+        notes; returns the screen once the credits moved (the note stacked and credited)."""
+        assert self.bills and self.panel
+        before = self.panel.screen.get("credits", 0)
+        deadline = time.monotonic() + timeout
+        while not self.bills.accepting(bill_type):
+            if time.monotonic() > deadline:
+                raise TimeoutError("bill validator never enabled by the firmware")
+            time.sleep(0.05)
+        if not self.bills.insert(bill_type):
+            raise RuntimeError("note refused")
         return self.panel.wait_for(lambda s: s.get("credits", 0) > before, timeout)
 
     def play(self, timeout: float = 10.0) -> dict:

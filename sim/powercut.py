@@ -1,7 +1,10 @@
 """`make powercut`: kill the firmware process (SIGKILL: a power cut) at random instants across
 scripted sessions on the emulated board, reboot it, and check that nothing was lost, nothing paid
 twice and every meter agrees; every few cuts also flip a random bit of live critical memory in the
-NVRAM file and check the firmware detects it.
+NVRAM file and check the firmware detects it. Half the sessions (--jurisdiction both, the default)
+run the cabinet as a video-lottery terminal that also takes Canadian notes from the emulated bill
+validator, whose escrow, counter and stacker outlive the cuts: the credits of the notes it stacked
+must equal the bill_in meter, so a cut anywhere in the escrow exchange loses or doubles nothing.
 
 Truth comes from the host side, not from the firmware: the coins the acceptor peer accepted, the hand
 pays the attendant saw cleared, the outcome the display showed. Prints a JSON summary:
@@ -46,7 +49,8 @@ class Truth:
 
 
 class Session:
-    def __init__(self, state: Path, seed: int, heap: str | None, flip_every: int, progress=None) -> None:
+    def __init__(self, state: Path, seed: int, heap: str | None, flip_every: int, progress=None,
+                 jurisdiction: str = "casino") -> None:
         self.state = state
         self.seed = seed
         self.rnd = random.Random(seed)
@@ -54,12 +58,15 @@ class Session:
         self.progress = progress  # a queue: one item per cut, for the campaign's progress bar
         self.truth = Truth()
         # the acceptor, the hopper and the EM meters keep their own memory across the cabinet's cuts
-        self.rig = Rig(state, heap=heap)
+        self.vlt = jurisdiction == "vlt"
+        self.rig = Rig(state, heap=heap, jurisdiction=jurisdiction)
+        self.bills = self.rig.bills
         self.hopper = self.rig.hopper
         self.monitor = self.rig.monitor
         self.game = load(f"{config.MODELS_DIR}/{config.GAMES[0]}.json")
         self.report = {"cuts": 0, "lost_credits": 0, "duplicated_credits": 0, "meter_mismatches": 0,
                        "unrecovered": 0, "bitflips": 0, "bitflips_detected": 0, "problems": []}
+        self.report["notes_stacked"] = self.report["notes_returned"] = 0
 
     # --- plumbing ------------------------------------------------------------------------------------
     def boot(self):
@@ -93,6 +100,9 @@ class Session:
             kind = "duplicated_credits" if self.hopper.coins_out * TOKEN_CREDITS > m["hopper_out"] else "lost_credits"
             self.problem(kind, f"hopper paid {self.hopper.coins_out} coins, hopper_out meter {m['hopper_out']}",
                          abs(m["hopper_out"] - self.hopper.coins_out * TOKEN_CREDITS))
+        if self.vlt:
+            self.check_bills(console)
+            m = self.console_json(console, "meters json")
         self.check_hard_meters(m, console)
         want_in = self.truth.tokens * TOKEN_CREDITS
         if m["acceptor_in"] < want_in:
@@ -110,7 +120,7 @@ class Session:
             self.problem(kind, f"hand-paid meter {m['cancelled']} vs attendant paid {self.truth.handpaid}",
                          abs(m["cancelled"] - self.truth.handpaid))
             self.truth.handpaid = m["cancelled"]  # report each discrepancy once
-        if m["credits"] != m["acceptor_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"]:
+        if m["credits"] != m["acceptor_in"] + m["bill_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"]:
             self.problem("meter_mismatches", f"credit identity broken: {m}")
         if m["cashout"] != m["hopper_out"] + m["cancelled"]:
             self.problem("meter_mismatches", f"cashout identity broken: {m}")
@@ -129,6 +139,21 @@ class Session:
             if shown and shown["games"] == last["n"] and shown["reels"] != s.get("reels"):
                 self.problem("meter_mismatches", f"game #{last['n']} showed {shown['reels']}, after restart {s.get('reels')}")
         return True
+
+    def check_bills(self, console) -> None:
+        """After set-up the note left in escrow is stacked (its credit committed) or handed back, and
+        the events past the committed counter are read: bill_in is then the notes stacked."""
+        deadline = time.monotonic() + 10
+        while self.bills.escrow is not None and time.monotonic() < deadline:
+            self.rig.wait_bills(1, 1.0)
+        self.rig.wait_bills(3, 5.0)
+        m = self.console_json(console, "meters json")
+        want = self.bills.stacked_cents // config.DENOM_CENTS
+        if m["bill_in"] != want:
+            kind = "duplicated_credits" if m["bill_in"] > want else "lost_credits"
+            self.problem(kind, f"bill_in {m['bill_in']} but the stacker holds {want} credits of notes",
+                         abs(m["bill_in"] - want))
+            self.bills.stacked_cents = m["bill_in"] * config.DENOM_CENTS  # report each discrepancy once
 
     def check_hard_meters(self, m: dict, console) -> None:
         """Each coil must reach its soft meter (pending pulses are driven after the restart) and
@@ -175,6 +200,9 @@ class Session:
             panel.wait_for(lambda x: x.get("state") != "handpay", 3)
             self.truth.handpaid += self.truth.pending_lock["amount"]
             self.truth.pending_lock = None
+        elif self.vlt and r < 0.3 and self.bills.accepting(1):
+            self.bills.insert(self.rnd.choice((1, 1, 2, 3)))  # $5, $10, $20: escrow, then stacked or returned
+            self.rig.wait_bills(2, 1.0)
         elif r < 0.35 and peer.accepting(TOKEN):
             if peer.insert(TOKEN):
                 self.truth.tokens += 1
@@ -239,14 +267,16 @@ class Session:
             finally:
                 fw.kill()
                 self.unplug(peer, panel, console)
+        self.report["notes_stacked"] = sum(self.bills.stacked.values())
+        self.report["notes_returned"] = self.bills.returned
         return self.report
 
 
 def run_one(args: tuple) -> dict:
-    cuts, seed, heap, flip_every, progress = args
+    cuts, seed, heap, flip_every, jurisdiction, progress = args
     state = Path(tempfile.mkdtemp(prefix="jeton-powercut-"))
     try:
-        return Session(state, seed, heap, flip_every, progress).run(cuts)
+        return Session(state, seed, heap, flip_every, progress, jurisdiction).run(cuts)
     finally:
         shutil.rmtree(state, ignore_errors=True)
 
@@ -258,18 +288,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--flip-every", type=int, default=10, help="flip a bit before every Nth reboot (0: never)")
     ap.add_argument("--heap", default=None, help="the firmware's fixed heap (default: the board's, sim/harness.py BOARD_HEAP)")
+    ap.add_argument("--jurisdiction", choices=("casino", "vlt", "both"), default="both",
+                    help="the cabinets' profile: both (default) runs every other session as a vlt taking notes")
     ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)
     per = [args.cuts // args.jobs + (1 if i < args.cuts % args.jobs else 0) for i in range(args.jobs)]
-    work = [(n, seed + i, args.heap, args.flip_every) for i, n in enumerate(per) if n]
+    juris = [args.jurisdiction if args.jurisdiction != "both" else ("casino", "vlt")[i % 2] for i in range(args.jobs)]
+    work = [(n, seed + i, args.heap, args.flip_every, juris[i]) for i, n in enumerate(per) if n]
     print(f"power-cut campaign: {args.cuts} cuts in {len(work)} sessions, seed {seed}", file=sys.stderr)
     t0 = time.monotonic()
     reports = parallel(run_one, work, args.cuts, "cut", not args.no_progress)
     minutes = (time.monotonic() - t0) / 60
     summary = {k: sum(r[k] for r in reports) for k in
                ("cuts", "lost_credits", "duplicated_credits", "meter_mismatches", "unrecovered", "bitflips",
-                "bitflips_detected")}
+                "bitflips_detected", "notes_stacked", "notes_returned")}
     summary["seed"] = seed
     summary["cuts_per_minute"] = round(summary["cuts"] / minutes, 1) if minutes else None
     for r in reports:

@@ -24,7 +24,8 @@ def worst_state():
                    "award": BIG, "fixed": BIG, "limit": BIG, "slot": 9},
           "tilts": {}, "doors": {}, "acc_ev": 255, "ref": BIG, "paying": {"ref": BIG, "coins": BIG, "cpc": BIG},
           "prog_n": BIG * 1000, "emb": {},
-          "rel": 999999999}  # the release number (firmware/authenticate.py): MAJOR.MINOR.PATCH, each 0-999
+          "rel": 999999999,
+          "bill_ev": 255, "bill": {"t": 16, "k": BIG}}  # a note being stacked (firmware/bill_books.py)  # the release number (firmware/authenticate.py): MAJOR.MINOR.PATCH, each 0-999
     for name in METERS:
         st["m"][name] = BIG
     for kind in KEY_CLEARABLE + ("audit",):  # BOOT_TILTS are never stored

@@ -124,3 +124,24 @@ def test_a_tilt_that_needs_the_key_survives_a_power_cut(kind):
         assert not m.tilts, m.rig.command("state")
     finally:
         m.teardown()
+
+
+def test_vlt_notes_with_power_cuts_at_every_instant_of_the_escrow():
+    """A vlt cabinet takes Canadian notes; a power cut lands at a spread of instants of a $20 note's
+    escrow exchange (before its escrow is read, after the pending commit, after the stack command,
+    after the stacked event). After every reboot Machine.check holds bill_in to the notes the
+    validator's stacker really took, and the credit identity with bill_in in it."""
+    log = [["power_on", {"games": ("sept-royal-88",), "juris": "vlt"}], ["notes", {"types": [3, 1]}],
+           ["player", {"actions": ["play", "play"]}]]
+    for delay in (0.0, 0.01, 0.03, 0.06, 0.1, 0.15, 0.25, 0.4):
+        log.append(["power", {"kind": "cut", "during": "note", "delay": delay, "hopper_too": False, "k": 0, "bit": 0,
+                              "games": ("sept-royal-88",), "tamper": False}])
+    log += [["notes", {"types": [5]}], ["player", {"actions": ["play", "cashout", "key"]}]]
+    m = play(log)
+    try:
+        bills = m.rig.bills
+        assert sum(bills.stacked.values()) >= 3  # the $20, the $5, the $100 at least
+        assert m.truth.meters["bill_in"] == bills.stacked_cents // 25
+        assert bills.escrow is None
+    finally:
+        m.teardown()

@@ -60,11 +60,16 @@ def _heap_used(cab: EmulatedCabinet) -> int:
     return int(m.group(1)) if m else -1
 
 
+JURISDICTION = ["casino"]  # --jurisdiction: a vlt cabinet also runs its bill validator, and takes notes
+
+
 def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_only: bool = False) -> dict:
     """One session; {"result": FIT|NOFIT|TIMEOUT, "boot_used", "used", "why"}."""
     out: dict = {"result": FIT}
+    vlt = JURISDICTION[0] == "vlt"
     with tempfile.TemporaryDirectory(prefix="jeton-heap-") as d:
-        cab = EmulatedCabinet(d, heap=f"{heap_k}K", code=code, extra_args=["--games", game])
+        cab = EmulatedCabinet(d, heap=f"{heap_k}K", code=code,
+                              extra_args=["--games", game] + (["--jurisdiction", "vlt"] if vlt else []))
         try:
             cab.boot()
             if cab.firmware.ready.get("game") != game:
@@ -79,7 +84,10 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
             for n in range(games):
                 # tokens for the next 10 games at a time: a long run stays under the credit limit,
                 # above which the acceptor is inhibited (firmware/config.py CREDIT_LIMIT)
-                if cab.panel.screen.get("credits", 0) < bet:
+                if cab.panel.screen.get("credits", 0) < bet and vlt:
+                    cab.insert_bill(3)  # a $20 note (80 credits) through the escrow
+                    cab.insert_token()
+                elif cab.panel.screen.get("credits", 0) < bet:
                     for _ in range(-(-bet * GAMES_PER_SESSION // TOKEN_CREDITS)):
                         cab.insert_token()
                 s = cab.play(timeout=30)
@@ -179,7 +187,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--long", type=int, default=0, help="play this many games at --heap instead")
     ap.add_argument("--heap", default="112K")
     ap.add_argument("--max", type=int, default=0, help="largest heap tried, in K (default per code form, TOP_K)")
+    ap.add_argument("--jurisdiction", choices=("casino", "vlt"), default="casino",
+                    help="vlt: the cabinet runs as a video-lottery terminal and the session pays by notes too")
     args = ap.parse_args([] if argv is None else argv)
+    JURISDICTION[0] = args.jurisdiction
     games = [g for g in args.games.split(",") if g] or shipped_games()
     codes = [c for c in args.codes.split(",") if c]
     if args.long:

@@ -7,6 +7,9 @@ with the reason when any bet level is below the 83 % floor of by-law s. 93 (no o
 --check-certs compares each model with its shipped certificate games/certs/<id>.json (what the
 device's boot check trusts) and exits 1, naming the difference, on a missing certificate, a math
 hash or an exact return or hit frequency that differs (`make certify`).
+--jurisdiction vlt checks the game against the profile it is offered under (firmware/jurisdiction.py):
+maximum bet x credit value <= $2.50, largest prize <= $1,000, credit value <= $0.25 (--denom CENTS,
+default firmware/config.py DENOM_CENTS), return >= 83 %; a broken rule is a refusal that names it (exit 1).
 """
 from __future__ import annotations
 
@@ -16,7 +19,9 @@ import os
 import sys
 import time
 
-from games.model import ModelError
+from firmware import config as fw_config
+from firmware import jurisdiction
+from games.model import Model, ModelError
 from tools.certify.core import below_floor, cert_mismatches, certificate, certify_model, load_model, to_json
 
 CERT_DIR = os.path.join("games", "certs")
@@ -64,6 +69,17 @@ def check_cert(path: str, cert: dict, cert_dir: str, quiet: bool) -> bool:
     return not diffs
 
 
+def profile_refusals(raw: dict, cert: dict, juris: str, denom: int) -> list[str]:
+    """Every rule of the jurisdiction profile the game breaks, each naming it."""
+    m = Model(raw)
+    out = jurisdiction.check_game(juris, denom, m.bets, jurisdiction.largest_prize(m))
+    for bet, f in cert["bets"].items():
+        why = jurisdiction.check_return(juris, f.rtp.numerator, f.rtp.denominator)
+        if why:
+            out.append("bet %s: %s" % (bet, why))
+    return out
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m tools.certify", description=__doc__.splitlines()[0])
     ap.add_argument("models", nargs="+")
@@ -72,13 +88,18 @@ def main(argv: list[str]) -> int:
     how.add_argument("--write-cert", nargs="?", const=CERT_DIR, default=None, metavar="DIR")
     how.add_argument("--check-certs", nargs="?", const=CERT_DIR, default=None, metavar="DIR",
                      help="fail unless every model matches its certificate DIR/<id>.json")
+    ap.add_argument("--jurisdiction", choices=sorted(jurisdiction.PROFILES), default="casino",
+                    help="the profile the game is offered under (default casino: the s. 93 floor only)")
+    ap.add_argument("--denom", type=int, default=fw_config.DENOM_CENTS, metavar="CENTS",
+                    help="the value of a credit in cents (default firmware/config.py DENOM_CENTS)")
     a = ap.parse_args(argv)
     rc = 0
     reports = []
     for path in a.models:
         t0 = time.perf_counter()
         try:
-            cert = certify_model(load_model(path))
+            raw = load_model(path)
+            cert = certify_model(raw)
         except (ModelError, ValueError, KeyError, OSError) as e:
             print("%s: INVALID MODEL: %s" % (path, e), file=sys.stderr)
             rc = max(rc, 2)
@@ -90,7 +111,7 @@ def main(argv: list[str]) -> int:
         reports.append(rep)
         if not a.json:
             print(summary(rep, secs))
-        bad = below_floor(cert)
+        bad = below_floor(cert) + profile_refusals(raw, cert, a.jurisdiction, a.denom)
         for reason in bad:
             print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
         if bad:

@@ -1,0 +1,84 @@
+# ccTalk bill validator: identification of its bill types, escrow and routing, polling of header 159
+# ("read buffered bill events"). Reply to 159: [event counter][A1][B1]...[A5][B5], newest first,
+# with the coin acceptor's counter rules (0 after a reset, then 1..255 wrapping to 1): the counter
+# logic, its double reading and its faults are board/coin_cctalk.py's, unchanged.
+#   A = 1..16 (bill type), B = 0: the note was stacked: ("bill", type, 0)
+#   A = 1..16,             B = 1: the note is held in escrow: ("escrow", type, 1); the host routes it
+#                                 (header 154: 1 stack, 0 return); the validator returns it by itself
+#                                 when not routed within its escrow timeout (code 1)
+#   A = 0: B is an event code (board/bill_codes.py): (kind, 0, code)
+# plus ("counter", was, now) and ("reset", last, 0) as for coins.
+# Bill ids (header 157) are 7 ASCII characters "CCVVVVI": country, value in the country's scaling
+# units, issue letter ("CA0020A"); header 156 gives the country's scaling factor and decimal places.
+from board.compat import const
+from board import bill_codes
+from board.coin_cctalk import CoinAcceptor
+
+ADDR = const(40)  # the bill validator's usual ccTalk address
+H_READ_BILL_EVENTS = const(159)
+H_BILL_ID = const(157)
+H_SCALING = const(156)
+H_ROUTE_BILL = const(154)
+H_OPERATING_MODE = const(153)
+ROUTE_RETURN = const(0)
+ROUTE_STACK = const(1)
+MODE_STACKER_ESCROW = const(3)  # 153 mask: bit 0 use the stacker, bit 1 use the escrow
+TYPES = const(16)
+
+
+def parse_bill_id(bid):
+    """ccTalk bill id "CCVVVVI" (country, value, issue): ("CA", 20, "A"); None if not a bill."""
+    if len(bid) != 7 or not bid[0:2].isalpha() or not bid[2:6].isdigit():
+        return None
+    return bid[0:2], int(bid[2:6]), bid[6]
+
+
+def bill_cents(value, factor, places):
+    """A bill id's value in cents: value x scaling factor, with `places` decimal places."""
+    return value * factor * 100 // 10 ** places
+
+
+class BillValidator(CoinAcceptor):
+    READ = H_READ_BILL_EVENTS
+    WHAT = "bill validator"
+
+    def __init__(self, bus, addr=ADDR, log=None):
+        super().__init__(bus, addr, log)
+
+    def begin(self):
+        """Escrow on (every note waits for the host's route), then inhibit and baseline."""
+        self.bus.request(self.addr, H_OPERATING_MODE, bytes((MODE_STACKER_ESCROW,)))
+        super().begin()
+
+    def bill_ids(self):
+        """{bill type: bill id string} for the 16 types (header 157); empty ones skipped."""
+        ids = {}
+        for t in range(1, TYPES + 1):
+            bid = bytes(self.bus.request(self.addr, H_BILL_ID, bytes((t,)))).decode()
+            if parse_bill_id(bid):
+                ids[t] = bid
+        return ids
+
+    def scaling(self, country):
+        """(scaling factor, decimal places) of a country code (header 156); None: not supported."""
+        r = self.bus.request(self.addr, H_SCALING, country.encode())
+        if len(r) != 3 or not (r[0] or r[1] or r[2]):
+            return None
+        return r[0] | r[1] << 8, r[2]
+
+    def route(self, stack):
+        """Route the note held in escrow (header 154): None when done, else the error code
+        (254 escrow empty, 255 failed to route). A repeat after a lost reply finds the escrow
+        empty: the events that follow (stacked, or returned) say what happened."""
+        r = self.bus.request(self.addr, H_ROUTE_BILL, bytes((ROUTE_STACK if stack else ROUTE_RETURN,)))
+        return r[0] if len(r) else None
+
+    @staticmethod
+    def _event(a, b):
+        if a:
+            if b == 0:
+                return ("bill", a, 0)
+            if b == 1:
+                return ("escrow", a, 1)
+            return (bill_codes.FAULT, a, b)  # no such pair in the table: never a credit
+        return (bill_codes.kind(b), 0, b)

@@ -1,0 +1,103 @@
+# Jurisdiction profiles: the rules a cabinet is certified under, as data, and pure checks that name
+# the rule a game, a wager or a note would break. config.JURISDICTION picks the profile.
+#   casino  S-13.1, r. 3 (casino by-law): tokens or coins in, hopper and hand pay out; no bet, prize
+#           or credit-value limit beyond the configuration's own.
+#   vlt     Québec video-lottery terminal: S-13.1, r. 7 (s. 4 Canadian money, redemption coupon;
+#           s. 6 wager <= $2.50, prize <= $1,000; s. 7 credit <= $0.25), L-6, r. 3 (s. 4 the same
+#           limits, s. 6 automatic coupon at $1,000), L-6, r. 13 (s. 1 return >= 83 %).
+# Money in cents, integers only. None: no limit under that profile.
+#
+# The return floor of both profiles is games/floor.py's 83 %, which the boot check of every game
+# already enforces against its certificate (tests check that the profiles agree with it).
+PROFILES = {
+    "casino": {"max_bet_cents": None, "max_prize_cents": None, "max_credit_cents": None,
+               "auto_coupon_cents": None, "payout": "hopper", "bills": False, "return_floor": (83, 100)},
+    "vlt": {"max_bet_cents": 250, "max_prize_cents": 100000, "max_credit_cents": 25,
+            "auto_coupon_cents": 100000, "payout": "coupon", "bills": True, "return_floor": (83, 100)},
+}
+
+# the rules, as a refusal names them: (profile key, name, source)
+MAX_BET = ("max_bet_cents", "maximum bet", "L-6, r. 3, s. 4; S-13.1, r. 7, s. 6")
+MAX_PRIZE = ("max_prize_cents", "maximum prize", "L-6, r. 3, s. 4; S-13.1, r. 7, s. 6")
+MAX_CREDIT = ("max_credit_cents", "maximum credit value", "S-13.1, r. 7, s. 7")
+RETURN_FLOOR = ("return_floor", "minimum return", "L-6, r. 13, s. 1; S-13.1, r. 3, s. 93")
+
+
+def profile(name):
+    """The profile called name; ValueError naming the known ones otherwise."""
+    p = PROFILES.get(name) if isinstance(name, str) else None
+    if p is None:
+        raise ValueError("no jurisdiction profile %s (casino, vlt)" % (name if isinstance(name, str) else "of that type"))
+    return p
+
+
+def dollars(cents):
+    return "$%d.%02d" % (cents // 100, cents % 100)
+
+
+def _over(name, rule, what, cents):
+    """The refusal naming the rule when cents is above the profile's limit, else None."""
+    limit = PROFILES[name][rule[0]]
+    if limit is None or cents <= limit:
+        return None
+    # the rule first: an event record keeps 76 characters
+    return "%s %s: %s above %s (%s; %s)" % (name, rule[1], dollars(cents), dollars(limit), what, rule[2])
+
+
+def largest_prize(m):
+    """The largest prize the pay table offers, in credits (games/model.py Model): the best line or
+    scatter pay at any bet level, times the free spins' multiplier when a feature pays it. One pay
+    table entry is one prize (S-13.1, r. 7, s. 8; L-6, r. 3, s. 5 show each of them)."""
+    best = 0
+    for bi in range(len(m.bets)):
+        for row in m.cpay[bi]:
+            if row and row[-1] > best:  # rows keep the best shorter run: the last is the largest
+                best = row[-1]
+        for v in m.spay[bi]:
+            if v > best:
+                best = v
+    if m.free is not None and m.multiplier > 1:
+        best *= m.multiplier
+    return best
+
+
+def check_credit(name, denom_cents):
+    """None, or why a credit of denom_cents breaks the profile's credit value rule."""
+    return _over(name, MAX_CREDIT, "a credit", denom_cents)
+
+
+def check_wager(name, denom_cents, bet):
+    """None, or why a wager of bet credits breaks the profile's maximum bet."""
+    return _over(name, MAX_BET, "bet %d x %d cents" % (bet, denom_cents), bet * denom_cents)
+
+
+def check_return(name, num, den):
+    """None, or why a return of num/den is below the profile's floor."""
+    fn, fd = PROFILES[name]["return_floor"]
+    if den > 0 and num * fd >= fn * den:
+        return None
+    x = num * 100000 // den if den > 0 else 0
+    return "%s %s: return %d.%03d %% below %d %% (%s)" % (
+        name, RETURN_FLOOR[1], x // 1000, x % 1000, fn * 100 // fd, RETURN_FLOOR[2])
+
+
+def check_game(name, denom_cents, bets, prize_credits):
+    """Every rule of the profile the game breaks (its bet levels, its largest prize in credits) at
+    a credit of denom_cents: [] when it may be offered. The return is checked by check_return."""
+    out = []
+    for why in (check_credit(name, denom_cents), check_wager(name, denom_cents, max(bets)),
+                _over(name, MAX_PRIZE, "prize %d x %d cents" % (prize_credits, denom_cents),
+                      prize_credits * denom_cents)):
+        if why:
+            out.append(why)
+    return out
+
+
+def credit_cap_cents(name, credit_limit, denom_cents):
+    """The most the credit meter may hold after money in: config.CREDIT_LIMIT, and below the
+    profile's automatic coupon (a note that would pass it is returned from escrow)."""
+    cap = credit_limit * denom_cents
+    auto = PROFILES[name]["auto_coupon_cents"]
+    if auto is not None and auto < cap:
+        cap = auto
+    return cap

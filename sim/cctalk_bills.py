@@ -1,0 +1,197 @@
+"""Emulated ccTalk bill validator (address 40) on the shared ccTalk bus (sim/cctalk_bus.py),
+answering board/bill_cctalk.py byte for byte: 159 read buffered bill events, 154 route bill, 157
+request bill id, 156 request country scaling factor, 153 modify bill operating mode, 231 / 228
+inhibits, 1 reset. Canadian notes: $5, $10, $20, $50 and $100 ("CA0005A" ... "CA0100A", values in
+dollars with the country scaling factor 100 and 2 decimal places).
+
+A note goes into escrow (event [type][1]) and waits for the host's 154: 1 stacks it (event
+[type][0]), 0 returns it (event [0][1]); unrouted for `escrow_s` seconds it is returned by the
+validator itself, as real ones do. Host-side truth for the tests: `stacked` (notes per type),
+`stacked_cents`, `returned`, `inserted`.
+
+Fault injection: jam() (event 6, no note taken until clear()), stacker_full() (event 14; a note
+routed to the stacker fails with 255 and stays in escrow until returned), stacker_removed() /
+stacker_inserted() (events 11 / 12), fraud(code) (8, 9, 17 or 18), reject(code) (2 or 3: an
+invalid note handed back), power_cycle() (counter back to 0, inhibited; a note in escrow goes back
+to the player); CcTalkDevice.inject() for the link.
+"""
+from __future__ import annotations
+
+import time
+
+from sim.cctalk_bus import CcTalkDevice
+
+CANADIAN = {1: "CA0005A", 2: "CA0010A", 3: "CA0020A", 4: "CA0050A", 5: "CA0100A"}
+SCALING = {"CA": (100, 2)}  # factor 100, 2 decimal places: a value of 20 is $20.00
+
+
+class BillValidatorPeer(CcTalkDevice):
+    category = "Bill Validator"
+    product = "SIM-BV1"
+    serial = 0x00BEEF
+
+    def __init__(self, addr: int = 40, bills: dict[int, str] | None = None, escrow_s: float = 30.0):
+        super().__init__(addr)
+        self.bills = dict(CANADIAN if bills is None else bills)
+        self.escrow_s = escrow_s
+        self.counter = 0
+        self.events: list[tuple[int, int]] = []  # newest first, (A, B)
+        self.master_enabled = False
+        self.inhibit_mask = 0
+        self.mode = 0
+        self.escrow: int | None = None
+        self._escrow_until = 0.0
+        self.jammed = False
+        self.full = False
+        self.removed = False
+        self.stacked: dict[int, int] = {}
+        self.stacked_cents = 0
+        self.returned = 0
+        self.inserted = 0
+        self.polls = 0
+
+    # --- the note path --------------------------------------------------------------------------
+    def cents(self, bill_type: int) -> int:
+        factor, places = SCALING[self.bills[bill_type][:2]]
+        return int(self.bills[bill_type][2:6]) * factor * 100 // 10 ** places
+
+    def accepting(self, bill_type: int) -> bool:
+        with self.lock:
+            return self.master_enabled and bool(self.inhibit_mask >> (bill_type - 1) & 1)
+
+    def insert(self, bill_type: int) -> bool:
+        """A note goes in: True when it is held in escrow, False when handed straight back."""
+        with self.lock:
+            self._expire()
+            self.inserted += 1
+            if self.jammed or self.removed or self.escrow is not None or not self.master_enabled:
+                return False  # the bezel does not take it
+            if bill_type not in self.bills:
+                self._event(0, 2)  # invalid bill (validation fail)
+                return False
+            if not self.inhibit_mask >> (bill_type - 1) & 1:
+                self._event(0, 4)  # inhibited bill (on serial)
+                return False
+            self.escrow = bill_type
+            self._escrow_until = time.monotonic() + self.escrow_s
+            self._event(bill_type, 1)
+            return True
+
+    def timeout_escrow(self) -> None:
+        """The escrow timeout runs out now: the note goes back to the player."""
+        with self.lock:
+            self._escrow_until = 0.0
+            self._expire()
+
+    def _expire(self) -> None:
+        if self.escrow is not None and time.monotonic() >= self._escrow_until:
+            self._give_back()
+
+    def _give_back(self) -> None:
+        self.escrow = None
+        self.returned += 1
+        self._event(0, 1)  # bill returned from escrow
+
+    # --- faults -----------------------------------------------------------------------------------
+    def jam(self) -> None:
+        with self.lock:
+            self.jammed = True
+            self._event(0, 6)  # bill jammed in transport (unsafe mode)
+
+    def stacker_full(self) -> None:
+        with self.lock:
+            self.full = True
+            self._event(0, 14)
+
+    def stacker_removed(self) -> None:
+        with self.lock:
+            self.removed = True
+            self._event(0, 11)
+
+    def stacker_inserted(self) -> None:
+        with self.lock:
+            self.removed = self.full = False
+            self._event(0, 12)
+
+    def clear(self) -> None:
+        """The attendant cleared the jam."""
+        with self.lock:
+            self.jammed = False
+
+    def fraud(self, code: int = 18) -> None:
+        with self.lock:
+            self._event(0, code)
+
+    def reject(self, code: int = 2) -> None:
+        with self.lock:
+            self.inserted += 1
+            self._event(0, code)
+
+    def power_cycle(self) -> None:
+        with self.lock:
+            if self.escrow is not None:
+                self.escrow = None
+                self.returned += 1  # the note comes back out as the validator powers up
+            self.counter = 0
+            self.events.clear()
+            self.master_enabled = False
+
+    def _event(self, a: int, b: int) -> None:
+        self.counter = self.counter % 255 + 1
+        self.events.insert(0, (a, b))
+        del self.events[5:]
+
+    # --- the bus -----------------------------------------------------------------------------------
+    def command(self, header: int, data: bytes) -> bytes | None:
+        ident = self.identity(header)
+        if ident is not None:
+            return ident
+        self._expire()
+        if header == 159:
+            self.polls += 1
+            ev = self.events + [(0, 0)] * (5 - len(self.events))
+            return bytes([self.counter]) + bytes(x for pair in ev for x in pair)
+        if header == 154 and len(data) == 1:
+            return self._route(data[0])
+        if header == 157 and len(data) == 1:
+            return self.bills.get(data[0], ".......").encode()
+        if header == 156 and len(data) == 2:
+            factor, places = SCALING.get(data.decode("ascii", "replace"), (0, 0))
+            return bytes([factor & 0xFF, factor >> 8, places])
+        if header == 153 and len(data) == 1:
+            self.mode = data[0]
+            return b""
+        if header == 231 and len(data) == 2:
+            self.inhibit_mask = data[0] | data[1] << 8
+            return b""
+        if header == 228 and len(data) == 1:
+            self.master_enabled = bool(data[0] & 1)
+            return b""
+        if header == 1:
+            if self.escrow is not None:
+                self._give_back()
+            self.counter = 0
+            self.events.clear()
+            self.master_enabled = False
+            return b""
+        return None
+
+    def _route(self, code: int) -> bytes:
+        if self.escrow is None:
+            return bytes([254])  # escrow is empty
+        t = self.escrow
+        if code == 255:
+            self._escrow_until = time.monotonic() + self.escrow_s
+            return b""
+        if code == 1:
+            if self.full or self.removed or self.jammed:
+                return bytes([255])  # failed to route bill
+            self.escrow = None
+            self.stacked[t] = self.stacked.get(t, 0) + 1
+            self.stacked_cents += self.cents(t)
+            self._event(t, 0)
+            return b""
+        if code == 0:
+            self._give_back()
+            return b""
+        return None  # type: ignore[return-value]  (NAK: no such route code)

@@ -1,0 +1,64 @@
+# A byte-level fake ccTalk bill validator for device tests (both runtimes): the 159 buffer, escrow
+# and routing (154), bill ids (157: Canadian $5-$100), CA scaling (156: factor 100, 2 places),
+# operating mode (153) and inhibits (231/228). on_route(code) runs as a 154 arrives (tests check what
+# is committed at that instant); `ids` is its bill table.
+
+
+IDS = {1: "CA0005A", 2: "CA0010A", 3: "CA0020A", 4: "CA0050A", 5: "CA0100A"}
+
+
+class Validator:
+    """A bill validator's 159 buffer, escrow and inhibits."""
+
+    def __init__(self):
+        self.counter = 0
+        self.events = []
+        self.master = 0
+        self.mask = 0
+        self.mode = 0
+        self.escrow = None
+        self.routes = []
+        self.on_route = None
+        self.full = False
+        self.ids = dict(IDS)
+
+    def event(self, a, b):
+        self.counter = self.counter % 255 + 1
+        self.events.insert(0, (a, b))
+        del self.events[5:]
+
+    def insert(self, t):
+        self.escrow = t
+        self.event(t, 1)
+
+    def reply(self, header, data):
+        if header == 159:
+            ev = self.events + [(0, 0)] * (5 - len(self.events))
+            return bytes([self.counter] + [x for p in ev for x in p])
+        if header == 154:
+            self.routes.append(data[0])
+            if self.on_route is not None:
+                self.on_route(data[0])
+            if self.escrow is None:
+                return bytes([254])
+            if data[0] == 1 and self.full:
+                return bytes([255])
+            t, self.escrow = self.escrow, None
+            self.event(t, 0) if data[0] == 1 else self.event(0, 1)
+            return b""
+        if header == 157:
+            return self.ids.get(data[0], ".......").encode()
+        if header == 156:
+            return b"\x64\x00\x02" if bytes(data) == b"CA" else b"\x00\x00\x00"
+        if header == 153:
+            self.mode = data[0]
+            return b""
+        if header == 228:
+            self.master = data[0]
+            return b""
+        if header == 231:
+            self.mask = data[0] | data[1] << 8
+            return b""
+        if header == 254:
+            return b""
+        return None

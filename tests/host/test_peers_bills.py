@@ -1,0 +1,121 @@
+"""The emulated bill validator (sim/cctalk_bills.py) against the real driver (board/bill_cctalk.py)
+over the emulated board's ccTalk UART, byte for byte, with its faults: jam, stacker full and
+removed, fraud, rejects, escrow timeout, power cycle."""
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+
+import pytest
+
+from board import emulated
+from board.bill_cctalk import BillValidator, bill_cents, parse_bill_id
+from board.cctalk import Master
+from sim.cctalk_acceptor import CoinAcceptorPeer
+from sim.cctalk_bills import BillValidatorPeer
+from sim.harness import free_ports
+
+
+@pytest.fixture
+def rig():
+    state = tempfile.mkdtemp(prefix="jeton-bills-")
+    console, cctalk, panel = free_ports(3)
+    board = emulated.Board(state, console, cctalk, panel)
+    acc = CoinAcceptorPeer(cctalk)
+    peer = acc.attach(BillValidatorPeer())
+    acc.start()
+    deadline = time.monotonic() + 5
+    while board.uarts["cctalk"].conn is None and time.monotonic() < deadline:
+        board.idle(20)
+    bv = BillValidator(Master(board.uart("cctalk"), board.idle, timeout_ms=200))
+    bv.begin()
+    bv.enable(True, 0x001F)
+    yield bv, peer
+    acc.stop()
+    board.nvram.close()
+    for link in board._links:
+        link.drop()
+        link.srv.close()
+    shutil.rmtree(state, ignore_errors=True)
+
+
+def _poll(bv: BillValidator, n: int) -> list:
+    out: list = []
+    deadline = time.monotonic() + 5
+    while len(out) < n and time.monotonic() < deadline:
+        bv.poll(out)
+    return out
+
+
+def test_canadian_notes_by_id_and_scaling(rig) -> None:
+    bv, peer = rig
+    ids = bv.bill_ids()
+    assert ids == {1: "CA0005A", 2: "CA0010A", 3: "CA0020A", 4: "CA0050A", 5: "CA0100A"}
+    factor, places = bv.scaling("CA")
+    cents = {t: bill_cents(parse_bill_id(ids[t])[1], factor, places) for t in ids}
+    assert cents == {1: 500, 2: 1000, 3: 2000, 4: 5000, 5: 10000}
+    assert bv.scaling("XX") is None
+    assert peer.mode == 3  # begin() asked for escrow and stacker
+
+
+def test_escrow_stack_and_return(rig) -> None:
+    bv, peer = rig
+    assert peer.insert(3)
+    assert _poll(bv, 1) == [("escrow", 3, 1)]
+    assert bv.route(True) is None
+    assert _poll(bv, 1) == [("bill", 3, 0)]
+    assert peer.stacked == {3: 1} and peer.stacked_cents == 2000
+    assert peer.insert(5)
+    _poll(bv, 1)
+    assert bv.route(False) is None
+    assert _poll(bv, 1) == [("status", 0, 1)] and peer.returned == 1
+    assert bv.route(True) == 254  # the escrow is empty
+
+
+def test_inhibited_and_invalid_notes(rig) -> None:
+    bv, peer = rig
+    bv.enable(True, 0x0001)  # only $5
+    assert not peer.insert(2)
+    assert not peer.insert(9)
+    assert _poll(bv, 2) == [("status", 0, 4), ("reject", 0, 2)]
+    bv.enable(False)
+    assert not peer.insert(1) and not peer.accepting(1)
+
+
+def test_escrow_timeout_returns_the_note(rig) -> None:
+    bv, peer = rig
+    peer.insert(2)
+    _poll(bv, 1)
+    peer.timeout_escrow()
+    assert _poll(bv, 1) == [("status", 0, 1)]
+    assert bv.route(True) == 254 and peer.stacked_cents == 0
+
+
+def test_faults_jam_stacker_fraud_reject(rig) -> None:
+    bv, peer = rig
+    peer.jam()
+    assert not peer.insert(1)
+    peer.clear()
+    peer.stacker_full()
+    assert peer.insert(1)
+    out = _poll(bv, 3)
+    assert out == [("fault", 0, 6), ("status", 0, 14), ("escrow", 1, 1)]
+    assert bv.route(True) == 255  # cannot stack: the note stays in escrow
+    assert bv.route(False) is None and peer.returned == 1
+    peer.stacker_removed()
+    peer.stacker_inserted()
+    peer.fraud(17)
+    peer.reject(3)
+    assert _poll(bv, 5) == [("status", 0, 1), ("status", 0, 11), ("status", 0, 12), ("fraud", 0, 17),
+                            ("reject", 0, 3)]
+
+
+def test_power_cycle_gives_the_escrowed_note_back_and_reads_as_a_reset(rig) -> None:
+    bv, peer = rig
+    peer.insert(4)
+    _poll(bv, 1)
+    peer.power_cycle()
+    assert peer.returned == 1
+    out = _poll(bv, 1)
+    assert out == [("reset", 1, 0)] and peer.master_enabled  # the driver restored its inhibits
