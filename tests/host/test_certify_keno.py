@@ -146,3 +146,18 @@ def test_invalid_keno_model_exits_2_with_the_reason(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text(json.dumps(raw))
     r = _cli(str(tmp_path / "bad.json"))
     assert r.returncode == 2 and "INVALID MODEL: spot count 11 out of range 1..10" in r.stderr, r.stderr
+
+
+def test_par_sheet_of_a_keno_model(tmp_path: Path) -> None:
+    r = subprocess.run([sys.executable, "-m", "tools.par", str(MODELS / "keno-etoile-90.json"), "--out", str(tmp_path)],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "keno-etoile-90: keno, 9 spot counts x 3 bets, lowest 8 spots at bet 5 90.1863 %" in r.stdout
+    md = (tmp_path / "keno-etoile-90.md").read_text(encoding="utf-8")
+    html = (tmp_path / "keno-etoile-90.html").read_text(encoding="utf-8")
+    cert = _load(CERTS / "keno-etoile-90.json")
+    for s, per in cert["rtp"].items():
+        assert f"## {s} spots" in md
+        for bet, frac in per.items():
+            assert f"| {s} | {bet} | {frac} |" in md, (s, bet)
+    assert html.count("<table") == html.count("</table>") == 1 + len(cert["rtp"])
