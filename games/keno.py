@@ -38,7 +38,8 @@ class KenoGame:
         self.bets = m.bets
         self.spots = m.spots  # offered spot counts, ascending
         self._pool = bytearray(m.numbers)  # the draw's urn, reused: no list per game
-        self._mark = bytearray(m.numbers + 1)  # 1 at each picked number while evaluating
+        self._mark = bytearray(m.numbers + 1)  # 1 at each picked number while checking a card
+        self._seen = bytearray(m.numbers + 1)  # 1 at each number drawn while evaluating
 
     # -- picks ------------------------------------------------------------------------------------
     def check_picks(self, picks):
@@ -58,27 +59,26 @@ class KenoGame:
                 raise ValueError("spot %d picked twice" % p)
             mark[p] = 1
 
-    def _deal(self, gen, k):
+    def _deal(self, gen, k, out, at):
         # partial Fisher-Yates over the preallocated urn: every ordered k-draw equally likely, each
-        # position taken with rng.below (rejection sampling, no modulo bias)
+        # position taken with rng.below (rejection sampling, no modulo bias); into out[at:at + k]
         pool = self._pool
         n = len(pool)
         for i in range(n):
             pool[i] = i + 1
-        out = []
         for i in range(k):
             j = i + below(gen, n - i)
             v = pool[j]
             pool[j] = pool[i]
             pool[i] = v
-            out.append(v)
+            out[at + i] = v
         return out
 
     def quick_pick(self, gen, spots):
         """spots numbers chosen by the rng for the player (the same unbiased draw), ascending."""
         if spots not in self.m.pay:
             raise ValueError("%r spots not offered" % (spots,))
-        out = self._deal(gen, spots)
+        out = self._deal(gen, spots, [0] * spots, 0)
         out.sort()
         return out
 
@@ -86,21 +86,31 @@ class KenoGame:
     def play(self, gen, bet, picks):
         self.m.bet_index(bet)
         self.check_picks(picks)  # before a single number is drawn
-        draws = list(picks)
-        draws.extend(self._deal(gen, self.m.drawn))
-        return self.evaluate(bet, draws)
+        s = len(picks)
+        draws = [0] * (s + self.m.drawn)  # one list: the picks, then the numbers as they are drawn
+        for i in range(s):
+            draws[i] = picks[i]
+        self._deal(gen, self.m.drawn, draws, s)
+        return self._outcome(bet, draws)
 
     def evaluate(self, bet, draws):
+        """The game of a recorded draws list (a recall record), checked as strictly as a live card."""
+        if not isinstance(draws, list):
+            raise ValueError("draws: the picks then %d numbers drawn" % self.m.drawn)
+        return self._outcome(bet, list(draws))
+
+    def _outcome(self, bet, draws):
         m = self.m
         bi = m.bet_index(bet)
         d = m.drawn
-        if not isinstance(draws, list) or len(draws) <= d:
+        if len(draws) <= d:
             raise ValueError("draws: the picks then %d numbers drawn" % d)
         picks = draws[:-d]
         drawn = draws[-d:]
-        self.check_picks(picks)  # leaves self._mark at the picks
-        mark = self._mark
-        seen = bytearray(m.numbers + 1)
+        self.check_picks(picks)
+        seen = self._seen
+        for i in range(len(seen)):
+            seen[i] = 0
         for v in drawn:
             if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= m.numbers:
                 raise ValueError("drawn number %r out of 1..%d" % (v, m.numbers))
@@ -109,12 +119,10 @@ class KenoGame:
             seen[v] = 1
         hits = [p for p in picks if seen[p]]
         hits.sort()
-        for p in picks:
-            mark[p] = 0
         s = len(picks)
         award = m.pay[s][bi][len(hits)]
         wins = [(s, "%d/%d" % (len(hits), s), award)] if award else []
-        return KenoOutcome(bet, list(draws), list(picks), list(drawn), hits, wins, award)
+        return KenoOutcome(bet, draws, picks, drawn, hits, wins, award)
 
     def describe(self, lang="fr"):
         from games.keno_text import describe
