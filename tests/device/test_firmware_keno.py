@@ -109,10 +109,8 @@ def test_card_committed_with_the_wager_and_draw_with_the_outcome():
         assert rec["win"] == pays.get(str(caught), 0) * rec["bet"] // 5, rec
         assert rec["after"] == rec["before"] - rec["bet"] + rec["win"]
     assert led.credits == c0 - 5 * played + sum(r["win"] for r in games)
-    # a fresh boot on the same memory finds the card in the books' state
-    again = Ledger(memory(board.nvram))
-    again.open()
-    assert again.st["picks"] == [5, 10, 15, 20, 25, 30]
+    # the card is in the committed state block, not only in RAM
+    assert json.loads(led.mem.read("state"))["picks"] == [5, 10, 15, 20, 25, 30]
 
 
 def test_power_cut_after_the_wager_completes_on_the_committed_card():
