@@ -234,3 +234,17 @@ def test_boot_check_accepts_shipped_and_refuses_tampering():
     low["rtp"]["3"]["5"] = "82/100"
     ok, why, _ = run(model, low)
     assert not ok and "3 spots, bet 5: certified return 82.000 % below the 83 % floor" in why, why
+
+
+def test_rules_text_before_play_french_then_english():
+    # s. 89: name, cost of a card, how it is played and every pay, from the certified model
+    g = load("games/models/keno-etoile-90.json")
+    fr, en = g.describe("fr"), g.describe("en")
+    assert fr[0] == "Keno étoile" and en[0] == "Star Keno"
+    assert fr[1] == "Mise : 5, 10, 25 crédits" and en[1] == "Bet : 5, 10, 25 credits"
+    assert "Pick 2 to 10 numbers from 1 to 80, or a quick pick; 20 numbers are drawn." in en
+    with open("games/models/keno-etoile-90.json") as f:
+        top = json.load(f)["pays"]["10"]["10"]
+    assert "  10 spots, 10 caught: %d / %d / %d" % tuple(top) in en
+    assert "  2 spots, 2 caught: 75 / 150 / 375" in en  # 75 per 5-credit coin
+    assert not [ln for ln in en if " 0 caught: 0 " in ln]  # a catch that pays nothing is not listed
