@@ -49,15 +49,7 @@ class KenoGame:
             raise ValueError("no spots picked")
         if len(picks) not in m.pay:
             raise ValueError("%d spots not offered (offered: %s)" % (len(picks), ",".join(str(s) for s in m.spots)))
-        mark = self._mark
-        for i in range(len(mark)):
-            mark[i] = 0
-        for p in picks:
-            if not isinstance(p, int) or isinstance(p, bool) or not 1 <= p <= m.numbers:
-                raise ValueError("spot %r is not a number 1..%d" % (p, m.numbers))
-            if mark[p]:
-                raise ValueError("spot %d picked twice" % p)
-            mark[p] = 1
+        _distinct(picks, self._mark, m.numbers, "spot %r is not a number 1..%d", "spot %d picked twice")
 
     def _deal(self, gen, k, out, at):
         # partial Fisher-Yates over the preallocated urn: every ordered k-draw equally likely, each
@@ -109,14 +101,7 @@ class KenoGame:
         drawn = draws[-d:]
         self.check_picks(picks)
         seen = self._seen
-        for i in range(len(seen)):
-            seen[i] = 0
-        for v in drawn:
-            if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= m.numbers:
-                raise ValueError("drawn number %r out of 1..%d" % (v, m.numbers))
-            if seen[v]:
-                raise ValueError("number %d drawn twice" % v)
-            seen[v] = 1
+        _distinct(drawn, seen, m.numbers, "drawn number %r out of 1..%d", "number %d drawn twice")
         hits = [p for p in picks if seen[p]]
         hits.sort()
         s = len(picks)
@@ -128,6 +113,18 @@ class KenoGame:
         from games.keno_text import describe
 
         return describe(self, lang)
+
+
+def _distinct(nums, marks, top, bad, twice):
+    # every item an int in 1..top, none twice; leaves marks[v] = 1 at each (preallocated: no set)
+    for i in range(len(marks)):
+        marks[i] = 0
+    for v in nums:
+        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= top:
+            raise ValueError(bad % (v, top))
+        if marks[v]:
+            raise ValueError(twice % v)
+        marks[v] = 1
 
 
 def load(path):
