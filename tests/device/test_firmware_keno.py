@@ -152,3 +152,31 @@ def test_audit_test_game_plays_a_card():
     o = cab.play_test_game()
     assert len(o.picks) == 10 and len(o.drawn) == 20  # no card: a quick pick of the most spots
     assert cab.ledger.meters["games_played"] == 0
+
+
+def test_quick_pick_without_a_working_rng():
+    from fakes_cabinet import FailingGen
+    from rng import RngFailure
+
+    cab, board, acc = cabinet()
+    touch(board, cab, "spot", 12)
+    gen = cab.gen
+    cab.gen = None  # no generator at power-up (the rng tilt): no quick pick, the card stays
+    touch(board, cab, "quick", 5)
+    assert cab.message == "no quick pick: rng off" and cab.picks() == [12]
+    cab.gen = FailingGen(RngFailure("repetition", "stuck"))
+    touch(board, cab, "quick", 5)
+    assert "rng" in cab.tilts and cab.picks() == [12]
+    cab.gen = gen
+
+
+def test_a_committed_card_the_booted_game_cannot_play_is_refunded():
+    cab, board, acc = cabinet()
+    coins(cab, acc, 10)
+    c0 = cab.ledger.credits
+    cab.ledger.st["picks"] = []  # a card no game could play, committed with the wager
+    cab.ledger.wager(5, None, cab.game.id)
+    cab2, _, _ = cabinet(nv=board.nvram)
+    led = cab2.ledger
+    assert led.game["phase"] == "void" and led.meters["refunds"] == 5 and led.credits == c0
+    assert any("card not playable on keno-classique-92: no spots picked" in e[3] for e in led.events())

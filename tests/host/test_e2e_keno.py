@@ -39,7 +39,12 @@ def test_keno_session_replays_and_power_cuts_lose_nothing(tmp_path: Path) -> Non
         cab.panel.wait_for(lambda s: s.get("msg") == "no spots picked")
         for _ in range(6):
             cab.insert_token()
-        for n in (7, 14, 21, 28, 35, 42, 49, 56):
+        for junk in ("touch spot 999", "touch spot 12x", "touch hold 3", "touch spot", "touch quick 4444", "touch"):
+            cab.panel.tap.send_line(junk)  # noise on the panel link is no press
+        cab.panel.touch("spot", 7)
+        s = cab.panel.wait_for(lambda s: isinstance(s.get("reels"), dict) and s["reels"]["picks"])
+        assert s["reels"]["picks"] == [7]
+        for n in (14, 21, 28, 35, 42, 49, 56):
             cab.panel.touch("spot", n)
         s = cab.panel.wait_for(lambda s: isinstance(s.get("reels"), dict) and len(s["reels"]["picks"]) == 8)
         cards.append(s["reels"]["picks"])
@@ -98,3 +103,8 @@ def test_keno_session_replays_and_power_cuts_lose_nothing(tmp_path: Path) -> Non
     assert [r["diffs"] for r in results] == [[] for _ in results]
     for r in results:
         assert set(r["window"]) == {"picks", "drawn", "hits"} and len(r["window"]["drawn"]) == 20
+    # a recall record whose numbers were changed is flagged
+    forged = json.loads(json.dumps(export))
+    drawn = forged["games"][0]["draws"]
+    drawn[-1] = next(n for n in range(1, 81) if n not in drawn)
+    assert replay.replay(forged, MODELS)[0]["diffs"]
