@@ -30,6 +30,7 @@ from board import hal
 from board.compat import const, ticks_diff, ticks_ms, PinBase
 from board.counter_file import CounterFile
 from board.secret_file import SecretFile
+from board.touch import TouchQueue, WORDS
 from board.nvram_file import prepare
 
 NAME = "emulated"
@@ -370,6 +371,10 @@ class Panel(Link):
                 self.board.pins[parts[1]].value(parts[2] == "1")
             elif len(parts) == 2 and parts[0] == "entropy" and parts[1] in ("stuck", "ok"):
                 self.board.entropy.set_stuck(parts[1] == "stuck")
+            elif parts[:1] == ["touch"] and len(parts) in (2, 3) and parts[1] in WORDS:
+                n = parts[2] if len(parts) == 3 else "0"
+                if len(n) <= 3 and n.isdigit() and int(n) <= 255:  # else noise: no press
+                    self.board.touch.put(parts[1], int(n))
         if len(buf) > MAX_PANEL_LINE:
             buf = b""  # no line end in sight: noise, not a command; never let it fill the heap
         self._lines[id(conn)] = buf
@@ -528,6 +533,7 @@ class Board(hal.WiredBoard):
             else:
                 self.pins[name] = Pin(name)
         self.display = Display(self.panel)
+        self.touch = TouchQueue()  # the player's screen: keno spots, quick pick (panel `touch` lines)
         self.entropy = EntropyWire(state_dir + "/entropy")
         self.door_latch = DoorLatch(state_dir + "/door_latch") if profile is None else None
         self.uarts = {"console": links[1], "cctalk": links[2]}

@@ -28,6 +28,7 @@ class Board:
       display     show(screen: dict) -> None (whatever the cabinet's display is)
       door_latch  None, or a battery-backed "door opened while off" latch: read() -> names, clear()
                   (board/doors.py)
+      touch       None, or a touch screen's presses: take() -> (word, n) or None (board/touch.py)
     """
 
     NAME = None
@@ -36,6 +37,7 @@ class Board:
     nvram = None
     display = None
     door_latch = None
+    touch = None
 
     def uart(self, role):
         """Byte stream for role "cctalk" or "console": read(n) -> bytes|None,

@@ -13,6 +13,7 @@ from firmware.books import AuditError
 from firmware.coins import CoinIn
 from firmware.payout import HopperOut
 from firmware.play import GamePlay
+from firmware.play_keno import KenoPlay, is_keno
 
 import rng
 from rng import RngFailure
@@ -46,7 +47,7 @@ BOOT_TILTS = ("game", "config", "software")
 SECURITY_TILTS = ("software", "game", "config")
 
 
-class Cabinet(GamePlay, HopperOut):
+class Cabinet(GamePlay, HopperOut, KenoPlay):
     def __init__(self, board, ledger, game, gen, acceptor, log=print):
         self.board = board
         self.ledger = ledger
@@ -165,6 +166,8 @@ class Cabinet(GamePlay, HopperOut):
             return "bet %d not offered by %s" % (g["bet"], self.game.id)
         if self.gen is None:
             return "rng failure at power-up"
+        if is_keno(self.game):
+            return self.keno_cannot_complete()
         return None
 
     def last_recall(self):
@@ -355,6 +358,8 @@ class Cabinet(GamePlay, HopperOut):
             self.handle(states.PLAY)
         if b["cashout"].take() or (self._cashout_asked and self.state not in states.CASHOUT_WAITS):
             self.handle(states.CASHOUT)
+        if self.board.touch is not None:
+            self.service_touch()
         if not self.ram_error:
             self.service_acceptor()
             self.service_hopper()

@@ -5,6 +5,7 @@
 from board.compat import ticks_add, ticks_diff
 from firmware import config, jurisdiction, states
 from firmware.books import AuditError
+from firmware.play_keno import is_keno
 from rng import RngFailure
 
 
@@ -32,6 +33,8 @@ class GamePlay:
     def play(self):
         if not self.playable():
             return
+        if is_keno(self.game) and not self.keno_ready():
+            return  # a card that cannot be played is refused before anything is committed
         if self.ledger.tour and self.ledger.session is None:
             try:
                 self.ledger.tour_enter()  # s. 124: an entry fee instead of wagers
@@ -66,7 +69,7 @@ class GamePlay:
         try:
             if self.gen is None:
                 raise RngFailure("source_off", "no generator")
-            outcome = self.game.play(self.gen, bet)
+            outcome = self.keno_outcome(bet) if is_keno(self.game) else self.game.play(self.gen, bet)
         except RngFailure as e:
             # s. 95: the machine failed, not the player: no outcome, the wager comes back
             self.ledger.void("rng failure")
@@ -101,7 +104,8 @@ class GamePlay:
             raise ValueError("test games need the audit key")
         if self.gen is None:
             raise ValueError("no random number generator (rng tilt)")
-        outcome = self.game.play(self.gen, bet or self.game.bets[0])
+        bet = bet or self.game.bets[0]
+        outcome = self.keno_test_game(bet) if is_keno(self.game) else self.game.play(self.gen, bet)
         self.board.display.show({"state": "audit", "test": True, "reels": outcome.window, "win": outcome.award})
         return outcome
 

@@ -19,6 +19,7 @@ from games.floor import meets_floor, RTP_FLOOR_NUM
 from games.model import read
 from games.reels import ReelGame
 from games import exact
+from games.keno_model import FORMAT as KENO
 
 NO_MEMORY = "boot check needs more memory than this board has free"
 
@@ -60,6 +61,10 @@ def _check(model_path, cert_path, recompute):
     except Exception as e:  # noqa: missing or unreadable file, bad JSON
         return False, "unreadable model or certificate: %s" % (e,), None
     try:
+        if model.get("format") == KENO:  # a keno card game: its own tables, same rules (issue 13)
+            from games.keno_check import check_model
+
+            return check_model(model, cert, recompute, _frac, _pct)
         gc.collect()
         h = math_hash(model)
         gc.collect()  # the hash's canonical pieces

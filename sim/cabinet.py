@@ -3,9 +3,11 @@ terminal cabinet panel. Keys: t insert token, b bet one, m bet max (plays), spac
 c cash out, k attendant key (pays a hand pay, clears a tilt), a audit key on/off (the first
 console account is made with it: 'setup ID'), q power off; under --jurisdiction vlt, n inserts a
 $20 note (the bill validator's escrow, then the stacker). The technician console is at socket://127.0.0.1:7770 (`make console`).
+Keno (the player's touch screen): type a number then n to mark or unmark it (17n), a count then x
+for a quick pick of that many spots (8x; x alone: as many as the card holds, else 5), z clears.
 
 Without a terminal (stdin a pipe), it reads one command per line: token, bet, max, play, cashout,
-key, audit, quit, note.
+key, audit, quit, note; keno: spot N, quick N, clear.
 """
 from __future__ import annotations
 
@@ -53,6 +55,10 @@ def act(cab: EmulatedCabinet, what: str) -> str:
         cab.audit_on = on
         cab.panel.set_pin("key_audit", int(on))
         return "audit key " + ("on" if on else "off")
+    word, _, n = what.partition(" ")
+    if word in ("spot", "quick", "clear") and (n.isdigit() or word == "clear"):  # keno: the touch screen
+        cab.panel.touch(word, int(n or 0))
+        return f"touched {what}"
     buttons = {"bet": "bet_one", "max": "bet_max", "play": "play", "cashout": "cashout"}
     if what in buttons:
         cab.panel.press(buttons[what])
@@ -65,8 +71,11 @@ def render(cab: EmulatedCabinet, note: str) -> Group:
     s = cab.panel.screen
     name = s.get("game", {})
     reels = Table.grid(padding=(0, 2))
-    for row in s.get("reels") or [["?", "?", "?"]]:
-        reels.add_row(*[Text(f" {sym:^8} ", style="bold black on white") for sym in row])
+    if isinstance(s.get("reels"), dict):
+        reels = keno_card(s["reels"])
+    else:
+        for row in s.get("reels") or [["?", "?", "?"]]:
+            reels.add_row(*[Text(f" {sym:^8} ", style="bold black on white") for sym in row])
     status = Table.grid(padding=(0, 3))
     status.add_row(
         Text(f"CRÉDITS / CREDITS {s.get('credits', 0)}", style="bold green"),
@@ -81,6 +90,8 @@ def render(cab: EmulatedCabinet, note: str) -> Group:
     title = f"{name.get('fr', '?')} / {name.get('en', '?')} — partie {s.get('games', 0)}"
     help_line = Text("t jeton/token · b mise/bet · m mise max · espace jouer/play · c encaisser/cash out · "
                      "k clé préposé/attendant key · q quit", style="dim")
+    if isinstance(s.get("reels"), dict):
+        help_line.append(" · keno: 17n marquer/mark · 8x choix rapide/quick pick · z effacer/clear")
     log = Text("\n".join(cab.firmware.lines[-4:]), style="dim cyan")
     parts = [Panel(body, title=title, subtitle=s.get("state", ""))]
     if s.get("tournament"):
@@ -92,6 +103,34 @@ def render(cab: EmulatedCabinet, note: str) -> Group:
         rules.add_row(Text("\n".join(game.describe("fr")), style="dim"), Text("\n".join(game.describe("en")), style="dim"))
         parts.append(rules)
     return Group(*parts, help_line, Text(note), log)
+
+
+def keno_card(card: dict) -> Table:
+    """The 80 numbers, 8 rows of 10: picks in reverse video, numbers drawn in yellow, hits in green."""
+    picks, drawn = set(card.get("picks", ())), set(card.get("drawn", ()))
+    grid = Table.grid(padding=(0, 1))
+    for r in range(8):
+        cells = []
+        for n in range(10 * r + 1, 10 * r + 11):
+            style = ("bold black on green" if n in picks and n in drawn else "bold black on white" if n in picks
+                     else "bold yellow" if n in drawn else "dim")
+            cells.append(Text(f"{n:>2}", style=style))
+        grid.add_row(*cells)
+    grid.add_row(Text(f"{len(picks & drawn)}/{len(picks)}", style="bold"))
+    return grid
+
+
+def keno_key(key: str, typed: str, card: list) -> tuple[str, str | None]:
+    """A key of the keno keypad: (digits still typed, command to send or None)."""
+    if key.isdigit():
+        return (typed + key)[-2:], None
+    if key == "n" and typed:
+        return "", f"spot {int(typed)}"
+    if key == "x":
+        return "", f"quick {int(typed) if typed else len(card) or 5}"
+    if key == "z":
+        return "", "clear"
+    return typed, None
 
 
 @contextmanager
@@ -107,11 +146,15 @@ def cbreak() -> Iterator[None]:
 
 def run_tty(cab: EmulatedCabinet) -> None:
     note = f"console: make console  (socket://127.0.0.1:{cab.ports['console']})"
+    typed = ""
     with cbreak(), Live(render(cab, note), refresh_per_second=10, screen=False) as live:
         while True:
             ready, _, _ = select.select([sys.stdin], [], [], 0.1)
             if ready:
-                what = KEYS.get(sys.stdin.read(1).lower())
+                key = sys.stdin.read(1).lower()
+                card = (cab.panel.screen.get("reels") or {}) if cab.panel else {}
+                typed, keno = keno_key(key, typed, card.get("picks", []) if isinstance(card, dict) else [])
+                what = keno or KEYS.get(key)
                 if what == "quit":
                     return
                 if what:

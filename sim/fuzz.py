@@ -35,9 +35,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from firmware import config, states
 from firmware.cabinet import HARD_METERS
-from games import load
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.fuzz_rig import Rig, parallel
+from sim.replay import load_game as load
 from tools.console import ConsoleClosed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,9 +72,11 @@ RESET_EXIT = 75  # board/emulated.py RESET_EXIT: the board asked for a reset
 LINE_MAX = 80  # the console's line limit
 MONEY = ("acceptor_in", "bill_in", "coin_in", "coin_out", "refunds", "cashout", "hopper_out", "cancelled", "jackpot",
          "tournament_fees", "tournament_prizes", "progressive_paid", "tournament_entries", "games_played")
-PLAYER = ("token", "token", "token", "bet_one", "bet_max", "play", "play", "play", "play", "cashout", "key")
+PLAYER = ("token", "token", "token", "bet_one", "bet_max", "play", "play", "play", "play", "cashout", "key",
+          "quick")  # quick: a keno quick pick on the player's screen (a reel game ignores the touch)
 READ_COMMANDS = ("help", "meters", "meters json", "state", "paytable fr", "paytable en", "games", "events",
                  "recall", "recall json", "hardmeters", "hardmeters json", "mem", "version", "tournament")
+QUICK_SPOTS = 5  # offered by every shipped keno pay table
 PRIVILEGED = ("testgame", "ramclear", "ramclear 0000", "tournament start 1 100 5 30", "tournament end")
 ACCEPTOR_FAULTS = hasattr(CoinAcceptorPeer, "replay") and hasattr(CoinAcceptorPeer, "jump")
 ACCEPTOR_KINDS = ("unknown", "foreign", "reject", "fault", "fraud", "lost") + (("replay", "jump") if ACCEPTOR_FAULTS else ())
@@ -220,6 +222,9 @@ class Machine(RuleBasedStateMachine):
                 self._key()
             elif a == "cashout":
                 self._cashout(None)
+            elif a == "quick":
+                rig.panel.touch("quick", QUICK_SPOTS)
+                rig.wait_polls(2, 1.0)
             else:
                 self.games_before = rig.screen.get("games", 0)
                 self._press(a)
@@ -711,6 +716,9 @@ class Machine(RuleBasedStateMachine):
         last = recall[-1]
         if last["n"] != m["games_played"]:
             raise Violation("recall", f"last recall #{last['n']} but games_played {m['games_played']}")
+        card = s.get("reels")
+        if isinstance(card, dict) and not card.get("drawn"):
+            return  # keno: a card being filled in on the screen, not a game shown
         if last.get("id") in MODELS and s.get("reels") is not None:
             replay = game(last["id"]).evaluate(last["bet"], last["draws"])
             if s.get("reels") != replay.window:

@@ -191,6 +191,10 @@ class PanelLink:
     def close(self) -> None:
         self.tap.close()
 
+    def touch(self, word: str, n: int = 0) -> None:
+        """The player's screen: `spot N` marks or unmarks a keno number, `quick N`, `clear`."""
+        self.tap.send_line(f"touch {word} {n}" if word != "clear" else "touch clear")
+
 
 def sign_in(console: ConsoleClient, panel: PanelLink, uid: str = ADMIN_ID, pin: str = ADMIN_PIN,
             timeout: float = 10.0) -> list[str]:
@@ -325,3 +329,11 @@ class EmulatedCabinet:
     def meters(self) -> dict:
         assert self.console
         return json.loads(self.console.command("meters json")[-1])
+
+    def quick_pick(self, spots: int, timeout: float = 10.0) -> list[int]:
+        """Keno: a quick pick of that many spots; the card the firmware shows."""
+        assert self.panel
+        self.panel.touch("quick", spots)
+        s = self.panel.wait_for(lambda s: isinstance(s.get("reels"), dict) and len(s["reels"].get("picks", ())) == spots
+                                and not s["reels"].get("drawn"), timeout)
+        return s["reels"]["picks"]

@@ -15,9 +15,16 @@ import sys
 from pathlib import Path
 
 from firmware.recall import digest
-from games import load
+from games import load as load_reels
+from games import keno
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_game(path: str):
+    """The engine a model file names: keno (jeton-keno/1) or reels."""
+    raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    return keno.KenoGame(raw) if raw.get("format") == keno.FORMAT else load_reels(path)
 
 
 def replay(export: dict, models_dir: Path) -> list[dict]:
@@ -26,7 +33,7 @@ def replay(export: dict, models_dir: Path) -> list[dict]:
     for rec in export["games"]:
         gid = rec["id"]
         if gid not in games:
-            games[gid] = load(str(models_dir / f"{gid}.json"))
+            games[gid] = load_game(str(models_dir / f"{gid}.json"))
         outcome = games[gid].evaluate(rec["bet"], rec["draws"])
         diffs = []
         prog, fixed = rec.get("prog") or (0, 0)  # a progressive paid instead of a fixed award

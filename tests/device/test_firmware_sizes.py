@@ -12,6 +12,7 @@ from firmware import eventlog, tournament
 from firmware.cabinet import BOOT_TILTS, KEY_CLEARABLE
 from firmware.ledger import CHUNK_SIZE, EVENTS_PER_CHUNK, GAME_SIZE, LAYOUT, METERS, STATE_SIZE, TILT_TEXT, Ledger
 from fakes_firmware import RamNvram, memory
+from games.keno_model import MAX_SPOTS, KenoModel
 from games.model import Model
 
 BIG = 10 ** 10 - 1  # a 10-digit meter at its last value before it rolls over
@@ -40,6 +41,7 @@ def worst_state():
     t["scores"] = [[BIG, BIG]] * tournament.TOP
     t["session"] = {"entry": BIG, "credits": BIG, "left": tournament.MAX_GAMES}
     st["tour"] = t
+    st["picks"] = [99] * MAX_SPOTS  # a keno card (firmware/play_keno.py)
     return st
 
 
@@ -62,14 +64,21 @@ def test_an_event_chunk_holds_its_events_whatever_their_texts():
 def test_a_recall_record_of_every_shipped_game_fits_at_its_longest():
     for name in sorted(os.listdir(MODELS)):
         with open(MODELS + "/" + name) as f:
-            m = Model(json.load(f))
+            m = json.load(f)
+        if m["format"] == "jeton-keno/1":  # 10 picks then 20 numbers drawn, each up to 80
+            m = KenoModel(m)
+            draws = [m.numbers] * (MAX_SPOTS + m.drawn)
+            m.free = m.cap = None
+        else:
+            m = Model(m)
+            draws = None
         longest = 0
-        for rs in (m.base, m.free) if m.free else (m.base,):
+        for rs in (m.base, m.free) if m.free else (m.base,) if draws is None else ():
             for strip in rs.strips:
                 longest = max(longest, len(strip) - 1)
         spins = 1 + (m.cap or 0)  # the base spin, then at most `cap` free spins in all
         rec = {"n": BIG, "t": 2 ** 32 - 1, "id": m.id, "bet": BIG, "before": BIG, "after": BIG, "win": BIG,
-               "hand": False, "draws": [longest] * (m.nreels * spins), "h": "f" * 32,
+               "hand": False, "draws": draws or [longest] * (m.nreels * spins), "h": "f" * 32,
                "forfeit": "x" * eventlog.TEXT, "prog": [BIG, BIG], "tour": BIG}
         n = len(json.dumps(rec))
         assert m.free is None or m.cap is not None, "%s: uncapped free spins cannot be bounded" % m.id

@@ -69,7 +69,7 @@ def test_shipped_certificates_match() -> None:
     # recomputed by the device boot check in tests/device/test_games_bootmem.py)
     n = 0
     for model in sorted(MODELS.glob("*.json")):
-        if model.name.startswith("aurore"):
+        if model.name.startswith(("aurore", "keno-")):  # keno: tests/host/test_certify_keno.py
             continue
         cert = certify_model(_load(model))
         assert cert_mismatches(cert, _load(CERTS / (cert["id"] + ".json"))) == [], model.name

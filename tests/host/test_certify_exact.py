@@ -81,6 +81,8 @@ def test_atkins_diet_two_implementations_agree() -> None:
 def test_shipped_certificates_are_reproducible() -> None:
     for p in sorted(MODELS.glob("*.json")):
         raw = load(p)
+        if raw.get("format") == "jeton-keno/1":
+            continue  # keno's own certifier: tests/host/test_certify_keno.py
         if raw.get("free_spins") and raw["id"].startswith("aurore") and not raw["id"].endswith("85"):
             continue  # ~7 s each; aurore-85 stands for the family, the boot check covers the rest
         shipped = load(ROOT / "games" / "certs" / (raw["id"] + ".json"))
@@ -91,7 +93,7 @@ def test_every_shipped_game_has_three_certified_versions_above_floor() -> None:
     fams: dict[str, list] = {}
     for p in MODELS.glob("*.json"):
         raw = load(p)
-        if "family" in raw:
+        if "family" in raw and raw.get("format") != "jeton-keno/1":  # keno: test_certify_keno.py
             cert = load(ROOT / "games" / "certs" / (raw["id"] + ".json"))
             rtps = [Fraction(v) for v in cert["rtp"].values()]
             assert min(rtps) >= Fraction(83, 100)

@@ -50,6 +50,10 @@ def shipped_games(root: Path = ROOT) -> list[str]:
     return out
 
 
+def _is_keno(game: str) -> bool:
+    return json.loads((ROOT / "games" / "models" / f"{game}.json").read_text()).get("format") == "jeton-keno/1"
+
+
 def _oom(cab: EmulatedCabinet) -> bool:
     return any(sign in line for line in cab.firmware.lines for sign in OOM_SIGNS)
 
@@ -80,6 +84,8 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
                 return out
             out["boot_used"] = _heap_used(cab)
             assert cab.panel is not None and cab.console is not None
+            if _is_keno(game):
+                cab.quick_pick(10)  # keno: a card of 10 spots, on the player's screen, before the first game
             bet = cab.panel.screen.get("bet", 1)
             for n in range(games):
                 # tokens for the next 10 games at a time: a long run stays under the credit limit,

@@ -22,7 +22,8 @@ import time
 from firmware import config as fw_config
 from firmware import jurisdiction
 from games.model import Model, ModelError
-from tools.certify.core import below_floor, cert_mismatches, certificate, certify_model, load_model, to_json
+from tools.certify import core, keno
+from tools.certify.core import load_model
 
 CERT_DIR = os.path.join("games", "certs")
 
@@ -49,7 +50,7 @@ def summary(rep: dict, secs: float) -> str:
     return "\n".join(lines)
 
 
-def check_cert(path: str, cert: dict, cert_dir: str, quiet: bool) -> bool:
+def check_cert(path: str, cert: dict, cert_dir: str, quiet: bool, kind=core) -> bool:
     """True when the shipped certificate of this model matches; else one line per difference."""
     cpath = os.path.join(cert_dir, cert["id"] + ".json")
     try:
@@ -61,7 +62,7 @@ def check_cert(path: str, cert: dict, cert_dir: str, quiet: bool) -> bool:
     except (OSError, ValueError) as e:
         print("%s: UNREADABLE CERTIFICATE %s: %s" % (path, cpath, e), file=sys.stderr)
         return False
-    diffs = cert_mismatches(cert, shipped if isinstance(shipped, dict) else {})
+    diffs = kind.cert_mismatches(cert, shipped if isinstance(shipped, dict) else {})
     for d in diffs:
         print("%s: CERTIFICATE MISMATCH with %s: %s" % (path, cpath, d), file=sys.stderr)
     if not diffs and not quiet:
@@ -97,32 +98,34 @@ def main(argv: list[str]) -> int:
     reports = []
     for path in a.models:
         t0 = time.perf_counter()
+        kind = core  # a reel model; a keno model (jeton-keno/1) has its own figures (issue 13)
         try:
             raw = load_model(path)
-            cert = certify_model(raw)
+            kind = keno if keno.is_keno(raw) else core
+            cert = keno.certify(raw) if kind is keno else core.certify_model(raw)
         except (ModelError, ValueError, KeyError, OSError) as e:
             print("%s: INVALID MODEL: %s" % (path, e), file=sys.stderr)
             rc = max(rc, 2)
             continue
         secs = time.perf_counter() - t0
-        rep = to_json(cert)
+        rep = kind.to_json(cert)
         rep["model"] = path
         rep["seconds"] = secs
         reports.append(rep)
         if not a.json:
-            print(summary(rep, secs))
-        bad = below_floor(cert) + profile_refusals(raw, cert, a.jurisdiction, a.denom)
+            print(keno.summary(rep, secs) if kind is keno else summary(rep, secs))
+        bad = kind.below_floor(cert) + ([] if kind is keno else profile_refusals(raw, cert, a.jurisdiction, a.denom))
         for reason in bad:
             print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
         if bad:
             rc = max(rc, 1)
-        if a.check_certs and not check_cert(path, cert, a.check_certs, quiet=a.json):
+        if a.check_certs and not check_cert(path, cert, a.check_certs, quiet=a.json, kind=kind):
             rc = max(rc, 1)
         if a.write_cert and not bad:
             os.makedirs(a.write_cert, exist_ok=True)
             out = os.path.join(a.write_cert, cert["id"] + ".json")
             with open(out, "w", encoding="utf-8") as fh:
-                json.dump(certificate(cert), fh, indent=1)
+                json.dump(kind.certificate(cert), fh, indent=1)
                 fh.write("\n")
             if not a.json:
                 print("  certificate written: %s" % out)

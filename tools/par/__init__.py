@@ -17,8 +17,9 @@ import time
 
 from tqdm import tqdm
 
+from tools.certify import keno
 from tools.certify.core import certify_model, load_model
-from tools.par import browser, render, sheet
+from tools.par import browser, keno_sheet, render, sheet
 from tools.progress import wanted
 
 
@@ -26,6 +27,9 @@ def build(path: str) -> tuple[dict, list[tuple]]:
     """(the certifier's result, the sheet's blocks) of one model file."""
     raw = load_model(path)
     t0 = time.perf_counter()
+    if keno.is_keno(raw):  # issue 13: its own figures, per spot count
+        cert = keno.certify(raw)
+        return cert, keno_sheet.blocks(cert, raw, time.perf_counter() - t0)
     cert = certify_model(raw)
     return cert, sheet.blocks(cert, raw, time.perf_counter() - t0)
 
@@ -43,6 +47,8 @@ def write(path: str, out: str) -> str:
         if b[0] == "svg":
             with open(os.path.join(out, b[1] + ".svg"), "w", encoding="utf-8") as fh:
                 fh.write(b[2])
+    if "spots" in cert:
+        return keno_sheet.summary(cert)
     return f"{ident}: " + ", ".join(f"bet {b} {float(f.rtp) * 100:.4f} % (hit 1 in {1 / float(f.hit):.2f},"
                                     f" σ {f.std_dev:.2f})" for b, f in cert["bets"].items())
 

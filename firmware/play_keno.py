@@ -1,0 +1,81 @@
+# Keno on the cabinet (issue 13), mixed into firmware.cabinet.Cabinet beside firmware/play.py: the
+# player's card from the touch screen (a number touched marks or unmarks it, a quick pick asks the
+# rng for n spots, clear empties the card), checked before anything is committed; the card lives in
+# the books' state (st["picks"]), so the wager's commit holds it: a power cut after the wager
+# completes the game on the very card that was paid for. The numbers drawn are committed with the
+# outcome in the recall record (draws = the picks then the 20 numbers, games/keno.py).
+from games.keno import KenoGame
+from rng import RngFailure
+
+
+def is_keno(game):
+    return isinstance(game, KenoGame)
+
+
+class KenoPlay:
+    def picks(self):
+        return self.ledger.st.get("picks") or []
+
+    def service_touch(self):
+        t = self.board.touch.take()
+        if t is None or not is_keno(self.game) or not self.playable():
+            return  # no card on this game, or not now (a game on, a lock, a tilt): the press is lost
+        word, n = t
+        game = self.game
+        picks = list(self.picks())
+        self.message = ""
+        if word == "spot":
+            if not 1 <= n <= game.m.numbers:
+                self.message = "no number %d" % n
+            elif n in picks:
+                picks.remove(n)
+            elif len(picks) >= game.spots[-1]:
+                self.message = "at most %d spots" % game.spots[-1]
+            else:
+                picks.append(n)
+                picks.sort()
+        elif word == "quick":
+            if n not in game.spots:
+                self.message = "%d spots not offered" % n
+            elif self.gen is None:
+                self.message = "no quick pick: rng off"
+            else:
+                try:
+                    picks = game.quick_pick(self.gen, n)  # the game's own unbiased draw
+                except RngFailure as e:
+                    self.set_tilt("rng", str(e))
+                    return
+        else:  # clear
+            picks = []
+        self.ledger.st["picks"] = picks  # in RAM; the wager's commit writes it with the bet
+        self.reels = {"picks": picks, "drawn": [], "hits": []}
+        self.show()
+
+    def keno_ready(self):
+        """True when the card can be played; else the reason is on the screen and nothing is committed."""
+        try:
+            self.game.check_picks(self.picks())
+        except ValueError as e:
+            self.message = str(e)
+            self.show()
+            return False
+        return True
+
+    def keno_outcome(self, bet):
+        return self.game.play(self.gen, bet, self.picks())
+
+    def keno_cannot_complete(self):
+        try:
+            self.game.check_picks(self.picks())
+        except ValueError as e:
+            return "card not playable on %s: %s" % (self.game.id, e)
+        return None
+
+    def keno_test_game(self, bet):
+        """Audit mode: the card on the screen, or a quick pick of the most spots offered."""
+        picks = self.picks()
+        try:
+            self.game.check_picks(picks)
+        except ValueError:
+            picks = self.game.quick_pick(self.gen, self.game.spots[-1])
+        return self.game.play(self.gen, bet, picks)
