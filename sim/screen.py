@@ -18,7 +18,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable
 
-from games import ReelGame, load
+from games import ReelGame
+from sim.replay import load_game
 from sim.panel_tap import PanelTap
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +44,7 @@ def model(game_id: str) -> ReelGame:
         raise KeyError(game_id)
     with _models_lock:
         if game_id not in _models:
-            _models[game_id] = load(str(MODELS / f"{game_id}.json"))
+            _models[game_id] = load_game(str(MODELS / f"{game_id}.json"))  # reels or keno, by its format
         return _models[game_id]
 
 
@@ -51,7 +52,7 @@ def model_page(game_id: str) -> dict:
     """What the screen shows of a model: its names, bets, symbol names and rules, in both languages."""
     game = model(game_id)
     syms = game.model.get("symbols")
-    names = syms if isinstance(syms, dict) else {s: {"fr": s, "en": s} for s in game.m.symbols}
+    names = syms if isinstance(syms, dict) else {s: {"fr": s, "en": s} for s in getattr(game.m, "symbols", ())}
     return {"id": game.id, "name": game.name, "bets": list(game.bets), "symbols": names,
             "rules": {"fr": game.describe("fr"), "en": game.describe("en")}}
 
