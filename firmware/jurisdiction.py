@@ -46,9 +46,18 @@ def _over(name, rule, what, cents):
 
 def largest_prize(m):
     """The largest prize the pay table offers, in credits (games/model.py Model): the best line or
-    scatter pay at any bet level, times the free spins' multiplier when a feature pays it. One pay
+    scatter pay at any bet level, times the free spins' multiplier when a feature pays it; for keno
+    the best pay of any spot count and bet. One pay
     table entry is one prize (S-13.1, r. 7, s. 8; L-6, r. 3, s. 5 show each of them)."""
     best = 0
+    pay = getattr(m, "pay", None)
+    if isinstance(pay, dict):  # keno (games/keno_model.py): pay[spots][bet index][hits] in credits
+        for spots in pay:
+            for row in pay[spots]:
+                for v in row:
+                    if v > best:
+                        best = v
+        return best
     for bi in range(len(m.bets)):
         for row in m.cpay[bi]:
             if row and row[-1] > best:  # rows keep the best shorter run: the last is the largest

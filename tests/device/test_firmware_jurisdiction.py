@@ -76,6 +76,13 @@ def test_largest_prize_of_shipped_models():
     # and its free spins double it (multiplier 2)
     assert jurisdiction.largest_prize(Model(read("games/models/sept-royal-88.json"))) == 1500
     assert jurisdiction.largest_prize(Model(read("games/models/aurore-93.json"))) == 25000
+    # keno-classique-92's 10 of 10 pays 50000 credits a coin (its "pays" table, a coin of "unit" 5
+    # credits): at bet 25, five coins, 250000 credits; a keno model is refused under vlt by it
+    from games.keno_model import KenoModel
+
+    keno = KenoModel(read("games/models/keno-classique-92.json"))
+    assert jurisdiction.largest_prize(keno) == 250000
+    assert any("prize" in w for w in jurisdiction.check_game("vlt", 25, keno.bets, jurisdiction.largest_prize(keno)))
 
 
 class _Ledger:
