@@ -60,7 +60,9 @@ def line_sum(m, rs, bi):
     nr = m.nreels
     nsym = len(m.symbols)
     cpay = m.cpay[bi]
-    gmask = m.gmask
+    if m.general:
+        return _general_sum(m, rs, table, key_of, cpay)
+    rgmask = m.rgmask
     shift = len(m.group_names)  # state key: alive groups in the low bits, best pay above them
     low = (1 << shift) - 1
     # product of the reel totals after reel n: a line settled early leaves the rest free
@@ -77,6 +79,7 @@ def line_sum(m, rs, bi):
             states = {m.all_groups: 1}
             for n in range(nr):
                 dist = table[key[n]]
+                gmask = rgmask[n]
                 nxt_states = {}
                 for st in states:
                     alive = st & low
@@ -106,6 +109,78 @@ def line_sum(m, rs, bi):
             cache[key] = v
         total += v
     return total
+
+
+def _general_sum(m, rs, table, key_of, cpay):
+    # jeton-reels/2 with multiplier wilds or both-ways pays: per line and direction, a state is
+    # (groups still matching grouped by the multiplier their wilds gave so far, best pay so far).
+    # A wild multiplies a group where it substitutes (is no member of it on that reel).
+    nr = m.nreels
+    nsym = len(m.symbols)
+    cache = {}
+    total = 0
+    for line in m.lines:
+        key = tuple(key_of[i][line[i]] for i in range(nr))
+        for rev in (0, 1) if m.both_ways else (0,):
+            v = cache.get((key, rev))
+            if v is None:
+                v = cache[(key, rev)] = _general_line(m, rs, table, key, cpay, rev, nsym)
+            total += v
+    return total
+
+
+def _general_line(m, rs, table, key, cpay, rev, nsym):
+    nr = m.nreels
+    order = [nr - 1 - n for n in range(nr)] if rev else list(range(nr))
+    tail = [1] * (nr + 1)  # product of the totals of the reels after position n
+    for n in range(nr - 1, -1, -1):
+        tail[n] = tail[n + 1] * rs.totals[order[n]]
+    v = 0
+    states = {(((1, m.all_groups),), 0): 1}  # ((multiplier, groups), ...), best -> weight
+    for n in range(nr):
+        i = order[n]
+        dist = table[key[i]]
+        rg = m.rgmask[i]
+        rm = m.rmember[i]
+        nxt_states = {}
+        for st in states:
+            pairs, best = st
+            w = states[st]
+            for code in range(nsym):
+                cw = dist[code]
+                if not cw:
+                    continue
+                b = best
+                np = {}
+                for k, mask in pairs:
+                    ext = mask & rg[code]
+                    died = mask & ~ext
+                    if died:
+                        p = _maxpay(cpay, died, n) * k
+                        if p > b:
+                            b = p
+                    if ext:
+                        mem = ext & rm[code]
+                        if mem:
+                            np[k] = np.get(k, 0) | mem
+                        if ext & ~mem:
+                            kk = k * m.wmult[code]
+                            np[kk] = np.get(kk, 0) | (ext & ~mem)
+                if np:
+                    k2 = (tuple(sorted(np.items())), b)
+                    nxt_states[k2] = nxt_states.get(k2, 0) + w * cw
+                elif b:
+                    v += b * w * cw * tail[n + 1]
+        states = nxt_states
+    for st in states:
+        pairs, best = st
+        if not rev:  # right to left, a run over every reel pays nothing
+            for k, mask in pairs:
+                p = _maxpay(cpay, mask, nr) * k
+                if p > best:
+                    best = p
+        v += best * states[st]
+    return v
 
 
 def scatter_counts(m, rs):

@@ -141,9 +141,11 @@ def _figures(m: Model, bi: int, bet: int, base: dict, free: dict | None, law: Sp
     f.hit = 1 - nohit / cyc
     f.feature_share = feat_mean / mean if mean else Fraction(0)
     # each base-game win: expected count over the cycle, probability, 1 in N, share of the return
-    for (g, n), c in sorted(lines.items()):
-        pay = m.cpay[bi][g][n]
-        f.entries.append(_entry("%d %s" % (n, m.group_names[g]), pay, Fraction(c, cyc), mean, bet))
+    for key, c in sorted(lines.items()):
+        g, n, k, rev = key if len(key) == 4 else key + (1, False)  # v2: multiplier, right to left
+        pay = m.cpay[bi][g][n] * k
+        name = "%d %s" % (n, m.group_names[g]) + (" x%d" % k if k > 1 else "") + (" (R-L)" if rev else "")
+        f.entries.append(_entry(name, pay, Fraction(c, cyc), mean, bet))
     if m.scatter is not None:
         counts: dict[int, int] = {}
         for (w, sc), c in base.items():

@@ -34,9 +34,13 @@ def _maxpay(cpay: list[list[int]], mask: int, n: int, cache: dict) -> int:
 
 def spin_distribution(m: Model, rs: ReelSet, bi: int, mult: int = 1) -> dict[tuple[int, int], int]:
     """{(credits, scatters): cycle weight} for one spin of reel set rs at bet index bi."""
+    if m.general:  # multiplier wilds or both-ways pays (jeton-reels/2)
+        from tools.certify.enumerate import enumerate_spin
+
+        dist = enumerate_spin(m, rs, bi)[0]
+        return {(w * mult, sc): c for (w, sc), c in dist.items()}
     nr = m.nreels
     cpay = m.cpay[bi]
-    gmask = m.gmask
     lines = m.lines
     cache: dict = {}
     pay_at = [{} for _ in range(nr + 1)]  # pay_at[n][mask]: best pay of those groups for a run of n
@@ -49,7 +53,7 @@ def spin_distribution(m: Model, rs: ReelSet, bi: int, mult: int = 1) -> dict[tup
         cscs = [csc for _, csc in cols]
         cws = list(cols.values())
         # the groups each row's symbol extends, per column; masked per (row, mask) on demand
-        rowg = [[gmask[col[r]] for col, _ in cols] for r in range(m.rows)]
+        rowg = [[m.rgmask[n][col[r]] for col, _ in cols] for r in range(m.rows)]
         masked: dict[tuple[int, int], list[int]] = {}
         # the columns of this reel, merged by what they do to a set of alive (row, mask) pairs:
         # a line whose best so far is BEAR sees only BEAR/WILD or not, so 50 columns become 2-6
@@ -137,7 +141,12 @@ def line_entries(m: Model, rs: ReelSet, bi: int) -> dict[tuple[int, int], int]:
     """{(group, run): summed cycle weight over all lines} of the single win each line pays.
 
     Ties go to the group seen first, shortest run, as in the engine (per line: marginal DP).
+    Models with multiplier wilds or both-ways pays: {(group, run, multiplier, right to left): weight}.
     """
+    if m.general:
+        from tools.certify.enumerate import enumerate_spin
+
+        return enumerate_spin(m, rs, bi)[1]
     nr = m.nreels
     cpay = m.cpay[bi]
     cols = [columns(m, rs, n) for n in range(nr)]
@@ -165,7 +174,7 @@ def line_entries(m: Model, rs: ReelSet, bi: int) -> dict[tuple[int, int], int]:
                 tail *= rs.totals[k]
             for (mask, best), w in states.items():
                 for code, cw in rowsym.items():
-                    nm = mask & m.gmask[code]
+                    nm = mask & m.rgmask[n][code]
                     b = settle(mask & ~nm, n, best) if mask & ~nm else best
                     if nm:
                         nxt[(nm, b)] = nxt.get((nm, b), 0) + w * cw
