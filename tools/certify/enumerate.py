@@ -41,6 +41,21 @@ def _best(m: Model, cpay: list[list[int]], cols: tuple, line: tuple, rev: bool) 
 
 def enumerate_spin(m: Model, rs: ReelSet, bi: int) -> tuple[dict[tuple[int, int], int], dict[tuple, int]]:
     """({(credits, scatters): weight}, {(group, run named, multiplier, right to left): weight})."""
+    memo = _memo.get(id(m))
+    if memo is None or memo[0] is not m:  # one model at a time: its distribution and its win table
+        memo = (m, {})
+        _memo.clear()
+        _memo[id(m)] = memo
+    key = (id(rs), bi)
+    if key not in memo[1]:
+        memo[1][key] = _enumerate(m, rs, bi)
+    return memo[1][key]
+
+
+_memo: dict[int, tuple] = {}
+
+
+def _enumerate(m: Model, rs: ReelSet, bi: int) -> tuple[dict[tuple[int, int], int], dict[tuple, int]]:
     per = [list(columns(m, rs, i).items()) for i in range(m.nreels)]
     n = 1
     for p in per:
