@@ -130,13 +130,33 @@ def _general_sum(m, rs, table, key_of, cpay):
 
 
 def _general_line(m, rs, table, key, cpay, rev, nsym):
+    # A state is one int (dict keys stay small on the device: no tuple per state): the best pay so
+    # far in the low `bb` bits, above them one mask of g bits per multiplier slot, `mults[j]` the
+    # multiplier of slot j (slots are added as products of wild multipliers appear).
     nr = m.nreels
+    g = len(m.group_names)
+    full = (1 << g) - 1
+    top = 1
+    for row in cpay:
+        for x in row:
+            if x > top:
+                top = x
+    most = 1
+    for x in m.wmult:
+        if x > most:
+            most = x
+    bb = 1
+    top *= most ** nr  # the largest pay a line can reach
+    while top >> (bb - 1):  # MicroPython's int has no bit_length()
+        bb += 1
+    low = (1 << bb) - 1
+    mults = [1]
     order = [nr - 1 - n for n in range(nr)] if rev else list(range(nr))
     tail = [1] * (nr + 1)  # product of the totals of the reels after position n
     for n in range(nr - 1, -1, -1):
         tail[n] = tail[n + 1] * rs.totals[order[n]]
     v = 0
-    states = {(((1, m.all_groups),), 0): 1}  # ((multiplier, groups), ...), best -> weight
+    states = {m.all_groups << bb: 1}
     for n in range(nr):
         i = order[n]
         dist = table[key[i]]
@@ -144,41 +164,51 @@ def _general_line(m, rs, table, key, cpay, rev, nsym):
         rm = m.rmember[i]
         nxt_states = {}
         for st in states:
-            pairs, best = st
             w = states[st]
             for code in range(nsym):
                 cw = dist[code]
                 if not cw:
                     continue
-                b = best
-                np = {}
-                for k, mask in pairs:
+                b = st & low
+                packed = st >> bb
+                out = 0
+                j = 0
+                while packed:
+                    mask = packed & full
+                    packed >>= g
+                    k = mults[j]
                     ext = mask & rg[code]
                     died = mask & ~ext
                     if died:
                         p = _maxpay(cpay, died, n) * k
                         if p > b:
                             b = p
-                    if ext:
-                        mem = ext & rm[code]
-                        if mem:
-                            np[k] = np.get(k, 0) | mem
-                        if ext & ~mem:
-                            kk = k * m.wmult[code]
-                            np[kk] = np.get(kk, 0) | (ext & ~mem)
-                if np:
-                    k2 = (tuple(sorted(np.items())), b)
+                    mem = ext & rm[code]
+                    if mem:
+                        out |= mem << (g * j)
+                    if ext & ~mem:  # a wild standing in: this slot's multiplier times its own
+                        kk = k * m.wmult[code]
+                        if kk not in mults:
+                            mults.append(kk)
+                        out |= (ext & ~mem) << (g * mults.index(kk))
+                    j += 1
+                if out:
+                    k2 = (out << bb) | b
                     nxt_states[k2] = nxt_states.get(k2, 0) + w * cw
                 elif b:
                     v += b * w * cw * tail[n + 1]
         states = nxt_states
     for st in states:
-        pairs, best = st
+        best = st & low
         if not rev:  # right to left, a run over every reel pays nothing
-            for k, mask in pairs:
-                p = _maxpay(cpay, mask, nr) * k
+            packed = st >> bb
+            j = 0
+            while packed:
+                p = _maxpay(cpay, packed & full, nr) * mults[j]
                 if p > best:
                     best = p
+                packed >>= g
+                j += 1
         v += best * states[st]
     return v
 
