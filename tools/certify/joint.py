@@ -45,8 +45,15 @@ def spin_distribution(m: Model, rs: ReelSet, bi: int, mult: int = 1) -> dict[tup
     cache: dict = {}
     pay_at = [{} for _ in range(nr + 1)]  # pay_at[n][mask]: best pay of those groups for a run of n
     sk = nr * m.rows + 1  # a (credits, scatters) pair as one int: credits * sk + scatters
-    start = tuple((li, m.all_groups, 0) for li in range(len(lines)))
-    # alive lines (line, groups still matching, best pay so far) -> {settled credits * sk + scatters: weight}
+    # a line is known by the rows it has left to cross (lines that share them are alike from here
+    # on, so the states that differ only by which of them is alive merge), its next rows by nxt_rows
+    nxt_rows = {}
+    for line in lines:
+        for n in range(nr):
+            nxt_rows[tuple(line[n:])] = tuple(line[n + 1:])
+    start = tuple(sorted((tuple(line), m.all_groups, 0) for line in lines))
+    # alive lines (rows left, groups still matching, best pay so far), sorted ->
+    # {settled credits * sk + scatters: weight}
     states: dict[tuple, dict[int, int]] = {start: {0: 1}}
     for n in range(nr):
         cols = columns(m, rs, n)
@@ -63,7 +70,7 @@ def spin_distribution(m: Model, rs: ReelSet, bi: int, mult: int = 1) -> dict[tup
         nxt: dict[tuple, dict[int, int]] = {}
         merged: dict[tuple, dict[int, int]] = {}  # last reel: moves -> the dists that take them
         for alive, dist in states.items():
-            sig = tuple((lines[li][n], mask) for li, mask, _ in alive)
+            sig = tuple((rest[0], mask) for rest, mask, _ in alive)
             tr = moves_of.get(sig)
             if tr is None:
                 parts = []
@@ -81,7 +88,7 @@ def spin_distribution(m: Model, rs: ReelSet, bi: int, mult: int = 1) -> dict[tup
                 add = 0
                 new_alive = []
                 i = 1
-                for li, mask, best in alive:
+                for rest, mask, best in alive:
                     nm = cl[i]
                     i += 1
                     died = mask & ~nm
@@ -99,7 +106,8 @@ def spin_distribution(m: Model, rs: ReelSet, bi: int, mult: int = 1) -> dict[tup
                             p = pay_last[nm] = _maxpay(cpay, nm, nr, cache)
                         add += p if p > best else best
                     else:
-                        new_alive.append((li, nm, best))
+                        new_alive.append((nxt_rows[rest], nm, best))
+                new_alive.sort()
                 mk = (tuple(new_alive), add * sk + cl[0])
                 moves[mk] = moves.get(mk, 0) + cw
             if last:
