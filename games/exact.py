@@ -60,7 +60,9 @@ def line_sum(m, rs, bi):
     nr = m.nreels
     nsym = len(m.symbols)
     cpay = m.cpay[bi]
-    gmask = m.gmask
+    if m.general:
+        return _general_sum(m, rs, table, key_of, cpay)
+    rgmask = m.rgmask
     shift = len(m.group_names)  # state key: alive groups in the low bits, best pay above them
     low = (1 << shift) - 1
     # product of the reel totals after reel n: a line settled early leaves the rest free
@@ -77,6 +79,7 @@ def line_sum(m, rs, bi):
             states = {m.all_groups: 1}
             for n in range(nr):
                 dist = table[key[n]]
+                gmask = rgmask[n]
                 nxt_states = {}
                 for st in states:
                     alive = st & low
@@ -106,6 +109,108 @@ def line_sum(m, rs, bi):
             cache[key] = v
         total += v
     return total
+
+
+def _general_sum(m, rs, table, key_of, cpay):
+    # jeton-reels/2 with multiplier wilds or both-ways pays: per line and direction, a state is
+    # (groups still matching grouped by the multiplier their wilds gave so far, best pay so far).
+    # A wild multiplies a group where it substitutes (is no member of it on that reel).
+    nr = m.nreels
+    nsym = len(m.symbols)
+    cache = {}
+    total = 0
+    for line in m.lines:
+        key = tuple(key_of[i][line[i]] for i in range(nr))
+        for rev in (0, 1) if m.both_ways else (0,):
+            v = cache.get((key, rev))
+            if v is None:
+                v = cache[(key, rev)] = _general_line(m, rs, table, key, cpay, rev, nsym)
+            total += v
+    return total
+
+
+def _general_line(m, rs, table, key, cpay, rev, nsym):
+    # A state is one int (dict keys stay small on the device: no tuple per state): the best pay so
+    # far in the low `bb` bits, above them one mask of g bits per multiplier slot, `mults[j]` the
+    # multiplier of slot j (slots are added as products of wild multipliers appear).
+    nr = m.nreels
+    g = len(m.group_names)
+    full = (1 << g) - 1
+    top = 1
+    for row in cpay:
+        for x in row:
+            if x > top:
+                top = x
+    most = 1
+    for x in m.wmult:
+        if x > most:
+            most = x
+    bb = 1
+    top *= most ** nr  # the largest pay a line can reach
+    while top >> (bb - 1):  # MicroPython's int has no bit_length()
+        bb += 1
+    low = (1 << bb) - 1
+    mults = [1]
+    order = [nr - 1 - n for n in range(nr)] if rev else list(range(nr))
+    tail = [1] * (nr + 1)  # product of the totals of the reels after position n
+    for n in range(nr - 1, -1, -1):
+        tail[n] = tail[n + 1] * rs.totals[order[n]]
+    v = 0
+    states = {m.all_groups << bb: 1}
+    for n in range(nr):
+        i = order[n]
+        dist = table[key[i]]
+        rg = m.rgmask[i]
+        rm = m.rmember[i]
+        nxt_states = {}
+        for st in states:
+            w = states[st]
+            for code in range(nsym):
+                cw = dist[code]
+                if not cw:
+                    continue
+                b = st & low
+                packed = st >> bb
+                out = 0
+                j = 0
+                while packed:
+                    mask = packed & full
+                    packed >>= g
+                    k = mults[j]
+                    ext = mask & rg[code]
+                    died = mask & ~ext
+                    if died:
+                        p = _maxpay(cpay, died, n) * k
+                        if p > b:
+                            b = p
+                    mem = ext & rm[code]
+                    if mem:
+                        out |= mem << (g * j)
+                    if ext & ~mem:  # a wild standing in: this slot's multiplier times its own
+                        kk = k * m.wmult[code]
+                        if kk not in mults:
+                            mults.append(kk)
+                        out |= (ext & ~mem) << (g * mults.index(kk))
+                    j += 1
+                if out:
+                    k2 = (out << bb) | b
+                    nxt_states[k2] = nxt_states.get(k2, 0) + w * cw
+                elif b:
+                    v += b * w * cw * tail[n + 1]
+        states = nxt_states
+    for st in states:
+        best = st & low
+        if not rev:  # right to left, a run over every reel pays nothing
+            packed = st >> bb
+            j = 0
+            while packed:
+                p = _maxpay(cpay, packed & full, nr) * mults[j]
+                if p > best:
+                    best = p
+                packed >>= g
+                j += 1
+        v += best * states[st]
+    return v
 
 
 def scatter_counts(m, rs):

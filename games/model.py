@@ -6,6 +6,7 @@
 import json
 
 FORMAT = "jeton-reels/1"
+FORMAT2 = "jeton-reels/2"  # adds per-reel pay groups, multiplier wilds and both-ways pays
 _SHORT = 24  # longest string read() interns: a symbol name, not a display text
 _DEPTH = 16  # nesting read() follows to tell an array's items from an object's keys and values
 
@@ -124,7 +125,10 @@ class ReelSet:
 class Model:
     def __init__(self, m):
         _need(isinstance(m, dict), "model must be an object")
-        _need(m.get("format", FORMAT) == FORMAT, "unknown format %r" % m.get("format"))
+        fmt = m.get("format", FORMAT)
+        _need(fmt == FORMAT or fmt == FORMAT2, "unknown format %r" % fmt)
+        # version 1 reads no key of version 2 (it ignored them, so a v1 model loads unchanged)
+        self.v2 = v2 = fmt == FORMAT2
         self.id = m.get("id")
         _need(isinstance(self.id, str) and self.id, "id missing")
         name = m.get("name")
@@ -149,6 +153,23 @@ class Model:
         self.scatter = codes.get(m.get("scatter")) if m.get("scatter") is not None else None
         _need(m.get("scatter") is None or self.scatter is not None, "scatter is not a symbol")
         _need(self.wild is None or self.wild != self.scatter, "wild and scatter must differ")
+        # every wild's line multiplier by code: 0 for a symbol that is not a wild (v2 "wilds")
+        self.wmult = wmult = [0] * len(names)
+        if self.wild is not None:
+            wmult[self.wild] = 1
+        wilds = m.get("wilds") if v2 else None
+        if wilds is not None:
+            _need(isinstance(wilds, dict) and wilds, "wilds must be an object: symbol -> multiplier")
+            for s in wilds:
+                c = codes.get(s)
+                _need(c is not None and c != self.scatter and c != self.wild, "wilds: bad symbol %r" % (s,))
+                wmult[c] = _pos_int(wilds[s], "wilds: multiplier of %s" % s)
+        self.both_ways = False
+        if v2 and m.get("both_ways") is not None:
+            _need(m["both_ways"] is True or m["both_ways"] is False, "both_ways must be true or false")
+            self.both_ways = m["both_ways"]
+        # the engine and games.exact take v2's general path (per reel, per group) when a pay needs it
+        self.general = v2 and (self.both_ways or max(wmult) > 1)
 
         self.base = ReelSet(m.get("reels"), codes, self.rows)
         self.nreels = nr = len(self.base.strips)
@@ -179,15 +200,27 @@ class Model:
         self.group_names = []
         self.cpay = [[] for _ in range(nb)]  # cpay[bet index][group] = list, index = run length
         gmask = [0] * len(names)
+        # per reel: the groups each code is a member of (v2 "reels": a member list per reel)
+        member = [[0] * len(names) for _ in range(nr)] if v2 else None
         for g, p in enumerate(pays):
             gname = p.get("name")
             _need(isinstance(gname, str) and gname, "pay %d: name missing" % g)
             self.group_names.append(gname)
-            members = p.get("symbols")
-            _need(isinstance(members, list) and members, "pay %s: symbols missing" % gname)
-            for s in members:
-                _need(s in codes and codes[s] != self.scatter, "pay %s: bad symbol %r" % (gname, s))
-                gmask[codes[s]] |= 1 << g
+            per_reel = p.get("reels") if v2 else None
+            if per_reel is not None:
+                _need(p.get("symbols") is None, "pay %s: symbols or reels, not both" % gname)
+                _need(isinstance(per_reel, list) and len(per_reel) == nr, "pay %s: one member list per reel" % gname)
+            else:
+                members = p.get("symbols")
+                _need(isinstance(members, list) and members, "pay %s: symbols missing" % gname)
+                per_reel = [members] * nr
+            for i in range(nr):
+                _need(isinstance(per_reel[i], list) and per_reel[i], "pay %s: reel %d has no member" % (gname, i + 1))
+                for s in per_reel[i]:
+                    _need(s in codes and codes[s] != self.scatter, "pay %s: bad symbol %r" % (gname, s))
+                    gmask[codes[s]] |= 1 << g
+                    if v2:
+                        member[i][codes[s]] |= 1 << g
             table = p.get("pays")
             _need(isinstance(table, dict) and table, "pay %s: pays missing" % gname)
             for bi in range(nb):
@@ -202,9 +235,22 @@ class Model:
                 self.cpay[bi].append(row)
         if self.wild is not None:
             gmask[self.wild] = (1 << len(pays)) - 1
-        self.gmask = gmask
+        self.gmask = gmask  # groups a code extends on some reel (v1: on every reel)
+        # rgmask[reel][code]: the groups a code extends on that reel, the wilds' all of them
+        if v2:
+            self.rmember = member
+            self.rgmask = [list(row) for row in member]
+            for c in range(len(names)):
+                if wmult[c]:
+                    gmask[c] = (1 << len(pays)) - 1
+                    for row in self.rgmask:
+                        row[c] = gmask[c]
+        else:
+            self.rgmask = [gmask] * nr
         self.all_groups = (1 << len(pays)) - 1
         self.progressive = self._progressive(m.get("progressive"), pays)
+        _need(not self.progressive or not self.general,
+              "progressive: not with multiplier wilds or both-ways pays (the pay would have several values)")
 
         # scatter pays by number of visible scatters, per bet level
         maxsc = nr * self.rows

@@ -111,18 +111,22 @@ class ReelGame:
         m = self.m
         win = self._win
         nr = m.nreels
-        gmask = m.gmask
+        rgmask = m.rgmask
         cpay = m.cpay[bi]
         wins = []
         total = 0
-        for li, line in enumerate(m.lines):
+        lines = m.lines
+        if m.general:
+            total = self._general_wins(cpay, mult, wins)
+            lines = ()
+        for li, line in enumerate(lines):
             alive = m.all_groups
             best = 0
             bestg = -1
             bestn = 0
             n = 0
             while n < nr:
-                nxt = alive & gmask[win[line[n] * nr + n]]
+                nxt = alive & rgmask[n][win[line[n] * nr + n]]
                 died = alive & ~nxt
                 if died:
                     best, bestg, bestn = _best(died, cpay, n, best, bestg, bestn)
@@ -146,6 +150,20 @@ class ReelGame:
                 wins.append((-1, "%d %s" % (sc, m.symbols[m.scatter]), sp * mult))
                 total += sp * mult
         return wins, total, sc
+
+    def _general_wins(self, cpay, mult, wins):
+        # jeton-reels/2 with multiplier wilds or both-ways pays: each line, each direction, each
+        # group scanned on its own (a wild multiplies where it substitutes, i.e. is no member)
+        m = self.m
+        total = 0
+        for li, line in enumerate(m.lines):
+            for rev in (0, 1) if m.both_ways else (0,):
+                v, g, n = _line_best(m, cpay, self._win, line, rev)
+                if v:
+                    name = "%d %s" % (n, m.group_names[g])
+                    wins.append((li, name + " (R-L)" if rev else name, v * mult))
+                    total += v * mult
+        return total
 
     def window_names(self):
         m = self.m
@@ -209,6 +227,38 @@ def _best(mask, cpay, n, best, bestg, bestn):
                 bestn = k
         mask >>= 1
         g += 1
+    return best, bestg, bestn
+
+
+def _line_best(m, cpay, win, line, rev):
+    # (credits, group, run named) of the best win of one line in one direction: the highest pay
+    # times the multipliers of the wilds substituting in its run; ties: shorter run, first group.
+    # Right to left, a run over every reel pays nothing (the left-to-right win paid that line).
+    nr = m.nreels
+    best = bestg = bestn = 0
+    bestrun = nr + 1
+    for g in range(len(m.group_names)):
+        bit = 1 << g
+        k = 1
+        run = 0
+        while run < nr:
+            i = nr - 1 - run if rev else run
+            c = win[line[i] * nr + i]
+            if not m.rgmask[i][c] & bit:
+                break
+            if not m.rmember[i][c] & bit:
+                k *= m.wmult[c]
+            run += 1
+        if rev and run == nr:
+            continue
+        row = cpay[g]
+        v = row[run] * k
+        if v > best or (v and v == best and run < bestrun):
+            best, bestg, bestrun = v, g, run
+            n = run
+            while n > 1 and row[n - 1] == row[run]:  # name the shortest run paying this much
+                n -= 1
+            bestn = n
     return best, bestg, bestn
 
 

@@ -9,7 +9,10 @@ _T = {
            "free": "%s %s ou plus : %s tours gratuits; gains multipliés par %d.",
            "retrig": "Les tours gratuits peuvent être redéclenchés", "cap": "(au plus %d tours par série).",
            "malf": "Toute défectuosité annule jeux et paiements; la mise est remboursée si le joueur n'y est pour rien.",
-           "any": "n'importe quel"},
+           "any": "n'importe quel",
+           "mwild": "%s remplace tous les symboles et multiplie le gain par %d (plusieurs se multiplient).",
+           "both": "Les gains de ligne se lisent aussi de droite à gauche; une ligne complète est payée une fois.",
+           "reel": "rouleau"},
     "en": {"bet": "Bet", "credits": "credits", "line": "line", "lines": "lines",
            "pays": "Pays (credits) by bet", "scatter": "%s scattered, anywhere",
            "wild": "%s substitutes for all symbols except %s.", "wild_all": "%s substitutes for all symbols.",
@@ -18,7 +21,10 @@ _T = {
            "free": "%s %s or more: %s free spins; wins multiplied by %d.",
            "retrig": "Free spins can be retriggered", "cap": "(at most %d spins per feature).",
            "malf": "Malfunction voids all pays and plays; the wager is refunded when the player is not at fault.",
-           "any": "any"},
+           "any": "any",
+           "mwild": "%s substitutes for all symbols and multiplies the win by %d (several multiply).",
+           "both": "Line wins also pay right to left; a full line pays once.",
+           "reel": "reel"},
 }
 
 
@@ -39,12 +45,22 @@ def describe(game, lang="fr"):
                                       t["line"] if nl == 1 else t["lines"]))
     out.append(t["pays"] + " " + " / ".join(str(b) for b in m.bets) + " :")
     for g, gname in enumerate(m.group_names):
-        codes = [c for c in range(len(m.symbols)) if m.gmask[c] >> g & 1 and c != m.wild]
-        if m.wild is not None and not codes:
-            codes = [m.wild]
-        label = ", ".join(_sym(game, c, lang) for c in codes)
-        if len(codes) > 1:
-            label = t["any"] + " " + label
+        if m.v2:  # the members per reel: "R7/RBAR, W7/WBAR, B7/BBAR" when they differ
+            per = [[c for c in range(len(m.symbols)) if m.rmember[i][c] >> g & 1] for i in range(m.nreels)]
+            if any(p != per[0] for p in per):
+                label = ", ".join("/".join(_sym(game, c, lang) for c in p) for p in per)
+                per = None
+            else:
+                codes = per[0]
+        else:
+            per = True
+            codes = [c for c in range(len(m.symbols)) if m.gmask[c] >> g & 1 and c != m.wild]
+            if m.wild is not None and not codes:
+                codes = [m.wild]
+        if per is not None:
+            label = ", ".join(_sym(game, c, lang) for c in codes)
+            if len(codes) > 1:
+                label = t["any"] + " " + label
         for n in range(m.nreels, 0, -1):
             vals = [m.cpay[bi][g][n] for bi in range(len(m.bets))]
             if vals[0] or vals[-1]:
@@ -60,7 +76,12 @@ def describe(game, lang="fr"):
     if m.wild is not None:
         w = _sym(game, m.wild, lang)
         out.append(t["wild"] % (w, _sym(game, m.scatter, lang)) if m.scatter is not None else t["wild_all"] % w)
+    for c in range(len(m.symbols)):
+        if m.wmult[c] > 1:
+            out.append(t["mwild"] % (_sym(game, c, lang), m.wmult[c]))
     out.append(t["left"])
+    if m.both_ways:
+        out.append(t["both"])
     out.append(t["highest"])
     if m.free:
         for n in range(1, len(m.award)):

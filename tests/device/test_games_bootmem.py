@@ -14,7 +14,7 @@ from games.certificate import check
 
 SHIPPED = ("aurore-85", "aurore-89", "aurore-93", "keno-classique-88", "keno-classique-92", "keno-classique-95",
            "keno-etoile-86", "keno-etoile-90", "sept-royal-85", "sept-royal-88", "sept-royal-92",
-           "skeleton-3reel", "trefle-86", "trefle-90", "trefle-94")
+           "skeleton-3reel", "trefle-86", "trefle-90", "trefle-94", "tricolore-88", "tricolore-92")
 
 
 def test_every_shipped_model_checks_in_a_small_heap():

@@ -93,6 +93,12 @@ def _independent(raw, bet, draws):
     spays = raw.get("scatter_pays") or {}
     fs = raw.get("free_spins") or {}
     nr = len(raw["reels"])
+    # jeton-reels/2: member lists per reel, wilds with multipliers, both-ways pays
+    v2 = raw.get("format") == "jeton-reels/2"
+    wilds = {wild: 1} if wild is not None else {}
+    if v2:
+        wilds.update(raw.get("wilds") or {})
+    both = v2 and raw.get("both_ways") is True
 
     def credits(v):
         return v[bi] if isinstance(v, list) else v * coins
@@ -105,23 +111,35 @@ def _independent(raw, bet, draws):
         wins = []
         for li, line in enumerate(raw["lines"]):
             syms = [win[i][line[i]] for i in range(nr)]
-            best = 0
-            for group in raw.get("pays", []):  # the first group listed wins a tie
-                run = 0
-                for sym in syms:
-                    if sym not in group["symbols"] and sym != wild:
-                        break
-                    run += 1
-                pays = group["pays"]
-                top = 0
-                for k in pays:
-                    if int(k) <= run and credits(pays[k]) > top:
-                        top = credits(pays[k])
-                if top > best:  # named by the shortest run paying that much
-                    best = top
-                    name = "%d %s" % (min(int(k) for k in pays if credits(pays[k]) == top), group["name"])
-            if best:
-                wins.append((li, name, best * mult))
+            for rev in (False, True) if both else (False,):
+                best = 0
+                shortest = nr + 1
+                for group in raw.get("pays", []):  # the first group listed wins a tie
+                    members = group["reels"] if v2 and "reels" in group else [group["symbols"]] * nr
+                    run = 0
+                    k = 1  # the multipliers of the wilds standing in for a member
+                    for i in range(nr):
+                        i = nr - 1 - i if rev else i
+                        if syms[i] not in members[i]:
+                            if syms[i] not in wilds:
+                                break
+                            k *= wilds[syms[i]]
+                        run += 1
+                    if rev and run == nr:
+                        continue  # a full line pays once, left to right
+                    pays = group["pays"]
+                    top = 0
+                    for n in pays:
+                        if int(n) <= run and credits(pays[n]) > top:
+                            top = credits(pays[n])
+                    # v2: an equal pay goes to the shorter run
+                    if top * k > best or (v2 and top and top * k == best and run < shortest):
+                        best = top * k
+                        shortest = run
+                        # named by the shortest run paying that much
+                        name = "%d %s" % (min(int(n) for n in pays if credits(pays[n]) == top), group["name"])
+                if best:
+                    wins.append((li, name + " (R-L)" if rev else name, best * mult))
         n = 0
         for col in win:
             n += col.count(scat) if scat is not None else 0
@@ -215,9 +233,11 @@ def test_every_shipped_model_agrees_with_the_independent_evaluator():
 
     gen = rng.open_generator(rng.open_source("emulated"))
     names = sorted(n for n in os.listdir("games/models") if not n.startswith("keno-"))  # test_games_keno.py
-    assert len(names) == 10
-    # and mini5, whose cap of 3 cuts a retrigger short (no shipped model's cap does)
-    paths = ["games/models/" + name for name in names] + ["tests/fixtures/games/mini5.json"]
+    assert len(names) == 12
+    # and mini5, whose cap of 3 cuts a retrigger short (no shipped model's cap does); mini2, a
+    # jeton-reels/2 model with both-ways pays and free spins
+    paths = ["games/models/" + name for name in names] + ["tests/fixtures/games/mini5.json",
+                                                          "tests/fixtures/games/mini2.json"]
     wins = feats = 0
     for path in paths:
         g = games.load(path)

@@ -47,6 +47,17 @@ def _reference() -> float:
     return 1_000_000 / (time.perf_counter() - t)
 
 
+def _certify_seconds(path: str, tries: int = 3) -> float:
+    # best of a few runs: the figure is the tool's cost, not the other jobs' on a shared machine
+    raw = load_model(path)
+    best = float("inf")
+    for _ in range(tries):
+        t = time.perf_counter()
+        certify_model(raw)
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
 def _cpython_spins(path: str, n: int = 3000) -> float:
     g = load(path)
     gen = _Gen(1)
@@ -72,17 +83,17 @@ def _mpy_spins(path: str, n: int = 1000) -> float | None:
 def main() -> None:
     ref = _reference()
     print(f"reference: {ref / 1e6:.1f} M int additions/s (CPython)")
-    print(f"{'model':16} {'certify s':>9} {'CPython spins/s':>15} {'per 1M ref':>10} {'MicroPython spins/s':>19}")
+    # certify: best of 3, in seconds and in reference units (the seconds the reference loop takes
+    # for 1M additions: "x ref" is machine-independent); the target is under 1 s per 5x3 model
+    print(f"{'model':16} {'certify s':>9} {'x ref':>7} {'CPython spins/s':>15} {'per 1M ref':>10} {'MicroPython spins/s':>19}")
     for path in sorted(glob.glob(os.path.join(ROOT, "games", "models", "*.json"))):
         if load_model(path).get("format") == "jeton-keno/1":
             continue  # keno: tools/bench/bench_keno.py
         rel = os.path.relpath(path, ROOT)
-        t = time.perf_counter()
-        certify_model(load_model(path))
-        cs = time.perf_counter() - t
+        cs = _certify_seconds(path)
         cp = _cpython_spins(path)
         mp = _mpy_spins(rel)
-        print(f"{os.path.basename(path)[:-5]:16} {cs:9.2f} {cp:15.0f} {cp / ref * 1e6:10.0f} "
+        print(f"{os.path.basename(path)[:-5]:16} {cs:9.2f} {cs * ref / 1e6:7.1f} {cp:15.0f} {cp / ref * 1e6:10.0f} "
               f"{mp if mp is None else round(mp):>19}")
     print("vectorised (numpy) Monte-Carlo: tools/bench/bench_montecarlo.py (sim/montecarlo.py)")
 

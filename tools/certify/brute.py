@@ -16,30 +16,50 @@ def _credits(v, bi: int, coins: int) -> int:
 
 def _evaluator(raw: dict, bi: int):
     """window (list of reels, each a list of rows) -> (line + scatter credits, scatters shown)."""
-    wild, scat = raw.get("wild"), raw.get("scatter")
+    scat = raw.get("scatter")
+    v2 = raw.get("format") == "jeton-reels/2"
+    # every wild with its multiplier (version 1: the one plain wild)
+    wilds = {raw["wild"]: 1} if raw.get("wild") else {}
+    if v2:
+        wilds.update(raw.get("wilds") or {})
+    both = v2 and raw.get("both_ways") is True
+    nr = len(raw["reels"])
     coins = raw["bets"][bi] // len(raw["lines"])
     groups = []
     for p in raw.get("pays", []):
         table = {int(k): _credits(v, bi, coins) for k, v in p["pays"].items()}
-        groups.append((set(p["symbols"]), table))
+        per_reel = p["reels"] if v2 and "reels" in p else [p["symbols"]] * nr
+        groups.append(([set(x) for x in per_reel], table))
     spays = {int(k): _credits(v, bi, coins) for k, v in (raw.get("scatter_pays") or {}).items()}
+
+    def line_pay(syms: list[str], reels: list[int], rev: bool) -> int:
+        # best of the groups on this reading of the line (syms[j] is on reel reels[j])
+        best = 0
+        for sets, table in groups:
+            sets = [sets[j] for j in reels]
+            run, mult = 0, 1
+            for s, allowed in zip(syms, sets):
+                if s in allowed:
+                    run += 1
+                elif s in wilds and s != scat:
+                    run += 1
+                    mult *= wilds[s]
+                else:
+                    break
+            if rev and run == nr:
+                continue  # right to left over the whole line: paid left to right already
+            for k, v in table.items():
+                if k <= run and v * mult > best:
+                    best = v * mult
+        return best
 
     def evaluate(window: list[list[str]]) -> tuple[int, int]:
         total = 0
         for line in raw["lines"]:
             syms = [window[i][row] for i, row in enumerate(line)]
-            best = 0
-            for members, table in groups:
-                run = 0
-                for s in syms:
-                    if s in members or (s == wild and s != scat):
-                        run += 1
-                    else:
-                        break
-                for k, v in table.items():
-                    if k <= run and v > best:
-                        best = v
-            total += best
+            total += line_pay(syms, list(range(nr)), False)
+            if both:
+                total += line_pay(syms[::-1], list(range(nr - 1, -1, -1)), True)
         n = sum(col.count(scat) for col in window) if scat else 0
         return total + spays.get(n, 0), n
 

@@ -84,53 +84,68 @@ def certify_model(raw: dict) -> dict:
         if bi and _proportional(m, bi):
             src, scale = 0, Fraction(m.coins[bi], m.coins[0])
         if src not in cache:
+            # a bet level whose pays are those of the first level times its coins shares its
+            # distributions, free-spin law (and the law's recursion tables) and win table
             base = spin_distribution(m, m.base, src)
             free = spin_distribution(m, m.free, src, m.multiplier) if m.free else None
-            cache[src] = (base, free)
-        base, free = cache[src]
-        out["bets"][bet] = _figures(m, bi, bet, base, free, scale)
+            law = SpinLaw(m, free, m.free.cycle) if free else None
+            cache[src] = (base, free, law, line_entries(m, m.base, src))
+        out["bets"][bet] = _figures(m, bi, bet, *cache[src], scale)
     return out
 
 
-def _figures(m: Model, bi: int, bet: int, base: dict, free: dict | None, scale: Fraction) -> BetFigures:
+def _figures(m: Model, bi: int, bet: int, base: dict, free: dict | None, law: SpinLaw | None,
+             lines: dict, scale: Fraction) -> BetFigures:
     f = BetFigures(bet)
     cyc = m.base.cycle
-    law = SpinLaw(m, {(w, sc): c for (w, sc), c in free.items()}, m.free.cycle) if free else None
-    feats: dict[int, object] = {}
     if law:
         f._free = (m, law, free, scale)
-    mean = second = Fraction(0)
-    nohit = Fraction(0)
-    feat_mean = Fraction(0)
+    # integer sums over the base cycle (credits before scale): per initial free-spin count s the
+    # weight and credits of the spins awarding s; the weight of each credit amount
+    by_credits: dict[int, int] = {}
+    x1 = x2 = 0
+    trig: dict[int, list[int]] = {}  # s -> [weight, sum of credits]
     for (w, sc), c in base.items():
-        p = Fraction(c, cyc)
-        x = w * scale
-        f.base_dist[x] = f.base_dist.get(x, Fraction(0)) + p
+        by_credits[w] = by_credits.get(w, 0) + c
+        x1 += c * w
+        x2 += c * w * w
         s = m.award[sc] if m.free else 0
         if s:
-            if s not in feats:
-                feats[s] = feature_moments(m, law, s)
-            fm = feats[s]
-            fmean, fsec, fz = fm.mean * scale, fm.second * scale * scale, fm.p_zero
-            f.trigger += p
-            f.feature_second += p * fsec
-            f.triggers[s] = f.triggers.get(s, Fraction(0)) + p
-        else:
-            fmean = fsec = Fraction(0)
-            fz = Fraction(1)
-        mean += p * (x + fmean)
-        feat_mean += p * fmean
-        second += p * (x * x + 2 * x * fmean + fsec)
-        if x == 0:
-            nohit += p * fz
+            t = trig.setdefault(s, [0, 0])
+            t[0] += c
+            t[1] += c * w
+    for w in sorted(by_credits):
+        f.base_dist[w * scale] = Fraction(by_credits[w], cyc)
+    mean = scale * x1
+    second = scale * scale * x2
+    feat_mean = Fraction(0)
+    nohit = Fraction(by_credits.get(0, 0))
+    for s in sorted(trig):  # sums over the cycle, divided by cyc below
+        c, cw = trig[s]
+        fm = feature_moments(m, law, s)
+        fmean, fsec = fm.mean * scale, fm.second * scale * scale
+        f.trigger += c
+        f.triggers[s] = Fraction(c, cyc)
+        f.feature_second += c * fsec
+        feat_mean += c * fmean
+        second += 2 * scale * cw * fmean + c * fsec
+        # a spin that wins nothing and triggers: no hit unless the feature wins
+        c0 = sum(cc for (w, sc), cc in base.items() if w == 0 and m.award[sc] == s)
+        nohit += c0 * fm.p_zero - c0
+    mean = (mean + feat_mean) / cyc
+    feat_mean /= cyc
+    f.trigger /= cyc
+    f.feature_second /= cyc
     f.rtp = mean / bet
-    f.second = second
-    f.hit = 1 - nohit
+    f.second = second / cyc
+    f.hit = 1 - nohit / cyc
     f.feature_share = feat_mean / mean if mean else Fraction(0)
     # each base-game win: expected count over the cycle, probability, 1 in N, share of the return
-    for (g, n), c in sorted(line_entries(m, m.base, bi).items()):
-        pay = m.cpay[bi][g][n]
-        f.entries.append(_entry("%d %s" % (n, m.group_names[g]), pay, Fraction(c, cyc), mean, bet))
+    for key, c in sorted(lines.items()):
+        g, n, k, rev = key if len(key) == 4 else key + (1, False)  # v2: multiplier, right to left
+        pay = m.cpay[bi][g][n] * k
+        name = "%d %s" % (n, m.group_names[g]) + (" x%d" % k if k > 1 else "") + (" (R-L)" if rev else "")
+        f.entries.append(_entry(name, pay, Fraction(c, cyc), mean, bet))
     if m.scatter is not None:
         counts: dict[int, int] = {}
         for (w, sc), c in base.items():

@@ -13,19 +13,25 @@ from games.model import Model
 
 
 class SpinLaw:
-    """Per free spin, grouped by extra spins a: P(a), E[w;a], E[w^2;a], P(w=0;a)."""
+    """Per free spin, grouped by extra spins a: P(a), E[w;a], E[w^2;a], P(w=0;a).
+
+    Kept as integer sums over the free cycle (`sums[a]` = [count, sum w, sum w^2, count w = 0],
+    all over `cycle`), from which the Fractions of `by_a` are made: the capped recursion runs on
+    the integers (a common denominator cycle**L per level), the same values without a gcd per step.
+    """
 
     def __init__(self, m: Model, dist: dict[tuple[int, int], int], cycle: int):
-        self.by_a: dict[int, list[Fraction]] = {}
+        self.cycle = cycle
+        self.sums: dict[int, list[int]] = {}
         for (w, sc), c in dist.items():
-            a = m.retrigger[sc]
-            p = Fraction(c, cycle)
-            row = self.by_a.setdefault(a, [Fraction(0)] * 4)
-            row[0] += p
-            row[1] += p * w
-            row[2] += p * w * w
+            row = self.sums.setdefault(m.retrigger[sc], [0, 0, 0, 0])
+            row[0] += c
+            row[1] += c * w
+            row[2] += c * w * w
             if w == 0:
-                row[3] += p
+                row[3] += c
+        self.by_a: dict[int, list[Fraction]] = {a: [Fraction(x, cycle) for x in row] for a, row in self.sums.items()}
+        self._capped: dict[int, tuple] = {}  # cap -> the recursion's last integer tables
 
 
 class Moments:
@@ -40,27 +46,33 @@ def feature_moments(m: Model, law: SpinLaw, initial: int) -> Moments:
 
 
 def _capped(law: SpinLaw, s: int, cap: int) -> Moments:
-    # tables indexed by r for the current L = r + h; r = 0 is the end of the feature
-    V = [Fraction(0)]
-    Q = [Fraction(0)]
-    Z = [Fraction(1)]
-    items = list(law.by_a.items())
-    for L in range(1, cap + 1):
-        nV, nQ, nZ = [Fraction(0)], [Fraction(0)], [Fraction(1)]
-        for r in range(1, L + 1):
-            h = L - r
-            v = q = z = Fraction(0)
-            for a, (p, m1, m2, z0) in items:
-                e = min(a, h)
-                j = r - 1 + e  # spins left after this one; headroom h - e, total L - 1
-                v += m1 + p * V[j]
-                q += m2 + 2 * m1 * V[j] + p * Q[j]
-                z += z0 * Z[j]
-            nV.append(v)
-            nQ.append(q)
-            nZ.append(z)
-        V, Q, Z = nV, nQ, nZ
-    return Moments(V[s], Q[s], Z[s])
+    # tables indexed by r for the current L = r + h; r = 0 is the end of the feature. Level L's
+    # tables hold the moments times cycle**L (integers); one pass serves every initial count s
+    t = law._capped.get(cap)
+    if t is None:
+        d = law.cycle
+        V, Q, Z = [0], [0], [1]
+        items = list(law.sums.items())
+        scale = 1  # cycle ** (L - 1)
+        for L in range(1, cap + 1):
+            nV, nQ, nZ = [0], [0], [scale * d]
+            for r in range(1, L + 1):
+                h = L - r
+                v = q = z = 0
+                for a, (c, s1, s2, c0) in items:
+                    j = r - 1 + (a if a < h else h)  # spins left after this one; total L - 1
+                    vj = V[j]
+                    v += s1 * scale + c * vj
+                    q += s2 * scale + 2 * s1 * vj + c * Q[j]
+                    z += c0 * Z[j]
+                nV.append(v)
+                nQ.append(q)
+                nZ.append(z)
+            V, Q, Z = nV, nQ, nZ
+            scale *= d
+        t = law._capped[cap] = (V, Q, Z, scale)
+    V, Q, Z, den = t
+    return Moments(Fraction(V[s], den), Fraction(Q[s], den), Fraction(Z[s], den))
 
 
 def _uncapped(law: SpinLaw, s: int) -> Moments:

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from games.model import Model, ReelSet
 
-State = tuple  # (alive: tuple[(line, mask, best)], dead_sum: int, scatters: int)
-
-
 def columns(m: Model, rs: ReelSet, reel: int) -> dict[tuple[tuple[int, ...], int], int]:
     """Distinct visible columns of one reel -> (codes per row, scatter count) with their weight."""
     out: dict[tuple[tuple[int, ...], int], int] = {}
-    for stop in range(len(rs.strips[reel])):
-        col = tuple(m.column(rs, reel, stop))
-        sc = sum(1 for c in col if c == m.scatter) if m.scatter is not None else 0
-        key = (col, sc)
-        out[key] = out.get(key, 0) + rs.weight(reel, stop)
+    strip = rs.strips[reel]
+    n = len(strip)
+    off = -(m.rows // 2)
+    w = rs.weights[reel]
+    for stop in range(n):
+        col = tuple(strip[(stop + off + r) % n] for r in range(m.rows))
+        key = (col, col.count(m.scatter) if m.scatter is not None else 0)
+        out[key] = out.get(key, 0) + (1 if w is None else w[stop])
     return out
 
 
@@ -34,40 +34,114 @@ def _maxpay(cpay: list[list[int]], mask: int, n: int, cache: dict) -> int:
 
 def spin_distribution(m: Model, rs: ReelSet, bi: int, mult: int = 1) -> dict[tuple[int, int], int]:
     """{(credits, scatters): cycle weight} for one spin of reel set rs at bet index bi."""
+    if m.general:  # multiplier wilds or both-ways pays (jeton-reels/2)
+        from tools.certify.enumerate import enumerate_spin
+
+        dist = enumerate_spin(m, rs, bi)[0]
+        return {(w * mult, sc): c for (w, sc), c in dist.items()}
     nr = m.nreels
     cpay = m.cpay[bi]
+    lines = m.lines
     cache: dict = {}
-    start = tuple((li, m.all_groups, 0) for li in range(len(m.lines)))
-    states: dict[State, int] = {(start, 0, 0): 1}
+    pay_at = [{} for _ in range(nr + 1)]  # pay_at[n][mask]: best pay of those groups for a run of n
+    sk = nr * m.rows + 1  # a (credits, scatters) pair as one int: credits * sk + scatters
+    # a line is known by the rows it has left to cross (lines that share them are alike from here
+    # on, so the states that differ only by which of them is alive merge), its next rows by nxt_rows
+    nxt_rows = {}
+    for line in lines:
+        for n in range(nr):
+            nxt_rows[tuple(line[n:])] = tuple(line[n + 1:])
+    start = tuple(sorted((tuple(line), m.all_groups, 0) for line in lines))
+    # alive lines (rows left, groups still matching, best pay so far), sorted ->
+    # {settled credits * sk + scatters: weight}
+    states: dict[tuple, dict[int, int]] = {start: {0: 1}}
     for n in range(nr):
         cols = columns(m, rs, n)
-        nxt: dict[State, int] = {}
-        for (alive, dead, sc), w in states.items():
-            for (col, csc), cw in cols.items():
+        cscs = [csc for _, csc in cols]
+        cws = list(cols.values())
+        # the groups each row's symbol extends, per column; masked per (row, mask) on demand
+        rowg = [[m.rgmask[n][col[r]] for col, _ in cols] for r in range(m.rows)]
+        masked: dict[tuple[int, int], list[int]] = {}
+        # the columns of this reel, merged by what they do to a set of alive (row, mask) pairs:
+        # a line whose best so far is BEAR sees only BEAR/WILD or not, so 50 columns become 2-6
+        moves_of: dict[tuple, list] = {}
+        last = n == nr - 1
+        pay_n, pay_last = pay_at[n], pay_at[nr]
+        nxt: dict[tuple, dict[int, int]] = {}
+        merged: dict[tuple, dict[int, int]] = {}  # last reel: moves -> the dists that take them
+        for alive, dist in states.items():
+            sig = tuple((rest[0], mask) for rest, mask, _ in alive)
+            tr = moves_of.get(sig)
+            if tr is None:
+                parts = []
+                for e in sig:
+                    v = masked.get(e)
+                    if v is None:
+                        v = masked[e] = [e[1] & g for g in rowg[e[0]]]
+                    parts.append(v)
+                acc: dict[tuple, int] = {}
+                for k, cw in zip(zip(cscs, *parts), cws):
+                    acc[k] = acc.get(k, 0) + cw
+                tr = moves_of[sig] = list(acc.items())
+            moves: dict[tuple, int] = {}
+            for cl, cw in tr:
+                add = 0
                 new_alive = []
-                d = dead
-                for li, mask, best in alive:
-                    nm = mask & m.gmask[col[m.lines[li][n]]]
+                i = 1
+                for rest, mask, best in alive:
+                    nm = cl[i]
+                    i += 1
                     died = mask & ~nm
                     if died:
-                        p = _maxpay(cpay, died, n, cache)
+                        p = pay_n.get(died)
+                        if p is None:
+                            p = pay_n[died] = _maxpay(cpay, died, n, cache)
                         if p > best:
                             best = p
-                    if nm:
-                        new_alive.append((li, nm, best))
+                    if not nm:
+                        add += best
+                    elif last:  # the line ends here: settle it
+                        p = pay_last.get(nm)
+                        if p is None:
+                            p = pay_last[nm] = _maxpay(cpay, nm, nr, cache)
+                        add += p if p > best else best
                     else:
-                        d += best
-                key = (tuple(new_alive), d, sc + csc)
-                nxt[key] = nxt.get(key, 0) + w * cw
+                        new_alive.append((nxt_rows[rest], nm, best))
+                new_alive.sort()
+                mk = (tuple(new_alive), add * sk + cl[0])
+                moves[mk] = moves.get(mk, 0) + cw
+            if last:
+                # every line is settled: alive sets that move alike are summed before the moves
+                key = tuple(sorted((delta, cw) for (_, delta), cw in moves.items()))
+                into = merged.get(key)
+                if into is None:
+                    merged[key] = dict(dist)
+                else:
+                    for k, w in dist.items():
+                        into[k] = into.get(k, 0) + w
+                continue
+            for (na, delta), cw in moves.items():
+                into = nxt.get(na)
+                if into is None:
+                    into = nxt[na] = {}
+                for k, w in dist.items():
+                    k += delta
+                    into[k] = into.get(k, 0) + w * cw
         states = nxt
+    final: dict[int, int] = {}
+    for mv, dist in merged.items():
+        for delta, cw in mv:
+            for k, w in dist.items():
+                k += delta
+                final[k] = final.get(k, 0) + w * cw
+    states = {(): final}
     out: dict[tuple[int, int], int] = {}
     spay = m.spay[bi]
-    for (alive, dead, sc), w in states.items():
-        total = dead
-        for li, mask, best in alive:
-            total += max(best, _maxpay(cpay, mask, nr, cache))
-        total = (total + spay[sc]) * mult
-        out[(total, sc)] = out.get((total, sc), 0) + w
+    for dist in states.values():
+        for k, w in dist.items():
+            credits, sc = divmod(k, sk)
+            key = ((credits + spay[sc]) * mult, sc)
+            out[key] = out.get(key, 0) + w
     return out
 
 
@@ -75,7 +149,12 @@ def line_entries(m: Model, rs: ReelSet, bi: int) -> dict[tuple[int, int], int]:
     """{(group, run): summed cycle weight over all lines} of the single win each line pays.
 
     Ties go to the group seen first, shortest run, as in the engine (per line: marginal DP).
+    Models with multiplier wilds or both-ways pays: {(group, run, multiplier, right to left): weight}.
     """
+    if m.general:
+        from tools.certify.enumerate import enumerate_spin
+
+        return enumerate_spin(m, rs, bi)[1]
     nr = m.nreels
     cpay = m.cpay[bi]
     cols = [columns(m, rs, n) for n in range(nr)]
@@ -103,7 +182,7 @@ def line_entries(m: Model, rs: ReelSet, bi: int) -> dict[tuple[int, int], int]:
                 tail *= rs.totals[k]
             for (mask, best), w in states.items():
                 for code, cw in rowsym.items():
-                    nm = mask & m.gmask[code]
+                    nm = mask & m.rgmask[n][code]
                     b = settle(mask & ~nm, n, best) if mask & ~nm else best
                     if nm:
                         nxt[(nm, b)] = nxt.get((nm, b), 0) + w * cw

@@ -107,12 +107,17 @@ def pay_blocks(raw: dict, m: Model) -> list[tuple]:
     rows = []
     for p in raw.get("pays", []):
         for k in sorted(p["pays"], key=int):
-            rows.append([p["name"], _members(p["symbols"]), k] +
+            rows.append([p["name"], _members(p["symbols"] if "symbols" in p else p["reels"]), k] +
                         [str(m._credits(p["pays"][k], bi, "pay")) for bi in range(len(m.bets))])
     for k in sorted(raw.get("scatter_pays") or {}, key=int):
         rows.append([raw["scatter"] + " (scatter, anywhere)", raw["scatter"], k] +
                     [str(m._credits(raw["scatter_pays"][k], bi, "scatter")) for bi in range(len(m.bets))])
     out = [("table", "Pay table: credits paid per line (scatter: per game) at each bet", head, rows)]
+    if raw.get("format") == "jeton-reels/2" and (raw.get("wilds") or raw.get("both_ways")):
+        out.append(("p", "Wilds: %s; a wild multiplies a line win where it stands in for a member of the "
+                    "group paid (several multiply)%s." % (", ".join(
+                        "%s x%d" % (w, k) for w, k in sorted((raw.get("wilds") or {}).items())) or "none",
+                        "; lines pay both ways (a full line once)" if raw.get("both_ways") else "")))
     fs = raw.get("free_spins")
     if fs:
         award = ", ".join("%s scatters: %d" % (k, v) for k, v in sorted(fs["award"].items(), key=lambda t: int(t[0])))
