@@ -27,3 +27,4 @@ SESSION_S = 300  # a console session ends after this long without a command
 # A game's progressive jackpot (s. 91) is declared in its certified model. When the machine is on a
 # link, the link's announced parameters (s. 92: same coins, same math): {"id", "bet", "math_hash"}.
 PROGRESSIVE_LINK = None
+JURISDICTION = "casino"  # firmware/jurisdiction.py PROFILES: "casino" (S-13.1, r. 3) or "vlt" (S-13.1, r. 7)
