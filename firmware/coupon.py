@@ -73,7 +73,7 @@ def stamp(t):
 def lines(rec, cfg, duplicate=False):
     """The coupon's text lines, French then English, every s. 9 field on a line of its own (the
     control number follows as text and bar code: board/printer_epic.py). rec: the committed coupon
-    record {"n" number, "seq", "cents", "cr" credits, "t" time}."""
+    record (firmware/coupon_books.py): {"s" sequence, "c" cents, "k" credits, "t" time, ...}."""
     out = [cfg.COUPON_SCHEME,
            "COUPON DE REMBOURSEMENT",
            "REDEMPTION COUPON"]
@@ -83,8 +83,8 @@ def lines(rec, cfg, duplicate=False):
     out += ["Titulaire/Licence: " + cfg.LICENCE_HOLDER,
             "Appareil/Machine: " + cfg.MACHINE_ID,
             stamp(rec["t"]),
-            "Valeur/Value: " + dollars(rec["cents"]),
-            "Credits: %d" % rec["cr"],
-            "Coupon no %d" % rec["seq"],
+            "Valeur/Value: " + dollars(rec["c"]),
+            "Credits: %d" % rec["k"],
+            "Coupon no %d" % rec["s"],
             "No de controle/Control number:"]
     return out

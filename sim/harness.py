@@ -16,6 +16,7 @@ from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.cctalk_hopper import HopperPeer
 from sim.meter_monitor import MeterMonitor
 from sim.panel_tap import PanelTap
+from sim.printer import PrinterPeer
 from tools import firmware as fwbuild, image
 from tools.console import ConsoleClient
 
@@ -219,11 +220,17 @@ class EmulatedCabinet:
     TOKEN_POSITION = 1
 
     def __init__(self, state_dir: str | Path, heap: str | None = None, ports: dict[str, int] | None = None,
-                 extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None):
+                 extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None,
+                 jurisdiction: str | None = None):
         if ports is None:
             ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
+        if jurisdiction == "vlt" and "printer" not in ports:
+            ports["printer"] = free_ports(1)[0]  # the coupon printer's UART (sim/printer.py)
+        if jurisdiction:
+            extra_args = list(extra_args or []) + ["--jurisdiction", jurisdiction]
         self.ports = ports
         self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args, compiled, code)
+        self.printer: PrinterPeer | None = None  # kept across boots: paper, faults and tickets are its own
         self.acceptor: CoinAcceptorPeer | None = None
         self.hopper: HopperPeer | None = None
         self.meter_monitor: MeterMonitor | None = None
@@ -240,6 +247,10 @@ class EmulatedCabinet:
         self.acceptor = CoinAcceptorPeer(self.ports["cctalk"])
         self.hopper = self.acceptor.attach(hopper or HopperPeer())  # same multi-drop bus, address 3
         self.acceptor.start()
+        if "printer" in self.ports:
+            if self.printer is None:
+                self.printer = PrinterPeer(self.ports["printer"])
+            self.printer.start()
         self.meter_monitor = (meter_monitor or MeterMonitor()).connect(self.ports["panel"])
         self.panel = PanelLink(self.ports["panel"])
         self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
@@ -261,7 +272,7 @@ class EmulatedCabinet:
         self._unplug()
 
     def _unplug(self) -> None:
-        for part in (self.acceptor, self.meter_monitor, self.panel, self.console):
+        for part in (self.acceptor, self.meter_monitor, self.panel, self.console, self.printer):
             if part is not None:
                 try:
                     part.stop() if hasattr(part, "stop") else part.close()

@@ -154,6 +154,8 @@ class PrinterPeer:
                     raise
                 time.sleep(0.05)
         self._sock.settimeout(0.2)
+        with self.lock:
+            self._buf.clear()  # the line was dead: a command cut by a power loss is not continued
         self._stop.clear()
         self.connected.set()
         self._thread = threading.Thread(target=self._run, daemon=True)

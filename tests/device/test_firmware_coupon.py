@@ -31,7 +31,7 @@ def test_stamp_is_utc():
 
 
 def test_lines_hold_every_field_and_fit():
-    rec = {"seq": 7, "cents": 2550, "cr": 102, "t": 1795415529}
+    rec = {"s": 7, "c": 2550, "k": 102, "t": 1795415529}
     text = coupon.lines(rec, Cfg)
     joined = "\n".join(text)
     for field in ("LOTERIE VIDEO / VIDEO LOTTERY", "EXPL-QC-000001", "JTN-EMU-0001", "2026-11-23 06:32:09 UTC",

@@ -16,6 +16,7 @@ def fresh():
 
 
 def reload(nv):
+    gc.collect()  # the previous ledger's buffers go first: one journal buffer at a time
     led = Ledger(memory(nv))
     led.open()
     return led

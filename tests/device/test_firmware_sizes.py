@@ -48,6 +48,15 @@ def test_the_state_block_holds_every_field_at_its_bound():
     assert "game" in BOOT_TILTS  # and the tilts found at power-up are not in it
 
 
+def test_the_coupon_block_holds_its_last_coupons_at_their_bounds():
+    from firmware import coupon_books
+    from firmware.ledger import COUPON_SIZE
+
+    rec = {"s": 10 ** 8 - 1, "n": "9" * 14, "c": BIG * 100, "k": BIG, "t": 2 ** 32 - 1, "st": "issued",
+           "d": coupon_books.DUP_MAX}  # 8-digit sequence, a credit meter at its bound, in cents
+    assert len(json.dumps([rec] * coupon_books.KEEP)) <= COUPON_SIZE
+
+
 def test_an_event_chunk_holds_its_events_whatever_their_texts():
     assert EVENTS_PER_CHUNK * eventlog.RECORD <= CHUNK_SIZE
     chunk = b""

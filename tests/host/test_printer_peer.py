@@ -46,7 +46,7 @@ def rig(print_ms: int = 0) -> tuple[PrinterPeer, Printer]:
     return peer, Printer(Loop(peer), lambda ms: None, timeout_ms=5)
 
 
-REC = {"seq": 42, "cents": 100000, "cr": 4000, "t": 1795415529}  # calendar.timegm((2026, 11, 23, 6, 32, 9)): 2026-11-23 06:32:09 UTC
+REC = {"s": 42, "c": 100000, "k": 4000, "t": 1795415529}  # calendar.timegm((2026, 11, 23, 6, 32, 9)): 2026-11-23 06:32:09 UTC
 
 
 def test_luhn_matches_stdnum():
@@ -93,7 +93,7 @@ def test_itf_encoder_read_back_by_zxing(tmp_path):
 
 
 def _print(pr: Printer, rec: dict, duplicate: bool = False) -> str:
-    number = coupon.control_number(config.MACHINE_ID, rec["seq"])
+    number = coupon.control_number(config.MACHINE_ID, rec["s"])
     pr.begin()
     pr.print_ticket(coupon.lines(rec, config, duplicate), number)
     return number
