@@ -10,7 +10,6 @@
 # board/printer_epic.py, the cabinet's side firmware/coupon_out.py.
 import json
 
-from firmware import coupon
 from firmware.books import now
 
 KEEP = 4  # coupons kept for the console, newest last (with recall, in critical memory)
@@ -44,6 +43,8 @@ class CouponBooks:
         keep = self.coupons()
         if not credits or (keep and keep[-1]["st"] == "owed"):
             return None
+        from firmware import coupon  # only a coupon cabinet's: not in a casino's heap
+
         seq = keep[-1]["s"] + 1 if keep else 1  # (a RAM clear starts the sequence again, as the meters)
         rec = {"s": seq, "n": coupon.control_number(machine_id, seq), "c": credits * cents_per_credit,
                "k": credits, "t": now(), "st": "owed", "d": 0}

@@ -1,10 +1,10 @@
 # Money out by redemption coupon (the `vlt` jurisdiction: S-13.1, r. 7, s. 4; L-6, r. 3, s. 6-7): the
 # cash-out and the automatic coupon at $1,000 commit a coupon (firmware/coupon_books.py), then the
 # printer (board/printer_epic.py) is driven until it reports the coupon issued. Mixed into
-# firmware.cabinet.Cabinet.
+# firmware.cabinet.Cabinet. Its methods run only on a cabinet with a printer: the printer driver and
+# the coupon's text are imported there, so a casino cabinet's heap does not hold them.
 from board.compat import ticks_add, ticks_diff
-from board.printer_epic import FAULTS, OFFLINE, PrinterError, describe
-from firmware import config, coupon
+from firmware import config
 from firmware.books import AuditError
 
 PRINTER_POLL_MS = 150  # while a coupon is owed or printing
@@ -26,6 +26,8 @@ class CouponOut:
             return
         if rec is None:
             return
+        from firmware import coupon
+
         self.log("%s: coupon %d (%s) for %s" % (why, rec["s"], rec["n"], coupon.dollars(rec["c"])))
         self.win = 0
         self.message = "coupon %s" % coupon.dollars(rec["c"])
@@ -39,6 +41,9 @@ class CouponOut:
             and self.state in ("idle", "credit")
 
     def _print(self, rec, duplicate=False):
+        from board.printer_epic import PrinterError
+        from firmware import coupon
+
         try:
             self.printer.print_ticket(coupon.lines(rec, config, duplicate), rec["n"])
         except PrinterError as e:
@@ -50,6 +55,9 @@ class CouponOut:
         pr = self.printer
         if pr is None:
             return
+        from board.printer_epic import FAULTS, OFFLINE, describe
+        from firmware import coupon
+
         now = self.board.ticks_ms()
         if ticks_diff(now, self._printer_next) < 0:
             return
@@ -57,6 +65,8 @@ class CouponOut:
         self._printer_next = ticks_add(now, PRINTER_POLL_MS if owed or pr.printing else PRINTER_IDLE_MS)
         out = []
         flags = pr.poll(out)
+        if flags & OFFLINE:  # each unanswered request waits the driver's timeout: not every loop pass
+            self._printer_next = ticks_add(now, PRINTER_IDLE_MS)
         for kind, a, b in out:
             if kind == "printed" and owed:
                 if self.ledger.coupon_issued(owed["s"]):
@@ -81,6 +91,8 @@ class CouponOut:
         """The printer tilt clears only when the printer reports no fault."""
         if self.printer is None:
             return True
+        from board.printer_epic import FAULTS, describe
+
         f = self.printer.status()
         if f & FAULTS:
             self.log("printer still at fault: %s" % describe(f))
@@ -93,11 +105,13 @@ class CouponOut:
         """The attendant's reprint of the last coupon issued, marked DUPLICATE (console `reprint`)."""
         if self.printer is None:
             raise ValueError("no coupon printer on this cabinet")
+        from board.printer_epic import FAULTS, describe
+
         if self.ledger.coupon_pending():
             raise ValueError("a coupon is still owed: it prints first")
         f = self.printer.status()
         if f & FAULTS:
-            raise ValueError("printer: %s" % describe(f | (OFFLINE if f & OFFLINE else 0)))
+            raise ValueError("printer: %s" % describe(f))
         rec = self.ledger.coupon_duplicate()
         if rec is None:
             raise ValueError("no coupon issued yet")

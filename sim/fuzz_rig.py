@@ -25,6 +25,7 @@ from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.cctalk_hopper import HopperPeer
 from sim.harness import FirmwareProcess, PanelLink, free_ports, sign_in
 from sim.meter_monitor import MeterMonitor
+from sim.printer import PrinterPeer
 from tools.console import ConsoleClient
 
 NVRAM_SIZE = 65536
@@ -39,13 +40,18 @@ class Rig:
     """Firmware process + ccTalk acceptor and hopper + panel + meter monitor + console."""
 
     def __init__(self, state: str | Path, games: tuple[str, ...] = (), certs: str | Path | None = None,
-                 heap: str | None = None, hopper_stock: int = 100000):
+                 heap: str | None = None, hopper_stock: int = 100000, jurisdiction: str | None = None):
         self.state = Path(state)
         self.state.mkdir(parents=True, exist_ok=True)
         self.games = tuple(games)
         self.certs = certs
         self.heap = heap
         self.ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
+        self.jurisdiction = jurisdiction
+        self.printer: PrinterPeer | None = None  # a coupon jurisdiction's printer: its paper and tickets are its own
+        if jurisdiction == "vlt":
+            self.ports["printer"] = free_ports(1)[0]
+            self.printer = PrinterPeer(self.ports["printer"])
         self.hopper = HopperPeer(stock=hopper_stock)
         self.monitor = MeterMonitor()
         self.acceptor_memory: dict | None = None
@@ -61,6 +67,8 @@ class Rig:
             extra += ["--games", ",".join(self.games)]
         if self.certs:
             extra += ["--certs", str(self.certs)]
+        if self.jurisdiction:
+            extra += ["--jurisdiction", self.jurisdiction]
         return extra
 
     # --- power ---------------------------------------------------------------------------------------
@@ -75,6 +83,8 @@ class Rig:
         peer.attach(self.hopper)
         peer.start()
         self.peer = peer
+        if self.printer is not None:
+            self.printer.start()
         self.monitor.connect(self.ports["panel"])
         self.panel = PanelLink(self.ports["panel"])
         self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
@@ -106,6 +116,8 @@ class Rig:
             self.acceptor_memory = {k: getattr(self.peer, k) for k in ACCEPTOR_MEMORY}
             self.acceptor_memory["events"] = list(self.peer.events)
             self.peer.stop()
+        if self.printer is not None:
+            self.printer.stop()
         self.monitor.stop()
         if self.panel is not None:
             self.panel.close()

@@ -248,8 +248,8 @@ class EmulatedCabinet:
         self.hopper = self.acceptor.attach(hopper or HopperPeer())  # same multi-drop bus, address 3
         self.acceptor.start()
         if "printer" in self.ports:
-            if self.printer is None:
-                self.printer = PrinterPeer(self.ports["printer"])
+            if self.printer is None:  # what it prints is also kept as text and PNG in STATE/coupons
+                self.printer = PrinterPeer(self.ports["printer"], out_dir=str(Path(self.firmware.state_dir) / "coupons"))
             self.printer.start()
         self.meter_monitor = (meter_monitor or MeterMonitor()).connect(self.ports["panel"])
         self.panel = PanelLink(self.ports["panel"])

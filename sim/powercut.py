@@ -46,7 +46,8 @@ class Truth:
 
 
 class Session:
-    def __init__(self, state: Path, seed: int, heap: str | None, flip_every: int, progress=None) -> None:
+    def __init__(self, state: Path, seed: int, heap: str | None, flip_every: int, progress=None,
+                 jurisdiction: str | None = None) -> None:
         self.state = state
         self.seed = seed
         self.rnd = random.Random(seed)
@@ -54,8 +55,10 @@ class Session:
         self.progress = progress  # a queue: one item per cut, for the campaign's progress bar
         self.truth = Truth()
         # the acceptor, the hopper and the EM meters keep their own memory across the cabinet's cuts
-        self.rig = Rig(state, heap=heap)
+        self.rig = Rig(state, heap=heap, jurisdiction=jurisdiction)
         self.hopper = self.rig.hopper
+        self.printer = self.rig.printer  # vlt: coupons out; its tickets are the truth for coupon_out
+        self.coupon_adjust = 0
         self.monitor = self.rig.monitor
         self.game = load(f"{config.MODELS_DIR}/{config.GAMES[0]}.json")
         self.report = {"cuts": 0, "lost_credits": 0, "duplicated_credits": 0, "meter_mismatches": 0,
@@ -84,11 +87,15 @@ class Session:
             return False
         # let the firmware poll the acceptor: buffered coins from before the cut are credited now
         self.rig.wait_polls(2, 5.0)
-        try:  # a payout left open by the cut: the hopper driver finishes or proves it
+        if self.printer is not None:
+            self.attend_printer(panel)
+        try:  # a payout left open by the cut: the hopper driver finishes or proves it; a coupon owed prints
             panel.wait_for(lambda x: x.get("state") != "payout", 10)
         except TimeoutError:
             pass
         m = self.console_json(console, "meters json")
+        if self.printer is not None:
+            self.check_coupons(m)
         if m["hopper_out"] != self.hopper.coins_out * TOKEN_CREDITS:
             kind = "duplicated_credits" if self.hopper.coins_out * TOKEN_CREDITS > m["hopper_out"] else "lost_credits"
             self.problem(kind, f"hopper paid {self.hopper.coins_out} coins, hopper_out meter {m['hopper_out']}",
@@ -112,7 +119,7 @@ class Session:
             self.truth.handpaid = m["cancelled"]  # report each discrepancy once
         if m["credits"] != m["acceptor_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"]:
             self.problem("meter_mismatches", f"credit identity broken: {m}")
-        if m["cashout"] != m["hopper_out"] + m["cancelled"]:
+        if m["cashout"] != m["hopper_out"] + m["cancelled"] + m.get("coupon_out", 0):
             self.problem("meter_mismatches", f"cashout identity broken: {m}")
         recall = self.console_json(console, "recall json")["games"]
         for a, b in zip(recall, recall[1:]):
@@ -129,6 +136,31 @@ class Session:
             if shown and shown["games"] == last["n"] and shown["reels"] != s.get("reels"):
                 self.problem("meter_mismatches", f"game #{last['n']} showed {shown['reels']}, after restart {s.get('reels')}")
         return True
+
+    def attend_printer(self, panel) -> None:
+        """The attendant loads paper, clears the jam, closes the head, and turns the key."""
+        self.printer.fix()
+        if "printer" in panel.screen.get("msg", ""):
+            panel.press("key_reset", hold=0.15)
+            panel.wait_for(lambda x: "printer" not in x.get("msg", ""), 3)
+
+    def check_coupons(self, m: dict) -> None:
+        """Every control number that reached paper (a finished ticket, or one stopped after its
+        number) is one coupon, counted once: their credits add up to coupon_out exactly. More is a
+        second valid coupon for the same credits; less, credits that left the meter unprinted."""
+        printed: dict[str, int] = {}
+        for t in list(self.printer.tickets):
+            if t.number is None or any("DUPLICATE" in line for line in t.lines):
+                continue
+            credits = [int(line.split()[-1]) for line in t.lines if line.startswith("Credits: ")]
+            if credits:
+                printed[t.number] = credits[0]
+        total = sum(printed.values()) + self.coupon_adjust
+        if total != m["coupon_out"]:
+            kind = "duplicated_credits" if total > m["coupon_out"] else "lost_credits"
+            self.problem(kind, f"coupons printed for {total} credits ({len(printed)} numbers), coupon_out "
+                               f"{m['coupon_out']}", abs(total - m["coupon_out"]))
+            self.coupon_adjust += m["coupon_out"] - total  # report each discrepancy once
 
     def check_hard_meters(self, m: dict, console) -> None:
         """Each coil must reach its soft meter (pending pulses are driven after the restart) and
@@ -168,7 +200,9 @@ class Session:
     def action(self, peer, panel) -> None:
         s = panel.screen
         r = self.rnd.random()
-        if s.get("state") == "handpay":
+        if self.printer is not None and "printer" in s.get("msg", ""):
+            self.attend_printer(panel)
+        elif s.get("state") == "handpay":
             # the lock's own amount: a coin in flight at cash-out may be credited after the lock
             self.truth.pending_lock = {"amount": int(s["msg"].split()[-1])}
             panel.press("key_reset", hold=0.15)
@@ -185,7 +219,14 @@ class Session:
             new = panel.wait_for(lambda x: x.get("games", 0) > games and x.get("state") != "spin", 3)
             self.truth.shown = {"games": new["games"], "reels": new["reels"]}
         elif r < 0.85 and s.get("credits", 0):
+            if self.printer is not None and self.rnd.random() < 0.3:  # the printer fails mid-coupon
+                k = self.rnd.randrange(14)
+                self.printer.paper_out_after(k) if self.rnd.random() < 0.5 else self.printer.jam_after(k)
             panel.press("cashout")
+            if self.printer is not None and self.rnd.random() < 0.3:  # the cut lands while the coupon prints
+                time.sleep(self.rnd.uniform(0.0, 0.04))
+                self.rig.fw.kill()
+                return
             panel.wait_for(lambda x: x.get("state") == "handpay" or x.get("credits") == 0, 10)
         elif r < 0.92:
             door = self.rnd.choice(("door_main", "door_logic", "door_cashbox"))
@@ -243,10 +284,12 @@ class Session:
 
 
 def run_one(args: tuple) -> dict:
-    cuts, seed, heap, flip_every, progress = args
+    cuts, seed, heap, flip_every = args[:4]
+    progress = args[-1]  # sim.fuzz_rig.parallel's queue comes last
+    jurisdiction = args[4] if len(args) == 6 else None
     state = Path(tempfile.mkdtemp(prefix="jeton-powercut-"))
     try:
-        return Session(state, seed, heap, flip_every, progress).run(cuts)
+        return Session(state, seed, heap, flip_every, progress, jurisdiction=jurisdiction).run(cuts)
     finally:
         shutil.rmtree(state, ignore_errors=True)
 
@@ -259,10 +302,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--flip-every", type=int, default=10, help="flip a bit before every Nth reboot (0: never)")
     ap.add_argument("--heap", default=None, help="the firmware's fixed heap (default: the board's, sim/harness.py BOARD_HEAP)")
     ap.add_argument("--no-progress", action="store_true")
+    ap.add_argument("--jurisdiction", default=None, help="the cabinets' jurisdiction (vlt: cash-out by coupon, printer faults)")
     args = ap.parse_args(argv)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)
     per = [args.cuts // args.jobs + (1 if i < args.cuts % args.jobs else 0) for i in range(args.jobs)]
     work = [(n, seed + i, args.heap, args.flip_every) for i, n in enumerate(per) if n]
+    if args.jurisdiction:
+        work = [w + (args.jurisdiction,) for w in work]
     print(f"power-cut campaign: {args.cuts} cuts in {len(work)} sessions, seed {seed}", file=sys.stderr)
     t0 = time.monotonic()
     reports = parallel(run_one, work, args.cuts, "cut", not args.no_progress)

@@ -74,8 +74,9 @@ def render_png(ticket: Ticket, path: str, width: int = 520) -> None:
 
 
 class PrinterPeer:
-    def __init__(self, port: int, print_ms: int = 30):
+    def __init__(self, port: int, print_ms: int = 30, out_dir: str | None = None):
         self.port = port
+        self.out_dir = out_dir  # each ticket presented is also written there: coupon-N.txt and coupon-N.png
         self.print_ms = print_ms  # the ticket stays in the paper path this long after FF
         self.tickets: list[Ticket] = []
         self.requests = 0
@@ -129,6 +130,15 @@ class PrinterPeer:
     def issued(self) -> list[Ticket]:
         with self.lock:
             return [t for t in self.tickets if t.complete]
+
+    def save(self, t: Ticket, n: int) -> None:
+        import os
+
+        os.makedirs(self.out_dir, exist_ok=True)
+        base = os.path.join(self.out_dir, "coupon-%d" % n)
+        with open(base + ".txt", "w") as f:
+            f.write(t.text())
+        render_png(t, base + ".png")
 
     def status_byte(self) -> int:
         with self.lock:
@@ -254,6 +264,8 @@ class PrinterPeer:
                 if self._printing_ok():
                     t.complete = True
                     self._path_until = time.monotonic() + self.print_ms / 1000
+                    if self.out_dir:
+                        self.save(t, len(self.tickets))
                 self._cur = None
             else:
                 del b[:1]

@@ -13,7 +13,6 @@ from PIL import Image
 from stdnum import luhn
 
 from sim.harness import EmulatedCabinet
-from sim.printer import render_png
 from tests.host.test_e2e_access import add
 
 SCHEME, LICENCE, MACHINE = "LOTERIE VIDEO / VIDEO LOTTERY", "EXPL-QC-000001", "JTN-EMU-0001"  # firmware/config.py
@@ -51,8 +50,9 @@ def test_cash_out_prints_a_coupon_with_every_field(tmp_path: Path) -> None:
         for field in (SCHEME, LICENCE, MACHINE, "Valeur/Value: " + dollars, "Credits: %d" % credits,
                       time.strftime("%Y-%m-%d", time.gmtime(rec["t"])), " UTC", rec["n"]):
             assert field in text, field
-        png = tmp_path / "coupon.png"
-        render_png(t, str(png))
+        png = tmp_path / "state" / "coupons" / "coupon-1.png"  # the emulated printer keeps what it printed
+        wait(png.exists)
+        assert (tmp_path / "state" / "coupons" / "coupon-1.txt").read_text() == text
         assert [r.text for r in zxingcpp.read_barcodes(Image.open(png), formats=zxingcpp.BarcodeFormat.ITF)] == [rec["n"]]
         m = cab.meters()
         assert m["coupon_out"] == credits and m["cashout"] == credits and m["hopper_out"] == 0

@@ -21,6 +21,7 @@ import json
 import re
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from sim.harness import BOARD_HEAP, READ_COMMANDS, ROOT, EmulatedCabinet
@@ -38,6 +39,7 @@ LEAK_BYTES = 256  # a long run's growth (half-means, long_run) above this is a l
 TRIES = 3  # a timeout is tried again this often before the figure is given up as "timeout"
 FIT, NOFIT, TIMEOUT = "fits", "did not fit", "timeout"
 OOM_SIGNS = ("MemoryError", "out of memory", "restarting the cabinet", "board reset")
+JURISDICTION: str | None = None  # --jurisdiction: e.g. "vlt", whose cash-out prints a coupon
 
 
 def shipped_games(root: Path = ROOT) -> list[str]:
@@ -64,7 +66,8 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
     """One session; {"result": FIT|NOFIT|TIMEOUT, "boot_used", "used", "why"}."""
     out: dict = {"result": FIT}
     with tempfile.TemporaryDirectory(prefix="jeton-heap-") as d:
-        cab = EmulatedCabinet(d, heap=f"{heap_k}K", code=code, extra_args=["--games", game])
+        cab = EmulatedCabinet(d, heap=f"{heap_k}K", code=code, extra_args=["--games", game],
+                              jurisdiction=JURISDICTION)
         try:
             cab.boot()
             if cab.firmware.ready.get("game") != game:
@@ -95,6 +98,12 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
                 if any(line.startswith("error") for line in cab.console.command(c)):
                     return {"result": NOFIT, "why": f"console {c!r} ran out of memory"}
             cab.cash_out()
+            if cab.printer is not None:  # a coupon cabinet: the coupon issued, and the console's list
+                deadline = time.monotonic() + 30
+                while not cab.printer.issued() and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                if not cab.printer.issued() or any(line.startswith("error") for line in cab.console.command("coupons")):
+                    return {"result": NOFIT if _oom(cab) else TIMEOUT, "why": "no coupon issued"}
             if _oom(cab) or not cab.firmware.alive():
                 return {"result": NOFIT, "why": "restart or reset during the session"}
             return out
@@ -179,7 +188,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--long", type=int, default=0, help="play this many games at --heap instead")
     ap.add_argument("--heap", default="112K")
     ap.add_argument("--max", type=int, default=0, help="largest heap tried, in K (default per code form, TOP_K)")
+    ap.add_argument("--jurisdiction", default="", help="the cabinet's jurisdiction profile (vlt: cash-out by coupon)")
     args = ap.parse_args([] if argv is None else argv)
+    global JURISDICTION
+    JURISDICTION = args.jurisdiction or None
     games = [g for g in args.games.split(",") if g] or shipped_games()
     codes = [c for c in args.codes.split(",") if c]
     if args.long:
