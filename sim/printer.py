@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 
 from sim import itf
+from sim.wire import dial, hang_up
 
 ESC, GS, DLE, EOT, LF, FF = 0x1B, 0x1D, 0x10, 0x04, 0x0A, 0x0C
 
@@ -153,16 +154,7 @@ class PrinterPeer:
 
     # --- the wire --------------------------------------------------------------------------------
     def start(self, timeout: float = 10.0) -> "PrinterPeer":
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                self._sock = socket.create_connection(("127.0.0.1", self.port), timeout=1)
-                self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
+        self._sock = dial(self.port, timeout)
         self._sock.settimeout(0.2)
         with self.lock:
             self._buf.clear()  # the line was dead: a command cut by a power loss is not continued
@@ -174,13 +166,7 @@ class PrinterPeer:
 
     def stop(self) -> None:
         self._stop.set()
-        if self._sock:
-            try:
-                self._sock.close()
-            except OSError:
-                pass
-        if self._thread and self._thread.is_alive() and self._thread is not threading.current_thread():
-            self._thread.join(2)
+        hang_up(self._sock, self._thread)
 
     def _run(self) -> None:
         sock = self._sock

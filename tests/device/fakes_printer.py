@@ -2,11 +2,14 @@
 # DLE EOT 2 at once, keeps every other byte it is sent, and "prints" a ticket when FF arrives.
 # The byte values of the status replies are the ones docs/drivers.md cites (Epic 950 family);
 # sim/printer.py is the full peer that decodes and renders tickets.
+from fakes_board import Wire
 
 
-class FakePrinter:
+class FakePrinter(Wire):
+    """The UART side (any, readinto) is fakes_board.Wire's; write() is the printer's."""
+
     def __init__(self):
-        self.rx = bytearray()
+        Wire.__init__(self)
         self.data = bytearray()  # everything but status requests
         self.low = False
         self.out = False
@@ -18,18 +21,6 @@ class FakePrinter:
         self.mute = False  # no reply at all (unplugged)
         self.tickets = 0
         self.fault_at_ff = None  # "out", "jam" or "open": the fault strikes as the ticket prints
-
-    def any(self):
-        return len(self.rx)
-
-    def readinto(self, buf):
-        n = min(len(buf), len(self.rx))
-        if not n:
-            return None
-        for i in range(n):
-            buf[i] = self.rx[i]
-        self.rx = self.rx[n:]
-        return n
 
     def write(self, data):
         data = bytes(data)

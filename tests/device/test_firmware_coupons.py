@@ -8,7 +8,7 @@ import gc
 
 import rng
 from devtest import raises
-from fakes_cabinet import Acceptor, Board
+from fakes_cabinet import Acceptor, Board, coins, press, steps
 from fakes_firmware import RamNvram, memory, wiped
 from fakes_printer import FakePrinter
 from board.printer_epic import Printer
@@ -41,24 +41,6 @@ def fresh():
     fake = FakePrinter()
     cab, acc = boot(board, fake)
     return cab, board, acc, fake
-
-
-def steps(cab, n=30):
-    for _ in range(n):
-        cab.step(10)
-
-
-def coins(cab, acc, n):
-    for _ in range(n):
-        acc.push("coin", 1, 1)
-    steps(cab, 12)
-
-
-def press(board, cab, name, hold=60):
-    board.pins[name].value(1)
-    steps(cab, hold // 10)
-    board.pins[name].value(0)
-    steps(cab, 8)
 
 
 def tickets_sent(fake):
