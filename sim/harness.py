@@ -45,7 +45,7 @@ ADMIN_ID = "sim"
 ADMIN_PIN = "sim-admin-pin"
 # console commands that only read: a session's memory checks run every one of them
 READ_COMMANDS = ("paytable fr", "paytable en", "tournament", "events", "recall", "recall json", "games",
-                 "state", "meters json", "hardmeters json", "mem", "version")
+                 "state", "meters json", "hardmeters json", "mem", "version", "coupons")
 
 
 def free_ports(n: int) -> list[int]:
