@@ -488,7 +488,8 @@ class Board(hal.WiredBoard):
     NAME = NAME
     ENTROPY = ENTROPY
 
-    def __init__(self, state_dir, console_port, cctalk_port, panel_port, nvram_size=32768, profile=None):
+    def __init__(self, state_dir, console_port, cctalk_port, panel_port, nvram_size=32768, profile=None,
+                 printer_port=None):
         """profile: a real board's pin map (board/pyboard.py ...) to boot as: only the wires it has
         (no EM coils where it wires none, its FRAM's size, no door latch), the display kept."""
         import errno
@@ -504,7 +505,10 @@ class Board(hal.WiredBoard):
         self.meters = {}
         self.lamps = {}
         links = []  # one cabinet per set of ports: a busy one is named in one line, not a traceback
-        for role, port in (("panel", panel_port), ("console", console_port), ("cctalk", cctalk_port)):
+        roles = (("panel", panel_port), ("console", console_port), ("cctalk", cctalk_port))
+        if printer_port:  # the coupon printer's UART (a coupon jurisdiction, sim/printer.py)
+            roles += (("printer", printer_port),)
+        for role, port in roles:
             try:
                 links.append(Panel(port, self) if role == "panel" else
                              Uart(port, CONSOLE_RX, CONSOLE_BUSY) if role == "console" else Uart(port))
@@ -537,7 +541,9 @@ class Board(hal.WiredBoard):
         self.entropy = EntropyWire(state_dir + "/entropy")
         self.door_latch = DoorLatch(state_dir + "/door_latch") if profile is None else None
         self.uarts = {"console": links[1], "cctalk": links[2]}
-        self._links = (self.panel, self.uarts["console"], self.uarts["cctalk"])
+        if printer_port:
+            self.uarts["printer"] = links[3]
+        self._links = tuple(links)
         self._poll = select.poll()
         self._fds = {}  # fd -> (link, is_listener); poll() gives objects on MicroPython, fds on CPython
         self._conns = {}

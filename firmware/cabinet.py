@@ -11,6 +11,7 @@ from board.switches import Button
 from firmware import config, states
 from firmware.books import AuditError
 from firmware.coins import CoinIn
+from firmware.coupon_out import CouponOut
 from firmware.payout import HopperOut
 from firmware.play import GamePlay
 from firmware.play_keno import KenoPlay, is_keno
@@ -43,11 +44,14 @@ KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 # tilts found afresh at every power-up, so never kept in critical memory: the boot check of the
 # offered games, the configuration's and the software's authentication (firmware/authenticate.py)
 BOOT_TILTS = ("game", "config", "software")
+# tilts of a device whose fault is a physical condition read from it again at power-up, so kept in RAM
+# only, and cleared by the reset key once the device reports no fault (the coupon printer)
+DEVICE_TILTS = ("printer",)
 # tilts that say the program or its records may have been tampered with: kept in the security log too
 SECURITY_TILTS = ("software", "game", "config")
 
 
-class Cabinet(GamePlay, HopperOut, KenoPlay):
+class Cabinet(GamePlay, HopperOut, KenoPlay, CouponOut):
     def __init__(self, board, ledger, game, gen, acceptor, log=print):
         self.board = board
         self.ledger = ledger
@@ -78,6 +82,9 @@ class Cabinet(GamePlay, HopperOut, KenoPlay):
         self.reopen_rng = None  # () -> (gen, failure); None: a fresh open_rng() on this board
         self.audit = None  # firmware/audit.py Audit: the security log, when the part holds one
         self.bills = None  # firmware/bills.py BillIn, when the jurisdiction profile takes notes
+        self.printer = None  # board.printer_epic.Printer under a coupon jurisdiction (vlt): cash-out by coupon
+        self.jurisdiction = None  # firmware/jurisdiction.py profile
+        self._printer_next = now
 
     # --- state ------------------------------------------------------------------------------------
     @property
@@ -100,7 +107,8 @@ class Cabinet(GamePlay, HopperOut, KenoPlay):
             return states.RAMERROR
         lock = st["lock"]
         g = st["game"]
-        return states.derive(False, lock["kind"] if lock else None, st.get("paying"), g and g["phase"] == "spin",
+        return states.derive(False, lock["kind"] if lock else None, st.get("paying") or self._owed(),
+                             g and g["phase"] == "spin",
                              self.switches.any_open(), self._boot_tilts or st.get("tilts"), self.audit_mode(),
                              st["credits"])
 
@@ -199,6 +207,11 @@ class Cabinet(GamePlay, HopperOut, KenoPlay):
             for kind in list(self.tilts):
                 if kind == "rng" and not self._retry_rng():
                     continue
+                if kind in DEVICE_TILTS:
+                    if self.printer_ready():
+                        self._boot_tilts.pop(kind, None)
+                        self.ledger.event("tilt-clear", kind)
+                    continue
                 if kind in KEY_CLEARABLE:
                     self.ledger.clear_tilt(kind)
                     if kind in ("acceptor", "fraud"):
@@ -229,7 +242,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay):
         self.log("TILT %s: %s" % (kind, why))
         if kind in SECURITY_TILTS and self.audit is not None:
             self.audit.record("-", "tilt", "%s: %s" % (kind, why))  # evidence a RAM clear keeps
-        if kind in BOOT_TILTS or self.ledger.st is None or self.ram_error:
+        if kind in BOOT_TILTS or kind in DEVICE_TILTS or self.ledger.st is None or self.ram_error:
             self._boot_tilts[kind] = why
             if self.ledger.st is not None and not self.ram_error:
                 self.ledger.event("tilt", "%s: %s" % (kind, why))
@@ -364,6 +377,9 @@ class Cabinet(GamePlay, HopperOut, KenoPlay):
             self.service_acceptor()
             self.service_hopper()
             self.service_spin()
+            self.service_printer()
+            if self.auto_coupon_due():
+                self.coupon_cashout("automatic coupon")
         idle_ms = min(idle_ms, self.service_meters())
         if self.console:
             self.console.service()

@@ -27,4 +27,8 @@ SESSION_S = 300  # a console session ends after this long without a command
 # A game's progressive jackpot (s. 91) is declared in its certified model. When the machine is on a
 # link, the link's announced parameters (s. 92: same coins, same math): {"id", "bet", "math_hash"}.
 PROGRESSIVE_LINK = None
-JURISDICTION = "casino"  # the rules the cabinet is certified under: "casino" or "vlt" (firmware/jurisdiction.py)
+JURISDICTION = "casino"  # firmware/jurisdiction.py PROFILES: "casino" (S-13.1, r. 3) or "vlt" (S-13.1, r. 7)
+# Redemption coupons (S-13.1, r. 7, s. 9): the scheme's name and the site operator's licence, printed
+# on every coupon beside MACHINE_ID (firmware/coupon.py); at most 30 and 20 characters
+COUPON_SCHEME = "LOTERIE VIDEO / VIDEO LOTTERY"
+LICENCE_HOLDER = "EXPL-QC-000001"

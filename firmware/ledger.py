@@ -4,7 +4,8 @@
 #   coin_in      credits wagered              coin_out     credits won onto the credit meter
 #   jackpot      wins paid by hand (lockup)   acceptor_in  credits from the coin acceptor
 #   hopper_out   credits paid by the hopper   cancelled    cash-outs paid by hand (cancelled credits)
-#   cashout      all credits paid at cash-out (hopper_out + cancelled)
+#   cashout      all credits paid at cash-out (hopper_out + cancelled + coupon_out)
+#   coupon_out   credits paid by redemption coupon (firmware/coupon_books.py)
 #   refunds      wagers refunded on a machine fault (s. 95)
 #   bill_in      credits from the bill validator (notes stacked: firmware/bill_books.py)
 #   games_played, games_won, power_resets, door_main/door_logic/door_cashbox (opens),
@@ -12,7 +13,7 @@
 #   tournament_prizes (credits paid as tournament prizes, by hand)
 # Self-audit before every play and payout:
 #   credits == acceptor_in + bill_in + coin_out + refunds - coin_in - cashout - tournament_fees
-#   cashout == hopper_out + cancelled
+#   cashout == hopper_out + cancelled + coupon_out
 # The books are split by concept: a game (firmware/game_books.py), tournament mode
 # (firmware/tournament_books.py) and hopper cash-outs (firmware/payout_books.py) are mixed into the
 # Ledger, which keeps the persistence, the meters, the event log and recall.
@@ -21,6 +22,7 @@ import json
 from firmware import eventlog
 from firmware.bill_books import BillBooks
 from firmware.books import RECALL, AuditError, now
+from firmware.coupon_books import CouponBooks
 from firmware.critmem import CriticalMemory
 from firmware.game_books import GameBooks
 from firmware.payout_books import PayoutBooks
@@ -28,18 +30,20 @@ from firmware.tournament_books import TournamentBooks
 
 METERS = ("coin_in", "coin_out", "jackpot", "acceptor_in", "hopper_out", "cancelled", "cashout", "refunds",
           "games_played", "games_won", "power_resets", "door_main", "door_logic", "door_cashbox",
-          "progressive_paid", "tournament_entries", "tournament_fees", "tournament_prizes", "bill_in")
+          "progressive_paid", "tournament_entries", "tournament_fees", "tournament_prizes", "bill_in",
+          "coupon_out")
 METER_MODULO = 10 ** 10  # 10-digit meters roll over to 0, as electromechanical counters do
 EVENTS_PER_CHUNK = eventlog.PER_CHUNK  # fixed-size records (firmware/eventlog.py): a chunk always fits
 EVENT_CHUNKS = 14  # a chunk is recycled whole: 13 x 8 keeps at least the last 100
-STATE_SIZE = 2624  # the worst case of every field at its bound fits (tests/device/test_firmware_sizes.py)
+STATE_SIZE = 2688  # the worst case of every field at its bound fits (tests/device/test_firmware_sizes.py)
 GAME_SIZE = 1536
 CHUNK_SIZE = eventlog.CHUNK_BYTES
 TILT_TEXT = eventlog.TEXT  # a persisted tilt's reason, cut on entry: the state block's size is bounded
 HOPPER_SIZE = 384  # the hopper driver's payout record (board/hopper_cctalk.py)
 EM_SIZE = 256  # electromechanical meters: [done, inflight] per coil (board/meters_em.py)
+COUPON_SIZE = 512  # the last coupons (firmware/coupon_books.py KEEP records, each bounded)
 LAYOUT = (("state", STATE_SIZE),) + tuple(("g%d" % i, GAME_SIZE) for i in range(RECALL)) + \
-    tuple(("e%d" % i, CHUNK_SIZE) for i in range(EVENT_CHUNKS)) + (("hop", HOPPER_SIZE), ("em", EM_SIZE))
+    tuple(("e%d" % i, CHUNK_SIZE) for i in range(EVENT_CHUNKS)) + (("hop", HOPPER_SIZE), ("em", EM_SIZE), ("cpn", COUPON_SIZE))
 JOURNAL = STATE_SIZE + GAME_SIZE + CHUNK_SIZE  # the largest transaction: state + game + event chunk
 
 
@@ -50,7 +54,7 @@ def open_memory(nvram, secret, counter):
     return CriticalMemory(nvram, LAYOUT, JOURNAL, secret, counter)
 
 
-class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks):
+class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
     def __init__(self, memory):
         self.mem = memory
         self.st = None
@@ -161,8 +165,9 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks):
                   - m["tournament_fees"] + m["bill_in"]) % METER_MODULO
         if self.st["credits"] % METER_MODULO != expect:
             raise AuditError("credits %d but meters say %d" % (self.st["credits"], expect))
-        if m["cashout"] != (m["hopper_out"] + m["cancelled"]) % METER_MODULO:
-            raise AuditError("cashout %d != hopper %d + hand-paid %d" % (m["cashout"], m["hopper_out"], m["cancelled"]))
+        if m["cashout"] != (m["hopper_out"] + m["cancelled"] + m["coupon_out"]) % METER_MODULO:
+            raise AuditError("cashout %d != hopper %d + hand-paid %d + coupons %d" % (
+                m["cashout"], m["hopper_out"], m["cancelled"], m["coupon_out"]))
 
     def power_up(self, why="power up"):
         self._add("power_resets", 1)

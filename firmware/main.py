@@ -24,7 +24,7 @@ NVRAM_SIZE = 131072
 # or a real board's profile, whose wires only it gets (board/emulated.py Board, `profile`)
 DEFAULTS = {"state": "var/emulated", "console": "7770", "cctalk": "7771", "panel": "7772",
             "games": "", "models": "", "certs": "", "profile": "emulated", "settings": "",
-            "jurisdiction": ""}
+            "printer": "", "jurisdiction": ""}
 PROFILES = {"pyboard": "board.pyboard", "rp2": "board.rp2", "esp32": "board.esp32"}
 
 
@@ -56,7 +56,8 @@ def make_board(opts, platform=sys.platform):
         _mkdirs(opts["state"])
         try:
             return emulated.Board(opts["state"], int(opts["console"]), int(opts["cctalk"]), int(opts["panel"]),
-                                  nvram_size=NVRAM_SIZE, profile=profile)
+                                  nvram_size=NVRAM_SIZE, profile=profile,
+                                  printer_port=int(opts["printer"]) if opts["printer"] else None)
         except state_lock.Busy as e:
             print("jeton: %s" % e)  # one line naming the running cabinet, and a status of its own
             raise SystemExit(state_lock.BUSY_EXIT)
@@ -186,6 +187,8 @@ def main(argv):
     from firmware import config  # noqa: F401  (how it was loaded tells how the rest will be)
 
     opts = parse_args(argv)
+    if opts["jurisdiction"]:
+        config.JURISDICTION = opts["jurisdiction"]  # checked at boot (firmware/jurisdiction.py)
     mount_data(opts, config)
     preload_if_source()
     board = make_board(opts)

@@ -22,6 +22,8 @@ class HopperOut:
         st = self.state
         if not self.ledger.credits or "audit" in self.tilts:
             return
+        if self.printer is not None:
+            return self.coupon_cashout()  # a coupon jurisdiction pays by coupon only (S-13.1, r. 7, s. 4)
         credits = self.ledger.credits
         cpc = payout_credits(config)
         coins = credits // cpc

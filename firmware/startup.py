@@ -199,6 +199,31 @@ def open_accounts(board, cab, ledger, audit):
     return accounts
 
 
+def open_printer(board, cab, ledger):
+    """A coupon jurisdiction (vlt) pays by coupon only: its printer (board/printer_epic.py)."""
+    from firmware import jurisdiction
+
+    try:
+        cab.jurisdiction = jurisdiction.profile(config.JURISDICTION)
+    except ValueError as e:
+        cab.set_tilt("config", str(e))
+        return
+    if cab.jurisdiction.get("payout") != "coupon" or ledger.st is None:
+        return
+    from board.printer_epic import Printer
+
+    try:
+        cab.printer = Printer(board.uart("printer"), board.idle)
+    except (KeyError, ValueError, NotImplementedError) as e:
+        cab.set_tilt("config", "coupon printer: %s" % e)
+        return
+    from board.printer_epic import FAULTS, OFFLINE, describe
+
+    f = cab.printer.begin()  # ESC @: a ticket half sent before a cut is forgotten; an owed coupon prints again
+    if f & FAULTS & ~OFFLINE:  # its fault is found again at power-up (a printer not answering yet is
+        cab.set_tilt("printer", describe(f))  # found at the first ticket)
+
+
 def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None):
     """Apply the operator's settings file and the command line over config.py's defaults, only
     when the whole is sound (firmware/settings.py). Returns the problems found ([] when none) and
@@ -266,6 +291,7 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
 
         cab.bills = BillIn(BillValidator(bus), ledger, config, log)  # same ccTalk bus, address 40
     cab.offered = offered
+    open_printer(board, cab, ledger)
     cab.progressive = open_progressive(game, config.CERTS_DIR, ledger, log)
     cab.audit = audit
     cab.console = Console(board.uart("console"), cab, open_accounts(board, cab, ledger, audit), audit)

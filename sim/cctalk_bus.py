@@ -15,9 +15,9 @@ from __future__ import annotations
 import random
 import socket
 import threading
-import time
 
 from board.cctalk_crc import crc16
+from sim.wire import dial, hang_up
 
 ACK = 0
 NAK = 5
@@ -131,16 +131,7 @@ class CcTalkBus:
         return device
 
     def start(self, timeout: float = 10.0) -> "CcTalkBus":
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                self._sock = socket.create_connection(("127.0.0.1", self.port), timeout=1)
-                self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
+        self._sock = dial(self.port, timeout)
         self._sock.settimeout(INTER_BYTE_TIMEOUT_S)
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -149,13 +140,7 @@ class CcTalkBus:
 
     def stop(self) -> None:
         self._stop.set()
-        if self._sock:
-            try:
-                self._sock.close()
-            except OSError:
-                pass
-        if self._thread and self._thread.is_alive() and self._thread is not threading.current_thread():
-            self._thread.join(2)
+        hang_up(self._sock, self._thread)
 
     def send(self, data: bytes) -> None:
         """Raw bytes onto the wire (noise injection)."""

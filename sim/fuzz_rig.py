@@ -26,6 +26,7 @@ from sim.cctalk_bills import BillValidatorPeer
 from sim.cctalk_hopper import HopperPeer
 from sim.harness import FirmwareProcess, PanelLink, free_ports, sign_in
 from sim.meter_monitor import MeterMonitor
+from sim.printer import PrinterPeer
 from tools.console import ConsoleClient
 from tools.progress import wanted
 
@@ -48,6 +49,11 @@ class Rig:
         self.certs = certs
         self.heap = heap
         self.ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
+        self.jurisdiction = jurisdiction
+        self.printer: PrinterPeer | None = None  # a coupon jurisdiction's printer: its paper and tickets are its own
+        if jurisdiction == "vlt":
+            self.ports["printer"] = free_ports(1)[0]
+            self.printer = PrinterPeer(self.ports["printer"])
         self.hopper = HopperPeer(stock=hopper_stock)
         self.monitor = MeterMonitor()
         self.jurisdiction = jurisdiction
@@ -82,6 +88,8 @@ class Rig:
         peer.attach(self.bills)
         peer.start()
         self.peer = peer
+        if self.printer is not None:
+            self.printer.start()
         self.monitor.connect(self.ports["panel"])
         self.panel = PanelLink(self.ports["panel"])
         self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
@@ -113,6 +121,8 @@ class Rig:
             self.acceptor_memory = {k: getattr(self.peer, k) for k in ACCEPTOR_MEMORY}
             self.acceptor_memory["events"] = list(self.peer.events)
             self.peer.stop()
+        if self.printer is not None:
+            self.printer.stop()
         self.monitor.stop()
         if self.panel is not None:
             self.panel.close()

@@ -17,6 +17,7 @@ from sim.cctalk_bills import BillValidatorPeer
 from sim.cctalk_hopper import HopperPeer
 from sim.meter_monitor import MeterMonitor
 from sim.panel_tap import PanelTap
+from sim.printer import PrinterPeer
 from tools import firmware as fwbuild, image
 from tools.console import ConsoleClient
 
@@ -45,7 +46,7 @@ ADMIN_ID = "sim"
 ADMIN_PIN = "sim-admin-pin"
 # console commands that only read: a session's memory checks run every one of them
 READ_COMMANDS = ("paytable fr", "paytable en", "tournament", "events", "recall", "recall json", "games",
-                 "state", "meters json", "hardmeters json", "mem", "version")
+                 "state", "meters json", "hardmeters json", "mem", "version", "coupons")
 
 
 def free_ports(n: int) -> list[int]:
@@ -224,11 +225,20 @@ class EmulatedCabinet:
     TOKEN_POSITION = 1
 
     def __init__(self, state_dir: str | Path, heap: str | None = None, ports: dict[str, int] | None = None,
-                 extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None):
+                 extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None,
+                 jurisdiction: str | None = None):
         if ports is None:
             ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
+        given = list(extra_args or [])
+        if "--jurisdiction" in given[:-1]:  # named among the firmware's arguments (sim.cabinet, bench_heap)
+            jurisdiction = jurisdiction or given[given.index("--jurisdiction") + 1]
+        elif jurisdiction:
+            extra_args = given + ["--jurisdiction", jurisdiction]
+        if jurisdiction == "vlt" and "printer" not in ports:
+            ports["printer"] = free_ports(1)[0]  # the coupon printer's UART (sim/printer.py)
         self.ports = ports
         self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args, compiled, code)
+        self.printer: PrinterPeer | None = None  # kept across boots: paper, faults and tickets are its own
         self.acceptor: CoinAcceptorPeer | None = None
         self.hopper: HopperPeer | None = None
         self.bills: BillValidatorPeer | None = None
@@ -247,6 +257,10 @@ class EmulatedCabinet:
         self.hopper = self.acceptor.attach(hopper or HopperPeer())  # same multi-drop bus, address 3
         self.bills = self.acceptor.attach(bills or BillValidatorPeer())  # address 40 (vlt takes notes)
         self.acceptor.start()
+        if "printer" in self.ports:
+            if self.printer is None:  # what it prints is also kept as text and PNG in STATE/coupons
+                self.printer = PrinterPeer(self.ports["printer"], out_dir=str(Path(self.firmware.state_dir) / "coupons"))
+            self.printer.start()
         self.meter_monitor = (meter_monitor or MeterMonitor()).connect(self.ports["panel"])
         self.panel = PanelLink(self.ports["panel"])
         self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
@@ -268,7 +282,7 @@ class EmulatedCabinet:
         self._unplug()
 
     def _unplug(self) -> None:
-        for part in (self.acceptor, self.meter_monitor, self.panel, self.console):
+        for part in (self.acceptor, self.meter_monitor, self.panel, self.console, self.printer):
             if part is not None:
                 try:
                     part.stop() if hasattr(part, "stop") else part.close()

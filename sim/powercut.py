@@ -62,6 +62,8 @@ class Session:
         self.rig = Rig(state, heap=heap, jurisdiction=jurisdiction)
         self.bills = self.rig.bills
         self.hopper = self.rig.hopper
+        self.printer = self.rig.printer  # vlt: coupons out; its tickets are the truth for coupon_out
+        self.coupon_adjust = 0
         self.monitor = self.rig.monitor
         self.game = load(f"{config.MODELS_DIR}/{config.GAMES[0]}.json")
         self.report = {"cuts": 0, "lost_credits": 0, "duplicated_credits": 0, "meter_mismatches": 0,
@@ -91,11 +93,15 @@ class Session:
             return False
         # let the firmware poll the acceptor: buffered coins from before the cut are credited now
         self.rig.wait_polls(2, 5.0)
-        try:  # a payout left open by the cut: the hopper driver finishes or proves it
+        if self.printer is not None:
+            self.attend_printer(panel)
+        try:  # a payout left open by the cut: the hopper driver finishes or proves it; a coupon owed prints
             panel.wait_for(lambda x: x.get("state") != "payout", 10)
         except TimeoutError:
             pass
         m = self.console_json(console, "meters json")
+        if self.printer is not None:
+            self.check_coupons(m)
         if m["hopper_out"] != self.hopper.coins_out * TOKEN_CREDITS:
             kind = "duplicated_credits" if self.hopper.coins_out * TOKEN_CREDITS > m["hopper_out"] else "lost_credits"
             self.problem(kind, f"hopper paid {self.hopper.coins_out} coins, hopper_out meter {m['hopper_out']}",
@@ -122,7 +128,7 @@ class Session:
             self.truth.handpaid = m["cancelled"]  # report each discrepancy once
         if m["credits"] != m["acceptor_in"] + m["bill_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"]:
             self.problem("meter_mismatches", f"credit identity broken: {m}")
-        if m["cashout"] != m["hopper_out"] + m["cancelled"]:
+        if m["cashout"] != m["hopper_out"] + m["cancelled"] + m.get("coupon_out", 0):
             self.problem("meter_mismatches", f"cashout identity broken: {m}")
         recall = self.console_json(console, "recall json")["games"]
         for a, b in zip(recall, recall[1:]):
@@ -154,6 +160,31 @@ class Session:
             self.problem(kind, f"bill_in {m['bill_in']} but the stacker holds {want} credits of notes",
                          abs(m["bill_in"] - want))
             self.bills.stacked_cents = m["bill_in"] * config.DENOM_CENTS  # report each discrepancy once
+
+    def attend_printer(self, panel) -> None:
+        """The attendant loads paper, clears the jam, closes the head, and turns the key."""
+        self.printer.fix()
+        if "printer" in panel.screen.get("msg", ""):
+            panel.press("key_reset", hold=0.15)
+            panel.wait_for(lambda x: "printer" not in x.get("msg", ""), 3)
+
+    def check_coupons(self, m: dict) -> None:
+        """Every control number that reached paper (a finished ticket, or one stopped after its
+        number) is one coupon, counted once: their credits add up to coupon_out exactly. More is a
+        second valid coupon for the same credits; less, credits that left the meter unprinted."""
+        printed: dict[str, int] = {}
+        for t in list(self.printer.tickets):
+            if t.number is None or any("DUPLICATE" in line for line in t.lines):
+                continue
+            credits = [int(line.split()[-1]) for line in t.lines if line.startswith("Credits: ")]
+            if credits:
+                printed[t.number] = credits[0]
+        total = sum(printed.values()) + self.coupon_adjust
+        if total != m["coupon_out"]:
+            kind = "duplicated_credits" if total > m["coupon_out"] else "lost_credits"
+            self.problem(kind, f"coupons printed for {total} credits ({len(printed)} numbers), coupon_out "
+                               f"{m['coupon_out']}", abs(total - m["coupon_out"]))
+            self.coupon_adjust += m["coupon_out"] - total  # report each discrepancy once
 
     def check_hard_meters(self, m: dict, console) -> None:
         """Each coil must reach its soft meter (pending pulses are driven after the restart) and
@@ -193,7 +224,9 @@ class Session:
     def action(self, peer, panel) -> None:
         s = panel.screen
         r = self.rnd.random()
-        if s.get("state") == "handpay":
+        if self.printer is not None and "printer" in s.get("msg", ""):
+            self.attend_printer(panel)
+        elif s.get("state") == "handpay":
             # the lock's own amount: a coin in flight at cash-out may be credited after the lock
             self.truth.pending_lock = {"amount": int(s["msg"].split()[-1])}
             panel.press("key_reset", hold=0.15)
@@ -213,7 +246,14 @@ class Session:
             new = panel.wait_for(lambda x: x.get("games", 0) > games and x.get("state") != "spin", 3)
             self.truth.shown = {"games": new["games"], "reels": new["reels"]}
         elif r < 0.85 and s.get("credits", 0):
+            if self.printer is not None and self.rnd.random() < 0.3:  # the printer fails mid-coupon
+                k = self.rnd.randrange(14)
+                self.printer.paper_out_after(k) if self.rnd.random() < 0.5 else self.printer.jam_after(k)
             panel.press("cashout")
+            if self.printer is not None and self.rnd.random() < 0.3:  # the cut lands while the coupon prints
+                time.sleep(self.rnd.uniform(0.0, 0.04))
+                self.rig.fw.kill()
+                return
             panel.wait_for(lambda x: x.get("state") == "handpay" or x.get("credits") == 0, 10)
         elif r < 0.92:
             door = self.rnd.choice(("door_main", "door_logic", "door_cashbox"))

@@ -117,3 +117,22 @@ class FailingGen:
 
     def randbits(self, k):
         raise self.exc
+
+
+def steps(cab, n=30):
+    """n passes of the cabinet's loop, 10 ms of the fake board's clock each."""
+    for _ in range(n):
+        cab.step(10)
+
+
+def coins(cab, acc, n):
+    for _ in range(n):
+        acc.push("coin", 1, 1)
+    steps(cab, 12)  # past the 100 ms acceptor poll
+
+
+def press(board, cab, name, hold=60):
+    board.pins[name].value(1)
+    steps(cab, hold // 10)
+    board.pins[name].value(0)
+    steps(cab, 8)

@@ -232,7 +232,7 @@ def test_the_security_memory_commits_through_the_ledgers_buffers():
     from firmware.audit import Audit, share_buffers
     from firmware.ledger import Ledger
 
-    led = Ledger(memory(RamNvram(65536)))
+    led = Ledger(memory(RamNvram(69632)))
     led.open()
     sec = security()
     assert share_buffers(sec.mem, led.mem)
@@ -255,7 +255,7 @@ def test_the_security_memory_opened_with_the_ledgers_buffers_allocates_none():
     from firmware.critmem import CriticalMemory
     from firmware.ledger import Ledger
 
-    led = Ledger(memory(RamNvram(65536)))
+    led = Ledger(memory(RamNvram(69632)))
     led.open()
     nv = blank()
     mem = CriticalMemory(nv, LAYOUT, JOURNAL, TEST_SECRET, counter_of(nv, "security"), buffers=led.mem)

@@ -14,7 +14,7 @@ from fakes_firmware import RamNvram, memory, wiped
 from firmware.bills import BillIn, counter_after
 from firmware.ledger import Ledger
 
-NVRAM = RamNvram(65536)
+NVRAM = RamNvram(69632)
 
 
 class Cfg:

@@ -5,7 +5,7 @@ import gc
 
 import rng
 from fakes_board import Store
-from fakes_cabinet import Acceptor, Board, FailingGen
+from fakes_cabinet import Acceptor, Board, FailingGen, coins, press, steps
 from fakes_firmware import RamNvram, memory, wiped
 from board.meters_em import EmMeters
 from firmware.cabinet import Cabinet
@@ -15,7 +15,7 @@ from games import load
 MODEL = "games/models/sept-royal-88.json"
 
 
-NVRAM = RamNvram(65536)  # one part, wiped for each test: made while the heap is in one piece
+NVRAM = RamNvram(69632)  # one part, wiped for each test: made while the heap is in one piece
 
 
 def cabinet(gen=None):
@@ -30,24 +30,6 @@ def cabinet(gen=None):
     cab.resume()
     cab.step(0)
     return cab, board, acc
-
-
-def steps(cab, n=30):
-    for _ in range(n):
-        cab.step(10)
-
-
-def coins(cab, acc, n):
-    for _ in range(n):
-        acc.push("coin", 1, 1)
-    steps(cab, 12)  # past the 100 ms acceptor poll
-
-
-def press(board, cab, name, hold=60):
-    board.pins[name].value(1)
-    steps(cab, hold // 10)
-    board.pins[name].value(0)
-    steps(cab, 8)
 
 
 def test_money_in_and_play():

@@ -15,7 +15,7 @@ from firmware.ledger import Ledger
 from games.keno import load
 
 MODEL = "games/models/keno-classique-92.json"
-NVRAM = RamNvram(65536)
+NVRAM = RamNvram(69632)
 
 
 def cabinet(nv=None, game=None):

@@ -9,13 +9,14 @@ from firmware.ledger import EVENT_CHUNKS, EVENTS_PER_CHUNK, RECALL, AuditError, 
 
 def fresh():
     gc.collect()  # the fixed heap holds one 64 KB NVRAM image at a time
-    nv = RamNvram(65536)
+    nv = RamNvram(69632)
     led = Ledger(memory(nv))
     assert led.open() == ["blank memory formatted"]
     return nv, led
 
 
 def reload(nv):
+    gc.collect()  # the previous ledger's buffers go first: one journal buffer at a time
     led = Ledger(memory(nv))
     led.open()
     return led

@@ -30,7 +30,7 @@ def supervised(boots):
     import sys
 
     gc.collect()
-    ledger = Ledger(memory(RamNvram(65536)))
+    ledger = Ledger(memory(RamNvram(69632)))
     ledger.open()
 
     def boot():

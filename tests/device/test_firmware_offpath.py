@@ -42,7 +42,7 @@ def power_on(board, model=SEPT, g="fresh", acc=None):
     return cab
 
 
-NVRAM = RamNvram(65536)  # one part, wiped for each test: made while the heap is in one piece
+NVRAM = RamNvram(69632)  # one part, wiped for each test: made while the heap is in one piece
 
 
 def new_board():

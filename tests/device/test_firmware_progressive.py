@@ -25,7 +25,7 @@ class Outcome:
 
 def ledger():
     gc.collect()
-    led = Ledger(memory(RamNvram(65536)))
+    led = Ledger(memory(RamNvram(69632)))
     led.open()
     return led
 

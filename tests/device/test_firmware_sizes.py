@@ -51,6 +51,15 @@ def test_the_state_block_holds_every_field_at_its_bound():
     assert "game" in BOOT_TILTS  # and the tilts found at power-up are not in it
 
 
+def test_the_coupon_block_holds_its_last_coupons_at_their_bounds():
+    from firmware import coupon_books
+    from firmware.ledger import COUPON_SIZE
+
+    rec = {"s": 10 ** 8 - 1, "n": "9" * 14, "c": BIG * 100, "k": BIG, "t": 2 ** 32 - 1, "st": "issued",
+           "d": coupon_books.DUP_MAX}  # 8-digit sequence, a credit meter at its bound, in cents
+    assert len(json.dumps([rec] * coupon_books.KEEP)) <= COUPON_SIZE
+
+
 def test_an_event_chunk_holds_its_events_whatever_their_texts():
     assert EVENTS_PER_CHUNK * eventlog.RECORD <= CHUNK_SIZE
     chunk = b""
@@ -88,7 +97,7 @@ def test_a_recall_record_of_every_shipped_game_fits_at_its_longest():
 
 def test_a_tournament_with_the_longest_figures_and_name_commits_and_reboots():
     gc.collect()
-    nv = RamNvram(65536)
+    nv = RamNvram(69632)
     led = Ledger(memory(nv))
     led.open()
     led.tour_start(tournament.MAX_FEE, tournament.MAX_CREDITS, tournament.MAX_GAMES, 100, "2026-12-05",
@@ -100,10 +109,12 @@ def test_a_tournament_with_the_longest_figures_and_name_commits_and_reboots():
     assert len(again.events()) == 3 * EVENTS_PER_CHUNK + 1
 
 
-def test_the_layout_fits_a_64k_part():
+def test_the_layout_fits_below_the_security_memory():
     total = 0
     for name, cap in LAYOUT:
         total += cap
     gc.collect()
-    mem = memory(RamNvram(65536))  # raises RamError when the layout outgrows the part
-    assert mem.size <= 65536 and total < mem.size
+    from firmware.audit import SEC_BASE
+
+    mem = memory(RamNvram(SEC_BASE))  # raises RamError when the layout outgrows the part below it
+    assert mem.size <= SEC_BASE and total < mem.size

@@ -15,7 +15,7 @@ from games import load
 
 MODEL = "games/models/sept-royal-88.json"
 GAME = [None]
-NVRAM = RamNvram(65536)  # one image, wiped for each cabinet: 64 KB blocks fragment a fixed heap
+NVRAM = RamNvram(69632)  # one image, wiped for each cabinet: 64 KB blocks fragment a fixed heap
 _ZERO = bytes(1024)
 
 

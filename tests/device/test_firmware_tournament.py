@@ -10,7 +10,7 @@ from firmware.ledger import Ledger
 
 def fresh():
     gc.collect()
-    nv = RamNvram(65536)
+    nv = RamNvram(69632)
     led = Ledger(memory(nv))
     led.open()
     return nv, led

@@ -12,7 +12,7 @@ from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger
 from games import load
 
-NVRAM = RamNvram(65536)
+NVRAM = RamNvram(69632)
 
 
 def cabinet():

@@ -11,7 +11,7 @@ from board.nvram_fram import SR_BP, SR_WEL, I2CFram, SPIFram
 from board.nvram_littlefs import LfsNvram, RamBlockDev
 from firmware.ledger import Ledger
 
-KB64 = 65536  # firmware/main.py NVRAM_SIZE: the ledger layout needs ~56 KB
+KB64 = 69632  # the ledger layout (~65 KB) fits below firmware/audit.py SEC_BASE (68 KB)
 
 
 def _i2c(size=KB64, addr=0x50, **kw):

@@ -16,7 +16,7 @@ def open_memory(nv, path):
     """The memory in the file at path, with the machine's counter beside it (as on the board)."""
     return memory(nv, counter=CounterFile(path.rpartition("/")[0] + "/counter"))
 
-SIZE = 65536
+SIZE = 69632  # the ledger fits below firmware/audit.py SEC_BASE
 
 
 def _books(path):

@@ -19,7 +19,7 @@ from firmware.ledger import JOURNAL, LAYOUT
 from sim.harness import EmulatedCabinet
 
 TOKEN_CREDITS = 4  # firmware/config.py: $1 token, 25-cent credit
-NVRAM_SIZE = 65536
+NVRAM_SIZE = 131072  # the emulated board's part (firmware/main.py)
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ import json
 import re
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from sim.harness import BOARD_HEAP, READ_COMMANDS, ROOT, EmulatedCabinet
@@ -109,6 +110,12 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
                 if any(line.startswith("error") for line in cab.console.command(c)):
                     return {"result": NOFIT, "why": f"console {c!r} ran out of memory"}
             cab.cash_out()
+            if cab.printer is not None:  # a coupon cabinet: the coupon issued
+                deadline = time.monotonic() + 30
+                while not cab.printer.issued() and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                if not cab.printer.issued():
+                    return {"result": NOFIT if _oom(cab) else TIMEOUT, "why": "no coupon issued"}
             if _oom(cab) or not cab.firmware.alive():
                 return {"result": NOFIT, "why": "restart or reset during the session"}
             return out

@@ -1,0 +1,96 @@
+"""Redemption coupons through the real firmware image on a `vlt` emulated cabinet (issue 12 s. 3):
+tokens in, a game, cash-out by coupon with every S-13.1, r. 7, s. 9 field on its rendering and its
+bar code read back from the PNG; a paper-out mid-print and a power cut mid-print that leave one
+control number and no credit lost; the attendant's DUPLICATE; the console's `coupons`."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import zxingcpp
+from PIL import Image
+from stdnum import luhn
+
+from sim.harness import EmulatedCabinet
+from tests.host.test_e2e_access import add
+
+SCHEME, LICENCE, MACHINE = "LOTERIE VIDEO / VIDEO LOTTERY", "EXPL-QC-000001", "JTN-EMU-0001"  # firmware/config.py
+
+
+def wait(pred, timeout: float = 10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        v = pred()
+        if v:
+            return v
+        time.sleep(0.05)
+    raise TimeoutError("condition not met")
+
+
+def coupons(cab: EmulatedCabinet) -> list[dict]:
+    return json.loads(cab.console.command("coupons json")[-1])
+
+
+def test_cash_out_prints_a_coupon_with_every_field(tmp_path: Path) -> None:
+    cab = EmulatedCabinet(tmp_path / "state", jurisdiction="vlt").boot()
+    try:
+        for _ in range(3):
+            cab.insert_token()
+        cab.play()
+        credits = cab.panel.screen["credits"]
+        cab.panel.press("cashout")
+        cab.panel.wait_for(lambda s: s.get("credits") == 0 and s.get("state") == "idle")
+        [t] = wait(cab.printer.issued)
+        [rec] = coupons(cab)
+        assert rec["st"] == "issued" and rec["k"] == credits and rec["c"] == credits * 25
+        assert luhn.is_valid(rec["n"]) and t.number == rec["n"] == t.barcode
+        text = t.text()
+        dollars = "$%d.%02d" % (credits * 25 // 100, credits * 25 % 100)
+        for field in (SCHEME, LICENCE, MACHINE, "Valeur/Value: " + dollars, "Credits: %d" % credits,
+                      time.strftime("%Y-%m-%d", time.gmtime(rec["t"])), " UTC", rec["n"]):
+            assert field in text, field
+        png = tmp_path / "state" / "coupons" / "coupon-1.png"  # the emulated printer keeps what it printed
+        wait(png.exists)
+        assert (tmp_path / "state" / "coupons" / "coupon-1.txt").read_text() == text
+        assert [r.text for r in zxingcpp.read_barcodes(Image.open(png), formats=zxingcpp.BarcodeFormat.ITF)] == [rec["n"]]
+        m = cab.meters()
+        assert m["coupon_out"] == credits and m["cashout"] == credits and m["hopper_out"] == 0
+        assert cab.hopper.coins_out == 0  # a VLT pays by coupon only
+        # the attendant's duplicate, marked, and worth nothing more
+        add(cab.console, "att", "attendant", "att-pin-1")
+        assert cab.console.command("logout") == ["logged out"]
+        assert cab.console.login("att", "att-pin-1") == ["logged in as att (attendant)"]
+        assert cab.console.command("reprint") == ["coupon no 1 %s %s reprinted as DUPLICATE" % (rec["n"], dollars)]
+        dup = wait(lambda: len(cab.printer.issued()) == 2 and cab.printer.issued()[-1])
+        assert dup.number == rec["n"] and "*** DUPLICATA / DUPLICATE ***" in dup.lines
+        assert cab.console.command("coupons")[-1] == "printer: ready"
+        assert cab.meters()["coupon_out"] == credits
+    finally:
+        cab.shutdown()
+
+
+def test_paper_out_then_power_cut_mid_print_leave_one_number_and_no_lost_credit(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    cab = EmulatedCabinet(state, jurisdiction="vlt").boot()
+    try:
+        for _ in range(2):
+            cab.insert_token()
+        cab.printer.paper_out_after(4)
+        cab.panel.press("cashout")
+        s = cab.panel.wait_for(lambda s: "printer: paper out" in s.get("msg", ""))
+        assert s["credits"] == 0 and s["state"] == "payout"  # the credits are the owed coupon
+        [rec] = coupons(cab)
+        assert rec["st"] == "owed" and rec["k"] == 8 and not cab.printer.issued()
+        cab.power_cut()  # with the printer still out of paper
+        printer = cab.printer
+        printer.fix()
+        cab.boot()
+        [t] = wait(printer.issued)
+        assert t.number == rec["n"]
+        assert [x.number for x in printer.tickets if x.number] == [rec["n"]]  # the first stopped before its number
+        wait(lambda: coupons(cab)[-1]["st"] == "issued")
+        m = cab.meters()
+        assert m["coupon_out"] == 8 and m["credits"] == 0 and m["acceptor_in"] == 8
+    finally:
+        cab.shutdown()

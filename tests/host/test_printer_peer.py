@@ -1,0 +1,167 @@
+"""The coupon printer end to end on the host: board/printer_epic.py talking to sim/printer.py byte
+for byte, the coupon's S-13.1, r. 7, s. 9 fields, the Luhn check digit against an independent
+implementation (python-stdnum's `stdnum.luhn`), and the Interleaved 2 of 5 bar code of the rendered
+PNG read back by an independent reader (zxing-cpp)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+import zxingcpp
+from PIL import Image
+from stdnum import luhn
+
+from board import printer_epic as p
+from board.printer_epic import Printer, PrinterError
+from firmware import config, coupon
+from sim import itf
+from sim.printer import PrinterPeer, render_png
+
+
+class Loop:
+    """The driver's UART wired straight to the peer's decoder (no socket: the same bytes)."""
+
+    def __init__(self, peer: PrinterPeer):
+        self.peer = peer
+        self.rx = bytearray()
+
+    def any(self) -> int:
+        return len(self.rx)
+
+    def readinto(self, buf) -> int | None:
+        n = min(len(buf), len(self.rx))
+        if not n:
+            return None
+        buf[:n] = self.rx[:n]
+        del self.rx[:n]
+        return n
+
+    def write(self, data) -> int:
+        self.rx += self.peer.feed(bytes(data))
+        return len(data)
+
+
+def rig(print_ms: int = 0) -> tuple[PrinterPeer, Printer]:
+    peer = PrinterPeer(0, print_ms=print_ms)
+    return peer, Printer(Loop(peer), lambda ms: None, timeout_ms=5)
+
+
+REC = {"s": 42, "c": 100000, "k": 4000, "t": 1795415529}  # calendar.timegm((2026, 11, 23, 6, 32, 9)): 2026-11-23 06:32:09 UTC
+
+
+def test_luhn_matches_stdnum():
+    r = random.Random(12)
+    for _ in range(2000):
+        body = "".join(r.choice("0123456789") for _ in range(r.randrange(1, 20)))
+        assert coupon.luhn_digit(body) == luhn.calc_check_digit(body), body
+    # the worked example of the Luhn algorithm (ISO/IEC 7812-1 annex B): 7992739871 -> 3
+    assert coupon.luhn_digit("7992739871") == "3"
+
+
+def test_control_number_verifies_and_catches_errors():
+    n = coupon.control_number("JTN-EMU-0001", 42)
+    assert n == "00001" + "00000042" + luhn.calc_check_digit("0000100000042")
+    assert luhn.is_valid(n) and coupon.valid(n)
+    for i in range(len(n)):  # every single-digit misread is refused
+        for d in "0123456789":
+            if d != n[i]:
+                bad = n[:i] + d + n[i + 1:]
+                assert not coupon.valid(bad) and not luhn.is_valid(bad)
+    assert not coupon.valid(n[:-1]) and not coupon.valid("x" * 14)
+    with pytest.raises(ValueError):
+        coupon.control_number("JTN-EMU-0001", 0)
+
+
+def test_dollars():
+    assert coupon.dollars(100000) == "$1,000.00"
+    assert coupon.dollars(5) == "$0.05"
+    assert coupon.dollars(123456789) == "$1,234,567.89"
+
+
+def test_itf_encoder_read_back_by_zxing(tmp_path):
+    for digits in ("00", "1234567890", coupon.control_number("JTN-EMU-0001", 99999999)):
+        row = itf.modules(digits, narrow=3, wide=8)
+        img = Image.new("L", (len(row), 60), 255)
+        for x, b in enumerate(row):
+            if b:
+                for y in range(60):
+                    img.putpixel((x, y), 0)
+        got = zxingcpp.read_barcodes(img, formats=zxingcpp.BarcodeFormat.ITF)
+        assert [g.text for g in got] == [digits]
+    with pytest.raises(ValueError):
+        itf.elements("123")
+
+
+def _print(pr: Printer, rec: dict, duplicate: bool = False) -> str:
+    number = coupon.control_number(config.MACHINE_ID, rec["s"])
+    pr.begin()
+    pr.print_ticket(coupon.lines(rec, config, duplicate), number)
+    return number
+
+
+def test_coupon_fields_text_and_png(tmp_path):
+    peer, pr = rig()
+    number = _print(pr, REC)
+    out: list = []
+    pr.poll(out)
+    assert out == [("printed", 0, 0)]
+    [t] = peer.issued()
+    assert t.number == number and t.barcode == number and t.symbology == 7
+    text = t.text()
+    for field in (config.COUPON_SCHEME, config.LICENCE_HOLDER, config.MACHINE_ID, "2026-11-23 06:32:09 UTC",
+                  "$1,000.00", "Credits: 4000", number):
+        assert field in text, field
+    assert "DUPLICATE" not in text
+    png = tmp_path / "coupon.png"
+    render_png(t, str(png))
+    got = zxingcpp.read_barcodes(Image.open(png), formats=zxingcpp.BarcodeFormat.ITF)
+    assert [g.text for g in got] == [number]
+
+
+def test_duplicate_is_marked():
+    peer, pr = rig()
+    _print(pr, REC, duplicate=True)
+    assert "DUPLICATA / DUPLICATE" in peer.issued()[0].text()
+
+
+def test_paper_out_mid_print():
+    peer, pr = rig()
+    peer.paper_out_after(3)
+    _print(pr, REC)
+    t = peer.tickets[-1]
+    assert not t.complete and t.fault == "paper out" and t.number is None and len(t.lines) == 3
+    out: list = []
+    pr.poll(out)
+    assert out == [("fault", p.OUT, 0)] and pr.printing
+    with pytest.raises(PrinterError, match="paper out"):
+        _print(pr, REC)
+    peer.fix()
+    out = []
+    pr.poll(out)
+    assert out == [("clear", 0, 0)]
+    number = _print(pr, REC)  # the coupon owed, again with its number
+    out = []
+    pr.poll(out)
+    assert out == [("printed", 0, 0)] and [x.number for x in peer.issued()] == [number]
+
+
+def test_jam_after_the_number_is_not_issued():
+    peer, pr = rig()
+    peer.jam_after(len(coupon.lines(REC, config)) + 1)  # the number printed, then the jam
+    number = _print(pr, REC)
+    t = peer.tickets[-1]
+    assert t.number == number and t.barcode is None and not t.complete
+    out: list = []
+    f = pr.poll(out)
+    assert out == [("fault", p.JAM, 0)] and f & p.VALIDATED and not f & p.BARCODE
+
+
+def test_head_open_and_no_reply():
+    peer, pr = rig()
+    peer.head_open()
+    assert pr.status() == p.OPEN
+    peer.fix()
+    peer.paper_low(True)
+    assert pr.status() == p.LOW
+    peer.mute(True)
+    assert pr.status() == p.OFFLINE
