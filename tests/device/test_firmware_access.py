@@ -1,6 +1,6 @@
 # Console accounts, roles, the lockout kept in critical memory, and the security log, on the real
 # Console and Cabinet with fakes (firmware/accounts.py, firmware/audit.py, firmware/console.py).
-# mp-heap: 1024K  (the firmware's 256K, the 64 + 54 KB NVRAM images the fakes keep in RAM, the tests)
+# mp-heap: 1024K  (the firmware's 256K, the 68 + 55 KB NVRAM images the fakes keep in RAM, the tests)
 import json
 
 from fakes_access import ADMIN, ADMIN_PIN, accounts, security

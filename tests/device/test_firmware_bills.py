@@ -3,7 +3,7 @@
 # committed, is credited exactly once across restarts at every step of the exchange, and one that
 # would pass a limit is returned. Limits: config.CREDIT_LIMIT and the vlt profile's $1,000
 # automatic coupon (L-6, r. 3, s. 6; docs/reference/vlt-rules.md).
-# mp-heap: 512K  (as test_firmware_cabinet.py: the 64 KB NVRAM image and two ledgers open at once)
+# mp-heap: 640K  (as test_firmware_cabinet.py: the 68 KB NVRAM image and two ledgers open at once)
 import gc
 
 from board.bill_cctalk import BillValidator

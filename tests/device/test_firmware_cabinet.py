@@ -1,5 +1,5 @@
 # Every tilt and its clear path, and the by-law duties, on the real Cabinet over a fake board.
-# mp-heap: 512K  (the firmware's 256K, the 64 KB NVRAM image the fake board keeps in RAM, and
+# mp-heap: 640K  (the firmware's 256K, the 68 KB NVRAM image the fake board keeps in RAM, and
 # the modules compiled from source: at 384K and 448K their compiling found no room in one piece)
 import gc
 

@@ -3,7 +3,7 @@
 # printer is ready, again with the same number after a cut or a fault, automatic at $1,000 (L-6,
 # r. 3, s. 6), reprinted as a DUPLICATE by the attendant. Real Cabinet and Ledger over a fake board
 # and the in-memory printer (tests/device/fakes_printer.py).
-# mp-heap: 512K  (as test_firmware_cabinet.py: the fake board's NVRAM image and a game model)
+# mp-heap: 640K  (as test_firmware_cabinet.py: the fake board's 68 KB NVRAM image and a game model, and the printer)
 import gc
 
 import rng

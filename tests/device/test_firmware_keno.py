@@ -2,7 +2,7 @@
 # a card that cannot be played refused before anything is committed, the card committed with the
 # wager, the numbers drawn committed with the outcome in recall, and a power cut after the wager
 # that completes the game on the committed card.
-# mp-heap: 512K  (as test_firmware_cabinet.py: the firmware, a 64 KB NVRAM image in RAM, sources compiled)
+# mp-heap: 640K  (as test_firmware_cabinet.py: the firmware, a 68 KB NVRAM image in RAM, sources compiled)
 import gc
 import json
 

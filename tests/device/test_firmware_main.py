@@ -1,5 +1,5 @@
 # firmware/main.py's supervisor: what the firmware does when it fails (the watchdog's job).
-# mp-heap: 512K  (a 64 KB NVRAM image in RAM for the restart records, beside the firmware modules)
+# mp-heap: 640K  (a 68 KB NVRAM image in RAM for the restart records, beside the firmware modules)
 from devtest import raises
 from fakes_firmware import RamNvram, memory
 from firmware import main

@@ -2,7 +2,7 @@
 # reboot, an RNG that fails at power-up with a wager committed, tilts across a power cycle, cash-out
 # with play stopped, RAM clear and the hard meters, tournament games on the meters. The real Cabinet
 # and Ledger over a fake board; a "power cycle" is a new Ledger and Cabinet on the same NVRAM.
-# mp-heap: 512K  (the firmware's 256K, the 64 KB NVRAM image the fake board keeps in RAM, and
+# mp-heap: 640K  (the firmware's 256K, the 68 KB NVRAM image the fake board keeps in RAM, and
 # the modules compiled from source: at 384K and 448K their compiling found no room in one piece)
 import gc
 

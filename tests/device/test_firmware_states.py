@@ -2,7 +2,7 @@
 # a fake board, every event the table refuses changes nothing, and every event it takes does what
 # the table names. The table's own promises are checked too: cash-out everywhere but a RAM error,
 # play only in idle/credit, money only in idle/credit/spin.
-# mp-heap: 512K  (the firmware compiled from source by the stock 64-bit wheel, plus the 64 KB NVRAM image the fake board keeps in RAM)
+# mp-heap: 640K  (the firmware compiled from source by the stock 64-bit wheel, plus the 68 KB NVRAM image the fake board keeps in RAM)
 import gc
 
 import rng

@@ -1,5 +1,5 @@
 # Tournament mode (s. 123-127): entry fees instead of wagers, scores, prizes >= 30 % of fees.
-# mp-heap: 320K  (the firmware's 256K, plus the 64 KB NVRAM image the test keeps in RAM)
+# mp-heap: 384K  (the firmware's 256K, plus the 68 KB NVRAM image the test keeps in RAM)
 import gc
 
 from devtest import raises

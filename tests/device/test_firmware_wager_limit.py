@@ -1,7 +1,7 @@
 # The jurisdiction's maximum bet enforced again on every wager (firmware/play.py): under vlt a bet
 # worth more than $2.50 (L-6, r. 3, s. 4; docs/reference/vlt-rules.md) is refused before anything is
 # committed, with an event naming the rule; a bet inside it plays.
-# mp-heap: 512K  (as test_firmware_cabinet.py: the 64 KB NVRAM image and the modules from source)
+# mp-heap: 640K  (as test_firmware_cabinet.py: the 68 KB NVRAM image and the modules from source)
 import gc
 
 import rng
