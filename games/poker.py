@@ -11,19 +11,33 @@ from games.poker_hold import pattern
 
 
 class PokerOutcome:
-    __slots__ = ("bet", "deck", "holds", "hand", "award", "win")
+    """A finished hand, with the reel outcome's fields so the firmware's books, recall digest
+    (firmware/recall.py) and sim.replay treat both alike: draws = the deck order then the holds."""
+    __slots__ = ("bet", "draws", "deck", "holds", "stops", "window", "wins", "award", "award_index",
+                 "triggered", "free")
 
-    def __init__(self, bet, deck, holds, hand, award_index, win):
+    def __init__(self, bet, deck, holds, hand, award_index, win, name):
         self.bet = bet
         self.deck = deck  # the shuffled deck (bytes), as committed before the deal is shown
         self.holds = holds  # bit i: card i of the deal held
-        self.hand = hand  # the final five cards
-        self.award = award_index  # index into the model's awards, -1 for none
-        self.win = win  # credits
+        self.draws = list(deck) + [holds]  # everything needed to replay the game
+        self.stops = list(hand)  # the final five cards
+        self.window = [[card_name(c) for c in hand]]  # one row of five, as a reel window[row][reel]
+        self.award_index = award_index  # index into the model's awards, -1 for none
+        self.award = win  # credits
+        self.wins = [[-1, name, win]] if award_index >= 0 else []
+        self.triggered = 0
+        self.free = []
 
     def to_dict(self):
-        return {"bet": self.bet, "deck": list(self.deck), "holds": self.holds, "hand": list(self.hand),
-                "award": self.award, "win": self.win}
+        return {"bet": self.bet, "deck": list(self.deck), "holds": self.holds, "hand": self.stops,
+                "window": self.window, "award": self.award, "wins": self.wins}
+
+
+def load(path):
+    from games.model import read
+
+    return PokerGame(read(path))
 
 
 def card_name(c):
@@ -73,13 +87,36 @@ class PokerGame:
                 nxt += 1
         return bytes(out)
 
-    def evaluate(self, bet, deck, holds):
-        """The whole game from its record: replays bit for bit."""
+    def play(self, gen, bet):
+        """A whole hand in one step, the holds chosen by the built-in strategy (auto-hold): what
+        the cabinet plays until its two-step deal / hold / draw flow exists. Nothing is shown before
+        the books commit the outcome, and its record holds the deck order and the holds."""
+        self.m.bet_index(bet)  # ValueError before anything is drawn
+        deck = self.shuffle(gen)
+        return self.evaluate(bet, list(deck) + [self.suggest(deck[:HAND_SIZE])])
+
+    def evaluate(self, bet, draws):
+        """The whole game from its record, draws = the deck order then the holds (PokerOutcome.draws):
+        replays bit for bit. ValueError on a record that is not a game of this model."""
         bi = self.m.bet_index(bet)
+        if not draws:
+            raise ValueError("draws: the deck order then the holds")
+        deck = bytes(draws[:-1])
+        holds = draws[-1]
         self.check_deck(deck)
         hand = self.draw(deck, holds)
         a = award(self.m, hand)
-        return PokerOutcome(bet, bytes(deck), holds, hand, a, self.m.pays[bi][a] if a >= 0 else 0)
+        return PokerOutcome(bet, deck, holds, hand, a, self.m.pays[bi][a] if a >= 0 else 0,
+                            self.m.names[a]["en"] if a >= 0 else "")
+
+    def describe(self, lang="fr"):
+        """s. 89: the name, the unit cost of a wager and each award with its pays, shown before play."""
+        fr = lang == "fr"
+        lines = [self.name.get(lang, self.name["en"]),
+                 ("Mises : %s crédits" if fr else "Bets: %s credits") % ", ".join(str(b) for b in self.bets)]
+        for i in range(len(self.m.kind)):
+            lines.append("%s : %s" % (self.award_name(i, lang), " / ".join(str(p[i]) for p in self.m.pays)))
+        return lines
 
     def award_name(self, i, lang="fr"):
         return self.m.names[i].get(lang, self.m.names[i]["en"]) if i >= 0 else ""

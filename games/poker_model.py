@@ -79,6 +79,7 @@ class PokerModel:
             _need(_is_int(b) and b > prev, "bets must be ascending positive integers")
             prev = b
         self.bets = list(bets)
+        self.progressive = None  # no progressive jackpot on a poker model (jeton-poker/1)
         awards = m.get("awards")
         _need(isinstance(awards, list) and awards, "awards missing")
         _need(len(awards) <= 32, "at most 32 awards")

@@ -213,4 +213,9 @@ def _best(mask, cpay, n, best, bestg, bestn):
 
 
 def load(path):
-    return ReelGame(read(path))
+    m = read(path)
+    if isinstance(m, dict) and m.get("format") == "jeton-poker/1":  # video poker (games/poker.py)
+        from games.poker import PokerGame
+
+        return PokerGame(m)
+    return ReelGame(m)

@@ -214,7 +214,8 @@ def test_every_shipped_model_agrees_with_the_independent_evaluator():
     import rng
 
     gen = rng.open_generator(rng.open_source("emulated"))
-    names = sorted(os.listdir("games/models"))
+    names = sorted(n for n in os.listdir("games/models")
+                   if _raw("games/models/" + n).get("format", "jeton-reels/1") == "jeton-reels/1")  # reels only
     assert len(names) == 10
     # and mini5, whose cap of 3 cuts a retrigger short (no shipped model's cap does)
     paths = ["games/models/" + name for name in names] + ["tests/fixtures/games/mini5.json"]

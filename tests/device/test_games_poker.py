@@ -151,20 +151,30 @@ def test_deck_shuffle_and_draw_order():
 
 def test_evaluate_replays_and_rejects_bad_records():
     g = PokerGame(load("jacks-96"))
-    deck = bytes(cards("Ts Js Qs Ks 3d As 9c 9h 9d 2c") + [c for c in range(52) if c not in
-                                                           cards("Ts Js Qs Ks 3d As 9c 9h 9d 2c")])
-    o = g.evaluate(5, deck, 0b01111)
-    assert list(o.hand) == cards("Ts Js Qs Ks As") and o.win == 4000
-    assert g.award_name(o.award, "fr") == "Quinte flush royale"
-    assert g.evaluate(1, deck, 0b01111).win == 250
+    top = cards("Ts Js Qs Ks 3d As 9c 9h 9d 2c")
+    deck = bytes(top + [c for c in range(52) if c not in top])
+    o = g.evaluate(5, list(deck) + [0b01111])
+    assert o.stops == cards("Ts Js Qs Ks As") and o.award == 4000
+    assert o.window == [["Ts", "Js", "Qs", "Ks", "As"]] and o.wins == [[-1, "Royal flush", 4000]]
+    assert g.award_name(o.award_index, "fr") == "Quinte flush royale"
+    assert o.draws == list(deck) + [15] and o.deck == deck and o.holds == 15
+    assert g.evaluate(1, o.draws).award == 250
+    again = g.evaluate(5, o.draws)  # the record alone gives the same game
+    assert again.to_dict() == o.to_dict()
+    assert g.evaluate(5, list(deck) + [0]).stops == cards("As 9c 9h 9d 2c")  # three nines
+    assert g.evaluate(5, list(deck) + [0]).award == 15
     d = o.to_dict()
-    assert d["deck"] == list(deck) and d["holds"] == 15 and d["win"] == 4000
+    assert d["deck"] == list(deck) and d["holds"] == 15 and d["award"] == 4000
     with raises(ValueError):
-        g.evaluate(5, deck[:51], 0)
+        g.evaluate(5, list(deck[:51]) + [0])
     with raises(ValueError):
-        g.evaluate(5, deck[:51] + deck[:1], 0)  # a repeated card
+        g.evaluate(5, list(deck[:51]) + [deck[0], 0])  # a repeated card
     with raises(ValueError):
-        g.evaluate(6, deck, 0)  # bet not offered
+        g.evaluate(5, [])
+    with raises(ValueError):
+        g.evaluate(5, list(deck) + [32])  # holds are a 5-bit mask
+    with raises(ValueError):
+        g.evaluate(6, list(deck) + [0])  # bet not offered
 
 
 def test_patterns_describe_the_held_cards_only():
@@ -187,3 +197,30 @@ def test_suggestion_follows_the_strategy_list():
     assert g.suggest(cards("2c 5d 8h Js Kc")) == 0  # nothing listed: draw five
     raw.pop("strategy")
     assert PokerGame(raw).suggest(cards("Ts Js Qs Ks As")) == 0
+
+
+def test_play_deals_holds_and_draws_from_one_shuffle():
+    raw = load("jacks-96")
+    raw["strategy"] = ["20|2|10-|000", "10|1|-11|000"]  # a pair of jacks or better, else one high card
+    g = PokerGame(raw)
+    wins = 0
+    for seed in range(1, 40):
+        o = g.play(Counter(seed), 5)
+        deck = g.shuffle(Counter(seed))  # the same bits give the same deck
+        assert o.deck == deck and o.draws[:-1] == list(deck)
+        assert o.holds == g.suggest(deck[:5])
+        assert o.stops == list(g.draw(deck, o.holds))
+        assert g.evaluate(5, o.draws).award == o.award
+        wins += o.award > 0
+    assert wins > 5
+    with raises(ValueError):
+        g.play(Counter(1), 7)
+
+
+def test_describe_lists_every_award():
+    g = PokerGame(load("double-bonus-107"))
+    fr = g.describe("fr")
+    en = g.describe("en")
+    assert fr[0] == "Double bonus 10/7" and en[0] == "Double Bonus 10/7"
+    assert "Quinte flush royale : 250 / 500 / 750 / 1000 / 4000" in fr
+    assert "Four aces : 160 / 320 / 480 / 640 / 800" in en

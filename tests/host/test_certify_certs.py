@@ -69,8 +69,8 @@ def test_shipped_certificates_match() -> None:
     # recomputed by the device boot check in tests/device/test_games_bootmem.py)
     n = 0
     for model in sorted(MODELS.glob("*.json")):
-        if model.name.startswith("aurore"):
-            continue
+        if model.name.startswith("aurore") or _load(model).get("format") == "jeton-poker/1":
+            continue  # video poker: tests/host/test_certify_poker.py
         cert = certify_model(_load(model))
         assert cert_mismatches(cert, _load(CERTS / (cert["id"] + ".json"))) == [], model.name
         n += 1

@@ -81,6 +81,8 @@ def test_atkins_diet_two_implementations_agree() -> None:
 def test_shipped_certificates_are_reproducible() -> None:
     for p in sorted(MODELS.glob("*.json")):
         raw = load(p)
+        if raw.get("format") == "jeton-poker/1":
+            continue  # video poker: tests/host/test_certify_poker.py
         if raw.get("free_spins") and raw["id"].startswith("aurore") and not raw["id"].endswith("85"):
             continue  # ~7 s each; aurore-85 stands for the family, the boot check covers the rest
         shipped = load(ROOT / "games" / "certs" / (raw["id"] + ".json"))

@@ -8,7 +8,7 @@ holds of a deal, the one whose pattern is listed first. Compiled for the highest
    pattern never optimal is left out: it is never held);
 2. they start ordered by the mean expected value of their holds over the deals where they are
    optimal;
-3. passes of adjacent swaps and single moves keep every change that raises the strategy's return
+3. passes of single moves (a pattern moved up to 8 places) keep every change that raises the strategy's return
    (evaluated over all deals, in floating point: only the ordering is chosen here; the certifier
    computes the chosen strategy's return exactly).
 --write stores the list in the model's "strategy" key (so the math hash covers it).
@@ -24,25 +24,48 @@ import numpy as np
 from games.poker_model import PokerModel
 from tools.certify.poker import Analysis, _reduced
 
-PASSES = 2
+PASSES = 4
+WINDOW = 8  # places a pattern may move in one step
 
 
 class _Eval:
-    def __init__(self, a: Analysis, num: np.ndarray):
-        den = np.array(a.den, dtype=np.float64)
-        self.ev = num / den  # (deals, 32)
+    """The strategy's value over all deals (floating point, weights x expected value), updated
+    incrementally: moving one pattern in the list changes the choice only in the deals where that
+    pattern is one of the 32 holds (the others keep their relative order)."""
+
+    def __init__(self, a: Analysis, num: np.ndarray, order: list[int]):
+        self.ev = num / np.array(a.den, dtype=np.float64)  # (deals, 32)
         self.w = a.weight.astype(np.float64)
         self.ids = a.pattern_ids
         self.npat = len(a.pattern_names)
-        self.rows = np.arange(len(num))
+        self.holders: dict[int, np.ndarray] = {}
+        present = np.zeros((len(num), self.npat), dtype=bool)
+        present[np.arange(len(num))[:, None], self.ids] = True
+        for p in order:
+            self.holders[p] = np.nonzero(present[:, p])[0]
+        self.set(order)
 
-    def value(self, order: list[int]) -> float:
-        pos = np.full(self.npat, len(order), dtype=np.int64)
-        pos[np.array(order, dtype=np.int64)] = np.arange(len(order))
-        score = pos[self.ids] * 32 + np.arange(32)
+    def _choose(self, rows: np.ndarray, pos: np.ndarray, size: int) -> np.ndarray:
+        score = pos[self.ids[rows]] * 32 + np.arange(32)
         best = score.argmin(axis=1)
-        best = np.where(score[self.rows, best] >= len(order) * 32, 0, best)
-        return float(self.w @ self.ev[self.rows, best])
+        best = np.where(score[np.arange(len(rows)), best] >= size * 32, 0, best)
+        return self.ev[rows, best]
+
+    def set(self, order: list[int]) -> float:
+        self.order = list(order)
+        self.pos = np.full(self.npat, len(order), dtype=np.int64)
+        self.pos[np.array(order, dtype=np.int64)] = np.arange(len(order))
+        rows = np.arange(len(self.w))
+        self.val = self._choose(rows, self.pos, len(order))
+        self.total = float(self.w @ self.val)
+        return self.total
+
+    def try_move(self, item: int, new_order: list[int]) -> tuple[float, np.ndarray]:
+        pos = np.full(self.npat, len(new_order), dtype=np.int64)
+        pos[np.array(new_order, dtype=np.int64)] = np.arange(len(new_order))
+        rows = self.holders[item]
+        v = self._choose(rows, pos, len(new_order))
+        return self.total + float(self.w[rows] @ (v - self.val[rows])), v
 
 
 def compile_strategy(raw: dict, passes: int = PASSES, log=None) -> list[str]:
@@ -57,26 +80,25 @@ def compile_strategy(raw: dict, passes: int = PASSES, log=None) -> list[str]:
     w = a.weight.astype(np.float64)
     mean = {int(p): float((ev[opt == p] * w[opt == p]).sum() / w[opt == p].sum()) for p in cand}
     order = sorted(mean, key=lambda p: (-mean[p], a.pattern_names[p]))
-    e = _Eval(a, num)
-    cur = e.value(order)
-    opt_val = float(w @ ev)
+    e = _Eval(a, num, order)
+    cur = e.total
     if log:
-        log("optimal %.6f, initial order %.6f (%d patterns)" % (opt_val, cur, len(order)))
+        log("optimal %.6f, initial order %.6f (%d patterns)" % (float(w @ ev), cur, len(order)))
     for _ in range(passes):
         improved = False
-        for i in range(len(order)):
-            item = order[i]
+        for item in list(order):
+            i = order.index(item)
             rest = order[:i] + order[i + 1:]
             best_j, best_v = i, cur
-            for j in range(max(0, i - 3), min(len(order), i + 4)):
+            for j in range(max(0, i - WINDOW), min(len(order), i + WINDOW + 1)):
                 if j == i:
                     continue
-                v = e.value(rest[:j] + [item] + rest[j:])
+                v, _ = e.try_move(item, rest[:j] + [item] + rest[j:])
                 if v > best_v + 1e-9:
                     best_j, best_v = j, v
             if best_j != i:
                 order = rest[:best_j] + [item] + rest[best_j:]
-                cur = best_v
+                cur = e.set(order)
                 improved = True
         if log:
             log("pass: %.6f" % cur)
