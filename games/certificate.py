@@ -60,6 +60,12 @@ def _check(model_path, cert_path, recompute):
         raise  # the heap, not the files: check() collects and tries once more
     except Exception as e:  # noqa: missing or unreadable file, bad JSON
         return False, "unreadable model or certificate: %s" % (e,), None
+    if isinstance(model, dict) and model.get("format") == "jeton-poker/1":  # video poker: games/poker_cert.py
+        from games.poker_cert import check as poker_check
+
+        model = cert = None
+        gc.collect()
+        return poker_check(model_path, cert_path)
     try:
         if model.get("format") == KENO:  # a keno card game: its own tables, same rules (issue 13)
             from games.keno_check import check_model

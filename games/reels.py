@@ -263,4 +263,9 @@ def _line_best(m, cpay, win, line, rev):
 
 
 def load(path):
-    return ReelGame(read(path))
+    m = read(path)
+    if isinstance(m, dict) and m.get("format") == "jeton-poker/1":  # video poker (games/poker.py)
+        from games.poker import PokerGame
+
+        return PokerGame(m)
+    return ReelGame(m)

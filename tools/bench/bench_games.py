@@ -87,8 +87,8 @@ def main() -> None:
     # for 1M additions: "x ref" is machine-independent); the target is under 1 s per 5x3 model
     print(f"{'model':16} {'certify s':>9} {'x ref':>7} {'CPython spins/s':>15} {'per 1M ref':>10} {'MicroPython spins/s':>19}")
     for path in sorted(glob.glob(os.path.join(ROOT, "games", "models", "*.json"))):
-        if load_model(path).get("format") == "jeton-keno/1":
-            continue  # keno: tools/bench/bench_keno.py
+        if load_model(path).get("format") in ("jeton-keno/1", "jeton-poker/1"):
+            continue  # keno: tools/bench/bench_keno.py; video poker: bench_poker.py
         rel = os.path.relpath(path, ROOT)
         cs = _certify_seconds(path)
         cp = _cpython_spins(path)

@@ -97,6 +97,9 @@ def main(argv: list[str]) -> int:
     rc = 0
     reports = []
     for path in a.models:
+        if _is_poker(path):  # video poker (jeton-poker/1): its own exact analysis
+            rc = max(rc, _poker(path, a, reports))
+            continue
         t0 = time.perf_counter()
         kind = core  # a reel model; a keno model (jeton-keno/1) has its own figures (issue 13)
         try:
@@ -131,6 +134,56 @@ def main(argv: list[str]) -> int:
                 print("  certificate written: %s" % out)
     if a.json:
         print(json.dumps(reports[0] if len(reports) == 1 else reports, indent=1))
+    return rc
+
+
+def _is_poker(path: str) -> bool:
+    try:
+        return load_model(path).get("format") == "jeton-poker/1"
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _poker(path: str, a: argparse.Namespace, reports: list) -> int:
+    from tools.certify import poker_report as pr
+
+    try:
+        rep = pr.certify_poker(load_model(path))
+    except (ModelError, ValueError, KeyError, OSError) as e:
+        print("%s: INVALID MODEL: %s" % (path, e), file=sys.stderr)
+        return 2
+    js = pr.to_json(rep)
+    js["model"] = path
+    reports.append(js)
+    if not a.json:
+        print(pr.summary(rep))
+    rc = 0
+    bad = pr.below_floor(rep)
+    for reason in bad:
+        print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
+    if bad:
+        rc = 1
+    if a.check_certs:
+        cpath = os.path.join(a.check_certs, rep["id"] + ".json")
+        try:
+            with open(cpath, encoding="utf-8") as fh:
+                diffs = pr.cert_mismatches(rep, json.load(fh))
+        except (OSError, ValueError) as e:
+            diffs = ["unreadable or missing certificate: %s" % e]
+        for d in diffs:
+            print("%s: CERTIFICATE MISMATCH with %s: %s" % (path, cpath, d), file=sys.stderr)
+        if diffs:
+            rc = 1
+        elif not a.json:
+            print("  matches its certificate %s" % cpath)
+    if a.write_cert and not bad:
+        os.makedirs(a.write_cert, exist_ok=True)
+        out = os.path.join(a.write_cert, rep["id"] + ".json")
+        with open(out, "w", encoding="utf-8") as fh:
+            json.dump(pr.certificate(rep), fh, indent=1)
+            fh.write("\n")
+        if not a.json:
+            print("  certificate written: %s" % out)
     return rc
 
 

@@ -1,0 +1,138 @@
+# Video poker engine: RNG -> shuffled deck -> deal -> holds -> draw -> award. Pure logic: no
+# hardware, no NVRAM. The whole deck is shuffled once (rng.shuffle, unbiased Fisher-Yates) before
+# the deal: the hand is deck[0:5] and the replacement cards are deck[5], deck[6], ... in order, one
+# per discarded position from left to right. The holds only choose which of these predetermined
+# cards are shown; they never draw anything from the generator (by-law s. 88: the result rests on
+# chance even when the player chooses). (deck, holds) replays the game: docs/games.md.
+from rng import shuffle
+from games.poker_model import PokerModel, HAND_SIZE, RANKS
+from games.poker_hand import award
+from games.poker_hold import pattern
+
+
+class PokerOutcome:
+    """A finished hand, with the reel outcome's fields so the firmware's books, recall digest
+    (firmware/recall.py) and sim.replay treat both alike: draws = the deck order then the holds."""
+    __slots__ = ("bet", "draws", "deck", "holds", "stops", "window", "wins", "award", "award_index",
+                 "triggered", "free")
+
+    def __init__(self, bet, deck, holds, hand, award_index, win, name):
+        self.bet = bet
+        self.deck = deck  # the shuffled deck (bytes), as committed before the deal is shown
+        self.holds = holds  # bit i: card i of the deal held
+        self.draws = list(deck) + [holds]  # everything needed to replay the game
+        self.stops = list(hand)  # the final five cards
+        self.window = [[card_name(c) for c in hand]]  # one row of five, as a reel window[row][reel]
+        self.award_index = award_index  # index into the model's awards, -1 for none
+        self.award = win  # credits
+        self.wins = [[-1, name, win]] if award_index >= 0 else []
+        self.triggered = 0
+        self.free = []
+
+    def to_dict(self):
+        return {"bet": self.bet, "deck": list(self.deck), "holds": self.holds, "hand": self.stops,
+                "window": self.window, "award": self.award, "wins": self.wins}
+
+
+def load(path):
+    from games.model import read
+
+    return PokerGame(read(path))
+
+
+def card_name(c):
+    """'As', 'Td', '2c', 'JK' (joker): rank then suit (c, d, h, s)."""
+    if c == 52:
+        return "JK"
+    return RANKS[c >> 2] + "cdhs"[c & 3]
+
+
+class PokerGame:
+    def __init__(self, model):
+        self.m = m = PokerModel(model)
+        self.model = {k: model[k] for k in model if k != "strategy"}
+        self.id = m.id
+        self.name = m.name
+        self.bets = m.bets
+        self._hand = bytearray(HAND_SIZE)
+
+    def shuffle(self, gen):
+        """A new deck order: every order equally likely. Commit it before showing deck[0:5]."""
+        deck = bytearray(range(self.m.deck))
+        shuffle(gen, deck)
+        return bytes(deck)
+
+    def check_deck(self, deck):
+        """ValueError unless deck is a permutation of this game's cards (a recalled or resumed deck)."""
+        n = self.m.deck
+        if len(deck) != n:
+            raise ValueError("deck: %d cards, the game uses %d" % (len(deck), n))
+        seen = bytearray(n)
+        for c in deck:
+            if c >= n or seen[c]:
+                raise ValueError("deck: card %r repeated or unknown" % c)
+            seen[c] = 1
+
+    def draw(self, deck, holds):
+        """The final hand: held cards stay, each discarded position takes the next unseen card."""
+        if not 0 <= holds < 32:
+            raise ValueError("holds: a 5-bit mask")
+        out = bytearray(HAND_SIZE)
+        nxt = HAND_SIZE
+        for i in range(HAND_SIZE):
+            if holds >> i & 1:
+                out[i] = deck[i]
+            else:
+                out[i] = deck[nxt]
+                nxt += 1
+        return bytes(out)
+
+    def play(self, gen, bet):
+        """A whole hand in one step, the holds chosen by the built-in strategy (auto-hold): what
+        the cabinet plays until its two-step deal / hold / draw flow exists. Nothing is shown before
+        the books commit the outcome, and its record holds the deck order and the holds."""
+        self.m.bet_index(bet)  # ValueError before anything is drawn
+        deck = self.shuffle(gen)
+        return self.evaluate(bet, list(deck) + [self.suggest(deck[:HAND_SIZE])])
+
+    def evaluate(self, bet, draws):
+        """The whole game from its record, draws = the deck order then the holds (PokerOutcome.draws):
+        replays bit for bit. ValueError on a record that is not a game of this model."""
+        bi = self.m.bet_index(bet)
+        if not draws:
+            raise ValueError("draws: the deck order then the holds")
+        deck = bytes(draws[:-1])
+        holds = draws[-1]
+        self.check_deck(deck)
+        hand = self.draw(deck, holds)
+        a = award(self.m, hand)
+        return PokerOutcome(bet, deck, holds, hand, a, self.m.pays[bi][a] if a >= 0 else 0,
+                            self.m.names[a]["en"] if a >= 0 else "")
+
+    def describe(self, lang="fr"):
+        """s. 89: the name, the unit cost of a wager and each award with its pays, shown before play."""
+        fr = lang == "fr"
+        lines = [self.name.get(lang, self.name["en"]),
+                 ("Mises : %s crédits" if fr else "Bets: %s credits") % ", ".join(str(b) for b in self.bets)]
+        for i in range(len(self.m.kind)):
+            lines.append("%s : %s" % (self.award_name(i, lang), " / ".join(str(p[i]) for p in self.m.pays)))
+        return lines
+
+    def award_name(self, i, lang="fr"):
+        return self.m.names[i].get(lang, self.m.names[i]["en"]) if i >= 0 else ""
+
+    def suggest(self, deal):
+        """The built-in strategy's holds for the five dealt cards: of the 32 holds, the one whose
+        pattern comes first in the model's strategy list (ties: the lowest mask); 0 (draw five) when
+        no pattern is listed or the model has no strategy."""
+        st = self.m.strategy
+        if not st:
+            return 0
+        best = 0
+        pos = len(st)
+        for mask in range(32):
+            p = st.get(pattern(self.m, deal, mask), pos)
+            if p < pos:
+                pos = p
+                best = mask
+        return best
