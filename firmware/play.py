@@ -76,7 +76,9 @@ class GamePlay:
             self.set_tilt("rng", str(e))
             return
         spin = config.SPIN_MS > 0 and not self.ledger.session
-        self.ledger.settle(outcome, self.game.id, config.JACKPOT_LIMIT, self.progressive, spin)
+        # L-6, r. 3, s. 7: where only a coupon pays (vlt) no win locks for a hand pay; it is credited
+        coupon = self.jurisdiction is not None and self.jurisdiction.get("payout") == "coupon"
+        self.ledger.settle(outcome, self.game.id, 0 if coupon else config.JACKPOT_LIMIT, self.progressive, spin)
         self.reels = outcome.window
         if spin:
             self.win = 0  # shown when the reels stop

@@ -12,7 +12,7 @@ from fakes_cabinet import Acceptor, Board, coins, press, steps
 from fakes_firmware import RamNvram, memory, wiped
 from fakes_printer import FakePrinter
 from board.printer_epic import Printer
-from firmware import coupon, jurisdiction
+from firmware import config, coupon, jurisdiction
 from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger
 from games import load
@@ -205,3 +205,28 @@ def test_casino_cabinet_has_no_printer_and_pays_by_hopper_or_hand():
     coins(cab, acc, 1)
     press(board, cab, "cashout")
     assert not cab.ledger.coupons() and cab.state == "handpay"  # no hopper wired here: by hand
+
+
+def test_a_big_win_goes_to_the_credits_never_a_hand_pay():
+    """L-6, r. 3, s. 7: under vlt nothing pays but a coupon: a win at or above config.JACKPOT_LIMIT
+    (the casino's hand-pay lock) is credited, and the credits leave by coupon."""
+    cab, board, acc, fake = fresh()
+    coins(cab, acc, 1)
+    assert config.JACKPOT_LIMIT == 1200
+
+    class Win:
+        bet = 1
+        award = 1300  # above config.JACKPOT_LIMIT
+        wins = []
+        draws = [0, 0, 0]
+        stops = [0, 0, 0]
+        window = [["SEVEN"]]
+        triggered = 0
+        free = []
+
+    credits = cab.ledger.credits
+    cab.game.play = lambda gen, bet: Win()
+    press(board, cab, "play")
+    steps(cab, 60)  # past SPIN_MS
+    assert cab.ledger.lock is None and cab.ledger.credits == credits - cab.ledger.bet + 1300
+    assert cab.state == "credit", cab.state

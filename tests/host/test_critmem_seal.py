@@ -56,9 +56,11 @@ def test_block_copies_and_the_journal_carry_the_hosts_hmac() -> None:
             assert struct.unpack("<2sBIH", head) == (b"JB", cm.ids[name], 2, len(payload))
             assert nv.mem[off + 9:off + 9 + len(payload)] == payload
             assert nv.mem[off + 9 + len(payload):off + 9 + len(payload) + 16] == host_tag(head + payload)
-    # journal: [JJ][seq][count] then {id, len, payload} per block, then the tag over all of that
-    body = b"JJ" + struct.pack("<IB", 2, 2)
+    # journal: [JJ][seq][count] then {id, len, payload} per block, the directory last (block id 2:
+    # each block's commit number, both 2), then the tag over all of that
+    body = b"JJ" + struct.pack("<IB", 2, 3)
     body += struct.pack("<BH", 0, 15) + b'{"credits": 40}' + struct.pack("<BH", 1, 9) + b"door open"
+    body += struct.pack("<BH", 2, 8) + struct.pack("<II", 2, 2)
     assert nv.mem[:len(body)] == body
     assert nv.mem[len(body):len(body) + 16] == host_tag(body)
 
