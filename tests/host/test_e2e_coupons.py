@@ -94,3 +94,46 @@ def test_paper_out_then_power_cut_mid_print_leave_one_number_and_no_lost_credit(
         assert m["coupon_out"] == 8 and m["credits"] == 0 and m["acceptor_in"] == 8
     finally:
         cab.shutdown()
+
+
+def test_a_twenty_dollar_note_games_and_a_coupon_at_cash_out(tmp_path: Path) -> None:
+    # issue 12's check: a vlt cabinet, a $20 note in, games played, the coupon at cash-out with
+    # every s. 9 field on its rendering
+    cab = EmulatedCabinet(tmp_path / "state", jurisdiction="vlt").boot()
+    try:
+        s = cab.insert_bill(3)  # sim/cctalk_bills.py: type 3, the $20 note
+        assert s["credits"] == 80  # $20 at 25 cents a credit
+        for _ in range(3):
+            cab.play()
+        credits = cab.panel.screen["credits"]
+        cab.panel.press("cashout")
+        cab.panel.wait_for(lambda s: s.get("credits") == 0 and s.get("state") == "idle")
+        [t] = wait(cab.printer.issued)
+        [rec] = coupons(cab)
+        dollars = "$%d.%02d" % (credits * 25 // 100, credits * 25 % 100)
+        for field in (SCHEME, LICENCE, MACHINE, "Valeur/Value: " + dollars, "Credits: %d" % credits,
+                      time.strftime("%Y-%m-%d", time.gmtime(rec["t"])), rec["n"]):
+            assert field in t.text(), field
+        m = cab.meters()
+        assert m["bill_in"] == 80 and m["coupon_out"] == credits and cab.hopper.coins_out == 0
+    finally:
+        cab.shutdown()
+
+
+def test_credits_reaching_one_thousand_dollars_print_a_coupon_by_themselves(tmp_path: Path) -> None:
+    # L-6, r. 3, s. 6: ten $100 notes bring the credits to $1,000: a coupon is printed with no
+    # cash-out pressed, for all of them
+    cab = EmulatedCabinet(tmp_path / "state", jurisdiction="vlt").boot()
+    try:
+        for i in range(9):
+            assert cab.insert_bill(5)["credits"] == 400 * (i + 1)
+        before = len(cab.printer.issued())
+        assert before == 0
+        assert cab.bills.insert(5)  # the tenth: the credits reach $1,000 and leave by coupon at once
+        [t] = wait(cab.printer.issued, 20)
+        assert "Valeur/Value: $1,000.00" in t.text() and "Credits: 4000" in t.text()
+        cab.panel.wait_for(lambda s: s.get("credits") == 0)
+        m = cab.meters()
+        assert m["bill_in"] == 4000 and m["coupon_out"] == 4000
+    finally:
+        cab.shutdown()
