@@ -47,7 +47,7 @@ def _over(name, rule, what, cents):
 def largest_prize(m):
     """The largest prize the pay table offers, in credits (games/model.py Model): the best line or
     scatter pay at any bet level, times the free spins' multiplier when a feature pays it; for keno
-    the best pay of any spot count and bet. One pay
+    the best pay of any spot count and bet; for video poker the best award at any bet. One pay
     table entry is one prize (S-13.1, r. 7, s. 8; L-6, r. 3, s. 5 show each of them)."""
     best = 0
     pay = getattr(m, "pay", None)
@@ -57,6 +57,12 @@ def largest_prize(m):
                 for v in row:
                     if v > best:
                         best = v
+        return best
+    if not hasattr(m, "cpay"):  # video poker (games/poker_model.py): pays[bet index][award] in credits
+        for row in m.pays:
+            for v in row:
+                if v > best:
+                    best = v
         return best
     for bi in range(len(m.bets)):
         for row in m.cpay[bi]:
