@@ -32,9 +32,10 @@ DEFAULT_CODE = os.environ.get("JETON_CODE", "frozen")
 # The emulated board's fixed heap: a board's (an STM32F405 gives the firmware about 100-150 KB;
 # docs/build.md). One offered game's session fits 112K (bench_heap); a set of three offered games
 # keeps three models and their boot checks in the heap and needs more. The stock 64-bit wheel,
-# loading bytecode into the heap, needs far more.
+# loading bytecode into the heap, needs far more: 512K since keno, poker, notes and coupons came in
+# (the .mpy release's boot check ran out of memory in 384K reading its manifest of every file).
 BOARD_HEAP = "128K"
-DEFAULT_HEAP = {"frozen": BOARD_HEAP, "frozen64": "256K", "mpy": "384K", "py": "384K"}
+DEFAULT_HEAP = {"frozen": BOARD_HEAP, "frozen64": "256K", "mpy": "512K", "py": "512K"}
 # The image runs its frozen modules only: '' (the working directory, the checkout) comes first on
 # sys.path and would shadow them with the sources.
 FROZEN_BOOT = "import sys; sys.path.remove(''); from firmware.main import main; main(sys.argv[1:])"
