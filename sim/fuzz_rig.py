@@ -20,6 +20,7 @@ from typing import Callable
 from board.counter_file import CounterFile
 from board.emulated import FileNvram
 from board.secret_file import SecretFile
+from firmware.audit import SEC_BASE
 from firmware.ledger import open_memory
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.cctalk_bills import BillValidatorPeer
@@ -30,7 +31,7 @@ from sim.printer import PrinterPeer
 from tools.console import ConsoleClient
 from tools.progress import wanted
 
-NVRAM_SIZE = 65536
+NVRAM_SIZE = SEC_BASE  # the ledger's memory, below the security memory (firmware/audit.py)
 # the acceptor's own memory across the cabinet's power cuts (it has its own supply)
 ACCEPTOR_MEMORY = ("counter", "events", "master_enabled", "inhibit_mask")
 CONSOLE_POLL_S = 0.005  # pyserial's read timeout: each command returns as soon as its prompt arrives
