@@ -47,3 +47,18 @@ def test_a_return_under_83_percent_is_refused_under_vlt(capsys: pytest.CaptureFi
     # tests/fixtures/games/sub83.json: a model built to return under 83 % (test_certify_* uses it too)
     rc, err = _run(capsys, "tests/fixtures/games/sub83.json", "--jurisdiction", "vlt")
     assert rc == 1 and "vlt minimum return" in err and "L-6, r. 13, s. 1" in err
+
+
+def test_keno_and_poker_are_held_to_the_same_limits(capsys: pytest.CaptureFixture[str]) -> None:
+    # keno-classique-92 at 25 c: bet 25 credits is $6.25; a solid 10 pays 50000 credits a 5-credit
+    # coin, 250000 credits at five coins ($62,500)
+    rc, err = _run(capsys, "games/models/keno-classique-92.json", "--jurisdiction", "vlt")
+    assert rc == 1
+    assert "REFUSED: vlt maximum bet: $6.25 above $2.50" in err
+    assert "REFUSED: vlt maximum prize: $62500.00 above $1000.00" in err
+    # jacks-96 at 25 c: bet 5 credits ($1.25); its royal flush pays 4000 credits at five coins,
+    # $1,000.00 exactly: inside the limit. At 26 c the same royal is over it
+    rc, err = _run(capsys, "games/models/jacks-96.json", "--jurisdiction", "vlt")
+    assert rc == 0 and "REFUSED" not in err, err
+    rc, err = _run(capsys, "games/models/jacks-96.json", "--jurisdiction", "vlt", "--denom", "26")
+    assert rc == 1 and "REFUSED: vlt maximum prize: $1040.00 above $1000.00" in err, err

@@ -70,10 +70,25 @@ def check_cert(path: str, cert: dict, cert_dir: str, quiet: bool, kind=core) -> 
     return not diffs
 
 
+def limit_refusals(raw: dict, juris: str, denom: int) -> list[str]:
+    """The profile's bet, prize and credit-value rules the game breaks, for every kind of game."""
+    fmt = raw.get("format")
+    if fmt == "jeton-keno/1":
+        from games.keno_model import KenoModel
+
+        m = KenoModel(raw)
+    elif fmt == "jeton-poker/1":
+        from games.poker_model import PokerModel
+
+        m = PokerModel(raw)
+    else:
+        m = Model(raw)
+    return jurisdiction.check_game(juris, denom, m.bets, jurisdiction.largest_prize(m))
+
+
 def profile_refusals(raw: dict, cert: dict, juris: str, denom: int) -> list[str]:
     """Every rule of the jurisdiction profile the game breaks, each naming it."""
-    m = Model(raw)
-    out = jurisdiction.check_game(juris, denom, m.bets, jurisdiction.largest_prize(m))
+    out = limit_refusals(raw, juris, denom)
     for bet, f in cert["bets"].items():
         why = jurisdiction.check_return(juris, f.rtp.numerator, f.rtp.denominator)
         if why:
@@ -117,7 +132,9 @@ def main(argv: list[str]) -> int:
         reports.append(rep)
         if not a.json:
             print(keno.summary(rep, secs) if kind is keno else summary(rep, secs))
-        bad = kind.below_floor(cert) + ([] if kind is keno else profile_refusals(raw, cert, a.jurisdiction, a.denom))
+        # keno's floor is checked per spot count by below_floor; its limits like any game's
+        bad = kind.below_floor(cert) + (limit_refusals(raw, a.jurisdiction, a.denom) if kind is keno
+                                        else profile_refusals(raw, cert, a.jurisdiction, a.denom))
         for reason in bad:
             print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
         if bad:
@@ -158,7 +175,7 @@ def _poker(path: str, a: argparse.Namespace, reports: list) -> int:
     if not a.json:
         print(pr.summary(rep))
     rc = 0
-    bad = pr.below_floor(rep)
+    bad = pr.below_floor(rep) + limit_refusals(load_model(path), a.jurisdiction, a.denom)
     for reason in bad:
         print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
     if bad:
