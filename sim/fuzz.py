@@ -666,8 +666,8 @@ class Machine(RuleBasedStateMachine):
                  - m["tournament_fees"])
         if m["credits"] != ident:
             raise Violation("identity", f"credits {m['credits']} != {ident} from the meters {m}")
-        if m["cashout"] != m["hopper_out"] + m["cancelled"]:
-            raise Violation("identity", f"cashout {m['cashout']} != hopper_out + cancelled {m}")
+        if m["cashout"] != m["hopper_out"] + m["cancelled"] + m["coupon_out"]:  # a vlt pays by coupon
+            raise Violation("identity", f"cashout {m['cashout']} != hopper_out + cancelled + coupon_out {m}")
         low, high = t.tokens * TOKEN_CREDITS, (t.tokens + t.unprovable) * TOKEN_CREDITS
         if not low <= m["acceptor_in"] <= high:
             raise Violation("coins", f"acceptor_in {m['acceptor_in']}: the acceptor validated {t.tokens} tokens "
