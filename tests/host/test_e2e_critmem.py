@@ -86,13 +86,14 @@ def test_a_new_machine_formats_and_makes_its_secret_and_counter(state: Path) -> 
         again.shutdown()
 
 
-def test_an_older_nvram_put_back_after_a_cash_out_is_refused(state: Path) -> None:
-    # the issue's trial: 10 tokens in, a copy of nvram.bin, a cash-out of 10 coins, the copy put back
+def copied_then_cashed_out(state: Path, tokens: int) -> tuple[bytes, object]:
+    """`tokens` tokens in, a copy of nvram.bin taken with the power off, then a cash-out paid by the
+    hopper: (the copy, the hopper peer, which keeps what it paid across boots)."""
     cab = boot(state)
     try:
-        for _ in range(10):
+        for _ in range(tokens):
             cab.insert_token()
-        assert cab.meters()["credits"] == 10 * TOKEN_CREDITS
+        assert cab.meters()["credits"] == tokens * TOKEN_CREDITS
     finally:
         cab.power_cut()
     old = (state / "nvram.bin").read_bytes()
@@ -100,9 +101,15 @@ def test_an_older_nvram_put_back_after_a_cash_out_is_refused(state: Path) -> Non
     hopper = cab.hopper
     try:
         cab.cash_out()
-        assert hopper.coins_out == 10
+        assert hopper.coins_out == tokens
     finally:
         cab.power_cut()
+    return old, hopper
+
+
+def test_an_older_nvram_put_back_after_a_cash_out_is_refused(state: Path) -> None:
+    # the issue's trial: 10 tokens in, a copy of nvram.bin, a cash-out of 10 coins, the copy put back
+    old, hopper = copied_then_cashed_out(state, 10)
     (state / "nvram.bin").write_bytes(old)
     cab = boot(state, hopper)
     try:
@@ -118,20 +125,7 @@ def test_only_the_state_block_of_an_older_nvram_put_back_is_refused(state: Path)
     # the finer attack: of the old copy, only the block that holds the credits (both its copies,
     # validly sealed by this machine), the journal spoilt so that nothing rebuilds it; every other
     # block, the newest commit and the counter agree
-    cab = boot(state)
-    try:
-        for _ in range(3):
-            cab.insert_token()
-    finally:
-        cab.power_cut()
-    old = (state / "nvram.bin").read_bytes()
-    cab = boot(state)
-    hopper = cab.hopper
-    try:
-        cab.cash_out()
-        assert hopper.coins_out == 3
-    finally:
-        cab.power_cut()
+    old, hopper = copied_then_cashed_out(state, 3)
     data = bytearray((state / "nvram.bin").read_bytes())
     nv = FileNvram(str(state / "nvram.bin"), NVRAM_SIZE)
     try:
