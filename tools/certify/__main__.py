@@ -86,6 +86,17 @@ def limit_refusals(raw: dict, juris: str, denom: int) -> list[str]:
     return jurisdiction.check_game(juris, denom, m.bets, jurisdiction.largest_prize(m))
 
 
+def write_cert(cert_dir: str, cert: dict, kind, quiet: bool) -> None:
+    """The certificate of a model that passed, as `kind` (core, keno, poker_report) writes it."""
+    os.makedirs(cert_dir, exist_ok=True)
+    out = os.path.join(cert_dir, cert["id"] + ".json")
+    with open(out, "w", encoding="utf-8") as fh:
+        json.dump(kind.certificate(cert), fh, indent=1)
+        fh.write("\n")
+    if not quiet:
+        print("  certificate written: %s" % out)
+
+
 def profile_refusals(raw: dict, cert: dict, juris: str, denom: int) -> list[str]:
     """Every rule of the jurisdiction profile the game breaks, each naming it."""
     out = limit_refusals(raw, juris, denom)
@@ -142,13 +153,7 @@ def main(argv: list[str]) -> int:
         if a.check_certs and not check_cert(path, cert, a.check_certs, quiet=a.json, kind=kind):
             rc = max(rc, 1)
         if a.write_cert and not bad:
-            os.makedirs(a.write_cert, exist_ok=True)
-            out = os.path.join(a.write_cert, cert["id"] + ".json")
-            with open(out, "w", encoding="utf-8") as fh:
-                json.dump(kind.certificate(cert), fh, indent=1)
-                fh.write("\n")
-            if not a.json:
-                print("  certificate written: %s" % out)
+            write_cert(a.write_cert, cert, kind, a.json)
     if a.json:
         print(json.dumps(reports[0] if len(reports) == 1 else reports, indent=1))
     return rc
@@ -180,27 +185,10 @@ def _poker(path: str, a: argparse.Namespace, reports: list) -> int:
         print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
     if bad:
         rc = 1
-    if a.check_certs:
-        cpath = os.path.join(a.check_certs, rep["id"] + ".json")
-        try:
-            with open(cpath, encoding="utf-8") as fh:
-                diffs = pr.cert_mismatches(rep, json.load(fh))
-        except (OSError, ValueError) as e:
-            diffs = ["unreadable or missing certificate: %s" % e]
-        for d in diffs:
-            print("%s: CERTIFICATE MISMATCH with %s: %s" % (path, cpath, d), file=sys.stderr)
-        if diffs:
-            rc = 1
-        elif not a.json:
-            print("  matches its certificate %s" % cpath)
+    if a.check_certs and not check_cert(path, rep, a.check_certs, quiet=a.json, kind=pr):
+        rc = 1
     if a.write_cert and not bad:
-        os.makedirs(a.write_cert, exist_ok=True)
-        out = os.path.join(a.write_cert, rep["id"] + ".json")
-        with open(out, "w", encoding="utf-8") as fh:
-            json.dump(pr.certificate(rep), fh, indent=1)
-            fh.write("\n")
-        if not a.json:
-            print("  certificate written: %s" % out)
+        write_cert(a.write_cert, rep, pr, a.json)
     return rc
 
 
