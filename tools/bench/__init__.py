@@ -10,6 +10,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
+# A 31-bit LCG standing in for the DRBG in the device scripts (the engines' own cost, not the RNG's)
+LCG_SOURCE = """class G:
+    def __init__(self): self.x = 12345
+    def randbits(self, k):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.x >> 7) & ((1 << k) - 1)
+"""
+
+
 def run_script(binary: Path, script: str, heap: str, micropypath: str, timeout: float) -> dict | None:
     """Run `script` under a MicroPython binary with a fixed heap; the dict it prints after "BENCH ",
     or None (what it printed is shown) when the binary is missing or the script gave none."""

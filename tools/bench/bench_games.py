@@ -12,6 +12,7 @@ import subprocess
 import time
 
 from games import load
+from tools.bench import LCG_SOURCE
 from tools.certify import certify_model, load_model
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -19,12 +20,7 @@ MPY = os.path.join(ROOT, ".venv", "bin", "micropython")
 MP_SCRIPT = """
 import time, sys
 from games import load
-class G:
-    def __init__(self): self.x = 12345
-    def randbits(self, k):
-        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
-        return (self.x >> 7) & ((1 << k) - 1)
-g = load(sys.argv[1]); gen = G(); n = int(sys.argv[2]); bet = g.bets[0]
+""" + LCG_SOURCE + """g = load(sys.argv[1]); gen = G(); n = int(sys.argv[2]); bet = g.bets[0]
 t = time.ticks_ms()
 for _ in range(n): g.play(gen, bet)
 print(n * 1000 / max(1, time.ticks_diff(time.ticks_ms(), t)))

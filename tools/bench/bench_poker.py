@@ -13,6 +13,7 @@ import time
 
 import numpy as np
 
+from tools.bench import LCG_SOURCE
 from tools.certify.poker_report import certify_poker
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -21,12 +22,7 @@ MP_SCRIPT = """
 import gc, sys, time
 from games.poker import load
 from games.poker_hand import award
-class G:
-    def __init__(self): self.x = 12345
-    def randbits(self, k):
-        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
-        return (self.x >> 7) & ((1 << k) - 1)
-g = load(sys.argv[1]); gen = G(); n = int(sys.argv[2]); bet = g.bets[-1]
+""" + LCG_SOURCE + """g = load(sys.argv[1]); gen = G(); n = int(sys.argv[2]); bet = g.bets[-1]
 gc.collect()
 a0 = gc.mem_alloc()
 deck = g.shuffle(gen); h = g.suggest(deck[:5]); o = g.evaluate(bet, list(deck) + [h])
