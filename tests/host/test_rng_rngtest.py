@@ -143,8 +143,24 @@ def test_dieharder_parse():
 def test_scaled_tests_pass_on_the_generator_and_fail_on_a_biased_one():
     import rng
 
+    class SeededNoise:
+        """The emulated source's claims, fed from a fixed seed: the device DRBG and scaling under
+        test are the real ones, but the run is the same every time. With 10 tests each allowed
+        p in [1e-4, 1 - 1e-4], a fresh urandom seed fails about one CI run in 500 by chance."""
+
+        SAMPLE_BITS = 8
+        H = (7, 1)
+
+        def __init__(self):
+            import random
+
+            self.r = random.Random(20261123)
+
+        def readinto(self, buf):
+            buf[:] = self.r.randbytes(len(buf))
+
     res = rt.Results()
-    rt.scaled_tests(res, draws=40000, gen=rng.open_generator(rng.open_source("emulated")))
+    rt.scaled_tests(res, draws=40000, gen=rng.open_generator(SeededNoise()))
     assert res.ok, rt.Results.table(res)
 
     class Modulo:
