@@ -45,8 +45,10 @@ class KenoPlay:
                 except RngFailure as e:
                     self.set_tilt("rng", str(e))
                     return
-        else:  # clear
+        elif word == "clear":
             picks = []
+        else:
+            return  # a poker word (hold, auto): not a keno card's
         self.ledger.st["picks"] = picks  # in RAM; the wager's commit writes it with the bet
         self.reels = {"picks": picks, "drawn": [], "hits": []}
         self.show()
