@@ -73,7 +73,8 @@ TABLE[(AUDIT, TEST)] = "play_test_game"
 TABLE[(AUDIT, RAMCLEAR)] = "ram_clear"
 TABLE[(RAMERROR, RAMCLEAR)] = "ram_clear"  # with the audit key on (the console checks it)
 # money in: the acceptor is enabled only in these states (and below the credit limit)
-MONEY_STATES = (IDLE, CREDIT, SPIN, HOLD)
+# (not while a dealt hand waits: its recall record's credits before and after must balance)
+MONEY_STATES = (IDLE, CREDIT, SPIN)
 # a dealt poker hand: PLAY is DRAW (the holds, then the replacement cards from the committed deck)
 TABLE[(HOLD, PLAY)] = "draw"
 TABLE[(HOLD, HOLD_KEY)] = "toggle_hold"
