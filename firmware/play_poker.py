@@ -9,14 +9,16 @@
 # holds can only choose which of the committed cards are shown, never the odds (games/poker.py).
 import binascii
 
+from board.compat import const
 from firmware import states
-from games.poker import PokerGame, HAND_SIZE, card_name
 
-ALL_HELD = (1 << HAND_SIZE) - 1
+HAND_SIZE = const(5)  # games/poker_model.py HAND_SIZE
 
 
 def is_poker(game):
-    return isinstance(game, PokerGame)
+    # games/poker.py PokerGame, by what it does: the poker engine is not imported here, so a reel or
+    # keno cabinet never loads it (the heap: tools/bench/bench_heap.py)
+    return hasattr(game, "check_deck")
 
 
 def toggle(holds, key):
@@ -64,6 +66,8 @@ class PokerPlay:
     def _show_hand(self, deck, holds):
         self.holds = holds
         self._shown_holds = holds
+        from games.poker import card_name  # loaded already: the game played is poker
+
         self.reels = [[card_name(deck[i]) for i in range(HAND_SIZE)]]
         self.win = 0
 
