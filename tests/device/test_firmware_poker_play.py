@@ -9,7 +9,7 @@ import json
 
 import rng
 from board.touch import TouchQueue
-from fakes_cabinet import Acceptor, Board, FailingGen
+from fakes_cabinet import Acceptor, Board, FailingGen, coins, press, steps
 from fakes_firmware import RamNvram, memory, wiped
 from firmware import states
 from firmware.cabinet import Cabinet
@@ -41,24 +41,6 @@ def cabinet(nv=None):
     cab.show()  # as firmware/startup.py does after resume()
     cab.step(0)
     return cab, board, acc
-
-
-def steps(cab, n=30):
-    for _ in range(n):
-        cab.step(10)
-
-
-def coins(cab, acc, n):
-    for _ in range(n):
-        acc.push("coin", 1, 1)
-    steps(cab, 12)
-
-
-def press(board, cab, name_):
-    board.pins[name_].value(1)
-    steps(cab, 6)
-    board.pins[name_].value(0)
-    steps(cab, 8)
 
 
 def touch(board, cab, word, n=0):
