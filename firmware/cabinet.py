@@ -15,6 +15,7 @@ from firmware.coupon_out import CouponOut
 from firmware.payout import HopperOut
 from firmware.play import GamePlay
 from firmware.play_keno import KenoPlay, is_keno
+from firmware.play_poker import PokerPlay, is_poker
 
 import rng
 from rng import RngFailure
@@ -51,7 +52,7 @@ DEVICE_TILTS = ("printer",)
 SECURITY_TILTS = ("software", "game", "config")
 
 
-class Cabinet(GamePlay, HopperOut, KenoPlay, CouponOut):
+class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
     def __init__(self, board, ledger, game, gen, acceptor, log=print):
         self.board = board
         self.ledger = ledger
@@ -110,7 +111,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, CouponOut):
         return states.derive(False, lock["kind"] if lock else None, st.get("paying") or self._owed(),
                              g and g["phase"] == "spin",
                              self.switches.any_open(), self._boot_tilts or st.get("tilts"), self.audit_mode(),
-                             st["credits"])
+                             st["credits"], bool(g and g["phase"] == "wager" and g.get("deck")))
 
     def audit_mode(self):
         return self.switches.is_open("key_audit")
@@ -118,13 +119,13 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, CouponOut):
     def playable(self):
         return self.state in states.PLAY_STATES
 
-    def handle(self, event):
+    def handle(self, event, *args):
         """Carry out a player's, attendant's or technician's event as the state table says; an event
         the current state does not take is refused (False) and changes nothing."""
         name = states.action(self.state, event)
         if name is None:
             return False
-        getattr(self, name)()
+        getattr(self, name)(*args)
         return True
 
     # --- boot -------------------------------------------------------------------------------------
@@ -148,6 +149,8 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, CouponOut):
                 # s. 95: the machine cannot finish the game it took the wager for: refunded, never lost
                 self.log("resume: %s: wager %d refunded" % (why, g["bet"]))
                 self.ledger.void(why)
+            elif g.get("deck"):
+                self.resume_hand()  # a poker hand dealt before the cut: the same cards wait
             else:
                 self.log("resume: completing game with bet %d" % g["bet"])
                 self._draw_and_settle(g["bet"])
@@ -161,6 +164,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, CouponOut):
             rec = self.last_recall()
             if rec and self.game and rec["id"] == self.game.id:  # the last game again, rebuilt from its draws
                 self.reels = self.game.evaluate(rec["bet"], rec["draws"]).window
+                self.shown_last(rec)
         if self.game and self.ledger.bet not in self.game.bets:
             self.ledger.set_bet(self.game.bets[0])  # a fresh machine, or the game set changed
 
@@ -172,6 +176,8 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, CouponOut):
             return "game %s no longer offered" % g.get("id")
         if g["bet"] not in self.game.bets:
             return "bet %d not offered by %s" % (g["bet"], self.game.id)
+        if g.get("deck"):  # a dealt hand needs no generator: its draw is in the committed deck
+            return self.poker_cannot_complete(g) if is_poker(self.game) else "dealt hand, no poker game"
         if self.gen is None:
             return "rng failure at power-up"
         if is_keno(self.game):
@@ -346,6 +352,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, CouponOut):
             "rules": self.game.id if self.game and st == "idle" else None,
             "id": self.game.id if self.game else None,  # the certified model: symbol names, pay table
             "cents": config.DENOM_CENTS,  # one credit's value: the screen shows dollars too
+            "hand": self.hand_screen(),  # video poker: the cards held, and a hand waiting for DRAW
         })
         if self.coins.accepting and not self.want_money():
             self._inhibit()  # no money the moment the machine must not take it, not at the next poll
@@ -372,7 +379,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, CouponOut):
         if b["cashout"].take() or (self._cashout_asked and self.state not in states.CASHOUT_WAITS):
             self.handle(states.CASHOUT)
         if self.board.touch is not None:
-            self.service_touch()
+            self.poker_touch() if is_poker(self.game) else self.service_touch()
         if not self.ram_error:
             self.service_acceptor()
             self.service_hopper()

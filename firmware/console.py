@@ -71,6 +71,7 @@ class Console(AccessCommands):
             "verify": (self.cmd_verify, "auditor: 'verify SEED' (hex): HMAC-SHA256 keyed by SEED over the firmware image as stored"),
             "coupons": (self.cmd_coupons, "last redemption coupons and the printer ('coupons json')"),
             "reprint": (self.cmd_reprint, "attendant: reprint the last coupon issued, marked DUPLICATE"),
+            "hand": (self.cmd_hand, "video poker: the hand; 'hand deal' / 'hand hold N' / 'hand auto' / 'hand draw'"),
         }
 
     def service(self):
@@ -233,6 +234,9 @@ class Console(AccessCommands):
                 self.say("%s %s" % (name, "on" if name.startswith("key_") else "open"))
         g = c.ledger.game
         if g:
+            if g.get("deck") and g["phase"] == "wager":
+                g = dict(g)
+                g["deck"] = "committed"  # the unseen cards of an open hand are nobody's to read
             self.say("last game: %s" % json.dumps(g))
 
     def cmd_hardmeters(self, args):
@@ -406,3 +410,29 @@ class Console(AccessCommands):
         self.say("Jeton %s on board %s, machine %s, runtime %s %s" % (
             config.VERSION, self.cab.board.NAME, config.MACHINE_ID, sys.implementation.name,
             ".".join(str(v) for v in sys.implementation.version[:3])))
+
+    def cmd_hand(self, args):
+        """The player's hand keys from the console (a test bench's): each goes through the state
+        table as the touch screen's would, and is refused where the table refuses it."""
+        from firmware import states
+        from firmware.play_poker import held_list
+
+        c = self.cab
+        if args:
+            word = args[0]
+            if word == "hold" and len(args) == 2 and args[1].isdigit() and 1 <= int(args[1]) <= 5:
+                ok = c.handle(states.HOLD_KEY, int(args[1]))
+            elif word == "auto" and len(args) == 1:
+                ok = c.handle(states.AUTO)
+            elif word in ("deal", "draw") and len(args) == 1:
+                ok = (c.state == states.HOLD) == (word == "draw") and c.handle(states.PLAY)
+            else:
+                raise ValueError("usage: hand [deal | hold N (1-5) | auto | draw]")
+            if not ok:
+                raise ValueError("%s refused in state %s" % (" ".join(args), c.state))
+        h = c.hand_screen()
+        if h is None:
+            self.say("no hand")
+            return
+        self.say("hand %s held %s%s" % (" ".join(c.reels[0]), "".join(str(b) for b in h["held"]),
+                                        " waiting for the draw" if h["open"] else " win %d" % c.win))

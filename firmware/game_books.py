@@ -2,7 +2,8 @@
 # stop (or its forfeit, s. 94), and the refund of a wager the machine could not complete (s. 95).
 # Mixed into firmware.ledger.Ledger, whose persistence (self.st, self._commit, self.event, self.mem)
 # it uses. A game is three commits, and nothing is displayed before its commit:
-#   wager   (phase "wager": credits, coin_in, games_played, progressive contribution)
+#   wager   (phase "wager": credits, coin_in, games_played, progressive contribution; video poker
+#            then commits its shuffled deck in the same phase, deal, before the hand is shown)
 #   settle  (phase "spin": outcome and recall record, the award pending while the reels turn)
 #   conclude (phase "done": the award onto credits, or a hand-pay lock, and the completed record)
 import json
@@ -33,6 +34,15 @@ class GameBooks:
         if progressive is not None:
             progressive.contribute(self.st, bet)
         self.st["game"] = {"phase": "wager", "bet": bet, "before": before, "t": now(), "id": game_id}
+        self._commit()
+
+    def deal(self, deck):
+        """Video poker: commit the shuffled deck (firmware/play_poker.py pack_deck) with the wager
+        before the hand is shown; the holds come with the outcome (settle)."""
+        g = self.st["game"]
+        if not g or g["phase"] != "wager" or g.get("deck"):
+            raise AuditError("no wager to deal a hand for")
+        g["deck"] = deck
         self._commit()
 
     def settle(self, outcome, game_id, jackpot_limit=0, progressive=None, spin=False):

@@ -18,6 +18,8 @@ class HopperOut:
         every state but a RAM error, and where a press is kept instead (keep_cashout). Outside
         idle/credit/tilt, or with the hopper at fault, it is a hand pay; the self-audit tilt, which
         says the books themselves are wrong, leaves it to the technician."""
+        if self.hand_open():
+            return self.keep_cashout()  # a dealt poker hand is drawn first, even under a door or a tilt
         self._cashout_asked = False
         st = self.state
         if not self.ledger.credits or "audit" in self.tilts:

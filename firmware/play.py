@@ -6,6 +6,7 @@ from board.compat import ticks_add, ticks_diff
 from firmware import config, jurisdiction, states
 from firmware.books import AuditError
 from firmware.play_keno import is_keno
+from firmware.play_poker import is_poker
 from rng import RngFailure
 
 
@@ -69,12 +70,17 @@ class GamePlay:
         try:
             if self.gen is None:
                 raise RngFailure("source_off", "no generator")
+            if is_poker(self.game):
+                return self.deal(bet)  # the hand waits for its holds; draw() settles it
             outcome = self.keno_outcome(bet) if is_keno(self.game) else self.game.play(self.gen, bet)
         except RngFailure as e:
             # s. 95: the machine failed, not the player: no outcome, the wager comes back
             self.ledger.void("rng failure")
             self.set_tilt("rng", str(e))
             return
+        self._settle(outcome)
+
+    def _settle(self, outcome):
         spin = config.SPIN_MS > 0 and not self.ledger.session
         # L-6, r. 3, s. 7: where only a coupon pays (vlt) no win locks for a hand pay; it is credited
         coupon = self.jurisdiction is not None and self.jurisdiction.get("payout") == "coupon"

@@ -4,12 +4,13 @@
 # the books' state (st["picks"]), so the wager's commit holds it: a power cut after the wager
 # completes the game on the very card that was paid for. The numbers drawn are committed with the
 # outcome in the recall record (draws = the picks then the 20 numbers, games/keno.py).
-from games.keno import KenoGame
 from rng import RngFailure
 
 
 def is_keno(game):
-    return isinstance(game, KenoGame)
+    # games/keno.py KenoGame, by what it does: not imported here, so a reel or poker cabinet never
+    # loads the keno engine (about 4 KB of heap: tools/bench/bench_heap.py)
+    return hasattr(game, "check_picks")
 
 
 class KenoPlay:
@@ -45,8 +46,10 @@ class KenoPlay:
                 except RngFailure as e:
                     self.set_tilt("rng", str(e))
                     return
-        else:  # clear
+        elif word == "clear":
             picks = []
+        else:
+            return  # a poker word (hold, auto): not a keno card's
         self.ledger.st["picks"] = picks  # in RAM; the wager's commit writes it with the bet
         self.reels = {"picks": picks, "drawn": [], "hits": []}
         self.show()

@@ -14,14 +14,16 @@ PAYOUT = "payout"  # the hopper is paying
 SPIN = "spin"  # a committed game's reels are turning; its award is pending (s. 94)
 DOOR = "door"  # a door is open
 TILT = "tilt"  # a fault stops play and money in
+HOLD = "hold"  # a video poker hand is dealt (its deck and bet committed): holds, then draw
 AUDIT = "audit"  # the audit key is on
 CREDIT = "credit"
 IDLE = "idle"
-STATES = (RAMERROR, HANDPAY, JACKPOT, PAYOUT, SPIN, DOOR, TILT, AUDIT, CREDIT, IDLE)
+STATES = (RAMERROR, HANDPAY, JACKPOT, PAYOUT, SPIN, DOOR, TILT, HOLD, AUDIT, CREDIT, IDLE)
 
 
-def derive(ram_error, lock_kind, paying, spinning, door_open, tilted, audit_key, credits):
-    """The one place the priority of the overriding conditions is spelled out."""
+def derive(ram_error, lock_kind, paying, spinning, door_open, tilted, audit_key, credits, hand_open=False):
+    """The one place the priority of the overriding conditions is spelled out. An open poker hand
+    waits under a door or a tilt (suspended, never lost) and keeps the audit key out until drawn."""
     if ram_error:
         return RAMERROR
     if lock_kind:
@@ -34,6 +36,8 @@ def derive(ram_error, lock_kind, paying, spinning, door_open, tilted, audit_key,
         return DOOR
     if tilted:
         return TILT
+    if hand_open:
+        return HOLD
     if audit_key:
         return AUDIT
     return CREDIT if credits else IDLE
@@ -47,13 +51,15 @@ CASHOUT = "cashout"
 KEY = "key"  # the attendant's reset key
 TEST = "test"  # console 'testgame' (audit key on)
 RAMCLEAR = "ramclear"  # console 'ramclear' (an administrator, audit key on)
-EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR)
+HOLD_KEY = "hold_key"  # a hold key 1-5 under a dealt card (touch screen, console 'hand hold N')
+AUTO = "auto"  # auto-hold: the built-in strategy's holds (games/poker.py suggest)
+EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR, HOLD_KEY, AUTO)
 
 # What the cabinet does: the name of its method. An event a state does not list is refused
 # (nothing happens, nothing is committed).
 PLAY_STATES = (IDLE, CREDIT)
 # a cash-out while a game or a payout is under way is kept and carried out when it ends
-CASHOUT_WAITS = (SPIN, PAYOUT, HANDPAY, JACKPOT)
+CASHOUT_WAITS = (SPIN, PAYOUT, HANDPAY, JACKPOT, HOLD)
 TABLE = {}
 for _s in PLAY_STATES:
     TABLE[(_s, BET)] = "bet_one"
@@ -67,7 +73,12 @@ TABLE[(AUDIT, TEST)] = "play_test_game"
 TABLE[(AUDIT, RAMCLEAR)] = "ram_clear"
 TABLE[(RAMERROR, RAMCLEAR)] = "ram_clear"  # with the audit key on (the console checks it)
 # money in: the acceptor is enabled only in these states (and below the credit limit)
+# (not while a dealt hand waits: its recall record's credits before and after must balance)
 MONEY_STATES = (IDLE, CREDIT, SPIN)
+# a dealt poker hand: PLAY is DRAW (the holds, then the replacement cards from the committed deck)
+TABLE[(HOLD, PLAY)] = "draw"
+TABLE[(HOLD, HOLD_KEY)] = "toggle_hold"
+TABLE[(HOLD, AUTO)] = "auto_hold"
 
 
 def action(state, event):

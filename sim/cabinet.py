@@ -5,9 +5,11 @@ console account is made with it: 'setup ID'), q power off; under --jurisdiction 
 $20 note (the bill validator's escrow, then the stacker). The technician console is at socket://127.0.0.1:7770 (`make console`).
 Keno (the player's touch screen): type a number then n to mark or unmark it (17n), a count then x
 for a quick pick of that many spots (8x; x alone: as many as the card holds, else 5), z clears.
+Video poker: space/p deals, then 1-5 toggle the hold under each card, h auto-holds (the built-in
+strategy), space/p draws.
 
 Without a terminal (stdin a pipe), it reads one command per line: token, bet, max, play, cashout,
-key, audit, quit, note; keno: spot N, quick N, clear.
+key, audit, quit, note; keno: spot N, quick N, clear; video poker: hold N, auto (play deals and draws).
 """
 from __future__ import annotations
 
@@ -56,7 +58,7 @@ def act(cab: EmulatedCabinet, what: str) -> str:
         cab.panel.set_pin("key_audit", int(on))
         return "audit key " + ("on" if on else "off")
     word, _, n = what.partition(" ")
-    if word in ("spot", "quick", "clear") and (n.isdigit() or word == "clear"):  # keno: the touch screen
+    if word in ("spot", "quick", "clear", "hold", "auto") and (n.isdigit() or word in ("clear", "auto")):  # the touch screen
         cab.panel.touch(word, int(n or 0))
         return f"touched {what}"
     buttons = {"bet": "bet_one", "max": "bet_max", "play": "play", "cashout": "cashout"}
@@ -76,6 +78,9 @@ def render(cab: EmulatedCabinet, note: str) -> Group:
     else:
         for row in s.get("reels") or [["?", "?", "?"]]:
             reels.add_row(*[Text(f" {sym:^8} ", style="bold black on white") for sym in row])
+        if s.get("hand"):  # video poker: the hold under each card
+            reels.add_row(*[Text(f" {'GARDÉE' if h else '':^8} ", style="bold yellow") for h in s["hand"]["held"]])
+            reels.add_row(*[Text(f"{i + 1:^10}", style="dim") for i in range(5)])
     status = Table.grid(padding=(0, 3))
     status.add_row(
         Text(f"CRÉDITS / CREDITS {s.get('credits', 0)}", style="bold green"),
@@ -92,6 +97,8 @@ def render(cab: EmulatedCabinet, note: str) -> Group:
                      "k clé préposé/attendant key · q quit", style="dim")
     if isinstance(s.get("reels"), dict):
         help_line.append(" · keno: 17n marquer/mark · 8x choix rapide/quick pick · z effacer/clear")
+    if s.get("hand"):
+        help_line.append(" · poker: 1-5 garder/hold · h garde auto/auto-hold · espace tirer/draw")
     log = Text("\n".join(cab.firmware.lines[-4:]), style="dim cyan")
     parts = [Panel(body, title=title, subtitle=s.get("state", ""))]
     if s.get("tournament"):
@@ -118,6 +125,15 @@ def keno_card(card: dict) -> Table:
         grid.add_row(*cells)
     grid.add_row(Text(f"{len(picks & drawn)}/{len(picks)}", style="bold"))
     return grid
+
+
+def poker_key(key: str, screen: dict) -> str | None:
+    """A key of video poker's hold keys, while a dealt hand waits: 1-5 hold, h auto-hold."""
+    if not (screen.get("hand") or {}).get("open"):
+        return None
+    if key in "12345" and key:
+        return f"hold {key}"
+    return "auto" if key == "h" else None
 
 
 def keno_key(key: str, typed: str, card: list) -> tuple[str, str | None]:
@@ -153,8 +169,11 @@ def run_tty(cab: EmulatedCabinet) -> None:
             if ready:
                 key = sys.stdin.read(1).lower()
                 card = (cab.panel.screen.get("reels") or {}) if cab.panel else {}
-                typed, keno = keno_key(key, typed, card.get("picks", []) if isinstance(card, dict) else [])
-                what = keno or KEYS.get(key)
+                poker = poker_key(key, cab.panel.screen if cab.panel else {})
+                keno = None
+                if not poker:
+                    typed, keno = keno_key(key, typed, card.get("picks", []) if isinstance(card, dict) else [])
+                what = poker or keno or KEYS.get(key)
                 if what == "quit":
                     return
                 if what:

@@ -73,7 +73,8 @@ LINE_MAX = 80  # the console's line limit
 MONEY = ("acceptor_in", "bill_in", "coin_in", "coin_out", "refunds", "cashout", "hopper_out", "cancelled", "jackpot",
          "tournament_fees", "tournament_prizes", "progressive_paid", "tournament_entries", "games_played")
 PLAYER = ("token", "token", "token", "bet_one", "bet_max", "play", "play", "play", "play", "cashout", "key",
-          "quick")  # quick: a keno quick pick on the player's screen (a reel game ignores the touch)
+          "quick",  # quick: a keno quick pick on the player's screen (a reel game ignores the touch)
+          "hold", "hold", "auto")  # video poker's hold key (card: the action's place % 5 + 1), auto-hold
 READ_COMMANDS = ("help", "meters", "meters json", "state", "paytable fr", "paytable en", "games", "events",
                  "recall", "recall json", "hardmeters", "hardmeters json", "mem", "version", "tournament")
 QUICK_SPOTS = 5  # offered by every shipped keno pay table
@@ -214,8 +215,11 @@ class Machine(RuleBasedStateMachine):
         """A player's run of presses: tokens enough for the smallest bet, bets, games, cash-outs."""
         rig = self.rig
         self.plays = sum(a in ("play", "bet_max") for a in actions)
-        for a in actions:
-            if a == "token":
+        for i, a in enumerate(actions):
+            if a in ("hold", "auto"):
+                rig.panel.touch(a, i % 5 + 1 if a == "hold" else 0)  # taken only while a hand waits
+                rig.wait_polls(2, 1.0)
+            elif a == "token":
                 bet = max(rig.screen.get("bet") or 1, min(self._bets() or (1,)))
                 self._insert(-(-bet // TOKEN_CREDITS))  # enough for the bet shown
             elif a == "key":
@@ -306,9 +310,14 @@ class Machine(RuleBasedStateMachine):
         s = rig.screen
         tried = rig.hopper.dispenses != dispenses  # the hopper was asked (and ran dry: its tilt says so)
         if before and s.get("credits") == before and s.get("state") not in CASHOUT_WAITS and not self._lock() \
-                and not tried and self._tilt_lines() <= tilts:
+                and not tried and self._tilt_lines() <= tilts and not self._hand_open(s):
             raise Violation("stranded", f"cash-out of {before} credits did nothing in state {s.get('state')} "
                                         f"({s.get('msg')!r}): {rig.command('state')}")
+
+    @staticmethod
+    def _hand_open(s: dict) -> bool:
+        """A dealt poker hand waits for its draw (under a door or a tilt too): a cash-out waits."""
+        return bool((s.get("hand") or {}).get("open"))
 
     def _token_position(self) -> int:
         return next(p for p, ident in self.rig.peer.coins.items() if ident == TOKEN_ID)
@@ -483,6 +492,7 @@ class Machine(RuleBasedStateMachine):
     def _power_cut(self, during: str, delay: float, hopper_too: bool) -> None:
         """SIGKILL at a random instant of an action; the acceptor keeps its power, the hopper may not."""
         rig = self.rig
+        dealt = rig.screen.get("reels") if self._hand_open(rig.screen) else None
         if during == "token":
             pos = next(p for p, ident in rig.peer.coins.items() if ident == TOKEN_ID)
             if rig.peer.accepting(pos) and rig.peer.insert(pos):
@@ -500,6 +510,10 @@ class Machine(RuleBasedStateMachine):
         time.sleep(delay)
         self._cut(hopper_too)
         self._boot()
+        if dealt and during != "play":  # a press of play may have drawn it before the cut
+            s = rig.screen
+            if not self._hand_open(s) or s.get("reels") != dealt:
+                raise Violation("hand", f"dealt {dealt} before the cut, shows {s.get('reels')} {s.get('hand')} after")
 
     def _bit_flip(self, k: int, bit: int) -> None:
         """Power off at rest, flip one bit of live critical memory, power on: the firmware must notice."""
@@ -714,15 +728,26 @@ class Machine(RuleBasedStateMachine):
         if not recall:
             return
         last = recall[-1]
-        if last["n"] != m["games_played"]:
+        if last["n"] != m["games_played"] and not self._hand_open(s) and not self._voided(last["n"], m["games_played"]):
             raise Violation("recall", f"last recall #{last['n']} but games_played {m['games_played']}")
         card = s.get("reels")
         if isinstance(card, dict) and not card.get("drawn"):
             return  # keno: a card being filled in on the screen, not a game shown
+        if self._hand_open(s):
+            return  # video poker: a dealt hand, counted in games_played, recalled once drawn
         if last.get("id") in MODELS and s.get("reels") is not None:
             replay = game(last["id"]).evaluate(last["bet"], last["draws"])
             if s.get("reels") != replay.window:
                 raise Violation("display", f"shows {s.get('reels')}, recall #{last['n']} replays {replay.window}")
+
+    def _voided(self, n: int, played: int) -> bool:
+        """Games voided and refunded (s. 95: e.g. a dealt poker hand whose game a reboot no longer
+        offers) count in games_played but leave no recall record: n (the last record's) plus the
+        voids in the event log makes games_played (at most, once the log has recycled a chunk)."""
+        events = self.rig.console_json("events json").get("events") or []
+        voids = sum(1 for e in events if e[2] == "void")
+        whole = bool(events) and events[0][0] == 1  # the log still holds its first event
+        return n + voids == played if whole else n + voids <= played
 
     def _check_hard_meters(self, m: dict) -> None:
         """Judged only when the firmware says no stroke is on its way."""

@@ -320,11 +320,84 @@ class EmulatedCabinet:
         return self.panel.wait_for(lambda s: s.get("credits", 0) > before, timeout)
 
     def play(self, timeout: float = 10.0) -> dict:
+        """A whole game: for video poker the deal, the built-in strategy's holds and the draw (a
+        hand already dealt is drawn with the holds it has)."""
         assert self.panel
+        if self.panel.screen.get("state") == "hold":
+            return self.draw(timeout)
         games = self.panel.screen.get("games", 0)
         self.panel.press("play")
         # the game is committed when its count moves; it is over when the reels stop
-        return self.panel.wait_for(lambda s: s.get("games", 0) > games and s.get("state") != "spin", timeout)
+        s = self.panel.wait_for(lambda s: s.get("games", 0) > games and s.get("state") != "spin", timeout)
+        if s.get("state") == "hold":
+            self.auto_hold()
+            s = self.draw(timeout)
+        return s
+
+    # --- video poker: deal, hold, draw -----------------------------------------------------------------
+    def _loop_passes(self, n: int = 2, timeout: float = 2.0) -> None:
+        """Until the firmware's loop has polled the acceptor n more times: a press or a touch sent
+        before is then taken (the loop reads the panel in the pass that polls the acceptor)."""
+        assert self.acceptor
+        polls = self.acceptor.polls
+        deadline = time.monotonic() + timeout
+        while self.acceptor.polls < polls + n and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    def _press(self, button: str) -> None:
+        """Held until the loop has seen it past its debounce, however busy the host (sim/fuzz.py)."""
+        assert self.panel
+        self.panel.set_pin(button, 1)
+        time.sleep(0.05)
+        self._loop_passes()
+        self.panel.set_pin(button, 0)
+
+    def deal(self, timeout: float = 10.0) -> dict:
+        """PLAY on a poker game: the bet debited, the deck committed, the five cards shown."""
+        assert self.panel
+        # a press while the last game's award is pending (spin) would be refused: wait it out
+        games = self.panel.wait_for(lambda s: s.get("state") not in ("spin", "payout"), timeout).get("games", 0)
+        self._press("play")
+        return self.panel.wait_for(lambda s: s.get("games", 0) > games and s.get("state") == "hold", timeout)
+
+    def hold(self, card: int, timeout: float = 10.0) -> dict:
+        """The hold key under card 1..5 (the touch screen's): toggles that card's hold."""
+        assert self.panel
+        was = (self.panel.screen.get("hand") or {}).get("held", [0] * 5)[card - 1]
+        self.panel.touch("hold", card)
+        return self.panel.wait_for(lambda s: (s.get("hand") or {}).get("held", [was] * 5)[card - 1] != was, timeout)
+
+    def set_holds(self, holds: int, timeout: float = 10.0) -> dict:
+        """Hold exactly the cards of the mask (bit i: card i+1), with the hold keys."""
+        assert self.panel
+        s = self.panel.screen
+        for i in range(5):
+            if (s.get("hand") or {}).get("held", [0] * 5)[i] != holds >> i & 1:
+                s = self.hold(i + 1, timeout)
+        return s
+
+    def auto_hold(self, timeout: float = 10.0) -> dict:
+        """Auto-hold: the built-in strategy's holds (the console's `hand` says which once taken)."""
+        assert self.panel
+        self.panel.touch("auto")
+        self._loop_passes(2, timeout)
+        return dict(self.panel.screen)
+
+    def draw(self, timeout: float = 10.0) -> dict:
+        """DRAW (the play button in the hold state): over when the award is concluded."""
+        assert self.panel
+        self._press("play")
+        return self.panel.wait_for(lambda s: not (s.get("hand") or {}).get("open") and s.get("state") not in ("spin", "hold"),
+                                   timeout)
+
+    def play_hand(self, holds: int | None = None, timeout: float = 10.0) -> dict:
+        """One whole poker hand in one call: deal, the holds given (None: auto-hold), draw."""
+        self.deal(timeout)
+        if holds is None:
+            self.auto_hold(timeout)
+        else:
+            self.set_holds(holds, timeout)
+        return self.draw(timeout)
 
     def cash_out(self, timeout: float = 20.0) -> dict:
         """Press cash-out: the hopper pays whole tokens, and any hand pay (above the hopper limit,

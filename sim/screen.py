@@ -28,9 +28,12 @@ MODELS = ROOT / "games" / "models"
 # the page's own files: nothing else is served from the disk
 FILES = {"/": ("index.html", "text/html; charset=utf-8"), "/screen.js": ("screen.js", "text/javascript; charset=utf-8"),
          "/reels.js": ("reels.js", "text/javascript; charset=utf-8"),
+         "/cards.js": ("cards.js", "text/javascript; charset=utf-8"),
          "/screen.css": ("screen.css", "text/css; charset=utf-8"), "/text.json": ("text.json", "application/json")}
 # the page's buttons: the sim/cabinet.py act() commands they are (token: the emulator's coin slot)
 BUTTONS = ("bet", "max", "play", "cashout", "token")
+# video poker's keys on the screen (cards.js): the touch screen's hold keys and auto-hold
+TOUCH = {"hold1": "hold 1", "hold2": "hold 2", "hold3": "hold 3", "hold4": "hold 4", "hold5": "hold 5", "auto": "auto"}
 MODEL_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 KEEPALIVE_S = 15.0
 
@@ -158,11 +161,11 @@ def _handler(server: ScreenServer) -> type[BaseHTTPRequestHandler]:
             if length:
                 self.rfile.read(length)
             what = self.path[len("/press/"):] if self.path.startswith("/press/") else ""
-            if what not in BUTTONS:
+            if what not in BUTTONS and what not in TOUCH:
                 self._send(HTTPStatus.NOT_FOUND, b"no such button\n")
                 return
             try:
-                note = server.press(what)
+                note = server.press(TOUCH.get(what, what))
             except (AssertionError, OSError) as e:  # the cabinet is powered off or its panel gone
                 self._send(HTTPStatus.SERVICE_UNAVAILABLE, ("cabinet not ready: %s\n" % e).encode())
                 return

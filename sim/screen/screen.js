@@ -68,11 +68,12 @@ function drawPaytable(m) {
   head.replaceChildren(hr);
   const rows = [], lines = [];
   // games describe(): the name, the bets, the heading, then "  N x WHAT : v1 / v2 / ..." per pay
+  // (video poker's: the name, the bets, then "AWARD : v1 / v2 / ..." per award, no heading)
   m.rules[S.lang].slice(1).forEach((line, i) => {
     const at = line.lastIndexOf(" : ");
-    if (line.startsWith("  ") && at > 0) {
+    if (at > 0 && /^\d+( \/ \d+)*$/.test(line.slice(at + 3))) {
       const tr = document.createElement("tr");
-      for (const v of [line.slice(2, at)].concat(line.slice(at + 3).split(" / "))) {
+      for (const v of [line.slice(0, at).trim()].concat(line.slice(at + 3).split(" / "))) {
         const td = document.createElement("td");
         td.textContent = v;
         tr.appendChild(td);
@@ -119,7 +120,8 @@ function draw() {
   $("state").textContent = f.state ? (T("state", f.state) || f.state) : "";
   $("games").textContent = String(f.games || 0);
   const area = $("play-area");
-  const kind = Object.keys(RENDERERS).find((k) => f[k] !== null && f[k] !== undefined);
+  // video poker's frame has its cards in reels and its holds in hand: drawn as cards (cards.js)
+  const kind = f.hand ? "hand" : Object.keys(RENDERERS).find((k) => f[k] !== null && f[k] !== undefined);
   if (kind) RENDERERS[kind](area, f, {lang: S.lang, model: m, t: T, sym: (c) => symName(m, c)});
   else area.replaceChildren();
   drawPaytable(m);

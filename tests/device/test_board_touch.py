@@ -17,7 +17,7 @@ def test_presses_come_out_oldest_first_and_a_flood_is_dropped_and_counted():
 
 def test_what_is_no_press_is_refused():
     q = TouchQueue()
-    for word, n in (("hold", 1), ("spot", -1), ("spot", 256)):
+    for word, n in (("press", 1), ("spot", -1), ("spot", 256), ("hold", 256)):  # hold: a poker hold key now
         with raises(ValueError):
             q.put(word, n)
     assert q.take() is None and q.lost == 0

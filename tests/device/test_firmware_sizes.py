@@ -22,7 +22,8 @@ MODELS = "games/models"
 def worst_state():
     st = {"m": {}, "credits": BIG, "bet": BIG, "lock": {"kind": "handpay", "amount": BIG}, "ev": BIG, "gn": BIG,
           "game": {"phase": "wager", "bet": BIG, "before": BIG, "t": 2 ** 32 - 1, "id": "x" * 32, "tour": 1,
-                   "award": BIG, "fixed": BIG, "limit": BIG, "slot": 9},
+                   "award": BIG, "fixed": BIG, "limit": BIG, "slot": 9,
+                   "deck": "ff" * 53},  # a dealt poker hand's deck, 53 cards (firmware/play_poker.py)
           "tilts": {}, "doors": {}, "acc_ev": 255, "ref": BIG, "paying": {"ref": BIG, "coins": BIG, "cpc": BIG},
           "prog_n": BIG * 1000, "emb": {},
           "rel": 999999999,

@@ -14,12 +14,14 @@ from firmware.ledger import Ledger
 from games import load
 
 MODEL = "games/models/sept-royal-88.json"
+POKER = "games/models/jacks-96.json"
 GAME = [None]
+POKER_GAME = [None]
 NVRAM = RamNvram(69632)  # one image, wiped for each cabinet: 64 KB blocks fragment a fixed heap
 _ZERO = bytes(1024)
 
 
-def cabinet(credits=8):
+def cabinet(credits=8, poker=False):
     gc.collect()
     for off in range(0, NVRAM.size, len(_ZERO)):
         NVRAM.mem[off:off + len(_ZERO)] = _ZERO
@@ -29,7 +31,12 @@ def cabinet(credits=8):
     led.open()
     if GAME[0] is None:
         GAME[0] = load(MODEL)
-    cab = Cabinet(board, led, GAME[0], rng.open_generator(rng.open_source("emulated")), Acceptor(), log=lambda m: None)
+    game = GAME[0]
+    if poker:
+        if POKER_GAME[0] is None:
+            POKER_GAME[0] = load(POKER)
+        game = POKER_GAME[0]
+    cab = Cabinet(board, led, game, rng.open_generator(rng.open_source("emulated")), Acceptor(), log=lambda m: None)
     cab.resume()
     if credits:
         led.accept(credits)
@@ -39,7 +46,7 @@ def cabinet(credits=8):
 
 def into(state):
     """A fresh cabinet driven into `state` the way the real world would put it there."""
-    cab = cabinet(0 if state == states.IDLE else 8)
+    cab = cabinet(0 if state == states.IDLE else 8, state == states.HOLD)
     b = cab.board
     if state == states.RAMERROR:
         cab.set_ram_error("both copies of state are bad")
@@ -58,6 +65,8 @@ def into(state):
         cab.set_tilt("fraud", "coin fraud code 5")
     elif state == states.AUDIT:
         b.pins["key_audit"].value(1)
+    elif state == states.HOLD:
+        cab.handle(states.PLAY)  # video poker: dealt, the hand waits for its holds and the draw
     for _ in range(8):
         cab.step(10)  # debounce the switches; the spin is still turning (SPIN_MS)
     assert cab.state == state, (state, cab.state)
@@ -74,27 +83,29 @@ def books(cab):
 def test_the_table_keeps_its_promises():
     for s in states.STATES:
         assert (states.action(s, states.CASHOUT) is None) == (s == states.RAMERROR), s
-        assert (states.action(s, states.PLAY) is not None) == (s in states.PLAY_STATES), s
+        assert (states.action(s, states.PLAY) is not None) == (s in states.PLAY_STATES + (states.HOLD,)), s
+        assert (states.action(s, states.HOLD_KEY) is not None) == (s == states.HOLD), s
         assert (states.action(s, states.KEY) is None) == (s == states.RAMERROR), s
     assert states.action(states.CREDIT, states.TEST) is None and states.action(states.AUDIT, states.TEST)
     for key in states.TABLE:
         assert key[0] in states.STATES and key[1] in states.EVENTS
         assert hasattr(Cabinet, states.TABLE[key]), states.TABLE[key]
     assert set(states.MONEY_STATES) == {states.IDLE, states.CREDIT, states.SPIN}
+    assert states.HOLD in states.CASHOUT_WAITS  # a dealt hand is drawn before the cash-out
 
 
 def test_derive_spells_the_priority_once():
     # every overriding condition set: the highest one wins, and each in turn when the ones above go
-    args = [True, "handpay", True, True, True, True, True, 5]
+    args = [True, "handpay", True, True, True, True, True, 5, True]
     order = []
-    for i in range(7):
+    for i in (0, 1, 2, 3, 4, 5, 8, 6):
         order.append(states.derive(*args))
         args[i] = None if i == 1 else False
     order.append(states.derive(*args))
     args[7] = 0
     order.append(states.derive(*args))
     assert order == [states.RAMERROR, states.HANDPAY, states.PAYOUT, states.SPIN, states.DOOR, states.TILT,
-                     states.AUDIT, states.CREDIT, states.IDLE]
+                     states.HOLD, states.AUDIT, states.CREDIT, states.IDLE]
 
 
 def test_refused_events_change_nothing_in_any_state():
@@ -126,11 +137,15 @@ def test_taken_events_do_what_the_table_says():
         (states.IDLE, states.BET, lambda c: c.ledger.bet == c.game.bets[1]),
         (states.JACKPOT, states.KEY, lambda c: c.ledger.meters["jackpot"] == 1500 and c.state == states.CREDIT),
         (states.TILT, states.KEY, lambda c: not c.tilts and c.state == states.CREDIT),
+        (states.HOLD, states.AUTO, lambda c: c.holds == c.game.suggest(c.hand_deck()[:5]) and c.state == states.HOLD),
+        (states.HOLD, states.PLAY, lambda c: c.ledger.game["phase"] in ("spin", "done") and len(c.ledger.recall()) == 1),
     )
     for s, ev, ok in checks:
         cab = into(s)
         assert cab.handle(ev) and ok(cab), (s, ev)
         cab = None
+    cab = into(states.HOLD)
+    assert cab.handle(states.HOLD_KEY, 2) and cab.holds == 2 and cab.state == states.HOLD
     cab = into(states.AUDIT)
     before = books(cab)
     assert cab.handle(states.TEST) and books(cab) == before  # a test game never touches the meters

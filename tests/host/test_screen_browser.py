@@ -239,6 +239,50 @@ def test_fields_and_game_kinds_the_page_does_not_know_are_ignored(page: Chromium
     assert shown == "2 cards"  # a new kind only adds its renderer
 
 
+def test_a_poker_hand_is_drawn_as_cards_with_hold_keys(rig, page: Chromium) -> None:
+    """Video poker's frame (docs/screen.md `hand`): five cards, the hold flag under each in the
+    player's language, a card a hold key while the hand waits (POST /press/holdN, the touch
+    screen's `hold N`), an auto-hold key; once drawn, cards only. Drawn from an injected frame (this
+    module's cabinet plays reels), read and clicked in one evaluation."""
+    cab, server = rig
+    c = page
+    lang = c.js("document.documentElement.lang")
+    held = {"fr": "GARDÉE", "en": "HELD"}[lang]
+    frame = ("{state: 'hold', credits: 7, cents: 25, id: 'jacks-96', reels: [['As', 'Td', '7h', '7c', 'JK']], "
+             "hand: {held: [0, 0, 1, 1, 0], open: true}}")
+    shown = c.js("const posts = []; const was = window.fetch; window.fetch = (u, o) => { if (!o || o.method !== 'POST') "
+                 "return was(u, o); posts.push(u); return Promise.resolve({ok: false}); }; S.frame = %s; draw(); "
+                 "const cards = [...document.querySelectorAll('.card')]; cards[1].click(); $('b-auto').click(); "
+                 "window.fetch = was; [cards.map(e => [e.dataset.card, e.querySelector('.face').textContent, "
+                 "e.querySelector('.flag').textContent, e.tagName]), posts, "
+                 "getComputedStyle(cards[0].querySelector('.face')).color, "
+                 "getComputedStyle(cards[1].querySelector('.face')).color]" % frame)
+    got, posts, spade, diamond = shown
+    assert [g[:3] for g in got] == [["As", "A\u2660", ""], ["Td", "10\u2666", ""], ["7h", "7\u2665", held],
+                                    ["7c", "7\u2663", held], ["JK", "\u2605", ""]]
+    assert all(g[3] == "BUTTON" for g in got) and posts == ["/press/hold2", "/press/auto"]
+    assert spade == "rgb(17, 17, 17)" and diamond == "rgb(200, 16, 46)"
+    # the screenshot, for a human: the frame pinned meanwhile (a frame from the cabinet draws it again)
+    c.js("window.drawFrame = draw; draw = () => { S.frame = %s; drawFrame(); }; draw()" % frame)
+    try:
+        # its pay table: one row per award, a column per bet (games/models/jacks-96.json: the royal
+        # flush pays 250 per coin, 4000 at 5 coins)
+        c.wait(lambda: c.js("document.querySelectorAll('#pays tbody tr').length") == 9, "the poker pay table")
+        royal = c.js("[...document.querySelector('#pays tbody tr').children].map(e => e.textContent)")
+        assert royal == [{"fr": "Quinte flush royale", "en": "Royal flush"}[lang], "250", "500", "750", "1000", "4000"]
+        shot(c, f"poker-{lang}.png")
+    finally:
+        c.js("draw = window.drawFrame; draw()")
+    drawn = c.js("S.frame = %s; draw(); [[...document.querySelectorAll('.card')].map(e => e.tagName), "
+                 "!!document.getElementById('b-auto')]" % frame.replace("open: true", "open: false"))
+    assert drawn == [["DIV"] * 5, False]  # drawn: no hold key any more
+
+    # the server takes the hold keys as the touch screen's (this reel cabinet ignores them)
+    assert get(server.url + "press/hold2", "POST") == (200, b"touched hold 2\n")
+    assert get(server.url + "press/auto", "POST") == (200, b"touched auto\n")
+    assert get(server.url + "press/hold6", "POST")[0] == 404
+
+
 def test_a_dead_link_is_said_and_the_buttons_refused(rig, page: Chromium) -> None:
     cab, server = rig
     c = page

@@ -47,7 +47,8 @@ def every_bet(game_id: str) -> list[str]:
     refuse the next game; it does nothing otherwise."""
     n = len(fuzz.game(game_id).bets)
     card = ["quick"] if hasattr(fuzz.game(game_id), "spots") else []  # keno: a card before the first game
-    return card + ["token", "token", "play", "key", "bet_one"] * n + ["cashout", "key"]
+    draw = ["play"] if hasattr(fuzz.game(game_id), "suggest") else []  # poker: the draw (holds: the test below)
+    return card + (["token", "token", "play"] + draw + ["key", "bet_one"]) * n + ["cashout", "key"]
 
 
 @pytest.mark.parametrize("game_id", fuzz.GAME_IDS)
@@ -85,6 +86,35 @@ def test_power_cut_mid_game_shows_the_committed_outcome():
     try:
         assert m.truth.meters["power_resets"] == 6
         assert m.truth.meters["games_played"] >= 1
+    finally:
+        m.teardown()
+
+
+def test_poker_hands_with_random_holds_and_cuts_between_deal_and_draw():
+    """Video poker: hands with the player's holds and auto-hold, and power cuts while a dealt hand
+    waits (at rest, during a cash-out press that must wait, with a door opened then closed). After
+    every reboot _power_cut checks the same five cards wait, and Machine.check holds the meters and
+    the screen to the peers (the bet debited once, the award paid once); the recall replays."""
+    from sim import replay
+
+    cut = {"kind": "cut", "delay": 0.05, "hopper_too": False, "k": 0, "bit": 0, "games": ("jacks-96",), "tamper": False}
+    log = [["power_on", {"games": ("jacks-96",)}], ["player", {"actions": ["token", "token", "play", "hold"]}]]
+    for during in ("idle", "cashout", "door"):
+        log.append(["power", dict(cut, during=during)])
+        if during == "door":
+            log.append(["switch", {"name": "door_main"}])  # closed again: the hand is suspended no more
+        # the waiting hand drawn with a hold more, a token (none goes in while a hand waits), a new
+        # hand dealt, auto-held, one hold changed: it waits through the next cut
+        log.append(["player", {"actions": ["hold", "play", "token", "play", "auto", "hold"]}])
+    m = play(log)
+    try:
+        export = m.rig.console_json("recall json")
+        games = export["games"]
+        assert m.truth.meters["games_played"] == 4 and len(games) == 3  # the fourth hand waits for its draw
+        assert m.rig.screen["hand"]["open"] and m.rig.screen["state"] == "hold"
+        g = fuzz.game("jacks-96")
+        assert any(r["draws"][-1] != g.suggest(bytes(r["draws"][:5])) for r in games)  # the player's own holds
+        assert all(not r["diffs"] for r in replay.replay(export, fuzz.MODELS["jacks-96"].parent))
     finally:
         m.teardown()
 
