@@ -3,7 +3,10 @@ device engine's (games/reels.py; tests/host/test_montecarlo_crosscheck.py plays 
 draws).
 
 One function per kind of pay, so a new kind is one more function:
-- line_pays: left-to-right line pays, highest win per line (the device's group-mask runs);
+- line_pays: left-to-right line pays, highest win per line (the device's group-mask runs, per reel:
+  jeton-reels/2's per-reel member sets);
+- line_pays_general: jeton-reels/2 with multiplier wilds or both-ways pays (the device's
+  _line_best: each group scanned on its own, the wilds' multipliers multiplied, both directions);
 - scatter_pays: pays by the number of scatters visible;
 - free_spins: the feature (award by scatters, retriggers, cap, multiplier, its own reels);
 - the progressive: which base games win it (its meter is run by sim/montecarlo.py).
@@ -18,15 +21,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.model import FORMAT, Model
+from games.model import FORMAT, FORMAT2, Model
 from sim.mc_stream import Streams
 
 # keys this evaluator knows the meaning of; display-only keys (name, family, version, ...) included
 MODEL_KEYS = {"format", "id", "name", "family", "version", "description", "source", "rows", "symbols",
               "wild", "scatter", "reels", "lines", "bets", "pays", "scatter_pays", "free_spins",
               "progressive"}
+MODEL2_KEYS = MODEL_KEYS | {"wilds", "both_ways"}  # jeton-reels/2 adds these ...
 REEL_KEYS = {"strip", "weights"}
 PAY_KEYS = {"name", "symbols", "pays"}
+PAY2_KEYS = PAY_KEYS | {"reels"}  # ... and per-reel member sets in a pay group
 FREE_KEYS = {"reels", "award", "retrigger", "multiplier", "cap", "uncapped"}
 BLOCK = 8192  # games evaluated together: their temporaries stay in the CPU cache
 LUT_MAX = 1 << 22  # line-pay table entries (symbols ** reels) kept per bet: 16 MB of int32
@@ -39,15 +44,16 @@ class Unsupported(ValueError):
 
 def check_supported(raw: dict) -> None:
     fmt = raw.get("format", FORMAT)
-    if fmt != FORMAT:
-        raise Unsupported("sim.mc_eval evaluates %s only, not %r" % (FORMAT, fmt))
-    _known(raw, MODEL_KEYS, "model")
+    if fmt not in (FORMAT, FORMAT2):
+        raise Unsupported("sim.mc_eval evaluates %s and %s only, not %r" % (FORMAT, FORMAT2, fmt))
+    v2 = fmt == FORMAT2
+    _known(raw, MODEL2_KEYS if v2 else MODEL_KEYS, "model")
     fs = raw.get("free_spins") or {}
     _known(fs, FREE_KEYS, "free_spins")
     for i, reel in enumerate(list(raw.get("reels") or []) + list(fs.get("reels") or [])):
         _known(reel, REEL_KEYS, "reel %d" % i)
     for p in raw.get("pays") or []:
-        _known(p, PAY_KEYS, "pay group %r" % p.get("name"))
+        _known(p, PAY2_KEYS if v2 else PAY_KEYS, "pay group %r" % p.get("name"))
 
 
 def _known(d: dict, keys: set, where: str) -> None:
@@ -104,7 +110,7 @@ def line_pays(m: Model, bi: int, sym: np.ndarray) -> tuple[np.ndarray, np.ndarra
     the groups as their runs end, shortest run first, then in group order, and keeps the first
     best): win id = group * (reels + 1) + the shortest run paying that much, -1 for none."""
     nr = m.nreels
-    gmask = np.array(m.gmask, dtype=np.int64)[sym]
+    gmask = _per_reel(m.rgmask, sym)  # jeton-reels/1: the same mask on every reel
     best = np.zeros(len(sym), dtype=np.int64)
     bestrun = np.zeros(len(sym), dtype=np.int64)
     wid = np.full(len(sym), -1, dtype=np.int64)
@@ -120,6 +126,42 @@ def line_pays(m: Model, bi: int, sym: np.ndarray) -> tuple[np.ndarray, np.ndarra
         bestrun[better] = run[better]
         wid[better] = g * (nr + 1) + short[run[better]]
     return best, wid
+
+
+def line_pays_general(m: Model, bi: int, sym: np.ndarray) -> tuple[np.ndarray, None]:
+    """jeton-reels/2 with multiplier wilds or both-ways pays (games/reels.py _general_wins and
+    _line_best): per direction, every group's run is its count of leading reels (from the left, or
+    from the right) whose symbol extends it there; the run pays cpay[group][run] times the product
+    of the multipliers of the wilds in it that stand in for a member (a wild that is itself a member
+    of the group on that reel does not multiply); the line pays the best group left to right plus,
+    both ways, the best right to left whose run does not cover every reel (that one was paid left
+    to right). Credits only: the name of the win is needed by the progressive alone, which such a
+    model may not have (games.model refuses it)."""
+    nr = m.nreels
+    ext = _per_reel(m.rgmask, sym)
+    mem = _per_reel(m.rmember, sym)
+    mult = np.array(m.wmult, dtype=np.int64)[sym]
+    total = np.zeros(len(sym), dtype=np.int64)
+    for rev in (False, True) if m.both_ways else (False,):
+        e, mm, k = (ext[:, ::-1], mem[:, ::-1], mult[:, ::-1]) if rev else (ext, mem, mult)
+        best = np.zeros(len(sym), dtype=np.int64)
+        for g, row in enumerate(m.cpay[bi]):
+            lead = np.cumprod((e >> g) & 1, axis=1)
+            run = lead.sum(1)
+            # a reel in the run multiplies by its wild's multiplier when it is no member there
+            f = np.where((lead == 1) & (((mm >> g) & 1) == 0), k, 1).prod(1)
+            v = np.array(row, dtype=np.int64)[run] * f
+            if rev:
+                v[run == nr] = 0
+            np.maximum(best, v, out=best)
+        total += best
+    return total, None
+
+
+def _per_reel(table: list, sym: np.ndarray) -> np.ndarray:
+    """table[reel][code] of every symbol of sym (count, reels), reel by reel."""
+    t = np.array(table, dtype=np.int64)
+    return t[np.arange(sym.shape[1])[None, :], sym]
 
 
 def win_id(m: Model, name: str) -> int:
@@ -145,11 +187,12 @@ class VectorGame:
         self.retrigger = np.array(m.retrigger, dtype=np.int64)
         prog = m.progressive
         self.prog_id = win_id(m, prog["pay"]) if prog and prog["bet"] == bet else None
+        self.pays = line_pays_general if m.general else line_pays
         self.lut = self.lut_id = None
         if nsym ** m.nreels <= LUT_MAX:
             combos = np.arange(nsym ** m.nreels, dtype=np.int64)
             sym = np.stack([(combos // nsym ** i) % nsym for i in range(m.nreels)], axis=1)
-            pay, wid = line_pays(m, bi, sym)
+            pay, wid = self.pays(m, bi, sym)
             self.lut = pay.astype(np.int32)
             if self.prog_id is not None:
                 self.lut_id = wid
@@ -168,8 +211,8 @@ class VectorGame:
         nsym, nr = self.nsym, self.m.nreels
         flat = idx.reshape(-1)
         sym = np.stack([(flat // nsym ** i) % nsym for i in range(nr)], axis=1)
-        pay, wid = line_pays(self.m, self.bi, sym)
-        return pay.reshape(idx.shape), wid.reshape(idx.shape)
+        pay, wid = self.pays(self.m, self.bi, sym)
+        return pay.reshape(idx.shape), (None if wid is None else wid.reshape(idx.shape))
 
     def spin(self, t: ReelTables, stops: np.ndarray, mult: int):
         """(credits, scatters shown, line index) of one spin per row: line pays + scatter pay."""

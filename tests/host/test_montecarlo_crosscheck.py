@@ -1,7 +1,9 @@
 """The vectorised evaluator against the device engine, spin for spin, on the same streams:
->= 10^5 games of every shipped model at its top bet (the progressive's bet for sept-royal), every
-award, stop, byte read and free spin equal. The device engine is the slow side: about 15 s of CPU
-for the three aurore models, 20 s for all ten (measured on the project's 2-core host)."""
+>= 10^5 games of every shipped reel model (jeton-reels/1 and /2) and of the jeton-reels/2 test
+models of test_certify_reels2.py, at the top bet (the progressive's bet for sept-royal), every
+award, stop, byte read and free spin equal. The device engine is the slow side: about 12 s of CPU
+for each aurore model (5 x 3, 20 lines), 1-2 s for each 3-reel model (the device evaluates each
+distinct list of draws once: sim/mc_crosscheck.py)."""
 from __future__ import annotations
 
 import glob
@@ -16,10 +18,12 @@ from sim.mc_eval import VectorGame
 from sim.mc_stream import Streams, key_for
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# the reel games the vectorised evaluator implements: jeton-reels/1 (keno and video poker are not
-# reel games; jeton-reels/2's Tricolore is refused by it, sim/mc_eval.py Unsupported, not covered yet)
+# every reel game shipped (keno and video poker are not reel games), and the jeton-reels/2 test
+# models: mini2 (per-reel groups, multiplier wilds, both ways, free spins with a multiplier and a
+# cap) and mini2-plain (per-reel groups on the device's group-mask path)
 MODELS = sorted(p for p in glob.glob(os.path.join(ROOT, "games", "models", "*.json"))
-                if read(p).get("format") == "jeton-reels/1")
+                if read(p).get("format", "jeton-reels/1").startswith("jeton-reels/"))
+MODELS += [os.path.join(ROOT, "tests", "fixtures", "games", n) for n in ("mini2.json", "mini2-plain.json")]
 SPINS = 100_000
 
 
@@ -31,10 +35,13 @@ def test_every_award_equal_over_1e5_games(path: str) -> None:
     assert r["games"] == SPINS and r["mismatches"] == [], r["mismatches"]
 
 
-@pytest.mark.parametrize("name", ["aurore-89", "trefle-94", "sept-royal-85"])
-def test_other_bets_and_tiny_stream_buffers_agree(name: str) -> None:
+OTHER_BETS = [os.path.join(ROOT, "games", "models", n + ".json") for n in ("aurore-89", "trefle-94", "sept-royal-85", "tricolore-92")]
+OTHER_BETS.append(os.path.join(ROOT, "tests", "fixtures", "games", "mini2.json"))
+
+
+@pytest.mark.parametrize("path", OTHER_BETS, ids=[os.path.basename(p)[:-5] for p in OTHER_BETS])
+def test_other_bets_and_tiny_stream_buffers_agree(path: str) -> None:
     # prefix 16 / extension 16 bytes: most draws of a feature game come from on-demand blocks
-    path = os.path.join(ROOT, "games", "models", name + ".json")
     for bet in read(path)["bets"][:-1]:
         r = crosscheck(path, bet, 4000, seed=bet, prefix=16, ext=16, progress=False)
         assert r["mismatches"] == [], r["mismatches"]

@@ -74,11 +74,17 @@ def test_progressive_meter_pays_the_level_reached_in_whole_credits() -> None:
 def test_features_it_does_not_implement_are_refused_by_name() -> None:
     with open(model("trefle-90")) as f:
         raw = json.load(f)
-    with pytest.raises(Unsupported, match="jeton-reels/1 only, not 'jeton-reels/2'"):
-        VectorGame(dict(raw, format="jeton-reels/2"), 5)
+    with pytest.raises(Unsupported, match="jeton-reels/1 and jeton-reels/2 only, not 'jeton-reels/3'"):
+        VectorGame(dict(raw, format="jeton-reels/3"), 5)
+    # jeton-reels/1 ignores version 2's keys (games.model): a v1 model using one is refused, not
+    # evaluated without it
     per_reel = dict(raw, pays=[dict(raw["pays"][0], reels=[["BAR"], ["BAR"], ["BAR"]])] + raw["pays"][1:])
     with pytest.raises(Unsupported, match="pay group .*: reels"):
         VectorGame(per_reel, 5)
+    with pytest.raises(Unsupported, match="model: both_ways, wilds"):
+        VectorGame(dict(raw, wilds={"BAR": 2}, both_ways=True), 5)
+    with pytest.raises(Unsupported, match="model: ways"):
+        VectorGame(dict(raw, format="jeton-reels/2", ways="both"), 5)
     with pytest.raises(Unsupported, match="model: ways"):
         VectorGame(dict(raw, ways="both"), 5)
     with pytest.raises(Unsupported, match="free_spins: wild_multiplier"):

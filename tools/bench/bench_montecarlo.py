@@ -12,6 +12,7 @@ import os
 import time
 
 from games import load
+from games.model import read
 from sim import montecarlo
 from sim.mc_stream import GameGen, Streams, key_for
 from tools.progress import bar
@@ -35,7 +36,9 @@ def device_rate(path: str, n: int = DEVICE_GAMES) -> tuple[float, float]:
 
 
 def main() -> None:
-    paths = sorted(glob.glob(os.path.join(ROOT, "games", "models", "*.json")))
+    # every shipped reel game, jeton-reels/1 and /2 (keno and video poker are not reel games)
+    paths = sorted(p for p in glob.glob(os.path.join(ROOT, "games", "models", "*.json"))
+                   if read(p).get("format", "jeton-reels/1").startswith("jeton-reels/"))
     cores = os.cpu_count() or 1
     print(f"{'model':16} {'device g/s':>10} {'vector g/s':>11} {'x device':>9} "
           f"{'device g/CPU-s':>14} {'vector g/CPU-s':>14} {'x device':>9} {'x cores':>10}  RTP")
