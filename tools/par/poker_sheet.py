@@ -243,6 +243,10 @@ def blocks(rep: dict, raw: dict, cert_dir: str = CERT_DIR) -> list[tuple]:
 
 def summary(rep: dict, diffs: list[str]) -> str:
     js = poker_report.to_json(rep)
-    return "%s: video poker, %s; %s" % (rep["id"], ", ".join(
-        "bet %s %s (built-in %s)" % (b, pct(e["optimal"]["rtp_float"]), pct(e["strategy"]["rtp_float"]) if e["strategy"] else "none")
-        for b, e in js["bets"].items()), "matches its certificate" if not diffs else "CERTIFICATE: " + "; ".join(diffs))
+    parts = []
+    for bets in groups(rep):
+        e = js["bets"][str(bets[0])]
+        parts.append("%s %s (built-in %s)" % (_bets(bets).lower(), pct(e["optimal"]["rtp_float"]),
+                                              pct(e["strategy"]["rtp_float"]) if e["strategy"] else "none"))
+    return "%s: video poker, %s; %s" % (rep["id"], ", ".join(parts),
+                                        "matches its certificate" if not diffs else "CERTIFICATE: " + "; ".join(diffs))
