@@ -150,9 +150,10 @@ def classify(m: PokerModel, cards: np.ndarray) -> np.ndarray:
 
 
 def columns(c5: np.ndarray) -> list[np.ndarray]:
-    """The columns of c5, each contiguous: the per-card lookups below gather column by column
-    (numpy reduces along a short row axis slowly)."""
-    return [np.ascontiguousarray(c5[:, j]) for j in range(c5.shape[1])]
+    """The columns of c5, each contiguous and of numpy's index type: the per-card lookups below
+    gather column by column (np.take, no conversion of the indices; numpy reduces along a short
+    row axis slowly)."""
+    return [np.ascontiguousarray(c5[:, j], dtype=np.intp) for j in range(c5.shape[1])]
 
 
 def classify_all(m: PokerModel, c5: np.ndarray, code: np.ndarray | None = None,
@@ -179,8 +180,8 @@ def classify_all(m: PokerModel, c5: np.ndarray, code: np.ndarray | None = None,
     key = np.zeros(len(c5), dtype=np.int64)
     sor = np.zeros(len(c5), dtype=np.int64)
     for j, col in enumerate(cols if cols is not None else columns(c5)):
-        key += (rank * (2 * 14 ** (4 - j)))[col]
-        sor |= sbit[col]
+        key += np.take(rank * (2 * 14 ** (4 - j)), col)
+        sor |= np.take(sbit, col)
     return table[key + ((sor & (sor - 1)) == 0)]
 
 
@@ -250,8 +251,8 @@ class Analysis:
         acc = np.zeros(nk * (na + 1), dtype=np.int64)
         # colex rank of a hand without its card at position d: the cards before d keep their
         # place (binom[c, j + 1]), those after move down one (binom[c, j])
-        keep = [np.ascontiguousarray(binom[:, j + 1])[col] for j, col in enumerate(cols)]
-        down = [np.ascontiguousarray(binom[:, j])[col] for j, col in enumerate(cols)]
+        keep = [np.take(binom[:, j + 1], col) for j, col in enumerate(cols)]
+        down = [np.take(binom[:, j], col) for j, col in enumerate(cols)]
         for drop in range(5):
             idx = np.zeros(len(c5), dtype=np.int64)
             for j in range(5):
@@ -280,8 +281,8 @@ class Analysis:
         hand = np.zeros(len(c5), dtype=np.int64)
         joker = np.zeros(len(c5), dtype=bool)
         for col in cols:
-            hand |= bit[col]
-            joker |= ~nat[col]
+            hand |= np.take(bit, col)
+            joker |= np.take(~nat, col)
         ms = [hand >> (13 * s) & 0x1FFF for s in range(4)]
         for i, j in ((0, 1), (2, 3), (0, 2), (1, 3), (1, 2)):  # sorting network of four
             lo, hi = np.minimum(ms[i], ms[j]), np.maximum(ms[i], ms[j])
