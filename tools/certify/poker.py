@@ -250,18 +250,18 @@ class Analysis:
         nk = math.comb(n, 4)
         acc = np.zeros(nk * (na + 1), dtype=np.int64)
         # colex rank of a hand without its card at position d: the cards before d keep their
-        # place (binom[c, j + 1]), those after move down one (binom[c, j])
-        keep = [np.take(binom[:, j + 1], col) for j, col in enumerate(cols)]
-        down = [np.take(binom[:, j], col) for j, col in enumerate(cols)]
+        # place (binom[c, j + 1]), those after move down one (binom[c, j]); scaled by the number
+        # of classes, so rank * (na + 1) + class indexes the flat table. From d to d + 1, card d
+        # goes back to its place and card d + 1 leaves.
+        keep = [np.take(binom[:, j + 1] * (na + 1), col) for j, col in enumerate(cols)]
+        down = [np.take(binom[:, j] * (na + 1), col) for j, col in enumerate(cols)]
+        idx = cls5 + down[1] + down[2] + down[3] + down[4]
         for drop in range(5):
-            idx = np.zeros(len(c5), dtype=np.int64)
-            for j in range(5):
-                if j != drop:
-                    idx += keep[j] if j < drop else down[j]
-            idx *= na + 1
-            idx += cls5
+            if drop:
+                idx += keep[drop - 1]
+                idx -= down[drop]
             acc += np.bincount(idx, minlength=nk * (na + 1))
-        del keep, down
+        del keep, down, idx
         tables[4] = acc.reshape(nk, na + 1)
         for k in (3, 2, 1, 0):
             ck1 = combos(n, k + 1)
@@ -283,11 +283,11 @@ class Analysis:
         for col in cols:
             hand |= np.take(bit, col)
             joker |= np.take(~nat, col)
-        ms = [hand >> (13 * s) & 0x1FFF for s in range(4)]
+        ms = [(hand >> (13 * s) & 0x1FFF).astype(np.int32) for s in range(4)]
         for i, j in ((0, 1), (2, 3), (0, 2), (1, 3), (1, 2)):  # sorting network of four
             lo, hi = np.minimum(ms[i], ms[j]), np.maximum(ms[i], ms[j])
             ms[i], ms[j] = lo, hi
-        key = ((ms[0] * 8192 + ms[1]) * 8192 + ms[2]) * 8192 + ms[3]
+        key = ((ms[0].astype(np.int64) * 8192 + ms[1]) * 8192 + ms[2]) * 8192 + ms[3]
         key = key * 2 + joker
         _, first, weight = np.unique(key, return_index=True, return_counts=True)
         self.rep = first
