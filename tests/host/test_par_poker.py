@@ -184,7 +184,7 @@ def test_a_pattern_in_words_names_what_is_held() -> None:
     hand = [card("K", 0), card("Q", 0), card("J", 0), card("T", 0), card("3", 1)]
     pat = pattern(m, hand, 0b01111)  # four to a royal
     assert poker_sheet.describe(m, pat) == ("hold 4: 4 singles; 3 high singles (J–A); top single J–A; suited; "
-                                            "2 straight windows; royal draw")
+                                            "2 straight windows; royal draw")  # 9-K and T-A
     hand = [card("8", 0), card("8", 1), card("5", 2), card("5", 3), card("A", 1)]
     assert poker_sheet.describe(m, pattern(m, hand, 0b01111)) == "hold 4: two pairs (higher pair 2–T)"
     assert poker_sheet.describe(m, pattern(m, hand, 0b10000)) == "hold 1: 1 single; 1 high single (J–A); top single J–A"
@@ -211,3 +211,13 @@ def test_a_return_under_the_floor_is_marked_refused(sheet) -> None:
     _, rows = [(b[2], b[3]) for b in poker_sheet.blocks(rep, _raw()) if b[0] == "table" and b[1].startswith("Return")][0]
     assert [r[7] for r in rows] == ["both pass"] * 4 + ["REFUSED: built-in below"]
     assert rows[4][4] == "82.9900 %"
+
+
+def test_without_ranked_awards_a_pattern_names_no_rank_class() -> None:
+    raw = json.loads((ROOT / "games" / "models" / "deuces-wild-100.json").read_text(encoding="utf-8"))
+    m = PokerModel(raw)
+    assert poker_sheet.rank_classes(m) == {"0": "2–A"}
+    card = lambda r, s: "23456789TJQKA".index(r) * 4 + s
+    hand = [card("2", 0), card("2", 1), card("K", 2), card("A", 2), card("7", 3)]  # two deuces, K A suited
+    assert poker_sheet.describe(m, pattern(m, hand, 0b01111)) == ("hold 4: 2 wild; 2 singles; suited; "
+                                                                  "1 straight window; royal draw")  # only T-A holds K and A

@@ -70,11 +70,12 @@ def describe(m: PokerModel, pat: str) -> str:
     if singles:
         groups.append("%d single%s" % (singles, "s" if singles > 1 else ""))
     b, h, a = bha[0], int(bha[1]), bha[2]
-    if b != "-":  # the rank class of the largest group (two pairs: the higher pair's)
+    one = len(cls) == 1  # no award restricted to some ranks: the classes say nothing
+    if b != "-" and not one:  # the rank class of the largest group (two pairs: the higher pair's)
         groups[0] += " (%s%s)" % ("higher pair " if mult.startswith("22") else "", cls[b])
     if h:
         parts.append("%d high single%s (%s)" % (h, "s" if h > 1 else "", _ranks(r for r in range(13) if m.high >> r & 1)))
-    if a != "-":
+    if a != "-" and not one:
         parts.append("top single %s" % cls[a])
     if groups:
         parts.insert(1 if w else 0, " + ".join(groups))
@@ -233,8 +234,9 @@ def blocks(rep: dict, raw: dict, cert_dir: str = CERT_DIR) -> list[tuple]:
     B.append(("h2", "Built-in strategy"))
     B.append(("p", "The auto-hold plays this list (`strategy` in the model, covered by the math hash): of the 32 holds "
               "of a deal it takes the one whose pattern comes first (ties: the lowest hold mask); no listed pattern: "
-              "draw five. Patterns as in `docs/game-format.md` (`games/poker_hold.py`); rank groups: %s."
-              % "; ".join("class %s = %s" % kv for kv in rank_classes(m).items())))
+              "draw five. Patterns as in `docs/game-format.md` (`games/poker_hold.py`); rank classes: %s."
+              % ("; ".join("class %s = %s" % kv for kv in rank_classes(m).items()) if len(rank_classes(m)) > 1
+                 else "one (no award restricted to some ranks)")))
     order = raw.get("strategy") or []
     B.append(("table", "Built-in strategy: %d hold patterns, first listed first held" % len(order),
               ["#", "pattern", "held cards"], [[str(i + 1), p, describe(m, p)] for i, p in enumerate(order)]))
