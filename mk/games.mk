@@ -1,4 +1,4 @@
-# Games room: PAR sheets for every shipped reel model (terminal summary + build/par/<id>.md/.html).
+# Games room: PAR sheets for every shipped model, reels, keno and video poker (terminal summary + build/par/<id>.md/.html).
 .PHONY: par par-png certify browser-tools
 
 ## par: PAR sheets of every shipped game (exact figures, reel strips, every pay, feature, progressive, charts)

@@ -15,6 +15,7 @@ import time
 
 from games.keno import load
 from tools.bench import ROOT, run_script
+from tools.bench.bench_games import _reference as _additions
 from tools.certify import keno
 from tools.certify.core import load_model
 from pathlib import Path
@@ -77,7 +78,9 @@ def cpython(model: str, n: int = GAMES) -> dict:
 def main(argv: list[str] | None = None) -> int:
     paths = [p for p in sorted(glob.glob(os.path.join(ROOT, "games", "models", "*.json")))
              if keno.is_keno(load_model(p))]
-    print(f"{'model':20} {'certify s':>9} | firmware image ({BOARD_HEAP} heap): {'quick ms':>8} {'draw ms':>8} "
+    ref = 1e6 / _additions()  # seconds of 1M CPython integer additions, bench_games's reference
+    print(f"reference: 1M int additions (CPython) in {ref * 1000:.0f} ms; x ref = certify s / reference")
+    print(f"{'model':20} {'certify s':>9} {'x ref':>6} | firmware image ({BOARD_HEAP} heap): {'quick ms':>8} {'draw ms':>8} "
           f"{'eval ms':>8} {'B/game':>7} {'DRBG game ms':>12} | CPython: {'draw ms':>8}")
     for path in paths:
         rel = os.path.relpath(path, ROOT)
@@ -87,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         d = device(rel) or {}
         c = cpython(rel)
         load(path)  # the model loads on the host too
-        print(f"{os.path.basename(path)[:-5]:20} {cs:9.3f} | {'':27}{d.get('quick_ms', float('nan')):8.3f} "
+        print(f"{os.path.basename(path)[:-5]:20} {cs:9.3f} {cs / ref:6.2f} | {'':27}{d.get('quick_ms', float('nan')):8.3f} "
               f"{d.get('draw_ms', float('nan')):8.3f} {d.get('evaluate_ms', float('nan')):8.3f} "
               f"{d.get('heap_per_game', -1):7d} {d.get('game_drbg_ms', float('nan')):12.3f} | {'':9}{c['draw_ms']:8.3f}")
     return 0

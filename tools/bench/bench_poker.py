@@ -79,15 +79,22 @@ def main() -> None:
     print(f"reference: numpy sort of 2,598,960 int64 in {ref * 1000:.0f} ms")
     print(f"{'model':18} {'solve s':>7} {'CPU s':>6} {'x ref':>6} {'deal ms':>8} {'draw ms':>8} {'eval ms':>8} "
           f"{'hold ms':>8} {'heap/hand':>9}")
+    solves = []
     for path in poker_models():
         with open(path, encoding="utf-8") as fh:
             raw = json.load(fh)
         rep = certify_poker(raw)
+        solves.append((rep["seconds"], rep["cpu_seconds"], rep["seconds"] / ref))
         dev = _device(os.path.relpath(path, ROOT))
         d = ["-"] * 5 if dev is None else ["%.2f" % (v / 1000) for v in dev[:4]] + ["%d B" % dev[4]]
         print(f"{raw['id']:18} {rep['seconds']:7.2f} {rep['cpu_seconds']:6.2f} {rep['seconds'] / ref:6.0f} "
               f"{d[0]:>8} {d[1]:>8} {d[2]:>8} {d[3]:>8} {d[4]:>9}")
     print("device: MicroPython unix port, 128K heap; hold = the built-in strategy's suggestion (32 holds)")
+    if solves:
+        w, c, x = (max(t[i] for t in solves) for i in range(3))
+        print(f"solver, slowest of {len(solves)} pay tables: {w:.2f} s wall, {c:.2f} s CPU, {x:.0f} x ref "
+              f"(target <= 5 s wall: {'met' if w <= 5 else 'NOT met'}); load average {os.getloadavg()[0]:.1f} "
+              f"on {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":

@@ -149,9 +149,18 @@ def classify(m: PokerModel, cards: np.ndarray) -> np.ndarray:
     return out
 
 
-def classify_all(m: PokerModel, c5: np.ndarray) -> np.ndarray:
+def columns(c5: np.ndarray) -> list[np.ndarray]:
+    """The columns of c5, each contiguous and of numpy's index type: the per-card lookups below
+    gather column by column (np.take, no conversion of the indices; numpy reduces along a short
+    row axis slowly)."""
+    return [np.ascontiguousarray(c5[:, j], dtype=np.intp) for j in range(c5.shape[1])]
+
+
+def classify_all(m: PokerModel, c5: np.ndarray, code: np.ndarray | None = None,
+                 cols: list[np.ndarray] | None = None) -> np.ndarray:
     """classify() of every row of c5 (sorted cards), through its sorted ranks and its flush: the
-    8,568 rank multisets (x 2) are classified once, then looked up for the 2.6 million hands."""
+    8,568 rank multisets (x 2) are classified once, then looked up for the 2.6 million hands.
+    code: when given, c5 holds indices into it (the deck's card codes) rather than codes."""
     reps = combos(18, 5).astype(np.int64) - np.arange(5)  # non-decreasing 5-tuples over 0..13
     syn = []
     for flush in (0, 1):
@@ -163,14 +172,17 @@ def classify_all(m: PokerModel, c5: np.ndarray) -> np.ndarray:
             + np.repeat([0, 1], len(reps)))
     table = np.zeros(14 ** 5 * 2, dtype=np.int8)
     table[skey] = classify(m, syn)
-    c = c5.astype(np.int32)
-    r = np.minimum(c >> 2, 13)
-    key = ((((r[:, 0] * 14 + r[:, 1]) * 14 + r[:, 2]) * 14 + r[:, 3]) * 14 + r[:, 4]) * 2
-    wild = _wild_mask(m, c)
-    suit = c & 3
-    smin = np.where(wild, 9, suit).min(axis=1)
-    smax = np.where(wild, -9, suit).max(axis=1)
-    return table[key + (smin >= smax)]
+    # per card (lookup tables over the deck): its rank digit and its suit bit (none for a wild);
+    # a flush when the natural cards' suit bits OR to at most one bit
+    cards = np.arange(53, dtype=np.int64) if code is None else np.asarray(code, dtype=np.int64)
+    rank = np.minimum(cards >> 2, 13)
+    sbit = np.where(_wild_mask(m, cards), 0, np.int64(1) << (cards & 3))
+    key = np.zeros(len(c5), dtype=np.int64)
+    sor = np.zeros(len(c5), dtype=np.int64)
+    for j, col in enumerate(cols if cols is not None else columns(c5)):
+        key += np.take(rank * (2 * 14 ** (4 - j)), col)
+        sor |= np.take(sbit, col)
+    return table[key + ((sor & (sor - 1)) == 0)]
 
 
 DIG = "0123456789abcdef"
@@ -231,14 +243,25 @@ class Analysis:
         self.na = na = len(m.kind)
         self.binom = binom = binom_table(n)
         c5 = combos(n, 5)
-        self.cls5 = cls5 = classify_all(m, self.code[c5]).astype(np.int64)
+        cols = columns(c5)
+        self.cls5 = cls5 = classify_all(m, c5, self.code, cols).astype(np.int64)
         # tables[k][S, class]: final hands containing the k-subset S, per award class
         tables: list = [None] * 6
         nk = math.comb(n, 4)
         acc = np.zeros(nk * (na + 1), dtype=np.int64)
+        # colex rank of a hand without its card at position d: the cards before d keep their
+        # place (binom[c, j + 1]), those after move down one (binom[c, j]); scaled by the number
+        # of classes, so rank * (na + 1) + class indexes the flat table. From d to d + 1, card d
+        # goes back to its place and card d + 1 leaves.
+        keep = [np.take(binom[:, j + 1] * (na + 1), col) for j, col in enumerate(cols)]
+        down = [np.take(binom[:, j] * (na + 1), col) for j, col in enumerate(cols)]
+        idx = cls5 + down[1] + down[2] + down[3] + down[4]
         for drop in range(5):
-            sub = np.delete(c5, drop, axis=1)
-            acc += np.bincount(colex(sub, binom) * (na + 1) + cls5, minlength=nk * (na + 1))
+            if drop:
+                idx += keep[drop - 1]
+                idx -= down[drop]
+            acc += np.bincount(idx, minlength=nk * (na + 1))
+        del keep, down, idx
         tables[4] = acc.reshape(nk, na + 1)
         for k in (3, 2, 1, 0):
             ck1 = combos(n, k + 1)
@@ -251,17 +274,21 @@ class Analysis:
                     t[:, c] += np.bincount(idx, weights=up[:, c], minlength=nk).astype(np.int64)
             tables[k] = t // (5 - k)
         self.tables = tables
-        # deals by suit symmetry: the sorted rank masks of the four suits (+ the joker)
-        c = self.code[c5]
-        nat = c < 52
-        cardbit = np.where(nat, np.int64(1) << np.minimum((c & 3) * 13 + (c >> 2), 62), 0)
-        hand = np.bitwise_or.reduce(cardbit, axis=1)
-        ms = [hand >> (13 * s) & 0x1FFF for s in range(4)]
+        # deals by suit symmetry: the sorted rank masks of the four suits (+ the joker), from one
+        # bit per natural card (suit * 13 + rank) looked up column by column
+        nat = self.code < 52
+        bit = np.where(nat, np.int64(1) << np.minimum((self.code & 3) * 13 + (self.code >> 2), 62), 0)
+        hand = np.zeros(len(c5), dtype=np.int64)
+        joker = np.zeros(len(c5), dtype=bool)
+        for col in cols:
+            hand |= np.take(bit, col)
+            joker |= np.take(~nat, col)
+        ms = [(hand >> (13 * s) & 0x1FFF).astype(np.int32) for s in range(4)]
         for i, j in ((0, 1), (2, 3), (0, 2), (1, 3), (1, 2)):  # sorting network of four
             lo, hi = np.minimum(ms[i], ms[j]), np.maximum(ms[i], ms[j])
             ms[i], ms[j] = lo, hi
-        key = ((ms[0] * 8192 + ms[1]) * 8192 + ms[2]) * 8192 + ms[3]
-        key = key * 2 + (~nat).any(axis=1)
+        key = ((ms[0].astype(np.int64) * 8192 + ms[1]) * 8192 + ms[2]) * 8192 + ms[3]
+        key = key * 2 + joker
         _, first, weight = np.unique(key, return_index=True, return_counts=True)
         self.rep = first
         self.weight = weight.astype(np.int64)
@@ -387,13 +414,13 @@ def analyse(raw: dict, analysis: Analysis | None = None) -> dict:
     a = analysis or Analysis(m)
     out = {"bets": {}, "analysis": a}
     cache: dict = {}
+    strat = a.strategy_holds(m.strategy) if m.strategy else None  # the same holds at every bet
     for bi, bet in enumerate(m.bets):
         pays = list(m.pays[bi])
         key = _reduced(pays)
         if key not in cache:
             num = a.ev_numerators(list(key))
             best = a.best_holds(num)
-            strat = a.strategy_holds(m.strategy) if m.strategy else None
             cache[key] = {"optimal": a.class_freq(best), "strategy": None if strat is None else a.class_freq(strat),
                           "holds": best, "strategy_holds": strat, "num": num}
         c = cache[key]

@@ -4,8 +4,10 @@ For each model: a terminal summary, and in the output directory <id>.md (with it
 <id>-bet<B>-*.svg beside it) and <id>.html (charts inline): the exact figures per bet level, the reel
 strips with their weights, the pay table, every pay with its hits per cycle and its part of the
 return, the free spins feature, the progressive, the win distribution (log scale, free spins
-included) and the convergence of the realised return. Every figure is the certifier's
-(`python -m tools.certify --json`). --png also renders each sheet to <id>.png in headless Chromium.
+included) and the convergence of the realised return. Keno (tools/par/keno_sheet.py): per spot
+count and bet. Video poker (tools/par/poker_sheet.py): optimal play and the built-in strategy per
+bet level, each award's chance and part of the return, the strategy's hold patterns, checked
+against the shipped certificate. Every figure is the certifier's (`python -m tools.certify --json`). --png also renders each sheet to <id>.png in headless Chromium.
 """
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ from tqdm import tqdm
 
 from tools.certify import keno
 from tools.certify.core import certify_model, load_model
-from tools.par import browser, keno_sheet, render, sheet
+from tools.certify.poker_report import certify_poker
+from tools.par import browser, keno_sheet, poker_sheet, render, sheet
 from tools.progress import wanted
 
 
@@ -30,13 +33,20 @@ def build(path: str) -> tuple[dict, list[tuple]]:
     if keno.is_keno(raw):  # issue 13: its own figures, per spot count
         cert = keno.certify(raw)
         return cert, keno_sheet.blocks(cert, raw, time.perf_counter() - t0)
+    if poker_sheet.is_poker(raw):  # issue 13: one solver run, optimal play and the built-in strategy
+        rep = certify_poker(raw)
+        return rep, poker_sheet.blocks(rep, raw)
     cert = certify_model(raw)
     return cert, sheet.blocks(cert, raw, time.perf_counter() - t0)
 
 
 def write(path: str, out: str) -> str:
     """Writes the sheet of one model into out; returns its one-line summary."""
-    cert, blocks = build(path)
+    return save(*build(path), out)
+
+
+def save(cert: dict, blocks: list[tuple], out: str) -> str:
+    """Writes a built sheet (build()) into out; returns its one-line summary."""
     os.makedirs(out, exist_ok=True)
     ident = cert["id"]
     with open(os.path.join(out, ident + ".md"), "w", encoding="utf-8") as fh:
@@ -49,6 +59,8 @@ def write(path: str, out: str) -> str:
                 fh.write(b[2])
     if "spots" in cert:
         return keno_sheet.summary(cert)
+    if "deal_classes" in cert:
+        return poker_sheet.summary(cert, poker_sheet.cert_check(cert))
     return f"{ident}: " + ", ".join(f"bet {b} {float(f.rtp) * 100:.4f} % (hit 1 in {1 / float(f.hit):.2f},"
                                     f" σ {f.std_dev:.2f})" for b, f in cert["bets"].items())
 
@@ -63,9 +75,6 @@ def main(argv: list[str]) -> int:
     bar = tqdm(paths, desc="PAR sheets", unit="model", file=sys.stderr, disable=not wanted())
     for p in bar:
         bar.set_postfix_str(os.path.basename(p))
-        if load_model(p).get("format") == "jeton-poker/1":  # no poker PAR sheet yet: tools.certify --json
-            tqdm.write("%s: video poker, no PAR sheet (python -m tools.certify %s --json)" % (load_model(p)["id"], p))
-            continue
         tqdm.write(write(p, a.out))
         if a.png:
             page = os.path.join(a.out, load_model(p)["id"] + ".html")
