@@ -210,6 +210,19 @@ class Rig:
         finally:
             nv.close()
 
+    def coupon_records(self) -> list[dict]:
+        """The coupons committed in critical memory (firmware/coupon_books.py), read on the host while
+        the power is off: whether a cut left one owed (committed, not yet seen issued)."""
+        nv = FileNvram(str(self.state / "nvram.bin"), NVRAM_SIZE)
+        try:
+            secret = SecretFile(str(self.state / "secret"), None).read()
+            mem = open_memory(nv, secret, CounterFile(str(self.state / "counter")))
+            mem.open()
+            raw = mem.read("cpn")
+            return json.loads(raw) if raw else []
+        finally:
+            nv.close()
+
     def flip_bit(self, k: int, bit: int) -> int:
         """Flip bit `bit` of the k-th byte (modulo their size) of live critical memory; returns its offset."""
         ranges = self.live_ranges()
