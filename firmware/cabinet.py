@@ -85,6 +85,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, CouponOut):
         self.printer = None  # board.printer_epic.Printer under a coupon jurisdiction (vlt): cash-out by coupon
         self.jurisdiction = None  # firmware/jurisdiction.py profile
         self._printer_next = now
+        self._printer_wait = None  # ticks by which a printer silent at power-up must answer, or None
 
     # --- state ------------------------------------------------------------------------------------
     @property
