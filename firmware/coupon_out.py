@@ -48,6 +48,9 @@ class CouponOut:
         from board.printer_epic import PrinterError
         from firmware import coupon
 
+        # whose ticket this is: the printer's "printed" says only that the LAST ticket came out, and
+        # a DUPLICATE still in the paper path must not issue the coupon owed after it
+        self._printing_seq = None if duplicate else rec["s"]
         try:
             self.printer.print_ticket(coupon.lines(rec, config, duplicate), rec["n"])
         except PrinterError as e:
@@ -79,7 +82,7 @@ class CouponOut:
                 self._printer_wait = None
                 self.set_tilt("printer", describe(OFFLINE) + " since power-up")
         for kind, a, b in out:
-            if kind == "printed" and owed:
+            if kind == "printed" and owed and self._printing_seq == owed["s"]:
                 if self.ledger.coupon_issued(owed["s"]):
                     self.log("coupon %d issued" % owed["s"])
                     self.message = "coupon %s" % coupon.dollars(owed["c"])

@@ -335,3 +335,27 @@ def test_vlt_never_drives_a_hopper_and_pays_nothing_without_its_printer():
     steps(cab, 20)
     assert cab.hopper.payouts == [] and cab.ledger.credits == 8 and cab.ledger.meters["cashout"] == 0
     assert cab.state == "credit" and cab.ledger.lock is None  # no hand pay either
+
+
+def test_a_cash_out_right_after_a_reprint_is_issued_by_its_own_ticket_only():
+    """The printer's "printed" says only that the last ticket came out: a DUPLICATE still in the
+    paper path when the next cash-out commits its coupon must not issue that coupon (found by
+    `make fuzz`: coupon 2 booked issued with no ticket of it on paper, its credits lost)."""
+    cab, board, acc, fake = fresh()
+    coins(cab, acc, 1)
+    press(board, cab, "cashout")
+    steps(cab, 20)
+    [first] = cab.ledger.coupons()
+    fake.path = True  # the DUPLICATE below is still in the paper path at the next status reads
+    cab.reprint_coupon()
+    coins(cab, acc, 2)
+    cab.coupon_cashout()
+    for _ in range(3):
+        cab._printer_next = board.now  # the cabinet's next printer poll, now
+        cab.step(1)
+    second = cab.ledger.coupons()[-1]
+    assert second["s"] == 2 and second["st"] == "owed", second  # its own ticket not sent yet
+    fake.path = False
+    steps(cab, 40)
+    assert tickets_sent(fake) == [first["n"], first["n"], second["n"]]
+    assert cab.ledger.coupons()[-1]["st"] == "issued" and fake.tickets == 3
