@@ -43,6 +43,7 @@ from firmware.cabinet import HARD_METERS
 from games import load
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.fuzz_rig import Rig, parallel
+from tools.console import ConsoleClosed
 
 TOKEN = 1
 TOKEN_CREDITS = config.COINS[CoinAcceptorPeer.COINS[TOKEN]] // config.DENOM_CENTS
@@ -276,8 +277,8 @@ class Session:
         try:
             while fw.alive():
                 self.action(peer, panel)
-        except (OSError, TimeoutError, ValueError):
-            pass  # the cut landed mid-action
+        except (OSError, TimeoutError, ValueError, ConsoleClosed):
+            pass  # the cut landed mid-action (a console command too: the attendant's reprint)
         finally:
             timer.cancel()
             fw.kill()
