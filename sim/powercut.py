@@ -19,7 +19,8 @@ cuts, lost_credits, duplicated_credits, meter_mismatches, unrecovered (all zero 
 bitflips_detected, the notes stacked and returned, the coupons (distinct control numbers on paper),
 coupon_reissues (a number printed again after a cut or fault: the same coupon, which a validation
 system pays once), coupon_duplicates (the attendant's DUPLICATE reprints), cuts_coupon_owed (cuts
-that left a coupon committed but not issued), cuts_mid_ticket (cuts with a ticket half on paper),
+that left a coupon committed but not issued), cuts_mid_ticket (cuts with a ticket half on paper or
+still in the printer's paper path),
 and the rate (cuts_per_minute).
 
 Speed: sessions run in parallel (--jobs, default 8: a session mostly waits on the firmware, so eight
@@ -49,6 +50,7 @@ TOKEN = 1
 TOKEN_CREDITS = config.COINS[CoinAcceptorPeer.COINS[TOKEN]] // config.DENOM_CENTS
 HARD = HARD_METERS  # which soft meters each coil counts: the firmware's own configuration
 DUPLICATE = "*** DUPLICATA / DUPLICATE ***"  # firmware/coupon.py: the mark of a reprint
+PRINT_MS = 250  # a ~100 mm coupon at the Epic 950's 150 mm/s or so, then presented
 COUPON_FIGURES = ("coupons", "coupon_reissues", "coupon_duplicates", "cuts_coupon_owed", "cuts_mid_ticket")
 
 
@@ -73,7 +75,8 @@ class Session:
         self.truth = Truth()
         # the acceptor, the hopper and the EM meters keep their own memory across the cabinet's cuts
         self.vlt = jurisdiction == "vlt"
-        self.rig = Rig(state, heap=heap, jurisdiction=jurisdiction)
+        # a coupon takes a while to print and leave the paper path (PRINT_MS): cuts land in that time too
+        self.rig = Rig(state, heap=heap, jurisdiction=jurisdiction, print_ms=PRINT_MS)
         self.bills = self.rig.bills
         self.hopper = self.rig.hopper
         self.printer = self.rig.printer  # vlt: coupons out; its tickets are the truth for coupon_out
@@ -285,7 +288,8 @@ class Session:
             if self.printer is not None:
                 with self.printer.lock:  # the printer keeps its power: what the cut left on its paper
                     cur = self.printer._cur
-                    if cur is not None and not cur.complete and (cur.lines or cur.number):
+                    if cur is not None and not cur.complete and (cur.lines or cur.number) or \
+                            time.monotonic() < self.printer._path_until:  # or still in the paper path
                         self.report["cuts_mid_ticket"] += 1
 
     def action(self, peer, panel) -> None:
@@ -318,8 +322,8 @@ class Session:
                 self.printer.paper_out_after(k) if self.rnd.random() < 0.5 else self.printer.jam_after(k)
             panel.press("cashout")
             if self.printer is not None and self.rnd.random() < 0.3:  # the cut lands while the coupon prints
-                # press -> debounce -> commit -> ticket sent -> out of the paper path -> issued: ~0.05-0.3 s
-                time.sleep(self.rnd.uniform(0.0, 0.3))
+                # press -> debounce -> commit -> ticket sent -> out of the paper path -> issued: ~0.05-0.5 s
+                time.sleep(self.rnd.uniform(0.0, 0.5))
                 self.rig.fw.kill()
                 return
             panel.wait_for(lambda x: x.get("state") == "handpay" or x.get("credits") == 0, 10)
