@@ -1,6 +1,6 @@
 # ccTalk payout hopper with a persisted payout record, so that no coin is ever paid twice.
 #
-# Headers (ccTalk generic specification, part 4): 164 enable hopper ([0xA5] enables, anything
+# Headers (ccTalk generic specification, part 2): 164 enable hopper ([0xA5] enables, anything
 # else disables), 167 dispense hopper coins ([security bytes...][N coins]; reply empty or
 # [event counter]), 166 request hopper status -> [event counter][payout coins remaining]
 # [last payout: coins paid][last payout: coins unpaid], 163 test hopper -> flag registers,

@@ -1,5 +1,5 @@
 # ccTalk hopper "test hopper" flags (header 163 reply: up to 3 registers, bit n of register r is
-# flag 8 * (r - 1) + n), from the ccTalk generic specification, part 4 (header 163), each with
+# flag 8 * (r - 1) + n), from the ccTalk generic specification, part 2 (header 163), each with
 # the event kind the firmware acts on (see board/cctalk_codes.py for the kinds). The flags marked
 # (R) must be cleared by a software reset (header 1) before the next payout.
 FAULT = "fault"

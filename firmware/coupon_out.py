@@ -9,6 +9,7 @@ from firmware.books import AuditError
 
 PRINTER_POLL_MS = 150  # while a coupon is owed or printing
 PRINTER_IDLE_MS = 2000  # otherwise: paper low, head open and the like are still seen
+PRINTER_BOOT_MS = 4000  # a printer silent at power-up has this long to answer before its tilt
 
 
 class CouponOut:
@@ -34,6 +35,9 @@ class CouponOut:
         self._printer_next = self.board.ticks_ms()  # print now
         self.show()
 
+    def printer_silent_at_boot(self):
+        self._printer_wait = ticks_add(self.board.ticks_ms(), PRINTER_BOOT_MS)
+
     def auto_coupon_due(self):
         """L-6, r. 3, s. 6: credits worth the profile's amount or more are paid by coupon at once."""
         limit = self.jurisdiction.get("auto_coupon_cents") if self.jurisdiction else 0
@@ -44,6 +48,9 @@ class CouponOut:
         from board.printer_epic import PrinterError
         from firmware import coupon
 
+        # whose ticket this is: the printer's "printed" says only that the LAST ticket came out, and
+        # a DUPLICATE still in the paper path must not issue the coupon owed after it
+        self._printing_seq = None if duplicate else rec["s"]
         try:
             self.printer.print_ticket(coupon.lines(rec, config, duplicate), rec["n"])
         except PrinterError as e:
@@ -67,8 +74,15 @@ class CouponOut:
         flags = pr.poll(out)
         if flags & OFFLINE:  # each unanswered request waits the driver's timeout: not every loop pass
             self._printer_next = ticks_add(now, PRINTER_IDLE_MS)
+        if self._printer_wait is not None:
+            # silent since power-up: no "fault" event comes (it was silent before), so its time is kept here
+            if not flags & OFFLINE:
+                self._printer_wait = None
+            elif ticks_diff(now, self._printer_wait) >= 0:
+                self._printer_wait = None
+                self.set_tilt("printer", describe(OFFLINE) + " since power-up")
         for kind, a, b in out:
-            if kind == "printed" and owed:
+            if kind == "printed" and owed and self._printing_seq == owed["s"]:
                 if self.ledger.coupon_issued(owed["s"]):
                     self.log("coupon %d issued" % owed["s"])
                     self.message = "coupon %s" % coupon.dollars(owed["c"])

@@ -26,6 +26,9 @@ class HopperOut:
             return
         if self.printer is not None:
             return self.coupon_cashout()  # a coupon jurisdiction pays by coupon only (S-13.1, r. 7, s. 4)
+        if self.jurisdiction and self.jurisdiction.get("payout") == "coupon":
+            self.log("cashout: no coupon printer: the credits stay")  # its config tilt says why
+            return
         credits = self.ledger.credits
         cpc = payout_credits(config)
         coins = credits // cpc

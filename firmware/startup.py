@@ -220,8 +220,10 @@ def open_printer(board, cab, ledger):
     from board.printer_epic import FAULTS, OFFLINE, describe
 
     f = cab.printer.begin()  # ESC @: a ticket half sent before a cut is forgotten; an owed coupon prints again
-    if f & FAULTS & ~OFFLINE:  # its fault is found again at power-up (a printer not answering yet is
-        cab.set_tilt("printer", describe(f))  # found at the first ticket)
+    if f & OFFLINE:  # a printer powered up with the cabinet may still be starting: it gets a moment,
+        cab.printer_silent_at_boot()  # then its silence is a tilt (not only at the first coupon)
+    elif f & FAULTS:  # its fault is found again at power-up
+        cab.set_tilt("printer", describe(f))
 
 
 def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None):
@@ -274,7 +276,8 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     bus = Master(board.uart("cctalk"), board.idle)
     cab = Cabinet(board, ledger, game, gen, CoinAcceptor(bus), log=log)
     if ledger.st is not None:
-        if config.HOPPER:
+        # a VLT pays by coupon only (S-13.1, r. 7, s. 4): a hopper wired on its board is never driven
+        if config.HOPPER and jurisdiction.PROFILES[config.JURISDICTION]["payout"] != "coupon":
             cab.hopper = Hopper(bus, _Store(ledger.hopper_record, ledger.save_hopper_record), log=log)
         names = board.meter_names()
         if names:  # a board without meter coils keeps soft meters only (cab.em stays None)

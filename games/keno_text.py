@@ -1,12 +1,12 @@
 # s. 89 for keno: the game's name, the cost of a card, how it is played and what each spot count
 # pays, before play. French first (Quebec), English second. Lines of plain text; the display wraps.
 _T = {
-    "fr": {"bet": "Mise", "credits": "crédits",
+    "fr": {"c": " :", "bet": "Mise", "credits": "crédits",
            "how": "Choisissez de %s à %s numéros parmi 1 à %d, ou le choix au hasard; %d numéros sont tirés.",
            "pays": "Gains (crédits) selon la mise %s, par numéros choisis et numéros atteints :",
            "row": "  %d choisis, %d atteints : %s",
            "malf": "Toute défectuosité annule jeux et paiements; la mise est remboursée si le joueur n'y est pour rien."},
-    "en": {"bet": "Bet", "credits": "credits",
+    "en": {"c": ":", "bet": "Bet", "credits": "credits",
            "how": "Pick %s to %s numbers from 1 to %d, or a quick pick; %d numbers are drawn.",
            "pays": "Pays (credits) by bet %s, by spots picked and spots caught:",
            "row": "  %d spots, %d caught: %s",
@@ -19,7 +19,7 @@ def describe(game, lang="fr"):
     m = game.m
     bets = " / ".join(str(b) for b in m.bets)
     out = [game.name.get(lang, game.name["fr"]),
-           "%s : %s %s" % (t["bet"], ", ".join(str(b) for b in m.bets), t["credits"]),
+           "%s%s %s %s" % (t["bet"], t["c"], ", ".join(str(b) for b in m.bets), t["credits"]),
            t["how"] % (m.spots[0], m.spots[-1], m.numbers, m.drawn),
            t["pays"] % bets]
     for s in m.spots:

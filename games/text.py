@@ -1,7 +1,7 @@
 # s. 89: name of the game, unit cost of a wager, prizes and how they are won, shown before play.
 # French first (Quebec), English as the second language. Lines of plain text; the display wraps.
 _T = {
-    "fr": {"bet": "Mise", "credits": "crédits", "line": "ligne", "lines": "lignes",
+    "fr": {"c": " :", "bet": "Mise", "credits": "crédits", "line": "ligne", "lines": "lignes",
            "pays": "Gains (crédits) selon la mise", "scatter": "%s dispersé, n'importe où",
            "wild": "%s remplace tous les symboles sauf %s.", "wild_all": "%s remplace tous les symboles.",
            "left": "Les gains de ligne se lisent de gauche à droite, à partir du premier rouleau.",
@@ -13,7 +13,7 @@ _T = {
            "mwild": "%s remplace tous les symboles et multiplie le gain par %d (plusieurs se multiplient).",
            "both": "Les gains de ligne se lisent aussi de droite à gauche; une ligne complète est payée une fois.",
            "reel": "rouleau"},
-    "en": {"bet": "Bet", "credits": "credits", "line": "line", "lines": "lines",
+    "en": {"c": ":", "bet": "Bet", "credits": "credits", "line": "line", "lines": "lines",
            "pays": "Pays (credits) by bet", "scatter": "%s scattered, anywhere",
            "wild": "%s substitutes for all symbols except %s.", "wild_all": "%s substitutes for all symbols.",
            "left": "Line wins pay left to right, starting on the first reel.",
@@ -41,9 +41,10 @@ def describe(game, lang="fr"):
     m = game.m
     out = [game.name.get(lang, game.name["fr"])]
     nl = len(m.lines)
-    out.append("%s : %s %s (%d %s)" % (t["bet"], ", ".join(str(b) for b in m.bets), t["credits"], nl,
+    out.append("%s%s %s %s (%d %s)" % (t["bet"], t["c"], ", ".join(str(b) for b in m.bets), t["credits"], nl,
                                       t["line"] if nl == 1 else t["lines"]))
-    out.append(t["pays"] + " " + " / ".join(str(b) for b in m.bets) + " :")
+    # French puts a space before a colon, English none ("Mise : 5" / "Bet: 5")
+    out.append(t["pays"] + " " + " / ".join(str(b) for b in m.bets) + t["c"])
     for g, gname in enumerate(m.group_names):
         if m.v2:  # the members per reel: "R7/RBAR, W7/WBAR, B7/BBAR" when they differ
             per = [[c for c in range(len(m.symbols)) if m.rmember[i][c] >> g & 1] for i in range(m.nreels)]
@@ -66,13 +67,13 @@ def describe(game, lang="fr"):
             if vals[0] or vals[-1]:
                 if n > 1 and [m.cpay[bi][g][n - 1] for bi in range(len(m.bets))] == vals:
                     continue
-                out.append("  %d x %s : %s" % (n, label, " / ".join(str(v) for v in vals)))
+                out.append("  %d x %s%s %s" % (n, label, t["c"], " / ".join(str(v) for v in vals)))
     if m.scatter is not None:
         sname = _sym(game, m.scatter, lang)
         for n in range(len(m.spay[0]) - 1, 0, -1):
             vals = [m.spay[bi][n] for bi in range(len(m.bets))]
             if vals[-1]:
-                out.append("  %d x %s : %s" % (n, t["scatter"] % sname, " / ".join(str(v) for v in vals)))
+                out.append("  %d x %s%s %s" % (n, t["scatter"] % sname, t["c"], " / ".join(str(v) for v in vals)))
     if m.wild is not None:
         w = _sym(game, m.wild, lang)
         out.append(t["wild"] % (w, _sym(game, m.scatter, lang)) if m.scatter is not None else t["wild_all"] % w)

@@ -5,8 +5,13 @@ tokens (valid, unknown, foreign, acceptor faults and frauds, event-counter jumps
 plays, cash-outs, hopper faults, doors, keys, console commands (valid, garbage, privileged without
 the audit key, at their length limit), tournaments with huge numbers, power cuts at random
 instants, bit flips in critical memory while the power is off, RNG failures, and reboots with
-another game set or a tampered certificate. After every step it checks invariants against what the
-outside world saw, not against the firmware's own arithmetic (see `Machine.check`).
+another game set or a tampered certificate. A third of the sequences run the cabinet as a
+video-lottery terminal (`vlt`): Canadian notes, cash-out by redemption coupon, and printer faults
+(paper out or jam mid-ticket, head open, a silent printer, paper low, the attendant's reprint).
+After every step it checks invariants against what the outside world saw, not against the
+firmware's own arithmetic (see `Machine.check`); under vlt the coupons on the printer's paper are
+the truth for what left by coupon: credits in = credits played - won + cashed out (hopper, hand
+pay, coupons on paper or owed) + left on the meter.
 
     python -m sim.fuzz --steps 20000 --seed 7      # campaign: progress bar, then a JSON summary
     python -m sim.fuzz --replay FILE               # play a (shrunk) failing sequence again
@@ -52,6 +57,12 @@ GAME_SETS = tuple((g,) for g in GAME_IDS) + (
     ("aurore-93", "sept-royal-92"),
     ("trefle-94", "sept-royal-85", "aurore-85"),
 )
+# a vlt cabinet's game sets: reel games within the vlt profile's bet and prize limits (the others
+# are refused at boot with the rule named; `certify --jurisdiction vlt` says which)
+VLT_SETS = (("sept-royal-88",), ("sept-royal-92",), ("sept-royal-85", "sept-royal-88"))
+JURISDICTIONS = ("casino", "casino", "vlt")
+PRINTER_KINDS = ("paper_out", "jam", "head_open", "silent", "low", "fix", "reprint")
+DUPLICATE = "*** DUPLICATA / DUPLICATE ***"  # firmware/coupon.py: the mark of a reprint
 # the peer's house token is ccTalk coin id "CA100T" (CCvvvI: Canada, 100 cents, issue T): $1
 TOKEN_ID = "CA100T"
 TOKEN_CREDITS = 100 // config.DENOM_CENTS
@@ -139,6 +150,7 @@ class Truth:
         self.unprovable = 0  # coins whose events left the acceptor's buffer unread
         self.hopper_base = 0  # hopper coins out at the last RAM clear
         self.bill_base = 0  # cents of the notes stacked by the validator at the last RAM clear
+        self.ticket_base = 0  # tickets the printer had printed at the last RAM clear (numbers restart)
         self.meter_base: dict[str, int] = {}  # EM counts at the last RAM clear
         self.meters: dict | None = None  # the last meters read
 
@@ -165,9 +177,12 @@ class Machine(RuleBasedStateMachine):
         LAST_LOG.clear()
 
     # --- power ---------------------------------------------------------------------------------------
-    @initialize(games=st.sampled_from(GAME_SETS))
+    @initialize(games=st.sampled_from(GAME_SETS), juris=st.sampled_from(JURISDICTIONS),
+                vlt_games=st.sampled_from(VLT_SETS))
     @logged
-    def power_on(self, games: tuple[str, ...], juris: str = "casino") -> None:
+    def power_on(self, games: tuple[str, ...], juris: str = "casino", vlt_games: tuple[str, ...] | None = None) -> None:
+        if juris == "vlt" and vlt_games:
+            games = vlt_games
         self.rig = Rig(self.tmp / "state", tuple(games), jurisdiction=juris if juris != "casino" else None)
         self._boot()
 
@@ -243,6 +258,31 @@ class Machine(RuleBasedStateMachine):
         for t in types:
             if self.rig.bills.insert(t):
                 self._settle()
+
+    @precondition(lambda self: self.rig is not None and self.rig.printer is not None)
+    @rule(kind=st.sampled_from(PRINTER_KINDS), k=st.integers(0, 14))
+    @logged
+    def printer(self, kind: str, k: int) -> None:
+        """A vlt cabinet's coupon printer: a fault that strikes k lines into the next ticket (paper
+        out, jam), the head opened, silent (unplugged), paper low or loaded again; the attendant
+        seeing to it (the player's key then clears the tilt); the attendant's DUPLICATE reprint."""
+        p = self.rig.printer
+        if kind == "paper_out":
+            p.paper_out_after(k)
+        elif kind == "jam":
+            p.jam_after(k)
+        elif kind == "head_open":
+            p.head_open()
+        elif kind == "silent":
+            p.mute(True)
+        elif kind == "low":
+            p.paper_low(k % 2 == 0)
+        elif kind == "fix":
+            p.mute(False)
+            p.fix()
+        else:
+            self.rig.command("reprint")  # refused (said why) while a coupon is owed or none issued
+        self.rig.wait_polls(2)
 
     @precondition(_playable)
     @rule(actions=st.lists(st.sampled_from(PLAYER), min_size=1, max_size=10))
@@ -562,7 +602,9 @@ class Machine(RuleBasedStateMachine):
         if not rig.alive():
             return
         try:
-            rig.wait_screen(lambda s: s.get("state") not in ("spin", "payout"), 20.0)
+            # a coupon owed to a printer at fault stays owed (state payout) until the attendant sees to it
+            rig.wait_screen(lambda s: s.get("state") not in ("spin", "payout") or "TILT printer" in s.get("msg", ""),
+                            20.0)
         except TimeoutError as e:
             if rig.alive():
                 raise Violation("stuck", str(e)) from None
@@ -690,6 +732,8 @@ class Machine(RuleBasedStateMachine):
         if m["bill_in"] != notes:  # credited exactly once: the validator's stacker is the truth
             raise Violation("notes", f"bill_in {m['bill_in']} but the stacker took {notes} credits of notes "
                                      f"after {self.step_kind}")
+        if self.rig.printer is not None:
+            self._check_coupons(m)
         hopper = self.rig.hopper
         paid = hopper.coins_out - t.hopper_base
         if hopper.remaining == 0 and m["hopper_out"] != paid * TOKEN_CREDITS:
@@ -703,7 +747,7 @@ class Machine(RuleBasedStateMachine):
         moved = {k for k in MONEY if k != "acceptor_in" and m[k] != prev[k]}
         # credits change only through a coin, a settled game, a payout or a refund
         quiet = self.step_kind in ("console_read", "console_garbage", "console_privileged", "test_games", "switch",
-                                   "hopper_fault", "acceptor", "tokens")
+                                   "hopper_fault", "acceptor", "tokens", "printer")
         if quiet and moved:
             raise Violation("credits", f"{self.step_kind} moved {sorted(moved)}: {prev} -> {m}")
         hand = m["cancelled"] + m["jackpot"] - prev["cancelled"] - prev["jackpot"]
@@ -713,6 +757,44 @@ class Machine(RuleBasedStateMachine):
         if self.step_kind == "player" and played > self.plays:
             raise Violation("game", f"{self.plays} presses of play played {played} games")
         STATS["games_played"] += max(0, m["games_played"] - prev["games_played"])
+
+    def _paper(self) -> dict[str, int]:
+        """Control number -> credits of every coupon on the printer's paper since the last RAM
+        clear: a ticket that carries its number (finished, or stopped after it) and is not a
+        DUPLICATE. The same number printed again (after a cut or a fault) is the same coupon."""
+        p = self.rig.printer
+        with p.lock:
+            tickets = list(p.tickets[self.truth.ticket_base:])
+        paper: dict[str, int] = {}
+        for t in tickets:
+            if t.number is None or DUPLICATE in t.lines:
+                continue
+            k = [int(line.split()[-1]) for line in t.lines if line.startswith("Credits: ")]
+            if t.number in paper and k and paper[t.number] != k[0]:
+                raise Violation("coupons", f"control number {t.number} on paper for {paper[t.number]} and {k[0]} "
+                                           f"credits after {self.step_kind}")
+            paper[t.number] = k[0] if k else 0
+        return paper
+
+    def _check_coupons(self, m: dict) -> None:
+        """Under vlt, credits in = credits played - won + cashed out + left on the meter, where what
+        left by coupon is read from the paper (plus the one coupon owed: committed, not yet on it),
+        never from the firmware's coupon_out; each number on paper is worth what its record says."""
+        recs = self.rig.console_json("coupons json")  # before the paper: a coupon may finish meanwhile
+        paper = self._paper()
+        owed = recs[-1] if recs and recs[-1]["st"] == "owed" else None
+        coupons = sum(paper.values()) + (owed["k"] if owed and owed["n"] not in paper else 0)
+        money_in = m["acceptor_in"] + m["bill_in"]
+        out = (m["coin_in"] - m["coin_out"] - m["refunds"] + m["tournament_fees"] + m["hopper_out"]
+               + m["cancelled"] + coupons + m["credits"])
+        if money_in != out:
+            raise Violation("coupons", f"credits in {money_in} != played - won + cashed out + on the meter {out} with "
+                                       f"{coupons} credits of coupons on paper or owed ({len(paper)} numbers; "
+                                       f"coupon_out {m['coupon_out']}) after {self.step_kind}")
+        for r in recs:
+            if r["n"] in paper and paper[r["n"]] != r["k"]:
+                raise Violation("coupons", f"coupon {r['s']} committed for {r['k']} credits, on paper for "
+                                           f"{paper[r['n']]} after {self.step_kind}")
 
     def _bets(self) -> tuple[int, ...]:
         return tuple(b for g in self.rig.games for b in game(g).bets)
@@ -776,6 +858,9 @@ class Machine(RuleBasedStateMachine):
         self.truth = Truth()  # coins still in the acceptor's buffer must not be credited again
         self.truth.hopper_base = rig.hopper.coins_out
         self.truth.bill_base = rig.bills.stacked_cents
+        if rig.printer is not None:
+            with rig.printer.lock:
+                self.truth.ticket_base = len(rig.printer.tickets)
         self.truth.meter_base = dict(rig.monitor.counts)
 
 

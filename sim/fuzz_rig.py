@@ -43,7 +43,8 @@ class Rig:
     """Firmware process + ccTalk acceptor and hopper + panel + meter monitor + console."""
 
     def __init__(self, state: str | Path, games: tuple[str, ...] = (), certs: str | Path | None = None,
-                 heap: str | None = None, hopper_stock: int = 100000, jurisdiction: str | None = None):
+                 heap: str | None = None, hopper_stock: int = 100000, jurisdiction: str | None = None,
+                 print_ms: int = 30):
         self.state = Path(state)
         self.state.mkdir(parents=True, exist_ok=True)
         self.games = tuple(games)
@@ -54,7 +55,7 @@ class Rig:
         self.printer: PrinterPeer | None = None  # a coupon jurisdiction's printer: its paper and tickets are its own
         if jurisdiction == "vlt":
             self.ports["printer"] = free_ports(1)[0]
-            self.printer = PrinterPeer(self.ports["printer"])
+            self.printer = PrinterPeer(self.ports["printer"], print_ms)  # ms a ticket stays in the paper path
         self.hopper = HopperPeer(stock=hopper_stock)
         self.monitor = MeterMonitor()
         self.jurisdiction = jurisdiction
@@ -207,6 +208,19 @@ class Rig:
             mem = open_memory(nv, secret, CounterFile(str(self.state / "counter")))
             mem.open()
             return mem.live_ranges()
+        finally:
+            nv.close()
+
+    def coupon_records(self) -> list[dict]:
+        """The coupons committed in critical memory (firmware/coupon_books.py), read on the host while
+        the power is off: whether a cut left one owed (committed, not yet seen issued)."""
+        nv = FileNvram(str(self.state / "nvram.bin"), NVRAM_SIZE)
+        try:
+            secret = SecretFile(str(self.state / "secret"), None).read()
+            mem = open_memory(nv, secret, CounterFile(str(self.state / "counter")))
+            mem.open()
+            raw = mem.read("cpn")
+            return json.loads(raw) if raw else []
         finally:
             nv.close()
 

@@ -5,11 +5,23 @@ NVRAM file and check the firmware detects it. Half the sessions (--jurisdiction 
 run the cabinet as a video-lottery terminal that also takes Canadian notes from the emulated bill
 validator, whose escrow, counter and stacker outlive the cuts: the credits of the notes it stacked
 must equal the bill_in meter, so a cut anywhere in the escrow exchange loses or doubles nothing.
+Those vlt sessions pay by redemption coupon from the emulated printer, which also outlives the cuts:
+some cash-outs are cut while their coupon prints (between the commit of its number and the printer's
+"issued"), some run into paper out or a jam mid-ticket, and the attendant sometimes reprints the last
+coupon as a DUPLICATE. After every reboot the paper is the truth: each control number on paper is
+one coupon worth the credits the firmware committed under it, a DUPLICATE counts for nothing, and
+the coupons' credits add up to coupon_out exactly (more: a second valid coupon for one cash-out;
+less: credits that left the meter unprinted).
 
 Truth comes from the host side, not from the firmware: the coins the acceptor peer accepted, the hand
 pays the attendant saw cleared, the outcome the display showed. Prints a JSON summary:
 cuts, lost_credits, duplicated_credits, meter_mismatches, unrecovered (all zero but cuts), bitflips,
-bitflips_detected, and the rate (cuts_per_minute).
+bitflips_detected, the notes stacked and returned, the coupons (distinct control numbers on paper),
+coupon_reissues (a number printed again after a cut or fault: the same coupon, which a validation
+system pays once), coupon_duplicates (the attendant's DUPLICATE reprints), cuts_coupon_owed (cuts
+that left a coupon committed but not issued), cuts_mid_ticket (cuts with a ticket half on paper or
+still in the printer's paper path),
+and the rate (cuts_per_minute).
 
 Speed: sessions run in parallel (--jobs, default 8: a session mostly waits on the firmware, so eight
 share the two cores), and every wait is on an event (acceptor polls, display lines, the console's
@@ -32,10 +44,14 @@ from firmware.cabinet import HARD_METERS
 from games import load
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.fuzz_rig import Rig, parallel
+from tools.console import ConsoleClosed
 
 TOKEN = 1
 TOKEN_CREDITS = config.COINS[CoinAcceptorPeer.COINS[TOKEN]] // config.DENOM_CENTS
 HARD = HARD_METERS  # which soft meters each coil counts: the firmware's own configuration
+DUPLICATE = "*** DUPLICATA / DUPLICATE ***"  # firmware/coupon.py: the mark of a reprint
+PRINT_MS = 250  # a ~100 mm coupon at the Epic 950's 150 mm/s or so, then presented
+COUPON_FIGURES = ("coupons", "coupon_reissues", "coupon_duplicates", "cuts_coupon_owed", "cuts_mid_ticket")
 
 
 class Truth:
@@ -59,7 +75,8 @@ class Session:
         self.truth = Truth()
         # the acceptor, the hopper and the EM meters keep their own memory across the cabinet's cuts
         self.vlt = jurisdiction == "vlt"
-        self.rig = Rig(state, heap=heap, jurisdiction=jurisdiction)
+        # a coupon takes a while to print and leave the paper path (PRINT_MS): cuts land in that time too
+        self.rig = Rig(state, heap=heap, jurisdiction=jurisdiction, print_ms=PRINT_MS)
         self.bills = self.rig.bills
         self.hopper = self.rig.hopper
         self.printer = self.rig.printer  # vlt: coupons out; its tickets are the truth for coupon_out
@@ -69,6 +86,9 @@ class Session:
         self.report = {"cuts": 0, "lost_credits": 0, "duplicated_credits": 0, "meter_mismatches": 0,
                        "unrecovered": 0, "bitflips": 0, "bitflips_detected": 0, "problems": []}
         self.report["notes_stacked"] = self.report["notes_returned"] = 0
+        for k in COUPON_FIGURES:
+            self.report[k] = 0
+        self.reported: set[str] = set()  # coupon numbers already reported wrong (each reported once)
 
     # --- plumbing ------------------------------------------------------------------------------------
     def boot(self):
@@ -101,7 +121,7 @@ class Session:
             pass
         m = self.console_json(console, "meters json")
         if self.printer is not None:
-            self.check_coupons(m)
+            self.check_coupons(console, panel, m)
         if m["hopper_out"] != self.hopper.coins_out * TOKEN_CREDITS:
             kind = "duplicated_credits" if self.hopper.coins_out * TOKEN_CREDITS > m["hopper_out"] else "lost_credits"
             self.problem(kind, f"hopper paid {self.hopper.coins_out} coins, hopper_out meter {m['hopper_out']}",
@@ -168,21 +188,66 @@ class Session:
             panel.press("key_reset", hold=0.15)
             panel.wait_for(lambda x: "printer" not in x.get("msg", ""), 3)
 
-    def check_coupons(self, m: dict) -> None:
-        """Every control number that reached paper (a finished ticket, or one stopped after its
-        number) is one coupon, counted once: their credits add up to coupon_out exactly. More is a
-        second valid coupon for the same credits; less, credits that left the meter unprinted."""
-        printed: dict[str, int] = {}
-        for t in list(self.printer.tickets):
-            if t.number is None or any("DUPLICATE" in line for line in t.lines):
+    def paper(self) -> tuple[dict[str, int], dict[str, int], list[str]]:
+        """What the printer put on paper: control number -> credits and -> copies, for the tickets
+        that carry a number (finished, or stopped after it) and are not marked DUPLICATE; and the
+        numbers of the DUPLICATE reprints."""
+        credits: dict[str, int] = {}
+        copies: dict[str, int] = {}
+        dups: list[str] = []
+        with self.printer.lock:
+            tickets = list(self.printer.tickets)
+        for t in tickets:
+            if t.number is None:
                 continue
-            credits = [int(line.split()[-1]) for line in t.lines if line.startswith("Credits: ")]
-            if credits:
-                printed[t.number] = credits[0]
-        total = sum(printed.values()) + self.coupon_adjust
+            if DUPLICATE in t.lines:
+                dups.append(t.number)
+                continue
+            k = [int(line.split()[-1]) for line in t.lines if line.startswith("Credits: ")]
+            if k and credits.get(t.number, k[0]) != k[0] and t.number not in self.reported:
+                self.reported.add(t.number)
+                self.problem("duplicated_credits", f"control number {t.number} on paper for {credits[t.number]} "
+                                                   f"and for {k[0]} credits")
+            credits.setdefault(t.number, k[0] if k else 0)
+            copies[t.number] = copies.get(t.number, 0) + 1
+        return credits, copies, dups
+
+    def check_coupons(self, console, panel, m: dict) -> None:
+        """A coupon owed at the cut prints once the printer is ready (the attendant has seen to it).
+        Then every control number that reached paper (a finished ticket, or one stopped after its
+        number) is one coupon, counted once however many times it was printed, worth the credits the
+        firmware committed under that number; a DUPLICATE counts for nothing and reprints a coupon
+        issued; and their credits add up to coupon_out exactly. More is a second valid coupon for
+        the same cash-out; less, credits that left the meter unprinted."""
+        recs = self.console_json(console, "coupons json")
+        deadline = time.monotonic() + 15
+        while recs and recs[-1]["st"] == "owed" and time.monotonic() < deadline:
+            self.attend_printer(panel)
+            time.sleep(0.1)
+            recs = self.console_json(console, "coupons json")
+        if recs and recs[-1]["st"] == "owed":
+            self.problem("unrecovered", f"coupon {recs[-1]['s']} still owed 15 s after the printer was ready: "
+                                        f"{console.command('state')}")
+        credits, copies, dups = self.paper()
+        for r in recs:
+            n = r["n"]
+            if n in self.reported:
+                continue
+            if n in credits and credits[n] != r["k"]:
+                self.reported.add(n)
+                self.problem("meter_mismatches", f"coupon {r['s']} ({n}) committed for {r['k']} credits, "
+                                                 f"on paper for {credits[n]}")
+            if r["st"] == "issued" and n not in credits:
+                self.reported.add(n)
+                self.problem("meter_mismatches", f"coupon {r['s']} ({n}) seen issued but not on paper")
+        for n in dups:
+            if n not in credits and n not in self.reported:
+                self.reported.add(n)
+                self.problem("meter_mismatches", f"a DUPLICATE of {n}, a number never printed as a coupon")
+        total = sum(credits.values()) + self.coupon_adjust
         if total != m["coupon_out"]:
             kind = "duplicated_credits" if total > m["coupon_out"] else "lost_credits"
-            self.problem(kind, f"coupons printed for {total} credits ({len(printed)} numbers), coupon_out "
+            self.problem(kind, f"coupons printed for {total} credits ({len(credits)} numbers), coupon_out "
                                f"{m['coupon_out']}", abs(total - m["coupon_out"]))
             self.coupon_adjust += m["coupon_out"] - total  # report each discrepancy once
 
@@ -215,11 +280,17 @@ class Session:
         try:
             while fw.alive():
                 self.action(peer, panel)
-        except (OSError, TimeoutError, ValueError):
-            pass  # the cut landed mid-action
+        except (OSError, TimeoutError, ValueError, ConsoleClosed):
+            pass  # the cut landed mid-action (a console command too: the attendant's reprint)
         finally:
             timer.cancel()
             fw.kill()
+            if self.printer is not None:
+                with self.printer.lock:  # the printer keeps its power: what the cut left on its paper
+                    cur = self.printer._cur
+                    if cur is not None and not cur.complete and (cur.lines or cur.number) or \
+                            time.monotonic() < self.printer._path_until:  # or still in the paper path
+                        self.report["cuts_mid_ticket"] += 1
 
     def action(self, peer, panel) -> None:
         s = panel.screen
@@ -251,10 +322,13 @@ class Session:
                 self.printer.paper_out_after(k) if self.rnd.random() < 0.5 else self.printer.jam_after(k)
             panel.press("cashout")
             if self.printer is not None and self.rnd.random() < 0.3:  # the cut lands while the coupon prints
-                time.sleep(self.rnd.uniform(0.0, 0.04))
+                # press -> debounce -> commit -> ticket sent -> out of the paper path -> issued: ~0.05-0.5 s
+                time.sleep(self.rnd.uniform(0.0, 0.5))
                 self.rig.fw.kill()
                 return
             panel.wait_for(lambda x: x.get("state") == "handpay" or x.get("credits") == 0, 10)
+        elif self.printer is not None and r < 0.87:
+            self.rig.command("reprint")  # the attendant's reprint of the last coupon: DUPLICATE, worth nothing
         elif r < 0.92:
             door = self.rnd.choice(("door_main", "door_logic", "door_cashbox"))
             panel.set_pin(door, 1)
@@ -307,8 +381,20 @@ class Session:
             finally:
                 fw.kill()
                 self.unplug(peer, panel, console)
+                if self.printer is not None and not first:
+                    try:  # read while the power is off: a coupon committed and not yet issued?
+                        recs = self.rig.coupon_records()
+                    except Exception:  # noqa: memory the firmware itself will judge at the next boot
+                        recs = []
+                    if recs and recs[-1]["st"] == "owed":
+                        self.report["cuts_coupon_owed"] += 1
         self.report["notes_stacked"] = sum(self.bills.stacked.values())
         self.report["notes_returned"] = self.bills.returned
+        if self.printer is not None:
+            credits, copies, dups = self.paper()
+            self.report["coupons"] = len(credits)
+            self.report["coupon_reissues"] = sum(n - 1 for n in copies.values())
+            self.report["coupon_duplicates"] = len(dups)
         return self.report
 
 
@@ -342,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     minutes = (time.monotonic() - t0) / 60
     summary = {k: sum(r[k] for r in reports) for k in
                ("cuts", "lost_credits", "duplicated_credits", "meter_mismatches", "unrecovered", "bitflips",
-                "bitflips_detected", "notes_stacked", "notes_returned")}
+                "bitflips_detected", "notes_stacked", "notes_returned") + COUPON_FIGURES}
     summary["seed"] = seed
     summary["cuts_per_minute"] = round(summary["cuts"] / minutes, 1) if minutes else None
     for r in reports:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Callable
 
 from games import ReelGame
+from games.keno import KenoGame
 from sim.replay import load_game
 from sim.panel_tap import PanelTap
 
@@ -29,6 +30,7 @@ MODELS = ROOT / "games" / "models"
 FILES = {"/": ("index.html", "text/html; charset=utf-8"), "/screen.js": ("screen.js", "text/javascript; charset=utf-8"),
          "/reels.js": ("reels.js", "text/javascript; charset=utf-8"),
          "/cards.js": ("cards.js", "text/javascript; charset=utf-8"),
+         "/keno.js": ("keno.js", "text/javascript; charset=utf-8"),
          "/screen.css": ("screen.css", "text/css; charset=utf-8"), "/text.json": ("text.json", "application/json")}
 # the page's buttons: the sim/cabinet.py act() commands they are (token: the emulator's coin slot)
 BUTTONS = ("bet", "max", "play", "cashout", "token")
@@ -56,8 +58,13 @@ def model_page(game_id: str) -> dict:
     game = model(game_id)
     syms = game.model.get("symbols")
     names = syms if isinstance(syms, dict) else {s: {"fr": s, "en": s} for s in getattr(game.m, "symbols", ())}
-    return {"id": game.id, "name": game.name, "bets": list(game.bets), "symbols": names,
+    page = {"id": game.id, "name": game.name, "bets": list(game.bets), "symbols": names,
             "rules": {"fr": game.describe("fr"), "en": game.describe("en")}}
+    if isinstance(game, KenoGame):  # the board's size and the pay table per spot count (sim/screen/keno.js)
+        m = game.m
+        page["keno"] = {"numbers": m.numbers, "drawn": m.drawn, "spots": list(m.spots),
+                        "pay": {str(s): [list(row) for row in m.pay[s]] for s in m.spots}}
+    return page
 
 
 class FrameFeed:

@@ -65,6 +65,7 @@ function glyph(code) {
 // frame.reels: window[row][reel] of the model's symbol codes
 RENDERERS.reels = function (el, frame, ctx) {
   const win = frame.reels;
+  if (!Array.isArray(win)) return KENO_WINDOW(el, frame, ctx);  // keno sends its card here (keno.js)
   const grid = document.createElement("div");
   grid.className = "reels" + (frame.state === "spin" ? " spinning" : "");
   grid.style.gridTemplateColumns = "repeat(" + (win[0] ? win[0].length : 1) + ", auto)";

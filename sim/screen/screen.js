@@ -68,18 +68,23 @@ function drawPaytable(m) {
   head.replaceChildren(hr);
   const rows = [], lines = [];
   // games describe(): the name, the bets, the heading, then "  N x WHAT : v1 / v2 / ..." per pay
-  // (video poker's: the name, the bets, then "AWARD : v1 / v2 / ..." per award, no heading)
-  m.rules[S.lang].slice(1).forEach((line, i) => {
-    const at = line.lastIndexOf(" : ");
-    if (at > 0 && /^\d+( \/ \d+)*$/.test(line.slice(at + 3))) {
+  // ("WHAT: v1" in English); the heading is the line right before the first pay: the table's.
+  // Video poker's: the name, the bets, then "AWARD : v1 / v2 / ..." per award, no heading.
+  const text = m.rules[S.lang].slice(1);
+  const row = (line) => line.match(/^ *(.*\S) ?: (\d+(?: \/ \d+)*)$/);
+  const first = text.findIndex(row);
+  const heading = first > 1 ? first - 1 : -1;
+  text.forEach((line, i) => {
+    const r = row(line);
+    if (r) {
       const tr = document.createElement("tr");
-      for (const v of [line.slice(0, at).trim()].concat(line.slice(at + 3).split(" / "))) {
+      for (const v of [r[1]].concat(r[2].split(" / "))) {
         const td = document.createElement("td");
         td.textContent = v;
         tr.appendChild(td);
       }
       rows.push(tr);
-    } else if (i !== 1) {  // the heading is the table's
+    } else if (i !== heading) {
       const li = document.createElement("li");
       li.textContent = line;
       lines.push(li);
@@ -122,7 +127,9 @@ function draw() {
   const area = $("play-area");
   // video poker's frame has its cards in reels and its holds in hand: drawn as cards (cards.js)
   const kind = f.hand ? "hand" : Object.keys(RENDERERS).find((k) => f[k] !== null && f[k] !== undefined);
-  if (kind) RENDERERS[kind](area, f, {lang: S.lang, model: m, t: T, sym: (c) => symName(m, c)});
+  const ctx = {lang: S.lang, model: m, t: T, sym: (c) => symName(m, c)};
+  if (kind) RENDERERS[kind](area, f, ctx);
+  else if (m && m.keno) KENO_WINDOW(area, Object.assign({}, f, {reels: {picks: [], drawn: [], hits: []}}), ctx);  // no card yet
   else area.replaceChildren();
   drawPaytable(m);
   for (const b of document.querySelectorAll("[data-press]")) b.disabled = S.link !== "up";

@@ -230,3 +230,132 @@ def test_a_big_win_goes_to_the_credits_never_a_hand_pay():
     steps(cab, 60)  # past SPIN_MS
     assert cab.ledger.lock is None and cab.ledger.credits == credits - cab.ledger.bet + 1300
     assert cab.state == "credit", cab.state
+
+
+def power_up_vlt(board, fake):
+    """A power-up as firmware/startup.py does it under vlt: the printer opened by open_printer."""
+    from firmware import startup
+
+    gc.collect()
+    led = Ledger(memory(board.nvram))
+    led.open()
+    acc = Acceptor()
+    cab = Cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), acc, log=lambda m: None)
+    board.uart = lambda name: fake
+    saved = config.JURISDICTION
+    config.JURISDICTION = "vlt"
+    try:
+        startup.open_printer(board, cab, led)
+    finally:
+        config.JURISDICTION = saved
+    # the driver waits for a reply on the real clock, calling idle(): here that would run the fake
+    # board's clock ahead by the thousand; keep each silent request short and off the board's clock
+    cab.printer.timeout_ms = 5
+    cab.printer.idle = lambda ms: None
+    cab.resume()
+    return cab, acc
+
+
+def run_for(board, cab, ms, until=None):
+    t0 = board.now
+    while board.now - t0 < ms and not (until and until()):
+        cab.step(20)
+    return board.now - t0
+
+
+def test_a_printer_silent_at_power_up_tilts_naming_it_and_the_credits_wait_for_it():
+    from firmware.coupon_out import PRINTER_BOOT_MS
+
+    board = Board(wiped(NVRAM))
+    fake = FakePrinter()
+    cab, acc = boot(board, fake)
+    coins(cab, acc, 2)
+    fake.mute = True  # unplugged, or dead, across the power cycle
+    cab, acc = power_up_vlt(board, fake)
+    assert "printer" not in cab.tilts  # a printer powered up with the cabinet gets a moment first
+    took = run_for(board, cab, 3 * PRINTER_BOOT_MS, lambda: "printer" in cab.tilts)
+    assert cab.tilts.get("printer") == "no reply since power-up", cab.tilts
+    assert PRINTER_BOOT_MS <= took < 3 * PRINTER_BOOT_MS and cab.state == "tilt"
+    assert cab.ledger.credits == 8 and not cab.ledger.coupons()  # the credits stay on the meter
+    press(board, cab, "key_reset")
+    assert "printer" in cab.tilts  # the key does not clear a printer that still does not answer
+    fake.mute = False
+    press(board, cab, "key_reset")
+    assert "printer" not in cab.tilts and cab.ledger.credits == 8
+    press(board, cab, "cashout")
+    steps(cab, 40)
+    [rec] = cab.ledger.coupons()
+    assert rec["k"] == 8 and rec["st"] == "issued" and fake.tickets == 1 and cab.ledger.credits == 0
+
+
+def test_a_printer_that_answers_within_its_moment_is_no_tilt():
+    from firmware.coupon_out import PRINTER_BOOT_MS
+
+    board = Board(wiped(NVRAM))
+    fake = FakePrinter()
+    fake.mute = True
+    cab, acc = power_up_vlt(board, fake)
+    run_for(board, cab, PRINTER_BOOT_MS // 2)
+    fake.mute = False
+    run_for(board, cab, 3 * PRINTER_BOOT_MS)
+    assert "printer" not in cab.tilts, cab.tilts
+    fake.mute = True  # silent later on: the poll's fault event names it, as before
+    run_for(board, cab, 3 * PRINTER_BOOT_MS, lambda: "printer" in cab.tilts)
+    assert cab.tilts.get("printer") == "no reply"
+
+
+def test_vlt_never_drives_a_hopper_and_pays_nothing_without_its_printer():
+    """A board profile may have a hopper wired: under vlt the cash-out never uses it (S-13.1, r. 7,
+    s. 4: by coupon only). With no printer (its UART missing: a config tilt) the credits stay."""
+    board = Board(wiped(NVRAM))
+    led = Ledger(memory(board.nvram))
+    led.open()
+    acc = Acceptor()
+    cab = Cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), acc, log=lambda m: None)
+    cab.jurisdiction = jurisdiction.PROFILES["vlt"]
+
+    class Hopper:  # online and ready: only the cash-out's choice keeps it still
+        def __init__(self):
+            self.payouts = []
+
+        def busy(self):
+            return False
+
+        def service(self, out):
+            pass
+
+        def payout(self, coins, ref):
+            self.payouts.append(coins)
+
+    cab.hopper = Hopper()
+    cab.hopper_ok = True
+    cab.resume()
+    coins(cab, acc, 2)
+    press(board, cab, "cashout")
+    steps(cab, 20)
+    assert cab.hopper.payouts == [] and cab.ledger.credits == 8 and cab.ledger.meters["cashout"] == 0
+    assert cab.state == "credit" and cab.ledger.lock is None  # no hand pay either
+
+
+def test_a_cash_out_right_after_a_reprint_is_issued_by_its_own_ticket_only():
+    """The printer's "printed" says only that the last ticket came out: a DUPLICATE still in the
+    paper path when the next cash-out commits its coupon must not issue that coupon (found by
+    `make fuzz`: coupon 2 booked issued with no ticket of it on paper, its credits lost)."""
+    cab, board, acc, fake = fresh()
+    coins(cab, acc, 1)
+    press(board, cab, "cashout")
+    steps(cab, 20)
+    [first] = cab.ledger.coupons()
+    fake.path = True  # the DUPLICATE below is still in the paper path at the next status reads
+    cab.reprint_coupon()
+    coins(cab, acc, 2)
+    cab.coupon_cashout()
+    for _ in range(3):
+        cab._printer_next = board.now  # the cabinet's next printer poll, now
+        cab.step(1)
+    second = cab.ledger.coupons()[-1]
+    assert second["s"] == 2 and second["st"] == "owed", second  # its own ticket not sent yet
+    fake.path = False
+    steps(cab, 40)
+    assert tickets_sent(fake) == [first["n"], first["n"], second["n"]]
+    assert cab.ledger.coupons()[-1]["st"] == "issued" and fake.tickets == 3

@@ -241,7 +241,7 @@ def test_rules_text_before_play_french_then_english():
     g = load("games/models/keno-etoile-90.json")
     fr, en = g.describe("fr"), g.describe("en")
     assert fr[0] == "Keno étoile" and en[0] == "Star Keno"
-    assert fr[1] == "Mise : 5, 10, 25 crédits" and en[1] == "Bet : 5, 10, 25 credits"
+    assert fr[1] == "Mise : 5, 10, 25 crédits" and en[1] == "Bet: 5, 10, 25 credits"
     assert "Pick 2 to 10 numbers from 1 to 80, or a quick pick; 20 numbers are drawn." in en
     with open("games/models/keno-etoile-90.json") as f:
         top = json.load(f)["pays"]["10"]["10"]

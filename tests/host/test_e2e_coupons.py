@@ -137,3 +137,42 @@ def test_credits_reaching_one_thousand_dollars_print_a_coupon_by_themselves(tmp_
         assert m["bill_in"] == 4000 and m["coupon_out"] == 4000
     finally:
         cab.shutdown()
+
+
+def test_a_silent_printer_is_found_at_boot_and_the_hopper_is_never_driven(tmp_path: Path) -> None:
+    """Issue 12: a silent (or missing) printer is found at power-up, not at the first coupon: the
+    printer tilt names it; the credits stay and are cashed out by coupon once it answers. The
+    board's hopper is wired on the same ccTalk bus all along: a VLT never sends it one frame."""
+    from sim.cctalk_hopper import HopperPeer
+
+    hopper = HopperPeer()
+    frames: list[int] = []
+    command = hopper.command
+
+    def counted(header: int, data: bytes):
+        frames.append(header)
+        return command(header, data)
+
+    hopper.command = counted  # type: ignore[method-assign]
+    cab = EmulatedCabinet(tmp_path / "state", jurisdiction="vlt").boot(hopper=hopper)
+    try:
+        for _ in range(2):
+            cab.insert_token()
+        credits = cab.panel.screen["credits"]
+        cab.power_cut()
+        cab.printer.mute(True)  # dead across the power cycle
+        cab.boot(hopper=hopper)
+        s = cab.panel.wait_for(lambda x: "printer" in x.get("msg", ""), 20)
+        tilt = [ln for ln in cab.console.command("state") if ln.startswith("tilt printer")]
+        assert tilt == ["tilt printer: no reply since power-up"], cab.console.command("state")
+        assert s["credits"] == credits and coupons(cab) == [] and cab.printer.issued() == []
+        cab.printer.mute(False)
+        cab.attendant_key()
+        cab.panel.wait_for(lambda x: "printer" not in x.get("msg", "") and x.get("state") != "tilt")
+        cab.panel.press("cashout")
+        cab.panel.wait_for(lambda x: x.get("credits") == 0 and x.get("state") == "idle")
+        [t] = wait(cab.printer.issued)
+        assert "Credits: %d" % credits in t.lines and coupons(cab)[0]["st"] == "issued"
+        assert frames == [] and hopper.coins_out == 0 and cab.meters()["hopper_out"] == 0
+    finally:
+        cab.shutdown()

@@ -293,3 +293,59 @@ def test_a_dead_link_is_said_and_the_buttons_refused(rig, page: Chromium) -> Non
     assert c.js("[...document.querySelectorAll('[data-press]')].every(b => b.disabled)")
     status, body = get(server.url + "press/play", "POST")  # a press that reaches the server anyway
     assert status == 503 and body.startswith(b"cabinet not ready")
+
+
+# --- keno: the card from the firmware's own frames ---------------------------------------------------
+KENO = "keno-classique-92"
+
+
+def test_keno_board_spots_draw_and_pays_in_both_languages(tmp_path_factory, page: Chromium) -> None:
+    """A keno cabinet's frames (firmware/play_keno.py: the card in "reels" as picks, drawn, hits)
+    drawn as the 80-number board with the player's spots, the numbers drawn, the spots caught and
+    the pay table for that spot count, in French and in English. Runs last: the page leaves the
+    reel cabinet (whose link the test before cut) for a keno one."""
+    model = json.loads((ROOT / "games" / "models" / f"{KENO}.json").read_text(encoding="utf-8"))
+    cab = EmulatedCabinet(tmp_path_factory.mktemp("keno-screen"), extra_args=["--games", KENO]).boot(login=False)
+    server = ScreenServer(cab.ports["panel"], lambda what: act(cab, what))
+    c = page
+    try:
+        c.js("localStorage.setItem('jeton-lang', 'fr')")
+        c.open(server.url)
+        c.wait(lambda: c.js("document.querySelectorAll('.kn').length") == 80, "the keno board")
+        for _ in range(2):
+            cab.insert_token()  # 8 credits: one game at bet 5
+        picks = cab.quick_pick(5)
+        c.wait(lambda: c.js("[...document.querySelectorAll('.kn.pick')].map(e => +e.dataset.n)") == picks, "the card")
+        assert text(c, ".keno-spots") == "Numéros choisis : 5"
+        # the pay table for 5 spots, from the model file: pays["5"][caught] at the unit bet, times bet / unit
+        want = [[str(h)] + [str(model["pays"]["5"][str(h)] * b // model["unit"]) for b in model["bets"]]
+                for h in (5, 4, 3)]
+        pays = "[...document.querySelectorAll('.keno-pays tbody tr')].map(r => [...r.cells].map(e => e.textContent))"
+        assert c.js(pays) == want
+        assert text(c, ".keno-pays caption") == "Gains pour 5 numéros choisis (crédits) selon la mise"
+        frame = cab.play()
+        frame = cab.panel.wait_for(lambda s: s.get("games") == 1 and s.get("state") != "spin")
+        drawn, hits = frame["reels"]["drawn"], frame["reels"]["hits"]
+        assert len(drawn) == 20 and sorted(hits) == sorted(set(picks) & set(drawn))
+        c.wait(lambda: text(c, "#games") == "1" and c.js("document.querySelectorAll('.kn.drawn').length") == 20,
+               "the draw")
+        shown = c.js("['drawn', 'hit'].map(k => [...document.querySelectorAll('.kn.' + k)].map(e => +e.dataset.n))")
+        assert shown == [sorted(drawn), sorted(hits)]
+        assert text(c, ".keno-hits") == "Numéros atteints : %d sur 5" % len(hits)
+        won = c.js("[...document.querySelectorAll('.keno-pays tr.won')].map(r => r.dataset.caught)")
+        assert won == ([str(len(hits))] if len(hits) >= 3 else [])
+        fr = shot(c, "keno-fr.png")
+        c.click("#b-lang")
+        c.wait(lambda: c.js("document.documentElement.lang") == "en", "English")
+        assert text(c, ".keno-spots") == "Spots picked: 5" and text(c, ".keno-hits") == "Spots caught: %d of 5" % len(hits)
+        assert text(c, ".keno-pays caption") == "Pays for 5 spots (credits) by bet" and c.js(pays) == want
+        assert c.js("[...document.querySelectorAll('.keno-pays thead th')].map(e => e.textContent)") == \
+            ["Caught"] + ["Bet %d" % b for b in model["bets"]]
+        rows = c.js("[...document.querySelectorAll('#pays tbody tr')].map(r => [...r.cells].map(e => e.textContent))")
+        assert ["5 spots, 5 caught", "3000", "6000", "9000", "12000", "15000"] in rows  # English rows: "WHAT: v"
+        assert "Bet: 5, 10, 15, 20, 25 credits" in c.js("[...document.querySelectorAll('#rules li')].map(e => e.textContent)")
+        en = shot(c, "keno-en.png")
+        assert fr.colours() > 100 and fr.crop(0, 0, fr.width, fr.height) != en.crop(0, 0, en.width, en.height)
+    finally:
+        server.close()
+        cab.shutdown()

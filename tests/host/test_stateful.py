@@ -194,3 +194,36 @@ def test_coupons_survive_power_cuts_and_printer_faults(tmp_path):
     assert report["bitflips"] == report["bitflips_detected"] > 0
     tickets = s.printer.tickets
     assert any(t.complete for t in tickets), "no coupon printed: the session did not cover coupons"
+
+
+def test_vlt_coupons_with_printer_faults_cuts_and_a_reprint():
+    """A vlt sequence of sim/fuzz.py: notes, games, a paper-out mid-coupon, the attendant's fix and
+    key, a DUPLICATE reprint and a cash-out right after it (whose coupon a DUPLICATE still in the
+    paper path once booked issued with nothing printed), a cut mid-cash-out, a silent printer, the
+    head opened before a cut. After every step Machine._check_coupons holds credits in = played -
+    won + cashed out + on the meter, with the coupons read from the printer's paper."""
+    def cut(during: str, delay: float) -> list:
+        return ["power", {"kind": "cut", "during": during, "delay": delay, "hopper_too": False, "k": 0, "bit": 0,
+                          "games": ("sept-royal-88",), "tamper": False}]
+
+    def printer(kind: str, k: int = 0) -> list:
+        return ["printer", {"kind": kind, "k": k}]
+
+    log = [["power_on", {"games": ("aurore-93",), "juris": "vlt", "vlt_games": ("sept-royal-88",)}],
+           ["notes", {"types": [3]}], ["player", {"actions": ["play", "play"]}],
+           printer("paper_out", 4), ["cashout", {"hopper_cut": None}], printer("fix"), ["player", {"actions": ["key"]}],
+           printer("reprint"), ["notes", {"types": [2]}], cut("cashout", 0.12),
+           printer("silent"), ["notes", {"types": [1]}], ["cashout", {"hopper_cut": None}],
+           printer("fix"), ["player", {"actions": ["key"]}],
+           ["notes", {"types": [1]}], printer("head_open"), cut("play", 0.05), printer("fix"),
+           ["player", {"actions": ["key", "cashout"]}]]
+    m = play(log)
+    try:
+        p = m.rig.printer
+        numbers = {t.number for t in p.tickets if t.number and fuzz.DUPLICATE not in t.lines}
+        assert len(numbers) == 4 and any(fuzz.DUPLICATE in t.lines for t in p.tickets)
+        mt = m.truth.meters  # all paid out by coupon: nothing left on the meter, nothing by hopper or hand
+        assert mt["credits"] == mt["hopper_out"] == mt["cancelled"] == 0
+        assert mt["coupon_out"] == mt["bill_in"] + mt["coin_out"] + mt["refunds"] - mt["coin_in"] > 0
+    finally:
+        m.teardown()
