@@ -415,7 +415,6 @@ class Console(AccessCommands):
         """The player's hand keys from the console (a test bench's): each goes through the state
         table as the touch screen's would, and is refused where the table refuses it."""
         from firmware import states
-        from firmware.play_poker import held_list
 
         c = self.cab
         if args:

@@ -2,7 +2,6 @@
 rngtest`, ~30 min, not part of `make test`)."""
 from __future__ import annotations
 
-import math
 import shutil
 import subprocess
 import sys
