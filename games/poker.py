@@ -115,7 +115,7 @@ class PokerGame:
         lines = [self.name.get(lang, self.name["en"]),
                  ("Mises : %s crédits" if fr else "Bets: %s credits") % ", ".join(str(b) for b in self.bets)]
         for i in range(len(self.m.kind)):
-            lines.append("%s : %s" % (self.award_name(i, lang), " / ".join(str(p[i]) for p in self.m.pays)))
+            lines.append(("%s : %s" if fr else "%s: %s") % (self.award_name(i, lang), " / ".join(str(p[i]) for p in self.m.pays)))
         return lines
 
     def award_name(self, i, lang="fr"):

@@ -223,4 +223,4 @@ def test_describe_lists_every_award():
     en = g.describe("en")
     assert fr[0] == "Double bonus 10/7" and en[0] == "Double Bonus 10/7"
     assert "Quinte flush royale : 250 / 500 / 750 / 1000 / 4000" in fr
-    assert "Four aces : 160 / 320 / 480 / 640 / 800" in en
+    assert "Four aces: 160 / 320 / 480 / 640 / 800" in en
