@@ -31,7 +31,7 @@ class CouponOut:
 
         self.log("%s: coupon %d (%s) for %s" % (why, rec["s"], rec["n"], coupon.dollars(rec["c"])))
         self.win = 0
-        self.message = "coupon %s" % coupon.dollars(rec["c"])
+        self.message = ("coupon", rec["c"])  # cents: the screen writes the amount in the player's language
         self._printer_next = self.board.ticks_ms()  # print now
         self.show()
 
@@ -63,7 +63,6 @@ class CouponOut:
         if pr is None:
             return
         from board.printer_epic import FAULTS, OFFLINE, describe
-        from firmware import coupon
 
         now = self.board.ticks_ms()
         if ticks_diff(now, self._printer_next) < 0:
@@ -85,7 +84,7 @@ class CouponOut:
             if kind == "printed" and owed and self._printing_seq == owed["s"]:
                 if self.ledger.coupon_issued(owed["s"]):
                     self.log("coupon %d issued" % owed["s"])
-                    self.message = "coupon %s" % coupon.dollars(owed["c"])
+                    self.message = ("coupon", owed["c"])
                     self.show()
                 owed = None
             elif kind == "fault":

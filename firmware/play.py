@@ -50,7 +50,7 @@ class GamePlay:
         refused = jurisdiction.check_wager(config.JURISDICTION, config.DENOM_CENTS, bet)
         if refused:  # again on every wager: nothing is committed (firmware/jurisdiction.py)
             self.ledger.event("bet-refused", refused)
-            self.message = "bet refused"
+            self.message = ("bet_refused",)
             self.show()
             return
         if bet > self.ledger.play_credits:

@@ -24,22 +24,22 @@ class KenoPlay:
         word, n = t
         game = self.game
         picks = list(self.picks())
-        self.message = ""
+        self.message = None
         if word == "spot":
             if not 1 <= n <= game.m.numbers:
-                self.message = "no number %d" % n
+                self.message = ("no_number", n)
             elif n in picks:
                 picks.remove(n)
             elif len(picks) >= game.spots[-1]:
-                self.message = "at most %d spots" % game.spots[-1]
+                self.message = ("max_spots", game.spots[-1])
             else:
                 picks.append(n)
                 picks.sort()
         elif word == "quick":
             if n not in game.spots:
-                self.message = "%d spots not offered" % n
+                self.message = ("spots_not_offered", n)
             elif self.gen is None:
-                self.message = "no quick pick: rng off"
+                self.message = ("no_quick_pick",)
             else:
                 try:
                     picks = game.quick_pick(self.gen, n)  # the game's own unbiased draw
@@ -59,7 +59,14 @@ class KenoPlay:
         try:
             self.game.check_picks(self.picks())
         except ValueError as e:
-            self.message = str(e)
+            # the screen's words for what a touch can get wrong; anything else as the engine says it
+            n = len(self.picks())
+            if n == 0:
+                self.message = ("no_spots",)
+            elif n not in self.game.spots:
+                self.message = ("spots_not_offered", n)
+            else:
+                self.message = str(e)
             self.show()
             return False
         return True

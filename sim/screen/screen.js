@@ -30,6 +30,7 @@ function sentence(say) {
   if (tpl === null) return say.join(" ");
   if (id === "tilt") return tpl.replace("{list}", args.map((k) => T("tilt", k) || k).join(", "));
   if (id === "lock") return fmt(tpl, [T("lock", args[0]) || args[0], args[1]]);
+  if (id === "coupon") return fmt(tpl, [money(args[0], 1)]);  // the coupon's amount comes in cents
   return fmt(tpl, args);
 }
 

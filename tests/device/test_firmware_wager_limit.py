@@ -56,7 +56,7 @@ def test_a_wager_over_the_vlt_maximum_is_refused_and_commits_nothing():
     assert cab.ledger.credits == credits and cab.ledger.meters["coin_in"] == before["coin_in"]
     ev = cab.ledger.events()[-1]
     assert ev[2] == "bet-refused" and ev[3].startswith("vlt maximum bet: $3.00 above $2.50"), ev
-    assert cab.message == "bet refused"
+    assert cab.message == ("bet_refused",)
 
 
 def test_a_wager_inside_the_limit_plays():

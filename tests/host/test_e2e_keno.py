@@ -36,7 +36,7 @@ def test_keno_session_replays_and_power_cuts_lose_nothing(tmp_path: Path) -> Non
         assert cab.firmware.ready["game"] == GAME
         assert cab.panel
         cab.panel.press("play")  # no card yet: refused with its reason, nothing committed
-        cab.panel.wait_for(lambda s: s.get("msg") == "no spots picked")
+        cab.panel.wait_for(lambda s: s.get("say") == ["no_spots"])
         for _ in range(6):
             cab.insert_token()
         for junk in ("touch spot 999", "touch spot 12x", "touch hold 3", "touch spot", "touch quick 4444", "touch"):

@@ -229,11 +229,11 @@ def test_fields_and_game_kinds_the_page_does_not_know_are_ignored(page: Chromium
     c = page
     # a later firmware's frame: a new field, a new message id and a play area no renderer knows
     # (drawn and read in one evaluation: a frame from the cabinet cannot come in between)
-    frame = ("{state: 'credit', credits: 3, cents: 25, id: %s, say: ['coupon', 7], coupon: {n: 1}, cards: [['AS', 'KH']]}"
+    frame = ("{state: 'credit', credits: 3, cents: 25, id: %s, say: ['voucher', 7], voucher: {n: 1}, cards: [['AS', 'KH']]}"
              % json.dumps(GAME))
     shown = c.js("S.frame = %s; draw(); [$('credits').textContent, $('message').textContent, "
                  "$('play-area').children.length]" % frame)
-    assert shown == ["3", "coupon 7", 0]  # an unknown id as it came; no renderer, an empty play area
+    assert shown == ["3", "voucher 7", 0]  # an unknown id as it came; no renderer, an empty play area
     shown = c.js("RENDERERS.cards = (el, f) => { el.textContent = f.cards[0].length + ' cards'; }; "
                  "S.frame = %s; draw(); $('play-area').textContent" % frame)
     assert shown == "2 cards"  # a new kind only adds its renderer
