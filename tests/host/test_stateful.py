@@ -129,6 +129,7 @@ def test_replay_file_round_trip(tmp_path):
 
 def test_random_sequences():
     """Derandomized: the same sequences on every run, within the CI budget."""
+    before = fuzz.STATS["games_played"]  # other tests of this file run the machine too
     try:
         run_state_machine_as_test(fuzz.Machine, settings=settings(
             max_examples=6, stateful_step_count=25, derandomize=True, deadline=None, database=None,
@@ -138,6 +139,8 @@ def test_random_sequences():
         kind = getattr(e, "kind", "assertion")
         f = fuzz.write_failure(OUT, 0, fuzz.Violation(kind, str(e)), list(fuzz.LAST_LOG))
         raise AssertionError(f"{e}\nsequence: python -m sim.fuzz --replay {f}") from e
+    # the sequences reached the games: a rule that stopped playing would pass every check vacuously
+    assert fuzz.STATS["games_played"] > before, fuzz.STATS
 
 
 @pytest.mark.parametrize("kind", ["fraud", "fault"])
