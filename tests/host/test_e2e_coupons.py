@@ -32,17 +32,23 @@ def coupons(cab: EmulatedCabinet) -> list[dict]:
     return json.loads(cab.console.command("coupons json")[-1])
 
 
+def cash_out_to_one_coupon(cab: EmulatedCabinet) -> tuple[int, object, dict]:
+    """CASH OUT with credits on the meter: the credits it took, the one ticket printed and its record."""
+    credits = cab.panel.screen["credits"]
+    cab.panel.press("cashout")
+    cab.panel.wait_for(lambda s: s.get("credits") == 0 and s.get("state") == "idle")
+    [t] = wait(cab.printer.issued)
+    [rec] = coupons(cab)
+    return credits, t, rec
+
+
 def test_cash_out_prints_a_coupon_with_every_field(tmp_path: Path) -> None:
     cab = EmulatedCabinet(tmp_path / "state", jurisdiction="vlt").boot()
     try:
         for _ in range(3):
             cab.insert_token()
         cab.play()
-        credits = cab.panel.screen["credits"]
-        cab.panel.press("cashout")
-        cab.panel.wait_for(lambda s: s.get("credits") == 0 and s.get("state") == "idle")
-        [t] = wait(cab.printer.issued)
-        [rec] = coupons(cab)
+        credits, t, rec = cash_out_to_one_coupon(cab)
         assert rec["st"] == "issued" and rec["k"] == credits and rec["c"] == credits * 25
         assert luhn.is_valid(rec["n"]) and t.number == rec["n"] == t.barcode
         text = t.text()
@@ -105,11 +111,7 @@ def test_a_twenty_dollar_note_games_and_a_coupon_at_cash_out(tmp_path: Path) -> 
         assert s["credits"] == 80  # $20 at 25 cents a credit
         for _ in range(3):
             cab.play()
-        credits = cab.panel.screen["credits"]
-        cab.panel.press("cashout")
-        cab.panel.wait_for(lambda s: s.get("credits") == 0 and s.get("state") == "idle")
-        [t] = wait(cab.printer.issued)
-        [rec] = coupons(cab)
+        credits, t, rec = cash_out_to_one_coupon(cab)
         dollars = "$%d.%02d" % (credits * 25 // 100, credits * 25 % 100)
         for field in (SCHEME, LICENCE, MACHINE, "Valeur/Value: " + dollars, "Credits: %d" % credits,
                       time.strftime("%Y-%m-%d", time.gmtime(rec["t"])), rec["n"]):
