@@ -71,3 +71,21 @@ def rmtree(path):
         except OSError:
             rmtree(p)
     os.rmdir(path)
+
+
+def big_win(award):
+    """A one-line 3-reel outcome at bet 1 paying `award`: the game's play() replaced by a test that
+    needs a win of a given size (a hand-pay lock, or a vlt's credited big win)."""
+
+    class Win:
+        bet = 1
+        wins = []
+        draws = [0, 0, 0]
+        stops = [0, 0, 0]
+        window = [["SEVEN"]]
+        triggered = 0
+        free = []
+
+    w = Win()
+    w.award = award
+    return w

@@ -4,6 +4,7 @@
 import gc
 
 import rng
+from devtest import big_win
 from fakes_board import Store
 from fakes_cabinet import Acceptor, Board, FailingGen, coins, press, steps
 from fakes_firmware import RamNvram, memory, wiped
@@ -128,17 +129,7 @@ def test_jackpot_lock_is_paid_by_the_attendant_key():
     coins(cab, acc, 1)
     cab.ledger.wager(1)
 
-    class Win:
-        bet = 1
-        award = 1300
-        wins = []
-        draws = [0, 0, 0]
-        stops = [0, 0, 0]
-        window = [["SEVEN"]]
-        triggered = 0
-        free = []
-
-    cab.ledger.settle(Win(), cab.game.id, 1200)
+    cab.ledger.settle(big_win(1300), cab.game.id, 1200)
     assert cab.state == "jackpot"
     press(board, cab, "key_reset")
     assert cab.state == "credit" and cab.ledger.meters["jackpot"] == 1300

@@ -7,7 +7,7 @@
 import gc
 
 import rng
-from devtest import raises
+from devtest import big_win, raises
 from fakes_cabinet import Acceptor, Board, coins, press, steps
 from fakes_firmware import RamNvram, memory, wiped
 from fakes_printer import FakePrinter
@@ -214,18 +214,8 @@ def test_a_big_win_goes_to_the_credits_never_a_hand_pay():
     coins(cab, acc, 1)
     assert config.JACKPOT_LIMIT == 1200
 
-    class Win:
-        bet = 1
-        award = 1300  # above config.JACKPOT_LIMIT
-        wins = []
-        draws = [0, 0, 0]
-        stops = [0, 0, 0]
-        window = [["SEVEN"]]
-        triggered = 0
-        free = []
-
     credits = cab.ledger.credits
-    cab.game.play = lambda gen, bet: Win()
+    cab.game.play = lambda gen, bet: big_win(1300)  # above config.JACKPOT_LIMIT
     press(board, cab, "play")
     steps(cab, 60)  # past SPIN_MS
     assert cab.ledger.lock is None and cab.ledger.credits == credits - cab.ledger.bet + 1300
