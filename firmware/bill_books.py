@@ -34,6 +34,7 @@ class BillBooks:
         self.st["bill_ev"] = counter
         self._add("bill_in", p["k"])
         self.st["credits"] += p["k"]
+        self.money_in(p["k"])
         self.event("bill", "%s: +%d credits" % (what, p["k"]))  # the same commit
         return p["k"]
 

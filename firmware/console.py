@@ -315,8 +315,9 @@ class Console(AccessCommands):
             return
         games = led.recall()
         for g in games:
-            self.say("#%d bet %d win %d credits %d->%d draws %s" % (
-                g["n"], g["bet"], g["win"], g["before"], g["after"], g["draws"]))
+            self.say("#%d bet %d win %d credits %d->%d%s draws %s" % (
+                g["n"], g["bet"], g["win"], g["before"], g["after"],
+                " (%d in)" % g["in"] if g.get("in") else "", g["draws"]))
 
     def cmd_testgame(self, args):
         o = self.cab.play_test_game(int(args[0]) if args else None)

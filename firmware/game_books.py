@@ -66,6 +66,8 @@ class GameBooks:
         fixed = progressive.hit(outcome) if progressive is not None else 0
         self.st["game"] = {"phase": "spin", "bet": g["bet"], "award": outcome.award, "fixed": fixed,
                            "limit": jackpot_limit, "slot": slot}
+        if g.get("in"):
+            self.st["game"]["in"] = g["in"]
         if spin:
             self._commit({"g%d" % slot: json.dumps(rec).encode()})
         else:
@@ -103,6 +105,8 @@ class GameBooks:
                 self.st["credits"] += award
                 self._add("coin_out", award)
         rec["after"] = self.st["credits"]
+        if g.get("in"):
+            rec["in"] = g["in"]  # money in while the reels turned: in "after", not won
         rec["win"] = award
         rec["hand"] = hand
         self.st["game"] = {"phase": "done", "bet": g["bet"], "award": 0 if forfeit else award, "slot": g["slot"]}
@@ -112,6 +116,13 @@ class GameBooks:
         else:
             self._commit(extra)
         return award
+
+    def money_in(self, credits):
+        """Coins or a note credited while a game is open (the reels turn: s. 94 does not refuse
+        them): the game's recall record counts them, so its credits before and after balance."""
+        g = self.st["game"]
+        if g and g["phase"] in ("wager", "spin") and not g.get("tour"):
+            g["in"] = g.get("in", 0) + credits
 
     def void(self, why):
         """s. 95: the machine failed during the game, not the player: the wager is refunded."""

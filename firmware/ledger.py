@@ -178,6 +178,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         acceptor's buffered events past that counter are read again and credited exactly once."""
         self._add("acceptor_in", credits)
         self.st["credits"] += credits
+        self.money_in(credits)
         if counter is not None:
             self.st["acc_ev"] = counter
         self._commit()

@@ -42,8 +42,10 @@ def replay(export: dict, models_dir: Path) -> list[dict]:
         if rec.get("h") is not None and digest(outcome) != rec["h"]:
             diffs.append(f"outcome digest {digest(outcome)} != recorded {rec['h']}")
         credited = 0 if rec.get("hand") or rec.get("forfeit") else rec["win"]
-        if rec["after"] != rec["before"] - rec["bet"] + credited:
-            diffs.append(f"credits {rec['before']} - {rec['bet']} + {credited} != recorded {rec['after']}")
+        money_in = rec.get("in", 0)  # coins or notes credited while the reels turned
+        if rec["after"] != rec["before"] - rec["bet"] + credited + money_in:
+            diffs.append(f"credits {rec['before']} - {rec['bet']} + {credited} + in {money_in} "
+                         f"!= recorded {rec['after']}")
         results.append({"n": rec["n"], "id": gid, "bet": rec["bet"], "win": outcome.award,
                         "window": outcome.window, "diffs": diffs})
     return results

@@ -204,6 +204,37 @@ def test_fraud_during_the_spin_forfeits_the_prize_s94():
     cab.ledger.audit()
 
 
+def test_a_coin_while_the_reels_turn_is_credited_and_its_record_balances():
+    # s. 94 forfeits a prize for a disruption, not for money in: the coin counts, the award is paid,
+    # and the recall record says so ("in"), so sim.replay's before - bet + win + in == after holds
+    cab, board, acc = cabinet()
+    coins(cab, acc, 1)
+    spin_a_win(cab, 40)
+    coins(cab, acc, 1)  # 120 ms: the reels still turn
+    assert cab.state == "spin" and cab.ledger.credits == 7
+    steps(cab, 50)
+    rec = cab.ledger.recall()[-1]
+    assert cab.state == "credit" and cab.ledger.credits == 47 and "forfeit" not in rec
+    assert (rec["before"], rec["bet"], rec["win"], rec["in"], rec["after"]) == (4, 1, 40, 4, 47)
+    coins(cab, acc, 1)  # after the game: the next record's business, not this one's
+    assert cab.ledger.recall()[-1]["in"] == 4
+    cab.ledger.audit()
+
+
+def test_a_coin_in_a_spin_cut_short_is_in_the_record_paid_at_power_up():
+    cab, board, acc = cabinet()
+    coins(cab, acc, 1)
+    spin_a_win(cab, 40)
+    coins(cab, acc, 2)
+    led = Ledger(memory(board.nvram))  # power back on: same NVRAM
+    led.open()
+    cab2 = Cabinet(board, led, load(MODEL), cab.gen, Acceptor(), log=lambda m: None)
+    cab2.resume()
+    rec = led.recall()[-1]
+    assert led.credits == 51 and rec["in"] == 8 and rec["after"] == rec["before"] - rec["bet"] + rec["win"] + 8
+    led.audit()
+
+
 def test_a_cut_during_the_spin_pays_the_prize_on_power_up():
     cab, board, acc = cabinet()
     coins(cab, acc, 1)

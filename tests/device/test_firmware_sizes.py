@@ -78,7 +78,7 @@ def test_a_recall_record_of_every_shipped_game_fits_at_its_longest():
         if raw.get("format") == "jeton-poker/1":  # video poker: the deck order (53 cards at most), then the holds
             rec = {"n": BIG, "t": 2 ** 32 - 1, "id": raw["id"], "bet": BIG, "before": BIG, "after": BIG, "win": BIG,
                    "hand": False, "draws": [52] * 53 + [31], "h": "f" * 32, "forfeit": "x" * eventlog.TEXT,
-                   "prog": [BIG, BIG], "tour": BIG}
+                   "prog": [BIG, BIG], "tour": BIG, "in": BIG}
             assert len(json.dumps(rec)) <= GAME_SIZE, (raw["id"], len(json.dumps(rec)), GAME_SIZE)
             raw = rec = None
             continue
@@ -97,7 +97,7 @@ def test_a_recall_record_of_every_shipped_game_fits_at_its_longest():
         spins = 1 + (m.cap or 0)  # the base spin, then at most `cap` free spins in all
         rec = {"n": BIG, "t": 2 ** 32 - 1, "id": m.id, "bet": BIG, "before": BIG, "after": BIG, "win": BIG,
                "hand": False, "draws": draws or [longest] * (m.nreels * spins), "h": "f" * 32,
-               "forfeit": "x" * eventlog.TEXT, "prog": [BIG, BIG], "tour": BIG}
+               "forfeit": "x" * eventlog.TEXT, "prog": [BIG, BIG], "tour": BIG, "in": BIG}
         n = len(json.dumps(rec))
         assert m.free is None or m.cap is not None, "%s: uncapped free spins cannot be bounded" % m.id
         assert n <= GAME_SIZE, (m.id, n, GAME_SIZE)

@@ -48,3 +48,15 @@ def test_tampered_record_is_flagged(export: dict) -> None:
     assert g2["n"] in flagged
     # moving a stop changes the outcome digest even when the award happens to be the same
     assert g["n"] in flagged
+
+
+def test_money_in_while_the_reels_turned_balances_the_credits(export: dict) -> None:
+    # a token credited during the spin: in the credits after and in the record's "in" (firmware/game_books.py)
+    with_coin = copy.deepcopy(export)
+    g = with_coin["games"][2]
+    g["after"] += 4
+    g["in"] = 4
+    assert not replay.replay(with_coin, MODELS)[2]["diffs"]
+    del g["in"]  # credits after that the game does not account for
+    (diff,) = replay.replay(with_coin, MODELS)[2]["diffs"]
+    assert diff.startswith(f"credits {g['before']} - {g['bet']} + ") and diff.endswith(f" + in 0 != recorded {g['after']}")
