@@ -38,7 +38,8 @@ class PtyBoard:
         os.close(dev_s)
         self.dev_m = dev_m
         self._stop = False
-        threading.Thread(target=self._pump, daemon=True).start()
+        self._thread = threading.Thread(target=self._pump, daemon=True)
+        self._thread.start()
 
     def _pump(self) -> None:
         fds = [self.dev_m, self.host_m]
@@ -47,23 +48,24 @@ class PtyBoard:
             for fd in r:
                 try:
                     data = os.read(fd, 4096)
+                    if fd == self.host_m:
+                        if self.sent <= self.drop_after < self.sent + len(data):
+                            cut = self.drop_after - self.sent
+                            data = data[:cut] + data[cut + self.drop_len:]
+                            self.sent += self.drop_len
+                        self.sent += len(data)
+                        os.write(self.dev_m, data)
+                    else:
+                        os.write(self.host_m, data)
                 except OSError:
-                    return  # the REPL process ended (a reset)
-                if fd == self.host_m:
-                    if self.sent <= self.drop_after < self.sent + len(data):
-                        cut = self.drop_after - self.sent
-                        data = data[:cut] + data[cut + self.drop_len:]
-                        self.sent += self.drop_len
-                    self.sent += len(data)
-                    os.write(self.dev_m, data)
-                else:
-                    os.write(self.host_m, data)
+                    return  # the REPL process ended (a reset): its side of the pty is gone
 
     def close(self) -> None:
         self._stop = True
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait(5)
+        self._thread.join(2)  # the pump stops before its descriptors close under it
         for fd in (self.dev_m, self.host_m, self._host_s):
             try:
                 os.close(fd)
