@@ -319,7 +319,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         st = self.state
         lock = self.ledger.lock if self.ledger.st else None
         # say: the player's message as an id and its arguments, which the screen translates
-        # (docs/screen.md); msg: the same in one English line, with a tilt's reason for the technician
+        # (docs/screen.md); msg: a technician's line (the id and arguments, a tilt's reasons)
         say = self.message
         if self.ram_error:
             say = ("ramerror",)

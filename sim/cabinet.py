@@ -30,6 +30,7 @@ from rich.text import Text
 
 from board.state_lock import BUSY_EXIT
 from sim.harness import DEFAULT_PORTS, EmulatedCabinet
+from sim.say import sentence
 from sim.screen import ScreenServer, model as rules_page  # the display's stored rules screens
 
 SCREEN_PORT = 7780  # the player's screen in a browser (sim/screen.py)
@@ -91,7 +92,7 @@ def render(cab: EmulatedCabinet, note: str) -> Group:
         f"[{'bold red' if v else 'dim'}]●[/] {k.removeprefix('lamp_')}" for k, v in sorted(cab.panel.lamps.items())
     )
     jackpot = Text(f"PROGRESSIF / PROGRESSIVE {s['jackpot']}", style="bold magenta") if s.get("jackpot") else Text("")
-    body = Group(jackpot, reels, Text(""), status, Text.from_markup(lamps), Text(s.get("msg") or "", style="bold red"))
+    body = Group(jackpot, reels, Text(""), status, Text.from_markup(lamps), *message(s))
     title = f"{name.get('fr', '?')} / {name.get('en', '?')} — partie {s.get('games', 0)}"
     help_line = Text("t jeton/token · b mise/bet · m mise max · espace jouer/play · c encaisser/cash out · "
                      "k clé préposé/attendant key · q quit", style="dim")
@@ -110,6 +111,18 @@ def render(cab: EmulatedCabinet, note: str) -> Group:
         rules.add_row(Text("\n".join(game.describe("fr")), style="dim"), Text("\n".join(game.describe("en")), style="dim"))
         parts.append(rules)
     return Group(*parts, help_line, Text(note), log)
+
+
+def message(s: dict) -> list[Text]:
+    """The player's message in French then English (the browser screen's texts); under a tilt or
+    a lock, the technician's line with its reasons too."""
+    say = s.get("say")
+    if not say:
+        return [Text(s.get("msg") or "", style="bold red")]
+    lines = [Text(f"{sentence(say, 'fr')} / {sentence(say, 'en')}", style="bold red")]
+    if str(say[0]) in ("tilt", "lock", "ramerror") and s.get("msg"):
+        lines.append(Text(s["msg"], style="dim red"))
+    return lines
 
 
 def keno_card(card: dict) -> Table:
