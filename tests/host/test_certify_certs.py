@@ -95,3 +95,11 @@ def test_make_certify_checks_the_certificates() -> None:
     r = subprocess.run(["make", "-n", "certify"], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert "-m tools.certify --check-certs games/certs games/models/*.json" in r.stdout, r.stdout
+
+
+def test_check_certs_before_the_models_takes_no_model_for_its_directory() -> None:
+    # `--check-certs MODEL ...`: argparse gives the optional DIR the first model; that model is
+    # checked against the shipped certificates, not read as a directory of certificates
+    r = _cli("--check-certs", str(MODELS / "trefle-90.json"), str(MODELS / "sept-royal-88.json"))
+    assert r.returncode == 0, r.stderr
+    assert "trefle-90" in r.stdout and "sept-royal-88" in r.stdout

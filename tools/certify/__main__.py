@@ -120,6 +120,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--denom", type=int, default=fw_config.DENOM_CENTS, metavar="CENTS",
                     help="the value of a credit in cents (default firmware/config.py DENOM_CENTS)")
     a = ap.parse_args(argv)
+    for opt in ("write_cert", "check_certs"):
+        # `--check-certs MODEL.json ...`: the optional DIR took the first model; a file is never a DIR
+        d = getattr(a, opt)
+        if d is not None and d != CERT_DIR and d.endswith(".json"):
+            a.models.insert(0, d)
+            setattr(a, opt, CERT_DIR)
     rc = 0
     reports = []
     for path in a.models:
