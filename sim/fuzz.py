@@ -98,11 +98,11 @@ DEBUG = bool(os.environ.get("JETON_FUZZ_DEBUG"))  # one line per step on stderr
 STATS = {"steps": 0, "sequences": 0, "games_played": 0, "power_cuts": 0, "violations": 0, "crash_loops": 0,
          "board_resets": 0}
 PROGRESS: list = []  # the campaign's progress queue, in a worker process
-LAST_LOG: list = []
-SHRUNK: list = []
+LAST_LOG: list = []  # the steps of the sequence running now (the last one run, after a failure)
+SHRUNK: list = []  # the violation of the shortest sequence shrink() found
 CAMPAIGN = [False]  # a campaign worker: violations are recorded in FOUND, not raised
 FOUND: list = []
-RULES: dict = {}  # steps run per rule, for the campaign's coverage line  # the violation of the shortest sequence shrink() found  # the steps of the sequence running now (the last one run, after a failure)
+RULES: dict = {}  # steps run per rule, for the campaign's coverage line
 GAMES_CACHE: dict = {}
 
 
@@ -230,6 +230,10 @@ class Machine(RuleBasedStateMachine):
         """A player's run of presses: tokens enough for the smallest bet, bets, games, cash-outs."""
         rig = self.rig
         self.plays = sum(a in ("play", "bet_max") for a in actions)
+        if rig.screen.get("state") in ("handpay", "jackpot", "tilt"):
+            # a player at a locked or tilted machine calls the attendant before anything else (a lock
+            # or tilt otherwise outlasts whole sequences: seed 61 played no game in 320 steps)
+            self._key()
         for i, a in enumerate(actions):
             if a in ("hold", "auto"):
                 rig.panel.touch(a, i % 5 + 1 if a == "hold" else 0)  # taken only while a hand waits
