@@ -88,9 +88,9 @@ class PokerGame:
         return bytes(out)
 
     def play(self, gen, bet):
-        """A whole hand in one step, the holds chosen by the built-in strategy (auto-hold): what
-        the cabinet plays until its two-step deal / hold / draw flow exists. Nothing is shown before
-        the books commit the outcome, and its record holds the deck order and the holds."""
+        """A whole hand in one step, the holds chosen by the built-in strategy (auto-hold): the
+        audit mode's test game and the benches' (the cabinet deals, waits for the player's holds
+        and draws: firmware/play_poker.py). Its record holds the deck order and the holds."""
         self.m.bet_index(bet)  # ValueError before anything is drawn
         deck = self.shuffle(gen)
         return self.evaluate(bet, list(deck) + [self.suggest(deck[:HAND_SIZE])])

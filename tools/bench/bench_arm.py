@@ -1,7 +1,9 @@
 """Device cost on an emulated Cortex-M3: instructions per game for every shipped game, counted by
 qemu (MPS2-AN385, -icount shift=0: one instruction per virtual nanosecond) running the Jeton image
 with the device rooms frozen (make firmware-arm). A game is the engine's whole play(): reel draws
-through the unbiased scaling, HMAC_DRBG output, window, evaluation, free spins. The DRBG's share is given
+through the unbiased scaling, HMAC_DRBG output, window, evaluation, free spins (keno: the draw of
+20 numbers and the catch on a 10-spot quick pick; video poker: the shuffle, the built-in strategy's
+holds and the draw). The DRBG's share is given
 by its own line: instructions per 32-bit randbits (a game takes one draw per reel, more with free
 spins).
 
@@ -30,6 +32,10 @@ if raw.get('format') == 'jeton-keno/1':  # keno: a quick pick of the most spots,
     g = KenoGame(raw)
     card = g.quick_pick(gen, g.spots[-1])
     play = lambda bet: g.play(gen, bet, card)
+elif raw.get('format') == 'jeton-poker/1':  # video poker: deal, the built-in strategy's holds, draw
+    from games.poker import PokerGame
+    g = PokerGame(raw)
+    play = lambda bet: g.play(gen, bet)
 else:
     from games.reels import ReelGame
     g = ReelGame(raw)
