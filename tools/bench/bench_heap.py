@@ -5,7 +5,7 @@ board has it in flash, with a board's 32-bit words), the same image built with 6
 (frozen64: what the word size alone costs), .mpy (tools.image, the stock 64-bit wheel), and from
 source compiled on the device.
 
-    python -m tools.bench.bench_heap [--games ID,...] [--codes frozen,frozen64,mpy,py] [--long N --heap 112K]
+    python -m tools.bench.bench_heap [--games ID,...] [--codes frozen,frozen64,mpy,py] [--jobs 4] [--long N --heap 112K]
 
 For each (code, game): the smallest heap that boots, the smallest that carries the session
 (bisection in STEP_K steps between LO_K and the code form's TOP_K), the heap in use after boot and after the 10
@@ -22,9 +22,11 @@ import re
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from sim.harness import BOARD_HEAP, READ_COMMANDS, ROOT, EmulatedCabinet
+from tools.progress import bar
 
 BOARD_K = int(BOARD_HEAP.rstrip("K"))  # the emulated board's heap: the ratio column's reference
 BUDGET_K = 256
@@ -36,6 +38,7 @@ GAMES_PER_SESSION = 10
 TOKEN_CREDITS = 4  # firmware/config.py: a $1 token, 25-cent credits
 WARM_GAMES = 100  # a long run's heap is traced every 100 games
 LEAK_BYTES = 256  # a long run's growth (half-means, long_run) above this is a leak
+JOBS = 4  # cabinets measured at once (--jobs): each spends most of its session idle in SPIN_MS
 TRIES = 3  # a timeout is tried again this often before the figure is given up as "timeout"
 FIT, NOFIT, TIMEOUT = "fits", "did not fit", "timeout"
 OOM_SIGNS = ("MemoryError", "out of memory", "restarting the cabinet", "board reset")
@@ -154,23 +157,32 @@ def smallest(game: str, code: str, boot_only: bool = False, top_k: int = BUDGET_
     return hi, best
 
 
-def table(games: list[str], codes: list[str], top_k: int | None = None) -> list[dict]:
-    rows = []
+def measure(game: str, code: str, top: int) -> dict:
+    """One (code, game) row: the smallest heap that boots and the smallest that carries the session."""
+    boot_k, _ = smallest(game, code, boot_only=True, top_k=top)
+    k, r = smallest(game, code, top_k=top)
+    return {"code": code, "game": game, "boot_k": boot_k, "session_k": k, "boot_used": r.get("boot_used"),
+            "used": r.get("used"), "note": "" if k else f"{r['result']}: {r.get('why', '')}"}
+
+
+def table(games: list[str], codes: list[str], top_k: int | None = None, jobs: int = JOBS) -> list[dict]:
+    """Every (code, game) row, JOBS cabinets at a time: a session mostly waits on its reels (SPIN_MS),
+    so the host has room for several; the rows print in order as they are known."""
     print(f"{'code':<8} {'game':<15} {'boots in':>8} {'session in':>10} {'of ' + BOARD_HEAP:>7} "
-          f"{'used@boot':>9} {'used@10':>8}  note")
-    for code in codes:
-        top = top_k or TOP_K.get(code, BUDGET_K)
-        for game in games:
-            boot_k, _ = smallest(game, code, boot_only=True, top_k=top)
-            k, r = smallest(game, code, top_k=top)
-            row = {"code": code, "game": game, "boot_k": boot_k, "session_k": k,
-                   "boot_used": r.get("boot_used"), "used": r.get("used"), "note": "" if k else
-                   f"{r['result']}: {r.get('why', '')}"}
+          f"{'used@boot':>9} {'used@10':>8}  note", flush=True)
+    pairs = [(game, code, top_k or TOP_K.get(code, BUDGET_K)) for code in codes for game in games]
+    fmt = lambda v: "-" if v is None else f"{v}K"  # noqa: E731
+    rows = []
+    b = bar(total=len(pairs), desc="bench_heap", unit="game")
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for row in pool.map(lambda p: measure(*p), pairs):  # in order; the pool runs ahead
             rows.append(row)
-            fmt = lambda v: "-" if v is None else f"{v}K"  # noqa: E731
-            print(f"{code:<8} {game:<15} {fmt(boot_k):>8} {fmt(k):>10} "
-                  f"{(k / BOARD_K if k else 0):>7.2f} {row['boot_used'] or '-':>9} {row['used'] or '-':>8}  {row['note']}",
-                  flush=True)
+            k = row["session_k"]
+            print(f"{row['code']:<8} {row['game']:<15} {fmt(row['boot_k']):>8} {fmt(k):>10} "
+                  f"{(k / BOARD_K if k else 0):>7.2f} {row['boot_used'] or '-':>9} {row['used'] or '-':>8}  "
+                  f"{row['note']}", flush=True)
+            b.update(1)
+    b.close()
     return rows
 
 
@@ -199,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--codes", default="frozen,frozen64,mpy,py")
     ap.add_argument("--long", type=int, default=0, help="play this many games at --heap instead")
     ap.add_argument("--heap", default="112K")
+    ap.add_argument("--jobs", type=int, default=JOBS, help="cabinets measured at once (default %(default)s)")
     ap.add_argument("--max", type=int, default=0, help="largest heap tried, in K (default per code form, TOP_K)")
     ap.add_argument("--jurisdiction", choices=("casino", "vlt"), default="casino",
                     help="vlt: the cabinet runs as a video-lottery terminal and the session pays by notes too")
@@ -213,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
                 r = long_run(game, int(args.heap.rstrip("Kk")), code, args.long)
                 bad += r["result"] != FIT or r["growth"] is None or r["growth"] > LEAK_BYTES
         return 1 if bad else 0
-    table(games, codes, args.max or None)
+    table(games, codes, args.max or None, args.jobs)
     return 0
 
 
