@@ -8,11 +8,13 @@ from fractions import Fraction
 from games.canon import math_hash
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
 from games.model import Model
+from tools.certify.beside import beside
 from tools.certify.feature import SpinLaw, expected_spins, feature_moments
 from tools.certify.joint import line_entries, spin_distribution
 from tools.certify.progressive import progressive_figures
 
 FLOOR = Fraction(RTP_FLOOR_NUM, RTP_FLOOR_DEN)  # by-law s. 93; no option lowers it
+BESIDE_REELS = 5  # reel sets this wide are worth a second process (bench_games: ~0.3-0.7 s each)
 GAMES_N = [10 ** k for k in range(3, 9)]
 Z = {"90": 1.6448536269514722, "95": 1.959963984540054}
 
@@ -73,7 +75,8 @@ def _proportional(m: Model, bi: int) -> bool:
     return same and all(x * c == y * c0 for x, y in zip(m.spay[0], m.spay[bi]))
 
 
-def certify_model(raw: dict) -> dict:
+def certify_model(raw: dict, jobs: int = 2) -> dict:
+    """Exact figures per bet level; jobs > 1 lets a 5-reel game's two reel sets be worked out at once."""
     m = Model(raw)
     out = {"id": m.id, "name": m.name, "math_hash": math_hash(raw), "cycle": m.base.cycle,
            "free_cycle": m.free.cycle if m.free else None, "bets": {}, "progressive": m.progressive}
@@ -86,8 +89,17 @@ def certify_model(raw: dict) -> dict:
         if src not in cache:
             # a bet level whose pays are those of the first level times its coins shares its
             # distributions, free-spin law (and the law's recursion tables) and win table
-            base = spin_distribution(m, m.base, src)
-            free = spin_distribution(m, m.free, src, m.multiplier) if m.free else None
+            # a 5-reel game's free-spin set is worked out in a child process while this one does
+            # the base set (tools/certify/beside.py); 3-reel sets take milliseconds, not worth a fork
+            wait = None
+            if m.free and m.nreels >= BESIDE_REELS and jobs > 1:
+                wait = beside(spin_distribution, m, m.free, src, m.multiplier)
+            try:
+                base = spin_distribution(m, m.base, src)
+            finally:
+                free = wait() if wait else None
+            if m.free and wait is None:
+                free = spin_distribution(m, m.free, src, m.multiplier)
             law = SpinLaw(m, free, m.free.cycle) if free else None
             cache[src] = (base, free, law, line_entries(m, m.base, src))
         out["bets"][bet] = _figures(m, bi, bet, *cache[src], scale)

@@ -82,15 +82,12 @@ def spin_distribution(m: Model, rs: ReelSet, bi: int, mult: int = 1) -> dict[tup
                 acc: dict[tuple, int] = {}
                 for k, cw in zip(zip(cscs, *parts), cws):
                     acc[k] = acc.get(k, 0) + cw
-                tr = moves_of[sig] = list(acc.items())
+                tr = moves_of[sig] = [(k[0], k[1:], cw) for k, cw in acc.items()]
             moves: dict[tuple, int] = {}
-            for cl, cw in tr:
+            for csc, nms, cw in tr:
                 add = 0
                 new_alive = []
-                i = 1
-                for rest, mask, best in alive:
-                    nm = cl[i]
-                    i += 1
+                for (rest, mask, best), nm in zip(alive, nms):
                     died = mask & ~nm
                     if died:
                         p = pay_n.get(died)
@@ -108,7 +105,7 @@ def spin_distribution(m: Model, rs: ReelSet, bi: int, mult: int = 1) -> dict[tup
                     else:
                         new_alive.append((nxt_rows[rest], nm, best))
                 new_alive.sort()
-                mk = (tuple(new_alive), add * sk + cl[0])
+                mk = (tuple(new_alive), add * sk + csc)
                 moves[mk] = moves.get(mk, 0) + cw
             if last:
                 # every line is settled: alive sets that move alike are summed before the moves
