@@ -3,7 +3,7 @@ of a 5x3 game take about the same time, and a lab workstation has more than one 
 
 The child only computes and writes its pickled result to a pipe, then leaves with os._exit: no
 atexit handler, no stdio flush, nothing that could wait on a lock another thread held at the fork.
-Where fork does not exist the function simply runs here, first.
+Where fork does not exist, or fork=False, the function simply runs here, first.
 """
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from typing import Callable, TypeVar
 T = TypeVar("T")
 
 
-def beside(fn: Callable[..., T], *args) -> Callable[[], T]:
+def beside(fn: Callable[..., T], *args, fork: bool = True) -> Callable[[], T]:
     """Start fn(*args) in a forked child; the returned callable waits for it and returns its result
-    (or raises what it raised, as a RuntimeError naming it)."""
-    if not hasattr(os, "fork"):
+    (or raises what it raised, as a RuntimeError naming it). fork=False runs it here and now."""
+    if not fork or not hasattr(os, "fork"):
         value = fn(*args)
         return lambda: value
     r, w = os.pipe()

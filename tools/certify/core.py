@@ -91,15 +91,12 @@ def certify_model(raw: dict, jobs: int = 2) -> dict:
             # distributions, free-spin law (and the law's recursion tables) and win table
             # a 5-reel game's free-spin set is worked out in a child process while this one does
             # the base set (tools/certify/beside.py); 3-reel sets take milliseconds, not worth a fork
-            wait = None
-            if m.free and m.nreels >= BESIDE_REELS and jobs > 1:
-                wait = beside(spin_distribution, m, m.free, src, m.multiplier)
+            free_of = beside(spin_distribution, m, m.free, src, m.multiplier,
+                             fork=m.nreels >= BESIDE_REELS and jobs > 1) if m.free else None
             try:
                 base = spin_distribution(m, m.base, src)
-            finally:
-                free = wait() if wait else None
-            if m.free and wait is None:
-                free = spin_distribution(m, m.free, src, m.multiplier)
+            finally:  # the child is waited for even when the base set fails
+                free = free_of() if free_of else None
             law = SpinLaw(m, free, m.free.cycle) if free else None
             cache[src] = (base, free, law, line_entries(m, m.base, src))
         out["bets"][bet] = _figures(m, bi, bet, *cache[src], scale)
