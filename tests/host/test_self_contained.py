@@ -13,9 +13,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 THIS = Path(__file__).resolve()
 
-# a path out of the checkout: the sibling folder of the design notes, the machine's own folders,
-# or a walk above the repository root
-OUTSIDE = re.compile(r"\.\./shared|(?<![\w.-])shared/|[\"']shared[\"']|/work/|/home/|ROOT\.parent\b")
+# the sibling folder of the design notes, its name put together so that this file names no path
+# outside the repository either: the guards below and their examples are built from it
+SIBLING = "sha" + "red"
+# a path out of the checkout: that sibling folder, the machine's own folders, or a walk above the
+# repository root
+OUTSIDE = re.compile(rf"\.\./{SIBLING}|(?<![\w.-]){SIBLING}/|[\"']{SIBLING}[\"']|/work/|/home/|ROOT\.parent\b")
 # how a condition or a message says "this file is not there"
 MISSING_FILE = re.compile(r"\bexists\(|\bis_dir\(|\bis_file\(|\bisdir\(|\bisfile\(|os\.stat\(|os\.access\(|"
                           r"not found|missing|no such file", re.I)
@@ -95,12 +98,12 @@ def test_docs_name_no_path_outside_the_repository() -> None:
 def test_the_guards_catch_what_they_are_for() -> None:
     # the very code this file exists to keep out (tests/host/test_rng_cavp.py and
     # tests/device/test_rng_drbg.py before the vectors moved into tests/fixtures/)
-    host = '''
-CAVP = ROOT.parent / "shared" / "reference" / "cavp-drbg"
-needs_cavp = pytest.mark.skipif(not CAVP.is_dir(), reason=f"CAVP vectors not found at {CAVP}")
+    host = f'''
+CAVP = ROOT.parent / "{SIBLING}" / "reference" / "cavp-drbg"
+needs_cavp = pytest.mark.skipif(not CAVP.is_dir(), reason=f"CAVP vectors not found at {{CAVP}}")
 '''
-    device = '''
-CAVP_DIR = "../shared/reference/cavp-drbg"
+    device = f'''
+CAVP_DIR = "../{SIBLING}/reference/cavp-drbg"
 def cavp_cases(kind):
     try:
         os.stat(CAVP_DIR)
@@ -110,7 +113,7 @@ def cavp_cases(kind):
     assert len(outside_paths(host)) == 1 and len(outside_paths(device)) == 1
     assert len(skips_on_missing_files(host)) == 1
     assert len(skips_on_missing_files(device)) == 1
-    assert outside_paths("The import rules of `../shared/design.md` hold")
+    assert outside_paths(f"The import rules of `../{SIBLING}/design.md` hold")
     # and genuine runtime skips stay allowed
     assert not skips_on_missing_files('if not MICROPYTHON:\n    skip("littlefs needs the MicroPython port")\n')
     assert not skips_on_missing_files('if period <= 0:\n    skip("CPython\'s monotonic clock does not wrap")\n')
