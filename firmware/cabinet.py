@@ -8,12 +8,12 @@
 from board.cctalk import CcTalkError
 from board.doors import Doors
 from board.switches import Button
-from firmware import config, states
+from firmware import config, jurisdiction, states
 from firmware.books import AuditError
 from firmware.coins import CoinIn
 from firmware.coupon_out import CouponOut
 from firmware.payout import HopperOut
-from firmware.play import GamePlay
+from firmware.play import GamePlay, played
 from firmware.play_keno import KenoPlay, is_keno
 from firmware.play_poker import PokerPlay, is_poker
 
@@ -43,8 +43,9 @@ HARD_METERS = {"meter_in": ("coin_in",), "meter_out": ("coin_out",), "meter_drop
 # tilts the attendant's reset key clears once the cause is gone; the others need a technician
 KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 # tilts found afresh at every power-up, so never kept in critical memory: the boot check of the
-# offered games, the configuration's and the software's authentication (firmware/authenticate.py)
-BOOT_TILTS = ("game", "config", "software")
+# offered games (limits: each one refused by the jurisdiction's limits), the configuration's and
+# the software's authentication (firmware/authenticate.py)
+BOOT_TILTS = ("game", "limits", "config", "software")
 # tilts of a device whose fault is a physical condition read from it again at power-up, so kept in RAM
 # only, and cleared by the reset key once the device reports no fault (the coupon printer)
 DEVICE_TILTS = ("printer",)
@@ -165,7 +166,9 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             self.win = g.get("award", 0)
             rec = self.last_recall()
             if rec and self.game and rec["id"] == self.game.id:  # the last game again, rebuilt from its draws
-                self.reels = self.game.evaluate(rec["bet"], rec["draws"]).window
+                o = self.game.evaluate(rec["bet"], rec["draws"])
+                self.reels = o.window
+                self.played = played(self.game, o)
                 self.shown_last(rec)
         if self.game and self.ledger.bet not in self.game.bets:
             self.ledger.set_bet(self.game.bets[0])  # a fresh machine, or the game set changed
@@ -277,6 +280,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         self._boot_tilts = {}
         self.win = 0
         self.reels = None
+        self.played = None
         self.show()
         return why
 
@@ -355,12 +359,21 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             "id": self.game.id if self.game else None,  # the certified model: symbol names, pay table
             "cents": config.DENOM_CENTS,  # one credit's value: the screen shows dollars too
             "hand": self.hand_screen(),  # video poker: the cards held, and a hand waiting for DRAW
+            "outcome": self.played if st != "spin" else None,  # its bet and winning lines, once the reels stop
+            "limits": self._limits(),  # the profile's bet and prize limits in cents (vlt), for the player's words
         })
         if self.coins.accepting and not self.want_money():
             self._inhibit()  # no money the moment the machine must not take it, not at the next poll
         self.board.lamp("lamp_play").value(st == "credit")
         self.board.lamp("lamp_cashout").value(st == "credit")
         self.board.lamp("lamp_tower").value(st not in ("idle", "credit"))
+
+    def _limits(self):
+        # why a game or a bet is refused, in the player's words with the figures (docs/screen.md)
+        p = jurisdiction.PROFILES.get(config.JURISDICTION)
+        if not p or p["max_bet_cents"] is None:
+            return None
+        return {"bet": p["max_bet_cents"], "prize": p["max_prize_cents"]}
 
     def paytable(self, lang):
         """s. 89: name, unit cost, prizes and how they are won, before play."""

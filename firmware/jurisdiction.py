@@ -44,6 +44,11 @@ def _over(name, rule, what, cents):
     return "%s %s: %s above %s (%s; %s)" % (name, rule[1], dollars(cents), dollars(limit), what, rule[2])
 
 
+def is_refusal(name, why):
+    """True when why is one of _over's refusals under profile name (they name the profile first)."""
+    return why.startswith(name + " ")
+
+
 def largest_prize(m):
     """The largest prize the pay table offers, in credits (games/model.py Model): the best line or
     scatter pay at any bet level, times the free spins' multiplier when a feature pays it; for keno

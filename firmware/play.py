@@ -10,7 +10,20 @@ from firmware.play_poker import is_poker
 from rng import RngFailure
 
 
+def played(game, outcome):
+    """The display's record of the game on the screen (docs/screen.md `outcome`): the bet it was
+    played at, a reel game's base-spin wins as [line index, credits] (-1: the scatter) for the
+    winning lines drawn over the window, and [spins, credits] of its free spins."""
+    reels = not (is_keno(game) or is_poker(game))  # keno's and poker's wins name no line
+    out = {"bet": outcome.bet, "lines": [[w[0], w[2]] for w in outcome.wins] if reels else []}
+    if reels and outcome.free:
+        out["free"] = [len(outcome.free), sum(f[2] for f in outcome.free)]
+    return out
+
+
 class GamePlay:
+    played = None  # played(): the outcome on the screen, None when none is
+
     def bet_one(self):
         if not self.playable():
             return
@@ -86,6 +99,7 @@ class GamePlay:
         coupon = self.jurisdiction is not None and self.jurisdiction.get("payout") == "coupon"
         self.ledger.settle(outcome, self.game.id, 0 if coupon else config.JACKPOT_LIMIT, self.progressive, spin)
         self.reels = outcome.window
+        self.played = played(self.game, outcome)
         if spin:
             self.win = 0  # shown when the reels stop
             self._spin_end = ticks_add(self.board.ticks_ms(), config.SPIN_MS)

@@ -70,6 +70,7 @@ class PokerPlay:
 
         self.reels = [[card_name(deck[i]) for i in range(HAND_SIZE)]]
         self.win = 0
+        self.played = None  # a hand on the screen: no game's outcome until the draw
 
     def toggle_hold(self, key):
         self.holds = toggle(self.holds, key)

@@ -309,7 +309,10 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
             cab.set_tilt("rng", str(rng_failure))
         if game is None and not problems and not software:
             reasons = ["%s: %s" % (gid, why) for gid, ok, why, _ in offered if not ok]
-            cab.set_tilt("game", "no certified game to offer" + (" (%s)" % "; ".join(reasons) if reasons else ""))
+            # certified but every one over the profile's limits: the player is told so (docs/screen.md)
+            over = bool(offered) and all(jurisdiction.is_refusal(config.JURISDICTION, why) for _, _, why, _ in offered)
+            head = "no game within the %s limits to offer" % config.JURISDICTION if over else "no certified game to offer"
+            cab.set_tilt("limits" if over else "game", head + (" (%s)" % "; ".join(reasons) if reasons else ""))
         cab.resume()  # with no game too: a wager committed before the reboot is refunded, never lost
     cab.show()
     log("ready " + json.dumps({"game": game.id if game else None, "credits": ledger.credits if ledger.st else None,

@@ -3,6 +3,9 @@
 # r. 13, s. 1), each rule tested on both sides of its limit, and the boot check that disables a
 # game breaking one (firmware/startup.py load_games).
 # mp-heap: 384K
+import json
+
+from devtest import rmtree, tmpdir
 from firmware import config, jurisdiction
 from firmware.startup import load_games
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
@@ -116,6 +119,29 @@ def test_boot_disables_a_game_that_breaks_the_vlt_limits_and_names_the_rule():
     ledger = _Ledger()
     out = load_games(("trefle-86",), "games/models", "games/certs", ledger, lines.append)
     assert out[0][1] and not ledger.events  # the casino profile offers it
+
+
+def test_a_refusal_by_the_limits_is_told_apart_from_a_certificate_failure():
+    """firmware/startup.py: with every offered game refused by the profile's limits the tilt is
+    "limits" (the player's screen says why), with any other failure it is "game"."""
+    was = config.JURISDICTION
+    try:
+        config.JURISDICTION = "vlt"
+        out = load_games(("trefle-86",), "games/models", "games/certs", _Ledger(), lambda line: None)
+    finally:
+        config.JURISDICTION = was
+    assert jurisdiction.is_refusal("vlt", out[0][2]), out
+    d = tmpdir("juris")
+    try:
+        with open("games/models/sept-royal-88.json") as f:
+            raw = json.load(f)
+        raw["pays"][1]["pays"]["3"][0] += 1  # BAR3's pay at bet 1: the math hash differs
+        with open(d + "/sept-royal-88.json", "w") as f:
+            json.dump(raw, f)
+        out = load_games(("sept-royal-88",), d, "games/certs", _Ledger(), lambda line: None)
+    finally:
+        rmtree(d)
+    assert not out[0][1] and not jurisdiction.is_refusal("vlt", out[0][2]), out
 
 
 def test_the_setting_is_checked_like_the_others():
