@@ -127,6 +127,9 @@ def test_the_server_passes_the_firmwares_frame_and_refuses_what_it_does_not_serv
     assert status == 200 and json.loads(body) == cab.panel.screen  # the harness's own tap saw the same
     assert get(server.url + "press/lamp_tower", "POST")[0] == 404  # only the player's buttons
     assert get(server.url + "press/key_reset", "POST")[0] == 404  # the attendant's key is not the player's
+    for bad in ("spot/0", "spot/100", "spot/x", "quick/", "spot/17/1", "clear/1"):  # keno's touches: a small number
+        assert get(server.url + "press/" + bad, "POST")[0] == 404, bad
+    assert get(server.url + "press/spot/17", "POST") == (200, b"touched spot 17\n")  # a reel game loses it
     assert get(server.url + "model/no-such-game")[0] == 404
     assert get(server.url + "model/..%2F..%2Ffirmware%2Fconfig")[0] == 404
     assert get(server.url + "../firmware/config.py")[0] == 404
