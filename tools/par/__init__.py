@@ -7,7 +7,10 @@ return, the free spins feature, the progressive, the win distribution (log scale
 included) and the convergence of the realised return. Keno (tools/par/keno_sheet.py): per spot
 count and bet. Video poker (tools/par/poker_sheet.py): optimal play and the built-in strategy per
 bet level, each award's chance and part of the return, the strategy's hold patterns, checked
-against the shipped certificate. Every figure is the certifier's (`python -m tools.certify --json`). --png also renders each sheet to <id>.png in headless Chromium.
+against the shipped certificate. Every figure is the certifier's (`python -m tools.certify --json`).
+Each sheet opens with what a lab files it under (tools/par/filing.py: the software version, the
+source's date, the denomination), and writes long exact fractions in full at its end. --pdf also
+prints each sheet to <id>.pdf in headless Chromium (make par-pdf).
 """
 from __future__ import annotations
 
@@ -15,34 +18,33 @@ import argparse
 import glob
 import os
 import sys
-import time
 
 from tqdm import tqdm
 
 from tools.certify import keno
 from tools.certify.core import certify_model, load_model
 from tools.certify.poker_report import certify_poker
-from tools.par import browser, keno_sheet, poker_sheet, render, sheet
+from tools.par import browser, filing, keno_sheet, poker_sheet, render, sheet
 from tools.progress import wanted
 
 
-def build(path: str) -> tuple[dict, list[tuple]]:
-    """(the certifier's result, the sheet's blocks) of one model file."""
+def build(path: str, epoch: int | None = None) -> tuple[dict, list[tuple]]:
+    """(the certifier's result, the sheet's blocks) of one model file; epoch: the source's date
+    (tools/par/filing.py source_epoch), None: undated. Nothing of the run (its time) is written."""
     raw = load_model(path)
-    t0 = time.perf_counter()
     if keno.is_keno(raw):  # issue 13: its own figures, per spot count
         cert = keno.certify(raw)
-        return cert, keno_sheet.blocks(cert, raw, time.perf_counter() - t0)
+        return cert, keno_sheet.blocks(cert, raw, epoch)
     if poker_sheet.is_poker(raw):  # issue 13: one solver run, optimal play and the built-in strategy
         rep = certify_poker(raw)
-        return rep, poker_sheet.blocks(rep, raw)
+        return rep, poker_sheet.blocks(rep, raw, epoch=epoch)
     cert = certify_model(raw)
-    return cert, sheet.blocks(cert, raw, time.perf_counter() - t0)
+    return cert, sheet.blocks(cert, raw, epoch)
 
 
-def write(path: str, out: str) -> str:
+def write(path: str, out: str, epoch: int | None = None) -> str:
     """Writes the sheet of one model into out; returns its one-line summary."""
-    return save(*build(path), out)
+    return save(*build(path, epoch), out)
 
 
 def save(cert: dict, blocks: list[tuple], out: str) -> str:
@@ -69,15 +71,16 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m tools.par")
     ap.add_argument("models", nargs="*")
     ap.add_argument("--out", default=os.path.join("build", "par"))
-    ap.add_argument("--png", action="store_true", help="also <id>.png, each sheet rendered by headless Chromium")
+    ap.add_argument("--pdf", action="store_true", help="also <id>.pdf, each sheet printed by headless Chromium")
     a = ap.parse_args(argv)
     paths = a.models or sorted(glob.glob(os.path.join("games", "models", "*.json")))
+    epoch = filing.source_epoch()  # the source's date, the same for every sheet of the run
     bar = tqdm(paths, desc="PAR sheets", unit="model", file=sys.stderr, disable=not wanted())
     for p in bar:
         bar.set_postfix_str(os.path.basename(p))
-        tqdm.write(write(p, a.out))
-        if a.png:
+        tqdm.write(write(p, a.out, epoch))
+        if a.pdf:
             page = os.path.join(a.out, load_model(p)["id"] + ".html")
-            browser.screenshot(page, page[:-5] + ".png", browser.measure(page)["height"])
+            browser.pdf(page, page[:-5] + ".pdf", epoch)
     print("PAR sheets in %s/" % a.out)
     return 0
