@@ -2,7 +2,7 @@
 # pays, before play. French first (Quebec), English second. Lines of plain text; the display wraps.
 _T = {
     "fr": {"c": " :", "bet": "Mise", "credits": "crédits",
-           "how": "Choisissez de %s à %s numéros parmi 1 à %d, ou le choix au hasard; %d numéros sont tirés.",
+           "how": "Choisissez de %s à %s numéros de 1 à %d, ou faites un choix au hasard; %d numéros sont tirés.",
            "pays": "Gains (crédits) selon la mise %s, par numéros choisis et numéros atteints :",
            "row": "  %d choisi%s, %d atteint%s : %s",
            "malf": "Toute défectuosité annule jeux et paiements; la mise est remboursée si le joueur n'y est pour rien."},
