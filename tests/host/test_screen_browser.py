@@ -599,3 +599,37 @@ def test_a_vlt_whose_game_is_over_the_limits_says_why_in_player_words(tmp_path_f
     finally:
         server.close()
         cab.shutdown()
+
+
+def test_a_poker_hand_on_the_real_firmware_deal_hold_draw(tmp_path_factory, page: Chromium) -> None:
+    """Issue 23.14 on a jacks-96 cabinet, with the page's own buttons: the play button says Donner,
+    deals; a card touched is held (GARDÉE under it, the firmware's frame agrees); the button says
+    Tirer and draws; then no card is marked held any more and the button says Donner again."""
+    cab = EmulatedCabinet(tmp_path_factory.mktemp("poker-screen"), extra_args=["--games", "jacks-96"]).boot(login=False)
+    server = ScreenServer(cab.ports["panel"], lambda what: act(cab, what))
+    c = page
+    try:
+        c.js("localStorage.setItem('jeton-lang', 'fr')")
+        c.open(server.url)
+        assert cab.panel
+        cab.insert_token()  # 4 credits: a hand at bet 1
+        c.wait(lambda: text(c, "#b-play") == "Donner" and text(c, "#credits") == "4", "Donner")
+        c.click("#b-play")
+        s = cab.panel.wait_for(lambda s: (s.get("hand") or {}).get("open"))
+        c.wait(lambda: text(c, "#b-play") == "Tirer" and c.js("document.querySelectorAll('button.card').length") == 5,
+               "the hand dealt")
+        c.click(".card:nth-child(2)")  # the hold key under the second card
+        cab.panel.wait_for(lambda s: (s.get("hand") or {}).get("held") == [0, 1, 0, 0, 0])
+        c.wait(lambda: c.js("[...document.querySelectorAll('.card .flag')].map(e => e.textContent)") ==
+               ["", "GARDÉE", "", "", ""], "the card held")
+        kept = s["reels"][0][1]
+        c.click("#b-play")
+        s = cab.panel.wait_for(lambda s: not (s.get("hand") or {}).get("open") and s.get("state") not in ("spin", "hold"))
+        assert s["reels"][0][1] == kept and s["hand"]["held"] == [0, 1, 0, 0, 0]  # the frame still says which was kept
+        c.wait(lambda: text(c, "#games") == "1" and text(c, "#b-play") == "Donner", "the hand drawn")
+        assert c.js("[...document.querySelectorAll('.card .flag')].map(e => e.textContent)") == [""] * 5
+        assert c.js("document.querySelectorAll('.card.held, button.card').length") == 0
+        shot(c, "poker-drawn-fr.png")
+    finally:
+        server.close()
+        cab.shutdown()
