@@ -172,7 +172,8 @@ function draw() {
   $("b-play").dataset.t = f.hand && f.hand.open ? "draw" : (m && m.kind === "poker") || f.hand ? "deal" : "play";
   drawTexts();
   const cents = f.cents || 0;
-  $("game-name").textContent = f.game ? (f.game[S.lang] || f.game.fr) : (m ? m.name[S.lang] : T("ui", "no_game"));
+  // the firmware names no game "aucun jeu" / "no game": the page's own words for it
+  $("game-name").textContent = f.game && f.id ? (f.game[S.lang] || f.game.fr) : (m ? m.name[S.lang] : T("ui", "no_game"));
   for (const k of ["credits", "bet", "win"]) {
     const v = f[k] || 0;
     $(k).textContent = String(v);

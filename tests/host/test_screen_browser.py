@@ -371,9 +371,9 @@ def test_hand_pay_bet_refusal_and_the_limits_are_said_with_dollars(page: Chromiu
          "Mise refusée : au-delà des limites de l'appareil (mise d'au plus 2,50 $, lot d'au plus 1\u00a0000,00 $)",
          "Bet refused: over this machine's limits (bet at most $2.50, prize at most $1,000.00)"),
         ("{state: 'tilt', credits: 0, cents: 25, say: ['tilt', 'limits'], %s}" % limits,
-         "Hors service : ce jeu dépasse les limites permises sur cet appareil (mise d'au plus 2,50 $, "
+         "Hors service : aucun jeu offert ne respecte les limites permises sur cet appareil (mise d'au plus 2,50 $, "
          "lot d'au plus 1\u00a0000,00 $). Appelez un préposé",
-         "Out of service: this game is over the limits allowed on this machine (bet at most $2.50, "
+         "Out of service: no game offered is within the limits allowed on this machine (bet at most $2.50, "
          "prize at most $1,000.00). Call an attendant"),
         ("{state: 'payout', credits: 0, cents: 25, say: ['paying', 1]}",
          "Paiement en cours : encore 1 pièce", "Paying: 1 coin to go"),
@@ -589,12 +589,12 @@ def test_a_vlt_whose_game_is_over_the_limits_says_why_in_player_words(tmp_path_f
         assert cab.panel
         s = cab.panel.wait_for(lambda s: s.get("state") == "tilt")
         assert "vlt maximum bet: $6.25 above $2.50" in s["msg"], s
-        c.wait(lambda: text(c, "#message") == "Hors service : ce jeu dépasse les limites permises sur cet appareil "
+        c.wait(lambda: text(c, "#message") == "Hors service : aucun jeu offert ne respecte les limites permises sur cet appareil "
                "(mise d'au plus 2,50 $, lot d'au plus 1\u00a0000,00 $). Appelez un préposé", "the limits in French")
         assert c.js("document.getElementById('message').classList.contains('fault')")
         shot(c, "vlt-limits-fr.png")
         c.click("#b-lang")
-        c.wait(lambda: text(c, "#message") == "Out of service: this game is over the limits allowed on this machine "
+        c.wait(lambda: text(c, "#message") == "Out of service: no game offered is within the limits allowed on this machine "
                "(bet at most $2.50, prize at most $1,000.00). Call an attendant", "the limits in English")
     finally:
         server.close()

@@ -35,7 +35,7 @@ def test_tilts_and_locks_name_their_parts() -> None:
         "Out of service: coin hopper, coupon printer. Call an attendant"
     assert sentence(["lock", "jackpot", 1200], "fr", {"cents": 25}) == "Gros lot : 1200 crédits (300,00 $). Appelez un préposé"
     vlt = {"cents": 25, "limits": {"bet": 250, "prize": 100000}}
-    assert sentence(["tilt", "limits"], "en", vlt) == ("Out of service: this game is over the limits allowed on this "
+    assert sentence(["tilt", "limits"], "en", vlt) == ("Out of service: no game offered is within the limits allowed on this "
                                                        "machine (bet at most $2.50, prize at most $1,000.00). Call an attendant")
     assert sentence(["bet_refused"], "fr", vlt) == ("Mise refusée : au-delà des limites de l'appareil "
                                                     "(mise d'au plus 2,50 $, lot d'au plus 1\u00a0000,00 $)")
