@@ -19,6 +19,7 @@ import json
 from board.compat import const, ticks_diff
 from firmware import config
 from firmware.console_access import AccessCommands
+from firmware.console_coupons import CouponCommands
 
 PROMPT = b"jeton> "
 MAX_LINE = const(80)
@@ -28,7 +29,7 @@ _BYTE = const(2)  # a byte that is not printable ASCII: refused at its end
 _LOST = const(3)  # the UART lost input inside it: discarded at its end
 
 
-class Console(AccessCommands):
+class Console(AccessCommands, CouponCommands):
     def __init__(self, uart, cabinet, accounts=None, audit=None):
         self.uart = uart
         self.cab = cabinet
@@ -69,7 +70,10 @@ class Console(AccessCommands):
             "tournament": (self.cmd_tournament, "status and rules; administrator, audit key: 'tournament start FEE CREDITS GAMES PCT DATE HOURS [NAME]' / 'tournament end'"),
             "ramclear": (self.cmd_ramclear, "administrator, audit key on: clears critical memory (not the security log)"),
             "verify": (self.cmd_verify, "auditor: 'verify SEED' (hex): HMAC-SHA256 keyed by SEED over the firmware image as stored"),
-            "coupons": (self.cmd_coupons, "last redemption coupons and the printer ('coupons json')"),
+            "coupons": (self.cmd_coupons, "coupon records kept until the system acknowledges them, and the printer "
+                        "('coupons json', 'coupons N'; auditor: 'coupons ack N [M]')"),
+            "validation": (self.cmd_validation, "validation id and coupon sequence ('validation json'); "
+                           "administrator: 'validation set ID [SEQ]', as a system's SAS 4C"),
             "reprint": (self.cmd_reprint, "attendant: reprint the last coupon issued, marked DUPLICATE"),
             "hand": (self.cmd_hand, "video poker: the hand; 'hand deal' / 'hand hold N' / 'hand auto' / 'hand draw'"),
         }
@@ -371,34 +375,6 @@ class Console(AccessCommands):
         self.say("hmac-sha256 %s over %d bytes of the firmware image" % (text, n))
         if self.cab.ledger.st is not None:
             self.cab.ledger.event("verify", "seed %s: %s" % (args[0][:16], text[:16]))
-
-    def cmd_coupons(self, args):
-        from firmware import coupon
-
-        self._need_memory()
-        recs = self.cab.ledger.coupons()
-        if args and args[0] == "json":
-            self.say(json.dumps(recs))
-            return
-        for r in recs:
-            self.say("no %d %s %s %d credits %s %s%s" % (r["s"], r["n"], coupon.dollars(r["c"]), r["k"],
-                                                       coupon.stamp(r["t"]), r["st"],
-                                                       " (%d duplicate)" % r["d"] if r["d"] else ""))
-        pr = self.cab.printer
-        if pr is None:
-            self.say("no coupon printer (jurisdiction %s)" % config.JURISDICTION)
-        else:
-            from board.printer_epic import LOW, describe
-
-            f = pr.status()
-            self.say("printer: %s%s" % (describe(f) or "ready", ", paper low" if f & LOW else ""))
-
-    def cmd_reprint(self, args):
-        from firmware import coupon
-
-        self._need_memory()
-        rec = self.cab.reprint_coupon()
-        self.say("coupon no %d %s %s reprinted as DUPLICATE" % (rec["s"], rec["n"], coupon.dollars(rec["c"])))
 
     def cmd_paytable(self, args):
         lang = args[0] if args else "en"

@@ -1,6 +1,7 @@
 # Money out by redemption coupon (the `vlt` jurisdiction: S-13.1, r. 7, s. 4; L-6, r. 3, s. 6-7): the
-# cash-out and the automatic coupon at $1,000 commit a coupon (firmware/coupon_books.py), then the
-# printer (board/printer_epic.py) is driven until it reports the coupon issued. Mixed into
+# cash-out and the automatic coupon at $1,000 commit a coupon (in the books, firmware/coupon_books.py,
+# then in the coupon memory, firmware/coupon_store.py, which numbers it: firmware/coupon_number.py),
+# then the printer (board/printer_epic.py) is driven until it reports the coupon issued. Mixed into
 # firmware.cabinet.Cabinet. Its methods run only on a cabinet with a printer: the printer driver and
 # the coupon's text are imported there, so a casino cabinet's heap does not hold them.
 from board.compat import ticks_add, ticks_diff
@@ -13,27 +14,129 @@ PRINTER_BOOT_MS = 4000  # a printer silent at power-up has this long to answer b
 
 
 class CouponOut:
+    def open_coupons(self, audit=None):
+        """The coupon memory (firmware/coupon_store.py) of a coupon jurisdiction, in a region of its
+        own that a RAM clear does not reach (power-up: firmware/startup.py open_printer). Lost, it
+        starts afresh without a validation id, logged in both logs: no coupon until the system sets
+        one. A part too small to hold it leaves the `coupons` condition: no money in, no play."""
+        from firmware.coupon_store import CouponStore, open_memory
+        from firmware.critmem import RamError
+
+        board = self.board
+        secret = board.machine_secret()
+        try:
+            mem = open_memory(board.nvram, secret, board.rollback_counter("coupons"), buffers=self.ledger.mem)
+        except (RamError, KeyError) as e:
+            self.set_tilt("coupons", "no coupon memory: %s" % e)
+            return
+        store = CouponStore(mem, secret)
+        for finding in store.open():
+            self.log("coupon memory: " + finding)
+            if self.ledger.st is not None:
+                self.ledger.event("nvram", "coupon memory: " + finding)
+            if store.lost and audit is not None:
+                audit.record("-", "nvram", finding)  # evidence a RAM clear keeps
+        self.coupons = store
+
     def _owed(self):
-        return self.printer is not None and self.ledger.coupon_pending()
+        return self.printer is not None and self.coupons is not None and self.coupons.owed_seq() != 0
+
+    def reconcile_coupons(self):
+        """At power-up: the books and the coupon memory agree on the latest coupon. A coupon the books
+        committed and the coupon memory never got (a cut between the two commits, or the coupon
+        memory lost) is kept there as the books have it; one issued there but still owed in the books
+        (a cut between the two commits of its issue) is issued in the books too. A coupon owed in the
+        coupon memory that the books do not know (the books RAM-cleared since) stays owed: it is
+        money owed to a player, and it prints."""
+        store = self.coupons
+        if store is None or self.ledger.st is None:
+            return
+        last = self.ledger.coupon_last()
+        if last is None:
+            return
+        if store.adopt(last):
+            self.log("coupon %d recovered from the books" % last["s"])
+            self.ledger.event("coupon", "no %d kept in the coupon memory from the books" % last["s"])
+        if last["st"] == "owed" and store.owed_seq() != last["s"]:
+            self.ledger.coupon_issued(last["s"])  # issued (or acknowledged) there already
+
+    def coupon_condition(self):
+        """The coupon memory's condition that stops money in and play (a tilt found afresh at every
+        power-up, never stored): no validation id, or the records awaiting the system near full."""
+        store = self.coupons
+        if self.printer is None or store is None:
+            return
+        why = store.stop_reason()
+        had = self._boot_tilts.get("coupons")
+        if why and not had:
+            self.set_tilt("coupons", why)
+        elif why:
+            self._boot_tilts["coupons"] = why  # the count moved: the same condition, no new event
+        elif had:
+            del self._boot_tilts["coupons"]
+            if self.ledger.st is not None and not self.ram_error:
+                self.ledger.event("tilt-clear", "coupons")
+            self.show()
 
     def coupon_cashout(self, why="cash-out"):
-        """All credits to one coupon: committed first, printed next (now, or once the printer is
-        ready). Never two coupons owed at once: the second waits for the first."""
+        """All credits to one coupon: committed first (the books, then the coupon memory), printed
+        next (now, or once the printer is ready). Never two coupons owed at once: the second waits
+        for the first. Refused (the credits stay on the meter) while the coupon memory cannot number
+        one: its condition says why."""
         self._cashout_asked = False
+        store = self.coupons
+        credits = self.ledger.credits
+        if store is None or not credits or store.owed_seq():
+            return
+        refused = store.refusal()
+        if refused:
+            self.log("%s refused: %s" % (why, refused))
+            self.coupon_condition()
+            return
+        from firmware.books import now
+
         try:
-            rec = self.ledger.issue_coupon(config.MACHINE_ID, config.DENOM_CENTS, why)
+            rec = store.draft(credits, credits * config.DENOM_CENTS, now(), why)
+        except ValueError as e:  # an amount no record holds: the credits stay, the log says why
+            self.log("%s refused: %s" % (why, e))
+            return
+        try:
+            rec = self.ledger.issue_coupon(rec, why)
         except AuditError as e:
             self.set_tilt("audit", str(e))
             return
         if rec is None:
             return
+        store.add(rec)
         from firmware import coupon
 
         self.log("%s: coupon %d (%s) for %s" % (why, rec["s"], rec["n"], coupon.dollars(rec["c"])))
         self.win = 0
         self.message = ("coupon", rec["c"])  # cents: the screen writes the amount in the player's language
         self._printer_next = self.board.ticks_ms()  # print now
+        self.coupon_condition()
         self.show()
+
+    def set_validation_id(self, vid, seq=0):
+        """The system sets the machine's validation id (SAS 4C; the console's `validation set`):
+        (validation id, sequence) in force. Logged in the books."""
+        store = self.coupons
+        if store is None:
+            raise ValueError("no coupon memory on this cabinet")
+        was = store.validation()
+        got = store.set_validation_id(vid, seq)
+        if got != was and self.ledger.st is not None and not self.ram_error:
+            self.ledger.event("validation", "validation id %d, sequence %d (was %d, %d)" % (got + was))
+        self.coupon_condition()
+        return got
+
+    def acknowledge_coupon(self, seq):
+        """The system has coupon seq's record (SAS 4D; the console's `coupons ack`): its slot may go."""
+        if self.coupons is None:
+            raise ValueError("no coupon memory on this cabinet")
+        rec = self.coupons.acknowledge(seq)
+        self.coupon_condition()
+        return rec
 
     def printer_silent_at_boot(self):
         self._printer_wait = ticks_add(self.board.ticks_ms(), PRINTER_BOOT_MS)
@@ -52,7 +155,7 @@ class CouponOut:
         # a DUPLICATE still in the paper path must not issue the coupon owed after it
         self._printing_seq = None if duplicate else rec["s"]
         try:
-            self.printer.print_ticket(coupon.lines(rec, config, duplicate), rec["n"])
+            self.printer.print_ticket(coupon.lines(rec, config, duplicate, self.jurisdiction.get("claim_s")), rec["n"])
         except PrinterError as e:
             self.set_tilt("printer", str(e))
             return False
@@ -67,7 +170,7 @@ class CouponOut:
         now = self.board.ticks_ms()
         if ticks_diff(now, self._printer_next) < 0:
             return
-        owed = self.ledger.coupon_owed() if self.ledger.coupon_pending() else None
+        owed = self.coupons.owed() if self._owed() else None
         self._printer_next = ticks_add(now, PRINTER_POLL_MS if owed or pr.printing else PRINTER_IDLE_MS)
         out = []
         flags = pr.poll(out)
@@ -82,9 +185,12 @@ class CouponOut:
                 self.set_tilt("printer", describe(OFFLINE) + " since power-up")
         for kind, a, b in out:
             if kind == "printed" and owed and self._printing_seq == owed["s"]:
-                if self.ledger.coupon_issued(owed["s"]):
+                # the coupon memory first, then the books (firmware/coupon_books.py)
+                if self.coupons.issued(owed["s"]):
+                    self.ledger.coupon_issued(owed["s"])  # False when the books were cleared since
                     self.log("coupon %d issued" % owed["s"])
                     self.message = ("coupon", owed["c"])
+                    self.coupon_condition()
                     self.show()
                 owed = None
             elif kind == "fault":
@@ -115,19 +221,27 @@ class CouponOut:
         return True
 
     def reprint_coupon(self):
-        """The attendant's reprint of the last coupon issued, marked DUPLICATE (console `reprint`)."""
-        if self.printer is None:
+        """The attendant's reprint of the last coupon issued, marked DUPLICATE (console `reprint`),
+        where the jurisdiction profile allows it: never under vlt, where a coupon printed is never
+        printed again (an interrupted one is completed under its own number: service_printer)."""
+        if self.printer is None or self.coupons is None:
             raise ValueError("no coupon printer on this cabinet")
+        if not self.jurisdiction.get("reprint"):
+            raise ValueError("no reprint under the %s profile: a coupon printed is never printed again"
+                             % config.JURISDICTION)
         from board.printer_epic import FAULTS, describe
 
-        if self.ledger.coupon_pending():
+        if self._owed():
             raise ValueError("a coupon is still owed: it prints first")
         f = self.printer.status()
         if f & FAULTS:
             raise ValueError("printer: %s" % describe(f))
-        rec = self.ledger.coupon_duplicate()
-        if rec is None:
+        last = self.coupons.last_issued()
+        if last is None:
             raise ValueError("no coupon issued yet")
+        rec = self.coupons.duplicate(last["s"])
+        if self.ledger.st is not None:
+            self.ledger.event("coupon-dup", "no %d reprinted as DUPLICATE" % rec["s"])
         if not self._print(rec, duplicate=True):
             raise ValueError("printer refused the duplicate")
         return rec
