@@ -19,7 +19,6 @@ import json
 from board.compat import const, ticks_diff
 from firmware import config
 from firmware.console_access import AccessCommands
-from firmware.console_coupons import CouponCommands
 
 PROMPT = b"jeton> "
 MAX_LINE = const(80)
@@ -29,7 +28,7 @@ _BYTE = const(2)  # a byte that is not printable ASCII: refused at its end
 _LOST = const(3)  # the UART lost input inside it: discarded at its end
 
 
-class Console(AccessCommands, CouponCommands):
+class Console(AccessCommands):
     def __init__(self, uart, cabinet, accounts=None, audit=None):
         self.uart = uart
         self.cab = cabinet
@@ -375,6 +374,22 @@ class Console(AccessCommands, CouponCommands):
         self.say("hmac-sha256 %s over %d bytes of the firmware image" % (text, n))
         if self.cab.ledger.st is not None:
             self.cab.ledger.event("verify", "seed %s: %s" % (args[0][:16], text[:16]))
+
+    # a coupon cabinet's commands (firmware/console_coupons.py), imported when first run
+    def cmd_coupons(self, args):
+        from firmware import console_coupons
+
+        console_coupons.coupons(self, args)
+
+    def cmd_validation(self, args):
+        from firmware import console_coupons
+
+        console_coupons.validation(self, args)
+
+    def cmd_reprint(self, args):
+        from firmware import console_coupons
+
+        console_coupons.reprint(self, args)
 
     def cmd_paytable(self, args):
         lang = args[0] if args else "en"

@@ -14,51 +14,8 @@ PRINTER_BOOT_MS = 4000  # a printer silent at power-up has this long to answer b
 
 
 class CouponOut:
-    def open_coupons(self, audit=None):
-        """The coupon memory (firmware/coupon_store.py) of a coupon jurisdiction, in a region of its
-        own that a RAM clear does not reach (power-up: firmware/startup.py open_printer). Lost, it
-        starts afresh without a validation id, logged in both logs: no coupon until the system sets
-        one. A part too small to hold it leaves the `coupons` condition: no money in, no play."""
-        from firmware.coupon_store import CouponStore, open_memory
-        from firmware.critmem import RamError
-
-        board = self.board
-        secret = board.machine_secret()
-        try:
-            mem = open_memory(board.nvram, secret, board.rollback_counter("coupons"), buffers=self.ledger.mem)
-        except (RamError, KeyError) as e:
-            self.set_tilt("coupons", "no coupon memory: %s" % e)
-            return
-        store = CouponStore(mem, secret)
-        for finding in store.open():
-            self.log("coupon memory: " + finding)
-            if self.ledger.st is not None:
-                self.ledger.event("nvram", "coupon memory: " + finding)
-            if store.lost and audit is not None:
-                audit.record("-", "nvram", finding)  # evidence a RAM clear keeps
-        self.coupons = store
-
     def _owed(self):
         return self.printer is not None and self.coupons is not None and self.coupons.owed_seq() != 0
-
-    def reconcile_coupons(self):
-        """At power-up: the books and the coupon memory agree on the latest coupon. A coupon the books
-        committed and the coupon memory never got (a cut between the two commits, or the coupon
-        memory lost) is kept there as the books have it; one issued there but still owed in the books
-        (a cut between the two commits of its issue) is issued in the books too. A coupon owed in the
-        coupon memory that the books do not know (the books RAM-cleared since) stays owed: it is
-        money owed to a player, and it prints."""
-        store = self.coupons
-        if store is None or self.ledger.st is None:
-            return
-        last = self.ledger.coupon_last()
-        if last is None:
-            return
-        if store.adopt(last):
-            self.log("coupon %d recovered from the books" % last["s"])
-            self.ledger.event("coupon", "no %d kept in the coupon memory from the books" % last["s"])
-        if last["st"] == "owed" and store.owed_seq() != last["s"]:
-            self.ledger.coupon_issued(last["s"])  # issued (or acknowledged) there already
 
     def coupon_condition(self):
         """The coupon memory's condition that stops money in and play (a tilt found afresh at every
@@ -116,27 +73,6 @@ class CouponOut:
         self._printer_next = self.board.ticks_ms()  # print now
         self.coupon_condition()
         self.show()
-
-    def set_validation_id(self, vid, seq=0):
-        """The system sets the machine's validation id (SAS 4C; the console's `validation set`):
-        (validation id, sequence) in force. Logged in the books."""
-        store = self.coupons
-        if store is None:
-            raise ValueError("no coupon memory on this cabinet")
-        was = store.validation()
-        got = store.set_validation_id(vid, seq)
-        if got != was and self.ledger.st is not None and not self.ram_error:
-            self.ledger.event("validation", "validation id %d, sequence %d (was %d, %d)" % (got + was))
-        self.coupon_condition()
-        return got
-
-    def acknowledge_coupon(self, seq):
-        """The system has coupon seq's record (SAS 4D; the console's `coupons ack`): its slot may go."""
-        if self.coupons is None:
-            raise ValueError("no coupon memory on this cabinet")
-        rec = self.coupons.acknowledge(seq)
-        self.coupon_condition()
-        return rec
 
     def printer_silent_at_boot(self):
         self._printer_wait = ticks_add(self.board.ticks_ms(), PRINTER_BOOT_MS)
@@ -227,8 +163,7 @@ class CouponOut:
         if self.printer is None or self.coupons is None:
             raise ValueError("no coupon printer on this cabinet")
         if not self.jurisdiction.get("reprint"):
-            raise ValueError("no reprint under the %s profile: a coupon printed is never printed again"
-                             % config.JURISDICTION)
+            raise ValueError("no reprint: a coupon printed is never printed again (the jurisdiction's rule)")
         from board.printer_epic import FAULTS, describe
 
         if self._owed():

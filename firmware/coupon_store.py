@@ -36,7 +36,9 @@ CAPACITY = PER_CHUNK * CHUNKS
 RESERVE = 1  # free slots kept for the coupon of the credits on the meter when money and play stop
 CHUNK_BYTES = PER_CHUNK * RECORD
 HEAD = 8
-LAYOUT = (("cv", HEAD),) + tuple(("c%d" % i, CHUNK_BYTES) for i in range(CHUNKS))
+# written out, so that a frozen image keeps it in flash, not in the heap (CHUNKS chunks of CHUNK_BYTES)
+LAYOUT = (("cv", 8), ("c0", 224), ("c1", 224), ("c2", 224), ("c3", 224), ("c4", 224), ("c5", 224), ("c6", 224),
+          ("c7", 224))
 JOURNAL = HEAD + CHUNK_BYTES  # the largest transaction: the head and one chunk
 OWED = 1
 ISSUED = 2
@@ -68,7 +70,7 @@ def _pack(rec, status):
 class CouponStore:
     def __init__(self, mem, secret):
         self.mem = mem
-        self.kp = coupon_number.keypads(secret)
+        self.secret = secret  # the permutation's key is derived from it when a coupon is numbered
         self.vid = 0
         self.seq = 0
         self.lost = None  # why the memory was found lost at this power-up (until a validation id is set)
@@ -228,7 +230,7 @@ class CouponStore:
         if not 0 < credits <= _U32 or not 0 < cents <= _U32:
             raise ValueError("a coupon of %d credits, %d cents: beyond a record's 32 bits" % (credits, cents))
         seq = self.seq + 1
-        number = coupon_number.control_number(self.kp, self.vid, seq)[1]
+        number = coupon_number.control_number(coupon_number.keypads(self.secret), self.vid, seq)[1]
         return {"s": seq, "n": number, "c": cents, "k": credits, "t": t, "st": "owed", "d": 0, "why": why}
 
     def add(self, rec):

@@ -212,7 +212,9 @@ def open_printer(board, cab, ledger, audit=None):
         return
     if cab.jurisdiction.get("payout") != "coupon":
         return
-    cab.open_coupons(audit)
+    from firmware import coupon_system
+
+    coupon_system.open_coupons(cab, audit)
     from board.printer_epic import Printer
 
     try:
@@ -227,7 +229,7 @@ def open_printer(board, cab, ledger, audit=None):
         cab.printer_silent_at_boot()  # then its silence is a tilt (not only at the first coupon)
     elif f & FAULTS:  # its fault is found again at power-up
         cab.set_tilt("printer", describe(f))
-    cab.reconcile_coupons()  # the books and the coupon memory agree on the latest coupon
+    coupon_system.reconcile(cab)  # the books and the coupon memory agree on the latest coupon
     cab.coupon_condition()
 
 

@@ -15,7 +15,7 @@ from fakes_cabinet import Acceptor, Board, coins, press, steps
 from fakes_firmware import RamNvram, memory, wiped
 from fakes_printer import FakePrinter
 from board.printer_epic import Printer
-from firmware import config, coupon_number, coupon_store, jurisdiction, startup
+from firmware import config, coupon_number, coupon_store, coupon_system, jurisdiction, startup
 from firmware.cabinet import Cabinet
 from firmware.critmem import RamError
 from firmware.ledger import Ledger
@@ -43,8 +43,8 @@ def boot(board, fake, acc=None):
     cab.jurisdiction = jurisdiction.PROFILES["vlt"]
     cab.printer = Printer(fake, board.idle, timeout_ms=5)
     cab.printer.begin()
-    cab.open_coupons()
-    cab.reconcile_coupons()
+    coupon_system.open_coupons(cab)
+    coupon_system.reconcile(cab)
     cab.coupon_condition()
     if ram_error:
         cab.set_ram_error(ram_error)
@@ -69,7 +69,7 @@ def fresh(vid=VID):
     fake = FakePrinter()
     cab, acc = boot(board, fake)
     if vid:
-        cab.set_validation_id(vid)
+        coupon_system.set_validation_id(cab, vid)
     return cab, board, acc, fake
 
 
@@ -221,7 +221,7 @@ def test_no_reprint_under_vlt():
     before = bytes(fake.data)
     with raises(ValueError) as e:
         cab.reprint_coupon()
-    assert "no reprint under the" in str(e.value) and bytes(fake.data) == before
+    assert str(e.value).startswith("no reprint: ") and bytes(fake.data) == before
     assert cab.coupons.records()[0]["d"] == 0
 
 
@@ -311,7 +311,7 @@ def test_a_printer_silent_at_power_up_tilts_naming_it_and_the_credits_wait_for_i
     board = Board(wiped(NVRAM))
     fake = FakePrinter()
     cab, acc = boot(board, fake)
-    cab.set_validation_id(VID)
+    coupon_system.set_validation_id(cab, VID)
     coins(cab, acc, 2)
     fake.mute = True  # unplugged, or dead, across the power cycle
     cab, acc = power_up_vlt(board, fake)
@@ -503,7 +503,7 @@ def test_a_lost_coupon_memory_keeps_the_credits_until_the_system_sets_a_validati
     steps(cab, 20)
     assert cab.ledger.credits == 8 and fake.tickets == 1  # stays on the meter: the cabinet shows why
     assert [r["n"] for r in cab.coupons.records()] == [first["n"]]  # the books' latest, kept again
-    cab.set_validation_id(VID + 1)
+    coupon_system.set_validation_id(cab, VID + 1)
     assert "coupons" not in cab.tilts and cab.state == "credit"
     second = cash_out(board, cab, fake)
     assert second["s"] == first["s"] + 1 and second["n"][:8] == "%08d" % (VID + 1)
@@ -515,7 +515,7 @@ def test_no_money_and_no_play_before_the_system_sets_a_validation_id():
     assert cab.state == "tilt" and not cab.want_money()
     coins(cab, acc, 1)
     assert cab.ledger.credits == 0
-    cab.set_validation_id(VID)
+    coupon_system.set_validation_id(cab, VID)
     assert "coupons" not in cab.tilts and cab.want_money()
     assert cab.ledger.events()[-1][2] == "tilt-clear"
     assert [e[3] for e in cab.ledger.events() if e[2] == "validation"] == [
@@ -543,6 +543,84 @@ def test_records_awaiting_the_system_stop_money_and_play_and_the_credits_still_l
     recs = store.records()
     assert len(recs) == coupon_store.CAPACITY and all(r["st"] == "issued" for r in recs)
     for r in recs[:2]:
-        cab.acknowledge_coupon(r["s"])  # the system has them
+        coupon_system.acknowledge(cab, r["s"])  # the system has them
     assert "coupons" not in cab.tilts and cab.want_money()
     assert store.coupon_record(recs[0]["s"])["st"] == "acked"  # kept, until its slot is needed
+
+
+class Uart:
+    def __init__(self):
+        self.rx = bytearray()
+        self.tx = bytearray()
+
+    def readinto(self, buf):
+        n = min(len(buf), len(self.rx))
+        buf[:n] = self.rx[:n]
+        self.rx = self.rx[n:]
+        return n
+
+    def write(self, data):
+        self.tx += data
+        return len(data)
+
+
+def run(con, line):
+    """Type a line on the console; the reply lines before the prompt."""
+    con.uart.rx += line.encode() + b"\r"
+    con.service()
+    out = bytes(con.uart.tx).decode()
+    con.uart.tx = bytearray()
+    assert out.endswith("jeton> ")
+    return [s for s in out[:-len("jeton> ")].split("\r\n") if s]
+
+
+def open_console(cab):
+    """The console of the cabinet, every command allowed (who may run what: test_e2e_coupons.py)."""
+    from firmware.console import Console
+
+    con = Console(Uart(), cab)
+    con._allowed = lambda words: None
+    con.user = ("t", "administrator")
+    return con
+
+
+def test_the_console_reads_sets_and_acknowledges():
+    import json
+
+    cab, board, acc, fake = fresh()
+    con = open_console(cab)
+    assert run(con, "validation") == ["validation id %d, sequence 0, 0 records awaiting the system (room for 64)" % VID]
+    assert run(con, "validation set 0") == ["error: validation id must be 1 to 16777215 (SAS 4C: 3 bytes)"]
+    assert run(con, "validation set x") == ["error: usage: validation set ID [SEQ] (ID 1 to 16777215, SAS 4C)"]
+    assert run(con, "validation set 4243 10") == ["validation id 4243, sequence 10, 0 records awaiting the system (room for 64)"]
+    assert run(con, "validation set 4243 3")[0].startswith("validation id 4243, sequence 10,")  # never back
+    coins(cab, acc, 1)
+    rec = cash_out(board, cab, fake)
+    assert rec["s"] == 11
+    [got] = json.loads(run(con, "coupons json")[0])
+    assert got == rec and got["n"][:8] == "00004243"
+    [line] = run(con, "coupons 11")
+    assert line.startswith("no 11 %s $1.00 4 credits " % rec["n"]) and line.endswith(" issued")
+    assert run(con, "coupons 12") == ["error: no record of coupon 12"]
+    assert run(con, "coupons 1 2") == ["error: usage: coupons [json | N | ack N [M]]"]
+    assert run(con, "coupons ack 3 1") == ["error: coupons ack N M: N at most M"]
+    assert run(con, "coupons ack 12") == ["error: no record of coupon 12"]
+    assert run(con, "coupons ack 1 11") == ["1 acknowledged; 0 awaiting the system"]
+    assert run(con, "coupons ack 11") == ["1 acknowledged; 0 awaiting the system"]  # again: nothing changes
+    out = run(con, "coupons")
+    assert out[0].endswith(" acked") and out[1] == "validation id 4243, sequence 11, 0 records awaiting the system (room for 64)"
+    assert out[2] == "printer: ready"
+    assert json.loads(run(con, "validation json")[0]) == {"vid": 4243, "seq": 11, "waiting": 0, "capacity": 64, "stop": None}
+    assert run(con, "reprint") == ["error: no reprint: a coupon printed is never printed again (the jurisdiction's rule)"]
+
+
+def test_the_console_of_a_cabinet_without_coupons():
+    board = Board(wiped(NVRAM))
+    led = Ledger(memory(board.nvram))
+    led.open()
+    cab = Cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), Acceptor(), log=lambda m: None)
+    con = open_console(cab)
+    for line in ("coupons", "coupons json", "validation", "validation json"):
+        assert run(con, line) == ["no coupon memory (jurisdiction %s)" % config.JURISDICTION], line
+    assert run(con, "validation set 5") == ["error: no coupon memory on this cabinet"]
+    assert run(con, "coupons ack 1") == ["no coupon memory (jurisdiction %s)" % config.JURISDICTION]

@@ -83,6 +83,9 @@ def test_the_coupon_memory_full_at_its_bounds_commits_reopens_and_lists_in_a_sma
     sec = mem = None
     gc.collect()
     assert coupon_store.CHUNK_BYTES == coupon_store.PER_CHUNK * coupon_store.RECORD
+    # the layout is written out (kept in flash when frozen): it is the head and CHUNKS chunks of CHUNK_BYTES
+    assert coupon_store.LAYOUT == (("cv", coupon_store.HEAD),) + tuple(
+        ("c%d" % i, coupon_store.CHUNK_BYTES) for i in range(coupon_store.CHUNKS))
     nv = RamNvram(4608)
     counter = MemCounter()
     store = coupon_store.CouponStore(coupon_store.open_memory(nv, TEST_SECRET, counter, base=0), TEST_SECRET)

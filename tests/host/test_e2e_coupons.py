@@ -83,7 +83,7 @@ def test_cash_out_prints_a_coupon_with_every_field(tmp_path: Path) -> None:
         assert cab.console.command("logout") == ["logged out"]
         assert cab.console.login("att", "att-pin-1") == ["logged in as att (attendant)"]
         assert cab.console.command("reprint") == [
-            "error: no reprint under the vlt profile: a coupon printed is never printed again"]
+            "error: no reprint: a coupon printed is never printed again (the jurisdiction's rule)"]
         time.sleep(0.5)
         assert len(cab.printer.tickets) == 1
         assert cab.console.command("coupons")[-1] == "printer: ready"
