@@ -43,7 +43,13 @@ def reconcile(cab):
     last = cab.ledger.coupon_last()
     if last is None:
         return
-    if store.adopt(last):
+    try:
+        adopted = store.adopt(last)
+    except ValueError as e:  # full: cannot happen (a coupon is made only with room for it); never a restart loop
+        cab.log("coupon %d not kept in the coupon memory: %s" % (last["s"], e))
+        cab.ledger.event("coupon", "no %d not kept: %s" % (last["s"], e))
+        return
+    if adopted:
         cab.log("coupon %d recovered from the books" % last["s"])
         cab.ledger.event("coupon", "no %d kept in the coupon memory from the books" % last["s"])
     if last["st"] == "owed" and store.owed_seq() != last["s"]:

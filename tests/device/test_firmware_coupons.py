@@ -624,3 +624,20 @@ def test_the_console_of_a_cabinet_without_coupons():
         assert run(con, line) == ["no coupon memory (jurisdiction %s)" % config.JURISDICTION], line
     assert run(con, "validation set 5") == ["error: no coupon memory on this cabinet"]
     assert run(con, "coupons ack 1") == ["no coupon memory (jurisdiction %s)" % config.JURISDICTION]
+
+
+def test_a_books_coupon_that_cannot_be_kept_is_logged_not_a_restart_loop():
+    # a coupon memory full of records awaiting the system, and the books naming a later coupon it
+    # never got (no path makes this: a coupon is made only with room for it): power-up goes on
+    cab, board, acc, fake = fresh()
+    store = cab.coupons
+    for _ in range(coupon_store.CAPACITY):
+        rec = store.draft(4, 100, 1795415529, "cash-out")
+        store.add(rec)
+        store.issued(rec["s"])
+    cab.ledger.accept(8)
+    rec = dict(store.draft(8, 200, 1795415529, "cash-out"))
+    cab.ledger.issue_coupon(rec)
+    cab, acc = boot(board, fake)
+    assert cab.state == "tilt" and "coupon records full" in cab.tilts["coupons"]
+    assert any(e[3].startswith("no %d not kept: coupon records full" % rec["s"]) for e in cab.ledger.events())
