@@ -66,7 +66,6 @@ class Rig:
         self.panel: PanelLink | None = None
         self.console: ConsoleClient | None = None
         self.boots = 0
-        self.validation_ids: list[int] = []  # set as the cabinet's system would (vlt: sim/harness.py)
 
     def args(self) -> list[str]:
         extra = []
@@ -100,7 +99,7 @@ class Rig:
         self.panel.wait_for(lambda s: "state" in s, timeout)
         sign_in(self.console, self.panel)  # the campaign's commands run as the harness's administrator
         if self.jurisdiction == "vlt":  # no money before the system sets a validation id
-            system_validation(self.console, self.validation_ids)
+            system_validation(self.console)
 
     def alive(self) -> bool:
         return self.fw is not None and self.fw.alive()

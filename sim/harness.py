@@ -49,9 +49,11 @@ ADMIN_PIN = "sim-admin-pin"
 READ_COMMANDS = ("paytable fr", "paytable en", "tournament", "events", "recall", "recall json", "games",
                  "state", "meters json", "hardmeters json", "mem", "version", "coupons", "validation")
 # The validation ids the harness gives a vlt cabinet as its system would (SAS 4C; the console's
-# `validation set`, firmware/coupon_store.py): until one is set the cabinet takes no money. A system
-# never gives a machine a validation id twice: each one it sets is the next from here.
+# `validation set`, firmware/coupon_store.py): until one is set the cabinet takes no money. One
+# system for every cabinet of a process: it never gives a validation id twice, to the same machine
+# (after its coupon memory was lost) or to another: each one it sets is the next from here.
 FIRST_VALIDATION_ID = 4242
+SYSTEM_IDS: list[int] = []  # the ids given so far in this process
 
 
 def free_ports(n: int) -> list[int]:
@@ -224,10 +226,10 @@ def sign_in(console: ConsoleClient, panel: PanelLink, uid: str = ADMIN_ID, pin: 
     return reply
 
 
-def system_validation(console: ConsoleClient, given: list[int]) -> int | None:
+def system_validation(console: ConsoleClient, given: list[int] = SYSTEM_IDS) -> int | None:
     """Set the cabinet's validation id as its system would, when it has none (a new cabinet, or its
-    coupon memory lost): the next id the system never gave it, recorded in `given`. Returns the id
-    set, or None when one was in force (or the cabinet has no coupon memory)."""
+    coupon memory lost): the next id the system never gave, recorded in `given`. Returns the id set,
+    or None when one was in force (or the cabinet has no coupon memory)."""
     reply = console.command("validation json")
     try:
         v = json.loads(reply[-1])
@@ -271,7 +273,7 @@ class EmulatedCabinet:
         self.console: ConsoleClient | None = None
         self.audit_on = False  # the audit key as a panel program last turned it (sim/cabinet.py 'a')
         self.jurisdiction = jurisdiction
-        self.validation_ids: list[int] = []  # those the harness set, as the cabinet's system (vlt)
+        self.validation_ids: list[int] = []  # those the harness's system gave this cabinet (vlt), in order
 
     def boot(self, hopper: HopperPeer | None = None, meter_monitor: MeterMonitor | None = None,
              login: bool = True, bills: BillValidatorPeer | None = None, system: bool = True) -> "EmulatedCabinet":
@@ -301,7 +303,10 @@ class EmulatedCabinet:
 
     def system_validation(self) -> int | None:
         assert self.console
-        return system_validation(self.console, self.validation_ids)
+        vid = system_validation(self.console)
+        if vid is not None:
+            self.validation_ids.append(vid)
+        return vid
 
     def sign_in(self, uid: str = ADMIN_ID, pin: str = ADMIN_PIN, timeout: float = 10.0) -> list[str]:
         assert self.console and self.panel

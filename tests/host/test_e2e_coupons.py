@@ -18,7 +18,7 @@ from stdnum import luhn
 
 from firmware.audit import SEC_BASE
 from firmware.coupon_store import CPN_BASE
-from sim.harness import FIRST_VALIDATION_ID, EmulatedCabinet
+from sim.harness import EmulatedCabinet
 from tests.host.test_e2e_access import add
 from tests.host.test_e2e_critmem import ram_clear
 
@@ -64,7 +64,8 @@ def test_cash_out_prints_a_coupon_with_every_field(tmp_path: Path) -> None:
         credits, t, rec = cash_out_to_one_coupon(cab)
         assert rec["st"] == "issued" and rec["k"] == credits and rec["c"] == credits * 25
         assert luhn.is_valid(rec["n"]) and t.number == rec["n"] == t.barcode
-        assert len(rec["n"]) == 18 and rec["n"][:8] == "%08d" % FIRST_VALIDATION_ID  # the system's id
+        [vid] = cab.validation_ids
+        assert len(rec["n"]) == 18 and rec["n"][:8] == "%08d" % vid  # the validation id the system set
         text = t.text()
         dollars = "$%d.%02d" % (credits * 25 // 100, credits * 25 % 100)
         for field in (SCHEME, LICENCE, MACHINE, "Valeur/Value: " + dollars, "Credits: %d" % credits,
@@ -265,7 +266,7 @@ def test_every_record_is_kept_until_the_system_acknowledges_it(tmp_path: Path) -
         assert [r["n"] for r in recs] == [r["n"] for r in made] and len({r["n"] for r in recs}) == 6
         assert all(r["st"] == "issued" for r in recs)
         v = json.loads(cab.console.command("validation json")[-1])
-        assert v == {"vid": FIRST_VALIDATION_ID, "seq": 6, "waiting": 6, "capacity": 64, "stop": None}
+        assert v == {"vid": cab.validation_ids[0], "seq": 6, "waiting": 6, "capacity": 64, "stop": None}
         add(cab.console, "att", "attendant", "att-pin-1")
         add(cab.console, "aud", "auditor", "aud-pin-1")
         assert cab.console.command("logout") == ["logged out"]
@@ -280,7 +281,7 @@ def test_every_record_is_kept_until_the_system_acknowledges_it(tmp_path: Path) -
         assert len(one) == 1 and one[0].startswith("no 2 %s $1.00 4 credits " % made[1]["n"]) and one[0].endswith(" acked")
         assert [r["st"] for r in coupons(cab)] == ["acked"] * 4 + ["issued"] * 2  # kept until their slot is needed
         lines = cab.console.command("coupons")
-        assert lines[-2] == "validation id %d, sequence 6, 2 records awaiting the system (room for 64)" % FIRST_VALIDATION_ID
+        assert lines[-2] == "validation id %d, sequence 6, 2 records awaiting the system (room for 64)" % v["vid"]
     finally:
         cab.shutdown()
 
@@ -323,3 +324,21 @@ def test_no_money_before_the_system_sets_a_validation_id_and_a_lost_coupon_memor
         assert second["s"] == 43 and second["n"][:8] == "00000778"
     finally:
         cab.shutdown()
+
+
+def test_two_machines_never_print_the_same_number(tmp_path: Path) -> None:
+    """Issue 22.3: the number used only the last 5 digits of the machine id, so two machines printed
+    the same numbers (two emulated cabinets, both JTN-EMU-0001, printed the same first coupon).
+    Each machine has the validation id its system gave it, and its own key."""
+    numbers = []
+    for name in ("a", "b"):
+        cab = EmulatedCabinet(tmp_path / name, jurisdiction="vlt").boot()
+        try:
+            cab.insert_token()
+            rec = cash_out(cab)
+            assert rec["s"] == 1 and rec["n"][:8] == "%08d" % cab.validation_ids[0]
+            numbers.append((cab.validation_ids[0], rec["n"]))
+        finally:
+            cab.shutdown()
+    (vid_a, a), (vid_b, b) = numbers
+    assert vid_a != vid_b and a != b and a[:8] != b[:8]
