@@ -528,7 +528,8 @@ class Board(hal.WiredBoard):
         self.nvram = FileNvram(state_dir + "/nvram.bin", nvram_size)
         self._secret = SecretFile(state_dir + "/secret", os.urandom)
         self._counters = {"books": CounterFile(state_dir + "/counter"),
-                          "security": CounterFile(state_dir + "/counter-security")}
+                          "security": CounterFile(state_dir + "/counter-security"),
+                          "coupons": CounterFile(state_dir + "/counter-coupons")}
         for name in wired:
             if name in hal.LAMPS:
                 self.lamps[name] = Lamp(name, self.panel)

@@ -44,8 +44,9 @@ HARD_METERS = {"meter_in": ("coin_in",), "meter_out": ("coin_out",), "meter_drop
 KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 # tilts found afresh at every power-up, so never kept in critical memory: the boot check of the
 # offered games (limits: each one refused by the jurisdiction's limits), the configuration's and
-# the software's authentication (firmware/authenticate.py)
-BOOT_TILTS = ("game", "limits", "config", "software")
+# the software's authentication (firmware/authenticate.py), and the coupon memory's condition (no
+# validation id, records awaiting the system: coupon_condition)
+BOOT_TILTS = ("game", "limits", "config", "software", "coupons")
 # tilts of a device whose fault is a physical condition read from it again at power-up, so kept in RAM
 # only, and cleared by the reset key once the device reports no fault (the coupon printer)
 DEVICE_TILTS = ("printer",)
@@ -85,6 +86,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         self.audit = None  # firmware/audit.py Audit: the security log, when the part holds one
         self.bills = None  # firmware/bills.py BillIn, when the jurisdiction profile takes notes
         self.printer = None  # board.printer_epic.Printer under a coupon jurisdiction (vlt): cash-out by coupon
+        self.coupons = None  # firmware/coupon_store.py CouponStore, with the printer
         self.jurisdiction = None  # firmware/jurisdiction.py profile
         self._printer_next = now
         self._printer_wait = None  # ticks by which a printer silent at power-up must answer, or None
@@ -281,6 +283,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         self.win = 0
         self.reels = None
         self.played = None
+        self.coupon_condition()  # the coupon memory is not cleared: its condition stands
         self.show()
         return why
 

@@ -69,7 +69,10 @@ class Console(AccessCommands):
             "tournament": (self.cmd_tournament, "status and rules; administrator, audit key: 'tournament start FEE CREDITS GAMES PCT DATE HOURS [NAME]' / 'tournament end'"),
             "ramclear": (self.cmd_ramclear, "administrator, audit key on: clears critical memory (not the security log)"),
             "verify": (self.cmd_verify, "auditor: 'verify SEED' (hex): HMAC-SHA256 keyed by SEED over the firmware image as stored"),
-            "coupons": (self.cmd_coupons, "last redemption coupons and the printer ('coupons json')"),
+            "coupons": (self.cmd_coupons, "coupon records kept until the system acknowledges them, and the printer "
+                        "('coupons json', 'coupons N'; auditor: 'coupons ack N [M]')"),
+            "validation": (self.cmd_validation, "validation id and coupon sequence ('validation json'); "
+                           "administrator: 'validation set ID [SEQ]', as a system's SAS 4C"),
             "reprint": (self.cmd_reprint, "attendant: reprint the last coupon issued, marked DUPLICATE"),
             "hand": (self.cmd_hand, "video poker: the hand; 'hand deal' / 'hand hold N' / 'hand auto' / 'hand draw'"),
         }
@@ -372,33 +375,21 @@ class Console(AccessCommands):
         if self.cab.ledger.st is not None:
             self.cab.ledger.event("verify", "seed %s: %s" % (args[0][:16], text[:16]))
 
+    # a coupon cabinet's commands (firmware/console_coupons.py), imported when first run
     def cmd_coupons(self, args):
-        from firmware import coupon
+        from firmware import console_coupons
 
-        self._need_memory()
-        recs = self.cab.ledger.coupons()
-        if args and args[0] == "json":
-            self.say(json.dumps(recs))
-            return
-        for r in recs:
-            self.say("no %d %s %s %d credits %s %s%s" % (r["s"], r["n"], coupon.dollars(r["c"]), r["k"],
-                                                       coupon.stamp(r["t"]), r["st"],
-                                                       " (%d duplicate)" % r["d"] if r["d"] else ""))
-        pr = self.cab.printer
-        if pr is None:
-            self.say("no coupon printer (jurisdiction %s)" % config.JURISDICTION)
-        else:
-            from board.printer_epic import LOW, describe
+        console_coupons.coupons(self, args)
 
-            f = pr.status()
-            self.say("printer: %s%s" % (describe(f) or "ready", ", paper low" if f & LOW else ""))
+    def cmd_validation(self, args):
+        from firmware import console_coupons
+
+        console_coupons.validation(self, args)
 
     def cmd_reprint(self, args):
-        from firmware import coupon
+        from firmware import console_coupons
 
-        self._need_memory()
-        rec = self.cab.reprint_coupon()
-        self.say("coupon no %d %s %s reprinted as DUPLICATE" % (rec["s"], rec["n"], coupon.dollars(rec["c"])))
+        console_coupons.reprint(self, args)
 
     def cmd_paytable(self, args):
         lang = args[0] if args else "en"

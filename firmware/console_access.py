@@ -13,13 +13,16 @@ _ADM = const(8)
 _ANY = const(15)
 # what each role may do: attendant meters (hand pays are the reset key's); technician test games,
 # diagnostics, doors; auditor meters, recall, events, the security log, verify; administrator
-# accounts, RAM clear and the tournament's prize pool, and everything the others may. A command
+# accounts, RAM clear, the tournament's prize pool and the validation id (the system's, SAS 4C, until
+# a SAS link sets it), and everything the others may; the auditor, not the attendant, acknowledges
+# coupon records for the system (they are kept until then). A command
 # missing here is the administrator's alone.
 RIGHTS = {"meters": _ATT | _AUD, "hardmeters": _ATT | _TECH | _AUD, "state": _ATT | _TECH | _AUD,
           "paytable": _ATT | _TECH | _AUD, "version": _ATT | _TECH | _AUD, "games": _ATT | _TECH | _AUD,
           "tournament": _ATT | _TECH | _AUD, "mem": _TECH | _AUD, "testgame": _TECH, "events": _AUD,
           "recall": _AUD, "security": _AUD, "verify": _AUD, "passwd": _ANY, "logout": _ANY,
-          "tournament start": _ADM, "tournament end": _ADM, "coupons": _ATT | _AUD, "reprint": _ATT}
+          "tournament start": _ADM, "tournament end": _ADM, "coupons": _ATT | _AUD, "reprint": _ATT,
+          "coupons ack": _AUD, "validation": _ATT | _TECH | _AUD, "validation set": _ADM}
 ROLE_RIGHTS = (_ATT, _TECH, _AUD, _ANY | _ADM)
 OPEN = ("help", "login", "setup")
 

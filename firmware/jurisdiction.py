@@ -6,14 +6,20 @@
 #           s. 6 wager <= $2.50, prize <= $1,000; s. 7 credit <= $0.25), L-6, r. 3 (s. 4 the same
 #           limits, s. 6 automatic coupon at $1,000), L-6, r. 13 (s. 1 return >= 83 %).
 # Money in cents, integers only. None: no limit under that profile.
+# Coupons: claim_s, how long a coupon may be claimed after its issue, printed on it (S-13.1, r. 7,
+# s. 14: 24 hours; None: no deadline printed); reprint, whether an attendant may print a DUPLICATE of
+# a coupon issued (never under vlt: the Québec operator's practice is that a coupon printed is never
+# printed again; an interrupted one is still completed under its own number).
 #
 # The return floor of both profiles is games/floor.py's 83 %, which the boot check of every game
 # already enforces against its certificate (tests check that the profiles agree with it).
 PROFILES = {
     "casino": {"max_bet_cents": None, "max_prize_cents": None, "max_credit_cents": None,
-               "auto_coupon_cents": None, "payout": "hopper", "bills": False, "return_floor": (83, 100)},
+               "auto_coupon_cents": None, "payout": "hopper", "bills": False, "return_floor": (83, 100),
+               "claim_s": None, "reprint": True},
     "vlt": {"max_bet_cents": 250, "max_prize_cents": 100000, "max_credit_cents": 25,
-            "auto_coupon_cents": 100000, "payout": "coupon", "bills": True, "return_floor": (83, 100)},
+            "auto_coupon_cents": 100000, "payout": "coupon", "bills": True, "return_floor": (83, 100),
+            "claim_s": 86400, "reprint": False},
 }
 
 # the rules, as a refusal names them: (profile key, name, source)

@@ -199,8 +199,10 @@ def open_accounts(board, cab, ledger, audit):
     return accounts
 
 
-def open_printer(board, cab, ledger):
-    """A coupon jurisdiction (vlt) pays by coupon only: its printer (board/printer_epic.py)."""
+def open_printer(board, cab, ledger, audit=None):
+    """A coupon jurisdiction (vlt) pays by coupon only: its printer (board/printer_epic.py) and its
+    coupon memory, opened even when the books are in a RAM error (after the technician's RAM clear
+    the cabinet pays by coupon again, and a coupon owed before it still prints)."""
     from firmware import jurisdiction
 
     try:
@@ -208,8 +210,11 @@ def open_printer(board, cab, ledger):
     except ValueError as e:
         cab.set_tilt("config", str(e))
         return
-    if cab.jurisdiction.get("payout") != "coupon" or ledger.st is None:
+    if cab.jurisdiction.get("payout") != "coupon":
         return
+    from firmware import coupon_system
+
+    coupon_system.open_coupons(cab, audit)
     from board.printer_epic import Printer
 
     try:
@@ -224,6 +229,8 @@ def open_printer(board, cab, ledger):
         cab.printer_silent_at_boot()  # then its silence is a tilt (not only at the first coupon)
     elif f & FAULTS:  # its fault is found again at power-up
         cab.set_tilt("printer", describe(f))
+    coupon_system.reconcile(cab)  # the books and the coupon memory agree on the latest coupon
+    cab.coupon_condition()
 
 
 def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None):
@@ -294,7 +301,7 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
 
         cab.bills = BillIn(BillValidator(bus), ledger, config, log)  # same ccTalk bus, address 40
     cab.offered = offered
-    open_printer(board, cab, ledger)
+    open_printer(board, cab, ledger, audit)
     cab.progressive = open_progressive(game, config.CERTS_DIR, ledger, log)
     cab.audit = audit
     cab.console = Console(board.uart("console"), cab, open_accounts(board, cab, ledger, audit), audit)

@@ -25,7 +25,7 @@ from firmware.ledger import open_memory
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.cctalk_bills import BillValidatorPeer
 from sim.cctalk_hopper import HopperPeer
-from sim.harness import FirmwareProcess, PanelLink, free_ports, sign_in
+from sim.harness import FirmwareProcess, PanelLink, free_ports, sign_in, system_validation
 from sim.meter_monitor import MeterMonitor
 from sim.printer import PrinterPeer
 from tools.console import ConsoleClient
@@ -98,6 +98,8 @@ class Rig:
         self.console.port.timeout = CONSOLE_POLL_S
         self.panel.wait_for(lambda s: "state" in s, timeout)
         sign_in(self.console, self.panel)  # the campaign's commands run as the harness's administrator
+        if self.jurisdiction == "vlt":  # no money before the system sets a validation id
+            system_validation(self.console)
 
     def alive(self) -> bool:
         return self.fw is not None and self.fw.alive()

@@ -47,7 +47,13 @@ ADMIN_ID = "sim"
 ADMIN_PIN = "sim-admin-pin"
 # console commands that only read: a session's memory checks run every one of them
 READ_COMMANDS = ("paytable fr", "paytable en", "tournament", "events", "recall", "recall json", "games",
-                 "state", "meters json", "hardmeters json", "mem", "version", "coupons")
+                 "state", "meters json", "hardmeters json", "mem", "version", "coupons", "validation")
+# The validation ids the harness gives a vlt cabinet as its system would (SAS 4C; the console's
+# `validation set`, firmware/coupon_store.py): until one is set the cabinet takes no money. One
+# system for every cabinet of a process: it never gives a validation id twice, to the same machine
+# (after its coupon memory was lost) or to another: each one it sets is the next from here.
+FIRST_VALIDATION_ID = 4242
+SYSTEM_IDS: list[int] = []  # the ids given so far in this process
 
 
 def free_ports(n: int) -> list[int]:
@@ -220,6 +226,25 @@ def sign_in(console: ConsoleClient, panel: PanelLink, uid: str = ADMIN_ID, pin: 
     return reply
 
 
+def system_validation(console: ConsoleClient, given: list[int] = SYSTEM_IDS) -> int | None:
+    """Set the cabinet's validation id as its system would, when it has none (a new cabinet, or its
+    coupon memory lost): the next id the system never gave, recorded in `given`. Returns the id set,
+    or None when one was in force (or the cabinet has no coupon memory)."""
+    reply = console.command("validation json")
+    try:
+        v = json.loads(reply[-1])
+    except (ValueError, IndexError):
+        return None  # no coupon memory (a casino cabinet), or the console said why not
+    if v["vid"]:
+        return None
+    vid = (given[-1] + 1) if given else FIRST_VALIDATION_ID
+    reply = console.command(f"validation set {vid}")
+    if not reply or not reply[0].startswith(f"validation id {vid},"):
+        raise RuntimeError(f"the system could not set validation id {vid}: {reply}")
+    given.append(vid)
+    return vid
+
+
 class EmulatedCabinet:
     """Firmware process + coin acceptor + panel + console, as a technician would wire them."""
 
@@ -247,12 +272,16 @@ class EmulatedCabinet:
         self.panel: PanelLink | None = None
         self.console: ConsoleClient | None = None
         self.audit_on = False  # the audit key as a panel program last turned it (sim/cabinet.py 'a')
+        self.jurisdiction = jurisdiction
+        self.validation_ids: list[int] = []  # those the harness's system gave this cabinet (vlt), in order
 
     def boot(self, hopper: HopperPeer | None = None, meter_monitor: MeterMonitor | None = None,
-             login: bool = True, bills: BillValidatorPeer | None = None) -> "EmulatedCabinet":
+             login: bool = True, bills: BillValidatorPeer | None = None, system: bool = True) -> "EmulatedCabinet":
         """Power on. Pass the hopper / meter monitor of a previous boot to keep their state (they
         are peripherals with their own memory); by default fresh ones are plugged in. With login,
-        the console is logged in as the harness's administrator (made first on a fresh cabinet)."""
+        the console is logged in as the harness's administrator (made first on a fresh cabinet), and
+        a vlt cabinet without a validation id is given one, as its system would (unless `system` is
+        False: a cabinet whose system has not set it yet)."""
         self.firmware.start()
         self.acceptor = CoinAcceptorPeer(self.ports["cctalk"])
         self.hopper = self.acceptor.attach(hopper or HopperPeer())  # same multi-drop bus, address 3
@@ -268,7 +297,16 @@ class EmulatedCabinet:
         self.panel.wait_for(lambda s: "credits" in s)
         if login:
             self.sign_in()
+            if self.jurisdiction == "vlt" and system:
+                self.system_validation()
         return self
+
+    def system_validation(self) -> int | None:
+        assert self.console
+        vid = system_validation(self.console)
+        if vid is not None:
+            self.validation_ids.append(vid)
+        return vid
 
     def sign_in(self, uid: str = ADMIN_ID, pin: str = ADMIN_PIN, timeout: float = 10.0) -> list[str]:
         assert self.console and self.panel

@@ -7,18 +7,19 @@ validator, whose escrow, counter and stacker outlive the cuts: the credits of th
 must equal the bill_in meter, so a cut anywhere in the escrow exchange loses or doubles nothing.
 Those vlt sessions pay by redemption coupon from the emulated printer, which also outlives the cuts:
 some cash-outs are cut while their coupon prints (between the commit of its number and the printer's
-"issued"), some run into paper out or a jam mid-ticket, and the attendant sometimes reprints the last
-coupon as a DUPLICATE. After every reboot the paper is the truth: each control number on paper is
-one coupon worth the credits the firmware committed under it, a DUPLICATE counts for nothing, and
-the coupons' credits add up to coupon_out exactly (more: a second valid coupon for one cash-out;
-less: credits that left the meter unprinted).
+"issued"), some run into paper out or a jam mid-ticket, and the attendant sometimes asks for a
+reprint, which a VLT refuses (a DUPLICATE on paper is a mismatch). After every reboot the paper is
+the truth: each control number on paper is one coupon worth the credits the firmware committed
+under it, and the coupons' credits add up to coupon_out exactly (more: a second valid coupon for one
+cash-out; less: credits that left the meter unprinted). Then the session's system acknowledges the
+coupons issued (`coupons ack`), so their records do not fill the coupon memory.
 
 Truth comes from the host side, not from the firmware: the coins the acceptor peer accepted, the hand
 pays the attendant saw cleared, the outcome the display showed. Prints a JSON summary:
 cuts, lost_credits, duplicated_credits, meter_mismatches, unrecovered (all zero but cuts), bitflips,
 bitflips_detected, the notes stacked and returned, the coupons (distinct control numbers on paper),
 coupon_reissues (a number printed again after a cut or fault: the same coupon, which a validation
-system pays once), coupon_duplicates (the attendant's DUPLICATE reprints), cuts_coupon_owed (cuts
+system pays once), coupon_duplicates (DUPLICATE reprints: 0 under vlt), cuts_coupon_owed (cuts
 that left a coupon committed but not issued), cuts_mid_ticket (cuts with a ticket half on paper or
 still in the printer's paper path),
 and the rate (cuts_per_minute).
@@ -241,15 +242,18 @@ class Session:
                 self.reported.add(n)
                 self.problem("meter_mismatches", f"coupon {r['s']} ({n}) seen issued but not on paper")
         for n in dups:
-            if n not in credits and n not in self.reported:
+            if n not in self.reported:  # a VLT never prints a coupon again (jurisdiction profile "reprint")
                 self.reported.add(n)
-                self.problem("meter_mismatches", f"a DUPLICATE of {n}, a number never printed as a coupon")
+                self.problem("meter_mismatches", f"a DUPLICATE of {n} printed under vlt")
         total = sum(credits.values()) + self.coupon_adjust
         if total != m["coupon_out"]:
             kind = "duplicated_credits" if total > m["coupon_out"] else "lost_credits"
             self.problem(kind, f"coupons printed for {total} credits ({len(credits)} numbers), coupon_out "
                                f"{m['coupon_out']}", abs(total - m["coupon_out"]))
             self.coupon_adjust += m["coupon_out"] - total  # report each discrepancy once
+        issued = [r["s"] for r in recs if r["st"] == "issued"]
+        if issued:  # the system has read them (SAS 4D; the console's `coupons ack`): their slots may go
+            self.rig.command(f"coupons ack {min(issued)} {max(issued)}")
 
     def check_hard_meters(self, m: dict, console) -> None:
         """Each coil must reach its soft meter (pending pulses are driven after the restart) and
@@ -328,7 +332,7 @@ class Session:
                 return
             panel.wait_for(lambda x: x.get("state") == "handpay" or x.get("credits") == 0, 10)
         elif self.printer is not None and r < 0.87:
-            self.rig.command("reprint")  # the attendant's reprint of the last coupon: DUPLICATE, worth nothing
+            self.rig.command("reprint")  # the attendant asks for a reprint: refused under vlt, nothing printed
         elif r < 0.92:
             door = self.rnd.choice(("door_main", "door_logic", "door_cashbox"))
             panel.set_pin(door, 1)

@@ -1,7 +1,8 @@
 """The coupon printer end to end on the host: board/printer_epic.py talking to sim/printer.py byte
-for byte, the coupon's S-13.1, r. 7, s. 9 fields, the Luhn check digit against an independent
-implementation (python-stdnum's `stdnum.luhn`), and the Interleaved 2 of 5 bar code of the rendered
-PNG read back by an independent reader (zxing-cpp)."""
+for byte, the coupon's S-13.1, r. 7, s. 9 and 14 fields, the 18-digit control number valid under
+an independent Luhn implementation (python-stdnum's `stdnum.luhn`; the number itself is checked in
+tests/host/test_coupon_numbers.py), and the Interleaved 2 of 5 bar code of the rendered PNG read
+back by an independent reader (zxing-cpp)."""
 from __future__ import annotations
 
 import random
@@ -13,7 +14,7 @@ from stdnum import luhn
 
 from board import printer_epic as p
 from board.printer_epic import Printer, PrinterError
-from firmware import config, coupon
+from firmware import config, coupon, coupon_number
 from sim import itf
 from sim.printer import PrinterPeer, render_png
 
@@ -46,30 +47,15 @@ def rig(print_ms: int = 0) -> tuple[PrinterPeer, Printer]:
     return peer, Printer(Loop(peer), lambda ms: None, timeout_ms=5)
 
 
-REC = {"s": 42, "c": 100000, "k": 4000, "t": 1795415529}  # calendar.timegm((2026, 11, 23, 6, 32, 9)): 2026-11-23 06:32:09 UTC
+REC = {"s": 42, "c": 100000, "k": 4000, "t": 1795415529}  # calendar.timegm((2026, 11, 23, 6, 32, 9)): 01:32:09 in Québec
+KP = coupon_number.keypads(bytes(range(32)))
+VID = 4242
 
 
-def test_luhn_matches_stdnum():
-    r = random.Random(12)
-    for _ in range(2000):
-        body = "".join(r.choice("0123456789") for _ in range(r.randrange(1, 20)))
-        assert coupon.luhn_digit(body) == luhn.calc_check_digit(body), body
-    # the worked example of the Luhn algorithm (ISO/IEC 7812-1 annex B): 7992739871 -> 3
-    assert coupon.luhn_digit("7992739871") == "3"
-
-
-def test_control_number_verifies_and_catches_errors():
-    n = coupon.control_number("JTN-EMU-0001", 42)
-    assert n == "00001" + "00000042" + luhn.calc_check_digit("0000100000042")
-    assert luhn.is_valid(n) and coupon.valid(n)
-    for i in range(len(n)):  # every single-digit misread is refused
-        for d in "0123456789":
-            if d != n[i]:
-                bad = n[:i] + d + n[i + 1:]
-                assert not coupon.valid(bad) and not luhn.is_valid(bad)
-    assert not coupon.valid(n[:-1]) and not coupon.valid("x" * 14)
-    with pytest.raises(ValueError):
-        coupon.control_number("JTN-EMU-0001", 0)
+def test_the_control_number_is_18_digits_valid_for_an_independent_luhn() -> None:
+    n = coupon_number.control_number(KP, VID, 42)[1]
+    assert len(n) == 18 and n[:8] == "00004242" and luhn.is_valid(n) and coupon_number.valid(n)
+    assert len(n) % 2 == 0 and len(n) <= p.DIGITS  # Interleaved 2 of 5 pairs digits; the driver's bound
 
 
 def test_dollars():
@@ -79,7 +65,7 @@ def test_dollars():
 
 
 def test_itf_encoder_read_back_by_zxing(tmp_path):
-    for digits in ("00", "1234567890", coupon.control_number("JTN-EMU-0001", 99999999)):
+    for digits in ("00", "1234567890", coupon_number.control_number(KP, coupon_number.VID_MAX, 999999999)[1]):
         row = itf.modules(digits, narrow=3, wide=8)
         img = Image.new("L", (len(row), 60), 255)
         for x, b in enumerate(row):
@@ -93,9 +79,9 @@ def test_itf_encoder_read_back_by_zxing(tmp_path):
 
 
 def _print(pr: Printer, rec: dict, duplicate: bool = False) -> str:
-    number = coupon.control_number(config.MACHINE_ID, rec["s"])
+    number = coupon_number.control_number(KP, VID, rec["s"])[1]
     pr.begin()
-    pr.print_ticket(coupon.lines(rec, config, duplicate), number)
+    pr.print_ticket(coupon.lines(rec, config, duplicate, 86400), number)
     return number
 
 
@@ -108,7 +94,8 @@ def test_coupon_fields_text_and_png(tmp_path):
     [t] = peer.issued()
     assert t.number == number and t.barcode == number and t.symbology == 7
     text = t.text()
-    for field in (config.COUPON_SCHEME, config.LICENCE_HOLDER, config.MACHINE_ID, "2026-11-23 06:32:09 UTC",
+    for field in (config.COUPON_SCHEME, config.LICENCE_HOLDER, config.MACHINE_ID,
+                  "Emis/Issued: 2026-11-23 01:32:09 HNE/EST", "A reclamer avant/Claim by:\n2026-11-24 01:32:09 HNE/EST",
                   "$1,000.00", "Credits: 4000", number):
         assert field in text, field
     assert "DUPLICATE" not in text
@@ -147,7 +134,7 @@ def test_paper_out_mid_print():
 
 def test_jam_after_the_number_is_not_issued():
     peer, pr = rig()
-    peer.jam_after(len(coupon.lines(REC, config)) + 1)  # the number printed, then the jam
+    peer.jam_after(len(coupon.lines(REC, config, False, 86400)) + 1)  # the number printed, then the jam
     number = _print(pr, REC)
     t = peer.tickets[-1]
     assert t.number == number and t.barcode is None and not t.complete
