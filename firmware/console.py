@@ -320,7 +320,13 @@ class Console(AccessCommands):
                 " (%d in)" % g["in"] if g.get("in") else "", g["draws"]))
 
     def cmd_testgame(self, args):
-        o = self.cab.play_test_game(int(args[0]) if args else None)
+        from firmware import states
+
+        c = self.cab
+        if not c.handle(states.TEST, int(args[0]) if args else None):  # the state table decides
+            raise ValueError(c.why_refused(states.TEST))
+        o = c.tested
+        c.tested = None
         self.say("TEST GAME (meters untouched): window %s win %d" % (json.dumps(o.window), o.award))
 
     def cmd_tournament(self, args):
@@ -353,12 +359,19 @@ class Console(AccessCommands):
             self.say("  entry %d: %d" % (entry, score))
 
     def cmd_ramclear(self, args):
-        if not self.cab.audit_mode():
-            raise ValueError("turn the audit key first")
+        """The state table takes it in a RAM error, or with the audit key on and nothing owed
+        (firmware/states.py SERVICE); the cabinet logs the clear in both logs, and a refusal is
+        logged here with what is owed."""
+        from firmware import states
+
+        c = self.cab
+        if states.action(c.state, states.RAMCLEAR) is None:  # what the table says comes before the usage
+            why = c.why_refused(states.RAMCLEAR)
+            self.log("refused", "ramclear: " + why)
+            raise ValueError(why)
         if args:
             raise ValueError("usage: ramclear (no PIN: the administrator's session is the authority)")
-        why = self.cab.ram_clear(self.user[0])
-        self.log("ramclear", why)
+        c.handle(states.RAMCLEAR, self.user[0])
         self.say("critical memory cleared; meters start at zero")
 
     def cmd_verify(self, args):
@@ -416,16 +429,21 @@ class Console(AccessCommands):
         """The player's hand keys from the console (a test bench's): each goes through the state
         table as the touch screen's would, and is refused where the table refuses it."""
         from firmware import states
+        from firmware.play_poker import is_poker
 
         c = self.cab
         if args:
             word = args[0]
+            if not is_poker(c.game):
+                raise ValueError("the game played is not video poker")
             if word == "hold" and len(args) == 2 and args[1].isdigit() and 1 <= int(args[1]) <= 5:
                 ok = c.handle(states.HOLD_KEY, int(args[1]))
             elif word == "auto" and len(args) == 1:
                 ok = c.handle(states.AUTO)
-            elif word in ("deal", "draw") and len(args) == 1:
-                ok = (c.state == states.HOLD) == (word == "draw") and c.handle(states.PLAY)
+            elif word == "deal" and len(args) == 1:
+                ok = c.handle(states.DEAL)
+            elif word == "draw" and len(args) == 1:
+                ok = c.handle(states.DRAW)
             else:
                 raise ValueError("usage: hand [deal | hold N (1-5) | auto | draw]")
             if not ok:

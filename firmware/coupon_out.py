@@ -21,7 +21,7 @@ class CouponOut:
         ready). Never two coupons owed at once: the second waits for the first."""
         self._cashout_asked = False
         try:
-            rec = self.ledger.issue_coupon(config.MACHINE_ID, config.DENOM_CENTS, why)
+            rec = self.ledger.issue_coupon(config.MACHINE_ID, config.DENOM_CENTS, why, "audit" not in self.tilts)
         except AuditError as e:
             self.set_tilt("audit", str(e))
             return
@@ -39,10 +39,10 @@ class CouponOut:
         self._printer_wait = ticks_add(self.board.ticks_ms(), PRINTER_BOOT_MS)
 
     def auto_coupon_due(self):
-        """L-6, r. 3, s. 6: credits worth the profile's amount or more are paid by coupon at once."""
+        """L-6, r. 3, s. 6: credits worth the profile's amount or more are paid by coupon at once (the
+        state table's COUPON event: in the credit state)."""
         limit = self.jurisdiction.get("auto_coupon_cents") if self.jurisdiction else 0
-        return bool(limit) and self.printer is not None and self.ledger.credits * config.DENOM_CENTS >= limit \
-            and self.state in ("idle", "credit")
+        return bool(limit) and self.printer is not None and self.ledger.credits * config.DENOM_CENTS >= limit
 
     def _print(self, rec, duplicate=False):
         from board.printer_epic import PrinterError

@@ -195,15 +195,43 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             self.st["doors"] = levels
         self.event("door", "%s %s" % (name, "open" if opened else "closed"))
 
-    def cashout(self, hand_pay):
+    def cashout(self, hand_pay, audited=True):
         """Start a cash-out. With hand_pay the machine locks until an attendant pays; otherwise the
-        caller pays through the hopper and calls paid_by_hopper() as coins go out."""
-        self.audit()
+        caller pays through the hopper and calls paid_by_hopper() as coins go out. audited=False:
+        the self-audit tilt is on (the books disagree); the credit meter is still the player's, paid
+        by hand as it stands, and the event says so."""
+        if audited:
+            self.audit()
         amount = self.st["credits"]
         if amount and hand_pay:
             self.st["lock"] = {"kind": "handpay", "amount": amount}
-            self.event("handpay", "cash-out of %d credits by hand" % amount)
+            self.event("handpay", "cash-out of %d credits by hand%s" % (
+                amount, "" if audited else " under the audit tilt"))
         return amount
+
+    def owed(self):
+        """What the books still owe a player, or None: "lock" (a hand pay or jackpot), "payout" (the
+        hopper paying), "coupon" (committed, not yet issued), "game" (a wager not yet settled, a
+        dealt hand, reels turning), "note" (in escrow), "credits", "tournament" (one running: an
+        entry's games, the prize pool). firmware/states.py: a RAM clear is taken only when this is
+        None (or in a RAM error), so nothing but a coupon or a payout ever erases credits."""
+        st = self.st
+        if st["lock"]:
+            return "lock"
+        if st.get("paying"):
+            return "payout"
+        if self.coupon_pending():
+            return "coupon"
+        g = st["game"]
+        if g and g["phase"] in ("wager", "spin"):
+            return "game"
+        if st.get("bill"):
+            return "note"
+        if st["credits"]:
+            return "credits"
+        if st.get("tour"):
+            return "tournament"
+        return None
 
     # --- electromechanical meters --------------------------------------------------------------------
     def em_state(self):

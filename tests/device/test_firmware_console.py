@@ -177,16 +177,39 @@ def test_ramclear_needs_the_audit_key_and_records_who_cleared():
     coins(cab, acc, 1)
     assert run(con, "ramclear") == ["error: turn the audit key first"]
     audit(board, cab, True)
+    press(board, cab, "cashout")  # the audit key on: never the hopper, a hand pay
+    press(board, cab, "key_reset")  # the attendant pays it
+    assert cab.ledger.credits == 0 and cab.ledger.meters["cancelled"] == 4
     assert run(con, "ramclear 2468")[0].startswith("error: usage: ramclear")
-    assert cab.ledger.credits == 4  # nothing cleared
+    assert cab.ledger.meters["cancelled"] == 4  # nothing cleared
     assert run(con, "ramclear") == ["critical memory cleared; meters start at zero"]
     assert cab.ledger.credits == 0 and cab.ledger.meters["acceptor_in"] == 0
     evs = cab.ledger.events()
-    assert len(evs) == 1 and evs[0][2] == "ramclear" and evs[0][3] == "by admin1: on request"  # recorded
+    assert len(evs) == 1 and evs[0][2:] == ["ramclear", "by admin1, audit key, nothing owed"]  # recorded
     trail = cab.audit.records()
-    assert trail[-2][2:] == ["admin1", "ramclear", "by admin1: on request"]
+    assert trail[-2][2:] == ["admin1", "ramclear", "by admin1, audit key, nothing owed"]
     assert trail[-1][2:] == ["admin1", "ok", "ramclear => critical memory cleared; meters start at"]
     assert [r for r in trail if r[3] == "login"]  # the log of what came before is kept
+
+
+def test_ramclear_never_erases_credits():
+    # issue 22, item 2: with the audit key on, 'ramclear' formatted the books whatever was on the
+    # credit meter, and with a door open too (the usual service posture), where the table refused it
+    con, cab, board, acc = console()
+    coins(cab, acc, 1)
+    board.pins["door_logic"].value(1)
+    audit(board, cab, True)
+    before = cab.ledger.snapshot()
+    refusal = "error: RAM clear refused: 4 credits on the meter: cash them out first"
+    assert run(con, "ramclear") == [refusal]
+    board.pins["door_logic"].value(0)
+    steps(cab, 10)
+    assert run(con, "ramclear") == [refusal]  # the audit key alone, no door
+    assert cab.ledger.snapshot() == before and cab.ledger.credits == 4  # nothing erased, nothing moved
+    trail = cab.audit.records()
+    said = [r[2:] for r in trail if r[3] == "refused"]
+    assert said[-1] == ["admin1", "refused", "ramclear: RAM clear refused: 4 credits on the meter: cash them out first"]
+    assert [r for r in trail if r[3] == "ramclear"] == []  # no clear was ever recorded
 
 
 def test_ram_error_refuses_everything_until_a_technician_ram_clear():
@@ -219,14 +242,20 @@ def test_ram_error_refuses_everything_until_a_technician_ram_clear():
     assert cab.ledger.credits == 4  # the machine works again, from zero
 
 
-def test_self_audit_tilt_ends_only_with_a_ram_clear():
+def test_self_audit_tilt_ends_only_with_a_ram_clear_after_the_credits_are_paid():
     con, cab, board, acc = console()
     coins(cab, acc, 1)
     cab.ledger.st["credits"] += 7  # credits that did not come through the meters
     press(board, cab, "play")
     assert "audit" in cab.tilts
     audit(board, cab, True)
-    run(con, "ramclear")
+    assert run(con, "ramclear") == ["error: RAM clear refused: 11 credits on the meter: cash them out first"]
+    press(board, cab, "cashout")  # the credit meter as it stands, by hand: an attendant checks it
+    assert cab.state == "handpay" and cab.ledger.lock["amount"] == 11
+    press(board, cab, "key_reset")
+    assert cab.ledger.credits == 0 and "audit" in cab.tilts  # paid; the books still disagree
+    assert run(con, "ramclear") == ["critical memory cleared; meters start at zero"]
+    assert cab.ledger.events()[0][3] == "by admin1, audit key, nothing owed; tilt audit"
     audit(board, cab, False)
     assert not cab.tilts and cab.state == "idle"
 
