@@ -6,7 +6,8 @@
 # adjacent digits but 0-9/9-0). The number identifies the coupon; what it is worth is the record the
 # machine committed under that number before printing (s. 10: the control number proves the value).
 # Even length: Interleaved 2 of 5 encodes digits in pairs.
-import time
+from firmware import localtime
+from firmware.money import dollars  # noqa: F401 (coupon.dollars: the ticket's amount)
 
 SEQ_DIGITS = 8
 MACHINE_DIGITS = 5
@@ -53,21 +54,10 @@ def valid(number):
     return luhn_digit(number[:-1]) == number[-1]
 
 
-def dollars(cents):
-    """1234567 -> "$12,345.67" (no float anywhere near money)."""
-    whole = str(cents // 100)
-    groups = []
-    while len(whole) > 3:
-        groups.insert(0, whole[-3:])
-        whole = whole[:-3]
-    groups.insert(0, whole)
-    return "$%s.%02d" % (",".join(groups), cents % 100)
-
-
 def stamp(t):
-    """Seconds since the epoch -> "2026-11-23 06:12:09 UTC" (the board's clock, in UTC)."""
-    y, mo, d, h, mi, s = time.gmtime(t)[:6]
-    return "%04d-%02d-%02d %02d:%02d:%02d UTC" % (y, mo, d, h, mi, s)
+    """The board's clock (UTC seconds) -> "2026-11-23 01:12:09 HNE/EST": the local date and time, as
+    a Québec ticket prints it (firmware/localtime.py)."""
+    return localtime.stamp(t, localtime.BILINGUAL)
 
 
 def lines(rec, cfg, duplicate=False):

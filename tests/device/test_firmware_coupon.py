@@ -25,16 +25,17 @@ def test_control_number_layout():
         coupon.control_number("JTN-EMU-0001", 10 ** 8)
 
 
-def test_stamp_is_utc():
-    # calendar.timegm((2026, 11, 23, 6, 32, 9)) == 1795415529
-    assert coupon.stamp(1795415529) == "2026-11-23 06:32:09 UTC"
+def test_stamp_is_quebec_local_time():
+    # calendar.timegm((2026, 11, 23, 6, 32, 9)) == 1795415529: 01:32:09 EST (UTC-5, after the first
+    # Sunday of November); firmware/localtime.py, checked against zoneinfo in tests/host/test_localtime.py
+    assert coupon.stamp(1795415529) == "2026-11-23 01:32:09 HNE/EST"
 
 
 def test_lines_hold_every_field_and_fit():
     rec = {"s": 7, "c": 2550, "k": 102, "t": 1795415529}
     text = coupon.lines(rec, Cfg)
     joined = "\n".join(text)
-    for field in ("LOTERIE VIDEO / VIDEO LOTTERY", "EXPL-QC-000001", "JTN-EMU-0001", "2026-11-23 06:32:09 UTC",
+    for field in ("LOTERIE VIDEO / VIDEO LOTTERY", "EXPL-QC-000001", "JTN-EMU-0001", "2026-11-23 01:32:09 HNE/EST",
                   "$25.50", "Credits: 102"):
         assert field in joined, field
     assert "DUPLICATE" not in joined

@@ -4,9 +4,11 @@ bar code read back from the PNG; a paper-out mid-print and a power cut mid-print
 control number and no credit lost; the attendant's DUPLICATE; the console's `coupons`."""
 from __future__ import annotations
 
+import datetime
 import json
 import time
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import zxingcpp
 from PIL import Image
@@ -16,6 +18,12 @@ from sim.harness import EmulatedCabinet
 from tests.host.test_e2e_access import add
 
 SCHEME, LICENCE, MACHINE = "LOTERIE VIDEO / VIDEO LOTTERY", "EXPL-QC-000001", "JTN-EMU-0001"  # firmware/config.py
+
+
+def local_stamp(t: int) -> str:
+    """The coupon's date and time (S-13.1, r. 7, s. 9) in Québec's local time, by zoneinfo."""
+    d = datetime.datetime.fromtimestamp(t, ZoneInfo("America/Montreal"))
+    return d.strftime("%Y-%m-%d %H:%M:%S ") + {"EST": "HNE/EST", "EDT": "HAE/EDT"}[d.tzname()]
 
 
 def wait(pred, timeout: float = 10.0):
@@ -54,7 +62,7 @@ def test_cash_out_prints_a_coupon_with_every_field(tmp_path: Path) -> None:
         text = t.text()
         dollars = "$%d.%02d" % (credits * 25 // 100, credits * 25 % 100)
         for field in (SCHEME, LICENCE, MACHINE, "Valeur/Value: " + dollars, "Credits: %d" % credits,
-                      time.strftime("%Y-%m-%d", time.gmtime(rec["t"])), " UTC", rec["n"]):
+                      local_stamp(rec["t"]), rec["n"]):
             assert field in text, field
         png = tmp_path / "state" / "coupons" / "coupon-1.png"  # the emulated printer keeps what it printed
         wait(png.exists)
@@ -114,7 +122,7 @@ def test_a_twenty_dollar_note_games_and_a_coupon_at_cash_out(tmp_path: Path) -> 
         credits, t, rec = cash_out_to_one_coupon(cab)
         dollars = "$%d.%02d" % (credits * 25 // 100, credits * 25 % 100)
         for field in (SCHEME, LICENCE, MACHINE, "Valeur/Value: " + dollars, "Credits: %d" % credits,
-                      time.strftime("%Y-%m-%d", time.gmtime(rec["t"])), rec["n"]):
+                      local_stamp(rec["t"])[:10], rec["n"]):
             assert field in t.text(), field
         m = cab.meters()
         assert m["bill_in"] == 80 and m["coupon_out"] == credits and cab.hopper.coins_out == 0

@@ -46,7 +46,7 @@ def rig(print_ms: int = 0) -> tuple[PrinterPeer, Printer]:
     return peer, Printer(Loop(peer), lambda ms: None, timeout_ms=5)
 
 
-REC = {"s": 42, "c": 100000, "k": 4000, "t": 1795415529}  # calendar.timegm((2026, 11, 23, 6, 32, 9)): 2026-11-23 06:32:09 UTC
+REC = {"s": 42, "c": 100000, "k": 4000, "t": 1795415529}  # calendar.timegm((2026, 11, 23, 6, 32, 9)): 2026-11-23 06:32:09 UTC, 01:32:09 EST
 
 
 def test_luhn_matches_stdnum():
@@ -108,7 +108,7 @@ def test_coupon_fields_text_and_png(tmp_path):
     [t] = peer.issued()
     assert t.number == number and t.barcode == number and t.symbology == 7
     text = t.text()
-    for field in (config.COUPON_SCHEME, config.LICENCE_HOLDER, config.MACHINE_ID, "2026-11-23 06:32:09 UTC",
+    for field in (config.COUPON_SCHEME, config.LICENCE_HOLDER, config.MACHINE_ID, "2026-11-23 01:32:09 HNE/EST",
                   "$1,000.00", "Credits: 4000", number):
         assert field in text, field
     assert "DUPLICATE" not in text
