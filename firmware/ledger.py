@@ -32,6 +32,9 @@ METERS = ("coin_in", "coin_out", "jackpot", "acceptor_in", "hopper_out", "cancel
           "games_played", "games_won", "power_resets", "door_main", "door_logic", "door_cashbox",
           "progressive_paid", "tournament_entries", "tournament_fees", "tournament_prizes", "bill_in",
           "coupon_out")
+# the meters that count events; every other meter counts credits (the console shows their dollars)
+COUNTS = ("games_played", "games_won", "power_resets", "door_main", "door_logic", "door_cashbox",
+          "tournament_entries")
 METER_MODULO = 10 ** 10  # 10-digit meters roll over to 0, as electromechanical counters do
 EVENTS_PER_CHUNK = eventlog.PER_CHUNK  # fixed-size records (firmware/eventlog.py): a chunk always fits
 EVENT_CHUNKS = 14  # a chunk is recycled whole: 13 x 8 keeps at least the last 100

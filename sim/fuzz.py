@@ -325,8 +325,8 @@ class Machine(RuleBasedStateMachine):
 
     def _lock(self) -> tuple[str, int] | None:
         for ln in self.rig.command("state"):
-            if ln.startswith("lock: "):
-                kind, amount = ln[6:].split()
+            if ln.startswith("lock: "):  # 'lock: KIND AMOUNT credits ...'
+                kind, amount = ln[6:].split()[:2]
                 return kind, int(amount)
         return None
 

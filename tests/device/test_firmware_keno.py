@@ -205,3 +205,14 @@ def test_a_committed_card_the_booted_game_cannot_play_is_refunded():
     led = cab2.ledger
     assert led.game["phase"] == "void" and led.meters["refunds"] == 5 and led.credits == c0
     assert any("card not playable on keno-classique-92: no spots picked" in e[3] for e in led.events())
+
+
+def test_recall_in_words_the_card_and_the_numbers():
+    # the console's recall (issue 23, item 17): a keno record's draws are the picks then the 20 numbers
+    from firmware import console_read
+
+    game = load(MODEL)
+    drawn = list(range(3, 23))  # 3 .. 22
+    out = []
+    console_read.outcome(game, game.evaluate(game.bets[0], [1, 2, 3, 4, 40] + drawn), "en", out)
+    assert out == ["picks 1 2 3 4 40", "drawn " + " ".join(str(n) for n in drawn), "caught 2: 3 4"], out
