@@ -310,7 +310,11 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         if self.audit is not None:
             self.audit.record(who, "ramclear", why)
         self.ram_error = None
-        self._boot_tilts = {}
+        kept = {}
+        for kind in self._boot_tilts:  # read from the world at power-up, not from the books: still so
+            if kind in BOOT_TILTS or kind in DEVICE_TILTS:
+                kept[kind] = self._boot_tilts[kind]
+        self._boot_tilts = kept
         self._cashout_asked = False
         self.win = 0
         self.reels = None

@@ -367,3 +367,20 @@ def test_the_docs_show_this_table():
         assert shown == held, (s, shown, held)
         assert cells[2] == ("yes" if s in states.MONEY_STATES else "no"), s
     assert order == list(states.STATES)
+
+
+def test_a_ram_clear_keeps_the_tilts_found_at_power_up():
+    # the game, config and software tilts (and the printer's) are read again from the world at every
+    # power-up, not from the books: a RAM clear fixes none of them. A clear that dropped them let a
+    # cabinet whose configuration was refused take coins again at once (its acceptor enabled in idle)
+    cab = into("service")
+    cab.set_tilt("config", "COINS: CA010A is worth 10 cents, not a whole number of 25-cent credits")
+    cab.set_tilt("fraud", "coin fraud code 5")  # in the books: the clear takes it with them
+    settle(cab)
+    assert cab.state == states.SERVICE
+    assert cab.handle(states.RAMCLEAR, WHO)
+    assert cab.ledger.events()[0][3] == "by tech1, audit key, nothing owed; tilt config fraud"
+    assert list(cab.tilts) == ["config"]
+    cab.board.pins["key_audit"].value(0)
+    settle(cab)
+    assert cab.state == states.TILT and not cab.want_money()
