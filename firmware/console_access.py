@@ -155,10 +155,12 @@ class AccessCommands:
             self._security_json()
             self.uart.write(b"\r\n")
             return
+        from firmware import localtime
+
         au = self.audit
         for name in au.chunks():
             for n, t, who, code, text in au.chunk_records(name):
-                self.say("%5d %10d %-8s %-8s %s" % (n, t, who, code, text))
+                self.say("%5d %s %-8s %-8s %s" % (n, localtime.stamp(t), who, code, text))
 
     def _security_json(self):
         # streamed a record at a time: [[n, t, who, code, text], ...]

@@ -4,22 +4,12 @@
 # (firmware/localtime.py); the claim deadline is the issue time plus the jurisdiction profile's
 # `claim_s` (firmware/jurisdiction.py: 24 hours under vlt, S-13.1, r. 7, s. 14).
 from firmware import localtime
-
-
-def dollars(cents):
-    """1234567 -> "$12,345.67" (no float anywhere near money)."""
-    whole = str(cents // 100)
-    groups = []
-    while len(whole) > 3:
-        groups.insert(0, whole[-3:])
-        whole = whole[:-3]
-    groups.insert(0, whole)
-    return "$%s.%02d" % (",".join(groups), cents % 100)
+from firmware.money import dollars  # noqa: F401 (coupon.dollars: the ticket's amount)
 
 
 def stamp(t):
     """Seconds since the epoch -> "2026-11-23 01:32:09 HNE/EST": Québec's local time."""
-    return localtime.stamp(t)
+    return localtime.stamp(t, localtime.BILINGUAL)
 
 
 def lines(rec, cfg, duplicate=False, claim_s=None):

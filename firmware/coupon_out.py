@@ -58,7 +58,7 @@ class CouponOut:
             self.log("%s refused: %s" % (why, e))
             return
         try:
-            rec = self.ledger.issue_coupon(rec, why)
+            rec = self.ledger.issue_coupon(rec, why, "audit" not in self.tilts)
         except AuditError as e:
             self.set_tilt("audit", str(e))
             return
@@ -78,10 +78,10 @@ class CouponOut:
         self._printer_wait = ticks_add(self.board.ticks_ms(), PRINTER_BOOT_MS)
 
     def auto_coupon_due(self):
-        """L-6, r. 3, s. 6: credits worth the profile's amount or more are paid by coupon at once."""
+        """L-6, r. 3, s. 6: credits worth the profile's amount or more are paid by coupon at once (the
+        state table's COUPON event: in the credit state)."""
         limit = self.jurisdiction.get("auto_coupon_cents") if self.jurisdiction else 0
-        return bool(limit) and self.printer is not None and self.ledger.credits * config.DENOM_CENTS >= limit \
-            and self.state in ("idle", "credit")
+        return bool(limit) and self.printer is not None and self.ledger.credits * config.DENOM_CENTS >= limit
 
     def _print(self, rec, duplicate=False):
         from board.printer_epic import PrinterError

@@ -32,6 +32,9 @@ METERS = ("coin_in", "coin_out", "jackpot", "acceptor_in", "hopper_out", "cancel
           "games_played", "games_won", "power_resets", "door_main", "door_logic", "door_cashbox",
           "progressive_paid", "tournament_entries", "tournament_fees", "tournament_prizes", "bill_in",
           "coupon_out")
+# the meters that count events; every other meter counts credits (the console shows their dollars)
+COUNTS = ("games_played", "games_won", "power_resets", "door_main", "door_logic", "door_cashbox",
+          "tournament_entries")
 METER_MODULO = 10 ** 10  # 10-digit meters roll over to 0, as electromechanical counters do
 EVENTS_PER_CHUNK = eventlog.PER_CHUNK  # fixed-size records (firmware/eventlog.py): a chunk always fits
 EVENT_CHUNKS = 14  # a chunk is recycled whole: 13 x 8 keeps at least the last 100
@@ -195,15 +198,43 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             self.st["doors"] = levels
         self.event("door", "%s %s" % (name, "open" if opened else "closed"))
 
-    def cashout(self, hand_pay):
+    def cashout(self, hand_pay, audited=True):
         """Start a cash-out. With hand_pay the machine locks until an attendant pays; otherwise the
-        caller pays through the hopper and calls paid_by_hopper() as coins go out."""
-        self.audit()
+        caller pays through the hopper and calls paid_by_hopper() as coins go out. audited=False:
+        the self-audit tilt is on (the books disagree); the credit meter is still the player's, paid
+        by hand as it stands, and the event says so."""
+        if audited:
+            self.audit()
         amount = self.st["credits"]
         if amount and hand_pay:
             self.st["lock"] = {"kind": "handpay", "amount": amount}
-            self.event("handpay", "cash-out of %d credits by hand" % amount)
+            self.event("handpay", "cash-out of %d credits by hand%s" % (
+                amount, "" if audited else " under the audit tilt"))
         return amount
+
+    def owed(self):
+        """What the books still owe a player, or None: "lock" (a hand pay or jackpot), "payout" (the
+        hopper paying), "coupon" (committed, not yet issued), "game" (a wager not yet settled, a
+        dealt hand, reels turning), "note" (in escrow), "credits", "tournament" (one running: an
+        entry's games, the prize pool). firmware/states.py: a RAM clear is taken only when this is
+        None (or in a RAM error), so nothing but a coupon or a payout ever erases credits."""
+        st = self.st
+        if st["lock"]:
+            return "lock"
+        if st.get("paying"):
+            return "payout"
+        if self.coupon_pending():
+            return "coupon"
+        g = st["game"]
+        if g and g["phase"] in ("wager", "spin"):
+            return "game"
+        if st.get("bill"):
+            return "note"
+        if st["credits"]:
+            return "credits"
+        if st.get("tour"):
+            return "tournament"
+        return None
 
     # --- electromechanical meters --------------------------------------------------------------------
     def em_state(self):

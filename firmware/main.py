@@ -152,11 +152,11 @@ def supervise(boot, reset, clock, log=print):
             log("jeton: %s: restarting the cabinet from critical memory" % why)
 
 
-# Imported when first needed (the paytable text). Compiled from source, such a late import needs the
-# compiler's parse tree in a heap by then three-quarters full: it can fail with tens of KB free. A
-# firmware run from .py (not the .mpy of tools.image, nor frozen) therefore imports it at
-# power-up, while the heap is still empty.
-LATE = ("games.text",)
+# Imported when first needed (the paytable text, the console's reading commands). Compiled from
+# source, such a late import needs the compiler's parse tree in a heap by then three-quarters full:
+# it can fail with tens of KB free. A firmware run from .py (not the .mpy of tools.image, nor
+# frozen) therefore imports them at power-up, while the heap is still empty.
+LATE = ("games.text", "firmware.console_read")
 
 
 def preload_if_source():

@@ -3,7 +3,7 @@
 # the game (s. 95), tournament entries (s. 124, 126) and the audit-mode test game. Mixed into
 # firmware.cabinet.Cabinet; the books it commits to are firmware/game_books.py.
 from board.compat import ticks_add, ticks_diff
-from firmware import config, jurisdiction, states
+from firmware import config, jurisdiction
 from firmware.books import AuditError
 from firmware.play_keno import is_keno
 from firmware.play_poker import is_poker
@@ -24,9 +24,9 @@ def played(game, outcome):
 class GamePlay:
     played = None  # played(): the outcome on the screen, None when none is
 
+    # The state table (firmware/states.py) says when each of these runs: bet, play and the test game
+    # do not ask the state again.
     def bet_one(self):
-        if not self.playable():
-            return
         bets = self.game.bets
         i = bets.index(self.ledger.bet) if self.ledger.bet in bets else -1
         self.ledger.set_bet(bets[(i + 1) % len(bets)])
@@ -45,8 +45,6 @@ class GamePlay:
         return bet
 
     def play(self):
-        if not self.playable():
-            return
         if is_keno(self.game) and not self.keno_ready():
             return  # a card that cannot be played is refused before anything is committed
         if self.ledger.tour and self.ledger.session is None:
@@ -121,14 +119,19 @@ class GamePlay:
 
 
     def play_test_game(self, bet=None):
-        """Audit mode only: a real draw through the real engine that never touches the meters."""
-        if states.action(self.state, states.TEST) is None:
-            raise ValueError("test games need the audit key")
+        """The audit key's test game (the table: AUDIT, SERVICE): a real draw through the real engine
+        that never touches the meters. The outcome is kept in self.tested for the console."""
+        if self.game is None:
+            raise ValueError("no certified game to test")
         if self.gen is None:
             raise ValueError("no random number generator (rng tilt)")
         bet = bet or self.game.bets[0]
+        if bet not in self.game.bets:
+            raise ValueError("bet %d not offered (bets: %s)" % (bet, " ".join(str(b) for b in self.game.bets)))
         outcome = self.keno_test_game(bet) if is_keno(self.game) else self.game.play(self.gen, bet)
-        self.board.display.show({"state": "audit", "test": True, "reels": outcome.window, "win": outcome.award})
+        self.tested = outcome
+        self.board.display.show({"state": self.state, "test": True, "reels": outcome.window,
+                                 "win": outcome.award})
         return outcome
 
     def _tour_screen(self):

@@ -94,12 +94,8 @@ class PokerPlay:
         self.message = None
         self.show()
 
-    def poker_touch(self):
+    def poker_touch(self, word, n):
         """The player's screen: 'hold N' under a card, 'auto' (auto-hold); a keno word is lost."""
-        t = self.board.touch.take()
-        if t is None:
-            return
-        word, n = t
         if word == "hold":
             if 1 <= n <= HAND_SIZE:
                 self.handle(states.HOLD_KEY, n)

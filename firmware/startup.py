@@ -11,7 +11,7 @@ from firmware import config, jurisdiction, settings
 from firmware.accounts import Accounts
 from firmware.audit import Audit, open_security
 from firmware.cabinet import Cabinet, open_rng
-from firmware.console import Console
+from firmware.console import READ_MODULES, Console
 from firmware.critmem import RamError
 from firmware.ledger import Ledger, open_memory
 from firmware.progressive import Progressive, ProgressiveError
@@ -305,6 +305,8 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     cab.progressive = open_progressive(game, config.CERTS_DIR, ledger, log)
     cab.audit = audit
     cab.console = Console(board.uart("console"), cab, open_accounts(board, cab, ledger, audit), audit)
+    if _code_form() == "frozen":
+        cab.console.release = READ_MODULES  # their code is in flash: dropped after each command
     if software:  # no game; credits already on the meter are still paid (the tilt state's cash-out)
         cab.set_tilt("software", software)
     if ram_error:

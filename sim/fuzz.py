@@ -329,8 +329,8 @@ class Machine(RuleBasedStateMachine):
 
     def _lock(self) -> tuple[str, int] | None:
         for ln in self.rig.command("state"):
-            if ln.startswith("lock: "):
-                kind, amount = ln[6:].split()
+            if ln.startswith("lock: "):  # 'lock: KIND AMOUNT credits ...'
+                kind, amount = ln[6:].split()[:2]
                 return kind, int(amount)
         return None
 
@@ -453,8 +453,8 @@ class Machine(RuleBasedStateMachine):
         want = "door" if name.startswith("door") and level else "audit" if name == "key_audit" and level else None
         try:
             if want:
-                self.rig.wait_screen(lambda s: s.get("state") in (want, "ramerror", "handpay", "jackpot", "spin",
-                                                                  "payout") or "TILT" in s.get("msg", ""), 1.0)
+                self.rig.wait_screen(lambda s: s.get("state") in (want, "service", "ramerror", "handpay", "jackpot",
+                                                                  "spin", "payout") or "TILT" in s.get("msg", ""), 1.0)
             else:
                 self.rig.wait_polls(2)
         except TimeoutError:
@@ -811,7 +811,7 @@ class Machine(RuleBasedStateMachine):
         return tuple(b for g in self.rig.games for b in game(g).bets)
 
     def _check_screen(self, m: dict, s: dict) -> None:
-        if s.get("test") or s.get("state") == "audit":
+        if s.get("test") or s.get("state") in ("audit", "service"):
             return
         if s.get("credits") != m["credits"]:
             raise Violation("display", f"shows {s.get('credits')} credits, committed {m['credits']}")

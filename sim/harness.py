@@ -220,7 +220,7 @@ def sign_in(console: ConsoleClient, panel: PanelLink, uid: str = ADMIN_ID, pin: 
                 time.sleep(0.02)  # polled until the deadline: the debounce is the cabinet's
         finally:
             panel.set_pin("key_audit", 0)
-        panel.wait_for(lambda s: s.get("state") != "audit", timeout)
+        panel.wait_for(lambda s: s.get("state") not in ("audit", "service"), timeout)  # the key seen off
     if not reply or not (reply[0].startswith("logged in as") or reply[-1].endswith("logged in")):
         raise RuntimeError(f"console login as {uid} failed: {reply}")
     return reply

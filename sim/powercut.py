@@ -271,8 +271,8 @@ class Session:
 
     def _lock(self, console) -> dict | None:
         for line in console.command("state"):
-            if line.startswith("lock: "):
-                kind, amount = line[6:].split()
+            if line.startswith("lock: "):  # 'lock: KIND AMOUNT credits ...'
+                kind, amount = line[6:].split()[:2]
                 return {"kind": kind, "amount": int(amount)}
         return None
 

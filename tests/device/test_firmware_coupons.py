@@ -641,3 +641,46 @@ def test_a_books_coupon_that_cannot_be_kept_is_logged_not_a_restart_loop():
     cab, acc = boot(board, fake)
     assert cab.state == "tilt" and "coupon records full" in cab.tilts["coupons"]
     assert any(e[3].startswith("no %d not kept: coupon records full" % rec["s"]) for e in cab.ledger.events())
+
+
+def test_no_ram_clear_while_a_coupon_is_owed():
+    # L-6, r. 3, s. 7: nothing but a coupon erases credits; the coupon owed is those credits
+    from firmware import states
+
+    cab, board, acc, fake = fresh()
+    coins(cab, acc, 2)
+    cab.coupon_cashout()  # committed; the power goes before the printer is served
+    fake.out = True  # and the paper is out: the coupon stays owed
+    cab, acc = boot(board, fake)
+    board.pins["key_audit"].value(1)
+    steps(cab, 20)
+    assert cab.state == "payout" and cab.ledger.coupon_owed() is not None and fake.tickets == 0
+    assert cab.handle(states.RAMCLEAR, "admin1") is False
+    assert cab.why_refused(states.RAMCLEAR) == "RAM clear refused: a coupon is owed: it prints first"
+    assert cab.ledger.coupon_owed()["k"] == 8 and cab.ledger.meters["coupon_out"] == 8
+    fake.out = False  # paper loaded: printed and issued, nothing owed any more
+    press(board, cab, "key_reset")  # (clears a printer tilt, when the fault raised one)
+    steps(cab, 20)
+    assert cab.ledger.coupons()[-1]["st"] == "issued"
+    assert cab.state == "service" and cab.handle(states.RAMCLEAR, "admin1")
+
+
+def test_the_audit_tilt_still_pays_the_credit_meter_by_coupon():
+    # the books disagree (credits raised without the meters): no hand pay under vlt (s. 7), so the
+    # coupon pays the meter as it stands, and the RAM clear that ends the tilt erases nothing
+    from firmware import states
+
+    cab, board, acc, fake = fresh()
+    coins(cab, acc, 2)
+    cab.ledger.st["credits"] += 3
+    press(board, cab, "play")
+    assert "audit" in cab.tilts and cab.state == "tilt"
+    press(board, cab, "cashout")
+    steps(cab, 20)
+    [rec] = cab.ledger.coupons()
+    assert rec["k"] == 11 and rec["st"] == "issued" and cab.ledger.credits == 0
+    assert "audit" in cab.tilts  # the key never clears it
+    board.pins["key_audit"].value(1)
+    steps(cab, 8)
+    assert cab.state == "service" and cab.handle(states.RAMCLEAR, "admin1")
+    assert cab.ledger.events()[0][3] == "by admin1, audit key, nothing owed; tilt audit"

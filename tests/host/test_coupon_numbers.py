@@ -1,20 +1,17 @@
 """Coupon control numbers (firmware/coupon_number.py) against a second implementation written here
 from the construction's description alone: Python's `hmac` for the round function, the Feistel
 network over digit strings as NIST SP 800-38G FF1 writes its own (NUM/STR of A and B), and
-python-stdnum's `luhn` for the check digit. Also: no repeats over a long run, and Québec local time
-(firmware/localtime.py) against Python's `zoneinfo` over several years."""
+python-stdnum's `luhn` for the check digit. Also: no repeats over a long run. (Québec local time:
+tests/host/test_localtime.py.)"""
 from __future__ import annotations
 
-import calendar
-import datetime
 import hashlib
 import hmac
 import random
-import zoneinfo
 
 from stdnum import luhn
 
-from firmware import coupon_number, localtime
+from firmware import coupon_number
 
 SECRET = bytes(range(32))  # tests/device/fakes_firmware.py TEST_SECRET
 
@@ -76,21 +73,3 @@ def test_no_repeat_over_a_long_run() -> None:
     # and the whole domain's structure on a smaller scale: the same network over 4 + 5 digits maps
     # the first 10 000 values of the domain onto 10 000 distinct values (the inverse recovers each)
     assert all(coupon_number.unpermute(kp, 31337, coupon_number.permute(kp, 31337, s)) == s for s in range(10000))
-
-
-def test_local_time_matches_zoneinfo() -> None:
-    z = zoneinfo.ZoneInfo("America/Montreal")
-    r = random.Random(5)
-    start = calendar.timegm((2024, 1, 1, 0, 0, 0))
-    end = calendar.timegm((2036, 1, 1, 0, 0, 0))
-    stamps = [r.randrange(start, end) for _ in range(5000)]
-    for year in range(2024, 2036):  # every change, to the second on either side
-        for month in (3, 11):
-            for day in range(1, 15):
-                for hour in (5, 6, 7):
-                    t = calendar.timegm((year, month, day, hour, 0, 0))
-                    stamps += [t - 1, t, t + 1]
-    for t in stamps:
-        d = datetime.datetime.fromtimestamp(t, z)
-        zone = {"EST": "HNE/EST", "EDT": "HAE/EDT"}[d.tzname()]
-        assert localtime.stamp(t) == d.strftime("%Y-%m-%d %H:%M:%S ") + zone, t
