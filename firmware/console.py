@@ -226,8 +226,13 @@ class Console(AccessCommands):
             self.say("lock: %s %d" % (c.ledger.lock["kind"], c.ledger.lock["amount"]))
         if c.progressive:
             p = c.progressive
-            self.say("progressive: %d credits on %s at bet %d (+%d/%d of each credit wagered, reset %d%s)" % (
-                p.amount(c.ledger.st), p.pay, p.bet, p.num, p.den, p.reset, ", link " + p.link["id"] if p.link else ""))
+            st = c.ledger.st
+            self.say("progressive: %d credits on %s at bet %d (+%d/%d of each credit wagered at bet %d, reset %d, "
+                     "ceiling %s%s)" % (p.amount(st), p.pay, p.bet, p.num, p.den, p.bet, p.reset, p.ceiling or "none",
+                                        ", link " + p.link["id"] if p.link else ""))
+            # the exact figures, in 1/q credit: what the next win pays from, and what waits for the next reset
+            self.say("progressive meter: %d/%d, rolled over %d/%d" % (
+                st.get("prog_n", p.reset * p.den), p.den, p.rollover(st), p.den))
         levels = c.switches.levels()
         for name in sorted(levels):
             if levels[name]:

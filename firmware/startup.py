@@ -104,7 +104,9 @@ def open_progressive(game, certs_dir, ledger, log):
     try:
         with open("%s/%s.json" % (certs_dir, game.id)) as f:
             math_hash = json.load(f)["math_hash"]
-        prog = Progressive(spec, math_hash, config.PROGRESSIVE_LINK)
+        # where only a coupon pays (vlt: L-6, r. 3, s. 7) a hit is credited like any win, no hand pay
+        prog = Progressive(spec, math_hash, config.PROGRESSIVE_LINK,
+                           jurisdiction.PROFILES[config.JURISDICTION]["payout"] != "coupon")
     except (ProgressiveError, OSError, ValueError, KeyError) as e:
         log("progressive DISABLED: %s" % e)
         if ledger.st is not None:

@@ -42,8 +42,10 @@ def summary(rep: dict, secs: float) -> str:
                         b["volatility_index_90"], b["feature_share"] * 100))
     p = rep.get("progressive")
     if p:
-        lines.append("  progressive: %s at bet %d, reset %d, grows by %s of every credit wagered "
-                     "(the returns above count it at its reset: a floor)" % (p["pay"], p["bet"], p["reset"], p["rate"]))
+        lines.append("  progressive: %s at bet %d, reset %d, %s, grows by %s of every credit wagered at bet %d "
+                     "(the returns above count it at its reset: a floor)" % (
+                         p["pay"], p["bet"], p["reset"], "no ceiling" if p["ceiling"] is None else "ceiling %d" % p["ceiling"],
+                         p["rate"], p["bet"]))
         lines.append("  progressive won 1 in %.0f games at bet %d; return at bet %d: %s"
                      % (p["one_in"], p["bet"], p["bet"], ", ".join("%.4f %% at %.0f" % (v["return_float"] * 100, v["level"])
                                                                  for v in p["levels"])))

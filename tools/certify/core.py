@@ -232,10 +232,11 @@ def to_json(cert: dict) -> dict:
     return {"id": cert["id"], "math_hash": cert["math_hash"], "cycle": cert["cycle"],
             "free_cycle": cert["free_cycle"],
             "progressive": None if not prog else {
-                "pay": prog["pay"], "bet": prog["bet"], "reset": prog["reset"],
+                "pay": prog["pay"], "bet": prog["bet"], "reset": prog["reset"], "ceiling": prog.get("ceiling"),
                 "rate": "%d/%d" % (prog["num"], prog["den"]),
                 "note": "rtp counts the progressive at its reset (a floor); contributions add rate of "
-                        "every credit wagered, returned when the progressive is won",
+                        "every credit wagered at its bet, returned when the progressive is won (past the "
+                        "ceiling, with the next reset)",
                 **_progressive_json(cert)},
             "floor": frac_str(FLOOR), "by_law": "s. 93: return of each game >= 83 %",
             "rtp": {b: v["rtp"] for b, v in bets.items()},

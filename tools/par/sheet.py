@@ -183,7 +183,9 @@ def bet_blocks(ident: str, bet: int, b: dict, f: BetFigures, cycle: int) -> list
 
 def progressive_blocks(p: dict) -> list[tuple]:
     rows = [["pay", p["pay"]], ["bet", str(p["bet"])], ["reset", "%d credits" % p["reset"]],
-            ["rate", "%s of every credit wagered" % p["rate"]],
+            ["ceiling", "none" if p.get("ceiling") is None else
+             "%d credits: what is wagered past it rolls into the next reset" % p["ceiling"]],
+            ["rate", "%s of every credit wagered at bet %d (only that bet can win it, s. 92)" % (p["rate"], p["bet"])],
             ["won", "%s games at bet %d (%s)" % (one_in(p["one_in"]), p["bet"], p["hit"])],
             ["mean level when won", "%.1f credits (every game at bet %d)" % (p["mean_level_when_won"], p["bet"])],
             ["long-run return at bet %d" % p["bet"], "%s (%s)" % (pct(float(Fraction(p["long_run_return"]))),
