@@ -24,6 +24,7 @@ from firmware import jurisdiction
 from games.model import Model, ModelError
 from tools.certify import core, keno
 from tools.certify.core import load_model
+from tools.certify.maxpay import describe
 
 CERT_DIR = os.path.join("games", "certs")
 
@@ -38,8 +39,9 @@ def summary(rep: dict, secs: float) -> str:
         ", free-spin cycle %d" % rep["free_cycle"] if rep["free_cycle"] else "", secs)]
     for bet, b in rep["bets"].items():
         lines.append("  bet %-4s RTP %s = %.4f %%  hit 1 in %.3f  σ %.3f  VI90 %.2f  feature %.2f %% of return"
+                     "  one game pays at most %s"
                      % (bet, short(b["rtp"]), b["rtp_float"] * 100, 1 / b["hit_frequency_float"], b["std_dev"],
-                        b["volatility_index_90"], b["feature_share"] * 100))
+                        b["volatility_index_90"], b["feature_share"] * 100, describe(b["max_award"])))
     p = rep.get("progressive")
     if p:
         lines.append("  progressive: %s at bet %d, reset %d, %s, grows by %s of every credit wagered at bet %d "

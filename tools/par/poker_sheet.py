@@ -16,7 +16,7 @@ from games.poker_model import RANKS, PokerModel
 from tools.certify import poker_report
 from tools.certify.core import FLOOR, Z, convergence
 from tools.par import charts
-from tools.par.sheet import BUCKETS, bucket_label, bucket_tick, bucketed, exact, one_in, pct
+from tools.par.sheet import BUCKETS, MOST, MOST_NOTE, bucket_label, bucket_tick, bucketed, exact, most, one_in, pct
 
 CERT_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                         "games", "certs")
@@ -211,10 +211,11 @@ def blocks(rep: dict, raw: dict, cert_dir: str = CERT_DIR) -> list[tuple]:
         rows.append([bet, exact(e["optimal"]["rtp"]), pct(e["optimal"]["rtp_float"]),
                      exact(st["rtp"]) if st else "—", pct(st["rtp_float"]) if st else "—",
                      pct(e["strategy_gap_float"]) if st else "—",
-                     pct(e["strategy_agrees_with_optimal"], 2) if st else "—", _verdict(e)])
+                     pct(e["strategy_agrees_with_optimal"], 2) if st else "—", _verdict(e), most(e["max_award"])])
     B.append(("table", "Return by bet level: optimal play and the built-in strategy",
               ["bet", "optimal (exact)", "optimal", "built-in (exact)", "built-in", "gap to optimal",
-               "deals held as optimal", "83 % floor"], rows))
+               "deals held as optimal", "83 % floor", MOST], rows))
+    B.append(("p", MOST_NOTE))
     rows = []
     for bet, e in js["bets"].items():
         o, st = e["optimal"], e["strategy"]

@@ -181,6 +181,16 @@ def bet_blocks(ident: str, bet: int, b: dict, f: BetFigures, cycle: int) -> list
     return out
 
 
+# the most one game can pay (tools/certify/maxpay.py): what a prize limit (vlt) is held to
+MOST = "most one game pays (credits)"
+MOST_NOTE = ("The most one game pays: the largest total of one game's lines, scatter, whole free-spin series "
+             "and progressive at its ceiling, exact (tools.certify); a jurisdiction's prize limit is held to it.")
+
+
+def most(v: int | None) -> str:
+    return "unbounded" if v is None else f"{v:,}"
+
+
 def progressive_blocks(p: dict) -> list[tuple]:
     rows = [["pay", p["pay"]], ["bet", str(p["bet"])], ["reset", "%d credits" % p["reset"]],
             ["ceiling", "none" if p.get("ceiling") is None else
@@ -219,9 +229,11 @@ def blocks(cert: dict, raw: dict, secs: float) -> list[tuple]:
     rows = []
     for bet, b in rep["bets"].items():
         rows.append([bet, exact(b["rtp"]), pct(b["rtp_float"]), "%s (%s)" % (one_in(1 / b["hit_frequency_float"]), pct(b["hit_frequency_float"], 3)),
-                     "%.3f" % b["std_dev"], "%.2f" % b["volatility_index_90"], pct(b["feature_share"], 2)])
+                     "%.3f" % b["std_dev"], "%.2f" % b["volatility_index_90"], pct(b["feature_share"], 2),
+                     most(b["max_award"])])
     B.append(("table", "Return by bet level", ["bet", "return (exact)", "return", "hit frequency", "σ per unit bet",
-                                              "volatility index (90 %)", "free spins share"], rows))
+                                              "volatility index (90 %)", "free spins share", MOST], rows))
+    B.append(("p", MOST_NOTE))
     B.append(("h2", "Reel strips"))
     B += reel_blocks(raw, raw["reels"], "Base game")
     fs = raw.get("free_spins")

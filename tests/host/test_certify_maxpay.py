@@ -1,0 +1,172 @@
+"""The most one game can pay (tools/certify/maxpay.py, issue 22.1): every line, the scatter, the whole
+free-spin series and the progressive at its ceiling together, per bet level, exact. Checked against
+tests/host/maxpay_brute.py (every window of positive weight evaluated from docs/game-format.md's
+rules, the feature searched spin by spin: no code shared with games/ or tools/certify), on the
+small fixtures, the shipped 3-reel models and variants built here; keno against every draw of a
+small keno, video poker against the published pay tables; the certificate and the CLI."""
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from tools.certify.__main__ import main
+from tools.certify.core import certify_model
+from tools.certify.keno import certify as certify_keno
+from tools.certify.maxpay import keno_max
+
+sys.path.insert(0, str(Path(__file__).parent))
+from maxpay_brute import game_max as brute  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load(rel: str) -> dict:
+    return json.loads((ROOT / rel).read_text())
+
+
+def maxima(raw: dict) -> dict[int, int | None]:
+    return {b: f.max_award for b, f in certify_model(raw, jobs=1)["bets"].items()}
+
+
+SMALL = ["tests/fixtures/games/mini5.json", "tests/fixtures/games/mini2.json", "tests/fixtures/games/mini2-plain.json",
+         "tests/fixtures/games/easyslot.json", "games/models/skeleton-3reel.json", "games/models/sept-royal-88.json",
+         "games/models/trefle-90.json", "games/models/tricolore-92.json"]
+
+
+@pytest.mark.parametrize("rel", SMALL, ids=[Path(p).stem for p in SMALL])
+def test_every_bet_level_equals_the_brute_force(rel: str) -> None:
+    raw = _load(rel)
+    got = maxima(raw)
+    assert got == {b: brute(raw, b) for b in raw["bets"]}
+
+
+def _lines_and_scatter() -> dict:
+    # 3 reels x 3 rows, one line across the middle; each strip S A S X: the window at stop 1 shows
+    # A on the line and six scatters around it
+    reel = {"strip": ["S", "A", "S", "X"]}
+    return {"format": "jeton-reels/1", "id": "t-ls", "name": {"fr": "t", "en": "t"}, "symbols": ["A", "S", "X"],
+            "scatter": "S", "rows": 3, "lines": [[1, 1, 1]], "bets": [1], "reels": [reel, reel, reel],
+            "pays": [{"name": "A", "symbols": ["A"], "pays": {"3": 10}}], "scatter_pays": {"3": 5, "6": 100}}
+
+
+def test_lines_and_scatter_in_one_window_add_up() -> None:
+    raw = _lines_and_scatter()
+    assert brute(raw, 1) == 110  # 3 A on the line (10) and 6 scatters (100) in the same window
+    assert maxima(raw) == {1: 110}  # the per-entry rule said 100: one entry is not one game
+
+
+@pytest.mark.parametrize("cap,mult", [(3, 2), (5, 2), (9, 3), (14, 1)])
+def test_the_whole_free_spin_series_counts(cap: int, mult: int) -> None:
+    raw = _load("tests/fixtures/games/mini5.json")
+    raw["free_spins"].update(cap=cap, multiplier=mult)
+    assert maxima(raw) == {b: brute(raw, b) for b in raw["bets"]}
+
+
+def test_free_spins_without_retriggers_and_uncapped_ones() -> None:
+    raw = _load("tests/fixtures/games/mini5.json")
+    del raw["free_spins"]["cap"]
+    raw["free_spins"].update(uncapped=True, retrigger={"3": 1})  # fewer than one extra spin a spin on average
+    # a spin that retriggers can follow every spin: nothing bounds the series
+    assert maxima(raw) == {5: None, 10: None, 25: None} == {b: brute(raw, b) for b in raw["bets"]}
+    raw["free_spins"]["retrigger"] = {}
+    got = maxima(raw)
+    assert got == {b: brute(raw, b) for b in raw["bets"]} and None not in got.values()
+
+
+def _with_progressive(pay: str, bet: int, ceiling: int | None) -> dict:
+    raw = _load("tests/fixtures/games/mini5.json")
+    raw["progressive"] = {"pay": pay, "bet": bet, "rate": "1/1000"}
+    if ceiling is not None:
+        raw["progressive"]["ceiling"] = ceiling
+    return raw
+
+
+@pytest.mark.parametrize("pay", ["5 W", "3 A", "4 A", "5 A", "3 AB"])
+def test_a_progressive_is_counted_at_its_ceiling_with_the_rest_of_the_game(pay: str) -> None:
+    # five lines, a scatter and free spins: the progressive's window may pay other lines and start a
+    # series; "3 A" is won only by a run of exactly three (a fourth A names the win "4 A")
+    raw = _with_progressive(pay, 25, 9000)
+    got = maxima(raw)
+    assert got == {b: brute(raw, b) for b in raw["bets"]}
+    assert got[25] >= 9000
+    assert got[5] == maxima(_load("tests/fixtures/games/mini5.json"))[5]  # the other bets pay the fixed award
+
+
+def test_a_progressive_without_a_ceiling_is_unbounded_at_its_bet_only() -> None:
+    raw = _with_progressive("5 A", 10, None)
+    got = maxima(raw)
+    assert got[10] is None and brute(raw, 10) is None
+    assert got[5] is not None and got[25] is not None
+
+
+def test_a_stop_of_weight_zero_is_never_shown() -> None:
+    # sept-royal-88 with its reel-1 SEVEN given weight 0: 3 SEVEN can no longer show, so one game
+    # pays at most 3 BAR3 (100 / 200 / 300) and the progressive is never won
+    raw = _load("games/models/sept-royal-88.json")
+    raw["reels"][0]["weights"][0] = 0
+    assert maxima(raw) == {1: 100, 2: 200, 3: 300} == {b: brute(raw, b) for b in raw["bets"]}
+
+
+def _keno_catches(numbers: int, drawn: int, spots: int) -> set[int]:
+    # every draw of a small keno, the card being the first `spots` numbers
+    card = set(range(spots))
+    return {len(card & set(d)) for d in itertools.combinations(range(numbers), drawn)}
+
+
+@pytest.mark.parametrize("numbers,drawn,spots", [(20, 5, 5), (10, 8, 5), (10, 3, 7), (12, 6, 6)])
+def test_keno_pays_at_most_its_best_catch_that_can_happen(numbers: int, drawn: int, spots: int) -> None:
+    # (10, 8, 5): eight of ten drawn, five marked: at least three are caught, so a catch-0 or catch-2
+    # pay can never be won; (10, 3, 7): at most three caught
+    row = [1000 - 100 * h for h in range(spots + 1)]  # the lower the catch, the more it would pay
+    assert keno_max(numbers, drawn, row, spots) == max(row[h] for h in _keno_catches(numbers, drawn, spots))
+
+
+def test_keno_maxima_per_spot_count_and_bet() -> None:
+    # tests/fixtures/games/keno_mini.json: 20 numbers, 5 drawn; 5 spots pay 2000 / 4000 / 9000 for 5
+    # of 5 at bets 2 / 4 / 6; every catch of a 1-5 spot card can happen there
+    raw = _load("tests/fixtures/games/keno_mini.json")
+    cert = certify_keno(raw)
+    got = {s: {b: f["max_award"] for b, f in sp["bets"].items()} for s, sp in cert["spots"].items()}
+    assert got[5] == {2: 2000, 4: 4000, 6: 9000}
+    assert got[1] == {2: 7, 4: 14, 6: 21}  # 7 a coin of 2 credits
+
+
+def test_video_poker_pays_at_most_its_royal_flush_as_published() -> None:
+    # Jacks or Better 9/6 (Wizard of Odds, wizardofodds.com/games/video-poker/tables/jacks-or-better/):
+    # royal flush 250 for one coin up to four, 4000 for five (800 a coin); no hand pays more
+    from tools.certify.poker_report import certify_poker
+
+    rep = certify_poker(_load("games/models/jacks-96.json"))
+    assert {b: v["max_award"] for b, v in rep["bets"].items()} == {1: 250, 2: 500, 3: 750, 4: 1000, 5: 4000}
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    rc = main(list(args))
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_the_certificate_carries_the_maxima_and_check_certs_names_a_wrong_one(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    certs = tmp_path / "certs"
+    assert _cli(capsys, "games/models/sept-royal-88.json", "--write-cert", str(certs))[0] == 0
+    cert = json.loads((certs / "sept-royal-88.json").read_text())
+    assert cert["max_award"] == {"1": 200, "2": 400, "3": 4000}
+    assert cert == _load("games/certs/sept-royal-88.json")  # the shipped one is what the tool writes
+    for doctored, why in ((dict(cert["max_award"], **{"3": 3999}),
+                           "bet 3: maximum one-game pay 4000 credits differs from the certificate's 3999"),
+                          (None, "the certificate has no maximum one-game pay (max_award): recertify"),
+                          ({"1": 200, "2": 400}, "bet 3: the certificate has no maximum one-game pay")):
+        c = copy.deepcopy(cert)
+        if doctored is None:
+            del c["max_award"]
+        else:
+            c["max_award"] = doctored
+        (certs / "sept-royal-88.json").write_text(json.dumps(c))
+        rc, _, err = _cli(capsys, "--check-certs", str(certs), "games/models/sept-royal-88.json")
+        assert rc == 1 and why in err, err
