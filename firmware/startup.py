@@ -84,9 +84,9 @@ def load_games(ids, models_dir, certs_dir, ledger, log):
     out = []
     for gid in ids:
         ok, reason, game = check("%s/%s.json" % (models_dir, gid), "%s/%s.json" % (certs_dir, gid))
-        if ok:  # the profile's limits, again at boot (firmware/jurisdiction.py)
+        if ok:  # the profile's limits, again at boot (firmware/jurisdiction.py): the most one game pays
             broken = jurisdiction.check_game(config.JURISDICTION, config.DENOM_CENTS, game.bets,
-                                             jurisdiction.largest_prize(game.m))
+                                             game.max_award, game.m.progressive)
             if broken:
                 ok, reason = False, "; ".join(broken)
         log("game %s: %s" % (gid, "certified" if ok else "DISABLED: " + reason))

@@ -151,6 +151,39 @@ def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
     return rc, out.out, out.err
 
 
+def test_the_shipped_sept_royal_88_is_valid_under_vlt_and_the_issue_model_is_refused(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    rc, out, err = _cli(capsys, "games/models/sept-royal-88.json", "--jurisdiction", "vlt")
+    assert rc == 0 and "REFUSED" not in err and "one game pays at most 4000 credits" in out
+    # the model as the issue found it: rate 1/100, no ceiling
+    raw = _load("games/models/sept-royal-88.json")
+    raw["progressive"] = {"pay": "3 SEVEN", "bet": 3, "rate": "1/100"}
+    path = tmp_path / "sept-royal-88.json"
+    path.write_text(json.dumps(raw))
+    rc, out, err = _cli(capsys, str(path), "--jurisdiction", "vlt")
+    assert rc == 1 and "REFUSED: vlt maximum prize: progressive 3 SEVEN has no ceiling" in err, err
+    assert "REFUSED: vlt maximum prize: unbounded (bet 3" in err
+    assert _cli(capsys, str(path))[0] == 0  # a casino pays it by hand
+
+
+def test_a_ceiling_its_rate_cannot_fit_under_is_refused_under_every_profile(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # 1/100 of bet 3 is 3/100 credit a game; 3 SEVEN comes once in 340,480 games: 10214.4 credits
+    # between two wins on average, more than the 2500 from the reset 1500 to a ceiling of 4000
+    raw = _load("games/models/sept-royal-88.json")
+    raw["progressive"]["rate"] = "1/100"
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(raw))
+    certs = tmp_path / "certs"
+    rc, _, err = _cli(capsys, str(path), "--write-cert", str(certs))
+    assert rc == 1 and ("REFUSED: progressive 3 SEVEN: 1/100 of bet 3 adds 10214.4 credits between two wins on "
+                        "average (1 in 340480), not less than the 2500 from its reset 1500 to its ceiling 4000") in err
+    assert not certs.exists()
+    raw["progressive"]["rate"] = "1/409"  # 2497.4 credits between wins: inside
+    path.write_text(json.dumps(raw))
+    assert _cli(capsys, str(path), "--jurisdiction", "vlt")[0] == 0
+
+
 def test_the_certificate_carries_the_maxima_and_check_certs_names_a_wrong_one(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     certs = tmp_path / "certs"
