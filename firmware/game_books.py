@@ -125,8 +125,9 @@ class GameBooks:
         if g and g["phase"] in ("wager", "spin") and not g.get("tour"):
             g["in"] = g.get("in", 0) + credits
 
-    def void(self, why):
-        """s. 95: the machine failed during the game, not the player: the wager is refunded."""
+    def void(self, why, tilt=None):
+        """s. 95: the machine failed during the game, not the player: the wager is refunded.
+        tilt: (kind, reason) kept in the same commit, so a cut never leaves the refund without it."""
         g = self.st["game"]
         if not g or g["phase"] != "wager":
             return 0
@@ -141,5 +142,7 @@ class GameBooks:
         self.st["credits"] += bet
         self._add("refunds", bet)
         self.st["game"] = {"phase": "void", "bet": bet, "award": 0}
+        if tilt:
+            self.tilts[tilt[0]] = eventlog.clean(tilt[1], eventlog.TEXT)
         self.event("void", "%s: wager %d refunded" % (why, bet))
         return bet

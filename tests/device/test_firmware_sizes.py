@@ -30,7 +30,7 @@ def worst_state():
           "bill_ev": 255, "bill": {"t": 16, "k": BIG}}  # a note being stacked (firmware/bill_books.py)  # the release number (firmware/authenticate.py): MAJOR.MINOR.PATCH, each 0-999
     for name in METERS:
         st["m"][name] = BIG
-    for kind in KEY_CLEARABLE + ("audit",):  # BOOT_TILTS are never stored
+    for kind in KEY_CLEARABLE + ("audit", "prize"):  # BOOT_TILTS are never stored
         st["tilts"][kind] = "x" * TILT_TEXT
     for name in hal.DOORS + hal.KEYS:
         st["doors"][name] = 1
