@@ -136,6 +136,29 @@ def test_keno_maxima_per_spot_count_and_bet() -> None:
     assert got[1] == {2: 7, 4: 14, 6: 21}  # 7 a coin of 2 credits
 
 
+# Michigan Lottery Club Keno, as its official rules publish the prizes of a $1 wager (lottery.com,
+# official_rules.cfm/GameID/MIKENO): spots -> {match: prize}, and the published odds of winning
+MI_CLUB_KENO = {10: ({10: 100000, 9: 5000, 8: 500, 7: 50, 6: 10, 5: 2, 0: 5}, 9.05),
+                9: ({9: 25000, 8: 2000, 7: 100, 6: 20, 5: 5, 4: 2}, 6.53),
+                8: ({8: 10000, 7: 300, 6: 50, 5: 15, 4: 2}, 9.77),
+                7: ({7: 2000, 6: 100, 5: 11, 4: 5, 3: 1}, 4.23),
+                6: ({6: 1100, 5: 57, 4: 7, 3: 1}, 6.19),
+                5: ({5: 410, 4: 18, 3: 2}, 10.34),
+                4: ({4: 72, 3: 5, 2: 1}, 3.86)}
+
+
+def test_keno_maxima_against_a_published_pay_table() -> None:
+    # one credit a dollar, bets of 1, 2 and 5 dollars: one game pays at most the top prize of the
+    # spot count played, times the dollars bet (a 10-spot's $100,000, not its $5 for no catch)
+    raw = {"format": "jeton-keno/1", "id": "mi-club-keno", "name": {"fr": "Club Keno", "en": "Club Keno"},
+           "bets": [1, 2, 5], "pays": {str(s): {str(h): v for h, v in t.items()} for s, (t, _) in MI_CLUB_KENO.items()}}
+    cert = certify_keno(raw)
+    for s, (table, odds) in MI_CLUB_KENO.items():
+        f = cert["spots"][s]["bets"]
+        assert round(float(1 / f[1]["hit"]), 2) == odds  # the table read as published
+        assert {b: f[b]["max_award"] for b in (1, 2, 5)} == {b: max(table.values()) * b for b in (1, 2, 5)}
+
+
 def test_video_poker_pays_at_most_its_royal_flush_as_published() -> None:
     # Jacks or Better 9/6 (Wizard of Odds, wizardofodds.com/games/video-poker/tables/jacks-or-better/):
     # royal flush 250 for one coin up to four, 4000 for five (800 a coin); no hand pays more
