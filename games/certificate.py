@@ -66,6 +66,8 @@ def maxima(cert, bets, key=None):
         return None, None
     if key is not None and isinstance(m, dict):
         m = m.get(key)
+        if m is None:
+            return None, "certificate: no maximum one-game pay"
     if not isinstance(m, dict):
         return None, "certificate: max_award must be an object"
     out = []

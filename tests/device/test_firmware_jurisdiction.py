@@ -224,6 +224,20 @@ def test_a_malformed_maximum_disables_the_game_under_every_profile():
     assert _boot("casino", model, cert)[1] == "certificate: max_award must be an object"
 
 
+def test_a_keno_certificate_gives_a_maximum_for_every_spot_count():
+    # keno-classique-92: the most one game pays at a bet is the best of the spot counts a player may
+    # choose; one spot count without its maxima, or a malformed one, disables the game
+    model, cert = _shipped("keno-classique-92")
+    ok, why, _ = _boot("casino", model, cert, "keno-classique-92")
+    assert ok, why
+    del cert["max_award"]["3"]
+    ok, why, _ = _boot("casino", model, cert, "keno-classique-92")
+    assert not ok and why == "3 spots: certificate: no maximum one-game pay", why
+    cert["max_award"]["3"] = {"5": 232, "10": 464, "15": 696, "20": 928, "25": -1}
+    assert _boot("casino", model, cert, "keno-classique-92")[1] == \
+        "3 spots: certificate: bet 25: no maximum one-game pay in whole credits"
+
+
 def test_the_setting_is_checked_like_the_others():
     from firmware import settings
 
