@@ -64,9 +64,13 @@ def state(cab):
             lock["kind"], lock["amount"], dollars(lock["amount"] * cents))
     p = cab.progressive
     if p:
-        amount = p.amount(led.st)
-        yield "progressive: %d credits (%s) on %s at bet %d (+%d/%d of each credit wagered, reset %d%s)" % (
-            amount, dollars(amount * cents), p.pay, p.bet, p.num, p.den, p.reset, ", link " + p.link["id"] if p.link else "")
+        st = led.st
+        amount = p.amount(st)
+        yield "progressive: %d credits (%s) on %s at bet %d (+%d/%d of each credit wagered at bet %d, reset %d, ceiling %s%s)" % (
+            amount, dollars(amount * cents), p.pay, p.bet, p.num, p.den, p.bet, p.reset, p.ceiling or "none",
+            ", link " + p.link["id"] if p.link else "")
+        # the exact figures, in 1/q credit: what the next win pays from, and what waits for the next reset
+        yield "progressive meter: %d/%d, rolled over %d/%d" % (st.get("prog_n", p.reset * p.den), p.den, p.rollover(st), p.den)
     levels = cab.switches.levels()
     for name in sorted(levels):
         if levels[name]:
@@ -148,12 +152,12 @@ def outcome(game, o, lang, out):
 def progressive(game, p, st, lang):
     """The progressive after the pay table: its amount now, what wins it, reset, rate, ceiling."""
     amount = p.amount(st)
-    ceiling = getattr(p, "ceiling", None)  # a progressive's ceiling, where the model gives one
+    ceiling = p.ceiling  # None: no ceiling (casino; refused under a prize limit)
     if lang == "fr":
-        line = "Progressif sur %s à la mise %d : %d crédits maintenant (%s); remis à %d, croît de %d/%d de chaque crédit misé"
+        line = "Progressif sur %s à la mise %d : %d crédits maintenant (%s); remis à %d, croît de %d/%d de chaque crédit misé à cette mise"
         cap = ", plafond %d"
     else:
-        line = "Progressive on %s at bet %d: %d credits now (%s); reset %d, grows %d/%d of each credit wagered"
+        line = "Progressive on %s at bet %d: %d credits now (%s); reset %d, grows %d/%d of each credit wagered at that bet"
         cap = ", ceiling %d"
     return line % (named(game, p.pay, lang), p.bet, amount, dollars(amount * config.DENOM_CENTS), p.reset, p.num,
                    p.den) + (cap % ceiling if ceiling else "")

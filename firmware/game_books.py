@@ -76,9 +76,10 @@ class GameBooks:
 
     def conclude(self, progressive=None, forfeit=None, rec=None):
         """End the game whose reels are turning: pay its award (onto credits, or locked for a hand
-        pay at or above its jackpot limit; a progressive hit replaces its fixed award and is always
-        hand-paid), or with forfeit=reason withhold it: the player disrupted the machine (s. 94),
-        the wager is not refunded. One commit with the completed recall record."""
+        pay at or above its jackpot limit; a progressive hit replaces its fixed award and is
+        hand-paid where the progressive says so: not under vlt), or with forfeit=reason withhold
+        it: the player disrupted the machine (s. 94), the wager is not refunded. One commit with
+        the completed recall record."""
         g = self.st["game"]
         if not g or g["phase"] != "spin":
             return None
@@ -95,7 +96,7 @@ class GameBooks:
                 award = award - g["fixed"] + prog
                 self._add("progressive_paid", prog)
                 rec["prog"] = [prog, g["fixed"]]  # the progressive paid, and the fixed award it replaced
-                hand = True
+                hand = progressive.hand
             if award:
                 self._add("games_won", 1)
             hand = hand or bool(g["limit"] and award >= g["limit"])
@@ -124,8 +125,9 @@ class GameBooks:
         if g and g["phase"] in ("wager", "spin") and not g.get("tour"):
             g["in"] = g.get("in", 0) + credits
 
-    def void(self, why):
-        """s. 95: the machine failed during the game, not the player: the wager is refunded."""
+    def void(self, why, tilt=None):
+        """s. 95: the machine failed during the game, not the player: the wager is refunded.
+        tilt: (kind, reason) kept in the same commit, so a cut never leaves the refund without it."""
         g = self.st["game"]
         if not g or g["phase"] != "wager":
             return 0
@@ -140,5 +142,7 @@ class GameBooks:
         self.st["credits"] += bet
         self._add("refunds", bet)
         self.st["game"] = {"phase": "void", "bet": bet, "award": 0}
+        if tilt:
+            self.tilts[tilt[0]] = eventlog.clean(tilt[1], eventlog.TEXT)
         self.event("void", "%s: wager %d refunded" % (why, bet))
         return bet

@@ -91,7 +91,32 @@ class GamePlay:
             return
         self._settle(outcome)
 
+    def _prize_refused(self, outcome):
+        """None, or why this game's award, the progressive at its level in place of its fixed award,
+        breaks the jurisdiction's prize limit (firmware/jurisdiction.py). A certified game never
+        does (its certified maximum is held to the limit at boot): this is the guard behind it."""
+        if self.ledger.session:
+            return None  # a tournament game pays tournament credits, not a prize
+        award = outcome.award
+        p = self.progressive
+        if p is not None:
+            fixed = p.hit(outcome)
+            if fixed:
+                award += p.amount(self.ledger.st) - fixed
+        return jurisdiction.check_prize(config.JURISDICTION, config.DENOM_CENTS, award)
+
     def _settle(self, outcome):
+        why = self._prize_refused(outcome)
+        if why:
+            # s. 95: a machine whose game pays past the limit is defective: no prize, the wager is
+            # refunded, and the prize tilt (kept in the same commit) stops play until a technician
+            # sees to it. Never a silent cut of the prize: no payout is ever adjusted.
+            self.ledger.void("game over the prize limit", ("prize", why))
+            if self.audit is not None:
+                self.audit.record("-", "tilt", "prize: %s" % why)  # evidence a RAM clear keeps
+            self.log("TILT prize: %s" % why)
+            self.win = 0  # nothing of this outcome was committed: nothing of it is shown
+            return
         spin = config.SPIN_MS > 0 and not self.ledger.session
         # L-6, r. 3, s. 7: where only a coupon pays (vlt) no win locks for a hand pay; it is credited
         coupon = self.jurisdiction is not None and self.jurisdiction.get("payout") == "coupon"

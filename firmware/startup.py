@@ -84,9 +84,9 @@ def load_games(ids, models_dir, certs_dir, ledger, log):
     out = []
     for gid in ids:
         ok, reason, game = check("%s/%s.json" % (models_dir, gid), "%s/%s.json" % (certs_dir, gid))
-        if ok:  # the profile's limits, again at boot (firmware/jurisdiction.py)
+        if ok:  # the profile's limits, again at boot (firmware/jurisdiction.py): the most one game pays
             broken = jurisdiction.check_game(config.JURISDICTION, config.DENOM_CENTS, game.bets,
-                                             jurisdiction.largest_prize(game.m))
+                                             game.max_award, game.m.progressive)
             if broken:
                 ok, reason = False, "; ".join(broken)
         log("game %s: %s" % (gid, "certified" if ok else "DISABLED: " + reason))
@@ -104,7 +104,9 @@ def open_progressive(game, certs_dir, ledger, log):
     try:
         with open("%s/%s.json" % (certs_dir, game.id)) as f:
             math_hash = json.load(f)["math_hash"]
-        prog = Progressive(spec, math_hash, config.PROGRESSIVE_LINK)
+        # where only a coupon pays (vlt: L-6, r. 3, s. 7) a hit is credited like any win, no hand pay
+        prog = Progressive(spec, math_hash, config.PROGRESSIVE_LINK,
+                           jurisdiction.PROFILES[config.JURISDICTION]["payout"] != "coupon")
     except (ProgressiveError, OSError, ValueError, KeyError) as e:
         log("progressive DISABLED: %s" % e)
         if ledger.st is not None:

@@ -283,9 +283,11 @@ class Model:
             self.cap = None
 
     def _progressive(self, spec, pays):
-        """{"pay": "<count> <pay name>", "bet": b, "rate": "p/q"}: that pay at that bet is a
-        progressive jackpot growing by p/q of every credit wagered; the pay table's value there is its
-        reset, so the certified return counts the progressive at its reset (a floor, s. 93)."""
+        """{"pay": "<count> <pay name>", "bet": b, "rate": "p/q", "ceiling": c}: that pay at that bet
+        is a progressive jackpot growing by p/q of every credit wagered at that bet (s. 92); the pay
+        table's value there is its reset, so the certified return counts the progressive at its reset
+        (a floor, s. 93). ceiling (optional): the most it ever pays, in credits; what is wagered past
+        it rolls into the next reset (firmware/progressive.py). A prize limit needs one (vlt)."""
         if spec is None:
             return None
         _need(isinstance(spec, dict), "progressive must be an object")
@@ -304,7 +306,10 @@ class Model:
             if p.get("name") == name and count in p.get("pays", {}):
                 reset = self._credits(p["pays"][count], self.bets.index(bet), "progressive")
         _need(reset, "progressive: %r pays nothing at bet %d" % (pay, bet))
-        return {"pay": pay, "bet": bet, "num": num, "den": den, "reset": reset}
+        ceiling = spec.get("ceiling")
+        _need(ceiling is None or (isinstance(ceiling, int) and not isinstance(ceiling, bool) and ceiling > reset),
+              "progressive: ceiling must be a whole number of credits above the reset %d" % reset)
+        return {"pay": pay, "bet": bet, "num": num, "den": den, "reset": reset, "ceiling": ceiling}
 
     def _credits(self, v, bi, what):
         if isinstance(v, list):

@@ -55,6 +55,7 @@ class PokerGame:
         self.name = m.name
         self.bets = m.bets
         self._hand = bytearray(HAND_SIZE)
+        self.max_award = None  # the certificate's most one game pays per bet (games/certificate.py)
 
     def shuffle(self, gen):
         """A new deck order: every order equally likely. Commit it before showing deck[0:5]."""

@@ -12,7 +12,9 @@ _T = {
            "any": "toute combinaison de", "or": "ou", "then": "puis",
            "mwild": "%s remplace tous les symboles et multiplie le gain par %d (plusieurs se multiplient).",
            "both": "Les gains de ligne se lisent aussi de droite à gauche; une ligne complète est payée une fois.",
-           "reel": "rouleau"},
+           "reel": "rouleau",
+           "prog": "Progressif à la mise de %d : %s le remporte à la place de %d crédits; il croît de %s de chaque crédit misé à cette mise.",
+           "ceil": "Il paie au plus %d crédits : ce qui est misé au-delà s'ajoute au progressif suivant."},
     "en": {"c": ":", "bet": "Bet", "credits": "credits", "line": "line", "lines": "lines",
            "pays": "Pays (credits) by bet", "scatter": "%s scattered, anywhere",
            "wild": "%s substitutes for all symbols except %s.", "wild_all": "%s substitutes for all symbols.",
@@ -24,7 +26,9 @@ _T = {
            "any": "any mix of", "or": "or", "then": "then",
            "mwild": "%s substitutes for all symbols and multiplies the win by %d (several multiply).",
            "both": "Line wins also pay right to left; a full line pays once.",
-           "reel": "reel"},
+           "reel": "reel",
+           "prog": "Progressive at a bet of %d: %s wins it instead of %d credits; it grows by %s of every credit wagered at that bet.",
+           "ceil": "It pays at most %d credits: what is wagered past that goes to the next progressive."},
 }
 
 
@@ -58,6 +62,7 @@ def describe(game, lang="fr"):
     m = game.m
     out = [game.name.get(lang, game.name["fr"])]
     nl = len(m.lines)
+    shown = {}  # group name -> its label, for the progressive's line
     out.append("%s%s %s %s (%d %s)" % (t["bet"], t["c"], ", ".join(str(b) for b in m.bets), t["credits"], nl,
                                       t["line"] if nl == 1 else t["lines"]))
     # French puts a space before a colon, English none ("Mise : 5" / "Bet: 5")
@@ -79,6 +84,7 @@ def describe(game, lang="fr"):
             label = _alt(game, codes, lang, t)
             if len(codes) > 1:
                 label = t["any"] + " " + label
+        shown[gname] = label
         for n in range(m.nreels, 0, -1):
             vals = [m.cpay[bi][g][n] for bi in range(len(m.bets))]
             if vals[0] or vals[-1]:
@@ -107,5 +113,12 @@ def describe(game, lang="fr"):
         if any(m.retrigger):
             out.append(t["retrig"] % (_counts(m.retrigger, 0, t), sname, _counts(m.retrigger, 1, t))
                        + (" " + t["cap"] % m.cap if m.cap else "."))
+    p = m.progressive
+    if p:  # s. 91: the progressive, its rate and, under a prize limit, its ceiling and roll-over
+        count, _, gname = p["pay"].partition(" ")
+        out.append(t["prog"] % (p["bet"], "%s x %s" % (count, shown.get(gname, gname)), p["reset"],
+                                "%d/%d" % (p["num"], p["den"])))
+        if p["ceiling"] is not None:
+            out.append(t["ceil"] % p["ceiling"])
     out.append(t["malf"])
     return out

@@ -26,12 +26,12 @@ def worst_state():
                    "award": BIG, "fixed": BIG, "limit": BIG, "slot": 9,
                    "deck": "ff" * 53},  # a dealt poker hand's deck, 53 cards (firmware/play_poker.py)
           "tilts": {}, "doors": {}, "acc_ev": 255, "ref": BIG, "paying": {"ref": BIG, "coins": BIG, "cpc": BIG},
-          "prog_n": BIG * 1000, "emb": {},
+          "prog_n": BIG * 1000, "prog_r": BIG * 1000, "emb": {},  # the meter and its roll-over (1/q units)
           "rel": 999999999,
           "bill_ev": 255, "bill": {"t": 16, "k": BIG}}  # a note being stacked (firmware/bill_books.py)  # the release number (firmware/authenticate.py): MAJOR.MINOR.PATCH, each 0-999
     for name in METERS:
         st["m"][name] = BIG
-    for kind in KEY_CLEARABLE + ("audit",):  # BOOT_TILTS are never stored
+    for kind in KEY_CLEARABLE + ("audit", "prize"):  # BOOT_TILTS are never stored
         st["tilts"][kind] = "x" * TILT_TEXT
     for name in hal.DOORS + hal.KEYS:
         st["doors"][name] = 1

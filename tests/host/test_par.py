@@ -186,23 +186,26 @@ def test_progressive_reset_rate_and_return_at_levels() -> None:
     fig = dict((r[0], r[1]) for r in rows)
     p = Fraction(2, 112 * 80 * 76)  # SEVEN weights 2·1·1 out of the reel totals
     assert p == Fraction(1, 340480)
-    assert fig["reset"] == "1500 credits" and fig["rate"].startswith("1/100")
+    # the model's "rate": "1/1000", "ceiling": 4000 (games/models/sept-royal-88.json)
+    assert fig["reset"] == "1500 credits" and fig["rate"].startswith("1/1000 of every credit wagered at bet 3")
+    assert fig["ceiling"].startswith("4000 credits")
     assert fig["won"].startswith("1 in 340,480 games")
-    mean_level = 1500 + Fraction(1, 100) * 3 / p  # credits wagered between two wins × rate
+    mean_level = 1500 + Fraction(1, 1000) * 3 / p  # credits wagered between two wins × rate
     assert fig["mean level when won"].startswith("%.1f credits" % float(mean_level))
-    assert fig["long-run return at bet 3"].startswith("%.4f %%" % (float(shipped + Fraction(1, 100)) * 100))
+    assert fig["long-run return at bet 3"].startswith("%.4f %%" % (float(shipped + Fraction(1, 1000)) * 100))
     _, levels = _table(blocks, "Progressive: return at bet 3 by jackpot level")
     assert levels[0][:3] == ["1500.0", str(shipped.numerator) + "/" + str(shipped.denominator), "%.4f %%" % (float(shipped) * 100)]
-    for row in levels:
-        j = Fraction(row[0])
+    for row, j in zip(levels, (1500, 2250, mean_level, 3000, 4000)):
         assert row[2] == "%.4f %%" % (float(shipped + p * (j - 1500) / 3) * 100), row
-    assert [r[0] for r in levels] == ["1500.0", "2250.0", "3000.0", "4500.0", "%.1f" % float(mean_level)]
+    # the typical levels (1, 1.5, 2, 3 times the reset) up to the ceiling, the ceiling, the mean level
+    assert [r[0] for r in levels] == ["1500.0", "2250.0", "%.1f" % float(mean_level), "3000.0", "4000.0"]
     # and tools.certify reports the same figures
     out = subprocess.run([sys.executable, "-m", "tools.certify", "--json", str(MODELS / "sept-royal-88.json")],
                          cwd=ROOT, capture_output=True, text=True, check=True).stdout
     prog = json.loads(out)["progressive"]
-    assert prog["hit"] == "1/340480" and Fraction(prog["long_run_return"]) == shipped + Fraction(1, 100)
-    assert [Fraction(v["return"]) for v in prog["levels"]] == [shipped + p * (Fraction(r[0]) - 1500) / 3 for r in levels]
+    assert prog["hit"] == "1/340480" and Fraction(prog["long_run_return"]) == shipped + Fraction(1, 1000)
+    exact_levels = [Fraction(1500), Fraction(2250), mean_level, Fraction(3000), Fraction(4000)]
+    assert [Fraction(v["return"]) for v in prog["levels"]] == [shipped + p * (j - 1500) / 3 for j in exact_levels]
 
 
 def _feature_walk(raw: dict, bi: int) -> tuple[Fraction, Fraction, Fraction, Fraction]:

@@ -143,9 +143,10 @@ def test_every_message_state_tilt_and_lock_the_firmware_names_is_in_both_languag
     ids = set(re.findall(r'self\.message = \("(\w+)"', src)) | set(re.findall(r'say = [(\[]"(\w+)"', src))
     tilts = set(re.findall(r'set_tilt\("(\w+)"', src)) | set(re.findall(r'set_tilt\("(\w+)" if', src))
     tilts |= set(re.findall(r'set_tilt\("\w+" if [^,]* else "(\w+)",', src))  # set_tilt("fraud" if ... else "acceptor", why)
+    tilts |= set(re.findall(r'void\([^()]*\("(\w+)", why\)\)', src))  # ledger.void(..., ("prize", why))
     locks = set(re.findall(r'"lock"\] = \{"kind": "(\w+)"', src))
     assert {"insert", "paying", "paid", "entry", "lock", "tilt", "ramerror"} <= ids, ids  # the parse finds them
-    assert {"acceptor", "fraud", "hopper", "rng", "game", "limits"} <= tilts and {"handpay", "jackpot"} <= locks
+    assert {"acceptor", "fraud", "hopper", "rng", "game", "limits", "prize"} <= tilts and {"handpay", "jackpot"} <= locks
     for lang in ("fr", "en"):
         t = TEXT[lang]
         assert ids <= set(t["say"]), (lang, ids - set(t["say"]))

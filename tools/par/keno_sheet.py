@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tools.certify.keno import FLOOR, to_json
 from tools.par.filing import Exact, filing_blocks
-from tools.par.sheet import exact, one_in, pct
+from tools.par.sheet import MOST, MOST_NOTE, exact, most, one_in, pct
 
 
 def blocks(cert: dict, raw: dict, epoch: int | None = None) -> list[tuple]:
@@ -27,9 +27,10 @@ def blocks(cert: dict, raw: dict, epoch: int | None = None) -> list[tuple]:
         for bet, f in sp["bets"].items():
             rows.append([s, bet, exact(f["rtp"], ex, "%s spots, bet %s: the return" % (s, bet)), pct(f["rtp_float"]),
                          "%s (%s)" % (one_in(1 / f["hit_frequency_float"]), pct(f["hit_frequency_float"], 3)),
-                         "%.3f" % f["std_dev"]])
+                         "%.3f" % f["std_dev"], most(f["max_award"])])
     B.append(("table", "Return by spot count and bet", ["spots", "bet", "return (exact)", "return", "hit frequency",
-                                                        "σ per unit bet"], rows))
+                                                        "σ per unit bet", MOST], rows))
+    B.append(("p", MOST_NOTE))
     for s, sp in rep["spots"].items():
         B.append(("h2", "%s spots" % s))
         bets = list(sp["bets"])

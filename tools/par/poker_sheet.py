@@ -17,7 +17,7 @@ from tools.certify import poker_report
 from tools.certify.core import FLOOR, Z, convergence
 from tools.par import charts
 from tools.par.filing import Exact, filing_blocks
-from tools.par.sheet import BUCKETS, bucket_label, bucket_tick, bucketed, exact, one_in, pct
+from tools.par.sheet import BUCKETS, MOST, MOST_NOTE, bucket_label, bucket_tick, bucketed, exact, most, one_in, pct
 
 CERT_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                         "games", "certs")
@@ -218,10 +218,11 @@ def blocks(rep: dict, raw: dict, cert_dir: str = CERT_DIR, epoch: int | None = N
                      exact(st["rtp"], ex, "bet %s: the return, the built-in strategy" % bet) if st else "—",
                      pct(st["rtp_float"]) if st else "—",
                      pct(e["strategy_gap_float"]) if st else "—",
-                     pct(e["strategy_agrees_with_optimal"], 2) if st else "—", _verdict(e)])
+                     pct(e["strategy_agrees_with_optimal"], 2) if st else "—", _verdict(e), most(e["max_award"])])
     B.append(("table", "Return by bet level: optimal play and the built-in strategy",
               ["bet", "optimal (exact)", "optimal", "built-in (exact)", "built-in", "gap to optimal",
-               "deals held as optimal", "83 % floor"], rows))
+               "deals held as optimal", "83 % floor", MOST], rows))
+    B.append(("p", MOST_NOTE))
     rows = []
     for bet, e in js["bets"].items():
         o, st = e["optimal"], e["strategy"]

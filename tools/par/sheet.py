@@ -202,9 +202,21 @@ def bet_blocks(ident: str, bet: int, b: dict, f: BetFigures, cycle: int, ex: Exa
     return out
 
 
+# the most one game can pay (tools/certify/maxpay.py): what a prize limit (vlt) is held to
+MOST = "most one game pays (credits)"
+MOST_NOTE = ("The most one game pays: the largest total of one game's lines, scatter, whole free-spin series "
+             "and progressive at its ceiling, exact (tools.certify); a jurisdiction's prize limit is held to it.")
+
+
+def most(v: int | None) -> str:
+    return "unbounded" if v is None else f"{v:,}"
+
+
 def progressive_blocks(p: dict, ex: Exact | None = None) -> list[tuple]:
     rows = [["pay", p["pay"]], ["bet", str(p["bet"])], ["reset", "%d credits" % p["reset"]],
-            ["rate", "%s of every credit wagered" % p["rate"]],
+            ["ceiling", "none" if p.get("ceiling") is None else
+             "%d credits: what is wagered past it rolls into the next reset" % p["ceiling"]],
+            ["rate", "%s of every credit wagered at bet %d (only that bet can win it, s. 92)" % (p["rate"], p["bet"])],
             ["won", "%s games at bet %d (%s)" % (one_in(p["one_in"]), p["bet"], p["hit"])],
             ["mean level when won", "%.1f credits (every game at bet %d)" % (p["mean_level_when_won"], p["bet"])],
             ["long-run return at bet %d" % p["bet"], "%s (%s)" % (pct(float(Fraction(p["long_run_return"]))),
@@ -259,9 +271,11 @@ def blocks(cert: dict, raw: dict, epoch: int | None = None) -> list[tuple]:
     rows = []
     for bet, b in rep["bets"].items():
         rows.append([bet, exact(b["rtp"], ex, "bet %s: the return" % bet), pct(b["rtp_float"]), "%s (%s)" % (one_in(1 / b["hit_frequency_float"]), pct(b["hit_frequency_float"], 3)),
-                     "%.3f" % b["std_dev"], "%.2f" % b["volatility_index_90"], pct(b["feature_share"], 2)])
+                     "%.3f" % b["std_dev"], "%.2f" % b["volatility_index_90"], pct(b["feature_share"], 2),
+                     most(b["max_award"])])
     B.append(("table", "Return by bet level", ["bet", "return (exact)", "return", "hit frequency", "σ per unit bet",
-                                              "volatility index (90 %)", "free spins share"], rows))
+                                              "volatility index (90 %)", "free spins share", MOST], rows))
+    B.append(("p", MOST_NOTE))
     B += symbol_blocks(raw)
     B += paylines.blocks(ident, [list(line) for line in m.lines], m.rows)
     B.append(("h2", "Reel strips"))
