@@ -374,12 +374,15 @@ def test_paytable_shows_the_progressive():
     con, cab, board, acc = console()
     cab.progressive = Progressive(cab.game.m.progressive, "hash")
     en = run(con, "paytable")
+    # sept-royal-88's progressive (games/models/sept-royal-88.json): reset 1500, rate 1/1000 at bet 3,
+    # ceiling 4000 ($1,000 at 25 cents: the vlt prize limit, issue 22.1)
     assert en[-1] == ("Progressive on 3 Red seven at bet 3: 1500 credits now ($375.00); reset 1500, "
-                      "grows 1/100 of each credit wagered")
+                      "grows 1/1000 of each credit wagered at that bet, ceiling 4000")
     fr = run(con, "paytable fr")
     assert fr[-1].startswith("Progressif sur 3 Sept rouge à la mise 3 : 1500 crédits maintenant ($375.00)")
-    cab.progressive.ceiling = 4000  # a model's ceiling (issue 22, item 1), where it has one
-    assert run(con, "paytable")[-1].endswith(", ceiling 4000")
+    assert fr[-1].endswith("à cette mise, plafond 4000")
+    cab.progressive.ceiling = None  # a casino's progressive without one
+    assert run(con, "paytable")[-1].endswith("of each credit wagered at that bet")
 
 
 def test_every_state_has_its_words():

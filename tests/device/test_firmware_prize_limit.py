@@ -12,14 +12,15 @@ from fakes_cabinet import Acceptor, Board, press, steps
 from fakes_firmware import PowerCut, RamNvram, memory, wiped
 from fakes_printer import FakePrinter
 from board.printer_epic import Printer
-from firmware import config, jurisdiction
+from firmware import config, coupon_store, coupon_system, jurisdiction
 from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger
 from firmware.progressive import Progressive
 from games import load
 
 MODEL = "games/models/sept-royal-88.json"
-NVRAM = RamNvram(69632)
+NVRAM = RamNvram(coupon_store.PART)  # the books, the security memory and the coupon memory
+VID = 4242  # the validation id "the system" sets (SAS 4C): a vlt takes no money before it
 LIMIT = 4000  # $1,000 at 25 cents a credit (firmware/jurisdiction.py vlt max_prize_cents)
 
 
@@ -71,6 +72,9 @@ def boot(board, fake, outcome, spec=None, juris="vlt"):
         cab.jurisdiction = jurisdiction.PROFILES[juris]
         cab.printer = Printer(fake, board.idle, timeout_ms=5)
         cab.printer.begin()
+        coupon_system.open_coupons(cab)
+        coupon_system.reconcile(cab)
+        cab.coupon_condition()
     cab.progressive = Progressive(spec or game.m.progressive, "h", hand=not coupon)
     cab.resume()
     cab.step(0)
@@ -81,6 +85,8 @@ def fresh(outcome, spec=None, juris="vlt", credits=20, meter=None):
     board = Board(wiped(NVRAM))
     fake = FakePrinter()
     cab = boot(board, fake, outcome, spec, juris)
+    if cab.printer is not None:
+        coupon_system.set_validation_id(cab, VID)
     cab.ledger.accept(credits)
     if meter is not None:  # a meter grown by games played before (1/q units)
         cab.ledger.st["prog_n"] = meter
@@ -203,6 +209,7 @@ def _setup(meter):
     board = Board(wiped(NVRAM))
     fake = FakePrinter()
     cab = boot(board, fake, Win(1500, SEVENS))
+    coupon_system.set_validation_id(cab, VID)
     cab.ledger.accept(20)
     cab.ledger.st["prog_n"] = meter
     cab.ledger.set_bet(3)

@@ -581,7 +581,7 @@ def test_a_vlt_whose_game_is_over_the_limits_says_why_in_player_words(tmp_path_f
     from sim.cabinet import firmware_args
 
     cab = EmulatedCabinet(tmp_path_factory.mktemp("vlt-screen"),
-                          extra_args=firmware_args("trefle-90", "emulated", "vlt")).boot(login=False)
+                          extra_args=firmware_args("trefle-90", "emulated", "vlt")).boot()  # its system sets a validation id
     server = ScreenServer(cab.ports["panel"], lambda what: act(cab, what))
     c = page
     try:
