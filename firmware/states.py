@@ -53,7 +53,8 @@ TEST = "test"  # console 'testgame' (audit key on)
 RAMCLEAR = "ramclear"  # console 'ramclear' (an administrator, audit key on)
 HOLD_KEY = "hold_key"  # a hold key 1-5 under a dealt card (touch screen, console 'hand hold N')
 AUTO = "auto"  # auto-hold: the built-in strategy's holds (games/poker.py suggest)
-EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR, HOLD_KEY, AUTO)
+NOTE = "note"  # console 'note stacked|returned' (an attendant): a note of unknown fate, as the cash box says
+EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR, HOLD_KEY, AUTO, NOTE)
 
 # What the cabinet does: the name of its method. An event a state does not list is refused
 # (nothing happens, nothing is committed).
@@ -79,6 +80,11 @@ MONEY_STATES = (IDLE, CREDIT, SPIN)
 TABLE[(HOLD, PLAY)] = "draw"
 TABLE[(HOLD, HOLD_KEY)] = "toggle_hold"
 TABLE[(HOLD, AUTO)] = "auto_hold"
+# a note of unknown fate (firmware/bills.py) is the "note" tilt, which the reset key cannot clear: it
+# cannot say stacked or returned. The attendant settles it, cash box counted, doors open or shut;
+# never while reels turn, a payout runs or a lock waits (those end first)
+TABLE[(TILT, NOTE)] = "settle_note"
+TABLE[(DOOR, NOTE)] = "settle_note"
 
 
 def action(state, event):
