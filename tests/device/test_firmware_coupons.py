@@ -3,7 +3,7 @@
 # printer is ready, again with the same number after a cut or a fault, automatic at $1,000 (L-6,
 # r. 3, s. 6), reprinted as a DUPLICATE by the attendant. Real Cabinet and Ledger over a fake board
 # and the in-memory printer (tests/device/fakes_printer.py).
-# mp-heap: 768K  (the fake board's 68 KB NVRAM image, a game model and the printer; each boot opens a new journal buffer, 5.5 KB in one piece since the state block grew to 3 KB)
+# mp-heap: 768K  (the fake board's 68 KB NVRAM image, a game model and the printer; each boot opens a new journal buffer, 5.5 KB in one piece since the state block grew)
 import gc
 
 import rng

@@ -1,4 +1,5 @@
 # Progressive jackpot (s. 91-92): exact growth, hit replaces the fixed award, link checks.
+# mp-heap: 384K  (each test opens a ledger on a fresh 68 KB NVRAM image beside the 3 KB journal and record buffers)
 import gc
 
 from devtest import raises
