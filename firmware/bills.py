@@ -146,7 +146,8 @@ class BillIn:
         p = self.ledger.bill_pending
         self.ledger.bill_unproven(at, self._name(p["t"]), why)
         self.log("bill validator: %s (%d credits) fate unknown: %s" % (self._name(p["t"]), p["k"], why))
-        cab.show()  # the note tilt: money in stops at once
+        self.inhibit()  # money in stops at once: no note taken while the attendant is called
+        cab.show()  # the note tilt (and the coin acceptor inhibited with it)
 
     def _rebased(self, cab):
         """The counter was baselined afresh after its chain broke: the baseline reading decides the

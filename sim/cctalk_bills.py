@@ -17,8 +17,8 @@ invalid note handed back), error(code) (any event code, nothing else happens); t
 lose_events(k, code) (k events the host never sees: a step beyond the 5-event buffer), replay(k)
 (the next 159 reply carries the counter k back and the current buffer), jump(k) (the counter k
 forward, no event), burst_after_stack(k, code) (the next note to land in the stacker is followed
-at once by k events: issue 22.5's "five more events before the next poll"); CcTalkDevice.inject()
-for the link.
+at once by k events: issue 22.5's "five more events before the next poll"); land_after(s) (the
+note on its way lands s from now); CcTalkDevice.inject() for the link.
 
 Power: power_cycle(held, transport) is the validator losing its supply (the cabinet's) and coming
 back: counter 0, buffer empty, inhibited (ccTalk: an event counter of 0 means a power-up or reset;
@@ -184,6 +184,11 @@ class BillValidatorPeer(CcTalkDevice):
         """The counter moves k steps forward with no new event in the buffer."""
         with self.lock:
             self.counter = (self.counter - 1 + k) % 255 + 1
+
+    def land_after(self, seconds: float) -> None:
+        """The note on its way to the stacker lands `seconds` from now (at the next command after)."""
+        with self.lock:
+            self._lands_at = time.monotonic() + seconds
 
     def burst_after_stack(self, k: int = 5, code: int = 2) -> None:
         """The next note to land in the stacker is followed at once by k events of `code`."""

@@ -174,8 +174,7 @@ def test_a_power_cut_of_the_cabinet_alone_proves_the_note_and_raises_nothing(tmp
         assert bills.insert(3)
         _until(lambda: bills.transport == 3, "the firmware never routed the $20 to the stacker")
         cab.power_cut()  # the validator keeps its power: its buffer and counter say what happened
-        bills.stack_s = 0.3
-        bills._lands_at = time.monotonic() + 0.3
+        bills.land_after(0.3)  # it lands while the firmware boots or just after
         cab.boot(bills=bills)
         assert cab.panel
         cab.panel.wait_for(lambda s: s.get("credits") == 80)
