@@ -18,7 +18,8 @@
 # not listed, any note while money must not be taken or a note's fate is unknown, is returned from
 # escrow without touching the pending record. A second note in escrow while one is pending means the
 # first one's fate was never reported: it becomes a note of unknown fate. A note stacked without a
-# pending commit is never credited. Validator faults are the acceptor tilt (money in), named "bill
+# pending commit is never credited, nor is one whose escrow event is read together with its end
+# (escrow is on: only our route moves a note on, so that reading is not the validator's word). Validator faults are the acceptor tilt (money in), named "bill
 # validator: ...", cleared by the attendant's key like the coin acceptor's.
 #
 # The cabinet calls service(now, cab) every loop; cab provides want_money(), set_tilt(kind, why),
@@ -169,10 +170,25 @@ class BillIn:
         else:
             self._unknown(cab, base[0], why)
 
+    def _moved_on(self, t):
+        """The note of type t whose escrow event is being read already has its end (stacked, or
+        returned) among the events read with it: the validator moved it on before any route of
+        ours. Escrow is on, so a real one never does; a counter jumped over old events reads so."""
+        for kind, a, b in self._events:
+            if kind == "escrow":
+                return False
+            if (kind == "bill" and a == t) or (kind == "status" and b == bill_codes.RETURNED):
+                return True
+        return False
+
     def _event(self, cab, kind, a, b, at, want):
         led = self.ledger
         if kind == "escrow":
             name = self._name(a)
+            if self._moved_on(a):
+                led.bill_seen(at)  # never committed: a stacked end that follows is not credited (acceptor tilt)
+                self.log("bill validator: %s left the escrow before it was routed" % name)
+                return
             if led.bill_pending is not None:
                 # a conforming validator reports a note's fate before it takes the next one
                 self._unknown(cab, at, "another note (%s) reached the escrow first" % name)

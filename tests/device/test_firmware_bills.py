@@ -424,3 +424,25 @@ def test_a_second_note_in_escrow_before_the_first_ones_fate_makes_that_fate_unkn
     assert led.bill_unknown["id"] == "CA0020A" and "another note (CA0005A)" in led.bill_unknown["why"]
     assert dev.routes[-1] == 0 and led.bill_pending is None and led.credits == 0
     assert "CA0005A returned to the player" in led.events()[-1][3]
+
+
+def test_a_counter_jumped_over_a_notes_old_events_never_credits_it_again():
+    wire, dev, m = _busy()
+    dev.insert(3)
+    m.step(2)
+    assert m.ledger.credits == 80  # the buffer now ends (3, 1), (3, 0)
+    dev.counter += 2  # two steps forward with no new event: the two old ones read as new
+    m.step(2)
+    assert m.ledger.credits == 80 and m.ledger.meters["bill_in"] == 80 and m.ledger.bill_pending is None
+    assert "stacked without a commit" in m.cab.tilts["acceptor"]
+
+
+def test_a_note_stacked_before_it_was_routed_is_never_credited():
+    wire, dev, m = fresh()
+    dev.insert(2)
+    dev.escrow = None  # a validator that stacks on its own, escrow on or not
+    dev.stacked.append(2)
+    dev.event(2, 0)
+    m.step(2)
+    assert m.ledger.credits == 0 and m.ledger.bill_pending is None and 1 not in dev.routes
+    assert "note CA0010A stacked without a commit: not credited" in m.cab.tilts["acceptor"]
