@@ -156,6 +156,8 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             return "a dealt hand waits for the draw" if self.hand_open() else "a game is in progress"
         if what == "note":
             return "a note is in escrow"
+        if what == "unknown note":
+            return "a note of unknown fate waits for the attendant ('note stacked|returned')"
         if what == "credits":
             return "%d credits on the meter: cash them out first" % led.credits
         if what == "tournament":
@@ -226,7 +228,9 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
 
     # --- money in ---------------------------------------------------------------------------------
     def want_money(self):
-        return self.state in states.MONEY_STATES and self.ledger.credits < config.CREDIT_LIMIT
+        # a note of unknown fate stops money in at once, even while reels turn (spin outranks its tilt)
+        return self.state in states.MONEY_STATES and self.ledger.credits < config.CREDIT_LIMIT \
+            and self.ledger.bill_unknown is None
 
     def service_acceptor(self):
         self.coins.service(self.board.ticks_ms(), self)
@@ -263,6 +267,13 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
                             self.hopper.clear_faults()
                         except CcTalkError:
                             self.hopper_ok = False
+        self.show()
+
+    def settle_note(self, stacked, who="-"):
+        """The attendant's word on the note of unknown fate (firmware/bills.py), once the cash box is
+        counted: stacked (credited, bill_in) or returned (nothing credited); the note tilt goes."""
+        u = self.ledger.settle_note(stacked, who)
+        self.log("note %s (%d credits) settled by %s: %s" % (u["id"], u["k"], who, "stacked" if stacked else "returned"))
         self.show()
 
     def _retry_rng(self):

@@ -95,6 +95,7 @@ class Console(AccessCommands):
             "validation": (self.cmd_validation, "validation id and coupon sequence ('validation json'); "
                            "administrator: 'validation set ID [SEQ]', as a system's SAS 4C"),
             "reprint": (self.cmd_reprint, "attendant: reprint the last coupon issued, marked DUPLICATE"),
+            "note": (self.cmd_note, "a note of unknown fate ('note json'); attendant, cash box counted: 'note stacked' / 'note returned'"),
             "hand": (self.cmd_hand, "video poker: the hand; 'hand deal' / 'hand hold N' / 'hand auto' / 'hand draw'"),
         }
 
@@ -414,6 +415,40 @@ class Console(AccessCommands):
         from firmware import console_coupons
 
         console_coupons.reprint(self, args)
+
+    def cmd_note(self, args):
+        """The note whose fate the firmware could not prove (firmware/bills.py), and the attendant's
+        settlement of it through the state table (states.NOTE): logged here and in the event log."""
+        from firmware import states
+
+        self._need_memory()
+        c = self.cab
+        led = c.ledger
+        u = led.bill_unknown
+        if args and args[0] in ("stacked", "returned") and len(args) == 1:
+            if u is None:
+                raise ValueError("no note of unknown fate to settle")
+            if not c.handle(states.NOTE, args[0] == "stacked", self.user[0]):
+                raise ValueError("note %s refused in state %s" % (args[0], c.state))
+            self.say("%s (%d credits) settled as %s: %s" % (u["id"], u["k"], args[0], "credited" if args[0] == "stacked"
+                                                               else "nothing credited"))
+            return
+        if args and args != ["json"]:
+            raise ValueError("usage: note [json | stacked | returned]")
+        m = led.meters
+        if args:
+            self.say(json.dumps({"note": u, "unproven": m["bill_unproven"], "credits": m["bill_unproven_credits"],
+                                 "stacked": m["bill_settled_stacked"], "returned": m["bill_settled_returned"]}))
+            return
+        if u is None:
+            self.say("no note of unknown fate")
+        else:
+            from firmware.coupon import stamp  # the vlt's clock format (notes are taken under vlt only)
+
+            self.say("note %s, %d credits, fate unknown since %s: %s" % (u["id"], u["k"], stamp(u["s"]), u["why"]))
+            self.say("count the cash box, then 'note stacked' or 'note returned'")
+        self.say("unknown notes %d (%d credits): settled stacked %d, returned %d credits" % (
+            m["bill_unproven"], m["bill_unproven_credits"], m["bill_settled_stacked"], m["bill_settled_returned"]))
 
     def cmd_paytable(self, args):
         lang = args[0] if args else "en"

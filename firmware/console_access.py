@@ -22,7 +22,8 @@ RIGHTS = {"meters": _ATT | _AUD, "hardmeters": _ATT | _TECH | _AUD, "state": _AT
           "tournament": _ATT | _TECH | _AUD, "mem": _TECH | _AUD, "testgame": _TECH, "events": _AUD,
           "recall": _AUD, "security": _AUD, "verify": _AUD, "passwd": _ANY, "logout": _ANY,
           "tournament start": _ADM, "tournament end": _ADM, "coupons": _ATT | _AUD, "reprint": _ATT,
-          "coupons ack": _AUD, "validation": _ATT | _TECH | _AUD, "validation set": _ADM}
+          "coupons ack": _AUD, "validation": _ATT | _TECH | _AUD, "validation set": _ADM,
+          "note": _ATT | _TECH | _AUD, "note stacked": _ATT, "note returned": _ATT}
 ROLE_RIGHTS = (_ATT, _TECH, _AUD, _ANY | _ADM)
 OPEN = ("help", "login", "setup")
 

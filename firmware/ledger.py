@@ -8,12 +8,15 @@
 #   coupon_out   credits paid by redemption coupon (firmware/coupon_books.py)
 #   refunds      wagers refunded on a machine fault (s. 95)
 #   bill_in      credits from the bill validator (notes stacked: firmware/bill_books.py)
+#   bill_unproven (count) and bill_unproven_credits: notes whose fate the firmware could not prove;
+#   bill_settled_stacked / bill_settled_returned: their credits, as the attendant settled them
 #   games_played, games_won, power_resets, door_main/door_logic/door_cashbox (opens),
 #   progressive_paid, tournament_entries (count), tournament_fees (credits paid as entry fees),
 #   tournament_prizes (credits paid as tournament prizes, by hand)
 # Self-audit before every play and payout:
 #   credits == acceptor_in + bill_in + coin_out + refunds - coin_in - cashout - tournament_fees
 #   cashout == hopper_out + cancelled + coupon_out
+#   bill_unproven_credits == bill_settled_stacked + bill_settled_returned + the note standing
 # The books are split by concept: a game (firmware/game_books.py), tournament mode
 # (firmware/tournament_books.py) and hopper cash-outs (firmware/payout_books.py) are mixed into the
 # Ledger, which keeps the persistence, the meters, the event log and recall.
@@ -31,14 +34,14 @@ from firmware.tournament_books import TournamentBooks
 METERS = ("coin_in", "coin_out", "jackpot", "acceptor_in", "hopper_out", "cancelled", "cashout", "refunds",
           "games_played", "games_won", "power_resets", "door_main", "door_logic", "door_cashbox",
           "progressive_paid", "tournament_entries", "tournament_fees", "tournament_prizes", "bill_in",
-          "coupon_out")
+          "coupon_out", "bill_unproven", "bill_unproven_credits", "bill_settled_stacked", "bill_settled_returned")
 # the meters that count events; every other meter counts credits (the console shows their dollars)
 COUNTS = ("games_played", "games_won", "power_resets", "door_main", "door_logic", "door_cashbox",
-          "tournament_entries")
+          "tournament_entries", "bill_unproven")
 METER_MODULO = 10 ** 10  # 10-digit meters roll over to 0, as electromechanical counters do
 EVENTS_PER_CHUNK = eventlog.PER_CHUNK  # fixed-size records (firmware/eventlog.py): a chunk always fits
 EVENT_CHUNKS = 14  # a chunk is recycled whole: 13 x 8 keeps at least the last 100
-STATE_SIZE = 2688  # the worst case of every field at its bound fits (tests/device/test_firmware_sizes.py)
+STATE_SIZE = 2944  # the worst case of every field at its bound fits (tests/device/test_firmware_sizes.py)
 GAME_SIZE = 1536
 CHUNK_SIZE = eventlog.CHUNK_BYTES
 TILT_TEXT = eventlog.TEXT  # a persisted tilt's reason, cut on entry: the state block's size is bounded
@@ -171,6 +174,11 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         if m["cashout"] != (m["hopper_out"] + m["cancelled"] + m["coupon_out"]) % METER_MODULO:
             raise AuditError("cashout %d != hopper %d + hand-paid %d + coupons %d" % (
                 m["cashout"], m["hopper_out"], m["cancelled"], m["coupon_out"]))
+        u = self.st.get("unk")
+        held = u["k"] if u else 0
+        if m["bill_unproven_credits"] != (m["bill_settled_stacked"] + m["bill_settled_returned"] + held) % METER_MODULO:
+            raise AuditError("notes of unknown fate %d != settled %d + %d + standing %d" % (
+                m["bill_unproven_credits"], m["bill_settled_stacked"], m["bill_settled_returned"], held))
 
     def power_up(self, why="power up"):
         self._add("power_resets", 1)
@@ -215,7 +223,8 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
     def owed(self):
         """What the books still owe a player, or None: "lock" (a hand pay or jackpot), "payout" (the
         hopper paying), "coupon" (committed, not yet issued), "game" (a wager not yet settled, a
-        dealt hand, reels turning), "note" (in escrow), "credits", "tournament" (one running: an
+        dealt hand, reels turning), "note" (in escrow), "unknown note" (its fate not proved: the
+        attendant settles it, firmware/bills.py), "credits", "tournament" (one running: an
         entry's games, the prize pool). firmware/states.py: a RAM clear is taken only when this is
         None (or in a RAM error), so nothing but a coupon or a payout ever erases credits."""
         st = self.st
@@ -230,6 +239,8 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             return "game"
         if st.get("bill"):
             return "note"
+        if st.get("unk"):
+            return "unknown note"
         if st["credits"]:
             return "credits"
         if st.get("tour"):

@@ -67,7 +67,8 @@ SPOT = "spot"  # keno: a number touched on the card marks or unmarks it
 QUICK = "quick"  # keno: quick pick of n spots
 CLEAR = "clear"  # keno: the card emptied
 COUPON = "coupon"  # the credits reached the profile's automatic coupon (vlt: L-6, r. 3, s. 6)
-EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR, DEAL, DRAW, HOLD_KEY, AUTO, SPOT, QUICK, CLEAR, COUPON)
+NOTE = "note"  # console 'note stacked|returned' (an attendant): a note of unknown fate, as the cash box says
+EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR, DEAL, DRAW, HOLD_KEY, AUTO, SPOT, QUICK, CLEAR, COUPON, NOTE)
 
 # What the cabinet does: the name of its method. An event a state does not list is refused
 # (nothing happens, nothing is committed). The methods:
@@ -100,9 +101,14 @@ TABLE = {
     # door: a door open
     (DOOR, CASHOUT): "cashout_by_hand",
     (DOOR, KEY): "attendant_key",
+    (DOOR, NOTE): "settle_note",
     # tilt: a fault stops play and money in; credits are still cashed out
     (TILT, CASHOUT): "cashout",
     (TILT, KEY): "attendant_key",
+    # a note of unknown fate (firmware/bills.py) is the "note" tilt, which the reset key cannot clear:
+    # it cannot say stacked or returned. The attendant settles it, cash box counted, doors open or
+    # shut; never while reels turn, a payout runs or a lock waits (those end first)
+    (TILT, NOTE): "settle_note",
     # hold: a dealt poker hand waits for its holds and the draw
     (HOLD, PLAY): "draw",
     (HOLD, DRAW): "draw",

@@ -5,6 +5,12 @@ NVRAM file and check the firmware detects it. Half the sessions (--jurisdiction 
 run the cabinet as a video-lottery terminal that also takes Canadian notes from the emulated bill
 validator, whose escrow, counter and stacker outlive the cuts: the credits of the notes it stacked
 must equal the bill_in meter, so a cut anywhere in the escrow exchange loses or doubles nothing.
+The validator shares the cabinet's supply in a share of those cuts (every cut timed "just as a note is
+stacked", and one in four of the others): its counter and buffer restart, a note held in escrow
+comes back out (or stays), one on its way lands in the cash box or comes back out. The firmware
+cannot tell which, so it stops money in with a note of unknown fate: the campaign checks money in
+stopped, settles it as an attendant counting the cash box would (the stacker's truth against
+bill_in), and checks that no note of unknown fate was raised while the validator kept its power.
 Those vlt sessions pay by redemption coupon from the emulated printer, which also outlives the cuts:
 some cash-outs are cut while their coupon prints (between the commit of its number and the printer's
 "issued"), some run into paper out or a jam mid-ticket, and the attendant sometimes asks for a
@@ -22,7 +28,8 @@ coupon_reissues (a number printed again after a cut or fault: the same coupon, w
 system pays once), coupon_duplicates (DUPLICATE reprints: 0 under vlt), cuts_coupon_owed (cuts
 that left a coupon committed but not issued), cuts_mid_ticket (cuts with a ticket half on paper or
 still in the printer's paper path),
-and the rate (cuts_per_minute).
+notes_unproven (notes of unknown fate the attendant settled from the cash box), cuts_validator (cuts
+that took the validator's power), and the rate (cuts_per_minute).
 
 Speed: sessions run in parallel (--jobs, default 8: a session mostly waits on the firmware, so eight
 share the two cores), and every wait is on an event (acceptor polls, display lines, the console's
@@ -52,6 +59,7 @@ TOKEN_CREDITS = config.COINS[CoinAcceptorPeer.COINS[TOKEN]] // config.DENOM_CENT
 HARD = HARD_METERS  # which soft meters each coil counts: the firmware's own configuration
 DUPLICATE = "*** DUPLICATA / DUPLICATE ***"  # firmware/coupon.py: the mark of a reprint
 PRINT_MS = 250  # a ~100 mm coupon at the Epic 950's 150 mm/s or so, then presented
+STACK_S = 0.25  # a note's way from the escrow into the stacker (real validators take about a second)
 COUPON_FIGURES = ("coupons", "coupon_reissues", "coupon_duplicates", "cuts_coupon_owed", "cuts_mid_ticket")
 
 
@@ -77,7 +85,7 @@ class Session:
         # the acceptor, the hopper and the EM meters keep their own memory across the cabinet's cuts
         self.vlt = jurisdiction == "vlt"
         # a coupon takes a while to print and leave the paper path (PRINT_MS): cuts land in that time too
-        self.rig = Rig(state, heap=heap, jurisdiction=jurisdiction, print_ms=PRINT_MS)
+        self.rig = Rig(state, heap=heap, jurisdiction=jurisdiction, print_ms=PRINT_MS, stack_s=STACK_S)
         self.bills = self.rig.bills
         self.hopper = self.rig.hopper
         self.printer = self.rig.printer  # vlt: coupons out; its tickets are the truth for coupon_out
@@ -87,6 +95,9 @@ class Session:
         self.report = {"cuts": 0, "lost_credits": 0, "duplicated_credits": 0, "meter_mismatches": 0,
                        "unrecovered": 0, "bitflips": 0, "bitflips_detected": 0, "problems": []}
         self.report["notes_stacked"] = self.report["notes_returned"] = 0
+        self.report["notes_unproven"] = self.report["cuts_validator"] = 0
+        self.note_cut = False  # the stretch's cut was timed as a note is stacked: the validator's power goes too
+        self.validator_cut = False  # the last cut took the validator's power
         for k in COUPON_FIGURES:
             self.report[k] = 0
         self.reported: set[str] = set()  # coupon numbers already reported wrong (each reported once)
@@ -97,7 +108,15 @@ class Session:
         return self.rig.fw, self.rig.peer, self.rig.panel, self.rig.console
 
     def unplug(self, peer, panel, console) -> None:
-        self.rig.cut(hopper_too=self.rnd.random() < 0.2)  # about one cut in five takes the hopper's power too
+        # about one cut in five takes the hopper's power too; under vlt the validator's goes with the
+        # cabinet's at every cut timed as a note is stacked and at one in four of the others
+        self.validator_cut = self.vlt and (self.note_cut or self.rnd.random() < 0.25)
+        self.note_cut = False
+        held = "keep" if self.rnd.random() < 0.2 else "front"
+        transport = "front" if self.rnd.random() < 0.3 else "cashbox"
+        self.rig.cut(hopper_too=self.rnd.random() < 0.2, validator_too=self.validator_cut, held=held,
+                     transport=transport)
+        self.report["cuts_validator"] += self.validator_cut
 
     def console_json(self, console, command: str):
         return self.rig.console_json(command)
@@ -169,11 +188,25 @@ class Session:
 
     def check_bills(self, console) -> None:
         """After set-up the note left in escrow is stacked (its credit committed) or handed back, and
-        the events past the committed counter are read: bill_in is then the notes stacked."""
+        the events past the committed counter are read. A note of unknown fate (the validator lost
+        its power with a note pending) must have stopped money in, must come from a cut that took
+        the validator's power, and is settled from the cash box. bill_in is then the notes stacked."""
         deadline = time.monotonic() + 10
-        while self.bills.escrow is not None and time.monotonic() < deadline:
+        while (self.bills.escrow is not None or self.bills.transport is not None) and time.monotonic() < deadline:
             self.rig.wait_bills(1, 1.0)
         self.rig.wait_bills(3, 5.0)
+        note = self.console_json(console, "note json")["note"]
+        if note is not None:
+            self.report["notes_unproven"] += 1
+            if not self.validator_cut:
+                self.problem("meter_mismatches", f"a note of unknown fate though the validator kept its power: {note}")
+            if self.bills.master_enabled or self.rig.peer.accepting(TOKEN):
+                self.problem("meter_mismatches", f"money in still taken while a note's fate is unknown: {note}")
+            note, word = self.rig.attend_note()
+            if word is None:
+                m = self.console_json(console, "meters json")
+                self.problem("lost_credits", f"the cash box holds {self.bills.stacked_cents} cents of notes: neither "
+                                             f"bill_in {m['bill_in']} nor it plus the unknown {note}")
         m = self.console_json(console, "meters json")
         want = self.bills.stacked_cents // config.DENOM_CENTS
         if m["bill_in"] != want:
@@ -310,6 +343,12 @@ class Session:
             self.truth.pending_lock = None
         elif self.vlt and r < 0.3 and self.bills.accepting(1):
             self.bills.insert(self.rnd.choice((1, 1, 2, 3)))  # $5, $10, $20: escrow, then stacked or returned
+            if self.rnd.random() < 0.25:  # the power goes as it is stacked, the validator's with it (issue 22.4)
+                # insert -> poll (<= 0.1 s) -> commit -> route -> STACK_S on its way -> landed -> read (<= 0.1 s)
+                time.sleep(self.rnd.uniform(0.0, 0.5))
+                self.note_cut = True
+                self.rig.fw.kill()
+                return
             self.rig.wait_bills(2, 1.0)
         elif r < 0.35 and peer.accepting(TOKEN):
             if peer.insert(TOKEN):
@@ -432,7 +471,8 @@ def main(argv: list[str] | None = None) -> int:
     minutes = (time.monotonic() - t0) / 60
     summary = {k: sum(r[k] for r in reports) for k in
                ("cuts", "lost_credits", "duplicated_credits", "meter_mismatches", "unrecovered", "bitflips",
-                "bitflips_detected", "notes_stacked", "notes_returned") + COUPON_FIGURES}
+                "bitflips_detected", "notes_stacked", "notes_returned", "notes_unproven", "cuts_validator")
+               + COUPON_FIGURES}
     summary["seed"] = seed
     summary["cuts_per_minute"] = round(summary["cuts"] / minutes, 1) if minutes else None
     for r in reports:

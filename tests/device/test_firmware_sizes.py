@@ -9,6 +9,7 @@ import os
 
 from board import hal
 from firmware import eventlog, tournament
+from firmware.bill_books import WHY_TEXT
 from firmware.cabinet import BOOT_TILTS, KEY_CLEARABLE
 from firmware.ledger import CHUNK_SIZE, EVENTS_PER_CHUNK, GAME_SIZE, LAYOUT, METERS, STATE_SIZE, TILT_TEXT, Ledger
 from devtest import raises
@@ -28,10 +29,11 @@ def worst_state():
           "tilts": {}, "doors": {}, "acc_ev": 255, "ref": BIG, "paying": {"ref": BIG, "coins": BIG, "cpc": BIG},
           "prog_n": BIG * 1000, "prog_r": BIG * 1000, "emb": {},  # the meter and its roll-over (1/q units)
           "rel": 999999999,
-          "bill_ev": 255, "bill": {"t": 16, "k": BIG}}  # a note being stacked (firmware/bill_books.py)  # the release number (firmware/authenticate.py): MAJOR.MINOR.PATCH, each 0-999
+          "bill_ev": 255, "bill": {"t": 16, "k": BIG, "c": 255},  # a note being stacked (firmware/bill_books.py)
+          "unk": {"id": "type 16", "k": BIG, "s": 2 ** 32 - 1, "why": "x" * WHY_TEXT}}  # a note of unknown fate  # the release number (firmware/authenticate.py): MAJOR.MINOR.PATCH, each 0-999
     for name in METERS:
         st["m"][name] = BIG
-    for kind in KEY_CLEARABLE + ("audit", "prize"):  # BOOT_TILTS are never stored
+    for kind in KEY_CLEARABLE + ("audit", "prize", "note"):  # BOOT_TILTS are never stored
         st["tilts"][kind] = "x" * TILT_TEXT
     for name in hal.DOORS + hal.KEYS:
         st["doors"][name] = 1
