@@ -53,7 +53,9 @@ TEST = "test"  # console 'testgame' (audit key on)
 RAMCLEAR = "ramclear"  # console 'ramclear' (an administrator, audit key on)
 HOLD_KEY = "hold_key"  # a hold key 1-5 under a dealt card (touch screen, console 'hand hold N')
 AUTO = "auto"  # auto-hold: the built-in strategy's holds (games/poker.py suggest)
-EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR, HOLD_KEY, AUTO)
+HOST_DISABLE = "host_disable"  # the central system's "shut down" (SAS long poll 01): no play until 02
+HOST_ENABLE = "host_enable"  # its "start up" (02)
+EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR, HOLD_KEY, AUTO, HOST_DISABLE, HOST_ENABLE)
 
 # What the cabinet does: the name of its method. An event a state does not list is refused
 # (nothing happens, nothing is committed).
@@ -79,6 +81,12 @@ MONEY_STATES = (IDLE, CREDIT, SPIN)
 TABLE[(HOLD, PLAY)] = "draw"
 TABLE[(HOLD, HOLD_KEY)] = "toggle_hold"
 TABLE[(HOLD, AUTO)] = "auto_hold"
+# the system disables play between games and payouts, never in the middle of one; it may enable always
+for _s in (IDLE, CREDIT, TILT, DOOR, AUDIT):
+    TABLE[(_s, HOST_DISABLE)] = "host_disable"
+for _s in STATES:
+    if _s != RAMERROR:
+        TABLE[(_s, HOST_ENABLE)] = "host_enable"
 
 
 def action(state, event):
