@@ -90,7 +90,6 @@ class SasLink:
             else:
                 for i in range(n):
                     self._byte(buf[i], -1, now, buf, n, i + 1)
-            self._last_byte = now
         if self._state != _IDLE and not self.nine_bit and ticks_diff(now, self._last_byte) > self.gap_ms:
             self._end_of_message()
         if self.up and ticks_diff(now, self._last_poll) > LINK_DOWN_MS:
@@ -105,6 +104,7 @@ class SasLink:
         """One character; mark: its 9th bit (1/0), or -1 when the wire carries none."""
         if mark == 1 or (mark < 0 and self._state != _IDLE and ticks_diff(now, self._last_byte) > self.gap_ms):
             self._end_of_message()  # the wakeup bit, or a silence, starts a new message
+        self._last_byte = now
         st = self._state
         if st == _SKIP:
             return
