@@ -55,6 +55,7 @@ class SasLink:
         self._req = bytearray(RX_MAX)  # the long poll it answered
         self._req_n = 0
         self._one = bytearray(1)
+        self._done = False  # a message to us was answered: the rest of its burst is dropped
         self._pair = bytearray(2)
         now = clock()
         self._last_byte = now
@@ -88,8 +89,11 @@ class SasLink:
                 for i in range(0, n - 1, 2):
                     self._byte(buf[i], buf[i + 1] & 1, now, buf, n, i + 2)
             else:
+                self._done = False
                 for i in range(n):
                     self._byte(buf[i], -1, now, buf, n, i + 1)
+                    if self._done:
+                        break  # what follows an answered message in the same burst is no message (saspy's "54 00")
         if self._state != _IDLE and not self.nine_bit and ticks_diff(now, self._last_byte) > self.gap_ms:
             self._end_of_message()
         if self.up and ticks_diff(now, self._last_poll) > LINK_DOWN_MS:
@@ -220,6 +224,7 @@ class SasLink:
         self._send(tx, self._tx_n)
 
     def _send(self, buf, n, mark=0):
+        self._done = True
         """mark: the 9th bit of the first character (a chirp's); what the machine sends has none."""
         try:
             if self.nine_bit:  # two bytes a character, the 9th bit in the second

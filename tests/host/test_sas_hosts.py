@@ -161,3 +161,106 @@ def test_many_polls_from_our_host_without_an_error(cab, host) -> None:
         worst = max(worst, time.monotonic() - s)
     rate = POLLS / (time.monotonic() - t)
     print(f"own host: {POLLS} polls, {rate:.0f}/s, slowest {worst * 1000:.1f} ms")
+
+
+# --- saspy (vendored, MIT) ----------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def saspy(cab, host):
+    from sim.sas_pty import accept_parity
+
+    accept_parity()  # a pty carries no parity bit: sim/sas_pty.py
+    import sas as saspy_module  # installed by `make saspy` (mk/sas.mk)
+
+    s = saspy_module.Sas(cab.sas_path, timeout=1, poll_address=0x82, denom=0.25, debug_level="CRITICAL")
+    yield s
+    s.close()
+
+
+def test_saspy_finds_the_machine_by_its_chirp_and_reads_its_meters(cab, saspy) -> None:
+    cab.power_cut()  # a fresh link: no poll yet, so the machine chirps its address
+    cab.boot()
+    assert saspy.start() == "01"  # saspy reads the address the machine chirps
+    saspy.events_poll()  # a general poll brings the link up (and ends the chirps)
+    m = console_meters(cab)
+    assert saspy.current_credits(denom=False) == m["credits"]
+    assert saspy.total_bet_meter(denom=False) == m["coin_in"]
+    assert saspy.total_win_meter(denom=False) == m["coin_out"]
+    assert saspy.games_played_meter() == m["games_played"]
+    assert saspy.games_won_meter(denom=False) == m["games_won"]
+    assert saspy.games_lost_meter() == m["games_played"] - m["games_won"]
+    assert saspy.total_jackpot_meter(denom=False) == m["jackpot"]
+    assert saspy.total_cancelled_credits(denom=False) == m["cashout"]
+    got = saspy.send_meters_10_15(denom=False)
+    assert got["total_in_meter"] == m["coin_in"] and got["games_played_meter"] == m["games_played"]
+    assert saspy.gaming_machine_id() == 0.25  # saspy's own table of SAS denomination codes
+    got = saspy.sas_version_gaming_machine_serial_id()
+    # the version is 3 ASCII digits (SAS 6.02: "602"); saspy reads their hex digits as a number
+    assert got["ASCII_SAS_version"] == pytest.approx(int(b"602".hex()) * 0.01)
+    assert "JTN-EMU-0001" in got["ASCII_serial_number"]
+
+
+def test_saspy_disables_and_enables_the_machine(cab, saspy) -> None:
+    cab.panel.wait_for(lambda s: s.get("state") in ("idle", "credit"))
+    assert saspy.shutdown() is True
+    cab.panel.wait_for(lambda s: s.get("state") == "tilt")
+    assert saspy.startup() is True
+    cab.panel.wait_for(lambda s: s.get("state") in ("idle", "credit"))
+
+
+def test_saspy_wakeup_byte_for_this_machine_is_no_general_poll(cab, saspy) -> None:
+    # saspy writes its poll_address before each long poll; set to this machine's own general poll,
+    # the byte is the wakeup of the long poll that follows it, not a poll of its own
+    saspy.poll_address = 0x81
+    try:
+        assert saspy.current_credits(denom=False) == console_meters(cab)["credits"]
+    finally:
+        saspy.poll_address = 0x82
+
+
+def test_many_polls_from_saspy_without_an_error(cab, saspy) -> None:
+    credits = console_meters(cab)["credits"]
+    t = time.monotonic()
+    n = max(POLLS // 10, 100)  # saspy closes and reopens the port twice a poll
+    for _ in range(n):
+        assert saspy.current_credits(denom=False) == credits
+    print(f"saspy: {n} polls, {n / (time.monotonic() - t):.0f}/s")
+
+
+# --- sas-comm-py (PyPI) --------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def comm(cab, host):
+    from sim.sas_pty import accept_parity
+
+    accept_parity()
+    import sas_comm_py
+
+    sas_comm_py.READ_DELAY = 0  # its pause between reads while it waits for the command byte
+
+    class SlotMachine(sas_comm_py.SlotMachine):  # as shipped it calls a method it does not define
+        def get_serial_number(self):
+            return ""
+
+    s = SlotMachine(cab.sas_path, address=1)
+    yield s
+    s.port.close()
+
+
+def test_sas_comm_py_reads_the_meters(cab, comm) -> None:
+    m = console_meters(cab)
+    for cmd, want in ((0x11, m["coin_in"]), (0x12, m["coin_out"]), (0x15, m["games_played"]),
+                      (0x1A, m["credits"])):
+        r = comm.write_type_R(cmd, length_to_read=4)
+        assert r and int("".join(r.data)) == want, (hex(cmd), r.raw_data)
+    assert comm.write(0x01, poll_type="S", response_type="ack_nack").ack_nack == b"\x01"  # with its CRC
+    cab.panel.wait_for(lambda s: s.get("state") == "tilt")
+    assert comm.write(0x02, poll_type="S", response_type="ack_nack").ack_nack == b"\x01"
+    cab.panel.wait_for(lambda s: s.get("state") in ("idle", "credit"))
+
+
+def test_many_polls_from_sas_comm_py_without_an_error(cab, comm) -> None:
+    credits = console_meters(cab)["credits"]
+    t = time.monotonic()
+    for _ in range(POLLS):
+        r = comm.write_type_R(0x1A, length_to_read=4)  # its read checks the CRC (WrongCRC otherwise)
+        assert r and int("".join(r.data)) == credits
+    print(f"sas-comm-py: {POLLS} polls, {POLLS / (time.monotonic() - t):.0f}/s")
