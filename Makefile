@@ -53,7 +53,7 @@ bench: $(STAMP) unix32-tools
 ## TEST_JOBS=1 runs them in one process (default: one worker per core, each test file kept on one
 ## worker so that a module's booted cabinet is shared by its tests)
 TEST_JOBS ?= auto
-test: $(STAMP) firmware firmware-arm browser-tools
+test: $(STAMP) saspy firmware firmware-arm browser-tools
 	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile
 
 clean:

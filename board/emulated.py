@@ -269,6 +269,30 @@ class Uart(Link):
         return len(data)
 
 
+class PtyUart:
+    """The SAS UART on the emulated board: the master end of a pseudo-terminal whose slave a host
+    opens as its serial device (sim/sas_pty.py makes it, non-blocking, and passes its fd). Bytes are
+    read as they come, without a ninth bit (board/sas_link.py frames them by time)."""
+
+    SAS_GAP_MS = 100  # a host process times the bytes, not a UART: saspy reopens its port mid-poll (docs/sas.md)
+
+    def __init__(self, fd):
+        self.fd = fd
+        self.f = open(fd, "r+b", buffering=0)
+
+    def hangup(self, obj):
+        return obj is self.f or obj == self.fd
+
+    def readinto(self, buf):
+        return self.f.readinto(buf)  # None when nothing waits (non-blocking)
+
+    def write(self, buf):
+        return self.f.write(buf)
+
+    def any(self):
+        return 0
+
+
 class Pin(PinBase):
     """A switch input whose level the host sets over the panel link."""
 
@@ -487,9 +511,10 @@ def _executable():
 class Board(hal.WiredBoard):
     NAME = NAME
     ENTROPY = ENTROPY
+    SAS_GAP_MS = PtyUart.SAS_GAP_MS  # the SAS line's silence that ends a message (board/sas_link.py)
 
     def __init__(self, state_dir, console_port, cctalk_port, panel_port, nvram_size=32768, profile=None,
-                 printer_port=None):
+                 printer_port=None, sas_fd=None):
         """profile: a real board's pin map (board/pyboard.py ...) to boot as: only the wires it has
         (no EM coils where it wires none, its FRAM's size, no door latch), the display kept."""
         import errno
@@ -546,6 +571,11 @@ class Board(hal.WiredBoard):
             self.uarts["printer"] = links[3]
         self._links = tuple(links)
         self._poll = select.poll()
+        self._pty = None
+        if sas_fd is not None:  # the central system's line (docs/sas.md): a pseudo-terminal, no 9th bit
+            self._pty = PtyUart(sas_fd)
+            self.uarts["sas"] = self._pty
+            self._poll.register(self._pty.f, _POLLIN)
         self._fds = {}  # fd -> (link, is_listener); poll() gives objects on MicroPython, fds on CPython
         self._conns = {}
         for link in self._links:
@@ -616,7 +646,9 @@ class Board(hal.WiredBoard):
         for obj, ev in self._poll.poll(max(0, ms)):
             entry = self._fds.get(obj if isinstance(obj, int) else obj.fileno())
             if entry is None:
-                continue
+                if self._pty is not None and ev & _POLLERR and self._pty.hangup(obj):
+                    self._poll.unregister(self._pty.f)  # no host end left: never spin on its hang-up
+                continue  # the SAS line's bytes: the cabinet's SAS service reads them
             link, conn = entry
             if conn is True:
                 c = _accept(link.srv)

@@ -44,9 +44,10 @@ HARD_METERS = {"meter_in": ("coin_in",), "meter_out": ("coin_out",), "meter_drop
 KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 # tilts found afresh at every power-up, so never kept in critical memory: the boot check of the
 # offered games (limits: each one refused by the jurisdiction's limits), the configuration's and
-# the software's authentication (firmware/authenticate.py), and the coupon memory's condition (no
-# validation id, records awaiting the system: coupon_condition)
-BOOT_TILTS = ("game", "limits", "config", "software", "coupons")
+# the software's authentication (firmware/authenticate.py), the coupon memory's condition (no
+# validation id, records awaiting the system: coupon_condition), and the central system's link
+# where the jurisdiction requires it (firmware/sas/machine.py)
+BOOT_TILTS = ("game", "limits", "config", "software", "coupons", "link")
 # tilts of a device whose fault is a physical condition read from it again at power-up, so kept in RAM
 # only, and cleared by the reset key once the device reports no fault (the coupon printer)
 DEVICE_TILTS = ("printer",)
@@ -92,6 +93,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         self._printer_wait = None  # ticks by which a printer silent at power-up must answer, or None
         self._printing_seq = None  # the coupon whose ticket was sent last (None: a DUPLICATE, or nothing)
         self.tested = None  # the outcome of the last test game (console 'testgame' reads it)
+        self.sas = None  # firmware/sas/machine.py SasMachine, when the board has a SAS port
 
     # --- state ------------------------------------------------------------------------------------
     @property
@@ -288,6 +290,19 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         self.gen = gen
         return True
 
+    # --- the central system (SAS long polls 01/02: firmware/sas/polls.py) ---------------------------
+    def host_disable(self):
+        self.ledger.tilt("host", "disabled by the central system")  # kept: only its enable clears it
+        self.show()
+
+    def host_enable(self):
+        self.ledger.clear_tilt("host")
+        self.show()
+
+    def clear_boot_tilt(self, kind):
+        if self._boot_tilts.pop(kind, None) is not None and self.ledger.st is not None:
+            self.ledger.event("tilt-clear", kind)
+
     # --- faults -----------------------------------------------------------------------------------
     def set_tilt(self, kind, why):
         self.log("TILT %s: %s" % (kind, why))
@@ -415,6 +430,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             "hand": self.hand_screen(),  # video poker: the cards held, and a hand waiting for DRAW
             "outcome": self.played if st != "spin" else None,  # its bet and winning lines, once the reels stop
             "limits": self._limits(),  # the profile's bet and prize limits in cents (vlt), for the player's words
+            "link": ("up" if self.sas.link.up else "down") if self.sas else None,  # the central system's (SAS)
         })
         if self.coins.accepting and not self.want_money():
             self._inhibit()  # no money the moment the machine must not take it, not at the next poll
@@ -470,6 +486,8 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         idle_ms = min(idle_ms, self.service_meters())
         if self.console:
             self.console.service()
+        if self.sas:
+            self.sas.service()
         idle = getattr(self.gen, "idle", None)
         if idle:
             try:

@@ -34,6 +34,7 @@ class GameBooks:
         if progressive is not None:
             progressive.contribute(self.st, bet)
         self.st["game"] = {"phase": "wager", "bet": bet, "before": before, "t": now(), "id": game_id}
+        self.exception("game-start")
         self._commit()
 
     def deal(self, deck):
@@ -102,6 +103,7 @@ class GameBooks:
             hand = hand or bool(g["limit"] and award >= g["limit"])
             if hand:
                 self.st["lock"] = {"kind": "jackpot", "amount": award}
+                self.exception("handpay")
             else:
                 self.st["credits"] += award
                 self._add("coin_out", award)
@@ -111,6 +113,7 @@ class GameBooks:
         rec["win"] = award
         rec["hand"] = hand
         self.st["game"] = {"phase": "done", "bet": g["bet"], "award": 0 if forfeit else award, "slot": g["slot"]}
+        self.exception("game-end")
         extra = {slot: json.dumps(rec).encode()}
         if forfeit:
             self.event("forfeit", "%s: award %d withheld (s. 94)" % (forfeit, award), extra)
@@ -144,5 +147,6 @@ class GameBooks:
         self.st["game"] = {"phase": "void", "bet": bet, "award": 0}
         if tilt:
             self.tilts[tilt[0]] = eventlog.clean(tilt[1], eventlog.TEXT)
+        self.exception("game-end")
         self.event("void", "%s: wager %d refunded" % (why, bet))
         return bet

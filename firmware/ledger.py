@@ -48,9 +48,12 @@ TILT_TEXT = eventlog.TEXT  # a persisted tilt's reason, cut on entry: the state 
 HOPPER_SIZE = 384  # the hopper driver's payout record (board/hopper_cctalk.py)
 EM_SIZE = 256  # electromechanical meters: [done, inflight] per coil (board/meters_em.py)
 COUPON_SIZE = 512  # the last coupons (firmware/coupon_books.py KEEP records, each bounded)
+SAS_SIZE = 40  # the SAS exception queue (firmware/sas/exceptions.py BLOCK_SIZE fits)
 LAYOUT = (("state", STATE_SIZE),) + tuple(("g%d" % i, GAME_SIZE) for i in range(RECALL)) + \
-    tuple(("e%d" % i, CHUNK_SIZE) for i in range(EVENT_CHUNKS)) + (("hop", HOPPER_SIZE), ("em", EM_SIZE), ("cpn", COUPON_SIZE))
-JOURNAL = STATE_SIZE + GAME_SIZE + CHUNK_SIZE  # the largest transaction: state + game + event chunk
+    tuple(("e%d" % i, CHUNK_SIZE) for i in range(EVENT_CHUNKS)) + (("hop", HOPPER_SIZE), ("em", EM_SIZE), ("cpn", COUPON_SIZE)) + \
+    (("sas", SAS_SIZE),)
+# the largest transaction: state + game + event chunk, and the exception the event raised
+JOURNAL = STATE_SIZE + GAME_SIZE + CHUNK_SIZE + SAS_SIZE
 
 
 
@@ -64,6 +67,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
     def __init__(self, memory):
         self.mem = memory
         self.st = None
+        self.exceptions = None  # firmware/sas/exceptions.py ExceptionQueue, on a board with a SAS port
 
     # --- persistence -----------------------------------------------------------------------------
     def initial(self):
@@ -103,6 +107,8 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
                 blocks["em"] = json.dumps(em_state).encode()
             except (ValueError, TypeError, KeyError, IndexError):
                 pass  # unreadable: the positions are not known
+        if self.exceptions is not None:
+            self.exceptions.load(b"")  # the "sas" block is cleared with the rest
         if first_event:
             self.st["ev"] = 1
             blocks["e0"] = eventlog.pack(b"", 1, now(), first_event[0], first_event[1])
@@ -117,7 +123,18 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         if extra:
             for k in extra:
                 blocks[k] = extra[k]
+        q = self.exceptions
+        if q is not None and q.dirty:
+            blocks["sas"] = q.block()  # an exception is committed with what raised it
         self.mem.commit(blocks)
+        if q is not None:
+            q.dirty = False
+
+    def exception(self, what):
+        """What the central system must be told (SAS: firmware/sas/exceptions.py RAISED), queued
+        for the next commit; nothing without a SAS port."""
+        if self.exceptions is not None:
+            self.exceptions.raise_(what)
 
     # --- accessors ---------------------------------------------------------------------------------
     @property
@@ -182,6 +199,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
 
     def power_up(self, why="power up"):
         self._add("power_resets", 1)
+        self.exception("power")
         self.event("power", why)
 
     def accept(self, credits, counter=None):
@@ -204,6 +222,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             self._add(name, 1)
         if levels is not None:
             self.st["doors"] = levels
+        self.exception("%s %s" % (name, "open" if opened else "closed"))
         self.event("door", "%s %s" % (name, "open" if opened else "closed"))
 
     def cashout(self, hand_pay, audited=True):
@@ -216,6 +235,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         amount = self.st["credits"]
         if amount and hand_pay:
             self.st["lock"] = {"kind": "handpay", "amount": amount}
+            self.exception("handpay")
             self.event("handpay", "cash-out of %d credits by hand%s" % (
                 amount, "" if audited else " under the audit tilt"))
         return amount
@@ -268,6 +288,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         elif lock["kind"] == "jackpot":
             self._add("jackpot", lock["amount"])
         self.st["lock"] = None
+        self.exception("handpaid")
         self.event("handpaid", "%s of %d credits paid by attendant" % (lock["kind"], lock["amount"]))
         return lock
 

@@ -3,6 +3,7 @@
 #   emulated:      micropython -X heapsize=256K firmware/main.py [--state DIR] [--console PORT]
 #                  [--cctalk PORT] [--panel PORT] [--games ID,ID] [--models DIR] [--certs DIR]
 #                  [--profile emulated|pyboard|rp2|esp32] [--jurisdiction casino|vlt]
+#                  [--sas FD]   (the SAS line: a pseudo-terminal's master the harness opened, sim/sas_pty.py)
 import sys
 
 
@@ -24,7 +25,7 @@ NVRAM_SIZE = 131072
 # or a real board's profile, whose wires only it gets (board/emulated.py Board, `profile`)
 DEFAULTS = {"state": "var/emulated", "console": "7770", "cctalk": "7771", "panel": "7772",
             "games": "", "models": "", "certs": "", "profile": "emulated", "settings": "",
-            "printer": "", "jurisdiction": ""}
+            "printer": "", "jurisdiction": "", "sas": ""}
 PROFILES = {"pyboard": "board.pyboard", "rp2": "board.rp2", "esp32": "board.esp32"}
 
 
@@ -57,7 +58,8 @@ def make_board(opts, platform=sys.platform):
         try:
             return emulated.Board(opts["state"], int(opts["console"]), int(opts["cctalk"]), int(opts["panel"]),
                                   nvram_size=NVRAM_SIZE, profile=profile,
-                                  printer_port=int(opts["printer"]) if opts["printer"] else None)
+                                  printer_port=int(opts["printer"]) if opts["printer"] else None,
+                                  sas_fd=int(opts["sas"]) if opts["sas"] else None)
         except state_lock.Busy as e:
             print("jeton: %s" % e)  # one line naming the running cabinet, and a status of its own
             raise SystemExit(state_lock.BUSY_EXIT)

@@ -79,6 +79,14 @@ class _Store:
         self.save = save
 
 
+def _has_uart(board, role):
+    try:
+        board.uart(role)
+    except (ValueError, KeyError, NotImplementedError):
+        return False
+    return True
+
+
 def load_games(ids, models_dir, certs_dir, ledger, log):
     """Boot check of every offered game (s. 93): (id, ok, reason, game) each; failures are disabled."""
     out = []
@@ -270,6 +278,10 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
         for finding in ledger.open():
             log("critical memory: " + finding)
             ledger.event("nvram", finding)
+        if _has_uart(board, "sas"):  # the exceptions for the central system, before power_up raises one
+            from firmware.sas.machine import attach_queue
+
+            attach_queue(ledger)
         ledger.power_up()
     except (RamError, ValueError, KeyError) as e:
         ram_error = str(e)
@@ -309,6 +321,10 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     cab.console = Console(board.uart("console"), cab, open_accounts(board, cab, ledger, audit), audit)
     if _code_form() == "frozen":
         cab.console.release = READ_MODULES  # their code is in flash: dropped after each command
+    if ledger.exceptions is not None:
+        from firmware.sas.machine import open_link
+
+        cab.sas = open_link(board, cab, log)
     if software:  # no game; credits already on the meter are still paid (the tilt state's cash-out)
         cab.set_tilt("software", software)
     if ram_error:

@@ -67,8 +67,11 @@ SPOT = "spot"  # keno: a number touched on the card marks or unmarks it
 QUICK = "quick"  # keno: quick pick of n spots
 CLEAR = "clear"  # keno: the card emptied
 COUPON = "coupon"  # the credits reached the profile's automatic coupon (vlt: L-6, r. 3, s. 6)
+HOST_DISABLE = "host_disable"  # the central system's "shut down" (SAS long poll 01): no play until 02
+HOST_ENABLE = "host_enable"  # its "start up" (02)
 NOTE = "note"  # console 'note stacked|returned' (an attendant): a note of unknown fate, as the cash box says
-EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR, DEAL, DRAW, HOLD_KEY, AUTO, SPOT, QUICK, CLEAR, COUPON, NOTE)
+EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR, DEAL, DRAW, HOLD_KEY, AUTO, SPOT, QUICK, CLEAR, COUPON, NOTE,
+          HOST_DISABLE, HOST_ENABLE)
 
 # What the cabinet does: the name of its method. An event a state does not list is refused
 # (nothing happens, nothing is committed). The methods:
@@ -78,30 +81,40 @@ EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR, DEAL, DRAW, HOLD_KEY, AU
 #   keep_cashout     the press is kept and carried out when the game, payout or lock ends
 #   attendant_key    pays a lock, else clears the tilts the key may clear
 TABLE = {
+    # The central system (SAS long polls 01/02, firmware/sas/machine.py) disables play only between
+    # games and payouts, never in the middle of one; it may enable in every state memory is trusted.
     # ramerror: memory cannot be trusted: nothing is paid or cleared from it. The RAM clear is the
     # one clear taken while something may be owed, since what is owed can no longer be read.
     (RAMERROR, RAMCLEAR): "ram_clear",
     # handpay: a cash-out locked for the attendant
     (HANDPAY, CASHOUT): "keep_cashout",
     (HANDPAY, KEY): "attendant_key",
+    (HANDPAY, HOST_ENABLE): "host_enable",
     # jackpot: a win locked for the attendant
     (JACKPOT, CASHOUT): "keep_cashout",
     (JACKPOT, KEY): "attendant_key",
+    (JACKPOT, HOST_ENABLE): "host_enable",
     # payout: the hopper paying, or a coupon owed
     (PAYOUT, CASHOUT): "keep_cashout",
     (PAYOUT, KEY): "attendant_key",
+    (PAYOUT, HOST_ENABLE): "host_enable",
     # spin: the award is pending while the reels turn
     (SPIN, CASHOUT): "keep_cashout",
     (SPIN, KEY): "attendant_key",
+    (SPIN, HOST_ENABLE): "host_enable",
     # service: the audit key on and nothing owed: the technician's test game and RAM clear
     (SERVICE, CASHOUT): "cashout_by_hand",
     (SERVICE, KEY): "attendant_key",
     (SERVICE, TEST): "play_test_game",
     (SERVICE, RAMCLEAR): "ram_clear",
+    (SERVICE, HOST_DISABLE): "host_disable",
+    (SERVICE, HOST_ENABLE): "host_enable",
     # door: a door open
     (DOOR, CASHOUT): "cashout_by_hand",
     (DOOR, KEY): "attendant_key",
     (DOOR, NOTE): "settle_note",
+    (DOOR, HOST_DISABLE): "host_disable",
+    (DOOR, HOST_ENABLE): "host_enable",
     # tilt: a fault stops play and money in; credits are still cashed out
     (TILT, CASHOUT): "cashout",
     (TILT, KEY): "attendant_key",
@@ -109,6 +122,8 @@ TABLE = {
     # it cannot say stacked or returned. The attendant settles it, cash box counted, doors open or
     # shut; never while reels turn, a payout runs or a lock waits (those end first)
     (TILT, NOTE): "settle_note",
+    (TILT, HOST_DISABLE): "host_disable",
+    (TILT, HOST_ENABLE): "host_enable",
     # hold: a dealt poker hand waits for its holds and the draw
     (HOLD, PLAY): "draw",
     (HOLD, DRAW): "draw",
@@ -116,10 +131,13 @@ TABLE = {
     (HOLD, AUTO): "auto_hold",
     (HOLD, CASHOUT): "keep_cashout",
     (HOLD, KEY): "attendant_key",
+    (HOLD, HOST_ENABLE): "host_enable",
     # audit: the audit key on while something is owed: test games, never a RAM clear
     (AUDIT, CASHOUT): "cashout_by_hand",
     (AUDIT, KEY): "attendant_key",
     (AUDIT, TEST): "play_test_game",
+    (AUDIT, HOST_DISABLE): "host_disable",
+    (AUDIT, HOST_ENABLE): "host_enable",
     # credit: credits on the meter
     (CREDIT, BET): "bet_one",
     (CREDIT, MAX): "bet_max",
@@ -131,6 +149,8 @@ TABLE = {
     (CREDIT, COUPON): "coupon_cashout",
     (CREDIT, CASHOUT): "cashout",
     (CREDIT, KEY): "attendant_key",
+    (CREDIT, HOST_DISABLE): "host_disable",
+    (CREDIT, HOST_ENABLE): "host_enable",
     # idle: nothing on the meter
     (IDLE, BET): "bet_one",
     (IDLE, MAX): "bet_max",
@@ -141,6 +161,8 @@ TABLE = {
     (IDLE, CLEAR): "keno_clear",
     (IDLE, CASHOUT): "cashout",
     (IDLE, KEY): "attendant_key",
+    (IDLE, HOST_DISABLE): "host_disable",
+    (IDLE, HOST_ENABLE): "host_enable",
 }
 # money in: the acceptor and the validator are enabled only in these states (and below the credit
 # limit); not while a dealt hand waits: its recall record's credits before and after must balance

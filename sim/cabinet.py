@@ -301,13 +301,15 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"the player's screen in a browser (default {SCREEN_PORT}; a free one with --auto-ports)")
     ap.add_argument("--lang", choices=("fr", "en"), default="fr",
                     help="the terminal panel's language (French first, as the screen; the l key switches it)")
+    ap.add_argument("--no-sas", action="store_true",
+                    help="no SAS line (by default a pseudo-terminal a SAS host opens: docs/sas.md)")
     add_config_args(ap)
     args = ap.parse_args(argv)
     ports = dict(DEFAULT_PORTS)
     if args.ports:
         ports = dict(zip(DEFAULT_PORTS, (int(p) for p in args.ports.split(","))))
     cab = EmulatedCabinet(args.state, heap=args.heap, ports=None if args.auto_ports else ports,
-                          extra_args=firmware_args(args.games, args.profile, args.jurisdiction))
+                          extra_args=firmware_args(args.games, args.profile, args.jurisdiction), sas=not args.no_sas)
     refused = boot_or_refuse(cab, login=False)  # an operator's cabinet: no test bench account
     if refused is not None:
         return refused
@@ -315,6 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     port = args.screen_port if args.screen_port is not None else (0 if args.auto_ports else SCREEN_PORT)
     screen = ScreenServer(cab.ports["panel"], lambda what: act(cab, what), port=port)
     print(f"player's screen: {screen.url}", flush=True)
+    if cab.sas_path:
+        print(f"sas: {cab.sas_path} (SAS address 1, 19200 baud; docs/sas.md)", flush=True)
     try:
         if sys.stdin.isatty():
             run_tty(cab, args.lang)

@@ -18,6 +18,7 @@ from sim.cctalk_hopper import HopperPeer
 from sim.meter_monitor import MeterMonitor
 from sim.panel_tap import PanelTap
 from sim.printer import PrinterPeer
+from sim.sas_pty import SasPty
 from tools import firmware as fwbuild, image
 from tools.console import ConsoleClient
 
@@ -72,8 +73,11 @@ class FirmwareProcess:
     `micropython firmware/main.py`, with the emulated board."""
 
     def __init__(self, state_dir: str | Path, ports: dict[str, int], heap: str | None = None,
-                 extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None):
+                 extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None,
+                 sas_fd: int | None = None):
         # compiled=False: from source, compiled on the device (a benchmark's reference)
+        # sas_fd: the SAS line's pty master (sim/sas_pty.py), inherited by the firmware as --sas FD
+        self.sas_fd = sas_fd
         self.code = code or (DEFAULT_CODE if compiled else "py")
         if self.code not in CODE_FORMS:
             raise ValueError(f"code must be one of {CODE_FORMS}, not {self.code!r}")
@@ -97,6 +101,8 @@ class FirmwareProcess:
         cmd += ["--state", str(self.state_dir)]
         for role, port in self.ports.items():
             cmd += [f"--{role}", str(port)]
+        if self.sas_fd is not None:
+            cmd += ["--sas", str(self.sas_fd)]
         return cmd + self.extra_args
 
     def start(self, timeout: float = 20.0) -> "FirmwareProcess":
@@ -113,7 +119,8 @@ class FirmwareProcess:
         self._ready.clear()
         self.ready = {}
         self.proc = subprocess.Popen(
-            self.command(), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+            self.command(), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            pass_fds=(self.sas_fd,) if self.sas_fd is not None else (),
         )
         threading.Thread(target=self._pump, args=(self.proc,), daemon=True).start()
         if not self._ready.wait(timeout) or not self.ready:
@@ -252,7 +259,9 @@ class EmulatedCabinet:
 
     def __init__(self, state_dir: str | Path, heap: str | None = None, ports: dict[str, int] | None = None,
                  extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None,
-                 jurisdiction: str | None = None):
+                 jurisdiction: str | None = None, sas: bool = False):
+        """sas: wire the SAS line, a pseudo-terminal whose path (`sas_path`) a host opens; it stays
+        across power cuts and boots, as the cable does (close_sas() when done)."""
         if ports is None:
             ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
         given = list(extra_args or [])
@@ -263,7 +272,10 @@ class EmulatedCabinet:
         if jurisdiction == "vlt" and "printer" not in ports:
             ports["printer"] = free_ports(1)[0]  # the coupon printer's UART (sim/printer.py)
         self.ports = ports
-        self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args, compiled, code)
+        self.sas = SasPty() if sas else None
+        self.sas_path = self.sas.path if self.sas else None
+        self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args, compiled, code,
+                                        sas_fd=self.sas.master if self.sas else None)
         self.printer: PrinterPeer | None = None  # kept across boots: paper, faults and tickets are its own
         self.acceptor: CoinAcceptorPeer | None = None
         self.hopper: HopperPeer | None = None
@@ -311,6 +323,11 @@ class EmulatedCabinet:
     def sign_in(self, uid: str = ADMIN_ID, pin: str = ADMIN_PIN, timeout: float = 10.0) -> list[str]:
         assert self.console and self.panel
         return sign_in(self.console, self.panel, uid, pin, timeout)
+
+    def close_sas(self) -> None:
+        """Unplug the SAS cable for good (after the last boot)."""
+        if self.sas is not None:
+            self.sas.close()
 
     def power_cut(self) -> None:
         self.firmware.kill()
