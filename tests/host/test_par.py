@@ -132,7 +132,7 @@ def test_every_pay_with_its_hits_and_return_adds_up_to_the_certificate(name: str
     shipped = _load(CERTS / (name + ".json"))  # written by an earlier run, checked by make certify
     cert = certify_model(raw)
     rep = to_json(cert)
-    blocks = sheet.blocks(cert, raw, 0.0)
+    blocks = sheet.blocks(cert, raw)
     for bet in raw["bets"]:
         entries = rep["bets"][str(bet)]["entries"]
         assert sum(Fraction(e["return"]) for e in entries) == Fraction(shipped["rtp"][str(bet)])
@@ -148,7 +148,7 @@ def test_every_pay_with_its_hits_and_return_adds_up_to_the_certificate(name: str
 
 def test_sept_royal_hits_per_cycle_are_the_reel_weights() -> None:
     raw = _load(MODELS / "sept-royal-88.json")
-    blocks = sheet.blocks(certify_model(raw), raw, 0.0)
+    blocks = sheet.blocks(certify_model(raw), raw)
     _, rows = _table(blocks, "Bet 3: every pay")
     w = [{s: sum(x for t, x in zip(r["strip"], r["weights"]) if t == s) for s in set(r["strip"])} for r in raw["reels"]]
     sevens = w[0]["SEVEN"] * w[1]["SEVEN"] * w[2]["SEVEN"]  # 2 · 1 · 1
@@ -167,7 +167,7 @@ def test_sept_royal_hits_per_cycle_are_the_reel_weights() -> None:
 def test_progressive_reset_rate_and_return_at_levels() -> None:
     raw = _load(MODELS / "sept-royal-88.json")
     shipped = Fraction(_load(CERTS / "sept-royal-88.json")["rtp"]["3"])
-    blocks = sheet.blocks(certify_model(raw), raw, 0.0)
+    blocks = sheet.blocks(certify_model(raw), raw)
     _, rows = _table(blocks, "Progressive: 3 SEVEN at bet 3")
     fig = dict((r[0], r[1]) for r in rows)
     p = Fraction(2, 112 * 80 * 76)  # SEVEN weights 2·1·1 out of the reel totals
@@ -238,7 +238,7 @@ def test_feature_share_hit_frequency_and_volatility_equal_a_walk_of_the_feature_
         var = second / trig - (mean / trig) ** 2
         assert ff["std_dev"] == pytest.approx(float(var) ** 0.5 / bet, rel=1e-12)
         assert ff["mean_win"] == pytest.approx(float(mean / trig / bet), rel=1e-12)
-        _, rows = _table(sheet.blocks(cert, raw, 0.0), "Bet %d: the free spins feature" % bet)
+        _, rows = _table(sheet.blocks(cert, raw), "Bet %d: the free spins feature" % bet)
         fig = dict((r[0], r[1]) for r in rows)
         assert fig["free spins per feature (mean)"] == "%.3f" % float(spins / trig)
         assert fig["volatility: σ of one feature's win"] == "%.2f × bet" % (float(var) ** 0.5 / bet)
@@ -247,7 +247,7 @@ def test_feature_share_hit_frequency_and_volatility_equal_a_walk_of_the_feature_
 def test_win_distribution_is_log_scale_with_free_spins_and_no_zero_tail() -> None:
     raw = _load(MODELS / "trefle-90.json")
     cert = certify_model(raw)
-    blocks = sheet.blocks(cert, raw, 0.0)
+    blocks = sheet.blocks(cert, raw)
     f = cert["bets"][5]
     head, rows = _table(blocks, "Bet 5: win distribution")
     assert head[3] == "free-spin wins per game"

@@ -6,7 +6,7 @@ from tools.certify.keno import FLOOR, to_json
 from tools.par.sheet import exact, one_in, pct
 
 
-def blocks(cert: dict, raw: dict, secs: float) -> list[tuple]:
+def blocks(cert: dict, raw: dict) -> list[tuple]:
     rep = to_json(cert)
     ident = cert["id"]
     B: list[tuple] = [("h1", "PAR sheet — %s / %s (%s)" % (raw["name"]["fr"], raw["name"]["en"], ident))]
@@ -14,10 +14,10 @@ def blocks(cert: dict, raw: dict, secs: float) -> list[tuple]:
     B.append(("p", "Keno: %d numbers, %d drawn without replacement; the player picks %s spots (or a quick pick). "
               "A coin is %d credit(s); bets %s credits. Each offered spot count at each bet is a wager type of its "
               "own and must reach the floor (by-law s. 93): %s = %s. Lowest: %d spots at bet %d, %s. "
-              "Certified by `tools.certify` in %.2f s." % (
+              "Certified by `tools.certify`." % (
                   rep["numbers"], rep["drawn"], ", ".join(rep["spots"]), raw.get("unit", 1),
                   ", ".join(str(b) for b in rep["bets"]), rep["floor"], pct(float(FLOOR), 0),
-                  rep["lowest"]["spots"], rep["lowest"]["bet"], pct(rep["lowest"]["rtp_float"]), secs)))
+                  rep["lowest"]["spots"], rep["lowest"]["bet"], pct(rep["lowest"]["rtp_float"]))))
     rows = []
     for s, sp in rep["spots"].items():
         for bet, f in sp["bets"].items():

@@ -197,10 +197,10 @@ def blocks(rep: dict, raw: dict, cert_dir: str = CERT_DIR) -> list[tuple]:
     diffs = cert_check(rep, cert_dir)
     B.append(("p", "Video poker, %d-card deck%s; %s deals (%s suit-symmetry classes) × 32 holds, every draw counted "
               "exactly. Bets %s credits. Floor (by-law s. 93): %s = %s, for optimal play and for the built-in "
-              "strategy (the auto-hold). Certified by `tools.certify` in %.2f s (%.2f s CPU); %s." % (
+              "strategy (the auto-hold). Certified by `tools.certify`; %s." % (
                   m.deck, {"none": "", "deuces": ", deuces wild", "joker": ", the joker wild"}[raw.get("wild", "none")],
                   f"{js['deals']:,}", f"{js['deal_classes']:,}", ", ".join(str(b) for b in m.bets),
-                  js["floor"], pct(float(FLOOR), 0), rep["seconds"], rep["cpu_seconds"],
+                  js["floor"], pct(float(FLOOR), 0),
                   "matches its certificate `games/certs/%s.json`" % ident if not diffs
                   else "CERTIFICATE: " + "; ".join(diffs))))
     if raw.get("source"):

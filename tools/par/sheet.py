@@ -201,17 +201,17 @@ def progressive_blocks(p: dict) -> list[tuple]:
     return out
 
 
-def blocks(cert: dict, raw: dict, secs: float) -> list[tuple]:
+def blocks(cert: dict, raw: dict) -> list[tuple]:
     rep = to_json(cert)
     m = Model(raw)
     ident = cert["id"]
     B: list[tuple] = [("h1", "PAR sheet — %s / %s (%s)" % (raw["name"]["fr"], raw["name"]["en"], ident))]
     B.append(("p", "Math hash (SHA-256 of the canonical model): `%s`; model format `%s`." % (rep["math_hash"], raw.get("format"))))
     B.append(("p", "%d reels × %d rows, %d line(s); cycle %s games%s. Floor (by-law s. 93): %s = %s. "
-              "Certified by `tools.certify` in %.2f s." % (
+              "Certified by `tools.certify`." % (
                   m.nreels, m.rows, len(m.lines), f"{rep['cycle']:,}",
                   ", free-spin cycle %s" % f"{rep['free_cycle']:,}" if rep["free_cycle"] else "",
-                  rep["floor"], pct(float(FLOOR), 0), secs)))
+                  rep["floor"], pct(float(FLOOR), 0))))
     if raw.get("source"):
         B.append(("p", "Source: %s" % raw["source"]))
     rows = []
