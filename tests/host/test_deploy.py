@@ -8,6 +8,7 @@ import os
 import pty
 import select
 import subprocess
+import sys
 import threading
 import time
 import tty
@@ -207,3 +208,35 @@ def test_a_file_short_after_writing_is_written_again_and_never_switched_to_while
         assert (root / "main.py").read_text() == before  # still the whole image
     finally:
         board.close()
+
+
+def test_no_board_on_the_port_is_one_line_at_once(tmp_path: Path) -> None:
+    # issue 23.9: `make deploy` with nothing plugged in retried five times before giving up
+    port = str(tmp_path / "ttyACM0")  # a device path that is not there
+    t = time.monotonic()
+    r = subprocess.run([sys.executable, "-m", "tools.deploy", port], capture_output=True, text=True, timeout=60,
+                       cwd=Path(deploy.__file__).resolve().parent.parent)
+    assert r.returncode == 1
+    assert r.stdout == ""
+    assert r.stderr == f"deploy: no board answers on {port}: no such device (is the board plugged in and powered?" \
+                       " PORT= names another port)\n"
+    assert time.monotonic() - t < 15  # no tries with pauses (and no image built first)
+
+
+def test_a_port_where_nothing_answers_is_not_retried(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a serial device that exists but where no MicroPython REPL answers (nothing behind the pty)
+    monkeypatch.setattr(deploy, "FIRST_ANSWER_S", 1)
+    built: list[int] = []
+    monkeypatch.setattr(deploy, "payload", lambda: built.append(1) or {})
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    path = os.ttyname(slave)
+    log: list[str] = []
+    try:
+        with pytest.raises(deploy.DeployError) as e:
+            deploy.deploy(path, log=log.append)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert str(e.value) == f"no board answers on {path}: could not enter raw repl"
+    assert log == [] and built == []  # no retries, and the image was not built for nothing
