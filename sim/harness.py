@@ -51,6 +51,8 @@ READ_COMMANDS = ("paytable fr", "paytable en", "tournament", "events", "recall",
 
 
 def free_ports(n: int) -> list[int]:
+    """Ports free at this instant. Another process may bind one before the caller does: a firmware
+    is given port 0 instead (it binds a port itself and reports it: FirmwareProcess.ports)."""
     socks = [socket.socket() for _ in range(n)]
     try:
         for s in socks:
@@ -74,7 +76,8 @@ class FirmwareProcess:
         heap = heap or DEFAULT_HEAP[self.code]
         self.compiled = self.code != "py"
         self.state_dir = Path(state_dir)
-        self.ports = ports
+        self.asked = dict(ports)  # what each boot asks for: 0 lets the board choose (no race)
+        self.ports = dict(ports)  # the ports bound, from the firmware's 'jeton: ports' line
         self.heap = heap
         self.extra_args = extra_args or []
         self.proc: subprocess.Popen[str] | None = None
@@ -89,7 +92,7 @@ class FirmwareProcess:
         else:
             cmd = [str(MICROPYTHON), "-X", f"heapsize={self.heap}", "firmware/main.py"]
         cmd += ["--state", str(self.state_dir)]
-        for role, port in self.ports.items():
+        for role, port in self.asked.items():
             cmd += [f"--{role}", str(port)]
         return cmd + self.extra_args
 
@@ -106,6 +109,7 @@ class FirmwareProcess:
         env = dict(os.environ, MICROPYPATH=path)
         self._ready.clear()
         self.ready = {}
+        self.ports = dict(self.asked)
         self.proc = subprocess.Popen(
             self.command(), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
@@ -120,7 +124,9 @@ class FirmwareProcess:
         assert proc.stdout is not None
         for line in proc.stdout:
             self.lines.append(line.rstrip("\n"))
-            if line.startswith("jeton: ready"):
+            if line.startswith("jeton: ports "):  # printed before ready (firmware/main.py make_board)
+                self.ports = {r: int(p) for r, _, p in (w.partition("=") for w in line.split()[2:])}
+            elif line.startswith("jeton: ready"):
                 self.ready = json.loads(line.split(" ", 2)[2])
                 self._ready.set()
         proc.wait()
@@ -228,16 +234,15 @@ class EmulatedCabinet:
     def __init__(self, state_dir: str | Path, heap: str | None = None, ports: dict[str, int] | None = None,
                  extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None,
                  jurisdiction: str | None = None):
-        if ports is None:
-            ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
+        if ports is None:  # every boot binds ports the board chooses (self.ports: those of the last boot)
+            ports = {"console": 0, "cctalk": 0, "panel": 0}
         given = list(extra_args or [])
         if "--jurisdiction" in given[:-1]:  # named among the firmware's arguments (sim.cabinet, bench_heap)
             jurisdiction = jurisdiction or given[given.index("--jurisdiction") + 1]
         elif jurisdiction:
             extra_args = given + ["--jurisdiction", jurisdiction]
         if jurisdiction == "vlt" and "printer" not in ports:
-            ports["printer"] = free_ports(1)[0]  # the coupon printer's UART (sim/printer.py)
-        self.ports = ports
+            ports["printer"] = 0  # the coupon printer's UART (sim/printer.py)
         self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args, compiled, code)
         self.printer: PrinterPeer | None = None  # kept across boots: paper, faults and tickets are its own
         self.acceptor: CoinAcceptorPeer | None = None
@@ -247,6 +252,11 @@ class EmulatedCabinet:
         self.panel: PanelLink | None = None
         self.console: ConsoleClient | None = None
         self.audit_on = False  # the audit key as a panel program last turned it (sim/cabinet.py 'a')
+
+    @property
+    def ports(self) -> dict[str, int]:
+        """The ports the firmware bound at its last boot (before the first: those it will ask for)."""
+        return self.firmware.ports
 
     def boot(self, hopper: HopperPeer | None = None, meter_monitor: MeterMonitor | None = None,
              login: bool = True, bills: BillValidatorPeer | None = None) -> "EmulatedCabinet":
@@ -261,6 +271,7 @@ class EmulatedCabinet:
         if "printer" in self.ports:
             if self.printer is None:  # what it prints is also kept as text and PNG in STATE/coupons
                 self.printer = PrinterPeer(self.ports["printer"], out_dir=str(Path(self.firmware.state_dir) / "coupons"))
+            self.printer.port = self.ports["printer"]  # this boot's
             self.printer.start()
         self.meter_monitor = (meter_monitor or MeterMonitor()).connect(self.ports["panel"])
         self.panel = PanelLink(self.ports["panel"])

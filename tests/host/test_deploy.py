@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.harness import MICROPYTHON, free_ports
+from sim.harness import MICROPYTHON
 from tools import deploy
 from tools.console import ConsoleClient
 
@@ -76,8 +76,9 @@ class PtyBoard:
 
 def boot(root: Path, state: Path) -> tuple[subprocess.Popen, dict, dict[str, int]]:
     """Power the board on: stock micropython runs the root main.py, as a board does at reset."""
-    ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
-    args = ["--state", str(state)] + [a for role, p in ports.items() for a in (f"--{role}", str(p))]
+    # ports 0: the board binds ports it chooses and names them before its ready line
+    ports: dict[str, int] = {}
+    args = ["--state", str(state)] + [a for role in ("console", "cctalk", "panel") for a in (f"--{role}", "0")]
     # the heap a board needs is bench_heap's business (docs/build.md); here only the install is judged
     proc = subprocess.Popen([str(MICROPYTHON), "-X", "heapsize=512K", "main.py", *args], cwd=root,
                             env=dict(os.environ, MICROPYPATH=".frozen"), stdout=subprocess.PIPE,
@@ -85,6 +86,8 @@ def boot(root: Path, state: Path) -> tuple[subprocess.Popen, dict, dict[str, int
     deadline = time.monotonic() + 30
     assert proc.stdout is not None
     for line in proc.stdout:
+        if line.startswith("jeton: ports "):
+            ports.update((r, int(p)) for r, _, p in (w.partition("=") for w in line.split()[2:]))
         if line.startswith("jeton: ready"):
             return proc, json.loads(line.split(" ", 2)[2]), ports
         assert time.monotonic() < deadline, "no ready line"
