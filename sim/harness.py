@@ -259,10 +259,11 @@ class EmulatedCabinet:
         return self.firmware.ports
 
     def boot(self, hopper: HopperPeer | None = None, meter_monitor: MeterMonitor | None = None,
-             login: bool = True, bills: BillValidatorPeer | None = None) -> "EmulatedCabinet":
+             login: bool = True, bills: BillValidatorPeer | None = None, console: bool = True) -> "EmulatedCabinet":
         """Power on. Pass the hopper / meter monitor of a previous boot to keep their state (they
         are peripherals with their own memory); by default fresh ones are plugged in. With login,
-        the console is logged in as the harness's administrator (made first on a fresh cabinet)."""
+        the console is logged in as the harness's administrator (made first on a fresh cabinet).
+        console=False leaves the console's cable unplugged, for a technician's client (`make run`)."""
         self.firmware.start()
         self.acceptor = CoinAcceptorPeer(self.ports["cctalk"])
         self.hopper = self.acceptor.attach(hopper or HopperPeer())  # same multi-drop bus, address 3
@@ -275,7 +276,8 @@ class EmulatedCabinet:
             self.printer.start()
         self.meter_monitor = (meter_monitor or MeterMonitor()).connect(self.ports["panel"])
         self.panel = PanelLink(self.ports["panel"])
-        self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
+        if console:  # the console takes one session at a time: plugged in here, a technician gets 'busy'
+            self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
         self.panel.wait_for(lambda s: "credits" in s)
         if login:
             self.sign_in()
