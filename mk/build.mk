@@ -34,5 +34,5 @@ deploy: $(STAMP)
 	$(PY) -m tools.deploy $(PORT)
 
 ## release: build/release/jeton-<version>/ (images, certificates, PAR sheets, SHA-256 manifest)
-release: $(STAMP) firmware
+release: $(STAMP) firmware firmware-arm
 	$(PY) -m tools.release
