@@ -273,6 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"firmware pid {cab.firmware.proc.pid}: {' '.join(cab.firmware.command())}", flush=True)
     print(f"technician console: {console_url(cab)} (make console"
           + ("" if cab.ports["console"] == DEFAULT_PORTS["console"] else f" URL={console_url(cab)}") + ")", flush=True)
+    if cab.printer is not None:  # a coupon jurisdiction: where the emulated printer keeps its tickets
+        print(f"coupons printed: {cab.printer.out_dir}/coupon-N.txt and .png", flush=True)
     port = args.screen_port if args.screen_port is not None else (0 if args.auto_ports else SCREEN_PORT)
     screen = ScreenServer(cab.ports["panel"], lambda what: act(cab, what), port=port)
     print(f"player's screen: {screen.url}", flush=True)
