@@ -48,12 +48,14 @@ def replay(export: dict, models_dir: Path) -> list[dict]:
             continue
         diffs = []
         prog, fixed = rec.get("prog") or (0, 0)  # a progressive paid instead of a fixed award
+        money_in = rec.get("in", 0)  # coins or notes credited while the reels turned
+        if not all(isinstance(x, int) for x in (prog, fixed, money_in)):
+            raise ValueError(f"game #{rec['n']}: 'prog' and 'in' must be integers")
         if outcome.award - fixed + prog != rec["win"]:
             diffs.append(f"award {outcome.award} (progressive {prog} for {fixed}) != recorded {rec['win']}")
         if rec.get("h") is not None and digest(outcome) != rec["h"]:
             diffs.append(f"outcome digest {digest(outcome)} != recorded {rec['h']}")
         credited = 0 if rec.get("hand") or rec.get("forfeit") else rec["win"]
-        money_in = rec.get("in", 0)  # coins or notes credited while the reels turned
         if rec["after"] != rec["before"] - rec["bet"] + credited + money_in:
             diffs.append(f"credits {rec['before']} - {rec['bet']} + {credited} + in {money_in} "
                          f"!= recorded {rec['after']}")
@@ -161,7 +163,10 @@ def main(argv: list[str] | None = None) -> int:
         for gid in sorted({rec["id"] for rec in export["games"]}):
             if not (models / f"{gid}.json").is_file():
                 raise BadRecall(f"{gid}: no model {models / (gid + '.json')} to replay it with (--models DIR)")
-        results = replay(export, models)
+        try:
+            results = replay(export, models)
+        except ValueError as e:  # a record field of the wrong shape ('prog' not a pair ...)
+            raise BadRecall(f"{args.url or args.recall}: {e}") from None
     except BadRecall as e:
         print(f"replay: {e}", file=sys.stderr)
         return 2

@@ -135,6 +135,10 @@ BAD_FILES = {
                                "game record 1 has no valid draws"),
     "a path for a game id": ('{"games": [{"n": 1, "id": "../../etc/x", "bet": 1, "draws": [], "win": 0, "before": 4,'
                              ' "after": 3}]}', "game record 1: '../../etc/x' is not a game id"),
+    "a progressive that is no pair": ('{"games": [{"n": 1, "id": "sept-royal-88", "bet": 1, "draws": [0, 0, 0], "win": 0,'
+                                      ' "before": 4, "after": 3, "prog": [1]}]}', "not enough values to unpack"),
+    "money in that is no number": ('{"games": [{"n": 1, "id": "sept-royal-88", "bet": 1, "draws": [0, 0, 0], "win": 0,'
+                                   ' "before": 4, "after": 3, "in": "4"}]}', "game #1: 'prog' and 'in' must be integers"),
     "an unknown game": ('{"games": [{"n": 1, "id": "no-such-game", "bet": 1, "draws": [], "win": 0, "before": 4,'
                         ' "after": 3}]}', None),
 }
