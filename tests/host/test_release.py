@@ -12,9 +12,18 @@ import pytest
 from tools import firmware, release, sign
 
 
+EPOCH = "1764115200"  # 2025-11-26 00:00:00 UTC, as a build system sets SOURCE_DATE_EPOCH
+
+
+def build(out: Path) -> Path:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SOURCE_DATE_EPOCH", EPOCH)
+        return release.release(out=out)
+
+
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return release.release(out=tmp_path_factory.mktemp("release"))
+    return build(tmp_path_factory.mktemp("release"))
 
 
 def test_release_manifest_hashes_match_the_files(made: Path) -> None:
@@ -52,14 +61,19 @@ def test_a_release_is_signed_as_its_release_md_says(made: Path) -> None:
 
 
 def test_two_releases_of_one_commit_are_the_same_bytes(made: Path, tmp_path: Path) -> None:
-    again = release.release(out=tmp_path)
+    again = build(tmp_path)
     files = sorted(p.relative_to(made) for p in made.rglob("*"))
     assert files == sorted(p.relative_to(again) for p in again.rglob("*"))
     differ = [str(rel) for rel in files if (made / rel).is_file() and (made / rel).read_bytes() != (again / rel).read_bytes()]
     assert differ == []
-    when = release.source_epoch()  # the commit's time on every file: an archive of it is the same too
-    assert when is not None
-    assert {os.stat(made / rel).st_mtime for rel in files} == {os.stat(again / rel).st_mtime for rel in files} == {when}
+    # every file dated SOURCE_DATE_EPOCH (else the commit's time): an archive of the folder is the same too
+    assert {os.stat(made / rel).st_mtime for rel in files} == {os.stat(again / rel).st_mtime for rel in files} \
+        == {int(EPOCH)}
+
+
+def test_the_source_date(tmp_path: Path) -> None:
+    assert release.source_epoch(tmp_path, {"SOURCE_DATE_EPOCH": "1700000000"}) == 1700000000
+    assert release.source_epoch(tmp_path, {}) is None  # no commit to take it from: the files keep their times
 
 
 def test_who_signs(tmp_path: Path) -> None:
