@@ -56,13 +56,16 @@ def make_board(opts, platform=sys.platform):
         profile = None if opts["profile"] == "emulated" else load_profile(opts["profile"])
         _mkdirs(opts["state"])
         try:
-            return emulated.Board(opts["state"], int(opts["console"]), int(opts["cctalk"]), int(opts["panel"]),
-                                  nvram_size=NVRAM_SIZE, profile=profile,
-                                  printer_port=int(opts["printer"]) if opts["printer"] else None,
-                                  sas_fd=int(opts["sas"]) if opts["sas"] else None)
+            b = emulated.Board(opts["state"], int(opts["console"]), int(opts["cctalk"]), int(opts["panel"]),
+                               nvram_size=NVRAM_SIZE, profile=profile,
+                               printer_port=int(opts["printer"]) if opts["printer"] else None,
+                               sas_fd=int(opts["sas"]) if opts["sas"] else None)
         except state_lock.Busy as e:
             print("jeton: %s" % e)  # one line naming the running cabinet, and a status of its own
             raise SystemExit(state_lock.BUSY_EXIT)
+        # the ports bound, before anything else: a port given as 0 was chosen by the board
+        print("jeton: ports " + " ".join("%s=%d" % rp for rp in b.ports))
+        return b
     from board.machine_board import MachineBoard, open_fram
 
     profile = load_profile(platform)  # on a board, the platform is the profile

@@ -58,6 +58,8 @@ SYSTEM_IDS: list[int] = []  # the ids given so far in this process
 
 
 def free_ports(n: int) -> list[int]:
+    """Ports free at this instant. Another process may bind one before the caller does: a firmware
+    is given port 0 instead (it binds a port itself and reports it: FirmwareProcess.ports)."""
     socks = [socket.socket() for _ in range(n)]
     try:
         for s in socks:
@@ -84,7 +86,8 @@ class FirmwareProcess:
         heap = heap or DEFAULT_HEAP[self.code]
         self.compiled = self.code != "py"
         self.state_dir = Path(state_dir)
-        self.ports = ports
+        self.asked = dict(ports)  # what each boot asks for: 0 lets the board choose (no race)
+        self.ports = dict(ports)  # the ports bound, from the firmware's 'jeton: ports' line
         self.heap = heap
         self.extra_args = extra_args or []
         self.proc: subprocess.Popen[str] | None = None
@@ -99,7 +102,7 @@ class FirmwareProcess:
         else:
             cmd = [str(MICROPYTHON), "-X", f"heapsize={self.heap}", "firmware/main.py"]
         cmd += ["--state", str(self.state_dir)]
-        for role, port in self.ports.items():
+        for role, port in self.asked.items():
             cmd += [f"--{role}", str(port)]
         if self.sas_fd is not None:
             cmd += ["--sas", str(self.sas_fd)]
@@ -118,6 +121,7 @@ class FirmwareProcess:
         env = dict(os.environ, MICROPYPATH=path)
         self._ready.clear()
         self.ready = {}
+        self.ports = dict(self.asked)
         self.proc = subprocess.Popen(
             self.command(), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             pass_fds=(self.sas_fd,) if self.sas_fd is not None else (),
@@ -133,7 +137,9 @@ class FirmwareProcess:
         assert proc.stdout is not None
         for line in proc.stdout:
             self.lines.append(line.rstrip("\n"))
-            if line.startswith("jeton: ready"):
+            if line.startswith("jeton: ports "):  # printed before ready (firmware/main.py make_board)
+                self.ports = {r: int(p) for r, _, p in (w.partition("=") for w in line.split()[2:])}
+            elif line.startswith("jeton: ready"):
                 self.ready = json.loads(line.split(" ", 2)[2])
                 self._ready.set()
         proc.wait()
@@ -262,16 +268,15 @@ class EmulatedCabinet:
                  jurisdiction: str | None = None, sas: bool = False):
         """sas: wire the SAS line, a pseudo-terminal whose path (`sas_path`) a host opens; it stays
         across power cuts and boots, as the cable does (close_sas() when done)."""
-        if ports is None:
-            ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
+        if ports is None:  # every boot binds ports the board chooses (self.ports: those of the last boot)
+            ports = {"console": 0, "cctalk": 0, "panel": 0}
         given = list(extra_args or [])
         if "--jurisdiction" in given[:-1]:  # named among the firmware's arguments (sim.cabinet, bench_heap)
             jurisdiction = jurisdiction or given[given.index("--jurisdiction") + 1]
         elif jurisdiction:
             extra_args = given + ["--jurisdiction", jurisdiction]
         if jurisdiction == "vlt" and "printer" not in ports:
-            ports["printer"] = free_ports(1)[0]  # the coupon printer's UART (sim/printer.py)
-        self.ports = ports
+            ports["printer"] = 0  # the coupon printer's UART (sim/printer.py)
         self.sas = SasPty() if sas else None
         self.sas_path = self.sas.path if self.sas else None
         self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args, compiled, code,
@@ -287,13 +292,20 @@ class EmulatedCabinet:
         self.jurisdiction = jurisdiction
         self.validation_ids: list[int] = []  # those the harness's system gave this cabinet (vlt), in order
 
+    @property
+    def ports(self) -> dict[str, int]:
+        """The ports the firmware bound at its last boot (before the first: those it will ask for)."""
+        return self.firmware.ports
+
     def boot(self, hopper: HopperPeer | None = None, meter_monitor: MeterMonitor | None = None,
-             login: bool = True, bills: BillValidatorPeer | None = None, system: bool = True) -> "EmulatedCabinet":
+             login: bool = True, bills: BillValidatorPeer | None = None, system: bool = True,
+             console: bool = True) -> "EmulatedCabinet":
         """Power on. Pass the hopper / meter monitor of a previous boot to keep their state (they
         are peripherals with their own memory); by default fresh ones are plugged in. With login,
         the console is logged in as the harness's administrator (made first on a fresh cabinet), and
         a vlt cabinet without a validation id is given one, as its system would (unless `system` is
-        False: a cabinet whose system has not set it yet)."""
+        False: a cabinet whose system has not set it yet). console=False leaves the console's cable
+        unplugged, for a technician's client (`make run`)."""
         self.firmware.start()
         self.acceptor = CoinAcceptorPeer(self.ports["cctalk"])
         self.hopper = self.acceptor.attach(hopper or HopperPeer())  # same multi-drop bus, address 3
@@ -302,10 +314,12 @@ class EmulatedCabinet:
         if "printer" in self.ports:
             if self.printer is None:  # what it prints is also kept as text and PNG in STATE/coupons
                 self.printer = PrinterPeer(self.ports["printer"], out_dir=str(Path(self.firmware.state_dir) / "coupons"))
+            self.printer.port = self.ports["printer"]  # this boot's
             self.printer.start()
         self.meter_monitor = (meter_monitor or MeterMonitor()).connect(self.ports["panel"])
         self.panel = PanelLink(self.ports["panel"])
-        self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
+        if console:  # the console takes one session at a time: plugged in here, a technician gets 'busy'
+            self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
         self.panel.wait_for(lambda s: "credits" in s)
         if login:
             self.sign_in()
