@@ -15,8 +15,9 @@
 #   the host while the firmware is down);
 # - NVRAM is a fixed-size file: it survives the process being killed at any instant;
 # - the machine secret that keys critical memory's MAC is the file STATE/secret (made once from the
-#   host's os.urandom), the anti-rollback counter the file STATE/counter: both apart from nvram.bin,
-#   as a board keeps them in its MCU and its RTC's battery-backed registers;
+#   host's os.urandom), the anti-rollback counter the file STATE/counter, and the floors (the release,
+#   the operator's configuration and the enrolment numbers, hal.FLOORS) the files STATE/floor-NAME: all
+#   apart from nvram.bin, as a board keeps them in its MCU and its RTC's battery-backed registers;
 # - the entropy source is the host's os.urandom, which the host can make stuck at one value: the file
 #   STATE/entropy reading "stuck" at power-up, the panel line "entropy stuck|ok" at run time;
 # - idle(ms) is one select.poll over every socket: nothing here ever spins.
@@ -529,6 +530,9 @@ class Board(hal.WiredBoard):
         self._secret = SecretFile(state_dir + "/secret", os.urandom)
         self._counters = {"books": CounterFile(state_dir + "/counter"),
                           "security": CounterFile(state_dir + "/counter-security")}
+        self._floors = {}
+        for which in hal.FLOORS:  # STATE/floor-release, floor-config, floor-enrol
+            self._floors[which] = CounterFile(state_dir + "/floor-" + which)
         for name in wired:
             if name in hal.LAMPS:
                 self.lamps[name] = Lamp(name, self.panel)
@@ -559,6 +563,11 @@ class Board(hal.WiredBoard):
 
     def rollback_counter(self, which="books"):
         return self._counters[which]
+
+    def floor(self, which):
+        if which not in self._floors:
+            raise ValueError("no floor %r (%s)" % (which, ", ".join(hal.FLOORS)))
+        return self._floors[which]
 
     def entropy_source(self):
         """The noise wire rng.open_source("emulated") reads (the host can make it fail)."""
