@@ -85,6 +85,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         self.bills = None  # firmware/bills.py BillIn, when the jurisdiction profile takes notes
         self.printer = None  # board.printer_epic.Printer under a coupon jurisdiction (vlt): cash-out by coupon
         self.jurisdiction = None  # firmware/jurisdiction.py profile
+        self.operator_key = None  # the operator's public key in the image (firmware/enrolment.py), or None
         self._printer_next = now
         self._printer_wait = None  # ticks by which a printer silent at power-up must answer, or None
         self._printing_seq = None  # the coupon whose ticket was sent last (None: a DUPLICATE, or nothing)
@@ -272,7 +273,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             # the clear keeps each coil's recorded position: not while a stroke is on its way
             raise ValueError("the hard meters are still counting: try again in a moment")
         why = "by %s: %s" % (who, self.ram_error or "on request")
-        self.ledger.format(("ramclear", why))
+        self.ledger.format(("ramclear", why), [config.JURISDICTION, config.DENOM_CENTS])  # the basis it runs under
         self.ram_error = None
         self._boot_tilts = {}
         self.win = 0

@@ -8,7 +8,7 @@ from board.coin_cctalk import CoinAcceptor
 from board.hopper_cctalk import Hopper
 from board.meters_em import EmMeters
 from firmware import config, jurisdiction, settings
-from firmware.accounts import Accounts
+from firmware.accounts import LOST, Accounts
 from firmware.audit import Audit, open_security
 from firmware.cabinet import Cabinet, open_rng
 from firmware.console import Console
@@ -124,11 +124,14 @@ def authenticate_software(board, ledger, audit, log, games, models_dir, certs_di
     if key is None:
         log("software: NOT VERIFIED (no release key: code from source, not a firmware image or a signed .mpy image)")
         return None, "unverified"
-    # the highest number that ran, kept in both memories: a RAM clear erases the ledger's copy, a
-    # lost security memory its own, neither erases both
+    # the highest number that ran: the board's release floor, apart from the NVRAM part (a wiped
+    # part loses the other two), and a copy in each critical memory (a RAM clear erases the ledger's,
+    # a lost security memory its own)
     books = ledger.st.get("rel", 0) if ledger.st is not None else None
     kept = audit.release() if audit is not None else None
-    last = max(books or 0, kept or 0) if books is not None or kept is not None else None
+    floor = board.floor("release")
+    known = [n for n in (books, kept, floor.read()) if n is not None]
+    last = max(known) if known else None
     # code from .mpy files (make deploy, JETON_CODE=mpy): their folder holds the key and the manifest
     code_dir = _module_file()[:-len("firmware/cabinet.mpy")] if _code_form() == "mpy" else None
     try:
@@ -138,6 +141,8 @@ def authenticate_software(board, ledger, audit, log, games, models_dir, certs_di
     status = "release %s (number %d) authentic%s" % (version, counter, ", development key" if key[2] else "")
     log("software: " + status)
     text = "release %s (number %d) runs" % (version, counter)
+    if last is None or counter > last or floor.read() is None:
+        floor.write(counter)  # first, on the board: the copies in NVRAM may be lost with the part
     if books is not None and counter > books:  # recorded with its event in one commit
         ledger.st["rel"] = counter
         ledger.event("release", text)
@@ -152,7 +157,7 @@ def open_audit(board, ledger):
     says why, and the books record the loss too."""
     try:
         audit = Audit(open_security(board.nvram, board.machine_secret(), board.rollback_counter("security"),
-                                    ledger.mem))
+                                    ledger.mem), board.ticks_ms)
     except RamError as e:
         log("security memory: %s: the console is closed" % e)
         return None
@@ -162,7 +167,7 @@ def open_audit(board, ledger):
             audit.record("-", "nvram", finding)
     except (RamError, ValueError, KeyError) as e:
         log("security memory LOST: %s" % e)
-        audit.reset(str(e))
+        audit.reset(str(e), LOST)
         if ledger.st is not None:
             ledger.event("nvram", "security memory lost: %s" % e)
     audit.record("-", "power", "power up")
@@ -193,8 +198,8 @@ def open_accounts(board, cab, ledger, audit):
                             board.ticks_ms, config.PIN_TRIES, config.PIN_LOCK_S)
     except (ValueError, KeyError, TypeError) as e:  # unreadable accounts: as a lost memory
         log("security memory LOST: accounts: %s" % e)
-        audit.reset("accounts unreadable: %s" % e)
-        accounts = Accounts(lambda: b"", lambda raw: audit.mem.commit({"acct": raw}), random,
+        audit.reset("accounts unreadable: %s" % e, LOST)
+        accounts = Accounts(lambda: LOST, lambda raw: audit.mem.commit({"acct": raw}), random,
                             board.ticks_ms, config.PIN_TRIES, config.PIN_LOCK_S)
     return accounts
 
@@ -226,16 +231,20 @@ def open_printer(board, cab, ledger):
         cab.set_tilt("printer", describe(f))
 
 
-def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None):
-    """Apply the operator's settings file and the command line over config.py's defaults, only
-    when the whole is sound (firmware/settings.py). Returns the problems found ([] when none) and
-    the (games, models folder, certificates folder) asked for, applied or not."""
+def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None, operator_path=None):
+    """Read the operator's settings file, the command line and the operator's signed configuration
+    (firmware/operator_config.py, its signature checked later: settle_configuration) over
+    config.py's defaults, and check the whole (firmware/settings.py). Nothing is applied yet.
+    Returns (problems, overrides, the signed configuration as (path, bytes, signature) or None, the
+    (games, models folder, certificates folder) asked for)."""
+    from firmware import operator_config
+
     overrides = {}
     text = settings.read_file(settings_path) if settings_path else None
     if text is not None:
         parsed, problem = settings.parse(text)
         if problem:
-            return [problem], (config.GAMES, config.MODELS_DIR, config.CERTS_DIR)
+            return [problem], {}, None, (config.GAMES, config.MODELS_DIR, config.CERTS_DIR)
         overrides = parsed
     if games:
         overrides["GAMES"] = tuple(games)
@@ -245,16 +254,73 @@ def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, j
         overrides["CERTS_DIR"] = certs_dir
     if juris:
         overrides["JURISDICTION"] = juris
-    problems = settings.apply(config, overrides, settings.file_exists)
-    return problems, (overrides.get("GAMES", config.GAMES), overrides.get("MODELS_DIR", config.MODELS_DIR),
-                      overrides.get("CERTS_DIR", config.CERTS_DIR))
+    problems = []
+    op = None
+    raw, sig, problem = operator_config.read(operator_path) if operator_path else (None, None, None)
+    if problem:
+        problems.append(problem)
+    elif raw is not None:
+        op = (operator_path, raw, sig)
+        try:
+            fields = operator_config.parse(raw)  # what it asks for is authenticated with the rest
+        except ValueError as e:
+            problems.append("%s: %s" % (operator_path, e))
+        else:
+            problems += operator_config.contradictions(fields, overrides)
+            for name in operator_config.PROTECTED:
+                overrides[name] = fields[name]
+    problems += settings.check(settings.merged(config, overrides), settings.file_exists)
+    return problems, overrides, op, (overrides.get("GAMES", config.GAMES),
+                                     overrides.get("MODELS_DIR", config.MODELS_DIR),
+                                     overrides.get("CERTS_DIR", config.CERTS_DIR))
 
 
-def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None):
+def settle_configuration(board, ledger, problems, overrides, op, key):
+    """The operator's signed configuration (its signature, its machine, its number against the
+    board's "config" floor), the profile that needs one (vlt: before and after the change), and the
+    money basis (firmware/money_basis.py); then the configuration is applied as a whole, or not at
+    all. With problems (the config tilt's), the cabinet runs under the basis its books committed, so
+    what they owe is paid by the rules it arose under. Returns the problems. key: the operator's
+    public key (None: code not from a signed image, the signature is not checked)."""
+    from firmware import money_basis, operator_config
+
+    want = settings.merged(config, overrides)
+    juris, denom = want.JURISDICTION, want.DENOM_CENTS
+    have = money_basis.basis(ledger.st) if ledger.st is not None else None
+    floor = board.floor("config")
+    fields = None
+    if op is not None:
+        if key is None:
+            log("operator configuration: NOT VERIFIED (no operator key: code not from a signed image)")
+        fields, why = operator_config.check(op[0], op[1], op[2], key, want.MACHINE_ID, floor.read())
+        if why:
+            problems.append(why)
+    elif operator_config.SIGNED in (juris, have[0] if have else None):
+        problems.append("JURISDICTION: under %s the game set, credit value and jurisdiction come only from a "
+                        "configuration the operator signs; there is none (%s)" % (operator_config.SIGNED,
+                                                                                 operator_config.FILE))
+    if not problems and ledger.st is not None:
+        why = money_basis.check(ledger, juris, denom)
+        if why:
+            problems.append(why)
+    if problems:
+        if have:  # what the books owe is paid by the rules it arose under
+            config.JURISDICTION, config.DENOM_CENTS = have
+        return problems
+    settings.apply(config, overrides)
+    if fields is not None and (floor.read() is None or fields["config"] > floor.read()):
+        floor.write(fields["config"])  # an older configuration is never taken again
+    if ledger.st is not None and have != (juris, denom):
+        money_basis.record(ledger, juris, denom,
+                           "operator configuration %d" % fields["config"] if fields else "settings")
+    return []
+
+
+def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None, operator_path=None):
+    from firmware import authenticate
+
     log("boot on %s" % board.NAME)
-    problems, asked = configure(games, models_dir, certs_dir, settings_path, juris)
-    for p in problems:
-        log("configuration: " + p)
+    problems, overrides, op, asked = configure(games, models_dir, certs_dir, settings_path, juris, operator_path)
     ledger = Ledger(open_memory(board.nvram, board.machine_secret(), board.rollback_counter()))
     ram_error = None
     try:
@@ -265,6 +331,10 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     except (RamError, ValueError, KeyError) as e:
         ram_error = str(e)
         ledger.st = None
+    operator_key = authenticate.builtin_operator()
+    problems = settle_configuration(board, ledger, problems, overrides, op, operator_key)
+    for p in problems:
+        log("configuration: " + p)
     gen, rng_failure = open_rng(board, ledger, config.MACHINE_ID)
     audit = open_audit(board, ledger)
     software, soft_status = authenticate_software(board, ledger, audit, log, *asked)
@@ -275,6 +345,7 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     game = playable[0] if playable else None
     bus = Master(board.uart("cctalk"), board.idle)
     cab = Cabinet(board, ledger, game, gen, CoinAcceptor(bus), log=log)
+    cab.operator_key = operator_key  # enrolments after the first administrator (firmware/enrolment.py)
     if ledger.st is not None:
         # a VLT pays by coupon only (S-13.1, r. 7, s. 4): a hopper wired on its board is never driven
         if config.HOPPER and jurisdiction.PROFILES[config.JURISDICTION]["payout"] != "coupon":

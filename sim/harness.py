@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -66,8 +67,10 @@ class FirmwareProcess:
     `micropython firmware/main.py`, with the emulated board."""
 
     def __init__(self, state_dir: str | Path, ports: dict[str, int], heap: str | None = None,
-                 extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None):
+                 extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None,
+                 sign_config: bool = True):
         # compiled=False: from source, compiled on the device (a benchmark's reference)
+        self.sign_config = sign_config  # vlt: STATE/operator.json signed as asked (operator_config)
         self.code = code or (DEFAULT_CODE if compiled else "py")
         if self.code not in CODE_FORMS:
             raise ValueError(f"code must be one of {CODE_FORMS}, not {self.code!r}")
@@ -93,7 +96,28 @@ class FirmwareProcess:
             cmd += [f"--{role}", str(port)]
         return cmd + self.extra_args
 
+    def operator_config(self) -> Path | None:
+        """Under `--jurisdiction vlt` the cabinet takes its game set, credit value and jurisdiction
+        only from a configuration the operator signs (firmware/operator_config.py): the emulated
+        cabinet's operator signs STATE/operator.json with the development operator key for the
+        games and jurisdiction on the command line (the credit value and machine id of
+        STATE/settings.json, else firmware/config.py's), as a central system would send it."""
+        args = self.extra_args
+        if not self.sign_config or "--jurisdiction" not in args[:-1] or args[args.index("--jurisdiction") + 1] != "vlt":
+            return None
+        from firmware import config
+        from tools import operator
+
+        games = list(config.GAMES)
+        if "--games" in args[:-1]:
+            games = [g for g in args[args.index("--games") + 1].split(",") if g]
+        settings = operator.read_config(self.state_dir / "settings.json") or {}
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        return operator.dev_config(self.state_dir, "vlt", games, settings.get("DENOM_CENTS", config.DENOM_CENTS),
+                                   settings.get("MACHINE_ID", config.MACHINE_ID))
+
     def start(self, timeout: float = 20.0) -> "FirmwareProcess":
+        self.operator_config()
         # compiled as a board runs them: no compiler peaks in the firmware's fixed heap
         if self.code in ("frozen", "frozen64"):
             fwbuild.ensure_built(32 if self.code == "frozen" else 64)  # a BuildError says what is missing
@@ -203,7 +227,7 @@ def sign_in(console: ConsoleClient, panel: PanelLink, uid: str = ADMIN_ID, pin: 
     """Log the console in; on a fresh cabinet make the first administrator first, with the audit
     key turned for it and turned back. Returns the cabinet's reply to the login."""
     reply = console.login(uid, pin)
-    if reply and reply[0].startswith("error: no account yet"):
+    if reply and reply[0].startswith("error: no account"):
         panel.set_pin("key_audit", 1)
         try:
             deadline = time.monotonic() + timeout
@@ -212,11 +236,32 @@ def sign_in(console: ConsoleClient, panel: PanelLink, uid: str = ADMIN_ID, pin: 
                 if reply != ["error: turn the audit key first"] or time.monotonic() > deadline:
                     break
                 time.sleep(0.02)  # polled until the deadline: the debounce is the cabinet's
+            if reply and "enrolment needs the operator's signature" in reply[0]:
+                reply = enrol(console, uid, pin)
         finally:
             panel.set_pin("key_audit", 0)
         panel.wait_for(lambda s: s.get("state") != "audit", timeout)
     if not reply or not (reply[0].startswith("logged in as") or reply[-1].endswith("logged in")):
         raise RuntimeError(f"console login as {uid} failed: {reply}")
+    return reply
+
+
+def enrol(console: ConsoleClient, uid: str, pin: str, key: Path | None = None) -> list[str]:
+    """The first administrator of a machine that had one, or lost its security memory: an
+    enrolment signed by the operator (the development operator key unless `key`) for the board and
+    the number its console's `enrol` names (firmware/enrolment.py). The audit key must be on."""
+    from tools import operator
+
+    info = console.command("enrol")
+    m = re.match(r"board ([0-9a-f]{16}): ask the operator for enrolment number (\d+) ", info[0] if info else "")
+    if not m:
+        return info
+    board, number = m.group(1), int(m.group(2))
+    reply = console.command(f"enrol {uid} {number}")
+    for line in [pin, pin] + operator.enrol_lines(key or fwbuild.DEV_OPERATOR_KEY, board, number, uid):
+        if not reply or not reply[0].endswith(":"):
+            return reply  # refused: the reason is the reply
+        reply = console.command(line)
     return reply
 
 
@@ -227,7 +272,7 @@ class EmulatedCabinet:
 
     def __init__(self, state_dir: str | Path, heap: str | None = None, ports: dict[str, int] | None = None,
                  extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None,
-                 jurisdiction: str | None = None):
+                 jurisdiction: str | None = None, sign_config: bool = True):
         if ports is None:
             ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
         given = list(extra_args or [])
@@ -238,7 +283,7 @@ class EmulatedCabinet:
         if jurisdiction == "vlt" and "printer" not in ports:
             ports["printer"] = free_ports(1)[0]  # the coupon printer's UART (sim/printer.py)
         self.ports = ports
-        self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args, compiled, code)
+        self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args, compiled, code, sign_config)
         self.printer: PrinterPeer | None = None  # kept across boots: paper, faults and tickets are its own
         self.acceptor: CoinAcceptorPeer | None = None
         self.hopper: HopperPeer | None = None

@@ -27,6 +27,7 @@ def worst_state():
           "tilts": {}, "doors": {}, "acc_ev": 255, "ref": BIG, "paying": {"ref": BIG, "coins": BIG, "cpc": BIG},
           "prog_n": BIG * 1000, "emb": {},
           "rel": 999999999,
+          "basis": ["casino", 100000],  # the longest profile name, DENOM_CENTS at its bound (firmware/money_basis.py)
           "bill_ev": 255, "bill": {"t": 16, "k": BIG}}  # a note being stacked (firmware/bill_books.py)  # the release number (firmware/authenticate.py): MAJOR.MINOR.PATCH, each 0-999
     for name in METERS:
         st["m"][name] = BIG
