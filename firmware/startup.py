@@ -294,7 +294,7 @@ def settle_configuration(board, ledger, problems, overrides, op, key):
             log("operator configuration: NOT VERIFIED (no operator key: code not from a signed image)")
         fields, why = operator_config.check(op[0], op[1], op[2], key, want.MACHINE_ID, floor.read())
         if why:
-            problems.append(why)
+            problems.insert(0, why)  # first: what an unsigned file says is no one's setting
     elif operator_config.SIGNED in (juris, have[0] if have else None):
         problems.append("JURISDICTION: under %s the game set, credit value and jurisdiction come only from a "
                         "configuration the operator signs; there is none (%s)" % (operator_config.SIGNED,
