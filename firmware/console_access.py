@@ -1,11 +1,9 @@
 # The console's access commands (login, logout, passwd, setup, account, security) and who may run
 # what, mixed into firmware/console.py's Console: a session is (id, role); a PIN is asked on a line
 # of its own (Console._ask) and never logged.
-import binascii
 import json
 
 from board.compat import const
-from firmware import enrolment
 from firmware.accounts import ROLES, check_id, check_pin
 
 _ATT = const(1)  # rights, one bit per role (firmware/accounts.py ROLES order)
@@ -89,6 +87,8 @@ class AccessCommands:
         then(pin)
 
     def _no_account(self):
+        from firmware import enrolment  # the first administrator's paths only: not in a running cabinet's heap
+
         if enrolment.audit_key_refused(self.accounts.lost(), self.cab.board.floor("enrol").read()):
             return "no account: %s ('enrol' says how)" % enrolment.SIGNED_ONLY
         return "no account yet: turn the audit key and 'setup ID' to make the first administrator"
@@ -104,6 +104,8 @@ class AccessCommands:
         return None
 
     def cmd_setup(self, args):
+        from firmware import enrolment
+
         why = self._first_admin()
         if why:
             raise ValueError(why)
@@ -119,6 +121,8 @@ class AccessCommands:
         self.say("new PIN for administrator %s:" % uid)
 
     def _made_first(self, uid, pin, floor):
+        from firmware import enrolment
+
         if not self.cab.audit_mode():
             raise ValueError("turn the audit key first")
         if floor.read() is None:
@@ -135,6 +139,8 @@ class AccessCommands:
     def cmd_enrol(self, args):
         """The first administrator on a machine that had one, or lost its security memory: an
         enrolment the operator signed for this board and a number above its "enrol" floor."""
+        from firmware import enrolment
+
         board = enrolment.board_id(self.cab.board.machine_secret())
         floor = self.cab.board.floor("enrol")
         if not args:
@@ -158,6 +164,10 @@ class AccessCommands:
         self.say("new PIN for administrator %s:" % uid)
 
     def _enrol_sig(self, uid, number, pin, board, sig, line=None):
+        import binascii
+
+        from firmware import enrolment
+
         if line is not None:
             try:
                 if len(line) != enrolment.LINE_HEX:

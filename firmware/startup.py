@@ -263,8 +263,8 @@ def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, j
         op = (operator_path, raw, sig)
         try:
             fields = operator_config.parse(raw)  # what it asks for is authenticated with the rest
-        except ValueError as e:
-            problems.append("%s: %s" % (operator_path, e))
+        except ValueError:
+            pass  # named once its signature is checked (firmware/configuration.py)
         else:
             problems += operator_config.contradictions(fields, overrides)
             for name in operator_config.PROTECTED:
@@ -275,49 +275,9 @@ def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, j
                                      overrides.get("CERTS_DIR", config.CERTS_DIR))
 
 
-def settle_configuration(board, ledger, problems, overrides, op, key):
-    """The operator's signed configuration (its signature, its machine, its number against the
-    board's "config" floor), the profile that needs one (vlt: before and after the change), and the
-    money basis (firmware/money_basis.py); then the configuration is applied as a whole, or not at
-    all. With problems (the config tilt's), the cabinet runs under the basis its books committed, so
-    what they owe is paid by the rules it arose under. Returns the problems. key: the operator's
-    public key (None: code not from a signed image, the signature is not checked)."""
-    from firmware import money_basis, operator_config
-
-    want = settings.merged(config, overrides)
-    juris, denom = want.JURISDICTION, want.DENOM_CENTS
-    have = money_basis.basis(ledger.st) if ledger.st is not None else None
-    floor = board.floor("config")
-    fields = None
-    if op is not None:
-        if key is None:
-            log("operator configuration: NOT VERIFIED (no operator key: code not from a signed image)")
-        fields, why = operator_config.check(op[0], op[1], op[2], key, want.MACHINE_ID, floor.read())
-        if why:
-            problems.insert(0, why)  # first: what an unsigned file says is no one's setting
-    elif operator_config.SIGNED in (juris, have[0] if have else None):
-        problems.append("JURISDICTION: under %s the game set, credit value and jurisdiction come only from a "
-                        "configuration the operator signs; there is none (%s)" % (operator_config.SIGNED,
-                                                                                 operator_config.FILE))
-    if not problems and ledger.st is not None:
-        why = money_basis.check(ledger, juris, denom)
-        if why:
-            problems.append(why)
-    if problems:
-        if have:  # what the books owe is paid by the rules it arose under
-            config.JURISDICTION, config.DENOM_CENTS = have
-        return problems
-    settings.apply(config, overrides)
-    if fields is not None and (floor.read() is None or fields["config"] > floor.read()):
-        floor.write(fields["config"])  # an older configuration is never taken again
-    if ledger.st is not None and have != (juris, denom):
-        money_basis.record(ledger, juris, denom,
-                           "operator configuration %d" % fields["config"] if fields else "settings")
-    return []
-
-
 def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None, operator_path=None):
     from firmware import authenticate
+    from firmware.configuration import settle
 
     log("boot on %s" % board.NAME)
     problems, overrides, op, asked = configure(games, models_dir, certs_dir, settings_path, juris, operator_path)
@@ -332,7 +292,7 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
         ram_error = str(e)
         ledger.st = None
     operator_key = authenticate.builtin_operator()
-    problems = settle_configuration(board, ledger, problems, overrides, op, operator_key)
+    problems = settle(board, ledger, problems, overrides, op, operator_key, log)
     for p in problems:
         log("configuration: " + p)
     gen, rng_failure = open_rng(board, ledger, config.MACHINE_ID)

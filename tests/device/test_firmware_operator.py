@@ -1,6 +1,6 @@
 # The operator's signed configuration (firmware/operator_config.py), the money basis a change of
 # jurisdiction or credit value waits on (firmware/money_basis.py, firmware/startup.py
-# settle_configuration) and the operator's enrolment of an administrator (firmware/enrolment.py,
+# firmware/configuration.py) and the operator's enrolment of an administrator (firmware/enrolment.py,
 # console `enrol`), on both runtimes. The signatures are made by `cryptography` with a throwaway
 # operator key (tests/fixtures/operator/vectors.json, tests/host/operator_vectors.py).
 # mp-heap: 1024K  (the firmware's 256K, the 68 + 55 KB NVRAM images the fakes keep in RAM, the tests)
@@ -12,7 +12,7 @@ from fakes_firmware import floor_of
 from firmware import config, enrolment, money_basis, operator_config
 from firmware.accounts import LOST
 from firmware.console import Console
-from firmware.startup import settle_configuration
+from firmware.configuration import settle as settle_configuration
 from test_firmware_cabinet import cabinet, coins, steps
 from test_firmware_console import Uart, run
 

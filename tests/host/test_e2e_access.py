@@ -193,3 +193,33 @@ def test_a_lost_security_memory_needs_the_operators_enrolment_never_the_audit_ke
         assert cab.sign_in()[-1].endswith("(operator's enrolment 2); logged in")  # the harness asks for number 2
     finally:
         cab.shutdown()
+
+
+def test_anonymous_lines_over_the_wire_push_out_no_security_record(tmp_path: Path) -> None:
+    # issue 22.7 end to end: the issue's 300 anonymous lines pushed the setup and both badpin records out
+    # of the log; here LINES of them, each answered before the next (10^5 at the device level:
+    # tests/device/test_firmware_access.py), after the security records of a session
+    lines = 2000
+    cab = EmulatedCabinet(tmp_path).boot()  # the setup record
+    try:
+        con = cab.console
+        con.command("logout")
+        for pin in ("wrong-pin-1", "wrong-pin-2"):
+            assert con.login(ADMIN_ID, pin) == ["error: wrong account or PIN"]
+        sign_in(con, cab.panel)
+        before = security(con)
+        assert [r for r in before if r[3] == "setup"] and len([r for r in before if r[3] == "badpin"]) == 2
+        noise = json.loads(con.command("security status")[0])["noise"]  # the harness's own 'setup' tries
+        con.command("logout")
+        con.port.timeout = 0.005  # each line answered as soon as its prompt arrives (sim/fuzz_rig.py)
+        for i in range(lines):
+            con.command(("meters", "xyzzy", "state", "setup x")[i % 4])
+        sign_in(con, cab.panel)
+        after = security(con)
+        assert after[:len(before)] == before  # every record of the session is still there
+        status = json.loads(con.command("security status")[0])
+        assert status["noise"] == noise + lines and status["no_room"] == 0, status
+        # the anonymous lines left no record: after the export above, the logout, the login and this session's
+        assert [r[3] for r in after[len(before):]] == ["ok", "ok", "logout", "login", "ok"], after[len(before):]
+    finally:
+        cab.shutdown()
