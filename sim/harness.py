@@ -41,9 +41,10 @@ DEFAULT_HEAP = {"frozen": BOARD_HEAP, "frozen64": "256K", "mpy": "512K", "py": "
 # sys.path and would shadow them with the sources.
 FROZEN_BOOT = "import sys; sys.path.remove(''); from firmware.main import main; main(sys.argv[1:])"
 DEFAULT_PORTS = {"console": 7770, "cctalk": 7771, "panel": 7772}
-# The account the harness makes on a fresh cabinet (audit key turned) and logs in with, so that a
-# test's console commands run as an administrator. A test bench's, never a firmware default: the
-# firmware has no credential until one is made on the machine.
+# The account the harness makes on a fresh cabinet (audit key turned; on one that had an
+# administrator or lost its security memory, by an enrolment signed with the development operator
+# key: `enrol`) and logs in with, so that a test's console commands run as an administrator. A test
+# bench's, never a firmware default: the firmware has no credential until one is made on the machine.
 ADMIN_ID = "sim"
 ADMIN_PIN = "sim-admin-pin"
 # console commands that only read: a session's memory checks run every one of them

@@ -87,6 +87,9 @@ def release(out: Path = OUT, root: Path = ROOT) -> Path:
     pub, dev = firmware.release_pub()
     key_note = ("the build's development key (build/keys/): a test release, not one for the field" if dev
                 else f"the release key {pub.name}")
+    opub, odev = firmware.operator_pub()
+    key_note += (", and takes the operator's signature (configuration, enrolment) by "
+                 + ("the build's development operator key" if odev else f"the operator key {opub.name}"))
     (tmp / "RELEASE.md").write_text(
         f"# Jeton {ver}\n\n"
         f"- `firmware/micropython-unix`: the emulated board's image (MicroPython {firmware.PIN[:8]}, unix port,"
