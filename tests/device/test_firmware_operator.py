@@ -292,3 +292,42 @@ def test_an_enrolment_is_never_used_twice_and_needs_the_audit_key():
     cab.operator_key = None  # code not from a signed image: no key to check an enrolment with
     assert run(con, "enrol boss 3") == ["error: no operator key in this image (code not from a signed image): no "
                                         "enrolment"]
+
+
+def test_reading_the_configuration_file_names_what_is_missing_or_too_large():
+    from devtest import rmtree, tmpdir
+
+    d = tmpdir("opcfg")
+    try:
+        path = d + "/operator.json"
+        assert operator_config.read(path) == (None, None, None)  # none: the casino keeps plain settings
+        with open(path, "wb") as f:
+            f.write(b"{}")
+        assert operator_config.read(path) == (b"{}", None, path + ".sig: missing (the operator's configuration is "
+                                                             "not signed)")
+        with open(path + ".sig", "wb") as f:
+            f.write(b"x" * 384)
+        assert operator_config.read(path) == (b"{}", b"x" * 384, None)
+        with open(path, "wb") as f:
+            f.write(b" " * (operator_config.MAX_FILE + 1))
+        assert operator_config.read(path) == (None, None, path + ": larger than 2048 bytes")
+    finally:
+        rmtree(d)
+
+
+def test_a_configuration_that_is_not_json_is_named_after_its_signature():
+    with Kept():
+        cab, board, acc = cabinet()
+        op = (PATH, b"{not json", b"\x00" * 384)
+        assert settle(cab, {}, op) == [PATH + ": not signed by the operator's key"]
+        problems = settle(cab, {}, op, key=None)  # no key to check with: what it says is named
+        assert len(problems) == 1 and problems[0].startswith(PATH + ": not JSON: "), problems
+
+
+def test_no_enrolment_while_an_account_exists():
+    con, cab, board, users, sec = lost_console()
+    key_on(board, cab)
+    assert type_enrolment(con, "boss", 1, enrol_lines("board 1 boss"))[0].startswith("administrator boss enrolled")
+    run(con, "logout")
+    assert run(con, "enrol boss 2") == ["error: accounts exist: 'login ID'"]
+    assert run(con, "setup boss") == ["error: accounts exist: 'login ID'"]
