@@ -530,9 +530,7 @@ class Board(hal.WiredBoard):
         self._secret = SecretFile(state_dir + "/secret", os.urandom)
         self._counters = {"books": CounterFile(state_dir + "/counter"),
                           "security": CounterFile(state_dir + "/counter-security")}
-        self._floors = {}
-        for which in hal.FLOORS:  # STATE/floor-release, floor-config, floor-enrol
-            self._floors[which] = CounterFile(state_dir + "/floor-" + which)
+        self._floor = state_dir + "/floor-"  # STATE/floor-release, floor-config, floor-enrol
         for name in wired:
             if name in hal.LAMPS:
                 self.lamps[name] = Lamp(name, self.panel)
@@ -565,9 +563,9 @@ class Board(hal.WiredBoard):
         return self._counters[which]
 
     def floor(self, which):
-        if which not in self._floors:
+        if which not in hal.FLOORS:
             raise ValueError("no floor %r (%s)" % (which, ", ".join(hal.FLOORS)))
-        return self._floors[which]
+        return CounterFile(self._floor + which)  # made when asked: a few times a boot, nothing kept in the heap
 
     def entropy_source(self):
         """The noise wire rng.open_source("emulated") reads (the host can make it fail)."""

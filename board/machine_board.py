@@ -119,9 +119,6 @@ class MachineBoard(hal.WiredBoard):
         self._secret = SecretFile(KEYSTORE + "jeton.key", os.urandom)
         self._counters = {"books": CounterFile(KEYSTORE + "jeton.ctr"),
                           "security": CounterFile(KEYSTORE + "jeton-security.ctr")}
-        self._floors = {}
-        for which in hal.FLOORS:  # the release, configuration and enrolment floors, the same way
-            self._floors[which] = CounterFile(KEYSTORE + "jeton-%s.flr" % which)
 
     def image(self):
         """The firmware as the flash holds it (board/flash_image.py), from the profile's IMAGE."""
@@ -143,9 +140,10 @@ class MachineBoard(hal.WiredBoard):
         return self._counters[which]
 
     def floor(self, which):
-        if which not in self._floors:
+        """The release, configuration and enrolment floors: files beside the key and the counters."""
+        if which not in hal.FLOORS:
             raise ValueError("no floor %r (%s)" % (which, ", ".join(hal.FLOORS)))
-        return self._floors[which]
+        return CounterFile(KEYSTORE + "jeton-%s.flr" % which)
 
     def ticks_ms(self):
         return ticks_ms()

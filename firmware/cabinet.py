@@ -85,7 +85,6 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         self.bills = None  # firmware/bills.py BillIn, when the jurisdiction profile takes notes
         self.printer = None  # board.printer_epic.Printer under a coupon jurisdiction (vlt): cash-out by coupon
         self.jurisdiction = None  # firmware/jurisdiction.py profile
-        self.operator_key = None  # the operator's public key in the image (firmware/enrolment.py), or None
         self._printer_next = now
         self._printer_wait = None  # ticks by which a printer silent at power-up must answer, or None
         self._printing_seq = None  # the coupon whose ticket was sent last (None: a DUPLICATE, or nothing)

@@ -135,6 +135,12 @@ class AccessCommands:
     def _logged_in_first(self, uid):
         self.user = (uid, "administrator")
         self._seen = self.cab.board.ticks_ms()
+        import sys  # the enrolment's module is given back to the heap: the first administrator is made
+
+        sys.modules.pop("firmware.enrolment", None)
+        firmware = sys.modules.get("firmware")
+        if firmware is not None and hasattr(firmware, "enrolment"):
+            delattr(firmware, "enrolment")
 
     def cmd_enrol(self, args):
         """The first administrator on a machine that had one, or lost its security memory: an
@@ -151,7 +157,7 @@ class AccessCommands:
         why = self._first_admin()
         if why:
             raise ValueError(why)
-        if self.cab.operator_key is None:
+        if enrolment.operator_key() is None:
             raise ValueError("no operator key in this image (code not from a signed image): no enrolment")
         if len(args) != 2 or not args[1].isdigit():
             raise ValueError("usage: enrol ID N (then the PIN twice and the operator's signature)")
@@ -182,7 +188,7 @@ class AccessCommands:
             return
         if not self.cab.audit_mode():
             raise ValueError("turn the audit key first")
-        if not enrolment.verify(self.cab.operator_key, board, number, uid, sig):
+        if not enrolment.verify(enrolment.operator_key(), board, number, uid, sig):
             raise ValueError("not an enrolment the operator signed for board %s, number %d, %s: nothing changed" % (
                 board, number, uid))
         floor = self.cab.board.floor("enrol")

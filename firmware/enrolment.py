@@ -26,6 +26,14 @@ MAX_NUMBER = 999999999
 SIGNED_ONLY = "this machine had accounts or lost its security memory: enrolment needs the operator's signature"
 
 
+def operator_key():
+    """(modulus bytes, exponent) of the operator's key in the image (jeton_key.OPERATOR), or None:
+    code not from a signed image. Looked up when an enrolment needs it, not kept in the heap."""
+    from firmware import authenticate
+
+    return authenticate.builtin_operator()
+
+
 def board_id(secret):
     """This board's identity for an enrolment: 16 hex digits derived from its machine secret."""
     return "".join("%02x" % b for b in hmac_sha256(secret, b"jeton board id v1")[:8])

@@ -7,7 +7,7 @@ from board.cctalk import Master
 from board.coin_cctalk import CoinAcceptor
 from board.hopper_cctalk import Hopper
 from board.meters_em import EmMeters
-from firmware import config, jurisdiction, settings
+from firmware import config, jurisdiction
 from firmware.accounts import LOST, Accounts
 from firmware.audit import Audit, open_security
 from firmware.cabinet import Cabinet, open_rng
@@ -237,7 +237,7 @@ def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, j
     config.py's defaults, and check the whole (firmware/settings.py). Nothing is applied yet.
     Returns (problems, overrides, the signed configuration as (path, bytes, signature) or None, the
     (games, models folder, certificates folder) asked for)."""
-    from firmware import operator_config
+    from firmware import operator_config, settings  # given back once settled (SETTLE_ONLY)
 
     overrides = {}
     text = settings.read_file(settings_path) if settings_path else None
@@ -275,6 +275,25 @@ def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, j
                                      overrides.get("CERTS_DIR", config.CERTS_DIR))
 
 
+# needed only to settle the configuration: given back to the heap before the games' boot check,
+# the peak of a boot
+SETTLE_ONLY = ("firmware.configuration", "firmware.operator_config", "firmware.money_basis", "firmware.settings",
+               "firmware.strictjson")
+
+
+def _release(names):
+    for name in names:
+        if sys.modules.pop(name, None) is not None:
+            parent, _, child = name.rpartition(".")
+            try:
+                delattr(sys.modules[parent], child)
+            except (KeyError, AttributeError):
+                pass
+    import gc
+
+    gc.collect()
+
+
 def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None, operator_path=None):
     from firmware import authenticate
     from firmware.configuration import settle
@@ -291,8 +310,9 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     except (RamError, ValueError, KeyError) as e:
         ram_error = str(e)
         ledger.st = None
-    operator_key = authenticate.builtin_operator()
-    problems = settle(board, ledger, problems, overrides, op, operator_key, log)
+    problems = settle(board, ledger, problems, overrides, op, authenticate.builtin_operator(), log)
+    settle = None
+    _release(SETTLE_ONLY)
     for p in problems:
         log("configuration: " + p)
     gen, rng_failure = open_rng(board, ledger, config.MACHINE_ID)
@@ -305,7 +325,6 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     game = playable[0] if playable else None
     bus = Master(board.uart("cctalk"), board.idle)
     cab = Cabinet(board, ledger, game, gen, CoinAcceptor(bus), log=log)
-    cab.operator_key = operator_key  # enrolments after the first administrator (firmware/enrolment.py)
     if ledger.st is not None:
         # a VLT pays by coupon only (S-13.1, r. 7, s. 4): a hopper wired on its board is never driven
         if config.HOPPER and jurisdiction.PROFILES[config.JURISDICTION]["payout"] != "coupon":

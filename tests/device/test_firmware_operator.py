@@ -197,13 +197,39 @@ def enrol_lines(name):
     raise KeyError(name)
 
 
+class ImageKey:
+    """The image's operator key as the test says (jeton_key.OPERATOR: a firmware image's alone)."""
+
+    def __init__(self, key=KEY):
+        self.key = key
+
+    def __enter__(self):
+        from firmware import authenticate
+
+        self.was = authenticate.builtin_operator
+        authenticate.builtin_operator = lambda: self.key
+        return self
+
+    def __exit__(self, *exc):
+        from firmware import authenticate
+
+        authenticate.builtin_operator = self.was
+
+
+def image_key(test):
+    """The test runs with the operator's key of the vectors in the image."""
+    def run():
+        with ImageKey():
+            test()
+    return run
+
+
 def lost_console():
     """A machine whose security memory was lost: accounts gone, the loss remembered."""
     cab, board, acc = cabinet()
     sec = security()
     sec.reset("test: lost", LOST)
     cab.audit = sec
-    cab.operator_key = KEY
     users = accounts(sec, board.ticks_ms)
     return Console(Uart(), cab, users, sec), cab, board, users, sec
 
@@ -249,6 +275,7 @@ def test_a_new_machine_enrols_with_the_audit_key_once_and_never_again():
     assert run(con, "meters") == ["refused: no account: " + enrolment.SIGNED_ONLY + " ('enrol' says how)"]
 
 
+@image_key
 def test_a_lost_security_memory_takes_only_the_operators_enrolment():
     con, cab, board, users, sec = lost_console()
     assert floor_of(board.nvram, "enrol").read() is None  # never enrolled: the loss alone is enough
@@ -269,6 +296,7 @@ def test_a_lost_security_memory_takes_only_the_operators_enrolment():
     assert ADMIN_PIN not in json.dumps(sec.records())
 
 
+@image_key
 def test_an_enrolment_is_never_used_twice_and_needs_the_audit_key():
     con, cab, board, users, sec = lost_console()
     assert run(con, "enrol boss 1") == ["error: turn the audit key first"]
@@ -289,9 +317,9 @@ def test_an_enrolment_is_never_used_twice_and_needs_the_audit_key():
         out = type_enrolment(con, "boss", 3, [bad])
         assert out == ["error: a signature line is 64 hex digits: enrolment abandoned"], out
     assert users.empty()
-    cab.operator_key = None  # code not from a signed image: no key to check an enrolment with
-    assert run(con, "enrol boss 3") == ["error: no operator key in this image (code not from a signed image): no "
-                                        "enrolment"]
+    with ImageKey(None):  # code not from a signed image: no key to check an enrolment with
+        assert run(con, "enrol boss 3") == [
+            "error: no operator key in this image (code not from a signed image): no enrolment"]
 
 
 def test_reading_the_configuration_file_names_what_is_missing_or_too_large():
@@ -324,6 +352,7 @@ def test_a_configuration_that_is_not_json_is_named_after_its_signature():
         assert len(problems) == 1 and problems[0].startswith(PATH + ": not JSON: "), problems
 
 
+@image_key
 def test_no_enrolment_while_an_account_exists():
     con, cab, board, users, sec = lost_console()
     key_on(board, cab)
