@@ -10,6 +10,8 @@ STAMP  := $(VENV)/.installed
 HEAP   ?=
 export MICROPYPATH := .frozen:$(CURDIR)
 export PYTHONPATH  := $(CURDIR)
+# Debian packages a target needs are installed with apt-get when missing: as root, or through sudo
+SUDO   := $(if $(filter 0,$(shell id -u)),,sudo)
 
 .PHONY: venv run console demo test bench clean distclean
 

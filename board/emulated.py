@@ -15,11 +15,15 @@
 #   the host while the firmware is down);
 # - NVRAM is a fixed-size file: it survives the process being killed at any instant;
 # - the machine secret that keys critical memory's MAC is the file STATE/secret (made once from the
-#   host's os.urandom), the anti-rollback counter the file STATE/counter: both apart from nvram.bin,
-#   as a board keeps them in its MCU and its RTC's battery-backed registers;
+#   host's os.urandom), the anti-rollback counter the file STATE/counter, and the floors (the release,
+#   the operator's configuration and the enrolment numbers, hal.FLOORS) the files STATE/floor-NAME: all
+#   apart from nvram.bin, as a board keeps them in its MCU and its RTC's battery-backed registers;
 # - the entropy source is the host's os.urandom, which the host can make stuck at one value: the file
 #   STATE/entropy reading "stuck" at power-up, the panel line "entropy stuck|ok" at run time;
-# - idle(ms) is one select.poll over every socket: nothing here ever spins.
+# - idle(ms) is one select.poll over every socket: nothing here ever spins;
+# - port 0 asks the board to choose a free port (the test harness and the campaigns do): the board
+#   binds one itself and reports it (`ports`, printed by firmware/main.py), so no port is ever picked
+#   free by one process and bound later by another.
 import errno
 import json
 import os
@@ -53,13 +57,41 @@ MAX_PANEL_LINE = const(128)
 RESET_EXIT = const(75)  # process exit status of a board reset (distinct from a crash's 1)
 
 
-def _listen(port):
+# Port 0: MicroPython's unix socket has no getsockname(), so bind(0) could not say which port it
+# got; the board picks ports at random above Linux's ephemeral range (32768-60999: no outgoing
+# connection and no bind(0) ever holds one of these) and takes the next when one is in use. The
+# listen() is the claim, so two processes never end up on one port.
+ANY_PORT_LO = const(61000)
+ANY_PORT_SPAN = const(4536)  # 61000-65535
+ANY_PORT_TRIES = const(64)
+
+
+def _listen_on(port):
     s = socket.socket()
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    s.bind(socket.getaddrinfo("127.0.0.1", port)[0][-1])
-    s.listen(1)
+    try:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(socket.getaddrinfo("127.0.0.1", port)[0][-1])
+        s.listen(1)  # EADDRINUSE here too: two SO_REUSEADDR binds only collide at listen()
+    except OSError:
+        s.close()
+        raise
     s.setblocking(False)
     return s
+
+
+def _listen(port):
+    """(listening socket, its port); port 0: any free port the board chooses."""
+    if port:
+        return _listen_on(port), port
+    for _ in range(ANY_PORT_TRIES):
+        r = os.urandom(2)
+        p = ANY_PORT_LO + ((r[0] << 8) | r[1]) % ANY_PORT_SPAN
+        try:
+            return _listen_on(p), p
+        except OSError as e:
+            if e.args[0] != errno.EADDRINUSE:
+                raise
+    raise OSError(errno.EADDRINUSE)
 
 
 def _accept(srv):
@@ -110,7 +142,7 @@ class Link:
     the oldest, like a cable swapped)."""
 
     def __init__(self, port, taps=1):
-        self.srv = _listen(port)
+        self.srv, self.port = _listen(port)
         self.taps = taps
         self.conns = []
         self.conn = None  # the newest peer (what a single-peer link talks to)
@@ -531,7 +563,7 @@ class Board(hal.WiredBoard):
         self.lamps = {}
         links = []  # one cabinet per set of ports: a busy one is named in one line, not a traceback
         roles = (("panel", panel_port), ("console", console_port), ("cctalk", cctalk_port))
-        if printer_port:  # the coupon printer's UART (a coupon jurisdiction, sim/printer.py)
+        if printer_port is not None:  # the coupon printer's UART (a coupon jurisdiction, sim/printer.py)
             roles += (("printer", printer_port),)
         for role, port in roles:
             try:
@@ -543,7 +575,9 @@ class Board(hal.WiredBoard):
                 if e.args[0] == errno.EADDRINUSE:
                     raise state_lock.port_busy(state_dir, role, port)
                 raise
-        state_lock.claim(state_dir, (console_port, cctalk_port, panel_port))
+        # the ports bound (those the board chose for a 0): what firmware/main.py reports
+        self.ports = [(role, link.port) for (role, _), link in zip(roles, links)]
+        state_lock.claim(state_dir, (links[1].port, links[2].port, links[0].port))
         self.panel = links[0]
         wired = hal.INPUTS + hal.COIN_PULSE + hal.LAMPS + hal.METERS
         if profile is not None:
@@ -555,6 +589,7 @@ class Board(hal.WiredBoard):
         self._counters = {"books": CounterFile(state_dir + "/counter"),
                           "security": CounterFile(state_dir + "/counter-security"),
                           "coupons": CounterFile(state_dir + "/counter-coupons")}
+        self._floor = state_dir + "/floor-"  # STATE/floor-release, floor-config, floor-enrol
         for name in wired:
             if name in hal.LAMPS:
                 self.lamps[name] = Lamp(name, self.panel)
@@ -567,7 +602,7 @@ class Board(hal.WiredBoard):
         self.entropy = EntropyWire(state_dir + "/entropy")
         self.door_latch = DoorLatch(state_dir + "/door_latch") if profile is None else None
         self.uarts = {"console": links[1], "cctalk": links[2]}
-        if printer_port:
+        if printer_port is not None:
             self.uarts["printer"] = links[3]
         self._links = tuple(links)
         self._poll = select.poll()
@@ -590,6 +625,11 @@ class Board(hal.WiredBoard):
 
     def rollback_counter(self, which="books"):
         return self._counters[which]
+
+    def floor(self, which):
+        if which not in hal.FLOORS:
+            raise ValueError("no floor %r (%s)" % (which, ", ".join(hal.FLOORS)))
+        return CounterFile(self._floor + which)  # made when asked: a few times a boot, nothing kept in the heap
 
     def entropy_source(self):
         """The noise wire rng.open_source("emulated") reads (the host can make it fail)."""

@@ -86,13 +86,16 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             self.st["m"].setdefault(name, 0)
         return self.mem.findings
 
-    def format(self, first_event=None):
+    def format(self, first_event=None, basis=None):
         """Fresh books. first_event (code, text), e.g. the RAM clear itself, is written in the same
         transaction: memory is never cleared without the record that says so. The hard meters'
         known positions survive: a counter on the cabinet cannot go back to zero, so the new soft
-        meters count on from where each coil stands (st["emb"])."""
+        meters count on from where each coil stands (st["emb"]). basis: [jurisdiction, cents per
+        credit] the money taken from now on arises under (firmware/money_basis.py), or None."""
         em = self.mem.salvage("em")
         self.st = self.initial()
+        if basis:
+            self.st["basis"] = basis
         blocks = {}
         for name, _ in LAYOUT[1:]:
             blocks[name] = b""

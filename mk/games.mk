@@ -15,7 +15,7 @@ BROWSER_PACKAGES := chromium fonts-dejavu-core
 browser-tools:
 	@if ! command -v chromium >/dev/null || ! test -d /usr/share/fonts/truetype/dejavu; then \
 		echo "installing $(BROWSER_PACKAGES)"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(BROWSER_PACKAGES) >/dev/null; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(BROWSER_PACKAGES) >/dev/null; \
 	fi
 
 ## certify: re-certify every shipped model; fails (exit 1) if any bet level is below the 83 % floor,

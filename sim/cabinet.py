@@ -206,8 +206,12 @@ def cbreak() -> Iterator[None]:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
 
 
+def console_url(cab: EmulatedCabinet) -> str:
+    return f"socket://127.0.0.1:{cab.ports['console']}"
+
+
 def run_tty(cab: EmulatedCabinet, lang: str = "fr") -> None:
-    note = f"console: make console  (socket://127.0.0.1:{cab.ports['console']})"
+    note = f"console: make console  ({console_url(cab)})"
     typed = ""
     with cbreak(), Live(render(cab, note, lang), refresh_per_second=10, screen=False) as live:
         while True:
@@ -275,12 +279,13 @@ def add_config_args(ap: argparse.ArgumentParser) -> None:
                          "JURISDICTION): vlt takes bills and enforces the video-lottery limits")
 
 
-def boot_or_refuse(cab: EmulatedCabinet, login: bool = True) -> int | None:
+def boot_or_refuse(cab: EmulatedCabinet, login: bool = True, console: bool = True) -> int | None:
     """Power the cabinet on; a second cabinet on the same ports or state is refused by the firmware
     in one line, printed here as it is (its exit status returned), instead of a traceback. With
-    login, the harness's administrator is made (on a fresh cabinet) and logged in."""
+    login, the harness's administrator is made (on a fresh cabinet) and logged in; console=False
+    leaves the console free for a technician's client."""
     try:
-        cab.boot(login=login)
+        cab.boot(login=login, console=console)
     except RuntimeError:
         fw = cab.firmware
         if fw.proc is not None and fw.proc.poll() == BUSY_EXIT and fw.lines:
@@ -310,10 +315,16 @@ def main(argv: list[str] | None = None) -> int:
         ports = dict(zip(DEFAULT_PORTS, (int(p) for p in args.ports.split(","))))
     cab = EmulatedCabinet(args.state, heap=args.heap, ports=None if args.auto_ports else ports,
                           extra_args=firmware_args(args.games, args.profile, args.jurisdiction), sas=not args.no_sas)
-    refused = boot_or_refuse(cab, login=False)  # an operator's cabinet: no test bench account
+    # an operator's cabinet: no test bench account, and the console left to `make console` (the
+    # panel needs none; holding it refused every technician: 'console busy')
+    refused = boot_or_refuse(cab, login=False, console=False)
     if refused is not None:
         return refused
     print(f"firmware pid {cab.firmware.proc.pid}: {' '.join(cab.firmware.command())}", flush=True)
+    print(f"technician console: {console_url(cab)} (make console"
+          + ("" if cab.ports["console"] == DEFAULT_PORTS["console"] else f" URL={console_url(cab)}") + ")", flush=True)
+    if cab.printer is not None:  # a coupon jurisdiction: where the emulated printer keeps its tickets
+        print(f"coupons printed: {cab.printer.out_dir}/coupon-N.txt and .png", flush=True)
     port = args.screen_port if args.screen_port is not None else (0 if args.auto_ports else SCREEN_PORT)
     screen = ScreenServer(cab.ports["panel"], lambda what: act(cab, what), port=port)
     print(f"player's screen: {screen.url}", flush=True)

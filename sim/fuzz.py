@@ -1023,8 +1023,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
     if args.replay:
-        rec = json.loads(Path(args.replay).read_text())
-        v = replay(decode(rec["steps"]))
+        try:
+            rec = json.loads(Path(args.replay).read_text())
+            steps = decode(rec["steps"])
+        except (OSError, ValueError, KeyError, TypeError) as e:  # no file, no JSON, not a recorded sequence
+            print(f"fuzz: {args.replay}: not a recorded sequence ({type(e).__name__}: {e})", file=sys.stderr)
+            return 2
+        v = replay(steps)
         print(json.dumps({"steps": len(rec["steps"]), "violation": str(v) if v else None}))
         return 1 if v else 0
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)

@@ -30,7 +30,7 @@ from firmware.ledger import open_memory
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.cctalk_bills import BillValidatorPeer
 from sim.cctalk_hopper import HopperPeer
-from sim.harness import FirmwareProcess, PanelLink, free_ports, sign_in, system_validation
+from sim.harness import FirmwareProcess, PanelLink, keep_log_room, sign_in, system_validation
 from sim.meter_monitor import MeterMonitor
 from sim.printer import PrinterPeer
 from tools.console import ConsoleClient
@@ -55,12 +55,15 @@ class Rig:
         self.games = tuple(games)
         self.certs = certs
         self.heap = heap
-        self.ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
+        # 0: each boot's firmware binds ports it chooses and reports them (self.ports: the last boot's),
+        # so no other process can take a port between its choice and its use
+        self.asked = {"console": 0, "cctalk": 0, "panel": 0}
+        self.ports = dict(self.asked)
         self.jurisdiction = jurisdiction
         self.printer: PrinterPeer | None = None  # a coupon jurisdiction's printer: its paper and tickets are its own
         if jurisdiction == "vlt":
-            self.ports["printer"] = free_ports(1)[0]
-            self.printer = PrinterPeer(self.ports["printer"], print_ms)  # ms a ticket stays in the paper path
+            self.asked["printer"] = 0
+            self.printer = PrinterPeer(0, print_ms)  # ms a ticket stays in the paper path; its port: each boot's
         self.hopper = HopperPeer(stock=hopper_stock)
         self.monitor = MeterMonitor()
         self.jurisdiction = jurisdiction
@@ -87,9 +90,10 @@ class Rig:
     # --- power ---------------------------------------------------------------------------------------
     def boot(self, timeout: float = 20.0) -> None:
         """Power on and plug every cable in; returns once the display shows a state."""
-        self.fw = FirmwareProcess(self.state, self.ports, self.heap, self.args())
+        self.fw = FirmwareProcess(self.state, self.asked, self.heap, self.args())
         self.boots += 1
         self.fw.start(timeout)
+        self.ports = self.fw.ports
         peer = CoinAcceptorPeer(self.ports["cctalk"])
         if self.acceptor_memory:
             peer.__dict__.update(self.acceptor_memory)
@@ -98,6 +102,7 @@ class Rig:
         peer.start()
         self.peer = peer
         if self.printer is not None:
+            self.printer.port = self.ports["printer"]
             self.printer.start()
         self.monitor.connect(self.ports["panel"])
         self.panel = PanelLink(self.ports["panel"])
@@ -162,6 +167,9 @@ class Rig:
         out = self.console.command(line)
         if out and out[0] == "session timed out: log in again":  # a long stretch without a command
             sign_in(self.console, self.panel)
+            out = self.console.command(line)
+        elif out and out[0].startswith("refused: security log full"):  # a long sequence: the auditor archives
+            keep_log_room(self.console)
             out = self.console.command(line)
         return out
 

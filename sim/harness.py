@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -41,9 +42,10 @@ DEFAULT_HEAP = {"frozen": BOARD_HEAP, "frozen64": "256K", "mpy": "512K", "py": "
 # sys.path and would shadow them with the sources.
 FROZEN_BOOT = "import sys; sys.path.remove(''); from firmware.main import main; main(sys.argv[1:])"
 DEFAULT_PORTS = {"console": 7770, "cctalk": 7771, "panel": 7772}
-# The account the harness makes on a fresh cabinet (audit key turned) and logs in with, so that a
-# test's console commands run as an administrator. A test bench's, never a firmware default: the
-# firmware has no credential until one is made on the machine.
+# The account the harness makes on a fresh cabinet (audit key turned; on one that had an
+# administrator or lost its security memory, by an enrolment signed with the development operator
+# key: `enrol`) and logs in with, so that a test's console commands run as an administrator. A test
+# bench's, never a firmware default: the firmware has no credential until one is made on the machine.
 ADMIN_ID = "sim"
 ADMIN_PIN = "sim-admin-pin"
 # console commands that only read: a session's memory checks run every one of them
@@ -58,6 +60,8 @@ SYSTEM_IDS: list[int] = []  # the ids given so far in this process
 
 
 def free_ports(n: int) -> list[int]:
+    """Ports free at this instant. Another process may bind one before the caller does: a firmware
+    is given port 0 instead (it binds a port itself and reports it: FirmwareProcess.ports)."""
     socks = [socket.socket() for _ in range(n)]
     try:
         for s in socks:
@@ -74,17 +78,19 @@ class FirmwareProcess:
 
     def __init__(self, state_dir: str | Path, ports: dict[str, int], heap: str | None = None,
                  extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None,
-                 sas_fd: int | None = None):
+                 sas_fd: int | None = None, sign_config: bool = True):
         # compiled=False: from source, compiled on the device (a benchmark's reference)
         # sas_fd: the SAS line's pty master (sim/sas_pty.py), inherited by the firmware as --sas FD
         self.sas_fd = sas_fd
+        self.sign_config = sign_config  # vlt: STATE/operator.json signed as asked (operator_config)
         self.code = code or (DEFAULT_CODE if compiled else "py")
         if self.code not in CODE_FORMS:
             raise ValueError(f"code must be one of {CODE_FORMS}, not {self.code!r}")
         heap = heap or DEFAULT_HEAP[self.code]
         self.compiled = self.code != "py"
         self.state_dir = Path(state_dir)
-        self.ports = ports
+        self.asked = dict(ports)  # what each boot asks for: 0 lets the board choose (no race)
+        self.ports = dict(ports)  # the ports bound, from the firmware's 'jeton: ports' line
         self.heap = heap
         self.extra_args = extra_args or []
         self.proc: subprocess.Popen[str] | None = None
@@ -99,13 +105,34 @@ class FirmwareProcess:
         else:
             cmd = [str(MICROPYTHON), "-X", f"heapsize={self.heap}", "firmware/main.py"]
         cmd += ["--state", str(self.state_dir)]
-        for role, port in self.ports.items():
+        for role, port in self.asked.items():
             cmd += [f"--{role}", str(port)]
         if self.sas_fd is not None:
             cmd += ["--sas", str(self.sas_fd)]
         return cmd + self.extra_args
 
+    def operator_config(self) -> Path | None:
+        """Under `--jurisdiction vlt` the cabinet takes its game set, credit value and jurisdiction
+        only from a configuration the operator signs (firmware/operator_config.py): the emulated
+        cabinet's operator signs STATE/operator.json with the development operator key for the
+        games and jurisdiction on the command line (the credit value and machine id of
+        STATE/settings.json, else firmware/config.py's), as a central system would send it."""
+        args = self.extra_args
+        if not self.sign_config or "--jurisdiction" not in args[:-1] or args[args.index("--jurisdiction") + 1] != "vlt":
+            return None
+        from firmware import config
+        from tools import operator
+
+        games = list(config.GAMES)
+        if "--games" in args[:-1]:
+            games = [g for g in args[args.index("--games") + 1].split(",") if g]
+        settings = operator.read_config(self.state_dir / "settings.json") or {}
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        return operator.dev_config(self.state_dir, "vlt", games, settings.get("DENOM_CENTS", config.DENOM_CENTS),
+                                   settings.get("MACHINE_ID", config.MACHINE_ID))
+
     def start(self, timeout: float = 20.0) -> "FirmwareProcess":
+        self.operator_config()
         # compiled as a board runs them: no compiler peaks in the firmware's fixed heap
         if self.code in ("frozen", "frozen64"):
             fwbuild.ensure_built(32 if self.code == "frozen" else 64)  # a BuildError says what is missing
@@ -118,6 +145,7 @@ class FirmwareProcess:
         env = dict(os.environ, MICROPYPATH=path)
         self._ready.clear()
         self.ready = {}
+        self.ports = dict(self.asked)
         self.proc = subprocess.Popen(
             self.command(), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             pass_fds=(self.sas_fd,) if self.sas_fd is not None else (),
@@ -133,7 +161,9 @@ class FirmwareProcess:
         assert proc.stdout is not None
         for line in proc.stdout:
             self.lines.append(line.rstrip("\n"))
-            if line.startswith("jeton: ready"):
+            if line.startswith("jeton: ports "):  # printed before ready (firmware/main.py make_board)
+                self.ports = {r: int(p) for r, _, p in (w.partition("=") for w in line.split()[2:])}
+            elif line.startswith("jeton: ready"):
                 self.ready = json.loads(line.split(" ", 2)[2])
                 self._ready.set()
         proc.wait()
@@ -216,7 +246,7 @@ def sign_in(console: ConsoleClient, panel: PanelLink, uid: str = ADMIN_ID, pin: 
     """Log the console in; on a fresh cabinet make the first administrator first, with the audit
     key turned for it and turned back. Returns the cabinet's reply to the login."""
     reply = console.login(uid, pin)
-    if reply and reply[0].startswith("error: no account yet"):
+    if reply and reply[0].startswith("error: no account"):
         panel.set_pin("key_audit", 1)
         try:
             deadline = time.monotonic() + timeout
@@ -225,11 +255,54 @@ def sign_in(console: ConsoleClient, panel: PanelLink, uid: str = ADMIN_ID, pin: 
                 if reply != ["error: turn the audit key first"] or time.monotonic() > deadline:
                     break
                 time.sleep(0.02)  # polled until the deadline: the debounce is the cabinet's
+            if reply and "enrolment needs the operator's signature" in reply[0]:
+                reply = enrol(console, uid, pin)
         finally:
             panel.set_pin("key_audit", 0)
         panel.wait_for(lambda s: s.get("state") not in ("audit", "service"), timeout)  # the key seen off
     if not reply or not (reply[0].startswith("logged in as") or reply[-1].endswith("logged in")):
         raise RuntimeError(f"console login as {uid} failed: {reply}")
+    keep_log_room(console)
+    return reply
+
+
+LOG_ROOM = 128  # records of room the harness keeps in the security log (an auditor's export and archive)
+
+
+def keep_log_room(console: ConsoleClient, room: int = LOG_ROOM) -> bool:
+    """A campaign's sessions run hundreds of commands, each a security record, and a record not
+    archived is never written over (firmware/audit.py): at the cabinet's reserve its privileged
+    commands stop. As an auditor would, export the log and archive it when less than `room` is
+    left. True when it archived."""
+    out = console.command("security status")
+    try:
+        status = json.loads(out[-1])
+    except (ValueError, IndexError):
+        return False  # not logged in as an auditor or an administrator: nothing to do here
+    if status["room"] >= room:
+        return False
+    records = json.loads(console.command("security json")[-1])
+    if records:
+        console.command(f"security archive {records[-1][0]}")
+    return True
+
+
+def enrol(console: ConsoleClient, uid: str, pin: str, key: Path | None = None) -> list[str]:
+    """The first administrator of a machine that had one, or lost its security memory: an
+    enrolment signed by the operator (the development operator key unless `key`) for the board and
+    the number its console's `enrol` names (firmware/enrolment.py). The audit key must be on."""
+    from tools import operator
+
+    info = console.command("enrol")
+    m = re.match(r"board ([0-9a-f]{16}): ask the operator for enrolment number (\d+) ", info[0] if info else "")
+    if not m:
+        return info
+    board, number = m.group(1), int(m.group(2))
+    reply = console.command(f"enrol {uid} {number}")
+    for line in [pin, pin] + operator.enrol_lines(key or fwbuild.DEV_OPERATOR_KEY, board, number, uid):
+        if not reply or not reply[0].endswith(":"):
+            return reply  # refused: the reason is the reply
+        reply = console.command(line)
     return reply
 
 
@@ -259,23 +332,23 @@ class EmulatedCabinet:
 
     def __init__(self, state_dir: str | Path, heap: str | None = None, ports: dict[str, int] | None = None,
                  extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None,
-                 jurisdiction: str | None = None, sas: bool = False):
+                 jurisdiction: str | None = None, sas: bool = False,
+                 sign_config: bool = True):
         """sas: wire the SAS line, a pseudo-terminal whose path (`sas_path`) a host opens; it stays
         across power cuts and boots, as the cable does (close_sas() when done)."""
-        if ports is None:
-            ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
+        if ports is None:  # every boot binds ports the board chooses (self.ports: those of the last boot)
+            ports = {"console": 0, "cctalk": 0, "panel": 0}
         given = list(extra_args or [])
         if "--jurisdiction" in given[:-1]:  # named among the firmware's arguments (sim.cabinet, bench_heap)
             jurisdiction = jurisdiction or given[given.index("--jurisdiction") + 1]
         elif jurisdiction:
             extra_args = given + ["--jurisdiction", jurisdiction]
         if jurisdiction == "vlt" and "printer" not in ports:
-            ports["printer"] = free_ports(1)[0]  # the coupon printer's UART (sim/printer.py)
-        self.ports = ports
+            ports["printer"] = 0  # the coupon printer's UART (sim/printer.py)
         self.sas = SasPty() if sas else None
         self.sas_path = self.sas.path if self.sas else None
         self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args, compiled, code,
-                                        sas_fd=self.sas.master if self.sas else None)
+                                        sas_fd=self.sas.master if self.sas else None, sign_config=sign_config)
         self.printer: PrinterPeer | None = None  # kept across boots: paper, faults and tickets are its own
         self.acceptor: CoinAcceptorPeer | None = None
         self.hopper: HopperPeer | None = None
@@ -287,13 +360,20 @@ class EmulatedCabinet:
         self.jurisdiction = jurisdiction
         self.validation_ids: list[int] = []  # those the harness's system gave this cabinet (vlt), in order
 
+    @property
+    def ports(self) -> dict[str, int]:
+        """The ports the firmware bound at its last boot (before the first: those it will ask for)."""
+        return self.firmware.ports
+
     def boot(self, hopper: HopperPeer | None = None, meter_monitor: MeterMonitor | None = None,
-             login: bool = True, bills: BillValidatorPeer | None = None, system: bool = True) -> "EmulatedCabinet":
+             login: bool = True, bills: BillValidatorPeer | None = None, system: bool = True,
+             console: bool = True) -> "EmulatedCabinet":
         """Power on. Pass the hopper / meter monitor of a previous boot to keep their state (they
         are peripherals with their own memory); by default fresh ones are plugged in. With login,
         the console is logged in as the harness's administrator (made first on a fresh cabinet), and
         a vlt cabinet without a validation id is given one, as its system would (unless `system` is
-        False: a cabinet whose system has not set it yet)."""
+        False: a cabinet whose system has not set it yet). console=False leaves the console's cable
+        unplugged, for a technician's client (`make run`)."""
         self.firmware.start()
         self.acceptor = CoinAcceptorPeer(self.ports["cctalk"])
         self.hopper = self.acceptor.attach(hopper or HopperPeer())  # same multi-drop bus, address 3
@@ -302,10 +382,12 @@ class EmulatedCabinet:
         if "printer" in self.ports:
             if self.printer is None:  # what it prints is also kept as text and PNG in STATE/coupons
                 self.printer = PrinterPeer(self.ports["printer"], out_dir=str(Path(self.firmware.state_dir) / "coupons"))
+            self.printer.port = self.ports["printer"]  # this boot's
             self.printer.start()
         self.meter_monitor = (meter_monitor or MeterMonitor()).connect(self.ports["panel"])
         self.panel = PanelLink(self.ports["panel"])
-        self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
+        if console:  # the console takes one session at a time: plugged in here, a technician gets 'busy'
+            self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
         self.panel.wait_for(lambda s: "credits" in s)
         if login:
             self.sign_in()

@@ -45,6 +45,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 from pathlib import Path
 
 from firmware import config
@@ -441,13 +442,49 @@ class Session:
         return self.report
 
 
+FAIL_KEYS = ("lost_credits", "duplicated_credits", "meter_mismatches", "unrecovered")
+SUMMARY_KEYS = ("cuts",) + FAIL_KEYS + ("bitflips", "bitflips_detected", "notes_stacked", "notes_returned",
+                                        "notes_unproven", "cuts_validator") + COUPON_FIGURES
+
+
+def describe(e: BaseException) -> str:
+    """An exception in one line: its type and text, and where it was raised (file:line in function)."""
+    where = traceback.extract_tb(e.__traceback__)[-1:] if e.__traceback__ else []
+    at = f" (at {Path(where[0].filename).name}:{where[0].lineno} in {where[0].name})" if where else ""
+    return "".join(traceback.format_exception_only(e)).strip().replace("\n", " ") + at
+
+
+def stopped(report: dict | None, e: BaseException) -> dict:
+    """The report of a session an unexpected exception ended: what it had found, and why it stopped."""
+    report = report or dict({k: 0 for k in SUMMARY_KEYS}, problems=[])
+    report["unrecovered"] += 1
+    report["problems"].append(f"cut {report['cuts']}: the session stopped: {describe(e)}")
+    return report
+
+
 def run_one(args: tuple) -> dict:
     cuts, seed, heap, flip_every, jurisdiction, progress = args
     state = Path(tempfile.mkdtemp(prefix="jeton-powercut-"))
+    session = None
     try:
-        return Session(state, seed, heap, flip_every, progress, jurisdiction).run(cuts)
+        session = Session(state, seed, heap, flip_every, progress, jurisdiction)
+        report = session.run(cuts)
+    except Exception as e:  # noqa: anything the checks did not expect is a finding, reported, never a silent exit
+        report = stopped(session.report if session is not None else None, e)
     finally:
         shutil.rmtree(state, ignore_errors=True)
+    report["session"] = f"seed {seed}, {jurisdiction}"
+    return report
+
+
+def failures(summary: dict, asked: int) -> list[str]:
+    """Every check the campaign failed, in words (empty: it passed)."""
+    why = [f"{k} {summary[k]}" for k in FAIL_KEYS if summary[k]]
+    if summary["bitflips"] != summary["bitflips_detected"]:
+        why.append(f"{summary['bitflips'] - summary['bitflips_detected']} of {summary['bitflips']} bit flips not detected")
+    if summary["cuts"] < asked:
+        why.append(f"only {summary['cuts']} of {asked} cuts")
+    return why
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -467,22 +504,25 @@ def main(argv: list[str] | None = None) -> int:
     work = [(n, seed + i, args.heap, args.flip_every, juris[i]) for i, n in enumerate(per) if n]
     print(f"power-cut campaign: {args.cuts} cuts in {len(work)} sessions, seed {seed}", file=sys.stderr)
     t0 = time.monotonic()
-    reports = parallel(run_one, work, args.cuts, "cut", not args.no_progress)
+    try:
+        reports = parallel(run_one, work, args.cuts, "cut", not args.no_progress)
+    except Exception as e:  # noqa: a session's process died (killed, out of memory): its figures are lost
+        reports = [stopped(None, e)]
+        reports[0]["session"] = "a worker process"
     minutes = (time.monotonic() - t0) / 60
-    summary = {k: sum(r[k] for r in reports) for k in
-               ("cuts", "lost_credits", "duplicated_credits", "meter_mismatches", "unrecovered", "bitflips",
-                "bitflips_detected", "notes_stacked", "notes_returned", "notes_unproven", "cuts_validator")
-               + COUPON_FIGURES}
+    summary = {k: sum(r[k] for r in reports) for k in SUMMARY_KEYS}
     summary["seed"] = seed
     summary["cuts_per_minute"] = round(summary["cuts"] / minutes, 1) if minutes else None
     for r in reports:
         for p in r["problems"][:20]:
-            print("  " + p, file=sys.stderr)
-    print(json.dumps(summary))
-    bad = summary["lost_credits"] or summary["duplicated_credits"] or summary["meter_mismatches"] or \
-        summary["unrecovered"] or summary["bitflips"] != summary["bitflips_detected"] or \
-        summary["cuts"] < args.cuts
-    return 1 if bad else 0
+            print(f"  {r['session']}: {p}", file=sys.stderr)
+    print(json.dumps(summary), flush=True)
+    why = failures(summary, args.cuts)
+    if why:  # the last line above make's "Error 1": what failed, and how to run the same campaign again
+        again = f"python -m sim.powercut --cuts {args.cuts} --jobs {args.jobs} --seed {seed}" + \
+            (f" --jurisdiction {args.jurisdiction}" if args.jurisdiction != "both" else "")
+        print(f"powercut: FAILED, seed {seed}: {'; '.join(why)} (again: {again})", file=sys.stderr)
+    return 1 if why else 0
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ def worst_state():
           "tilts": {}, "doors": {}, "acc_ev": 255, "ref": BIG, "paying": {"ref": BIG, "coins": BIG, "cpc": BIG},
           "prog_n": BIG * 1000, "prog_r": BIG * 1000, "emb": {},  # the meter and its roll-over (1/q units)
           "rel": 999999999,
+          "basis": ["casino", 100000],  # the longest profile name, DENOM_CENTS at its bound (firmware/money_basis.py)
           "bill_ev": 255, "bill": {"t": 16, "k": BIG, "c": 255},  # a note being stacked (firmware/bill_books.py)
           "unk": {"id": "type 16", "k": BIG, "s": 2 ** 32 - 1, "why": "x" * WHY_TEXT}}  # a note of unknown fate  # the release number (firmware/authenticate.py): MAJOR.MINOR.PATCH, each 0-999
     for name in METERS:

@@ -15,14 +15,13 @@ from board.bill_cctalk import BillValidator, bill_cents, parse_bill_id
 from board.cctalk import Master
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.cctalk_bills import BillValidatorPeer
-from sim.harness import free_ports
 
 
 @pytest.fixture
 def rig():
     state = tempfile.mkdtemp(prefix="jeton-bills-")
-    console, cctalk, panel = free_ports(3)
-    board = emulated.Board(state, console, cctalk, panel)
+    board = emulated.Board(state, 0, 0, 0)  # 0: ports the board binds itself (never picked free, bound later)
+    cctalk = dict(board.ports)["cctalk"]
     acc = CoinAcceptorPeer(cctalk)
     peer = acc.attach(BillValidatorPeer())
     acc.start()

@@ -1,8 +1,9 @@
 """The coupon printer end to end on the host: board/printer_epic.py talking to sim/printer.py byte
 for byte, the coupon's S-13.1, r. 7, s. 9 and 14 fields, the 18-digit control number valid under
 an independent Luhn implementation (python-stdnum's `stdnum.luhn`; the number itself is checked in
-tests/host/test_coupon_numbers.py), and the Interleaved 2 of 5 bar code of the rendered PNG read
-back by an independent reader (zxing-cpp)."""
+tests/host/test_coupon_numbers.py), and the Interleaved 2 of 5 bar code of the rendered PNG (drawn
+by zxing-cpp's writer) read back by zxing-cpp's reader and by a decoder written from ISO/IEC
+16390's table in this test."""
 from __future__ import annotations
 
 import random
@@ -15,8 +16,7 @@ from stdnum import luhn
 from board import printer_epic as p
 from board.printer_epic import Printer, PrinterError
 from firmware import config, coupon, coupon_number
-from sim import itf
-from sim.printer import PrinterPeer, render_png
+from sim.printer import PrinterPeer, Ticket, itf_bars, render_png
 
 
 class Loop:
@@ -64,18 +64,51 @@ def test_dollars():
     assert coupon.dollars(123456789) == "$1,234,567.89"
 
 
-def test_itf_encoder_read_back_by_zxing(tmp_path):
+# ISO/IEC 16390 table 1: each digit's five elements, N narrow, W wide
+ITF_PATTERNS = {"NNWWN": "0", "WNNNW": "1", "NWNNW": "2", "WWNNN": "3", "NNWNW": "4",
+                "WNWNN": "5", "NWWNN": "6", "NNNWW": "7", "WNNWN": "8", "NWNWN": "9"}
+
+
+def itf_decode(row: list[int]) -> str:
+    """A row of pixels (0 black) read as ISO/IEC 16390 says, independently of any bar code library:
+    start N N N N (bar, space, bar, space), then pairs of digits (five bars the first, the five
+    spaces between them the second), stop W N N; an element is wide when over twice the narrowest."""
+    runs: list[int] = []
+    x = row.index(0)
+    end = len(row) - row[::-1].index(0)
+    while x < end:
+        n = 1
+        while x + n < end and (row[x + n] == 0) == (row[x] == 0):
+            n += 1
+        runs.append(n)
+        x += n
+    narrow = min(runs)
+    els = "".join("W" if r > 2 * narrow else "N" for r in runs)
+    assert els[:4] == "NNNN" and els[-3:] == "WNN", els
+    body = els[4:-3]
+    digits = ""
+    for i in range(0, len(body), 10):
+        pair = body[i:i + 10]
+        digits += ITF_PATTERNS[pair[0::2]] + ITF_PATTERNS[pair[1::2]]
+    return digits
+
+
+def test_the_coupon_bar_code_is_the_standards_itf(tmp_path):
+    # drawn by zxing-cpp's writer, read back by zxing-cpp's reader and by ISO/IEC 16390's own table
     for digits in ("00", "1234567890", coupon_number.control_number(KP, coupon_number.VID_MAX, 999999999)[1]):
-        row = itf.modules(digits, narrow=3, wide=8)
-        img = Image.new("L", (len(row), 60), 255)
-        for x, b in enumerate(row):
-            if b:
-                for y in range(60):
-                    img.putpixel((x, y), 0)
+        img = itf_bars(digits)
         got = zxingcpp.read_barcodes(img, formats=zxingcpp.BarcodeFormat.ITF)
         assert [g.text for g in got] == [digits]
-    with pytest.raises(ValueError):
-        itf.elements("123")
+        row = [img.getpixel((x, img.height // 2)) for x in range(img.width)]
+        assert itf_decode(row) == digits
+    with pytest.raises(ValueError, match="even count"):
+        itf_bars("123")  # ISO/IEC 16390 pairs the digits: a printer refuses an odd count
+
+
+def test_a_ticket_with_an_odd_bar_code_says_so_instead_of_failing(tmp_path):
+    t = Ticket(lines=["x"], number="123", barcode="123", symbology=7, complete=True)
+    render_png(t, str(tmp_path / "odd.png"))
+    assert Image.open(tmp_path / "odd.png").size[0] == 520
 
 
 def _print(pr: Printer, rec: dict, duplicate: bool = False) -> str:

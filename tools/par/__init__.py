@@ -1,4 +1,7 @@
-"""PAR sheets: `python -m tools.par [MODEL ...] [--out build/par]` (make par: every shipped model).
+"""PAR sheets: `python -m tools.par [GAME ...] [--out build/par]` (make par: every shipped model).
+
+GAME is a game id, as `make run GAMES=` takes it (`aurore-89`: games/models/aurore-89.json), or the
+path of a model file.
 
 For each model: a terminal summary, and in the output directory <id>.md (with its charts as
 <id>-bet<B>-*.svg beside it) and <id>.html (charts inline): the exact figures per bet level, the reel
@@ -67,13 +70,37 @@ def save(cert: dict, blocks: list[tuple], out: str) -> str:
                                     f" σ {f.std_dev:.2f})" for b, f in cert["bets"].items())
 
 
+MODELS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "games", "models")
+
+
+def model_path(game: str, models: str = MODELS) -> str:
+    """The model file of a game id (models/<id>.json) or a model file's own path; ValueError, in one
+    line naming the shipped ids, when it is neither."""
+    if os.path.isfile(game):
+        return game
+    by_id = os.path.join(models, game + ".json")
+    if os.sep not in game and "/" not in game and os.path.isfile(by_id):
+        return by_id
+    ids = sorted(f[:-5] for f in os.listdir(models) if f.endswith(".json"))
+    raise ValueError("%s: no such game id or model file (game ids: %s)" % (game, ", ".join(ids)))
+
+
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tools.par")
-    ap.add_argument("models", nargs="*")
+    ap = argparse.ArgumentParser(prog="python -m tools.par", description=__doc__.split("\n\n")[0])
+    ap.add_argument("models", nargs="*", metavar="GAME",
+                    help="a game id (aurore-89) or a model file (default: every shipped model)")
     ap.add_argument("--out", default=os.path.join("build", "par"))
     ap.add_argument("--pdf", action="store_true", help="also <id>.pdf, each sheet printed by headless Chromium")
     a = ap.parse_args(argv)
-    paths = a.models or sorted(glob.glob(os.path.join("games", "models", "*.json")))
+    try:
+        paths = [model_path(m) for m in a.models] or sorted(glob.glob(os.path.join(MODELS, "*.json")))
+    except ValueError as e:
+        ap.exit(2, "%s: %s\n" % (ap.prog, e))
+    for p in paths:
+        try:
+            load_model(p)
+        except (OSError, ValueError) as e:  # json.JSONDecodeError is a ValueError
+            ap.exit(2, "%s: %s: not a model: %s\n" % (ap.prog, p, e))
     epoch = filing.source_epoch()  # the source's date, the same for every sheet of the run
     bar = tqdm(paths, desc="PAR sheets", unit="model", file=sys.stderr, disable=not wanted())
     for p in bar:
