@@ -127,6 +127,15 @@ def test_a_vlt_configuration_is_taken_only_signed_and_never_an_older_one():
                                                                          "(never taken again)")
 
 
+
+def owe_coupon(led, cents):
+    """The books commit a coupon for every credit on the meter (numbered as a coupon memory's draft
+    would number it: firmware/coupon_store.py; the number itself does not matter here)."""
+    k = led.credits
+    rec = {"s": 1, "n": "000042420000000011", "c": k * cents, "k": k, "t": 0, "st": "owed", "d": 0, "why": "cash-out"}
+    assert led.issue_coupon(rec) is rec
+
+
 def test_a_jurisdiction_change_waits_while_money_is_owed_under_the_old_rules():
     # issue 22.6: vlt -> casino (or back) with credits, a coupon, a hand pay or a hopper payout owed
     with Kept():
@@ -141,7 +150,7 @@ def test_a_jurisdiction_change_waits_while_money_is_owed_under_the_old_rules():
                             "cents (paid by those rules first)"], problems
         assert (config.JURISDICTION, config.DENOM_CENTS) == ("vlt", 25) and board.floor("config").read() == 1
         # a coupon owed (the credits gone from the meter into it), then a hand-pay lock, a hopper payout
-        led.issue_coupon("JTN-EMU-0001", 25)
+        owe_coupon(led, 25)
         assert money_basis.owed(led) == ["coupon 1 owed"]
         led.coupon_issued(1)
         led.st["credits"] = 5
@@ -171,7 +180,7 @@ def test_a_credit_value_change_with_credits_on_the_meter_is_money_too():
             "change to vlt at 10 cents a credit waits: 4 credits on the meter under vlt at 25 cents (paid by those "
             "rules first)"]
         assert config.DENOM_CENTS == 25  # 4 credits are $1.00, not $0.40
-        led.issue_coupon("JTN-EMU-0001", config.DENOM_CENTS)
+        owe_coupon(led, config.DENOM_CENTS)
         assert led.coupons()[-1]["c"] == 100
         led.coupon_issued(1)
         assert settle(cab, ten, signed("vlt 3 at 10 cents")) == [] and config.DENOM_CENTS == 10
