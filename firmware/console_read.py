@@ -43,7 +43,7 @@ def meters(snap, cents):
 
 def state(cab):
     """The cabinet's state in words (the first line 'state NAME: ...'; tilts 'tilt KIND: reason';
-    a lock 'lock: KIND AMOUNT credits ...', whose first two words sim/fuzz.py and sim/powercut.py read)."""
+    a lock 'lock: KIND AMOUNT credits ...', whose first two words sim/fuzz/oracle.py and sim/powercut.py read)."""
     st = cab.state
     words = st
     for name, text in _WORDS:

@@ -1,7 +1,7 @@
 # The cabinet's states, the events it takes and what each event does in each state: one table, read
 # by firmware/cabinet.py (which carries it out: Cabinet.handle), shown by docs/firmware.md (written
 # from it by `python -m tools.state_table`, checked by tests/device/test_firmware_states.py) and read
-# by the stateful tests' model (sim/fuzz.py), so the three cannot disagree.
+# by the stateful tests' model (sim/fuzz/oracle.py), so the three cannot disagree.
 #
 # A state is not stored: it is derived from what critical memory and the switches say, by the
 # priority of the overriding conditions below (highest first). So a power cut can never leave the

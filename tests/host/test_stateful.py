@@ -1,4 +1,4 @@
-"""Stateful tests of the real firmware process on the emulated board (sim/fuzz.py), on a CI budget.
+"""Stateful tests of the real firmware process on the emulated board (sim/fuzz/), on a CI budget.
 
 `make fuzz` runs the long campaign; here a fixed set of random sequences (derandomized: the same
 ones on every run) and scripted sequences that cover every shipped game, alone and in multi-game
@@ -14,18 +14,20 @@ import pytest
 from hypothesis import HealthCheck, Phase, Verbosity, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from sim import fuzz
+from sim.fuzz import campaign, games, oracle, sequence_file
+from sim.fuzz.record import Recorder
+from sim.fuzz.rules import Machine
 
 OUT = Path(__file__).resolve().parents[2] / "build" / "fuzz"
 
 
-def play(log: list) -> fuzz.Machine:
+def play(log: list) -> Machine:
     """Run the steps of `log` on a fresh machine, checking the invariants after each; returns the
     machine still powered (the caller tears it down)."""
-    m = fuzz.Machine()
+    m = Machine()
     try:
         for name, kw in log:
-            fn = getattr(fuzz.Machine, name)
+            fn = getattr(Machine, name)
             fn.__wrapped__(m, **kw)
             m.step_kind = name
             m.check()
@@ -35,7 +37,7 @@ def play(log: list) -> fuzz.Machine:
     return m
 
 
-def recall_bets(m: fuzz.Machine) -> set[int]:
+def recall_bets(m: Machine) -> set[int]:
     return {g["bet"] for g in m.rig.console_json("recall json")["games"]}
 
 
@@ -45,17 +47,17 @@ def every_bet(game_id: str) -> list[str]:
     a game, the attendant's key, the next bet level: once per level, then cash out. The key pays a
     win at or above JACKPOT_LIMIT (1200 credits: 12 times an aurore bet of 100), whose lock would
     refuse the next game; it does nothing otherwise."""
-    n = len(fuzz.game(game_id).bets)
-    card = ["quick"] if hasattr(fuzz.game(game_id), "spots") else []  # keno: a card before the first game
-    draw = ["play"] if hasattr(fuzz.game(game_id), "suggest") else []  # poker: the draw (holds: the test below)
+    n = len(games.game(game_id).bets)
+    card = ["quick"] if hasattr(games.game(game_id), "spots") else []  # keno: a card before the first game
+    draw = ["play"] if hasattr(games.game(game_id), "suggest") else []  # poker: the draw (holds: the test below)
     return card + (["token", "token", "play"] + draw + ["key", "bet_one"]) * n + ["cashout", "key"]
 
 
-@pytest.mark.parametrize("game_id", fuzz.GAME_IDS)
+@pytest.mark.parametrize("game_id", games.GAME_IDS)
 def test_every_shipped_game_alone_every_bet(game_id):
     m = play([["power_on", {"games": (game_id,)}], ["player", {"actions": every_bet(game_id)}]])
     try:
-        bets = fuzz.game(game_id).bets
+        bets = games.game(game_id).bets
         assert m.rig.screen["state"] in ("idle", "credit"), m.rig.screen
         assert m.truth.meters["games_played"] == len(bets)
         assert recall_bets(m) == set(bets)
@@ -64,13 +66,13 @@ def test_every_shipped_game_alone_every_bet(game_id):
         m.teardown()
 
 
-@pytest.mark.parametrize("games", [s for s in fuzz.GAME_SETS if len(s) > 1])
-def test_multi_game_sets_play_the_first_certified(games):
-    m = play([["power_on", {"games": games}], ["player", {"actions": every_bet(games[0])}]])
+@pytest.mark.parametrize("game_set", [s for s in games.GAME_SETS if len(s) > 1])
+def test_multi_game_sets_play_the_first_certified(game_set):
+    m = play([["power_on", {"games": game_set}], ["player", {"actions": every_bet(game_set[0])}]])
     try:
         listed = m.rig.command("games")
-        assert any(games[0] in ln and "PLAYING" in ln for ln in listed), listed
-        assert recall_bets(m) == set(fuzz.game(games[0]).bets)
+        assert any(game_set[0] in ln and "PLAYING" in ln for ln in listed), listed
+        assert recall_bets(m) == set(games.game(game_set[0]).bets)
     finally:
         m.teardown()
 
@@ -109,12 +111,12 @@ def test_poker_hands_with_random_holds_and_cuts_between_deal_and_draw():
     m = play(log)
     try:
         export = m.rig.console_json("recall json")
-        games = export["games"]
-        assert m.truth.meters["games_played"] == 4 and len(games) == 3  # the fourth hand waits for its draw
+        records = export["games"]
+        assert m.truth.meters["games_played"] == 4 and len(records) == 3  # the fourth hand waits for its draw
         assert m.rig.screen["hand"]["open"] and m.rig.screen["state"] == "hold"
-        g = fuzz.game("jacks-96")
-        assert any(r["draws"][-1] != g.suggest(bytes(r["draws"][:5])) for r in games)  # the player's own holds
-        assert all(not r["diffs"] for r in replay.replay(export, fuzz.MODELS["jacks-96"].parent))
+        g = games.game("jacks-96")
+        assert any(r["draws"][-1] != g.suggest(bytes(r["draws"][:5])) for r in records)  # the player's own holds
+        assert all(not r["diffs"] for r in replay.replay(export, games.MODELS["jacks-96"].parent))
     finally:
         m.teardown()
 
@@ -122,25 +124,25 @@ def test_poker_hands_with_random_holds_and_cuts_between_deal_and_draw():
 def test_replay_file_round_trip(tmp_path):
     steps = [["power_on", {"games": ["trefle-90"]}], ["console_garbage", {"junk": b"\xff\x00jeton\x1b[2J"}],
              ["player", {"actions": ["token", "play", "cashout", "key"]}]]
-    f = fuzz.write_failure(tmp_path, 1, fuzz.Violation("example", "none"), steps)
+    f = sequence_file.write(tmp_path, 1, oracle.Violation("example", "none"), "example", steps)
     assert json.loads(f.read_text())["steps"][1][1]["junk"] == "ff006a65746f6e1b5b324a"
-    assert fuzz.main(["--replay", str(f)]) == 0
+    assert campaign.main(["--replay", str(f)]) == 0
 
 
 def test_random_sequences():
     """Derandomized: the same sequences on every run, within the CI budget."""
-    before = fuzz.STATS["games_played"]  # other tests of this file run the machine too
+    rec = Recorder()
     try:
-        run_state_machine_as_test(fuzz.Machine, settings=settings(
+        run_state_machine_as_test(lambda: Machine(rec), settings=settings(
             max_examples=6, stateful_step_count=25, derandomize=True, deadline=None, database=None,
             phases=(Phase.explicit, Phase.generate), verbosity=Verbosity.normal,
             suppress_health_check=list(HealthCheck)))
     except AssertionError as e:
         kind = getattr(e, "kind", "assertion")
-        f = fuzz.write_failure(OUT, 0, fuzz.Violation(kind, str(e)), list(fuzz.LAST_LOG))
+        f = sequence_file.write(OUT, 0, e, kind, list(rec.log))
         raise AssertionError(f"{e}\nsequence: python -m sim.fuzz --replay {f}") from e
     # the sequences reached the games: a rule that stopped playing would pass every check vacuously
-    assert fuzz.STATS["games_played"] > before, fuzz.STATS
+    assert rec.stats["games_played"] > 0, rec.stats
 
 
 @pytest.mark.parametrize("kind", ["fraud", "fault"])
@@ -153,7 +155,7 @@ def test_a_tilt_that_needs_the_key_survives_a_power_cut(kind):
     m = play(log)
     try:
         assert m.tilts, m.rig.command("state")
-        fuzz.Machine.player.__wrapped__(m, actions=["key"])
+        Machine.player.__wrapped__(m, actions=["key"])
         m.check()
         assert not m.tilts, m.rig.command("state")
     finally:
@@ -200,7 +202,7 @@ def test_coupons_survive_power_cuts_and_printer_faults(tmp_path):
 
 
 def test_vlt_coupons_with_printer_faults_cuts_and_a_reprint():
-    """A vlt sequence of sim/fuzz.py: notes, games, a paper-out mid-coupon, the attendant's fix and
+    """A vlt sequence of sim/fuzz: notes, games, a paper-out mid-coupon, the attendant's fix and
     key, a reprint asked for (refused under vlt: never a DUPLICATE) and a cash-out right after it, a
     cut mid-cash-out, a silent printer, the head opened before a cut. After every step
     Machine._check_coupons holds credits in = played - won + cashed out + on the meter, with the
@@ -223,8 +225,8 @@ def test_vlt_coupons_with_printer_faults_cuts_and_a_reprint():
     m = play(log)
     try:
         p = m.rig.printer
-        numbers = {t.number for t in p.tickets if t.number and fuzz.DUPLICATE not in t.lines}
-        assert len(numbers) == 4 and not any(fuzz.DUPLICATE in t.lines for t in p.tickets)
+        numbers = {t.number for t in p.tickets if t.number and oracle.DUPLICATE not in t.lines}
+        assert len(numbers) == 4 and not any(oracle.DUPLICATE in t.lines for t in p.tickets)
         mt = m.truth.meters  # all paid out by coupon: nothing left on the meter, nothing by hopper or hand
         assert mt["credits"] == mt["hopper_out"] == mt["cancelled"] == 0
         assert mt["coupon_out"] == mt["bill_in"] + mt["coin_out"] + mt["refunds"] - mt["coin_in"] > 0

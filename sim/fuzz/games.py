@@ -1,0 +1,35 @@
+"""The shipped games a fuzz sequence offers, and their models (read on the host, for the oracle's replays)."""
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+from sim.replay import load_game
+
+ROOT = Path(__file__).resolve().parents[2]
+MODELS = {json.loads(p.read_text())["id"]: p for p in sorted((ROOT / "games" / "models").glob("*.json"))}
+# the firmware offers a game by id (games/models/<id>.json): a model filed under another name cannot be
+OFFERED = tuple(sorted(g for g, p in MODELS.items() if p.stem == g))
+GAME_IDS = OFFERED
+CERTS = ROOT / "games" / "certs"
+# every shipped game alone, and multi-game sets (the first that passes its boot check is played)
+GAME_SETS = tuple((g,) for g in GAME_IDS) + (
+    ("sept-royal-88", "trefle-90", "aurore-89"),
+    ("aurore-93", "sept-royal-92"),
+    ("trefle-94", "sept-royal-85", "aurore-85"),
+)
+# a vlt cabinet's game sets: reel games within the vlt profile's bet and prize limits (the others
+# are refused at boot with the rule named; `certify --jurisdiction vlt` says which)
+VLT_SETS = (("sept-royal-88",), ("sept-royal-92",), ("sept-royal-85", "sept-royal-88"))
+
+
+@functools.lru_cache(maxsize=None)
+def game(game_id: str):
+    """The model of a shipped game (sim/replay.py load_game), loaded once a process."""
+    return load_game(str(MODELS[game_id]))
+
+
+def bets(games: tuple[str, ...]) -> tuple[int, ...]:
+    """Every bet level of the games of a set."""
+    return tuple(b for g in games for b in game(g).bets)

@@ -1,0 +1,301 @@
+"""The fuzz campaign's oracle: the test's own model of what the outside world saw (`Truth`), and the
+invariants, each a function of observations (meters, screen, console lines, what the peers did)
+that raises a `Violation` or returns. No function here talks to the firmware: the rules
+(sim/fuzz/rules.py) observe and call them, and tests/host/test_fuzz_oracle.py calls them on
+observations written by hand.
+
+Truth comes from the peers, never from the firmware's own arithmetic: the tokens the acceptor
+validated, the notes in the validator's stacker, the coins that left the hopper, the coupons on the
+printer's paper, the locks the attendant's key cleared.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from firmware import states
+from firmware.cabinet import HARD_METERS
+
+DUPLICATE = "*** DUPLICATA / DUPLICATE ***"  # firmware/coupon.py: the mark of a reprint
+RESET_EXIT = 75  # board/emulated.py RESET_EXIT: the board asked for a reset
+# states where a cash-out press is not carried out at once, read from the firmware's own state
+# table (firmware/states.py): refused (a RAM error) or kept until the game, payout or lock ends
+CASHOUT_WAITS = tuple(s for s in states.STATES if states.action(s, states.CASHOUT) in (None, "keep_cashout"))
+# tilts that need the attendant: a power cycle must not clear them (the rng tilt clears itself once a
+# fresh generator passes its start-up tests)
+KEY_TILTS = ("acceptor", "fraud", "hopper")
+# tilts a correct firmware never reaches in these sequences: its own books disagree
+NEVER_TILTS = ("audit", "meter")
+MONEY = ("acceptor_in", "bill_in", "coin_in", "coin_out", "refunds", "cashout", "hopper_out", "cancelled", "jackpot",
+         "tournament_fees", "tournament_prizes", "progressive_paid", "tournament_entries", "games_played")
+# steps that move no money: credits change only through a coin, a settled game, a payout or a refund
+QUIET = ("console_read", "console_garbage", "console_privileged", "test_games", "switch", "hopper_fault", "acceptor",
+         "tokens", "printer")
+PLAYERS = ("player", "player_again")  # the player's rules: a press of play plays at most one game
+
+
+class Violation(AssertionError):
+    """An invariant broken: its kind (the name of the check) and what was seen. `figures` are the
+    campaign's figures it adds to (a board reset, a crash loop) besides `violations`."""
+
+    def __init__(self, kind: str, text: str, figures: tuple[str, ...] = ()):
+        super().__init__(f"{kind}: {text}")
+        self.kind = kind
+        self.figures = figures
+
+
+class Truth:
+    """What the outside world knows, counted from the peers, since the last RAM clear."""
+
+    def __init__(self) -> None:
+        self.tokens = 0  # tokens the acceptor validated (events the firmware can read)
+        self.unprovable = 0  # coins whose events left the acceptor's buffer unread
+        self.hopper_base = 0  # hopper coins out at the last RAM clear
+        self.bill_base = 0  # cents of the notes stacked by the validator at the last RAM clear
+        self.ticket_base = 0  # tickets the printer had printed at the last RAM clear
+        self.old_coupons: set[str] = set()  # control numbers kept from before the last RAM clear (they print
+        # after it when owed, and never repeat: firmware/coupon_store.py), not counted against these books
+        self.meter_base: dict[str, int] = {}  # EM counts at the last RAM clear
+        self.meters: dict | None = None  # the last meters read
+
+
+# --- the firmware process ------------------------------------------------------------------------------
+def process(restarts: list[str], status: int | None, step: str, tail: list[str]) -> None:
+    """The process is alive: not ended on its own (a board reset is exit status 75), no supervisor
+    restart, never two in one step (a crash loop). `restarts`: the restart lines printed in the step."""
+    if status is not None:  # not killed by us: it ended on its own
+        if status == RESET_EXIT:
+            figures = ("board_resets", "crash_loops") if len(restarts) >= 2 else ("board_resets",)
+            raise Violation("board_reset", f"exit status 75 after {step}: {tail}", figures)
+        raise Violation("died", f"exit status {status} after {step}: {tail}")
+    if len(restarts) >= 2:
+        raise Violation("crash_loop", f"{len(restarts)} restarts in one step ({step}): {restarts}", ("crash_loops",))
+    if restarts:
+        raise Violation("restart", f"after {step}: {restarts} {tail}")
+
+
+def no_boot(status: int | None, why: str) -> Violation:
+    """A power-up that never reached its ready line."""
+    if status == RESET_EXIT:
+        return Violation("crash_loop", f"no boot, board reset (status 75): {why}", ("board_resets", "crash_loops"))
+    return Violation("no_boot", why)
+
+
+# --- tilts ---------------------------------------------------------------------------------------------
+def tilt_kinds(state_lines: list[str]) -> set[str]:
+    """The tilts the console's `state` lists ('tilt KIND: reason')."""
+    return {ln[5:].split(":")[0] for ln in state_lines if ln.startswith("tilt ")}
+
+
+def tilts(state_lines: list[str], before: set[str], step: str, keyed: bool) -> set[str]:
+    """No tilt that says the firmware's own books disagree; after a power step in which the
+    attendant's key was not turned, every tilt that needs the key is still there. Returns the tilts."""
+    now = tilt_kinds(state_lines)
+    bad = now & set(NEVER_TILTS)
+    if bad:
+        raise Violation("tilt", f"{sorted(bad)} after {step}: {state_lines}")
+    if step == "power" and not keyed:
+        lost = (before & set(KEY_TILTS)) - now
+        if lost:
+            raise Violation("tilt_forgotten", f"{sorted(lost)} cleared by a power cycle, no key: {state_lines}")
+    return now
+
+
+def lock(state_lines: list[str]) -> tuple[str, int] | None:
+    """The lock the console's `state` names ('lock: KIND AMOUNT credits ...'), if any."""
+    for ln in state_lines:
+        if ln.startswith("lock: "):
+            kind, amount = ln[6:].split()[:2]
+            return kind, int(amount)
+    return None
+
+
+# --- money ---------------------------------------------------------------------------------------------
+def money(m: dict, truth: Truth, token_credits: int, stacker_cents: int, denom_cents: int, hopper_out_coins: int,
+          hopper_remaining: int, step: str, hand_paid: int, plays: int) -> int:
+    """Both money identities; acceptor_in within what the acceptor validated; bill_in the notes the
+    stacker took; hopper_out the coins that left the hopper (judged once it has run dry); no meter
+    down; no money moved by a quiet step; hand pays exactly the locks the key cleared; a press of
+    play plays at most one game. Returns the games played since the last meters read."""
+    t = truth
+    ident = (m["acceptor_in"] + m["bill_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"]
+             - m["tournament_fees"])
+    if m["credits"] != ident:
+        raise Violation("identity", f"credits {m['credits']} != {ident} from the meters {m}")
+    if m["cashout"] != m["hopper_out"] + m["cancelled"] + m["coupon_out"]:  # a vlt pays by coupon
+        raise Violation("identity", f"cashout {m['cashout']} != hopper_out + cancelled + coupon_out {m}")
+    low, high = t.tokens * token_credits, (t.tokens + t.unprovable) * token_credits
+    if not low <= m["acceptor_in"] <= high:
+        raise Violation("coins", f"acceptor_in {m['acceptor_in']}: the acceptor validated {t.tokens} tokens "
+                                 f"(+{t.unprovable} unread): {low}..{high} after {step}")
+    notes = (stacker_cents - t.bill_base) // denom_cents
+    if m["bill_in"] != notes:  # credited exactly once: the validator's stacker is the truth
+        raise Violation("notes", f"bill_in {m['bill_in']} but the stacker took {notes} credits of notes after {step}")
+    paid = hopper_out_coins - t.hopper_base
+    if hopper_remaining == 0 and m["hopper_out"] != paid * token_credits:
+        raise Violation("hopper", f"hopper paid {paid} coins, hopper_out {m['hopper_out']} after {step}")
+    prev = t.meters
+    if prev is None:
+        return 0
+    down = {k: (prev[k], m[k]) for k in prev if k != "credits" and m.get(k, 0) < prev[k]}
+    if down:
+        raise Violation("meters", f"meters went down after {step}: {down}")
+    moved = {k for k in MONEY if k != "acceptor_in" and m[k] != prev[k]}
+    if step in QUIET and moved:
+        raise Violation("credits", f"{step} moved {sorted(moved)}: {prev} -> {m}")
+    hand = m["cancelled"] + m["jackpot"] - prev["cancelled"] - prev["jackpot"]
+    if step != "power" and hand != hand_paid:
+        raise Violation("hand_pay", f"the attendant cleared {hand_paid} by hand, meters moved {hand}")
+    played = m["games_played"] - prev["games_played"]
+    if step == "player" and played > plays:
+        raise Violation("game", f"{plays} presses of play played {played} games")
+    return max(0, played)
+
+
+# --- coupons (vlt) -------------------------------------------------------------------------------------
+def paper(tickets: list[tuple[str | None, list[str]]], old_coupons: set[str], step: str) -> dict[str, int]:
+    """Control number -> credits of every coupon on the printer's paper since the last RAM clear
+    (`tickets`: (number, lines) of each): a ticket that carries its number (finished, or stopped
+    after it), but those kept from before the clear. The same number printed again (after a cut or
+    a fault) is the same coupon; a DUPLICATE is a violation (no reprint under vlt)."""
+    out: dict[str, int] = {}
+    for number, lines in tickets:
+        if DUPLICATE in lines:  # a VLT never prints a coupon again (jurisdiction profile "reprint")
+            raise Violation("coupons", f"a DUPLICATE of {number} printed under vlt after {step}")
+        if number is None or number in old_coupons:
+            continue
+        k = [int(line.split()[-1]) for line in lines if line.startswith("Credits: ")]
+        if number in out and k and out[number] != k[0]:
+            raise Violation("coupons", f"control number {number} on paper for {out[number]} and {k[0]} "
+                                       f"credits after {step}")
+        out[number] = k[0] if k else 0
+    return out
+
+
+def coupons(m: dict, recs: list[dict], on_paper: dict[str, int], old_coupons: set[str], step: str) -> None:
+    """Under vlt, credits in = credits played - won + cashed out + left on the meter, where what
+    left by coupon is read from the paper (plus the one coupon owed: committed, not yet on it),
+    never from the firmware's coupon_out; each number on paper is worth what its record says.
+    `recs`: `coupons json` read before the paper (a coupon may finish in between)."""
+    owed = recs[-1] if recs and recs[-1]["st"] == "owed" and recs[-1]["n"] not in old_coupons else None
+    total = sum(on_paper.values()) + (owed["k"] if owed and owed["n"] not in on_paper else 0)
+    money_in = m["acceptor_in"] + m["bill_in"]
+    out = (m["coin_in"] - m["coin_out"] - m["refunds"] + m["tournament_fees"] + m["hopper_out"]
+           + m["cancelled"] + total + m["credits"])
+    if money_in != out:
+        raise Violation("coupons", f"credits in {money_in} != played - won + cashed out + on the meter {out} with "
+                                   f"{total} credits of coupons on paper or owed ({len(on_paper)} numbers; "
+                                   f"coupon_out {m['coupon_out']}) after {step}")
+    for r in recs:
+        if r["n"] in on_paper and on_paper[r["n"]] != r["k"]:
+            raise Violation("coupons", f"coupon {r['s']} committed for {r['k']} credits, on paper for "
+                                       f"{on_paper[r['n']]} after {step}")
+
+
+# --- the screen ----------------------------------------------------------------------------------------
+def hand_open(s: dict) -> bool:
+    """A dealt poker hand waits for its draw (under a door or a tilt too): a cash-out waits."""
+    return bool((s.get("hand") or {}).get("open"))
+
+
+def voided(n: int, played: int, events: list) -> bool:
+    """Games voided and refunded (s. 95: e.g. a dealt poker hand whose game a reboot no longer
+    offers) count in games_played but leave no recall record: n (the last record's) plus the
+    voids in the event log (`events json`'s events) makes games_played (at most, once the log has
+    recycled a chunk)."""
+    voids = sum(1 for e in events if e[2] == "void")
+    whole = bool(events) and events[0][0] == 1  # the log still holds its first event
+    return n + voids == played if whole else n + voids <= played
+
+
+def screen(m: dict, s: dict, recall: list[dict], replay: Callable[[dict], list | None],
+           events: Callable[[], list]) -> None:
+    """The display shows the committed credits and game count, and the reels it shows are the
+    replay of the last recall record, whose number is games_played (but games voided since).
+    `replay(record)`: the window a record replays to (None: a model the host does not have);
+    `events()`: the event log, read only when needed."""
+    if s.get("test") or s.get("state") in ("audit", "service"):
+        return
+    if s.get("credits") != m["credits"]:
+        raise Violation("display", f"shows {s.get('credits')} credits, committed {m['credits']}")
+    if s.get("games") != m["games_played"]:
+        raise Violation("display", f"shows game {s.get('games')}, committed {m['games_played']}")
+    if not recall:
+        return
+    last = recall[-1]
+    if last["n"] != m["games_played"] and not hand_open(s) and not voided(last["n"], m["games_played"], events()):
+        raise Violation("recall", f"last recall #{last['n']} but games_played {m['games_played']}")
+    card = s.get("reels")
+    if isinstance(card, dict) and not card.get("drawn"):
+        return  # keno: a card being filled in on the screen, not a game shown
+    if hand_open(s):
+        return  # video poker: a dealt hand, counted in games_played, recalled once drawn
+    window = replay(last)
+    if window is not None and s.get("reels") is not None and s.get("reels") != window:
+        raise Violation("display", f"shows {s.get('reels')}, recall #{last['n']} replays {window}")
+
+
+# --- hard meters ---------------------------------------------------------------------------------------
+def hard_want(m: dict, base: dict[str, int]) -> dict[str, int]:
+    """What each electromechanical coil must count: its soft meters, from where it stood at the last RAM clear."""
+    return {coil: sum(m[n] for n in names) + base.get(coil, 0) for coil, names in HARD_METERS.items()}
+
+
+def hard_meters(want: dict[str, int], got: dict[str, int], step: str) -> None:
+    """Each hard meter equals its soft meters (judged when no stroke is on its way)."""
+    for coil, n in want.items():
+        if got.get(coil, 0) != n:
+            raise Violation("hard_meters", f"{coil}: counted {got.get(coil, 0)}, soft {n} after {step}")
+
+
+# --- what one step must have done ----------------------------------------------------------------------
+def cashout_paid(before: int, s: dict, locked: bool, tried: bool, tilts_grew: bool, state_lines: list[str]) -> None:
+    """Credits belong to the player: a cash-out pays them (hopper, hand pay, coupon) in every state
+    but a RAM error, or says why not (a lock, a tilt, a hopper that ran dry), or waits where the
+    state table keeps the press (a game, a payout, a dealt hand)."""
+    if before and s.get("credits") == before and s.get("state") not in CASHOUT_WAITS and not locked \
+            and not tried and not tilts_grew and not hand_open(s):
+        raise Violation("stranded", f"cash-out of {before} credits did nothing in state {s.get('state')} "
+                                    f"({s.get('msg')!r}): {state_lines}")
+
+
+def hand_kept(dealt: list | None, s: dict) -> None:
+    """A poker hand dealt before a power cut waits after it with the same five cards."""
+    if dealt and (not hand_open(s) or s.get("reels") != dealt):
+        raise Violation("hand", f"dealt {dealt} before the cut, shows {s.get('reels')} {s.get('hand')} after")
+
+
+def bit_flip_noticed(pos: int, bit: int, lines: list[str], s: dict) -> None:
+    """A bit flipped in live critical memory while the power was off is noticed at power-up."""
+    if not any("critical memory:" in ln for ln in lines) and s.get("state") != "ramerror":
+        raise Violation("bitflip", f"bit {bit} at {pos} not detected: {lines[-6:]}")
+
+
+def tampered_not_played(game_id: str, games_lines: list[str], s: dict) -> None:
+    """A game whose certificate was tampered with is never played."""
+    listed = " ".join(games_lines)
+    if s.get("state") != "ramerror" and game_id in listed and "PLAYING" in listed.split(game_id)[1][:12]:
+        raise Violation("certificate", f"{game_id} plays with a tampered certificate: {listed}")
+
+
+def stuck_entropy_tilts(state_lines: list[str], s: dict) -> None:
+    """A power-up on a stuck entropy source is the rng tilt."""
+    if not any(ln.startswith("tilt rng") for ln in state_lines) and s.get("state") != "ramerror":
+        raise Violation("rng", f"booted on a stuck entropy source without the rng tilt: {state_lines}")
+
+
+def console_answers(sent: bytes, version_reply: list[str], version: str) -> None:
+    """After line noise or an over-long line the console answers the next command."""
+    if not any(version in ln for ln in version_reply):
+        raise Violation("console", f"after {sent[:60]!r}... 'version' answered {version_reply!r}")
+
+
+def privileged_refused(cmd: str, reply: list[str]) -> None:
+    """A privileged command without the audit key is refused, saying so."""
+    if not any("audit key" in ln or "locked" in ln for ln in reply):
+        raise Violation("console", f"{cmd!r} without the audit key answered {reply!r}")
+
+
+def long_line_ran_nothing(line: str, line_max: int, reply: list[str], before: list[str], after: list[str]) -> None:
+    """A console line past its limit runs nothing (the tournament is as it was)."""
+    if len(line) > line_max and before != after:
+        raise Violation("console", f"an over-long line ran: {line!r} -> {reply!r}; tournament {before} -> {after}")
