@@ -192,6 +192,14 @@ def coupons(m: dict, recs: list[dict], on_paper: dict[str, int], old_coupons: se
 
 
 # --- the screen ----------------------------------------------------------------------------------------
+def settled(s: dict) -> bool:
+    """What the last step started is over: no reels turning, no payout running; but a coupon owed to
+    a printer at fault stays owed (state payout) until the attendant sees to it, whatever other
+    tilts stand beside the printer's (the screen's `say` lists them all: ["tilt", KIND, ...])."""
+    say = s.get("say") or []
+    return s.get("state") not in ("spin", "payout") or (say[:1] == ["tilt"] and "printer" in say[1:])
+
+
 def hand_open(s: dict) -> bool:
     """A dealt poker hand waits for its draw (under a door or a tilt too): a cash-out waits."""
     return bool((s.get("hand") or {}).get("open"))

@@ -25,6 +25,7 @@ class Recorder:
         self.log: list[list] = []  # [rule name, arguments] of the sequence running now
         self.found: list[tuple[Exception, list]] = []  # (violation, its sequence's steps), for the campaign
         self.campaign = campaign
+        self.skip_next = False  # the next machine made is hypothesis's simplest example of a run: not run
         self.budget = budget
         self.progress = progress
         self.debug = bool(os.environ.get("JETON_FUZZ_DEBUG"))  # one line per step on stderr
@@ -33,15 +34,18 @@ class Recorder:
         """The campaign's budget is used up: the rest of a sequence is not run."""
         return self.budget is not None and self.stats["steps"] >= self.budget
 
+    def take_skip(self) -> bool:
+        skip, self.skip_next = self.skip_next, False
+        return skip
+
     def start_sequence(self) -> None:
         self.stats["sequences"] += 1
         self.log.clear()
 
     def step(self, name: str, kw: dict) -> None:
+        """A rule about to run (and be checked after)."""
         self.log.append([name, kw])
         self.rules[name] = self.rules.get(name, 0) + 1
-
-    def checked(self) -> None:
         self.stats["steps"] += 1
         if self.progress is not None:
             self.progress.put(1)

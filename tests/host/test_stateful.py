@@ -232,3 +232,29 @@ def test_vlt_coupons_with_printer_faults_cuts_and_a_reprint():
         assert mt["coupon_out"] == mt["bill_in"] + mt["coin_out"] + mt["refunds"] - mt["coin_in"] > 0
     finally:
         m.teardown()
+
+
+def test_a_coupon_owed_behind_an_open_head_waits_for_the_attendant_under_a_second_tilt():
+    """Issue 23.3 (`make fuzz STEPS=150 SEED=7`, shrunk): a vlt cash-out with the printer's head
+    open leaves the coupon owed (state payout, printer tilt); paper out, then a replayed acceptor
+    counter adds the acceptor tilt, which the screen names first ('TILT acceptor: ...; printer: head
+    open'). The model waited for 'TILT printer' at the head of the line and called the cabinet stuck;
+    the cabinet was right to wait for the attendant. Then the attendant sees to the printer and turns
+    the key: the coupon prints with its number, the credit identity holds with it on paper."""
+    log = [["power_on", {"games": ("aurore-89",), "juris": "vlt", "vlt_games": ("sept-royal-85", "sept-royal-88")}],
+           ["tokens", {"n": 3}], ["printer", {"kind": "head_open", "k": 13}],
+           ["player", {"actions": ["cashout"]}], ["printer", {"kind": "paper_out", "k": 6}],
+           ["acceptor", {"kind": "replay", "i": 1, "k": 4}]]
+    m = play(log)
+    try:
+        s = m.rig.screen
+        assert s["state"] == "payout" and s["say"][0] == "tilt" and {"acceptor", "printer"} <= set(s["say"]), s
+        owed = m.rig.console_json("coupons json")[-1]
+        assert owed["st"] == "owed" and owed["k"] == 12
+        for step in (["printer", {"kind": "fix", "k": 0}], ["player", {"actions": ["key", "key"]}]):
+            getattr(Machine, step[0]).__wrapped__(m, **step[1])
+            m.step_kind = step[0]
+            m.check()
+        assert [t.number for t in m.rig.printer.issued()] == [owed["n"]]
+    finally:
+        m.teardown()
