@@ -146,7 +146,7 @@ def money(m: dict, truth: Truth, token_credits: int, stacker_cents: int, denom_c
     if step != "power" and hand != hand_paid:
         raise Violation("hand_pay", f"the attendant cleared {hand_paid} by hand, meters moved {hand}")
     played = m["games_played"] - prev["games_played"]
-    if step == "player" and played > plays:
+    if step in PLAYERS and played > plays:
         raise Violation("game", f"{plays} presses of play played {played} games")
     return max(0, played)
 

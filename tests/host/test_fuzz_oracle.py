@@ -74,6 +74,16 @@ def test_money_identities_and_the_peers_truth():
     assert oracle.money(played, t, 4, 0, 25, 0, 100, "player", 0, 2) == 2
 
 
+def test_one_press_plays_at_most_one_game_for_both_player_rules():
+    """Issue 22.9: the check held `player` to it but not `player_again`, half the player's steps."""
+    t = Truth()
+    t.tokens = 2
+    t.meters = meters(acceptor_in=8, credits=8)
+    two_games = meters(acceptor_in=8, coin_in=2, games_played=2, credits=6)
+    for step in ("player", "player_again"):
+        assert kind(oracle.money, two_games, t, 4, 0, 25, 0, 100, step, 0, 1) == "game", step
+
+
 def test_coupons_on_paper_are_the_truth_for_what_left_by_coupon():
     tickets = [("001", ["Credits: 8"]), ("001", ["Credits: 8"]), (None, ["half a ticket"])]
     assert oracle.paper(tickets, set(), "cashout") == {"001": 8}  # a number printed again is one coupon
