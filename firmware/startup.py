@@ -377,19 +377,21 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
         cab.sas = open_link(board, cab, log)
     if software:  # no game; credits already on the meter are still paid (the tilt state's cash-out)
         cab.set_tilt("software", software)
+    # read from the world, RAM error or not: the technician's clear fixes none of them (a clear that
+    # found them unset left a cabinet idle with no game, whose PLAY raised)
+    if problems:  # no money in and no play until the configuration is right; never a guess
+        cab.set_tilt("config", problems[0] + (" (and %d more)" % (len(problems) - 1) if len(problems) > 1 else ""))
+    if game is None and not problems and not software:
+        reasons = ["%s: %s" % (gid, why) for gid, ok, why, _ in offered if not ok]
+        # certified but every one over the profile's limits: the player is told so (docs/screen.md)
+        over = bool(offered) and all(jurisdiction.is_refusal(config.JURISDICTION, why) for _, _, why, _ in offered)
+        head = "no game within the %s limits to offer" % config.JURISDICTION if over else "no certified game to offer"
+        cab.set_tilt("limits" if over else "game", head + (" (%s)" % "; ".join(reasons) if reasons else ""))
     if ram_error:
         cab.set_ram_error(ram_error)
     else:
-        if problems:  # no money in and no play until the configuration is right; never a guess
-            cab.set_tilt("config", problems[0] + (" (and %d more)" % (len(problems) - 1) if len(problems) > 1 else ""))
         if rng_failure is not None:
             cab.set_tilt("rng", str(rng_failure))
-        if game is None and not problems and not software:
-            reasons = ["%s: %s" % (gid, why) for gid, ok, why, _ in offered if not ok]
-            # certified but every one over the profile's limits: the player is told so (docs/screen.md)
-            over = bool(offered) and all(jurisdiction.is_refusal(config.JURISDICTION, why) for _, _, why, _ in offered)
-            head = "no game within the %s limits to offer" % config.JURISDICTION if over else "no certified game to offer"
-            cab.set_tilt("limits" if over else "game", head + (" (%s)" % "; ".join(reasons) if reasons else ""))
         cab.resume()  # with no game too: a wager committed before the reboot is refunded, never lost
     cab.show()
     log("ready " + json.dumps({"game": game.id if game else None, "credits": ledger.credits if ledger.st else None,
