@@ -7,7 +7,8 @@ readable on its own:
 
 - `sim/fuzz/inputs.py` and `sim/fuzz/games.py`: what the rules draw from (codes, kinds, commands,
   the shipped games and the sets a cabinet offers);
-- `sim/fuzz/rules.py`: the rules (the inputs, one rule per kind of input) and the step's check;
+- `sim/fuzz/rules.py`, `rules_vlt.py`, `rules_service.py`: the rules (the inputs, one rule per kind of
+  input), put together with the check after every step (`checks.py`) in `sim/fuzz/machine.py`;
 - `sim/fuzz/oracle.py`: the test's own model (`Truth`) and the invariants, functions of
   observations (tests/host/test_fuzz_oracle.py runs them without a firmware);
 - `sim/fuzz/campaign.py` with `sim/fuzz/record.py` and `sim/fuzz/sequence_file.py`: the campaign

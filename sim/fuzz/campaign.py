@@ -25,7 +25,7 @@ from hypothesis.stateful import run_state_machine_as_test
 from sim.fuzz import sequence_file
 from sim.fuzz.oracle import Violation
 from sim.fuzz.record import FIGURES, Recorder
-from sim.fuzz.rules import Machine
+from sim.fuzz.machine import Machine
 from sim.fuzz_rig import parallel
 
 

@@ -33,3 +33,23 @@ def game(game_id: str):
 def bets(games: tuple[str, ...]) -> tuple[int, ...]:
     """Every bet level of the games of a set."""
     return tuple(b for g in games for b in game(g).bets)
+
+
+@functools.lru_cache(maxsize=None)
+def progressive(game_id: str) -> dict | None:
+    """The progressive a shipped model declares, read from its file (docs/game-format.md), not
+    through the firmware's model code: {"bet", "num", "den", "reset", "ceiling"} (units of 1/den
+    credit grow by num per credit wagered at `bet`; the reset is the pay table's value of its pay
+    at that bet), or None."""
+    raw = json.loads(MODELS[game_id].read_text())
+    spec = raw.get("progressive")
+    if not spec:
+        return None
+    num, den = (int(x) for x in spec["rate"].split("/"))
+    count, _, name = spec["pay"].partition(" ")
+    bet = spec["bet"]
+    reset = None
+    for p in raw["pays"]:
+        if p["name"] == name and count in p["pays"]:
+            reset = p["pays"][count][raw["bets"].index(bet)]  # one value per bet level
+    return {"bet": bet, "num": num, "den": den, "reset": reset, "ceiling": spec.get("ceiling")}

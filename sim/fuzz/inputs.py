@@ -34,3 +34,31 @@ POWER_DURING = ("idle", "token", "play", "cashout", "door", "key")
 SWITCHES = ("door_main", "door_logic", "door_cashbox", "key_audit")
 HOPPER_FAULTS = ("jam", "empty", "low", "refill")
 ENTROPY = "entropy" in (ROOT / "board" / "emulated.py").read_text()
+
+# --- a vlt's --------------------------------------------------------------------------------------------
+NOTE_TYPES = (1, 2, 3, 4, 5)  # sim/cctalk_bills.py CANADIAN: $5, $10, $20, $50, $100
+# the ccTalk bill validator event codes (generic specification part 3's table, as board/bill_codes.py
+# classes them): a note handed back; fatal errors (and 30, a code the table does not have); fraud attempts
+BILL_REJECT_CODES = (2, 3)
+BILL_FAULT_CODES = (6, 7, 13, 15, 16, 19, 30)
+BILL_FRAUD_CODES = (8, 9, 17, 18)
+VALIDATOR_KINDS = ("reject", "fault", "fraud", "stacker", "jam", "clear", "lost", "replay", "jump", "burst",
+                   "pending_replay", "pending_jump", "pending_lost")
+ATTENDANT_KINDS = ("settle", "settle", "in_payout", "nothing")
+VALIDATION_KINDS = ("new", "seq_up", "seq_down", "bad")
+ACK_KINDS = ("all", "all", "oldest", "owed", "unknown")
+COUPON_MEMORY_KINDS = ("zero", "flip", "counter", "late")
+# the vlt profile's limits in cents (docs/reference/vlt-rules.md: a bet of at most $2.50, one game
+# paying at most $1,000; S-13.1, r. 7, s. 6; L-6, r. 3, s. 4), as the screen's frame gives them
+VLT_MAX_PRIZE_CENTS = 100000
+VLT_LIMITS = {"bet": 250, "prize": VLT_MAX_PRIZE_CENTS}
+
+# --- the technician's and the operator's --------------------------------------------------------------
+DENOMS = (25, 25, 10)  # cents a credit the operator may configure (both divide the token and every note)
+OWE = ("nothing", "credits", "coupon", "as_is")  # what is owed when the jurisdiction or credit value changes
+CONFIG_KINDS = ("newer", "older", "tampered", "other_key", "other_machine", "settings", "deleted")
+SECURITY_KINDS = ("flood", "archive", "fill", "lost", "lost_nvram")
+HAND_WORDS = ("deal", "draw", "hold", "auto")
+# a progressive near its ceiling: units below it (1/den credit; a bet-3 game adds 3), and rolled over
+PRESET_BELOW = (0, 1, 2, 3, 4, 6, 3000)
+PRESET_ROLLED = (0, 0, 1, 999, 25000)

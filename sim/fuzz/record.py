@@ -29,6 +29,9 @@ class Recorder:
         self.budget = budget
         self.progress = progress
         self.debug = bool(os.environ.get("JETON_FUZZ_DEBUG"))  # one line per step on stderr
+        # every coupon control number on paper in this process's sequences (each its own machine,
+        # its own validation id from the one system of the process) -> its credits
+        self.numbers: dict[str, int] = {}
 
     def spent(self) -> bool:
         """The campaign's budget is used up: the rest of a sequence is not run."""

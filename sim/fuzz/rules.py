@@ -1,39 +1,51 @@
-"""The fuzz campaign's rules: a rule-based state machine (hypothesis.stateful) whose rules are the
-inputs of the outside world on one emulated cabinet (sim/fuzz_rig.py `Rig`): a player's presses,
-coins, notes, peers' faults, doors and keys, console commands, power cuts, bit flips, reboots.
+"""The fuzz campaign's rules for any cabinet: a player's presses, coins, the acceptor's and the
+hopper's faults, doors and keys, console commands, power cuts (the bill validator's too), bit flips,
+reboots with another game set, the entropy source. The vlt's rules are in sim/fuzz/rules_vlt.py, the
+technician's and the operator's in sim/fuzz/rules_service.py; sim/fuzz/machine.py puts them together.
 
-Each rule acts, records in the model (`Truth`, sim/fuzz/oracle.py) what the peers did, and may
-call the oracle for what that one step must have done; after every step `check` lets the step
-finish, observes the cabinet and holds it to the oracle's invariants. Preconditions read the
-model's state only, never the process's: hypothesis must see the same rules when it plays a
-sequence again.
+Each rule acts on one emulated cabinet (sim/fuzz_rig.py `Rig`), records in the model (`Truth`,
+sim/fuzz/oracle.py) what the peers did, and may call the oracle for what that one step must have
+done; after every step sim/fuzz/checks.py lets it finish and holds the cabinet to the invariants.
+Preconditions read the model's state only, never the process's: hypothesis must see the same rules
+when it plays a sequence again.
 """
 from __future__ import annotations
 
 import functools
 import json
 import shutil
-import sys
 import tempfile
 import time
+import traceback
 from pathlib import Path
 
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
 from firmware import config
 from sim.fuzz import oracle
-from sim.fuzz.games import CERTS, GAME_SETS, MODELS, VLT_SETS, bets, game
+from sim.fuzz.games import CERTS, GAME_SETS, VLT_SETS, bets
 from sim.fuzz.inputs import ACCEPTOR_KINDS, ENTROPY, FAULT_CODES, FRAUD_CODES, HOPPER_FAULTS, JURISDICTIONS, \
-    LINE_MAX, PLAYER, POWER_DURING, PRINTER_KINDS, PRIVILEGED, QUICK_SPOTS, READ_COMMANDS, REJECT_CODES, SWITCHES, \
-    TOKEN_CREDITS, TOKEN_ID, UNKNOWN_POSITION
+    LINE_MAX, PLAYER, POWER_DURING, PRIVILEGED, QUICK_SPOTS, READ_COMMANDS, REJECT_CODES, SWITCHES, TOKEN_CENTS, \
+    TOKEN_ID, UNKNOWN_POSITION
 from sim.fuzz.oracle import Truth, Violation
 from sim.fuzz.record import Recorder
 from sim.fuzz_rig import Rig
+from tools import firmware as fwbuild, operator
 from tools.console import ConsoleClosed
 
+# the technician's, the operator's and the test bench's rules that power the cabinet down or clear
+# it: each at least CALM steps after the last, so that a sequence still mostly plays
+SERVICE = ("ramclear", "basis", "operator_config", "security", "coupon_memory", "progressive_preset")
+CALM = 3
 # what a step that lost the cabinet under it raises (a dead link, a console gone, a timeout)
 UNRESPONSIVE = (OSError, TimeoutError, RuntimeError, ValueError, ConsoleClosed)
+
+
+def where(e: BaseException) -> str:
+    """ ' (at FILE:LINE in FUNCTION)' of the innermost frame an exception came from."""
+    tb = traceback.extract_tb(e.__traceback__)[-1:] if e.__traceback__ else []
+    return f" (at {Path(tb[0].filename).name}:{tb[0].lineno} in {tb[0].name})" if tb else ""
 
 
 def logged(fn):
@@ -50,18 +62,19 @@ def logged(fn):
             return None
         self.rec.step(fn.__name__, kw)  # a step: counted here, checked by check() after it
         self.step_kind = fn.__name__
+        self.calm = 0 if fn.__name__ in SERVICE else self.calm + 1
         try:
             return fn(self, **kw)
         except UNRESPONSIVE as e:
             if self.rig is not None and not self.rig.alive():
                 return None  # it died under the step: check() reports how
-            return self.found(Violation("unresponsive", f"{fn.__name__}({kw}): {e!r}"))
+            return self.found(Violation("unresponsive", f"{fn.__name__}({kw}): {e!r}{where(e)}"))
         except Violation as v:
             return self.found(v)
     return step
 
 
-class Machine(RuleBasedStateMachine):
+class CabinetRules(RuleBasedStateMachine):
     def __init__(self, rec: Recorder | None = None) -> None:
         super().__init__()
         self.rec = rec if rec is not None else Recorder()
@@ -74,7 +87,7 @@ class Machine(RuleBasedStateMachine):
         self.levels: dict[str, int] = {}  # switches held (doors open, keys on): they survive a power cut
         self.step_kind = "boot"
         self.lines_seen = 0
-        self.flipped: int | None = None
+        self.expect_ramerror = False  # a bit flipped or memory lost while off: a RAM error may follow
         self.dated: bool | None = None
         self.plays = 0
         self.hand_paid = 0  # locks the attendant's key cleared in this step
@@ -82,8 +95,42 @@ class Machine(RuleBasedStateMachine):
         self.keyed = False  # the attendant's key turned during this power step
         self.acceptor_counter: int | None = None
         self.failed = False
+        self.calm = CALM  # steps since the last of the SERVICE rules
+        # the money basis: what the books run under (jurisdiction, cents a credit), what the operator
+        # configured (a change waits while money is owed), and the configuration's number signed last
+        self.basis: tuple[str, int] | None = None
+        self.asked: tuple[str, int] = ("casino", config.DENOM_CENTS)
+        self.config_no = 0
+        self.basis_seen = 0  # the number of the newest `basis` event read
+        self.floors: dict[str, int] = {}
+        self.unknown_cause = False  # the validator lost its power, or a counter fault struck a pending note
+        self.unproven = 0  # notes of unknown fate counted so far (`note json`)
+        self.entropy_stuck = False
+        self.kept: dict[int, str] = {}  # coupon records seen and not acknowledged: sequence -> number
+        self.numbers: dict[str, int] = {}  # every control number seen on paper -> its credits
+        self.prog: tuple[int, int, int] | None = None  # progressive units, progressive_paid, last recall n
+        self.paid_out: dict[str, int] = {}  # hopper_out, cancelled, jackpot when the books' basis began
         if not self.skipped:
             self.rec.start_sequence()
+
+    # --- the model -----------------------------------------------------------------------------------
+    def _playable(self) -> bool:
+        # powered on; or not run at all (skipped, or the budget spent), where a rule must still be
+        # there for hypothesis to draw, though it does nothing
+        return self.rig is not None or self.skipped or self.rec.spent()
+
+    def _calm(self) -> bool:
+        return self._playable() and self.calm >= CALM
+
+    def _vlt(self) -> bool:
+        """The books run under vlt (a change of jurisdiction may wait for money owed)."""
+        return self.rig is not None and self.basis is not None and self.basis[0] == "vlt"
+
+    def _denom(self) -> int:
+        return self.basis[1] if self.basis else config.DENOM_CENTS
+
+    def _token_credits(self) -> int:
+        return TOKEN_CENTS // self._denom()
 
     # --- power ---------------------------------------------------------------------------------------
     @initialize(games=st.sampled_from(GAME_SETS), juris=st.sampled_from(JURISDICTIONS),
@@ -92,13 +139,31 @@ class Machine(RuleBasedStateMachine):
     def power_on(self, games: tuple[str, ...], juris: str = "casino", vlt_games: tuple[str, ...] | None = None) -> None:
         if juris == "vlt" and vlt_games:
             games = vlt_games
-        self.rig = Rig(self.tmp / "state", tuple(games), jurisdiction=juris if juris != "casino" else None)
+        # the printer is wired whatever the jurisdiction (it may change), and the operator's
+        # configuration is signed here, by the rules, never behind their back by the harness
+        self.rig = Rig(self.tmp / "state", tuple(games), jurisdiction=juris, printer=True, sign_config=False)
+        self.asked = (juris, config.DENOM_CENTS)
+        if juris == "vlt":
+            self._sign(juris, config.DENOM_CENTS, tuple(games))
         self._boot()
+        self._booted(owed=False)
 
-    def _boot(self) -> None:
+    def _sign(self, juris: str, denom: int, games: tuple[str, ...], number: int | None = None,
+              key: Path | None = None, machine: str | None = None) -> int:
+        """The operator signs STATE/operator.json (the next number unless told); returns its number."""
+        number = self.config_no + 1 if number is None else number
+        self.rig.state.mkdir(parents=True, exist_ok=True)
+        if key is None and not fwbuild.DEV_OPERATOR_KEY.is_file():
+            fwbuild.operator_pub()  # the build makes the development operator key once
+        operator.sign_config(self.rig.state / "operator.json", key or fwbuild.DEV_OPERATOR_KEY, number,
+                             machine or config.MACHINE_ID, juris, denom, list(games))
+        self.config_no = max(self.config_no, number)
+        return number
+
+    def _boot(self, system: bool = True) -> None:
         assert self.rig is not None
         try:
-            self.rig.boot()
+            self.rig.boot(system=system)
         except (RuntimeError, TimeoutError, OSError) as e:
             raise oracle.no_boot(self.rig.exit_status(), str(e)) from None
         self.lines_seen = 0
@@ -109,10 +174,35 @@ class Machine(RuleBasedStateMachine):
         if self.levels:
             time.sleep(0.1)  # past the 30-50 ms debounce of the switches
 
-    def _cut(self, hopper_too: bool = False) -> None:
+    def _booted(self, owed: bool | None) -> None:
+        """After a power-up: the basis it runs under against the books' and the operator's (`owed`:
+        whether money was owed under the old one when the power went; None: not known, the cut
+        landed mid-action), the board's floors never down."""
+        rig = self.rig
+        now = (rig.running, rig.screen.get("cents", config.DENOM_CENTS))
+        floors = rig.floors()
+        oracle.floors_up(self.floors, floors)
+        self.floors = floors
+        if rig.screen.get("state") == "ramerror":
+            return  # the books cannot say; the RAM clear that follows starts a new basis
+        events = rig.console_json("events json").get("events") or []
+        new = [e for e in events if e[2] == "basis" and e[0] > self.basis_seen]
+        self.basis_seen = max([self.basis_seen] + [e[0] for e in new])
+        if self.basis is not None:
+            oracle.basis_after_boot(self.basis, self.asked, owed, now, len(new))
+        if now != self.basis:  # the change taken: coins and notes are worth another number of credits
+            m = rig.console_json("meters json")
+            self.truth.rebase(m, rig.hopper.coins_out, rig.bills.stacked_cents)
+            self.basis = now
+            self.paid_out = {k: m[k] for k in oracle.PAID_BY_HAND_OR_HOPPER}
+
+    def _cut(self, hopper_too: bool = False, validator_too: bool = False, held: str = "front",
+             transport: str = "cashbox") -> None:
         assert self.rig is not None
-        self.rig.cut(hopper_too)
+        self.rig.cut(hopper_too, validator_too, held, transport)
         self.rec.add("power_cuts")
+        if validator_too:
+            self.unknown_cause = True  # a note held or on its way when the validator reset: its fate unknown
 
     def teardown(self) -> None:
         try:
@@ -122,11 +212,6 @@ class Machine(RuleBasedStateMachine):
             shutil.rmtree(self.tmp, ignore_errors=True)
 
     # --- a player ------------------------------------------------------------------------------------
-    def _playable(self) -> bool:
-        # powered on; or not run at all (skipped, or the budget spent), where a rule must still be
-        # there for hypothesis to draw, though it does nothing
-        return self.rig is not None or self.skipped or self.rec.spent()
-
     @precondition(_playable)
     @rule(actions=st.lists(st.sampled_from(PLAYER), min_size=1, max_size=10))
     @logged
@@ -144,7 +229,7 @@ class Machine(RuleBasedStateMachine):
                 rig.wait_polls(2, 1.0)
             elif a == "token":
                 bet = max(rig.screen.get("bet") or 1, min(bets(rig.games) or (1,)))
-                self._insert(-(-bet // TOKEN_CREDITS))  # enough for the bet shown
+                self._insert(-(-bet // self._token_credits()))  # enough for the bet shown
             elif a == "key":
                 self._key()
             elif a == "cashout":
@@ -156,41 +241,6 @@ class Machine(RuleBasedStateMachine):
                 self._press(a)
                 self._await_game_or_refusal()
                 self._settle()
-
-    @precondition(lambda self: self.rig is not None and self.rig.jurisdiction == "vlt")
-    @rule(types=st.lists(st.sampled_from((1, 2, 3, 4, 5)), min_size=1, max_size=4))
-    @logged
-    def notes(self, types: list[int]) -> None:
-        """Canadian notes into a vlt cabinet's bill validator ($5 ... $100), each waited out."""
-        for t in types:
-            if self.rig.bills.insert(t):
-                self._settle()
-
-    @precondition(lambda self: self.rig is not None and self.rig.printer is not None)
-    @rule(kind=st.sampled_from(PRINTER_KINDS), k=st.integers(0, 14))
-    @logged
-    def printer(self, kind: str, k: int) -> None:
-        """A vlt cabinet's coupon printer: a fault that strikes k lines into the next ticket (paper
-        out, jam), the head opened, silent (unplugged), paper low or loaded again; the attendant
-        seeing to it (the player's key then clears the tilt); the attendant asking for a reprint (a
-        VLT never prints a coupon again: a DUPLICATE on paper is a violation)."""
-        p = self.rig.printer
-        if kind == "paper_out":
-            p.paper_out_after(k)
-        elif kind == "jam":
-            p.jam_after(k)
-        elif kind == "head_open":
-            p.head_open()
-        elif kind == "silent":
-            p.mute(True)
-        elif kind == "low":
-            p.paper_low(k % 2 == 0)
-        elif kind == "fix":
-            p.mute(False)
-            p.fix()
-        else:
-            self.rig.command("reprint")  # refused (said why): no reprint under vlt
-        self.rig.wait_polls(2)
 
     @precondition(_playable)
     @rule(actions=st.lists(st.sampled_from(PLAYER), min_size=1, max_size=10))
@@ -231,8 +281,8 @@ class Machine(RuleBasedStateMachine):
         return oracle.lock(self.rig.command("state"))
 
     def _cashout(self, hopper_cut: float | None) -> None:
-        """Credits belong to the player: a cash-out pays them (hopper, hand pay) in every state but a
-        RAM error, or says why not."""
+        """Credits belong to the player: a cash-out pays them (hopper, hand pay, coupon) in every
+        state but a RAM error, or says why not."""
         rig = self.rig
         self._settle()
         before = rig.screen.get("credits", 0)
@@ -258,6 +308,9 @@ class Machine(RuleBasedStateMachine):
             oracle.cashout_paid(before, s, oracle.lock(lines) is not None, tried,
                                 not {ln for ln in lines if ln.startswith("tilt ")} <= tilts, lines)
 
+    def _tilt_lines(self) -> set[str]:
+        return {ln for ln in self.rig.command("state") if ln.startswith("tilt ")}
+
     def _insert(self, n: int) -> None:
         rig = self.rig
         pos = self._token_position()
@@ -267,7 +320,8 @@ class Machine(RuleBasedStateMachine):
                 if not rig.peer.accepting(pos):
                     break
             if rig.peer.insert(pos):
-                self.truth.tokens += 1
+                self.truth.coins_low += self._token_credits()
+                self.truth.coins_high += self._token_credits()
             rig.wait_polls(1)  # a validator takes a few coins a second at most
 
     def _token_position(self) -> int:
@@ -288,7 +342,7 @@ class Machine(RuleBasedStateMachine):
         if kind == "lost":  # k coins validated while nobody polled: at most five still in the buffer
             if peer.accepting(self._token_position()):  # an inhibited acceptor validates no coin
                 peer.lose_events(k)
-                self.truth.unprovable += k
+                self.truth.coins_high += k * self._token_credits()
         elif kind == "replay":  # the counter k steps back with the same buffer: nothing new to credit
             peer.replay(k)
         elif kind == "jump":
@@ -410,26 +464,36 @@ class Machine(RuleBasedStateMachine):
     @rule(kind=st.sampled_from(("cut", "cut", "cut", "flip", "games")),
           during=st.sampled_from(POWER_DURING), delay=st.floats(0.0, 0.7),
           hopper_too=st.booleans(), k=st.integers(0, 1 << 20), bit=st.integers(0, 7),
-          games=st.sampled_from(GAME_SETS), tamper=st.booleans())
+          games=st.sampled_from(GAME_SETS), tamper=st.booleans(), validator_too=st.booleans(),
+          held=st.sampled_from(("front", "front", "keep")), transport=st.sampled_from(("cashbox", "cashbox", "front")))
     @logged
     def power(self, kind: str, during: str, delay: float, hopper_too: bool, k: int, bit: int,
-              games: tuple[str, ...], tamper: bool) -> None:
-        """A power cut at a random instant, a bit flip while off, or a reboot with another game set."""
+              games: tuple[str, ...], tamper: bool, validator_too: bool = False, held: str = "front",
+              transport: str = "cashbox") -> None:
+        """A power cut at a random instant (the hopper's and the bill validator's supply too, or
+        not; where a note held in escrow or on its way ends up), a bit flip while off, or a reboot
+        with another game set."""
         if kind == "cut":
-            self._power_cut(during, delay, hopper_too)
+            self._power_cut(during, delay, hopper_too, validator_too, held, transport)
         elif kind == "flip":
             self._bit_flip(k, bit)
         else:
             self._reboot_games(games, tamper)
 
-    def _power_cut(self, during: str, delay: float, hopper_too: bool) -> None:
-        """SIGKILL at a random instant of an action; the acceptor keeps its power, the hopper may not."""
+    def _power_cut(self, during: str, delay: float, hopper_too: bool, validator_too: bool = False,
+                   held: str = "front", transport: str = "cashbox") -> None:
+        """SIGKILL at a random instant of an action; the acceptor keeps its power, the hopper and
+        the bill validator may not."""
         rig = self.rig
         dealt = rig.screen.get("reels") if oracle.hand_open(rig.screen) else None
+        owed = None  # what the action leaves owed when the power goes is not known
         if during == "token":
             pos = self._token_position()
             if rig.peer.accepting(pos) and rig.peer.insert(pos):
-                self.truth.tokens += 1
+                # credited before the cut or read from the buffer after it: at the basis then in force
+                either = (self._token_credits(), TOKEN_CENTS // self.asked[1])
+                self.truth.coins_low += min(either)
+                self.truth.coins_high += max(either)
         elif during == "note":
             rig.bills.insert(3)  # a $20 note: the cut lands somewhere in its escrow exchange
         elif during in ("play", "cashout"):
@@ -441,26 +505,37 @@ class Machine(RuleBasedStateMachine):
             self._press("key_reset")
             self.keyed = True  # the key may clear tilts before the cut
         time.sleep(delay)
-        self._cut(hopper_too)
+        self._cut(hopper_too, validator_too, held, transport)
         self._boot()
+        self._booted(owed)
         if during != "play":  # a press of play may have drawn it before the cut
             oracle.hand_kept(dealt, rig.screen)
 
     def _bit_flip(self, k: int, bit: int) -> None:
         """Power off at rest, flip one bit of live critical memory, power on: the firmware must notice."""
         self._settle()
+        owed = bool(self._owed())
         self._cut()
-        self.flipped = self.rig.flip_bit(k, bit)
+        self.expect_ramerror = True
+        pos = self.rig.flip_bit(k, bit)
         self._boot()
-        oracle.bit_flip_noticed(self.flipped, bit, self.rig.fw.lines, self.rig.screen)
+        oracle.bit_flip_noticed(pos, bit, self.rig.fw.lines, self.rig.screen)
+        self._booted(owed)
 
     def _reboot_games(self, games: tuple[str, ...], tamper: bool) -> None:
-        """A reboot with another game set, or with the first game's certificate tampered."""
+        """A reboot with another game set, or with the first game's certificate tampered. Under a
+        signed configuration the operator signs the new set (within the vlt's limits under vlt)."""
         self._settle()
+        owed = bool(self._owed())
         self._cut()
+        if self.asked[0] == "vlt":
+            games = games if games in VLT_SETS else VLT_SETS[len(games) % len(VLT_SETS)]
+        if (self.rig.state / "operator.json").exists():
+            self._sign(self.asked[0], self.asked[1], tuple(games))
         self.rig.games = tuple(games)
         self.rig.certs = self.rig.tampered_certs(games[0], CERTS) if tamper else None
         self._boot()
+        self._booted(owed)
         if tamper:
             oracle.tampered_not_played(games[0], self.rig.command("games"), self.rig.screen)
 
@@ -470,18 +545,51 @@ class Machine(RuleBasedStateMachine):
     def entropy(self, at_boot: bool, stuck: bool) -> None:
         """The emulated entropy source stuck (or back): at power-up (a state file) or at run time (panel)."""
         rig = self.rig
+        self.entropy_stuck |= stuck
         if at_boot:
             self._settle()
+            owed = bool(self._owed())
             self._cut()
             (rig.state / "entropy").write_text("stuck\n" if stuck else "ok\n")
             self._boot()
+            self._booted(owed)
             if stuck:
                 oracle.stuck_entropy_tilts(rig.command("state"), rig.screen)
         else:
             rig.panel.tap.send_line("entropy " + ("stuck" if stuck else "ok"))
             rig.wait_polls(3)
 
-    # --- after every step ------------------------------------------------------------------------------
+    # --- what is owed ------------------------------------------------------------------------------------
+    def _owed(self) -> list[str]:
+        """What the cabinet owes, as the outside world sees it (firmware/ledger.py `owed` says the
+        same from the books): credits, a lock, a coupon owed, a game under way, a note in escrow or
+        of unknown fate, a tournament."""
+        rig = self.rig
+        s = rig.screen
+        if s.get("state") == "ramerror":
+            return ["a RAM error"]
+        lines = rig.command("state")
+        out = []
+        if s.get("credits"):
+            out.append("credits")
+        if oracle.lock(lines):
+            out.append("lock")
+        if s.get("state") in ("spin", "payout", "hold") or oracle.hand_open(s) or \
+                any(ln.startswith("last game: #") and ("committed" in ln or "turning" in ln or "waiting" in ln)
+                    for ln in lines):
+            out.append("a game or payout under way")
+        if rig.bills.escrow is not None or rig.bills.transport is not None:
+            out.append("a note in escrow")
+        if self._vlt():
+            recs = rig.console_json("coupons json")
+            if recs and recs[-1]["st"] == "owed":
+                out.append("a coupon owed")
+            if rig.console_json("note json")["note"]:
+                out.append("a note of unknown fate")
+        if rig.command("tournament")[:1] != ["no tournament"]:
+            out.append("a tournament")
+        return out
+
     def _settle(self) -> None:
         """Let what the last step started finish: coins polled, reels stopped, payout ended."""
         rig = self.rig
@@ -492,9 +600,10 @@ class Machine(RuleBasedStateMachine):
         except TimeoutError as e:
             if rig.alive():
                 raise Violation("stuck", str(e)) from None
-        if rig.jurisdiction == "vlt":  # a note in escrow is stacked or handed back, its events read
+        if self._vlt():  # a note in escrow is stacked or handed back, its events read
             deadline = time.monotonic() + 10
-            while rig.bills.escrow is not None and time.monotonic() < deadline and rig.alive():
+            while (rig.bills.escrow is not None or rig.bills.transport is not None) and \
+                    time.monotonic() < deadline and rig.alive():
                 rig.wait_bills(1, 1.0)
             rig.wait_bills(2)
         counter = rig.peer.counter if rig.peer else -1
@@ -513,122 +622,3 @@ class Machine(RuleBasedStateMachine):
         self.rec.found.append((v, list(self.rec.log)))
         self.rec.add("violations")
         self.failed = True
-
-    @invariant()
-    def check(self) -> None:
-        if self.failed or self.skipped or self.rig is None:
-            return
-        try:
-            self._check()
-        except Violation as v:
-            self.found(v)
-        except UNRESPONSIVE as e:
-            try:
-                if not self.rig.alive():
-                    self._check_process()  # it died while being checked: say how
-                raise Violation("unresponsive", f"checking after {self.step_kind}: {e!r}")
-            except Violation as v:
-                self.found(v)
-
-    def _check_process(self) -> None:
-        rig = self.rig
-        new = rig.restarts(self.lines_seen)
-        self.lines_seen = len(rig.fw.lines)
-        oracle.process(new, rig.exit_status(), self.step_kind, rig.fw.lines[-12:])
-
-    def _check(self) -> None:
-        rig = self.rig
-        self._check_process()
-        self._settle()
-        self._check_process()
-        s = dict(rig.screen)
-        if s.get("state") == "ramerror":
-            if self.flipped is None:
-                raise Violation("ramerror", f"RAM error after {self.step_kind}: {rig.fw.lines[-8:]}")
-            self._ram_clear()
-            self.flipped = None
-            return
-        m = rig.console_json("meters json")
-        self.tilts = oracle.tilts(rig.command("state"), self.tilts, self.step_kind, self.keyed)
-        played = self._check_money(m)
-        try:
-            self._check_screen(m, s)
-        except Violation:  # the display may trail a commit by a loop pass: judge it once more
-            rig.wait_polls(2, 1.0)
-            s = dict(rig.screen)
-            m = rig.console_json("meters json")
-            played = self._check_money(m)
-            self._check_screen(m, s)
-        self._check_hard_meters(m)
-        self.truth.meters = m
-        self.rec.add("games_played", played)
-        if self.rec.debug:
-            log = self.rec.log
-            print(f"{self.step_kind:18} {log[-1][1] if log else ''} -> {s.get('state')} credits "
-                  f"{s.get('credits')} bet {s.get('bet')} games {s.get('games')} {s.get('msg')!r}", file=sys.stderr)
-        self.flipped = None
-        self.hand_paid = 0
-        self.keyed = False
-
-    def _tilt_lines(self) -> set[str]:
-        return {ln for ln in self.rig.command("state") if ln.startswith("tilt ")}
-
-    def _check_money(self, m: dict) -> int:
-        rig = self.rig
-        played = oracle.money(m, self.truth, TOKEN_CREDITS, rig.bills.stacked_cents, config.DENOM_CENTS,
-                              rig.hopper.coins_out, rig.hopper.remaining, self.step_kind, self.hand_paid, self.plays)
-        if rig.printer is not None:
-            recs = rig.console_json("coupons json")  # before the paper: a coupon may finish meanwhile
-            oracle.coupons(m, recs, self._paper(), self.truth.old_coupons, self.step_kind)
-        return played
-
-    def _paper(self) -> dict[str, int]:
-        p = self.rig.printer
-        with p.lock:
-            tickets = [(t.number, list(t.lines)) for t in p.tickets[self.truth.ticket_base:]]
-        return oracle.paper(tickets, self.truth.old_coupons, self.step_kind)
-
-    def _check_screen(self, m: dict, s: dict) -> None:
-        if s.get("test") or s.get("state") in ("audit", "service"):
-            return
-        rig = self.rig
-
-        def replay(last: dict) -> list | None:
-            return game(last["id"]).evaluate(last["bet"], last["draws"]).window if last.get("id") in MODELS else None
-
-        def events() -> list:
-            return rig.console_json("events json").get("events") or []
-
-        oracle.screen(m, s, rig.console_json("recall json")["games"], replay, events)
-
-    def _check_hard_meters(self, m: dict) -> None:
-        """Judged only when the firmware says no stroke is on its way."""
-        rig = self.rig
-        if rig.console_json("hardmeters json")["busy"]:
-            return
-        want = oracle.hard_want(m, self.truth.meter_base)
-        # the last stroke's off line may be on the wire
-        got = {coil: rig.monitor.wait_for(coil, n, 2.0) for coil, n in want.items()}
-        oracle.hard_meters(want, got, self.step_kind)
-
-    def _ram_clear(self) -> None:
-        """The technician's RAM clear after a detected corruption: the model starts again from zero."""
-        rig = self.rig
-        kept = {r["n"] for r in rig.console_json("coupons json")} if rig.printer is not None else set()
-        rig.panel.set_pin("key_audit", 1)
-        time.sleep(0.1)  # past the key's debounce
-        out = rig.command("ramclear")
-        rig.panel.set_pin("key_audit", self.levels.get("key_audit", 0))
-        try:
-            rig.wait_screen(lambda s: s.get("state") != "ramerror", 5.0)
-        except TimeoutError:
-            raise Violation("ramclear", f"still a RAM error after 'ramclear': {out}") from None
-        self.tilts = set()
-        self.truth = Truth()  # coins still in the acceptor's buffer must not be credited again
-        self.truth.hopper_base = rig.hopper.coins_out
-        self.truth.bill_base = rig.bills.stacked_cents
-        if rig.printer is not None:
-            with rig.printer.lock:
-                self.truth.ticket_base = len(rig.printer.tickets)
-            self.truth.old_coupons = kept
-        self.truth.meter_base = dict(rig.monitor.counts)

@@ -58,30 +58,64 @@ def test_a_tilt_that_needs_the_key_survives_a_power_cycle():
     assert kind(oracle.tilts, ["tilt audit: credits 4 != 0"], set(), "player", False) == "tilt"
 
 
-def test_money_identities_and_the_peers_truth():
+def money(m: dict, t: Truth, step: str, plays: int = 0, stacker: int = 0, hopper_coins: int = 0, remaining: int = 100,
+          hand_paid: int = 0, note: dict | None = None, denom: int = 25) -> int:
+    """oracle.money with $1 tokens (4 credits each at 25 cents a credit)."""
+    return oracle.money(m, t, stacker, denom, 100, hopper_coins, remaining, step, hand_paid, plays, note)
+
+
+def two_tokens() -> Truth:
     t = Truth()
-    t.tokens = 2
+    t.coins_low = t.coins_high = 8
+    return t
+
+
+def test_money_identities_and_the_peers_truth():
+    t = two_tokens()
     m = meters(acceptor_in=8, credits=8)
-    assert oracle.money(m, t, 4, 0, 25, 0, 100, "tokens", 0, 0) == 0
-    assert kind(oracle.money, meters(acceptor_in=8, credits=4), t, 4, 0, 25, 0, 100, "tokens", 0, 0) == "identity"
-    assert kind(oracle.money, meters(acceptor_in=12, credits=12), t, 4, 0, 25, 0, 100, "tokens", 0, 0) == "coins"
+    assert money(m, t, "tokens") == 0
+    assert kind(money, meters(acceptor_in=8, credits=4), t, "tokens") == "identity"
+    assert kind(money, meters(acceptor_in=12, credits=12), t, "tokens") == "coins"
     # a $20 note in the stacker is 80 credits at 25 cents: bill_in must say so
-    assert kind(oracle.money, m, t, 4, 2000, 25, 0, 100, "notes", 0, 0) == "notes"
+    assert kind(money, m, t, "notes", stacker=2000) == "notes"
+    assert money(meters(acceptor_in=8, bill_in=80, credits=88), t, "notes", stacker=2000) == 0
+    # the hopper ran dry after 2 coins: 8 credits at 25 cents
+    assert kind(money, meters(acceptor_in=8, cashout=4, hopper_out=4, credits=4), t, "cashout", hopper_coins=2,
+                remaining=0) == "hopper"
     t.meters = m
     played = meters(acceptor_in=8, coin_in=2, games_played=2, credits=6)
-    assert kind(oracle.money, played, t, 4, 0, 25, 0, 100, "player", 0, 1) == "game"
-    assert kind(oracle.money, played, t, 4, 0, 25, 0, 100, "console_read", 0, 0) == "credits"
-    assert oracle.money(played, t, 4, 0, 25, 0, 100, "player", 0, 2) == 2
+    assert kind(money, played, t, "player", 1) == "game"
+    assert kind(money, played, t, "console_read") == "credits"
+    assert money(played, t, "player", 2) == 2
 
 
 def test_one_press_plays_at_most_one_game_for_both_player_rules():
     """Issue 22.9: the check held `player` to it but not `player_again`, half the player's steps."""
-    t = Truth()
-    t.tokens = 2
+    t = two_tokens()
     t.meters = meters(acceptor_in=8, credits=8)
     two_games = meters(acceptor_in=8, coin_in=2, games_played=2, credits=6)
-    for step in ("player", "player_again"):
-        assert kind(oracle.money, two_games, t, 4, 0, 25, 0, 100, step, 0, 1) == "game", step
+    for step in ("player", "player_again", "hand"):
+        assert kind(money, two_games, t, step, 1) == "game", step
+
+
+def test_a_change_of_credit_value_rebases_the_peers():
+    # 8 credits of tokens and a $20 note at 25 cents, then the value goes to 10 cents: the next $5
+    # note is 50 credits
+    t = two_tokens()
+    m = meters(acceptor_in=8, bill_in=80, credits=88)
+    t.rebase(m, hopper_coins=0, stacker_cents=2000)
+    assert money(meters(acceptor_in=8, bill_in=130, credits=138), t, "notes", stacker=2500, denom=10) == 0
+    assert kind(money, meters(acceptor_in=8, bill_in=100, credits=108), t, "notes", stacker=2500, denom=10) == "notes"
+
+
+def test_a_note_of_unknown_fate_may_be_in_the_box_or_back_in_the_hand():
+    t = two_tokens()
+    note = {"id": "CA0020A", "k": 80}
+    # the $20 note's fate unknown: the box holds it (bill_in 0 still) or not
+    assert money(meters(acceptor_in=8, credits=8), t, "power", stacker=2000, note=note) == 0
+    assert money(meters(acceptor_in=8, credits=8), t, "power", stacker=0, note=note) == 0
+    assert kind(money, meters(acceptor_in=8, credits=8), t, "power", stacker=4000, note=note) == "notes"
+    assert kind(money, meters(acceptor_in=8, credits=8), t, "power", stacker=2000) == "notes"  # settled: exact
 
 
 def test_coupons_on_paper_are_the_truth_for_what_left_by_coupon():

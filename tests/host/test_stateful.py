@@ -16,7 +16,7 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from sim.fuzz import campaign, games, oracle, sequence_file
 from sim.fuzz.record import Recorder
-from sim.fuzz.rules import Machine
+from sim.fuzz.machine import Machine
 
 OUT = Path(__file__).resolve().parents[2] / "build" / "fuzz"
 
