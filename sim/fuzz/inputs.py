@@ -55,7 +55,7 @@ VLT_LIMITS = {"bet": 250, "prize": VLT_MAX_PRIZE_CENTS}
 
 # --- the technician's and the operator's --------------------------------------------------------------
 DENOMS = (25, 25, 10)  # cents a credit the operator may configure (both divide the token and every note)
-OWE = ("nothing", "credits", "coupon", "as_is")  # what is owed when the jurisdiction or credit value changes
+OWE = ("nothing", "nothing", "credits", "coupon", "as_is")  # what is owed when the jurisdiction or credit value changes
 CONFIG_KINDS = ("newer", "older", "tampered", "other_key", "other_machine", "settings", "deleted")
 SECURITY_KINDS = ("flood", "archive", "fill", "lost", "lost_nvram")
 HAND_WORDS = ("deal", "draw", "hold", "auto")

@@ -562,9 +562,15 @@ def archive_kept(before: list[list], after: list[list], mark: int) -> None:
         raise Violation("security", f"records {lost[:8]} above the archive mark {mark} gone")
 
 
-def enrolled(records: list[list], uid: str) -> None:
-    """After the first administrator, a machine gets one only by the operator's enrolment: the
-    account the harness logs in with was made by an `enrol` record, not a `setup`."""
-    made = [r for r in records if r[3] in ("setup", "enrol") and f" {uid}" in r[4]]
-    if made and made[-1][3] != "enrol":
-        raise Violation("enrolment", f"an administrator made again without the operator's enrolment: {made[-1]}")
+def enrolled(records: list[list]) -> None:
+    """After the first administrator, a machine gets one only by the operator's enrolment: a
+    `setup` record is the machine's first administrator, never a second one, never one after the
+    security memory was lost (its log starts again with a `lost` record)."""
+    lost, setups = False, 0
+    for r in records:
+        if r[3] == "lost":
+            lost = True
+        elif r[3] == "setup":
+            setups += 1
+            if lost or setups > 1:
+                raise Violation("enrolment", f"an administrator made again without the operator's enrolment: {r}")

@@ -37,7 +37,7 @@ from tools.console import ConsoleClosed
 # the technician's, the operator's and the test bench's rules that power the cabinet down or clear
 # it: each at least CALM steps after the last, so that a sequence still mostly plays
 SERVICE = ("ramclear", "basis", "operator_config", "security", "coupon_memory", "progressive_preset")
-CALM = 3
+CALM = 4
 # what a step that lost the cabinet under it raises (a dead link, a console gone, a timeout)
 UNRESPONSIVE = (OSError, TimeoutError, RuntimeError, ValueError, ConsoleClosed)
 

@@ -243,7 +243,7 @@ class ServiceRules:
                 self.expect_ramerror = True  # the books are gone too
             self._boot()  # the harness's sign-in: refused by the audit key, made by an enrolment
             self._booted(owed if kind == "lost" else None)
-            oracle.enrolled(rig.console_json("security json"), ADMIN_ID)
+            oracle.enrolled(rig.console_json("security json"))
             if kind == "lost_nvram":
                 if rig.screen.get("state") != "ramerror":
                     raise Violation("ramerror", f"nvram.bin deleted: the books opened without a RAM error "

@@ -128,3 +128,142 @@ def test_coupons_on_paper_are_the_truth_for_what_left_by_coupon():
     owed = [{"n": "001", "st": "owed", "k": 8, "s": 1}]
     assert oracle.coupons(m, owed, {}, set(), "x") is None  # owed, not yet on paper: still counted
     assert kind(oracle.coupons, m, [], {}, set(), "x") == "coupons"  # credits gone unprinted
+
+
+# --- notes of unknown fate -----------------------------------------------------------------------------
+NOTE = {"id": "CA0020A", "k": 80, "s": 1795665819, "why": "validator reset (event counter 1 -> 0)"}  # `note json`
+
+
+def test_a_note_of_unknown_fate_needs_a_cause_and_stops_money_in():
+    assert kind(oracle.unknown_note_caused, 0, 1, True, "power") is None
+    assert kind(oracle.unknown_note_caused, 0, 1, False, "notes") == "note"  # no validator cut, no counter fault
+    assert kind(oracle.unknown_note_caused, 1, 1, False, "notes") is None  # the same one as before
+    tilt = {"state": "tilt"}
+    assert kind(oracle.unknown_note_stops_money, NOTE, tilt, False, False) is None
+    assert kind(oracle.unknown_note_stops_money, NOTE, tilt, True, False) == "note"  # coins taken
+    assert kind(oracle.unknown_note_stops_money, NOTE, tilt, False, True) == "note"  # notes taken
+    assert kind(oracle.unknown_note_stops_money, NOTE, {"state": "credit"}, False, False) == "note"
+    assert kind(oracle.unknown_note_stops_money, NOTE, {"state": "door"}, False, False) is None
+    assert kind(oracle.unknown_note_stops_money, None, {"state": "credit"}, True, True) is None
+
+
+def test_settling_a_note_moves_credits_and_bill_in_by_its_value_or_not_at_all():
+    before = meters(bill_in=0, credits=4)
+    assert kind(oracle.note_settled, "stacked", 80, before, meters(bill_in=80, credits=84)) is None
+    assert kind(oracle.note_settled, "returned", 80, before, before) is None
+    assert kind(oracle.note_settled, "stacked", 80, before, meters(bill_in=80, credits=4)) == "note"
+    assert kind(oracle.note_settled, "returned", 80, before, meters(bill_in=80, credits=84)) == "note"
+    refused = ["error: note stacked refused in state payout"]  # firmware/console.py cmd_note
+    snap = ({"note": NOTE}, before)
+    assert kind(oracle.note_refused, refused, "payout", snap, snap) is None
+    assert kind(oracle.note_refused, ["CA0020A (80 credits) settled as stacked: credited"], "payout", snap, snap) == "note"
+    assert kind(oracle.note_refused, refused, "payout", snap, ({"note": None}, before)) == "note"
+
+
+# --- coupons -------------------------------------------------------------------------------------------
+def test_coupon_records_stay_until_acknowledged_and_numbers_name_one_coupon():
+    recs = [{"s": 1, "n": "000042420123456785", "st": "issued"}, {"s": 2, "n": "000042420654321098", "st": "owed"}]
+    assert kind(oracle.records_kept, {1: recs[0]["n"], 2: recs[1]["n"]}, recs, "x") is None
+    assert kind(oracle.records_kept, {1: recs[0]["n"], 2: recs[1]["n"]}, recs[1:], "x") == "coupon_records"
+    assert kind(oracle.records_kept, {1: "000042420000000000"}, recs, "x") == "coupon_records"  # renumbered
+    seen = {"000042420123456785": 8}
+    assert kind(oracle.numbers_unique, {"000042420123456785": 8}, seen, "x") is None  # printed again: one coupon
+    assert kind(oracle.numbers_unique, {"000042420123456785": 12}, seen, "x") == "coupon_numbers"
+    stop = {"vid": None, "seq": 0, "waiting": 0, "capacity": 64, "stop": "no validation id: the system must set one"}
+    assert kind(oracle.stop_means_no_money, stop, False, False) is None
+    assert kind(oracle.stop_means_no_money, stop, True, False) == "coupons_stop"
+    assert kind(oracle.stop_means_no_money, dict(stop, stop=None, vid=4242), True, True) is None
+    since = {"hopper_out": 0, "cancelled": 8, "jackpot": 0}  # a hand pay under casino, before the change to vlt
+    assert kind(oracle.coupon_only, since, meters(cancelled=8, coupon_out=20), "x") is None
+    assert kind(oracle.coupon_only, since, meters(cancelled=12), "x") == "vlt_payout"
+
+
+# --- the RAM clear -------------------------------------------------------------------------------------
+def test_a_ram_clear_is_taken_only_with_nothing_owed_and_a_refusal_is_one_record():
+    taken = ["critical memory cleared; meters start at zero"]  # firmware/console.py cmd_ramclear
+    refused = ["error: RAM clear refused: 4 credits on the meter: cash them out first"]
+    assert oracle.ram_clear(taken, [], False, 0) is True
+    assert kind(oracle.ram_clear, taken, ["credits"], False, 0) == "ramclear"
+    assert oracle.ram_clear(taken, ["a RAM error"], True, 0) is True  # a RAM error: taken whatever
+    assert oracle.ram_clear(refused, ["credits"], False, 1) is False
+    assert kind(oracle.ram_clear, refused, ["credits"], False, 0) == "ramclear"
+    assert oracle.ram_clear(["error: the hard meters are still counting: try again in a moment"], [], False, 0) is False
+    assert kind(oracle.world_tilts_survive, {"config", "fraud"}, {"config"}) is None
+    assert kind(oracle.world_tilts_survive, {"config", "fraud"}, set()) == "ramclear"
+
+
+# --- the money basis -----------------------------------------------------------------------------------
+def test_the_basis_changes_only_with_nothing_owed_and_with_its_event():
+    vlt, casino10 = ("vlt", 25), ("casino", 10)
+    assert kind(oracle.basis_after_boot, vlt, casino10, False, casino10, 1) is None
+    assert kind(oracle.basis_after_boot, vlt, casino10, True, vlt, 0) is None  # waits
+    assert kind(oracle.basis_after_boot, vlt, casino10, True, casino10, 1) == "basis"  # the note of unknown fate's
+    assert kind(oracle.basis_after_boot, vlt, casino10, False, casino10, 0) == "basis"  # no event
+    assert kind(oracle.basis_after_boot, vlt, casino10, False, ("casino", 25), 1) == "basis"  # nobody asked
+    assert kind(oracle.basis_after_boot, vlt, casino10, None, casino10, 1) is None  # owed not known
+    assert kind(oracle.floors_up, {"config": 3, "release": 1000}, {"config": 3, "release": 1000}) is None
+    assert kind(oracle.floors_up, {"config": 3}, {"config": 2}) == "floors"
+
+
+# --- the progressive -----------------------------------------------------------------------------------
+SEPT = {"bet": 3, "num": 1, "den": 1000, "reset": 1500, "ceiling": 4000}  # games/models/sept-royal-88.json
+STATE = ["state idle: ready", "progressive: 4000 credits ($1000.00) on 3 SEVEN at bet 3 (+1/1000 of each credit wagered "
+         "at bet 3, reset 1500, ceiling 4000)", "progressive meter: 4000000/1000, rolled over 2/1000"]
+
+
+def test_the_progressive_grows_by_three_units_a_bet_3_game_and_never_shows_above_its_ceiling():
+    assert oracle.progressive_units(STATE) == (4000000, 2, 1000)
+    games = [{"n": 7, "bet": 3, "win": 0}, {"n": 8, "bet": 1, "win": 2}, {"n": 9, "bet": 3, "win": 0}]
+    assert kind(oracle.progressive_grew, SEPT, 3999997, 4000002, 0, 0, games[:1] + games[1:2] + games[2:]) == \
+        "progressive"  # 5 units for two bet-3 games
+    assert kind(oracle.progressive_grew, SEPT, 3999996, 4000002, 0, 0, games) is None
+    assert kind(oracle.progressive_grew, SEPT, 3999996, 4000002, 0, 0, games[1:2]) == "progressive"  # bet 1 fed it
+    hit = {"n": 10, "bet": 3, "win": 4000, "prog": [4000, 1500]}
+    # a hit pays the meter (4000 credits) and starts it at the reset: units + paid·den grow by reset·den + 3
+    assert kind(oracle.progressive_grew, SEPT, 4000000, 1500003, 0, 4000, [hit]) is None
+    assert kind(oracle.progressive_grew, SEPT, 4000000, 1500003 + 4500000, 0, 0, [dict(hit, prog=[4500, 1500])]) == \
+        "progressive"  # paid above the ceiling
+    assert kind(oracle.jackpot_shown, SEPT, {"jackpot": 4000}) is None
+    assert kind(oracle.jackpot_shown, SEPT, {"jackpot": 4001}) == "progressive"
+    assert kind(oracle.vlt_prizes, None, [{"n": 1, "win": 4000}], 25, 100000) is None
+    assert kind(oracle.vlt_prizes, None, [{"n": 1, "win": 4001}], 25, 100000) == "vlt_prize"
+    assert kind(oracle.vlt_prizes, "jackpot", [], 25, 100000) == "vlt_prize"
+
+
+# --- the screen's frame --------------------------------------------------------------------------------
+def test_the_outcome_is_the_last_game_s_and_the_limits_the_profile_s():
+    last = {"n": 3, "bet": 2, "win": 45}
+    shown = {"state": "credit", "outcome": {"bet": 2, "lines": [[0, 40], [-1, 5]], "free": None}}
+    assert kind(oracle.outcome_shown, shown, last, 45) is None
+    assert kind(oracle.outcome_shown, shown, last, 40) == "outcome"  # the wins do not add up to the award
+    assert kind(oracle.outcome_shown, shown, dict(last, bet=3), 45) == "outcome"
+    assert kind(oracle.outcome_shown, dict(shown, state="spin"), last, 45) == "outcome"  # during the reels
+    free = dict(shown, outcome={"bet": 2, "lines": [[0, 40]], "free": [10, 120]})
+    assert kind(oracle.outcome_shown, free, last, 160) is None
+    assert kind(oracle.limits_shown, {"limits": {"bet": 250, "prize": 100000}}, {"bet": 250, "prize": 100000}) is None
+    assert kind(oracle.limits_shown, {"limits": None}, {"bet": 250, "prize": 100000}) == "limits"
+    assert kind(oracle.limits_shown, {"limits": None}, None) is None
+    assert kind(oracle.rng_tilt_injected, {"rng"}, False) == "rng"
+    assert kind(oracle.rng_tilt_injected, {"rng"}, True) is None
+
+
+# --- the security log ----------------------------------------------------------------------------------
+STATUS = {"noise": 3, "records": 11, "archived": 0, "room": 245, "reserve": 8}  # `security status`
+
+
+def test_the_security_log_counts_noise_keeps_what_is_not_archived_and_fills_only_at_its_reserve():
+    full = ["refused: security log full: records 1 to 248 are not archived; an auditor exports them"]
+    assert kind(oracle.log_full_only_at_reserve, full, dict(STATUS, room=8)) is None
+    assert kind(oracle.log_full_only_at_reserve, full, dict(STATUS, room=9)) == "security"
+    assert kind(oracle.noise_not_recorded, STATUS, dict(STATUS, records=14, noise=203), 200, 4) is None
+    assert kind(oracle.noise_not_recorded, STATUS, dict(STATUS, records=211, noise=3), 200, 4) == "security"
+    before = [[5, 0, "sim", "ok", "a"], [6, 0, "sim", "ok", "b"], [7, 0, "sim", "ok", "c"]]
+    assert kind(oracle.archive_kept, before, before[1:] + [[8, 0, "sim", "ok", "d"]], 5) is None
+    assert kind(oracle.archive_kept, before, before[2:], 5) == "security"
+    setup = [1, 0, "sim", "setup", "first administrator sim, logged in"]  # firmware/console_access.py
+    enrol = [9, 0, "sim", "enrol", "first administrator sim by the operator's enrolment 1"]
+    lost = [1, 0, "-", "lost", "accounts unreadable: blank"]
+    assert kind(oracle.enrolled, [setup]) is None  # the machine's first administrator
+    assert kind(oracle.enrolled, [lost, enrol]) is None
+    assert kind(oracle.enrolled, [lost, setup]) == "enrolment"
+    assert kind(oracle.enrolled, [setup, enrol, [12] + setup[1:]]) == "enrolment"

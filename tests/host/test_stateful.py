@@ -258,3 +258,40 @@ def test_a_coupon_owed_behind_an_open_head_waits_for_the_attendant_under_a_secon
         assert [t.number for t in m.rig.printer.issued()] == [owed["n"]]
     finally:
         m.teardown()
+
+
+def test_the_inputs_of_issue_22_9_walked_once_on_a_vlt():
+    """A vlt sequence through the rules issue 22.9 added, each step checked by the oracle: the bill
+    validator's fault, fraud and counter replay (its tilts keyed away), its power cut as a $20 note
+    goes in (a note of unknown fate, or not, as the instant falls), the attendant's word on it from the
+    cash box, the system's acknowledgements, the RAM clear refused with credits on the meter and then
+    taken between two coupons with everything paid, a progressive three units under its ceiling
+    passed by bet-3 games, and the operator's change to casino at 10 cents, which waits while credits
+    are owed and is taken once they are paid."""
+    def cut(**kw) -> list:
+        return ["power", dict({"kind": "cut", "during": "idle", "delay": 0.0, "hopper_too": False, "k": 0, "bit": 0,
+                               "games": ("sept-royal-88",), "tamper": False}, **kw)]
+
+    log = [["power_on", {"games": ("sept-royal-88",), "juris": "vlt", "vlt_games": ("sept-royal-88",)}],
+           ["validator", {"kind": "fault", "i": 0, "k": 1, "note": 1}], ["player", {"actions": ["key"]}],
+           ["validator", {"kind": "fraud", "i": 1, "k": 1, "note": 1}], ["player", {"actions": ["key"]}],
+           ["validator", {"kind": "replay", "i": 0, "k": 3, "note": 1}], ["player", {"actions": ["key"]}],
+           ["notes", {"types": [2]}], cut(during="note", delay=0.1, validator_too=True),
+           ["attendant_note", {"kind": "settle"}], ["player", {"actions": ["key"]}],
+           ["ramclear", {"prepare": False}], ["player", {"actions": ["cashout"]}], ["coupons_ack", {"kind": "all"}],
+           ["ramclear", {"prepare": True}], ["progressive_preset", {"below": 3, "rolled": 0}],
+           ["notes", {"types": [1]}], ["player", {"actions": ["bet_max", "play"]}],
+           ["basis", {"juris": "casino", "denom": 10, "owe": "as_is"}], ["player", {"actions": ["cashout"]}],
+           ["basis", {"juris": "casino", "denom": 10, "owe": "nothing"}], ["player", {"actions": ["token", "play"]}]]
+    m = play(log)
+    try:
+        assert m.basis == ("casino", 10) and m.rig.running == "casino" and m.rig.screen["cents"] == 10
+        numbers = {t.number for t in m.rig.printer.issued()}
+        assert len(numbers) >= 2  # a coupon before the clear between coupons, one after
+        events = m.rig.console_json("events json")["events"]
+        assert events[0][2] == "ramclear" and "nothing owed" in events[0][3], events[0]
+        assert m.rig.screen["jackpot"] == 4000  # at its ceiling, what passed it rolled over
+        assert m.rec.rules.keys() >= {"validator", "attendant_note", "ramclear", "coupons_ack", "progressive_preset",
+                                      "basis"}
+    finally:
+        m.teardown()
