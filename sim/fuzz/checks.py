@@ -107,6 +107,7 @@ class Checks:
         notes = rig.console_json("note json")
         oracle.unknown_note_caused(self.unproven, notes["unproven"], self.unknown_cause, self.step_kind)
         self.unproven = notes["unproven"]
+        self.note_standing = notes["note"] is not None
         coins = rig.peer.accepting(self._token_position())
         bills = any(rig.bills.accepting(t) for t in rig.bills.bills)
         oracle.unknown_note_stops_money(notes["note"], s, coins, bills)

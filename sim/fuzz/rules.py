@@ -105,6 +105,7 @@ class CabinetRules(RuleBasedStateMachine):
         self.floors: dict[str, int] = {}
         self.unknown_cause = False  # the validator lost its power, or a counter fault struck a pending note
         self.unproven = 0  # notes of unknown fate counted so far (`note json`)
+        self.note_standing = False  # one stands now (`note json`, after the last step)
         self.entropy_stuck = False
         self.kept: dict[int, str] = {}  # coupon records seen and not acknowledged: sequence -> number
         self.numbers: dict[str, int] = {}  # every control number seen on paper -> its credits
@@ -223,6 +224,8 @@ class CabinetRules(RuleBasedStateMachine):
             # a player at a locked or tilted machine calls the attendant before anything else (a lock
             # or tilt otherwise outlasts whole sequences: seed 61 played no game in 320 steps)
             self._key()
+            if " waits: " in rig.screen.get("msg", ""):  # the operator's change waits for the credits
+                self._cashout(None)
         for i, a in enumerate(actions):
             if a in ("hold", "auto"):
                 rig.panel.touch(a, i % 5 + 1 if a == "hold" else 0)  # taken only while a hand waits

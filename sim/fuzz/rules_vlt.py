@@ -77,7 +77,7 @@ class VltRules:
                 b.replay(k) if fault == "replay" else b.jump(k) if fault == "jump" else b.lose_events(max(k, 6))
         self.rig.wait_bills(2)
 
-    @precondition(vlt)
+    @precondition(lambda self: vlt(self) and (self.rig is None or self.note_standing or self.unknown_cause))
     @rule(kind=st.sampled_from(ATTENDANT_KINDS))
     @logged
     def attendant_note(self, kind: str) -> None:
