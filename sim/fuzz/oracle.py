@@ -451,11 +451,17 @@ def basis_after_boot(before: tuple[str, int], asked: tuple[str, int], owed: bool
         raise Violation("basis", f"{events} basis events but the basis stayed {now}")
 
 
-def floors_up(before: dict[str, int], after: dict[str, int]) -> None:
-    """The board's floors (release, configuration, enrolment numbers) never go down."""
+def floors_up(before: dict[str, int], after: dict[str, int], software: str = "") -> None:
+    """The board's floors (release, configuration, enrolment numbers) never go down, and the
+    release floor is at least the release that runs (`software`: the ready line's, 'release 0.1.0
+    (number 1000) authentic, ...')."""
     down = {k: (before[k], after.get(k, 0)) for k in before if after.get(k, 0) < before[k]}
     if down:
         raise Violation("floors", f"floors went down: {down}")
+    if "(number " in software:
+        number = int(software.split("(number ")[1].split(")")[0])
+        if after.get("release", 0) < number:
+            raise Violation("floors", f"release floor {after.get('release')} below the release that runs: {software}")
 
 
 # --- the progressive -----------------------------------------------------------------------------------

@@ -182,7 +182,7 @@ class CabinetRules(RuleBasedStateMachine):
         rig = self.rig
         now = (rig.running, rig.screen.get("cents", config.DENOM_CENTS))
         floors = rig.floors()
-        oracle.floors_up(self.floors, floors)
+        oracle.floors_up(self.floors, floors, rig.fw.ready.get("software") or "")
         self.floors = floors
         if rig.screen.get("state") == "ramerror":
             return  # the books cannot say; the RAM clear that follows starts a new basis

@@ -203,6 +203,10 @@ def test_the_basis_changes_only_with_nothing_owed_and_with_its_event():
     assert kind(oracle.basis_after_boot, vlt, casino10, None, casino10, 1) is None  # owed not known
     assert kind(oracle.floors_up, {"config": 3, "release": 1000}, {"config": 3, "release": 1000}) is None
     assert kind(oracle.floors_up, {"config": 3}, {"config": 2}) == "floors"
+    ready = "release 0.1.0 (number 1000) authentic, development key"  # the ready line's `software`
+    assert kind(oracle.floors_up, {}, {"release": 1000}, ready) is None
+    assert kind(oracle.floors_up, {}, {"release": 999}, ready) == "floors"
+    assert kind(oracle.floors_up, {}, {}, "unverified") is None  # code from source: no release number
 
 
 # --- the progressive -----------------------------------------------------------------------------------
