@@ -1,5 +1,7 @@
 # Boot check of a shipped game against its certificate (by-law s. 93, issue 4):
 #   ok, reason, game = games.certificate.check("games/models/x.json", "games/certs/x.json")
+# 0. the model is read (games/model_json.py) and built (games/model.py): a malformed model, or one
+#    past a bound of games/limits.py, is refused naming the fault, in bounded time and heap;
 # 1. the canonical math hash of the model equals the certificate's (a tampered model fails);
 # 2. every bet level's certified return is >= the 83 % floor (games/floor.py);
 # 3. the device recomputes the exact return of every bet level with integers (games/exact.py)
@@ -25,6 +27,8 @@ NO_MEMORY = "boot check needs more memory than this board has free"
 
 
 def _frac(s):
+    if not isinstance(s, str):
+        raise ValueError("certified fraction %r is not \"p/q\"" % (s,))
     p, _, q = s.partition("/")
     p = int(p)
     q = int(q) if q else 1
@@ -60,28 +64,36 @@ def _check(model_path, cert_path, recompute):
         raise  # the heap, not the files: check() collects and tries once more
     except Exception as e:  # noqa: missing or unreadable file, bad JSON
         return False, "unreadable model or certificate: %s" % (e,), None
-    if isinstance(model, dict) and model.get("format") == "jeton-poker/1":  # video poker: games/poker_cert.py
+    if not isinstance(model, dict):
+        return False, "invalid model: model must be an object", None
+    if model.get("format") == "jeton-poker/1":  # video poker: games/poker_cert.py
         from games.poker_cert import check as poker_check
 
         model = cert = None
         gc.collect()
         return poker_check(model_path, cert_path)
+    if not isinstance(cert, dict):
+        return False, "unreadable certificate: not an object", None
     try:
         if model.get("format") == KENO:  # a keno card game: its own tables, same rules (issue 13)
             from games.keno_check import check_model
 
             return check_model(model, cert, recompute, _frac, _pct)
+        # the game first: a malformed model or one past a bound is named as such (games/limits.py),
+        # not as a hash mismatch (it has no certificate)
+        game = ReelGame(model)
         gc.collect()
         h = math_hash(model)
+        model = None  # the game keeps what it needs of it; the strips and pays go before the recomputation
         gc.collect()  # the hash's canonical pieces
         if cert.get("math_hash") != h:
             return False, "math hash mismatch: model %s..., certificate %s..." % (
                 h[:16], str(cert.get("math_hash"))[:16]), None
-        if cert.get("id") != model.get("id"):
-            return False, "certificate is for %r, model is %r" % (cert.get("id"), model.get("id")), None
-        game = ReelGame(model)
-        model = None  # the game keeps what it needs of it; the strips and pays go before the recomputation
-        rtps = cert.get("rtp") or {}
+        if cert.get("id") != game.id:
+            return False, "certificate is for %r, model is %r" % (cert.get("id"), game.id), None
+        rtps = cert.get("rtp")
+        if not isinstance(rtps, dict):
+            return False, "certificate: no certified returns", None
         for bi, bet in enumerate(game.bets):
             s = rtps.get(str(bet))
             if s is None:
@@ -93,8 +105,9 @@ def _check(model_path, cert_path, recompute):
             if recompute:
                 gc.collect()  # what the previous step left: one bet level at a time
                 n, d = exact.rtp(game.m, bi)
-                if n * q != p * d:
-                    return False, "bet %d: recomputed return %d/%d differs from certified %s" % (bet, n, d, s), None
+                if n * q != p * d:  # percentages: a 600-digit fraction is no line for the event log
+                    return False, "bet %d: recomputed return %s differs from the certified %s" % (
+                        bet, _pct(n, d), _pct(p, q)), None
                 if not meets_floor(n, d):
                     return False, "bet %d: return %s below the %d %% floor (s. 93)" % (
                         bet, _pct(n, d), RTP_FLOOR_NUM), None

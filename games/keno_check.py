@@ -11,12 +11,12 @@ from games import keno_exact
 
 
 def check_model(model, cert, recompute, frac, pct):
+    game = KenoGame(model)  # first: a malformed model is named as such, not as a hash mismatch
     h = math_hash(model)
     if cert.get("math_hash") != h:
         return False, "math hash mismatch: model %s..., certificate %s..." % (h[:16], str(cert.get("math_hash"))[:16]), None
-    if cert.get("id") != model.get("id"):
-        return False, "certificate is for %r, model is %r" % (cert.get("id"), model.get("id")), None
-    game = KenoGame(model)
+    if cert.get("id") != game.id:
+        return False, "certificate is for %r, model is %r" % (cert.get("id"), game.id), None
     model = None
     rtps = cert.get("rtp") or {}
     lo = None

@@ -37,15 +37,17 @@ def _check(model_path, cert_path):
         raise
     except Exception as e:  # noqa: missing or unreadable file, bad JSON
         return False, "unreadable model or certificate: %s" % (e,), None
+    if not isinstance(cert, dict):
+        return False, "unreadable certificate: not an object", None
     try:
+        game = PokerGame(model)  # first: a malformed model is named as such, not as a hash mismatch
         h = math_hash(model)
         gc.collect()
         if cert.get("math_hash") != h:
             return False, "math hash mismatch: model %s..., certificate %s..." % (
                 h[:16], str(cert.get("math_hash"))[:16]), None
-        if cert.get("id") != model.get("id"):
-            return False, "certificate is for %r, model is %r" % (cert.get("id"), model.get("id")), None
-        game = PokerGame(model)
+        if cert.get("id") != game.id:
+            return False, "certificate is for %r, model is %r" % (cert.get("id"), game.id), None
         if game.m.strategy is None:
             return False, "no built-in strategy (s. 93 is checked on it)", None
         lo = None
