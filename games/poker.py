@@ -10,6 +10,21 @@ from games.poker_hand import award
 from games.poker_hold import pattern
 
 
+def _suit_perms():
+    # the 24 orders of the four suits, 4 bytes each, in lexicographic order (a fixed enumeration)
+    out = bytearray()
+    for a in range(4):
+        for b in range(4):
+            for c in range(4):
+                for d in range(4):
+                    if a != b and a != c and a != d and b != c and b != d and c != d:
+                        out.extend(bytes((a, b, c, d)))
+    return bytes(out)
+
+
+_PERMS = _suit_perms()
+
+
 class PokerOutcome:
     """A finished hand, with the reel outcome's fields so the firmware's books, recall digest
     (firmware/recall.py) and sim.replay treat both alike: draws = the deck order then the holds."""
@@ -55,6 +70,10 @@ class PokerGame:
         self.name = m.name
         self.bets = m.bets
         self._hand = bytearray(HAND_SIZE)
+        self._rep = bytearray(HAND_SIZE)  # suggest(): the deal's canonical form, sorted
+        self._back = bytearray(HAND_SIZE)  # suggest(): the dealt position of each card of _rep
+        self._keys = [0] * HAND_SIZE  # canonical(): card * 8 + dealt position, sorted
+        self._best = [0] * HAND_SIZE
 
     def shuffle(self, gen):
         """A new deck order: every order equally likely. Commit it before showing deck[0:5]."""
@@ -122,17 +141,66 @@ class PokerGame:
         return self.m.names[i].get(lang, self.m.names[i]["en"]) if i >= 0 else ""
 
     def suggest(self, deal):
-        """The built-in strategy's holds for the five dealt cards: of the 32 holds, the one whose
-        pattern comes first in the model's strategy list (ties: the lowest mask); 0 (draw five) when
-        no pattern is listed or the model has no strategy."""
+        """The built-in strategy's holds for the five dealt cards (bit i: card i of the deal).
+
+        The rule, the certifier's (tools/certify/poker.py strategy_holds), independent of the order
+        the cards were dealt in: the deal is relabelled to its canonical form (canonical(): the
+        suit relabelling whose sorted cards come first in colex order, which is the certifier's
+        representative of the deal's suit-symmetry class), the hold whose pattern comes first in
+        the model's strategy list is chosen over that sorted hand (ties: the lowest mask, bit i =
+        its i-th card), and the held cards are mapped back to the dealt positions. So every order of
+        the same five cards holds the same cards, and each deal holds the image of what the
+        certifier's representative holds: the certified auto-hold return is the return of these
+        holds (tests/host/test_poker_autohold.py). 0 (draw five) when no pattern is listed or the
+        model has no strategy."""
         st = self.m.strategy
         if not st:
             return 0
+        rep = self._rep
+        back = self._back
+        self.canonical(deal, rep, back)
         best = 0
         pos = len(st)
         for mask in range(32):
-            p = st.get(pattern(self.m, deal, mask), pos)
+            p = st.get(pattern(self.m, rep, mask), pos)
             if p < pos:
                 pos = p
                 best = mask
-        return best
+        holds = 0
+        for i in range(HAND_SIZE):
+            if best >> i & 1:
+                holds |= 1 << back[i]
+        return holds
+
+    def canonical(self, deal, rep, back):
+        """rep <- the deal relabelled by the suit order (of the 24, the first in _PERMS) whose
+        sorted cards are least in colex order (compared from the highest card down); back[i] <- the
+        dealt position of rep[i]. The joker keeps its code. A function of the set of cards only."""
+        keys = self._keys
+        best = self._best
+        have = False
+        for p in range(0, 96, 4):
+            for i in range(HAND_SIZE):
+                c = deal[i]
+                if c < 52:
+                    c = (c & 0xFC) | _PERMS[p + (c & 3)]
+                keys[i] = c << 3 | i
+            for i in range(1, HAND_SIZE):  # insertion sort of five
+                k = keys[i]
+                j = i - 1
+                while j >= 0 and keys[j] > k:
+                    keys[j + 1] = keys[j]
+                    j -= 1
+                keys[j + 1] = k
+            if have:
+                j = HAND_SIZE - 1  # colex: the highest card first; cards only, not positions
+                while j >= 0 and keys[j] >> 3 == best[j] >> 3:
+                    j -= 1
+                if j < 0 or keys[j] >> 3 > best[j] >> 3:
+                    continue
+            for i in range(HAND_SIZE):
+                best[i] = keys[i]
+            have = True
+        for i in range(HAND_SIZE):
+            rep[i] = best[i] >> 3
+            back[i] = best[i] & 7

@@ -199,6 +199,58 @@ def test_suggestion_follows_the_strategy_list():
     assert PokerGame(raw).suggest(cards("Ts Js Qs Ks As")) == 0
 
 
+def _orders(hand):
+    # the 120 orders of five cards (no itertools on MicroPython)
+    if len(hand) <= 1:
+        return [list(hand)]
+    out = []
+    for i in range(len(hand)):
+        for rest in _orders(hand[:i] + hand[i + 1:]):
+            out.append([hand[i]] + rest)
+    return out
+
+
+def _held(g, deal):
+    h = g.suggest(bytes(deal))
+    return sorted(deal[i] for i in range(5) if h >> i & 1)
+
+
+def test_the_same_cards_are_held_in_every_order():
+    # issue 23.11: 2c 4d 5d 8c 9c dealt as [0,9,13,24,28] held 2c 4d 5d, dealt as [24,28,0,9,13]
+    # 8c 9c 2c (ties went to the lowest dealt position); the certifier counts 2c 4d 5d
+    for name, hand, want in (("deuces-wild-100", [0, 9, 13, 24, 28], [0, 9, 13]),
+                             ("deuces-wild-99", [0, 9, 13, 24, 28], [0, 9, 13]),
+                             ("joker-poker-100", cards("JK 9h Ts 3c 4d"), None),
+                             ("jacks-96", cards("Jc 3h Jd 6s 9c"), cards("Jc Jd"))):
+        g = PokerGame(load(name))
+        first = _held(g, hand)
+        if want is not None:
+            assert first == sorted(want), (name, first)
+        for order in _orders(hand):
+            assert _held(g, order) == first, (name, order)
+
+
+def test_canonical_relabels_the_suits_to_the_least_sorted_hand():
+    # the certifier's representative of a suit-symmetry class: of the 24 suit relabellings, the one
+    # whose sorted cards come first in colex order (the highest card compared first)
+    g = PokerGame(load("jacks-96"))
+    rep = bytearray(5)
+    back = bytearray(5)
+    g.canonical(bytes(cards("As Ks Qs Js Ts")), rep, back)  # a royal in spades: in clubs
+    assert list(rep) == cards("Tc Jc Qc Kc Ac") and list(back) == [4, 3, 2, 1, 0]
+    g.canonical(bytes([24, 28, 0, 9, 13]), rep, back)  # already canonical: the deal sorted
+    assert list(rep) == [0, 9, 13, 24, 28] and list(back) == [2, 3, 4, 0, 1]
+    # the aces (the highest cards) take the two lowest suits, the sevens the other two; the deuce
+    # shares its suit with an ace, and the lowest deuce decides which ace is the club
+    g.canonical(bytes(cards("Ah Ad 7s 7c 2h")), rep, back)
+    assert list(rep) == cards("2c 7h 7s Ac Ad"), [card_name(c) for c in rep]
+    assert list(back) == [4, 3, 2, 0, 1]  # 7c is 7h: of two equal relabellings, the first in _PERMS
+    j = PokerGame(load("joker-poker-100"))
+    # the joker stays the highest card; the kings take clubs and diamonds, the spades hearts
+    j.canonical(bytes(cards("JK Kh Kd 2s 9s")), rep, back)
+    assert list(rep) == cards("2h 9h Kc Kd JK"), [card_name(c) for c in rep]
+
+
 def test_play_deals_holds_and_draws_from_one_shuffle():
     raw = load("jacks-96")
     raw["strategy"] = ["20|2|10-|000", "10|1|-11|000"]  # a pair of jacks or better, else one high card

@@ -388,8 +388,10 @@ class Analysis:
         return r
 
     def strategy_holds(self, order: dict) -> np.ndarray:
-        """The built-in strategy's hold per deal (games/poker.py suggest): the first-listed pattern,
-        ties to the lowest mask, 0 when no pattern is listed."""
+        """The built-in strategy's hold per deal class, as a mask over its representative's sorted
+        cards: the first-listed pattern, ties to the lowest mask, 0 when no pattern is listed. The
+        device (games/poker.py suggest) holds on each deal's canonical form, which is this
+        representative, by the same rule: the cabinet's holds are these (issue 23.11)."""
         big = len(order)
         pos = np.full(len(self.pattern_names), big, dtype=np.int64)
         for i, nm in enumerate(self.pattern_names):
