@@ -1,5 +1,5 @@
 # Boot check of a video poker model against its certificate (jeton-poker/1, by-law s. 93):
-#   ok, reason, game = games.poker_cert.check("games/models/jacks-96.json", "games/certs/jacks-96.json")
+#   ok, reason, game = games.poker_cert.check("games/models/jacks-98.json", "games/certs/jacks-98.json")
 # 1. the canonical math hash of the model (pay table AND built-in strategy) equals the certificate's;
 # 2. at every bet level both the optimal return and the built-in strategy's return are >= 83 %.
 # The device does not recompute them: the exact analysis covers 2.6 million deals x 32 holds (host,

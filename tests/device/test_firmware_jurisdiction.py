@@ -83,10 +83,10 @@ def test_largest_prize_of_shipped_models():
     keno = KenoModel(read("games/models/keno-classique-92.json"))
     assert jurisdiction.largest_prize(keno) == 250000
     assert any("prize" in w for w in jurisdiction.check_game("vlt", 25, keno.bets, jurisdiction.largest_prize(keno)))
-    # jacks-96's royal flush pays 4000 credits at 5 coins (its "awards"): the largest prize
+    # jacks-98's royal flush pays 4000 credits at 5 coins (its "awards"): the largest prize
     from games.poker_model import PokerModel
 
-    assert jurisdiction.largest_prize(PokerModel(read("games/models/jacks-96.json"))) == 4000
+    assert jurisdiction.largest_prize(PokerModel(read("games/models/jacks-98.json"))) == 4000
 
 
 class _Ledger:

@@ -14,7 +14,7 @@ from firmware.ledger import Ledger
 from games import load
 
 MODEL = "games/models/sept-royal-88.json"
-POKER = "games/models/jacks-96.json"
+POKER = "games/models/jacks-98.json"
 GAME = [None]
 POKER_GAME = [None]
 NVRAM = RamNvram(69632)  # one image, wiped for each cabinet: 64 KB blocks fragment a fixed heap

@@ -115,16 +115,16 @@ def test_keys_a_format_does_not_know_are_refused_by_name():
     k = copy(load("keno-classique-88"))
     k["bonus"] = 1
     assert why(KenoModel, k) == 'jeton-keno/1: unknown key "bonus"'
-    p = copy(load("jacks-96"))
+    p = copy(load("jacks-98"))
     p["double_up"] = True
     assert why(PokerModel, p) == 'jeton-poker/1: unknown key "double_up"'
-    p = copy(load("jacks-96"))
+    p = copy(load("jacks-98"))
     p["awards"][0]["progressive"] = True
     assert why(PokerModel, p) == 'award 0: unknown key "progressive"'
 
 
 def test_poker_bets_are_one_to_five_coins():
-    p = copy(load("jacks-96"))
+    p = copy(load("jacks-98"))
     p["bets"] = [1, 2, 3, 4, 5, 6]
     for a in p["awards"]:
         if isinstance(a["pays"], list):
@@ -132,7 +132,7 @@ def test_poker_bets_are_one_to_five_coins():
     assert why(PokerModel, p) == "bet 6: a video poker bet is 1 to 5 coins (limits.MAX_POKER_COINS)"
     p["bets"] = [0, 1]
     assert why(PokerModel, p) == "bet must be a positive integer"
-    p = copy(load("jacks-96"))
+    p = copy(load("jacks-98"))
     p["bets"] = [5]
     for a in p["awards"]:
         if isinstance(a["pays"], list):
@@ -203,7 +203,7 @@ def test_free_spins_are_bounded():
 
 
 def test_strategy_is_bounded():
-    p = copy(load("jacks-96"))
+    p = copy(load("jacks-98"))
     p["strategy"] = ["x%d" % i for i in range(256)]
     assert len(PokerModel(p).strategy) == 256
     p["strategy"].append("y")
@@ -295,7 +295,7 @@ def test_the_boot_check_names_every_fault_and_never_raises():
             (skeleton(cascade=True), 'invalid model: jeton-reels/1: unknown key "cascade"'),
             (a, "invalid model: free_spins cap is 400: at most 100 (limits.MAX_FREE_SPINS)"),
             (dict(copy(load("keno-classique-88")), pays={"\uff13": {"3": 1}}), 'invalid model: pays: key "\\uff13"'),
-            (dict(copy(load("jacks-96")), bets=[1, 2, 3, 4, 5, 6]),
+            (dict(copy(load("jacks-98")), bets=[1, 2, 3, 4, 5, 6]),
              "invalid model: bet 6: a video poker bet is 1 to 5 coins (limits.MAX_POKER_COINS)"),
             ([("[", 1), ("1,", 8190), ("1]", 1)], None),  # 16 KB of the heaviest JSON: a list, or the heap
         )

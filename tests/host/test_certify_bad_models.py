@@ -85,11 +85,11 @@ def _bad() -> dict[str, tuple[object, str]]:
         "\uff13", m["pays"].pop("3"))), 'pays: key "\\uff13" is not a count (decimal digits 0-9, no leading zero)')
     out["keno_unknown_key"] = (change(_model("keno-etoile-86"), lambda m: m.__setitem__("super_ball", True)),
                                'jeton-keno/1: unknown key "super_ball"')
-    out["poker_bet_6_coins"] = (change(_model("jacks-96"), lambda m: m.__setitem__("bets", [1, 2, 3, 4, 5, 6])),
+    out["poker_bet_6_coins"] = (change(_model("jacks-98"), lambda m: m.__setitem__("bets", [1, 2, 3, 4, 5, 6])),
                                 "bet 6: a video poker bet is 1 to 5 coins (limits.MAX_POKER_COINS)")
-    out["poker_bet_0"] = (change(_model("jacks-96"), lambda m: m.__setitem__("bets", [0, 1, 2, 3, 4])),
+    out["poker_bet_0"] = (change(_model("jacks-98"), lambda m: m.__setitem__("bets", [0, 1, 2, 3, 4])),
                           "bet must be a positive integer")
-    out["poker_unknown_key"] = (change(_model("jacks-96"), lambda m: m.__setitem__("double_up", True)),
+    out["poker_unknown_key"] = (change(_model("jacks-98"), lambda m: m.__setitem__("double_up", True)),
                                 'jeton-poker/1: unknown key "double_up"')
     return out
 

@@ -56,9 +56,9 @@ def test_keno_and_poker_are_held_to_the_same_limits(capsys: pytest.CaptureFixtur
     assert rc == 1
     assert "REFUSED: vlt maximum bet: $6.25 above $2.50" in err
     assert "REFUSED: vlt maximum prize: $62500.00 above $1000.00" in err
-    # jacks-96 at 25 c: bet 5 credits ($1.25); its royal flush pays 4000 credits at five coins,
+    # jacks-98 at 25 c: bet 5 credits ($1.25); its royal flush pays 4000 credits at five coins,
     # $1,000.00 exactly: inside the limit. At 26 c the same royal is over it
-    rc, err = _run(capsys, "games/models/jacks-96.json", "--jurisdiction", "vlt")
+    rc, err = _run(capsys, "games/models/jacks-98.json", "--jurisdiction", "vlt")
     assert rc == 0 and "REFUSED" not in err, err
-    rc, err = _run(capsys, "games/models/jacks-96.json", "--jurisdiction", "vlt", "--denom", "26")
+    rc, err = _run(capsys, "games/models/jacks-98.json", "--jurisdiction", "vlt", "--denom", "26")
     assert rc == 1 and "REFUSED: vlt maximum prize: $1040.00 above $1000.00" in err, err

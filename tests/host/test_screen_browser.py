@@ -248,7 +248,7 @@ def test_a_poker_hand_is_drawn_as_cards_with_hold_keys(rig, page: Chromium) -> N
     c = page
     lang = c.js("document.documentElement.lang")
     held = {"fr": "GARDÉE", "en": "HELD"}[lang]
-    frame = ("{state: 'hold', credits: 7, cents: 25, id: 'jacks-96', reels: [['As', 'Td', '7h', '7c', 'JK']], "
+    frame = ("{state: 'hold', credits: 7, cents: 25, id: 'jacks-98', reels: [['As', 'Td', '7h', '7c', 'JK']], "
              "hand: {held: [0, 0, 1, 1, 0], open: true}}")
     shown = c.js("const posts = []; const was = window.fetch; window.fetch = (u, o) => { if (!o || o.method !== 'POST') "
                  "return was(u, o); posts.push(u); return Promise.resolve({ok: false}); }; S.frame = %s; draw(); "
@@ -265,7 +265,7 @@ def test_a_poker_hand_is_drawn_as_cards_with_hold_keys(rig, page: Chromium) -> N
     # the screenshot, for a human: the frame pinned meanwhile (a frame from the cabinet draws it again)
     c.js("window.drawFrame = draw; draw = () => { S.frame = %s; drawFrame(); }; draw()" % frame)
     try:
-        # its pay table: one row per award, a column per bet (games/models/jacks-96.json: the royal
+        # its pay table: one row per award, a column per bet (games/models/jacks-98.json: the royal
         # flush pays 250 per coin, 4000 at 5 coins)
         c.wait(lambda: c.js("document.querySelectorAll('#pays tbody tr').length") == 9, "the poker pay table")
         royal = c.js("[...document.querySelector('#pays tbody tr').children].map(e => e.textContent)")

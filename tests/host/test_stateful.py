@@ -97,8 +97,8 @@ def test_poker_hands_with_random_holds_and_cuts_between_deal_and_draw():
     the screen to the peers (the bet debited once, the award paid once); the recall replays."""
     from sim import replay
 
-    cut = {"kind": "cut", "delay": 0.05, "hopper_too": False, "k": 0, "bit": 0, "games": ("jacks-96",), "tamper": False}
-    log = [["power_on", {"games": ("jacks-96",)}], ["player", {"actions": ["token", "token", "play", "hold"]}]]
+    cut = {"kind": "cut", "delay": 0.05, "hopper_too": False, "k": 0, "bit": 0, "games": ("jacks-98",), "tamper": False}
+    log = [["power_on", {"games": ("jacks-98",)}], ["player", {"actions": ["token", "token", "play", "hold"]}]]
     for during in ("idle", "cashout", "door"):
         log.append(["power", dict(cut, during=during)])
         if during == "door":
@@ -112,9 +112,9 @@ def test_poker_hands_with_random_holds_and_cuts_between_deal_and_draw():
         games = export["games"]
         assert m.truth.meters["games_played"] == 4 and len(games) == 3  # the fourth hand waits for its draw
         assert m.rig.screen["hand"]["open"] and m.rig.screen["state"] == "hold"
-        g = fuzz.game("jacks-96")
+        g = fuzz.game("jacks-98")
         assert any(r["draws"][-1] != g.suggest(bytes(r["draws"][:5])) for r in games)  # the player's own holds
-        assert all(not r["diffs"] for r in replay.replay(export, fuzz.MODELS["jacks-96"].parent))
+        assert all(not r["diffs"] for r in replay.replay(export, fuzz.MODELS["jacks-98"].parent))
     finally:
         m.teardown()
 
