@@ -23,7 +23,7 @@ $(STAMP): requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	@touch $@
 
-# The configuration, without editing firmware/config.py: GAMES=aurore-89,trefle-90 (the offered games;
+# The configuration, without editing firmware/config.py: GAMES=aurore-88,trefle-90 (the offered games;
 # default config.GAMES), PROFILE=pyboard|rp2|esp32 (boot as that board's wires; default emulated).
 GAMES   ?=
 PROFILE ?= emulated

@@ -198,7 +198,7 @@ class _Reader:
 
     def string(self, item=False):
         # item: an array's item. A 5x3 model names its symbols some 600 times in its strips and pay
-        # groups, and a str object costs some 75 bytes of a board's heap: aurore-89 took 52 KB that
+        # groups, and a str object costs some 75 bytes of a board's heap: aurore-88 took 52 KB that
         # way. MicroPython's str() of bytes hands out the interned text (a qstr) when one exists, so
         # the short items are interned first (getattr interns its name on MicroPython; the lookup
         # itself is of no interest): a dozen names and a poker model's hold patterns, some hundred

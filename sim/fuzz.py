@@ -53,13 +53,13 @@ GAME_IDS = OFFERED
 CERTS = ROOT / "games" / "certs"
 # every shipped game alone, and multi-game sets (the first that passes its boot check is played)
 GAME_SETS = tuple((g,) for g in GAME_IDS) + (
-    ("sept-royal-88", "trefle-90", "aurore-89"),
-    ("aurore-93", "sept-royal-92"),
-    ("trefle-94", "sept-royal-85", "aurore-85"),
+    ("sept-royal-87", "trefle-90", "aurore-88"),
+    ("aurore-93", "sept-royal-91"),
+    ("trefle-94", "sept-royal-84", "aurore-85"),
 )
 # a vlt cabinet's game sets: reel games within the vlt profile's bet and prize limits (the others
 # are refused at boot with the rule named; `certify --jurisdiction vlt` says which)
-VLT_SETS = (("sept-royal-88",), ("sept-royal-92",), ("sept-royal-85", "sept-royal-88"))
+VLT_SETS = (("sept-royal-87",), ("sept-royal-91",), ("sept-royal-84", "sept-royal-87"))
 JURISDICTIONS = ("casino", "casino", "vlt")
 PRINTER_KINDS = ("paper_out", "jam", "head_open", "silent", "low", "fix", "reprint")
 DUPLICATE = "*** DUPLICATA / DUPLICATE ***"  # firmware/coupon.py: the mark of a reprint

@@ -17,7 +17,7 @@ from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger
 from games import load
 
-MODEL = "games/models/sept-royal-88.json"
+MODEL = "games/models/sept-royal-87.json"
 NVRAM = RamNvram(69632)
 
 

@@ -71,10 +71,10 @@ def test_an_unknown_profile_is_refused_by_name():
 
 
 def test_largest_prize_of_shipped_models():
-    # figures read off the model files: sept-royal-88's best pay is "3 SEVEN" 1500 credits at bet 3;
+    # figures read off the model files: sept-royal-87's best pay is "3 SEVEN" 1500 credits at bet 3;
     # aurore-93's five WILD pay 2500 a coin: 5 coins a line at bet 100 (20 lines) is 12500 credits,
     # and its free spins double it (multiplier 2)
-    assert jurisdiction.largest_prize(Model(read("games/models/sept-royal-88.json"))) == 1500
+    assert jurisdiction.largest_prize(Model(read("games/models/sept-royal-87.json"))) == 1500
     assert jurisdiction.largest_prize(Model(read("games/models/aurore-93.json"))) == 25000
     # keno-classique-92's 10 of 10 pays 50000 credits a coin (its "pays" table, a coin of "unit" 5
     # credits): at bet 25, five coins, 250000 credits; a keno model is refused under vlt by it
@@ -104,17 +104,17 @@ def test_boot_disables_a_game_that_breaks_the_vlt_limits_and_names_the_rule():
     lines = []
     try:
         config.JURISDICTION = "vlt"
-        out = load_games(("trefle-86", "sept-royal-88"), "games/models", "games/certs", ledger, lines.append)
+        out = load_games(("trefle-85", "sept-royal-87"), "games/models", "games/certs", ledger, lines.append)
     finally:
         config.JURISDICTION = was
     (t, t_ok, t_why, t_game), (s, s_ok, _, s_game) = out
-    assert t == "trefle-86" and not t_ok and t_game is None
-    # trefle-86 bets up to 25 credits: $6.25 at 25 cents
+    assert t == "trefle-85" and not t_ok and t_game is None
+    # trefle-85 bets up to 25 credits: $6.25 at 25 cents
     assert t_why.startswith("vlt maximum bet: $6.25 above $2.50"), t_why
     assert ledger.events[0][0] == "game-off" and "vlt maximum bet" in ledger.events[0][1]
-    assert s == "sept-royal-88" and s_ok and s_game is not None
+    assert s == "sept-royal-87" and s_ok and s_game is not None
     ledger = _Ledger()
-    out = load_games(("trefle-86",), "games/models", "games/certs", ledger, lines.append)
+    out = load_games(("trefle-85",), "games/models", "games/certs", ledger, lines.append)
     assert out[0][1] and not ledger.events  # the casino profile offers it
 
 

@@ -133,7 +133,7 @@ def test_power_cut_after_the_wager_completes_on_the_committed_card():
 def test_touch_is_ignored_during_a_game_and_on_a_reel_game():
     from games import load as load_reels
 
-    cab, board, acc = cabinet(game=load_reels("games/models/sept-royal-88.json"))
+    cab, board, acc = cabinet(game=load_reels("games/models/sept-royal-87.json"))
     touch(board, cab, "spot", 5)
     assert cab.ledger.st.get("picks") is None
     cab, board, acc = cabinet()

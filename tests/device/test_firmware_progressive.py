@@ -8,7 +8,7 @@ from firmware.progressive import Progressive, ProgressiveError
 from games import load
 from games.model import Model, ModelError
 
-MODEL = "games/models/sept-royal-88.json"
+MODEL = "games/models/sept-royal-87.json"
 
 
 class Outcome:
@@ -35,7 +35,7 @@ def spec():
 
 
 def test_declared_in_the_certified_model():
-    # games/models/sept-royal-88.json: "progressive": {"pay": "3 SEVEN", "bet": 3, "rate": "1/100"},
+    # games/models/sept-royal-87.json: "progressive": {"pay": "3 SEVEN", "bet": 3, "rate": "1/100"},
     # and its pay table gives 3 SEVEN 1500 credits at 3 coins: that is the reset
     assert spec() == {"pay": "3 SEVEN", "bet": 3, "num": 1, "den": 100, "reset": 1500}
 

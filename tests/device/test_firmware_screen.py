@@ -15,7 +15,7 @@ def test_a_fresh_cabinet_says_nothing_and_names_its_model_and_credit_value():
     cab.show()
     s = board.display.screen
     assert say(board) is None and s["msg"] == ""
-    assert s["id"] == "sept-royal-88" and s["cents"] == 25  # firmware/config.py DENOM_CENTS
+    assert s["id"] == "sept-royal-87" and s["cents"] == 25  # firmware/config.py DENOM_CENTS
 
 
 def test_play_without_credits_says_insert():

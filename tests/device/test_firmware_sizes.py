@@ -112,7 +112,7 @@ def test_a_tournament_with_the_longest_figures_and_name_commits_and_reboots():
     led.tour_start(tournament.MAX_FEE, tournament.MAX_CREDITS, tournament.MAX_GAMES, 100, "2026-12-05",
                    tournament.MAX_HOURS, "9" * tournament.NAME_LEN)
     for i in range(3 * EVENTS_PER_CHUNK):
-        led.event("game-off", "aurore-89: " + "boot check needs more memory " * 5)
+        led.event("game-off", "aurore-88: " + "boot check needs more memory " * 5)
     again = Ledger(memory(nv))
     assert again.open() == [] and again.tour["name"] == "9" * tournament.NAME_LEN
     assert len(again.events()) == 3 * EVENTS_PER_CHUNK + 1

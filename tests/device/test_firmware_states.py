@@ -13,7 +13,7 @@ from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger
 from games import load
 
-MODEL = "games/models/sept-royal-88.json"
+MODEL = "games/models/sept-royal-87.json"
 POKER = "games/models/jacks-98.json"
 GAME = [None]
 POKER_GAME = [None]

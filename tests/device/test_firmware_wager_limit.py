@@ -21,7 +21,7 @@ def cabinet():
     led = Ledger(memory(board.nvram))
     led.open()
     acc = Acceptor()
-    cab = Cabinet(board, led, load("games/models/sept-royal-88.json"), rng.open_generator(rng.open_source("emulated")),
+    cab = Cabinet(board, led, load("games/models/sept-royal-87.json"), rng.open_generator(rng.open_source("emulated")),
                   acc, log=lambda m: None)
     cab.resume()
     cab.step(0)

@@ -16,9 +16,9 @@ import os
 
 from games.certificate import check
 
-SHIPPED = ("aurore-85", "aurore-89", "aurore-93", "keno-classique-88", "keno-classique-92", "keno-classique-95",
-           "keno-etoile-86", "keno-etoile-90", "sept-royal-85", "sept-royal-88", "sept-royal-92",
-           "skeleton-3reel", "trefle-86", "trefle-90", "trefle-94", "tricolore-88", "tricolore-92",
+SHIPPED = ("aurore-85", "aurore-88", "aurore-93", "keno-classique-88", "keno-classique-92", "keno-classique-95",
+           "keno-etoile-86", "keno-etoile-90", "sept-royal-84", "sept-royal-87", "sept-royal-91",
+           "skeleton-88", "trefle-85", "trefle-90", "trefle-94", "tricolore-88", "tricolore-92",
            "deuces-wild-99", "deuces-wild-98", "double-bonus-99", "double-bonus-96", "jacks-96", "jacks-98",
            "joker-poker-99", "joker-poker-96")  # video poker (issue 13)
 

@@ -59,7 +59,7 @@ def test_outcome_parts_add_up():
 
 
 def test_replay_rejects_bad_draws():
-    g = games.load("games/models/sept-royal-88.json")
+    g = games.load("games/models/sept-royal-87.json")
     with raises(ValueError):
         g.evaluate(1, [0, 0])
     with raises(ValueError):
@@ -71,7 +71,7 @@ def test_replay_rejects_bad_draws():
 
 
 def test_describe_french_and_english():
-    g = games.load("games/models/aurore-89.json")
+    g = games.load("games/models/aurore-88.json")
     fr = g.describe("fr")
     en = g.describe("en")
     assert fr[0] == "Aurore boréale" and en[0] == "Northern Lights"
@@ -185,7 +185,7 @@ def _agrees(g, raw, o):
 
 def test_games_worked_by_hand():
     # awards read off the pay tables of the model files by hand (docs/game-format.md rules)
-    g = games.load("games/models/sept-royal-88.json")
+    g = games.load("games/models/sept-royal-87.json")
     # strips start SEVEN BLANK BAR1 BLANK CHERRY BLANK BAR2 BLANK BAR1 BLANK BAR3 ...; the drawn stop
     # is the middle row, the one line
     assert g.evaluate(1, [0, 0, 0]).award == 200  # 3 SEVEN: [200, 400, 1500], bet 1
@@ -217,7 +217,7 @@ def test_games_worked_by_hand():
 
 def test_independent_evaluator_catches_a_wrong_engine():
     # the cross-check below must be able to fail: one pay changed in the engine's tables only
-    path = "games/models/sept-royal-88.json"
+    path = "games/models/sept-royal-87.json"
     g = games.load(path)
     raw = _raw(path)
     o = g.evaluate(1, [0, 0, 0])

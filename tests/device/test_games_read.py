@@ -32,7 +32,7 @@ def test_read_gives_what_json_gives():
 
 def test_read_shares_the_names():
     # MicroPython only (CPython has no fixed heap to measure): json.load makes a fresh copy of a
-    # name at each use unless the name is already interned; aurore-89 held 52 KB that way, 18 KB
+    # name at each use unless the name is already interned; aurore-88 held 52 KB that way, 18 KB
     # read by games.model.read. Names made up here, so no earlier test has interned them.
     if not hasattr(gc, "mem_alloc"):
         return

@@ -47,7 +47,7 @@ def test_recall_digest_of_real_games() -> None:
         def randbits(self, k: int) -> int:
             return self.r.getrandbits(k)
 
-    for name in ("sept-royal-88", "aurore-89", "trefle-94"):
+    for name in ("sept-royal-87", "aurore-88", "trefle-94"):
         game, gen = load(f"games/models/{name}.json"), Gen()
         for _ in range(50):
             o = game.play(gen, game.bets[-1])

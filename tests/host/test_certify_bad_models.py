@@ -29,8 +29,8 @@ def _model(name: str) -> dict:
 
 
 def _skeleton_text(pays: str) -> str:
-    # skeleton-3reel with its SEVEN group's pay table written as given (JSON text: duplicate keys)
-    m = _model("skeleton-3reel")
+    # skeleton-88 with its SEVEN group's pay table written as given (JSON text: duplicate keys)
+    m = _model("skeleton-88")
     m["pays"][0]["pays"] = {"3": 300}
     text = json.dumps(m)
     assert text.count('"pays": {"3": 300}') == 1
@@ -40,8 +40,8 @@ def _skeleton_text(pays: str) -> str:
 def _bad() -> dict[str, tuple[object, str]]:
     """name -> (model as a dict or a JSON text, the fault's words as both sides print them)."""
     out: dict[str, tuple[object, str]] = {}
-    sk = _model("skeleton-3reel")
-    au = _model("aurore-89")
+    sk = _model("skeleton-88")
+    au = _model("aurore-88")
 
     def change(base: dict, how) -> dict:
         m = copy.deepcopy(base)
@@ -129,10 +129,10 @@ def test_the_certifier_names_the_fault_in_one_line(bad_dir: Path, name: str) -> 
 def test_every_model_is_answered_in_one_run(bad_dir: Path) -> None:
     # a lab hands over a folder: every bad model one line, the good one certified, exit status 2
     paths = sorted(str(p) for p in bad_dir.glob("*.json"))
-    p = _certify(*paths, str(ROOT / "games" / "models" / "skeleton-3reel.json"))
+    p = _certify(*paths, str(ROOT / "games" / "models" / "skeleton-88.json"))
     assert p.returncode == 2 and "Traceback" not in p.stderr
     assert len(p.stderr.splitlines()) == len(BAD)
-    assert "skeleton-3reel  (hash" in p.stdout
+    assert "skeleton-88  (hash" in p.stdout
 
 
 # the device's boot check, as the firmware runs it at power-up: the image's frozen code in the
@@ -156,7 +156,7 @@ def _boot_check(models: list[Path], cert: Path) -> list[list]:
 
 def test_the_boot_check_names_the_same_fault_in_a_board_heap(bad_dir: Path) -> None:
     names = sorted(BAD)
-    got = _boot_check([bad_dir / f"{n}.json" for n in names], ROOT / "games" / "certs" / "skeleton-3reel.json")
+    got = _boot_check([bad_dir / f"{n}.json" for n in names], ROOT / "games" / "certs" / "skeleton-88.json")
     assert len(got) == len(names)
     for name, (ok, reason) in zip(names, got):
         assert ok is False, name
@@ -181,7 +181,7 @@ def _heavy(cap: int) -> dict:
 
 
 def test_figures_past_pythons_digit_guard_print_and_boot(tmp_path: Path) -> None:
-    # at the cap's bound the variance runs to more than Python's 4,300-digit int -> str guard (aurore-89
+    # at the cap's bound the variance runs to more than Python's 4,300-digit int -> str guard (aurore-88
     # with a cap of 400 died printing its return): the report prints it whole, the summary its size,
     # and the certificate it writes boots on the device
     model = _write(tmp_path / "heavy.json", _heavy(100))
@@ -202,12 +202,12 @@ def test_figures_past_pythons_digit_guard_print_and_boot(tmp_path: Path) -> None
 
 
 def test_a_cap_at_its_bound_certifies_and_boots(tmp_path: Path) -> None:
-    m = _model("aurore-89")
+    m = _model("aurore-88")
     m["free_spins"]["cap"] = 100
     model = _write(tmp_path / "aurore-cap100.json", m)
     p = _certify(str(model), "--write-cert", str(tmp_path))
     assert p.returncode == 0, p.stderr
-    assert _boot_check([model], tmp_path / "aurore-89.json")[0][0] is True
+    assert _boot_check([model], tmp_path / "aurore-88.json")[0][0] is True
 
 
 def test_exact_figures_print_their_size_not_their_digits() -> None:
@@ -220,8 +220,8 @@ def test_exact_figures_print_their_size_not_their_digits() -> None:
 
 def test_the_host_programme_is_bounded_too(monkeypatch) -> None:
     # the joint programme (tools/certify/joint.py) works on every line at once: its own bound,
-    # checked here at a lowered value on aurore-89 (some 480,000 steps on its free-spin set)
-    raw = _model("aurore-89")
+    # checked here at a lowered value on aurore-88 (some 480,000 steps on its free-spin set)
+    raw = _model("aurore-88")
     monkeypatch.setattr(joint, "MAX_STEPS", 100_000)
     with pytest.raises(ModelError, match=r"too large to certify exactly: the reel-by-reel programme passes "
                                          r"100000 steps \(tools/certify/joint.py MAX_STEPS\)"):

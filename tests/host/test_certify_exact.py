@@ -22,7 +22,7 @@ def load(p: Path) -> dict:
     return json.loads(p.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("path", [FIX / "mini5.json", FIX / "easyslot.json", MODELS / "skeleton-3reel.json",
+@pytest.mark.parametrize("path", [FIX / "mini5.json", FIX / "easyslot.json", MODELS / "skeleton-88.json",
                                   FIX / "sub83.json"])
 def test_certifier_equals_brute_force(path: Path) -> None:
     raw = load(path)
@@ -36,7 +36,7 @@ def test_certifier_equals_brute_force(path: Path) -> None:
 
 @pytest.mark.slow
 def test_certifier_equals_brute_force_shipped_classic() -> None:
-    raw = load(MODELS / "sept-royal-85.json")  # 668 800 weighted stop combinations
+    raw = load(MODELS / "sept-royal-84.json")  # 668 800 weighted stop combinations
     cert = certify_model(raw)
     for bi, bet in enumerate(raw["bets"]):
         rtp, hit, second = brute.figures(raw, bi)
@@ -91,7 +91,8 @@ def test_every_shipped_game_has_three_certified_versions_above_floor() -> None:
     fams: dict[str, list] = {}
     for p in MODELS.glob("*.json"):
         raw = load(p)
-        if "family" in raw and raw.get("format") != "jeton-keno/1":  # keno: test_certify_keno.py
+        # keno: test_certify_keno.py; skeleton-88 is the walking skeleton's one test model
+        if "family" in raw and raw.get("format") != "jeton-keno/1" and raw["family"] != "skeleton":
             cert = load(ROOT / "games" / "certs" / (raw["id"] + ".json"))
             rtps = [Fraction(v) for v in cert["rtp"].values()]
             assert min(rtps) >= Fraction(83, 100)

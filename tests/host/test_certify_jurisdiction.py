@@ -14,8 +14,8 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
 
 
 def test_a_game_inside_every_vlt_limit_is_certified(capsys: pytest.CaptureFixture[str]) -> None:
-    # sept-royal-88: bets 1-3 credits (75 c at most), best pay 1500 credits ($375), return 87.98 %
-    rc, err = _run(capsys, "games/models/sept-royal-88.json", "--jurisdiction", "vlt")
+    # sept-royal-87: bets 1-3 credits (75 c at most), best pay 1500 credits ($375), return 87.98 %
+    rc, err = _run(capsys, "games/models/sept-royal-87.json", "--jurisdiction", "vlt")
     assert rc == 0 and "REFUSED" not in err
 
 
@@ -38,9 +38,9 @@ def test_prize_alone_over_the_limit(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_credit_value_over_the_limit_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    rc, err = _run(capsys, "games/models/sept-royal-88.json", "--jurisdiction", "vlt", "--denom", "26")
+    rc, err = _run(capsys, "games/models/sept-royal-87.json", "--jurisdiction", "vlt", "--denom", "26")
     assert rc == 1 and "REFUSED: vlt maximum credit value: $0.26 above $0.25" in err
-    assert _run(capsys, "games/models/sept-royal-88.json", "--jurisdiction", "vlt", "--denom", "25")[0] == 0
+    assert _run(capsys, "games/models/sept-royal-87.json", "--jurisdiction", "vlt", "--denom", "25")[0] == 0
 
 
 def test_a_return_under_83_percent_is_refused_under_vlt(capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,7 +12,7 @@ from sim.harness import EmulatedCabinet
 
 
 def _vlt(tmp_path: Path) -> EmulatedCabinet:
-    return EmulatedCabinet(tmp_path / "s", extra_args=firmware_args("sept-royal-88", "emulated", "vlt")).boot()
+    return EmulatedCabinet(tmp_path / "s", extra_args=firmware_args("sept-royal-87", "emulated", "vlt")).boot()
 
 
 def test_a_twenty_dollar_note_is_credited_once_and_played(tmp_path: Path) -> None:

@@ -10,10 +10,10 @@ from sim.harness import EmulatedCabinet
 
 
 def test_vlt_boot_disables_a_game_over_the_limits(tmp_path: Path) -> None:
-    cab = EmulatedCabinet(tmp_path / "s", extra_args=firmware_args("aurore-93,sept-royal-88", "emulated", "vlt")).boot()
+    cab = EmulatedCabinet(tmp_path / "s", extra_args=firmware_args("aurore-93,sept-royal-87", "emulated", "vlt")).boot()
     try:
         ready = cab.firmware.ready
-        assert ready["jurisdiction"] == "vlt" and ready["game"] == "sept-royal-88", ready
+        assert ready["jurisdiction"] == "vlt" and ready["game"] == "sept-royal-87", ready
         assert cab.console
         events = "\n".join(cab.console.command("events"))
         # aurore-93 bets 100 credits: $25.00 at 25 cents

@@ -98,13 +98,13 @@ def test_the_strict_parser_catches_what_the_old_sheet_did() -> None:
 @pytest.fixture(scope="module")
 def sheets(tmp_path_factory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("par")
-    for name in ("sept-royal-88", "trefle-90", "skeleton-3reel"):
+    for name in ("sept-royal-87", "trefle-90", "skeleton-88"):
         par.write(str(MODELS / (name + ".json")), str(out))
     par.write(str(FIX / "mini5.json"), str(out))
     return {p.stem: p for p in out.iterdir()}
 
 
-@pytest.mark.parametrize("ident", ["sept-royal-88", "trefle-90", "skeleton-3reel", "test-mini5"])
+@pytest.mark.parametrize("ident", ["sept-royal-87", "trefle-90", "skeleton-88", "test-mini5"])
 def test_html_is_valid_every_table_closed_with_its_own_caption(sheets, ident: str) -> None:
     doc = (sheets[ident].parent / (ident + ".html")).read_text(encoding="utf-8")
     p = strict(doc)
@@ -126,7 +126,7 @@ def _table(blocks: list[tuple], caption_start: str) -> tuple[list[str], list[lis
     return found[0][2], found[0][3]
 
 
-@pytest.mark.parametrize("name", ["sept-royal-88", "trefle-90"])
+@pytest.mark.parametrize("name", ["sept-royal-87", "trefle-90"])
 def test_every_pay_with_its_hits_and_return_adds_up_to_the_certificate(name: str) -> None:
     raw = _load(MODELS / (name + ".json"))
     shipped = _load(CERTS / (name + ".json"))  # written by an earlier run, checked by make certify
@@ -147,7 +147,7 @@ def test_every_pay_with_its_hits_and_return_adds_up_to_the_certificate(name: str
 
 
 def test_sept_royal_hits_per_cycle_are_the_reel_weights() -> None:
-    raw = _load(MODELS / "sept-royal-88.json")
+    raw = _load(MODELS / "sept-royal-87.json")
     blocks = sheet.blocks(certify_model(raw), raw, 0.0)
     _, rows = _table(blocks, "Bet 3: every pay")
     w = [{s: sum(x for t, x in zip(r["strip"], r["weights"]) if t == s) for s in set(r["strip"])} for r in raw["reels"]]
@@ -165,8 +165,8 @@ def test_sept_royal_hits_per_cycle_are_the_reel_weights() -> None:
 
 
 def test_progressive_reset_rate_and_return_at_levels() -> None:
-    raw = _load(MODELS / "sept-royal-88.json")
-    shipped = Fraction(_load(CERTS / "sept-royal-88.json")["rtp"]["3"])
+    raw = _load(MODELS / "sept-royal-87.json")
+    shipped = Fraction(_load(CERTS / "sept-royal-87.json")["rtp"]["3"])
     blocks = sheet.blocks(certify_model(raw), raw, 0.0)
     _, rows = _table(blocks, "Progressive: 3 SEVEN at bet 3")
     fig = dict((r[0], r[1]) for r in rows)
@@ -184,7 +184,7 @@ def test_progressive_reset_rate_and_return_at_levels() -> None:
         assert row[2] == "%.4f %%" % (float(shipped + p * (j - 1500) / 3) * 100), row
     assert [r[0] for r in levels] == ["1500.0", "2250.0", "3000.0", "4500.0", "%.1f" % float(mean_level)]
     # and tools.certify reports the same figures
-    out = subprocess.run([sys.executable, "-m", "tools.certify", "--json", str(MODELS / "sept-royal-88.json")],
+    out = subprocess.run([sys.executable, "-m", "tools.certify", "--json", str(MODELS / "sept-royal-87.json")],
                          cwd=ROOT, capture_output=True, text=True, check=True).stdout
     prog = json.loads(out)["progressive"]
     assert prog["hit"] == "1/340480" and Fraction(prog["long_run_return"]) == shipped + Fraction(1, 100)
@@ -278,12 +278,12 @@ def test_convergence_chart_axes_and_the_floor_label_kept_off_the_certified_label
 
 
 def test_cli_writes_md_html_and_svg_with_a_progress_bar(tmp_path: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "tools.par", str(MODELS / "sept-royal-88.json"), "--out", str(tmp_path)],
+    r = subprocess.run([sys.executable, "-m", "tools.par", str(MODELS / "sept-royal-87.json"), "--out", str(tmp_path)],
                        cwd=ROOT, capture_output=True, text=True, check=True)
-    assert r.stdout.startswith("sept-royal-88: bet 1 87.9817 %")
+    assert r.stdout.startswith("sept-royal-87: bet 1 87.9817 %")
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert "sept-royal-88.html" in names and "sept-royal-88.md" in names and "sept-royal-88-bet3-wins.svg" in names
-    md = (tmp_path / "sept-royal-88.md").read_text(encoding="utf-8")
-    assert "![sept-royal-88-bet3-return](sept-royal-88-bet3-return.svg)" in md
+    assert "sept-royal-87.html" in names and "sept-royal-87.md" in names and "sept-royal-87-bet3-wins.svg" in names
+    md = (tmp_path / "sept-royal-87.md").read_text(encoding="utf-8")
+    assert "![sept-royal-87-bet3-return](sept-royal-87-bet3-return.svg)" in md
     for svg in tmp_path.glob("*.svg"):
         assert not strict(svg.read_text(encoding="utf-8")).errors, svg

@@ -24,8 +24,8 @@ def test_release_manifest_hashes_match_the_files(tmp_path: Path) -> None:
     for rel, digest in listed.items():
         assert hashlib.sha256((dest / rel).read_bytes()).hexdigest() == digest, rel
     # what a cabinet needs is in it: the image, the .mpy of the cabinet core, a certified game and its sheet
-    for rel in ("firmware/micropython-unix", "mpy/firmware/main.mpy", "mpy/firmware/config.mpy", "models/sept-royal-88.json",
-                "certs/sept-royal-88.json", "par/sept-royal-88.md", "RELEASE.md"):
+    for rel in ("firmware/micropython-unix", "mpy/firmware/main.mpy", "mpy/firmware/config.mpy", "models/sept-royal-87.json",
+                "certs/sept-royal-87.json", "par/sept-royal-87.md", "RELEASE.md"):
         assert rel in listed, rel
     # RELEASE.md names the image by the digest its ready line reports
     assert f"SHA-256 `{listed['firmware/micropython-unix']}`" in (dest / "RELEASE.md").read_text()

@@ -35,7 +35,7 @@ values = {
     "ACCEPTOR_POLL_MS": ints, "PIN_TRIES": ints,
     "COINS": st.dictionaries(coin_ids, st.one_of(st.sampled_from([5, 10, 25, 100, 200]), ints), max_size=4),
     "PAYOUT_COIN": st.one_of(st.tuples(coin_ids, st.sampled_from([25, 100, 200])).map(list), ints),
-    "GAMES": st.lists(st.sampled_from(["sept-royal-88", "trefle-90", "../x", "", "a" * 40]), max_size=3),
+    "GAMES": st.lists(st.sampled_from(["sept-royal-87", "trefle-90", "../x", "", "a" * 40]), max_size=3),
     "MACHINE_ID": st.text(max_size=30), "HOPPER": st.one_of(st.booleans(), ints),
     "UNKNOWN": ints,
 }
