@@ -217,6 +217,9 @@ def _general_line(m, rs, table, key, cpay, rev, nsym, work):
                     if ext & ~mem:  # a wild standing in: this slot's multiplier times its own
                         kk = k * m.wmult[code]
                         if kk not in mults:
+                            if len(mults) >= MAX_STATES:  # a slot widens every state by g bits
+                                raise ModelError("too large to recompute at boot: more than %d products of "
+                                                 "wild multipliers on one line (limits.MAX_STATES)" % MAX_STATES)
                             mults.append(kk)
                         out |= (ext & ~mem) << (g * mults.index(kk))
                     j += 1

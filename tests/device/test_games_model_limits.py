@@ -240,6 +240,20 @@ def test_the_recomputation_is_bounded_in_heap_and_time():
         exact.rtp(Model(hostile(100, 5, 5, 50)), 0)
     assert str(e.value) == ("too large to recompute at boot: more than 200000 steps of the line programme "
                             "for one bet level (limits.MAX_WORK)")
+    # multiplier wilds (jeton-reels/2): each product of wild multipliers on a line widens every
+    # state of the programme by a slot of group bits; 17 wilds of distinct prime multipliers
+    primes = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59)
+    ws = ["W%d" % i for i in range(17)]
+    wild = {"format": "jeton-reels/2", "id": "wilds", "name": {"fr": "w", "en": "w"}, "rows": 1,
+            "symbols": ["A"] + ws, "wilds": {w: primes[i] for i, w in enumerate(ws)},
+            "reels": [{"strip": ["A"] + ws}] * 3, "lines": [[0, 0, 0]], "bets": [1],
+            "pays": [{"name": "A", "symbols": ["A"], "pays": {"3": 1}}]}
+    with raises(ModelError) as e:
+        exact.rtp(Model(wild), 0)
+    assert str(e.value) == ("too large to recompute at boot: more than 256 products of wild multipliers on one "
+                            "line (limits.MAX_STATES)")
+    wild["wilds"] = {w: 2 for w in ws}  # the same wilds all x2: a handful of products, computed
+    assert exact.rtp(Model(wild), 0)[1] > 0
     # at the bound and one past it: the steps skeleton-88 takes
     m = Model(load("skeleton-88"))
     work = [0]
