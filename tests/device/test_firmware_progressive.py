@@ -1,4 +1,6 @@
 # Progressive jackpot (s. 91-92): exact growth, hit replaces the fixed award, link checks.
+# mp-heap: 320K  (a 68 KB NVRAM image in one block: with the games' model reader and limits compiled
+# from source, 256K had 151 KB free but no such block left; 304K passes)
 import gc
 
 from devtest import raises
