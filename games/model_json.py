@@ -22,7 +22,9 @@ MAX_DIGITS = const(9)  # an integer's digits: below 10**9, a small int on a 32-b
 MAX_STRING = const(1024)  # bytes of one string (the longest citation of a reference model: 438)
 _SHARE = const(24)  # array items this short (symbol names, hold patterns) are interned: see string()
 _CHUNK = const(256)  # bytes read at a time
-_ESC = {0x22: '"', 0x5C: "\\", 0x2F: "/", 0x62: "\b", 0x66: "\f", 0x6E: "\n", 0x72: "\r", 0x74: "\t"}
+# the one-letter escapes and what they stand for (literals: in flash on a board, no dict in the heap)
+_ESC_IN = b'"\\/bfnrt'
+_ESC_OUT = b'"\\/\b\f\n\r\t'
 
 
 class ReadError(ModelError):
@@ -231,10 +233,11 @@ class _Reader:
             if c == 0x22:
                 break
             e = self.take()  # after a backslash
+            k = _ESC_IN.find(bytes((e,))) if 0 < e < 0x80 else -1
             if e == 0x75:  # \uXXXX
                 ch = self._unicode().encode()
-            elif e in _ESC:
-                ch = _ESC[e].encode()
+            elif k >= 0:
+                ch = _ESC_OUT[k:k + 1]
             else:
                 if e >= 0:
                     self.i -= 1
