@@ -10,6 +10,8 @@ STAMP  := $(VENV)/.installed
 HEAP   ?=
 export MICROPYPATH := .frozen:$(CURDIR)
 export PYTHONPATH  := $(CURDIR)
+# Debian packages a target needs are installed with apt-get when missing: as root, or through sudo
+SUDO   := $(if $(filter 0,$(shell id -u)),,sudo)
 
 .PHONY: venv run console demo test bench clean distclean
 
@@ -53,7 +55,7 @@ bench: $(STAMP) unix32-tools
 ## TEST_JOBS=1 runs them in one process (default: one worker per core, each test file kept on one
 ## worker so that a module's booted cabinet is shared by its tests)
 TEST_JOBS ?= auto
-test: $(STAMP) firmware firmware-arm browser-tools
+test: $(STAMP) saspy firmware firmware-arm browser-tools
 	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile
 
 clean:

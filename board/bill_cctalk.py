@@ -8,11 +8,16 @@
 #                                 when not routed within its escrow timeout (code 1)
 #   A = 0: B is an event code (board/bill_codes.py): (kind, 0, code)
 # plus ("counter", was, now) and ("reset", last, 0) as for coins.
+# What a reading proves of one note after the counter's chain broke (a counter fault, then a fresh
+# baseline): fate(reading, counter, type) below. A reset or power-up empties the buffer and restarts
+# the counter at 0 (ccTalk's rule, as ashaduri/qt-cctalk cctalk/cctalk_device.cpp quotes it: "the
+# device lost power (possible loss of credits)"); no event of the 159 table says what became of a
+# note held at that moment, so nothing after a reset proves it.
 # Bill ids (header 157) are 7 ASCII characters "CCVVVVI": country, value in the country's scaling
 # units, issue letter ("CA0020A"); header 156 gives the country's scaling factor and decimal places.
 from board.compat import const
 from board import bill_codes
-from board.coin_cctalk import CoinAcceptor
+from board.coin_cctalk import EVENTS, CoinAcceptor, new_events
 
 ADDR = const(40)  # the bill validator's usual ccTalk address
 H_READ_BILL_EVENTS = const(159)
@@ -24,6 +29,9 @@ ROUTE_RETURN = const(0)
 ROUTE_STACK = const(1)
 MODE_STACKER_ESCROW = const(3)  # 153 mask: bit 0 use the stacker, bit 1 use the escrow
 TYPES = const(16)
+STACKED = "stacked"
+RETURNED = "returned"
+ESCROW = "escrow"
 
 
 def parse_bill_id(bid):
@@ -38,12 +46,47 @@ def bill_cents(value, factor, places):
     return value * factor * 100 // 10 ** places
 
 
+def fate(reading, counter, bill_type):
+    """What one 159 reading ([counter][A1][B1]...[A5][B5], newest first) proves of the note of
+    `bill_type` whose escrow event had the event counter `counter`: STACKED, RETURNED, ESCROW (still
+    held: no later event of it), or None. None when the reading does not reach back to that escrow
+    event (a reset, or five events or more since), when the event found at its counter is not that
+    note's escrow, or when another note's event comes before its fate: then nothing is proved."""
+    now = reading[0]
+    if not now or not counter:
+        return None
+    d = new_events(counter, now)  # how far back the escrow event sits in the buffer
+    if d >= EVENTS or reading[1 + 2 * d] != bill_type or reading[2 + 2 * d] != 1:
+        return None
+    while d:
+        d -= 1
+        a = reading[1 + 2 * d]
+        b = reading[2 + 2 * d]
+        if a == bill_type and b == 0:
+            return STACKED
+        if not a and b == bill_codes.RETURNED:
+            return RETURNED
+        if a:
+            return None  # another note's event first: the buffer does not add up
+    return ESCROW
+
+
 class BillValidator(CoinAcceptor):
     READ = H_READ_BILL_EVENTS
     WHAT = "bill validator"
 
     def __init__(self, bus, addr=ADDR, log=None):
         super().__init__(bus, addr, log)
+        self.base = bytearray(1 + 2 * EVENTS)  # the reading the counter was last baselined from
+        self.rebased = False  # set at each fresh baseline; the firmware clears it once it has looked
+
+    def _baseline(self):
+        super()._baseline()
+        if self.last is not None:
+            a = self._a
+            for i in range(1 + 2 * EVENTS):
+                self.base[i] = a[i]
+            self.rebased = True
 
     def begin(self):
         """Escrow on (every note waits for the host's route), then inhibit and baseline."""

@@ -19,7 +19,10 @@
 #   as a board keeps them in its MCU and its RTC's battery-backed registers;
 # - the entropy source is the host's os.urandom, which the host can make stuck at one value: the file
 #   STATE/entropy reading "stuck" at power-up, the panel line "entropy stuck|ok" at run time;
-# - idle(ms) is one select.poll over every socket: nothing here ever spins.
+# - idle(ms) is one select.poll over every socket: nothing here ever spins;
+# - port 0 asks the board to choose a free port (the test harness and the campaigns do): the board
+#   binds one itself and reports it (`ports`, printed by firmware/main.py), so no port is ever picked
+#   free by one process and bound later by another.
 import errno
 import json
 import os
@@ -53,13 +56,41 @@ MAX_PANEL_LINE = const(128)
 RESET_EXIT = const(75)  # process exit status of a board reset (distinct from a crash's 1)
 
 
-def _listen(port):
+# Port 0: MicroPython's unix socket has no getsockname(), so bind(0) could not say which port it
+# got; the board picks ports at random above Linux's ephemeral range (32768-60999: no outgoing
+# connection and no bind(0) ever holds one of these) and takes the next when one is in use. The
+# listen() is the claim, so two processes never end up on one port.
+ANY_PORT_LO = const(61000)
+ANY_PORT_SPAN = const(4536)  # 61000-65535
+ANY_PORT_TRIES = const(64)
+
+
+def _listen_on(port):
     s = socket.socket()
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    s.bind(socket.getaddrinfo("127.0.0.1", port)[0][-1])
-    s.listen(1)
+    try:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(socket.getaddrinfo("127.0.0.1", port)[0][-1])
+        s.listen(1)  # EADDRINUSE here too: two SO_REUSEADDR binds only collide at listen()
+    except OSError:
+        s.close()
+        raise
     s.setblocking(False)
     return s
+
+
+def _listen(port):
+    """(listening socket, its port); port 0: any free port the board chooses."""
+    if port:
+        return _listen_on(port), port
+    for _ in range(ANY_PORT_TRIES):
+        r = os.urandom(2)
+        p = ANY_PORT_LO + ((r[0] << 8) | r[1]) % ANY_PORT_SPAN
+        try:
+            return _listen_on(p), p
+        except OSError as e:
+            if e.args[0] != errno.EADDRINUSE:
+                raise
+    raise OSError(errno.EADDRINUSE)
 
 
 def _accept(srv):
@@ -110,7 +141,7 @@ class Link:
     the oldest, like a cable swapped)."""
 
     def __init__(self, port, taps=1):
-        self.srv = _listen(port)
+        self.srv, self.port = _listen(port)
         self.taps = taps
         self.conns = []
         self.conn = None  # the newest peer (what a single-peer link talks to)
@@ -267,6 +298,30 @@ class Uart(Link):
             if not _send_all(c, data):
                 self.drop(c)
         return len(data)
+
+
+class PtyUart:
+    """The SAS UART on the emulated board: the master end of a pseudo-terminal whose slave a host
+    opens as its serial device (sim/sas_pty.py makes it, non-blocking, and passes its fd). Bytes are
+    read as they come, without a ninth bit (board/sas_link.py frames them by time)."""
+
+    SAS_GAP_MS = 100  # a host process times the bytes, not a UART: saspy reopens its port mid-poll (docs/sas.md)
+
+    def __init__(self, fd):
+        self.fd = fd
+        self.f = open(fd, "r+b", buffering=0)
+
+    def hangup(self, obj):
+        return obj is self.f or obj == self.fd
+
+    def readinto(self, buf):
+        return self.f.readinto(buf)  # None when nothing waits (non-blocking)
+
+    def write(self, buf):
+        return self.f.write(buf)
+
+    def any(self):
+        return 0
 
 
 class Pin(PinBase):
@@ -487,9 +542,10 @@ def _executable():
 class Board(hal.WiredBoard):
     NAME = NAME
     ENTROPY = ENTROPY
+    SAS_GAP_MS = PtyUart.SAS_GAP_MS  # the SAS line's silence that ends a message (board/sas_link.py)
 
     def __init__(self, state_dir, console_port, cctalk_port, panel_port, nvram_size=32768, profile=None,
-                 printer_port=None):
+                 printer_port=None, sas_fd=None):
         """profile: a real board's pin map (board/pyboard.py ...) to boot as: only the wires it has
         (no EM coils where it wires none, its FRAM's size, no door latch), the display kept."""
         import errno
@@ -506,7 +562,7 @@ class Board(hal.WiredBoard):
         self.lamps = {}
         links = []  # one cabinet per set of ports: a busy one is named in one line, not a traceback
         roles = (("panel", panel_port), ("console", console_port), ("cctalk", cctalk_port))
-        if printer_port:  # the coupon printer's UART (a coupon jurisdiction, sim/printer.py)
+        if printer_port is not None:  # the coupon printer's UART (a coupon jurisdiction, sim/printer.py)
             roles += (("printer", printer_port),)
         for role, port in roles:
             try:
@@ -518,7 +574,9 @@ class Board(hal.WiredBoard):
                 if e.args[0] == errno.EADDRINUSE:
                     raise state_lock.port_busy(state_dir, role, port)
                 raise
-        state_lock.claim(state_dir, (console_port, cctalk_port, panel_port))
+        # the ports bound (those the board chose for a 0): what firmware/main.py reports
+        self.ports = [(role, link.port) for (role, _), link in zip(roles, links)]
+        state_lock.claim(state_dir, (links[1].port, links[2].port, links[0].port))
         self.panel = links[0]
         wired = hal.INPUTS + hal.COIN_PULSE + hal.LAMPS + hal.METERS
         if profile is not None:
@@ -528,7 +586,8 @@ class Board(hal.WiredBoard):
         self.nvram = FileNvram(state_dir + "/nvram.bin", nvram_size)
         self._secret = SecretFile(state_dir + "/secret", os.urandom)
         self._counters = {"books": CounterFile(state_dir + "/counter"),
-                          "security": CounterFile(state_dir + "/counter-security")}
+                          "security": CounterFile(state_dir + "/counter-security"),
+                          "coupons": CounterFile(state_dir + "/counter-coupons")}
         for name in wired:
             if name in hal.LAMPS:
                 self.lamps[name] = Lamp(name, self.panel)
@@ -541,10 +600,15 @@ class Board(hal.WiredBoard):
         self.entropy = EntropyWire(state_dir + "/entropy")
         self.door_latch = DoorLatch(state_dir + "/door_latch") if profile is None else None
         self.uarts = {"console": links[1], "cctalk": links[2]}
-        if printer_port:
+        if printer_port is not None:
             self.uarts["printer"] = links[3]
         self._links = tuple(links)
         self._poll = select.poll()
+        self._pty = None
+        if sas_fd is not None:  # the central system's line (docs/sas.md): a pseudo-terminal, no 9th bit
+            self._pty = PtyUart(sas_fd)
+            self.uarts["sas"] = self._pty
+            self._poll.register(self._pty.f, _POLLIN)
         self._fds = {}  # fd -> (link, is_listener); poll() gives objects on MicroPython, fds on CPython
         self._conns = {}
         for link in self._links:
@@ -615,7 +679,9 @@ class Board(hal.WiredBoard):
         for obj, ev in self._poll.poll(max(0, ms)):
             entry = self._fds.get(obj if isinstance(obj, int) else obj.fileno())
             if entry is None:
-                continue
+                if self._pty is not None and ev & _POLLERR and self._pty.hangup(obj):
+                    self._poll.unregister(self._pty.f)  # no host end left: never spin on its hang-up
+                continue  # the SAS line's bytes: the cabinet's SAS service reads them
             link, conn = entry
             if conn is True:
                 c = _accept(link.srv)

@@ -82,7 +82,8 @@ class Board:
 
     def rollback_counter(self, which="books"):
         """The anti-rollback counter of one critical memory ("books": the ledger's; "security": the
-        accounts and security log, firmware/audit.py), a memory apart from the NVRAM part:
+        accounts and security log, firmware/audit.py; "coupons": the coupon memory,
+        firmware/coupon_store.py), a memory apart from the NVRAM part:
         read() -> int, or None when it was never written; write(n), never lower (board/counter_file.py)."""
         raise NotImplementedError("%s: rollback_counter()" % self.NAME)
 

@@ -118,7 +118,8 @@ class MachineBoard(hal.WiredBoard):
         # should give those instead (docs/firmware.md, critical memory).
         self._secret = SecretFile(KEYSTORE + "jeton.key", os.urandom)
         self._counters = {"books": CounterFile(KEYSTORE + "jeton.ctr"),
-                          "security": CounterFile(KEYSTORE + "jeton-security.ctr")}
+                          "security": CounterFile(KEYSTORE + "jeton-security.ctr"),
+                          "coupons": CounterFile(KEYSTORE + "jeton-coupons.ctr")}
 
     def image(self):
         """The firmware as the flash holds it (board/flash_image.py), from the profile's IMAGE."""

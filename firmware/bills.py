@@ -3,21 +3,29 @@
 # its ccTalk bill id and the country's scaling factor (board/bill_cctalk.py), in whole credits.
 #
 # A note held in escrow is stacked only after the ledger has committed it as pending, with what it
-# will credit and the event counter that ends at its escrow event (firmware/bill_books.py); the
-# stacked event credits it in one commit with the counter. A power cut anywhere in between:
-#   - before the pending commit: the escrow event is read again after the restart (the counter
-#     was not moved past it), or the validator's escrow timeout has already handed the note back;
-#   - after it: set-up routes the pending note to the stacker again (254 "escrow is empty" when it
-#     was already stacked or returned), and the events past the committed counter say which.
-# A note that would take the credits past config.CREDIT_LIMIT or the profile's automatic coupon,
-# one not listed, or any note while money must not be taken, is returned from escrow. A note stacked
-# without a pending commit is never credited. Validator faults are the acceptor tilt (money in),
-# named "bill validator: ...", cleared by the attendant's key like the coin acceptor's.
+# will credit and the event counter of its escrow event (firmware/bill_books.py); the stacked event
+# credits it in one commit with the counter. Only the pending note's own fate ends its record:
+#   - its stacked event (credited), or its "returned from escrow" (the player has it back);
+#   - a power cut of the cabinet alone: after the restart the events past the committed counter are
+#     read first, then the note is routed to the stacker again if none of them settled it (254
+#     "escrow is empty" when it was already on its way);
+#   - the validator reset (it shares the cabinet's supply and forgets its buffer: counter 0), or a
+#     counter fault cleared by the attendant whose fresh baseline reading does not reach back to
+#     the note's escrow event (board/bill_cctalk.py fate()): nothing proves stacked or returned, so
+#     it is a note of unknown fate, the "note" tilt: money in stops until the attendant counts the
+#     cash box and settles it from the console (firmware/cabinet.py settle_note).
+# A note that would take the credits past config.CREDIT_LIMIT or the profile's automatic coupon, one
+# not listed, any note while money must not be taken or a note's fate is unknown, is returned from
+# escrow without touching the pending record. A second note in escrow while one is pending means the
+# first one's fate was never reported: it becomes a note of unknown fate. A note stacked without a
+# pending commit is never credited, nor is one whose escrow event is read together with its end
+# (escrow is on: only our route moves a note on, so that reading is not the validator's word). Validator faults are the acceptor tilt (money in), named "bill
+# validator: ...", cleared by the attendant's key like the coin acceptor's.
 #
 # The cabinet calls service(now, cab) every loop; cab provides want_money(), set_tilt(kind, why),
 # disrupted(why) and show().
 from board import bill_codes
-from board.bill_cctalk import bill_cents, parse_bill_id
+from board.bill_cctalk import ESCROW, RETURNED, STACKED, bill_cents, fate, parse_bill_id
 from board.cctalk import CcTalkError
 from board.compat import ticks_add, ticks_diff
 from firmware import jurisdiction
@@ -41,6 +49,8 @@ class BillIn:
         self.accepting = None
         self._events = []
         self._next_poll = None
+        self._resume = False  # route the pending note again once the events since its commit are read
+        self._broke = None  # how the counter's chain broke (a counter fault), for a note it leaves unknown
         if ledger.st is not None:
             validator.last = ledger.bill_counter  # None on a fresh machine: baseline at set-up
 
@@ -73,9 +83,12 @@ class BillIn:
         self.values = values
         self.mask = mask
         self.ok = True
-        # a note left in escrow: stacked if its credit is committed, else handed back
-        pending = self.ledger.bill_pending
-        v.route(pending is not None)
+        # a note left in escrow with no commit is handed back; a pending one is routed to the stacker
+        # after the first poll, once its events (or a reset) since the commit have been read
+        if self.ledger.bill_pending is None:
+            v.route(False)
+        else:
+            self._resume = True
         self.log("bill validator: online, accepting %s" % ", ".join(ids[t] for t in sorted(values)))
 
     def _cap_cents(self):
@@ -96,12 +109,20 @@ class BillIn:
                 self.accepting = want
             before = v.last
             v.poll(self._events)
+            if v.rebased:  # a fresh baseline: the events since the pending note's commit were not all read
+                v.rebased = False
+                self._rebased(cab)
             k = 0
             while self._events:
                 kind, a, b = self._events.pop(0)
                 k += 1
                 at = counter_after(before, k) if before is not None else None
                 self._event(cab, kind, a, b, at, want)
+            if self._resume and v.last is not None:
+                self._resume = False
+                p = self.ledger.bill_pending
+                if p is not None:
+                    self._stack(p["t"])
         except CcTalkError as e:
             self._events = []
             if self.ok:
@@ -112,45 +133,99 @@ class BillIn:
         if last is not None and last != self.ledger.bill_counter:
             self.ledger.bill_seen(last)
 
+    def _name(self, t):
+        return self.ids.get(t, "type %d" % t)
+
+    def _stack(self, t):
+        err = self.validator.route(True)
+        if err == bill_codes.ROUTE_FAILED:
+            self.validator.route(False)  # the stacker cannot take it: the player gets it back
+            self.log("bill validator: failed to stack %s, returned" % self._name(t))
+
+    def _unknown(self, cab, at, why):
+        """The pending note's fate cannot be proved: the note of unknown fate, for the attendant."""
+        p = self.ledger.bill_pending
+        self.ledger.bill_unproven(at, self._name(p["t"]), why)
+        self.log("bill validator: %s (%d credits) fate unknown: %s" % (self._name(p["t"]), p["k"], why))
+        self.inhibit()  # money in stops at once: no note taken while the attendant is called
+        cab.show()  # the note tilt (and the coin acceptor inhibited with it)
+
+    def _rebased(self, cab):
+        """The counter was baselined afresh after its chain broke: the baseline reading decides the
+        pending note's fate when it proves it (board/bill_cctalk.py fate()), else it is unknown."""
+        p = self.ledger.bill_pending
+        why = self._broke or "event counter read afresh"
+        self._broke = None
+        if p is None:
+            return
+        base = self.validator.base
+        f = fate(base, p.get("c", 0), p["t"])
+        if f == STACKED:
+            self.ledger.bill_stacked(base[0], self._name(p["t"]))
+            cab.show()
+        elif f == RETURNED:
+            self.ledger.bill_returned(base[0], self._name(p["t"]))
+        elif f == ESCROW:
+            self._resume = True  # still held, nothing else since: route it to the stacker again
+        else:
+            self._unknown(cab, base[0], why)
+
+    def _moved_on(self, t):
+        """The note of type t whose escrow event is being read already has its end (stacked, or
+        returned) among the events read with it: the validator moved it on before any route of
+        ours. Escrow is on, so a real one never does; a counter jumped over old events reads so."""
+        for kind, a, b in self._events:
+            if kind == "escrow":
+                return False
+            if (kind == "bill" and a == t) or (kind == "status" and b == bill_codes.RETURNED):
+                return True
+        return False
+
     def _event(self, cab, kind, a, b, at, want):
         led = self.ledger
         if kind == "escrow":
+            name = self._name(a)
+            if self._moved_on(a):
+                led.bill_seen(at)  # never committed: a stacked end that follows is not credited (acceptor tilt)
+                self.log("bill validator: %s left the escrow before it was routed" % name)
+                return
+            if led.bill_pending is not None:
+                # a conforming validator reports a note's fate before it takes the next one
+                self._unknown(cab, at, "another note (%s) reached the escrow first" % name)
             cents = self.values.get(a)
             credits = cents // self.config.DENOM_CENTS if cents else 0
             room = self._cap_cents() - led.credits * self.config.DENOM_CENTS
-            if cents is None or not want or led.bill_pending is not None or cents > room:
+            if cents is None or not want or led.bill_unknown is not None or cents > room:
                 why = ("not an accepted note" if cents is None else "not taking money" if not want else
-                       "a note is already being stacked" if led.bill_pending is not None else
+                       "a note's fate is being checked" if led.bill_unknown is not None else
                        "would pass the credit limit")
                 self.validator.route(False)
-                led.bill_dropped(at, "bill-back", "%s returned: %s" % (self.ids.get(a, "type %d" % a), why))
+                led.bill_refused(at, "%s returned to the player: %s" % (name, why))
                 return
             led.bill_escrow(a, credits, at)  # committed first: only then stacked
-            err = self.validator.route(True)
-            if err == bill_codes.ROUTE_FAILED:
-                self.validator.route(False)  # the stacker cannot take it: the player gets it back
-                self.log("bill validator: failed to stack %s, returned" % self.ids.get(a, a))
+            self._stack(a)
         elif kind == "bill":
             p = led.bill_pending
             if p is None or p["t"] != a:
                 led.bill_seen(at)
-                cab.set_tilt("acceptor", "bill validator: note %s stacked without a commit: not credited" % self.ids.get(a, a))
+                cab.set_tilt("acceptor", "bill validator: note %s stacked without a commit: not credited" % self._name(a))
                 return
-            led.bill_stacked(at, self.ids.get(a, "type %d" % a))
+            led.bill_stacked(at, self._name(a))
             cab.show()
         elif kind == "status" and b == bill_codes.RETURNED:
-            if led.bill_pending is not None:
-                led.bill_dropped(at, "bill-back", "note returned from escrow")
+            p = led.bill_pending
+            if p is not None:  # the events since its escrow were all read: this is its own return
+                led.bill_returned(at, self._name(p["t"]))
         elif kind == "status" and b in (bill_codes.STACKER_FULL, bill_codes.STACKER_REMOVED):
             cab.set_tilt("acceptor", "bill validator: " + bill_codes.name(b))
         elif kind == "counter":
+            self._broke = "event counter out of sequence (was %d, now %d)" % (a, b)
             cab.set_tilt("acceptor", "bill validator: event counter out of sequence: was %d, now %d" % (a, b))
         elif kind == "reset":
             self.ok = False  # read its bill ids again: it may not be the same validator
             if led.bill_pending is not None:
-                # powered off with the note in escrow: what became of it no reading can prove
-                led.bill_dropped(None, "bill-lost", "validator reset with a note in escrow")
-                cab.set_tilt("acceptor", "bill validator: reset with a note in escrow: see the attendant")
+                # powered off (the cabinet's supply) or reset with a note on its way: no event says where it went
+                self._unknown(cab, 0, "validator reset (event counter %d -> 0)" % a)  # it counts from 0 again
             else:
                 led.event("bills", "validator reset (counter was %d)" % a)
         elif kind == "fraud":

@@ -8,12 +8,12 @@
 from board.cctalk import CcTalkError
 from board.doors import Doors
 from board.switches import Button
-from firmware import config, states
+from firmware import config, jurisdiction, states
 from firmware.books import AuditError
 from firmware.coins import CoinIn
 from firmware.coupon_out import CouponOut
 from firmware.payout import HopperOut
-from firmware.play import GamePlay
+from firmware.play import GamePlay, played
 from firmware.play_keno import KenoPlay, is_keno
 from firmware.play_poker import PokerPlay, is_poker
 
@@ -43,8 +43,11 @@ HARD_METERS = {"meter_in": ("coin_in",), "meter_out": ("coin_out",), "meter_drop
 # tilts the attendant's reset key clears once the cause is gone; the others need a technician
 KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 # tilts found afresh at every power-up, so never kept in critical memory: the boot check of the
-# offered games, the configuration's and the software's authentication (firmware/authenticate.py)
-BOOT_TILTS = ("game", "config", "software")
+# offered games (limits: each one refused by the jurisdiction's limits), the configuration's and
+# the software's authentication (firmware/authenticate.py), the coupon memory's condition (no
+# validation id, records awaiting the system: coupon_condition), and the central system's link
+# where the jurisdiction requires it (firmware/sas/machine.py)
+BOOT_TILTS = ("game", "limits", "config", "software", "coupons", "link")
 # tilts of a device whose fault is a physical condition read from it again at power-up, so kept in RAM
 # only, and cleared by the reset key once the device reports no fault (the coupon printer)
 DEVICE_TILTS = ("printer",)
@@ -84,10 +87,13 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         self.audit = None  # firmware/audit.py Audit: the security log, when the part holds one
         self.bills = None  # firmware/bills.py BillIn, when the jurisdiction profile takes notes
         self.printer = None  # board.printer_epic.Printer under a coupon jurisdiction (vlt): cash-out by coupon
+        self.coupons = None  # firmware/coupon_store.py CouponStore, with the printer
         self.jurisdiction = None  # firmware/jurisdiction.py profile
         self._printer_next = now
         self._printer_wait = None  # ticks by which a printer silent at power-up must answer, or None
         self._printing_seq = None  # the coupon whose ticket was sent last (None: a DUPLICATE, or nothing)
+        self.tested = None  # the outcome of the last test game (console 'testgame' reads it)
+        self.sas = None  # firmware/sas/machine.py SasMachine, when the board has a SAS port
 
     # --- state ------------------------------------------------------------------------------------
     @property
@@ -113,13 +119,11 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         return states.derive(False, lock["kind"] if lock else None, st.get("paying") or self._owed(),
                              g and g["phase"] == "spin",
                              self.switches.any_open(), self._boot_tilts or st.get("tilts"), self.audit_mode(),
-                             st["credits"], bool(g and g["phase"] == "wager" and g.get("deck")))
+                             st["credits"], bool(g and g["phase"] == "wager" and g.get("deck")),
+                             self.ledger.owed() is not None)
 
     def audit_mode(self):
         return self.switches.is_open("key_audit")
-
-    def playable(self):
-        return self.state in states.PLAY_STATES
 
     def handle(self, event, *args):
         """Carry out a player's, attendant's or technician's event as the state table says; an event
@@ -129,6 +133,38 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             return False
         getattr(self, name)(*args)
         return True
+
+    def why_refused(self, event):
+        """One line for the technician: why the state table refuses `event` now."""
+        st = self.state
+        if event in (states.RAMCLEAR, states.TEST) and st != states.RAMERROR and not self.audit_mode():
+            return "turn the audit key first"
+        if event == states.RAMCLEAR:
+            return "RAM clear refused: " + self.owed_text()
+        return "%s refused in state %s" % (event, st)
+
+    def owed_text(self):
+        """What the books still owe, in words (the RAM clear's refusal names it)."""
+        led = self.ledger
+        what = led.owed()
+        if what == "lock":
+            return "a %s of %d credits waits for the attendant's key" % (
+                "hand pay" if led.lock["kind"] == "handpay" else led.lock["kind"], led.lock["amount"])
+        if what == "payout":
+            return "the hopper is paying a cash-out"
+        if what == "coupon":
+            return "a coupon is owed: it prints first"
+        if what == "game":
+            return "a dealt hand waits for the draw" if self.hand_open() else "a game is in progress"
+        if what == "note":
+            return "a note is in escrow"
+        if what == "unknown note":
+            return "a note of unknown fate waits for the attendant ('note stacked|returned')"
+        if what == "credits":
+            return "%d credits on the meter: cash them out first" % led.credits
+        if what == "tournament":
+            return "a tournament is running: 'tournament end' pays its prizes first"
+        return "nothing is owed"
 
     # --- boot -------------------------------------------------------------------------------------
     def resume(self):
@@ -165,7 +201,9 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             self.win = g.get("award", 0)
             rec = self.last_recall()
             if rec and self.game and rec["id"] == self.game.id:  # the last game again, rebuilt from its draws
-                self.reels = self.game.evaluate(rec["bet"], rec["draws"]).window
+                o = self.game.evaluate(rec["bet"], rec["draws"])
+                self.reels = o.window
+                self.played = played(self.game, o)
                 self.shown_last(rec)
         if self.game and self.ledger.bet not in self.game.bets:
             self.ledger.set_bet(self.game.bets[0])  # a fresh machine, or the game set changed
@@ -192,7 +230,9 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
 
     # --- money in ---------------------------------------------------------------------------------
     def want_money(self):
-        return self.state in states.MONEY_STATES and self.ledger.credits < config.CREDIT_LIMIT
+        # a note of unknown fate stops money in at once, even while reels turn (spin outranks its tilt)
+        return self.state in states.MONEY_STATES and self.ledger.credits < config.CREDIT_LIMIT \
+            and self.ledger.bill_unknown is None
 
     def service_acceptor(self):
         self.coins.service(self.board.ticks_ms(), self)
@@ -205,8 +245,6 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             self.bills.inhibit()
 
     def attendant_key(self):
-        if self.ram_error:
-            return  # nothing to pay or clear from memory that cannot be trusted: a technician's job
         lock = self.ledger.clear_lock()
         if lock:
             self.log("attendant paid %s of %d" % (lock["kind"], lock["amount"]))
@@ -233,6 +271,13 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
                             self.hopper_ok = False
         self.show()
 
+    def settle_note(self, stacked, who="-"):
+        """The attendant's word on the note of unknown fate (firmware/bills.py), once the cash box is
+        counted: stacked (credited, bill_in) or returned (nothing credited); the note tilt goes."""
+        u = self.ledger.settle_note(stacked, who)
+        self.log("note %s (%d credits) settled by %s: %s" % (u["id"], u["k"], who, "stacked" if stacked else "returned"))
+        self.show()
+
     def _retry_rng(self):
         """The RNG tilt clears only when a fresh generator passes its start-up tests again."""
         if self.reopen_rng is not None:
@@ -244,6 +289,19 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             return False
         self.gen = gen
         return True
+
+    # --- the central system (SAS long polls 01/02: firmware/sas/polls.py) ---------------------------
+    def host_disable(self):
+        self.ledger.tilt("host", "disabled by the central system")  # kept: only its enable clears it
+        self.show()
+
+    def host_enable(self):
+        self.ledger.clear_tilt("host")
+        self.show()
+
+    def clear_boot_tilt(self, kind):
+        if self._boot_tilts.pop(kind, None) is not None and self.ledger.st is not None:
+            self.ledger.event("tilt-clear", kind)
 
     # --- faults -----------------------------------------------------------------------------------
     def set_tilt(self, kind, why):
@@ -266,19 +324,34 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         self.show()
 
     def ram_clear(self, who):
-        """Administrator's RAM clear (console, audit key): fresh memory, recorded as its first event
-        with who cleared and why; the security log, in a memory of its own, is kept. Returns why."""
+        """Administrator's RAM clear (console 'ramclear'). The state table takes it in two states
+        only: a RAM error (memory really lost: what was owed can no longer be read) and SERVICE (the
+        audit key on and nothing owed: L-6, r. 3, s. 7, nothing but a coupon erases credits). Fresh
+        memory, recorded as its first event with who cleared and which kind of clear it was; the
+        security log, in a memory of its own, keeps the same record."""
         if self.em is not None and self.em.busy():
             # the clear keeps each coil's recorded position: not while a stroke is on its way
             raise ValueError("the hard meters are still counting: try again in a moment")
-        why = "by %s: %s" % (who, self.ram_error or "on request")
+        if self.ram_error or self.ledger.st is None:
+            why = "by %s after RAM error: %s" % (who, self.ram_error or "memory not loaded")
+        else:
+            t = self.tilts
+            why = "by %s, audit key, nothing owed%s" % (who, "; tilt " + " ".join(sorted(t)) if t else "")
         self.ledger.format(("ramclear", why))
+        if self.audit is not None:
+            self.audit.record(who, "ramclear", why)
         self.ram_error = None
-        self._boot_tilts = {}
+        kept = {}
+        for kind in self._boot_tilts:  # read from the world at power-up, not from the books: still so
+            if kind in BOOT_TILTS or kind in DEVICE_TILTS:
+                kept[kind] = self._boot_tilts[kind]
+        self._boot_tilts = kept
+        self._cashout_asked = False
         self.win = 0
         self.reels = None
+        self.played = None
+        self.coupon_condition()  # the coupon memory is not cleared: its condition stands
         self.show()
-        return why
 
     # --- doors and keys --------------------------------------------------------------------------
     def service_switches(self):
@@ -351,16 +424,37 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             # s. 89: name, unit cost, prizes and how they are won, before play: French, then English
             # (a page reference, as a video slot shows its stored rules screens: the display renders
             # the certified model's own text, games.ReelGame.describe, in both languages)
-            "rules": self.game.id if self.game and st == "idle" else None,
+            "rules": self.game.id if self.game and st == states.IDLE else None,
             "id": self.game.id if self.game else None,  # the certified model: symbol names, pay table
             "cents": config.DENOM_CENTS,  # one credit's value: the screen shows dollars too
             "hand": self.hand_screen(),  # video poker: the cards held, and a hand waiting for DRAW
+            "outcome": self.played if st != "spin" else None,  # its bet and winning lines, once the reels stop
+            "limits": self._limits(),  # the profile's bet and prize limits in cents (vlt), for the player's words
+            "link": ("up" if self.sas.link.up else "down") if self.sas else None,  # the central system's (SAS)
         })
         if self.coins.accepting and not self.want_money():
             self._inhibit()  # no money the moment the machine must not take it, not at the next poll
-        self.board.lamp("lamp_play").value(st == "credit")
-        self.board.lamp("lamp_cashout").value(st == "credit")
-        self.board.lamp("lamp_tower").value(st not in ("idle", "credit"))
+        self.board.lamp("lamp_play").value(st == states.CREDIT)
+        self.board.lamp("lamp_cashout").value(st == states.CREDIT)
+        self.board.lamp("lamp_tower").value(st not in (states.IDLE, states.CREDIT))
+
+    def service_touch(self):
+        """The player's touch screen: a press is an event of the state table for the game played
+        (keno's card, poker's hold keys); a press that is not this game's is lost."""
+        t = self.board.touch.take()
+        if t is None:
+            return
+        if is_poker(self.game):
+            self.poker_touch(t[0], t[1])
+        elif is_keno(self.game):
+            self.keno_touch(t[0], t[1])
+
+    def _limits(self):
+        # why a game or a bet is refused, in the player's words with the figures (docs/screen.md)
+        p = jurisdiction.PROFILES.get(config.JURISDICTION)
+        if not p or p["max_bet_cents"] is None:
+            return None
+        return {"bet": p["max_bet_cents"], "prize": p["max_prize_cents"]}
 
     def paytable(self, lang):
         """s. 89: name, unit cost, prizes and how they are won, before play."""
@@ -378,20 +472,22 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             self.handle(states.MAX)
         if b["play"].take():
             self.handle(states.PLAY)
-        if b["cashout"].take() or (self._cashout_asked and self.state not in states.CASHOUT_WAITS):
-            self.handle(states.CASHOUT)
+        if b["cashout"].take() or self._cashout_asked:
+            self.handle(states.CASHOUT)  # a kept press again: the table keeps it while it must wait
         if self.board.touch is not None:
-            self.poker_touch() if is_poker(self.game) else self.service_touch()
+            self.service_touch()
         if not self.ram_error:
             self.service_acceptor()
             self.service_hopper()
             self.service_spin()
             self.service_printer()
             if self.auto_coupon_due():
-                self.coupon_cashout("automatic coupon")
+                self.handle(states.COUPON, "automatic coupon")
         idle_ms = min(idle_ms, self.service_meters())
         if self.console:
             self.console.service()
+        if self.sas:
+            self.sas.service()
         idle = getattr(self.gen, "idle", None)
         if idle:
             try:

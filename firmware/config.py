@@ -12,6 +12,7 @@ MODELS_DIR = "games/models"
 CERTS_DIR = "games/certs"
 ACCEPTOR_POLL_MS = 100  # well inside the 5-event buffer at any real coin rate; ccTalk devices inhibit if not polled
 MACHINE_ID = "JTN-EMU-0001"
+SAS_ADDRESS = 1  # the machine's address on the central system's SAS line (1-127)
 VERSION = "0.1.0"
 SPIN_MS = 500  # the reels turn this long; an award is paid at the end, or forfeited on a disruption (s. 94)
 HOPPER = True  # a ccTalk payout hopper at address 3 on the ccTalk bus

@@ -28,6 +28,26 @@ _BYTE = const(2)  # a byte that is not printable ASCII: refused at its end
 _LOST = const(3)  # the UART lost input inside it: discarded at its end
 
 
+# what the reading commands import: stateless modules a frozen image drops after each command
+READ_MODULES = ("firmware.console_read", "firmware.money", "firmware.localtime")
+
+
+def _release(name):
+    """A module that only some commands use (firmware/console_read.py) leaves the heap when the
+    command is done, as firmware/main.py releases the boot's: frozen, its code stays in flash and
+    a later command imports it again, so an idle cabinet's heap does not carry it. (Compiled from
+    source it stays: compiling it again at every command would fragment the heap.)"""
+    import sys
+
+    if sys.modules.pop(name, None) is not None:
+        import firmware
+
+        try:
+            delattr(firmware, name.rpartition(".")[2])
+        except AttributeError:
+            pass
+
+
 class Console(AccessCommands):
     def __init__(self, uart, cabinet, accounts=None, audit=None):
         self.uart = uart
@@ -48,6 +68,7 @@ class Console(AccessCommands):
         self._buf = bytearray(64)
         # the emulated board's UART says where it lost input; a plain machine.UART does not
         self._take_overrun = getattr(uart, "take_overrun", None)
+        self.release = ()  # modules to drop after each command (firmware/startup.py: READ_MODULES when frozen)
         self.commands = {
             "help": (self.cmd_help, "this list"),
             "login": (self.cmd_login, "'login ID', then the PIN on the next line"),
@@ -56,21 +77,25 @@ class Console(AccessCommands):
             "setup": (self.cmd_setup, "no account yet, audit key on: 'setup ID' makes the first administrator"),
             "account": (self.cmd_account, "administrator: 'account list' / 'account add ID ROLE' / 'account del ID'"),
             "security": (self.cmd_security, "security log: logins, commands, refusals ('security json')"),
-            "meters": (self.cmd_meters, "soft meters in credits ('meters json' for machines)"),
-            "state": (self.cmd_state, "cabinet state, credits, bet, last game"),
-            "paytable": (self.cmd_paytable, "game rules and prizes ('paytable en' / 'paytable fr')"),
+            "meters": (self.cmd_meters, "soft meters: credits and dollars, or counts ('meters json' for machines)"),
+            "state": (self.cmd_state, "cabinet state in words: credits, bet, tilts, lock, doors, last game"),
+            "paytable": (self.cmd_paytable, "game rules, prizes and the progressive ('paytable en' / 'paytable fr')"),
             "version": (self.cmd_version, "firmware version and board"),
             "hardmeters": (self.cmd_hardmeters, "electromechanical meters: count, pulses pending ('hardmeters json')"),
             "mem": (self.cmd_mem, "heap in use and free; NVRAM bytes written (flash wear)"),
             "games": (self.cmd_games, "offered games and their boot check (s. 93 certificates)"),
-            "events": (self.cmd_events, "event log, newest last ('events json')"),
-            "recall": (self.cmd_recall, "last 10 games with every RNG draw ('recall json' to export)"),
+            "events": (self.cmd_events, "event log in local time, newest last ('events json')"),
+            "recall": (self.cmd_recall, "last 10 games: time, symbols ('recall fr' in French, 'recall json' to export)"),
             "testgame": (self.cmd_testgame, "technician, audit key on: play a test game (meters untouched)"),
             "tournament": (self.cmd_tournament, "status and rules; administrator, audit key: 'tournament start FEE CREDITS GAMES PCT DATE HOURS [NAME]' / 'tournament end'"),
-            "ramclear": (self.cmd_ramclear, "administrator, audit key on: clears critical memory (not the security log)"),
+            "ramclear": (self.cmd_ramclear, "administrator, audit key on, nothing owed (or a RAM error): clears critical memory (not the security log)"),
             "verify": (self.cmd_verify, "auditor: 'verify SEED' (hex): HMAC-SHA256 keyed by SEED over the firmware image as stored"),
-            "coupons": (self.cmd_coupons, "last redemption coupons and the printer ('coupons json')"),
+            "coupons": (self.cmd_coupons, "coupon records kept until the system acknowledges them, and the printer "
+                        "('coupons json', 'coupons N'; auditor: 'coupons ack N [M]')"),
+            "validation": (self.cmd_validation, "validation id and coupon sequence ('validation json'); "
+                           "administrator: 'validation set ID [SEQ]', as a system's SAS 4C"),
             "reprint": (self.cmd_reprint, "attendant: reprint the last coupon issued, marked DUPLICATE"),
+            "note": (self.cmd_note, "a note of unknown fate ('note json'); attendant, cash box counted: 'note stacked' / 'note returned'"),
             "hand": (self.cmd_hand, "video poker: the hand; 'hand deal' / 'hand hold N' / 'hand auto' / 'hand draw'"),
         }
 
@@ -180,6 +205,8 @@ class Console(AccessCommands):
                 if words[0] not in ("help", "login"):  # login logs its own outcome
                     said = self._said
                     self.log("ok" if ok else "error", "%s => %s" % (line, said[:40] if said else "done"))
+        for name in self.release:
+            _release(name)
         self.uart.write(PROMPT)
 
     def _run(self, fn, args, line):
@@ -211,33 +238,20 @@ class Console(AccessCommands):
         if args and args[0] == "json":
             self.say(json.dumps(snap))
             return
-        for name in sorted(snap):
-            self.say("%-13s %10d" % (name, snap[name]))
+        from firmware import console_read
+
+        for line in console_read.meters(snap, config.DENOM_CENTS):
+            self.say(line)
 
     def cmd_state(self, args):
         c = self.cab
         if c.ram_error:
             self.say("state ramerror: %s" % c.ram_error)
             return
-        self.say("state %s  credits %d  bet %d" % (c.state, c.ledger.credits, c.ledger.bet))
-        for kind in sorted(c.tilts):
-            self.say("tilt %s: %s" % (kind, c.tilts[kind]))
-        if c.ledger.lock:
-            self.say("lock: %s %d" % (c.ledger.lock["kind"], c.ledger.lock["amount"]))
-        if c.progressive:
-            p = c.progressive
-            self.say("progressive: %d credits on %s at bet %d (+%d/%d of each credit wagered, reset %d%s)" % (
-                p.amount(c.ledger.st), p.pay, p.bet, p.num, p.den, p.reset, ", link " + p.link["id"] if p.link else ""))
-        levels = c.switches.levels()
-        for name in sorted(levels):
-            if levels[name]:
-                self.say("%s %s" % (name, "on" if name.startswith("key_") else "open"))
-        g = c.ledger.game
-        if g:
-            if g.get("deck") and g["phase"] == "wager":
-                g = dict(g)
-                g["deck"] = "committed"  # the unseen cards of an open hand are nobody's to read
-            self.say("last game: %s" % json.dumps(g))
+        from firmware import console_read
+
+        for line in console_read.state(c):
+            self.say(line)
 
     def cmd_hardmeters(self, args):
         em = self.cab.em
@@ -285,6 +299,8 @@ class Console(AccessCommands):
             w(b', "events": ')
         self._need_memory()
         led = self.cab.ledger
+        from firmware import localtime
+
         if as_json:
             w(b"[")  # streamed a record at a time, as recall json: the whole log never in one string
         first = True
@@ -295,7 +311,7 @@ class Console(AccessCommands):
                         w(b", ")
                     w(json.dumps([n, t, code, text]).encode())
                 else:
-                    self.say("%5d %10d %-10s %s" % (n, t, code, text))
+                    self.say("%5d %s %-10s %s" % (n, localtime.stamp(t), code, text))
                 first = False
         if as_json:
             w(b"]}\r\n")
@@ -313,14 +329,19 @@ class Console(AccessCommands):
                 w(led.mem.read(name))
             w(b"]}\r\n")
             return
-        games = led.recall()
-        for g in games:
-            self.say("#%d bet %d win %d credits %d->%d%s draws %s" % (
-                g["n"], g["bet"], g["win"], g["before"], g["after"],
-                " (%d in)" % g["in"] if g.get("in") else "", g["draws"]))
+        from firmware import console_read
+
+        for line in console_read.recall(led, self.cab.game, args[0] if args and args[0] == "fr" else "en"):
+            self.say(line)
 
     def cmd_testgame(self, args):
-        o = self.cab.play_test_game(int(args[0]) if args else None)
+        from firmware import states
+
+        c = self.cab
+        if not c.handle(states.TEST, int(args[0]) if args else None):  # the state table decides
+            raise ValueError(c.why_refused(states.TEST))
+        o = c.tested
+        c.tested = None
         self.say("TEST GAME (meters untouched): window %s win %d" % (json.dumps(o.window), o.award))
 
     def cmd_tournament(self, args):
@@ -353,12 +374,19 @@ class Console(AccessCommands):
             self.say("  entry %d: %d" % (entry, score))
 
     def cmd_ramclear(self, args):
-        if not self.cab.audit_mode():
-            raise ValueError("turn the audit key first")
+        """The state table takes it in a RAM error, or with the audit key on and nothing owed
+        (firmware/states.py SERVICE); the cabinet logs the clear in both logs, and a refusal is
+        logged here with what is owed."""
+        from firmware import states
+
+        c = self.cab
+        if states.action(c.state, states.RAMCLEAR) is None:  # what the table says comes before the usage
+            why = c.why_refused(states.RAMCLEAR)
+            self.log("refused", "ramclear: " + why)
+            raise ValueError(why)
         if args:
             raise ValueError("usage: ramclear (no PIN: the administrator's session is the authority)")
-        why = self.cab.ram_clear(self.user[0])
-        self.log("ramclear", why)
+        c.handle(states.RAMCLEAR, self.user[0])
         self.say("critical memory cleared; meters start at zero")
 
     def cmd_verify(self, args):
@@ -372,38 +400,65 @@ class Console(AccessCommands):
         if self.cab.ledger.st is not None:
             self.cab.ledger.event("verify", "seed %s: %s" % (args[0][:16], text[:16]))
 
+    # a coupon cabinet's commands (firmware/console_coupons.py), imported when first run
     def cmd_coupons(self, args):
-        from firmware import coupon
+        from firmware import console_coupons
 
-        self._need_memory()
-        recs = self.cab.ledger.coupons()
-        if args and args[0] == "json":
-            self.say(json.dumps(recs))
-            return
-        for r in recs:
-            self.say("no %d %s %s %d credits %s %s%s" % (r["s"], r["n"], coupon.dollars(r["c"]), r["k"],
-                                                       coupon.stamp(r["t"]), r["st"],
-                                                       " (%d duplicate)" % r["d"] if r["d"] else ""))
-        pr = self.cab.printer
-        if pr is None:
-            self.say("no coupon printer (jurisdiction %s)" % config.JURISDICTION)
-        else:
-            from board.printer_epic import LOW, describe
+        console_coupons.coupons(self, args)
 
-            f = pr.status()
-            self.say("printer: %s%s" % (describe(f) or "ready", ", paper low" if f & LOW else ""))
+    def cmd_validation(self, args):
+        from firmware import console_coupons
+
+        console_coupons.validation(self, args)
 
     def cmd_reprint(self, args):
-        from firmware import coupon
+        from firmware import console_coupons
+
+        console_coupons.reprint(self, args)
+
+    def cmd_note(self, args):
+        """The note whose fate the firmware could not prove (firmware/bills.py), and the attendant's
+        settlement of it through the state table (states.NOTE): logged here and in the event log."""
+        from firmware import states
 
         self._need_memory()
-        rec = self.cab.reprint_coupon()
-        self.say("coupon no %d %s %s reprinted as DUPLICATE" % (rec["s"], rec["n"], coupon.dollars(rec["c"])))
+        c = self.cab
+        led = c.ledger
+        u = led.bill_unknown
+        if args and args[0] in ("stacked", "returned") and len(args) == 1:
+            if u is None:
+                raise ValueError("no note of unknown fate to settle")
+            if not c.handle(states.NOTE, args[0] == "stacked", self.user[0]):
+                raise ValueError("note %s refused in state %s" % (args[0], c.state))
+            self.say("%s (%d credits) settled as %s: %s" % (u["id"], u["k"], args[0], "credited" if args[0] == "stacked"
+                                                               else "nothing credited"))
+            return
+        if args and args != ["json"]:
+            raise ValueError("usage: note [json | stacked | returned]")
+        m = led.meters
+        if args:
+            self.say(json.dumps({"note": u, "unproven": m["bill_unproven"], "credits": m["bill_unproven_credits"],
+                                 "stacked": m["bill_settled_stacked"], "returned": m["bill_settled_returned"]}))
+            return
+        if u is None:
+            self.say("no note of unknown fate")
+        else:
+            from firmware.coupon import stamp  # the vlt's clock format (notes are taken under vlt only)
+
+            self.say("note %s, %d credits, fate unknown since %s: %s" % (u["id"], u["k"], stamp(u["s"]), u["why"]))
+            self.say("count the cash box, then 'note stacked' or 'note returned'")
+        self.say("unknown notes %d (%d credits): settled stacked %d, returned %d credits" % (
+            m["bill_unproven"], m["bill_unproven_credits"], m["bill_settled_stacked"], m["bill_settled_returned"]))
 
     def cmd_paytable(self, args):
         lang = args[0] if args else "en"
         for line in self.cab.paytable(lang):
             self.say(line)
+        p = self.cab.progressive
+        if p is not None and self.cab.ledger.st is not None:
+            from firmware import console_read
+
+            self.say(console_read.progressive(self.cab.game, p, self.cab.ledger.st, lang))
 
     def cmd_version(self, args):
         import sys
@@ -416,16 +471,21 @@ class Console(AccessCommands):
         """The player's hand keys from the console (a test bench's): each goes through the state
         table as the touch screen's would, and is refused where the table refuses it."""
         from firmware import states
+        from firmware.play_poker import is_poker
 
         c = self.cab
         if args:
             word = args[0]
+            if not is_poker(c.game):
+                raise ValueError("the game played is not video poker")
             if word == "hold" and len(args) == 2 and args[1].isdigit() and 1 <= int(args[1]) <= 5:
                 ok = c.handle(states.HOLD_KEY, int(args[1]))
             elif word == "auto" and len(args) == 1:
                 ok = c.handle(states.AUTO)
-            elif word in ("deal", "draw") and len(args) == 1:
-                ok = (c.state == states.HOLD) == (word == "draw") and c.handle(states.PLAY)
+            elif word == "deal" and len(args) == 1:
+                ok = c.handle(states.DEAL)
+            elif word == "draw" and len(args) == 1:
+                ok = c.handle(states.DRAW)
             else:
                 raise ValueError("usage: hand [deal | hold N (1-5) | auto | draw]")
             if not ok:

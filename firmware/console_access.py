@@ -13,13 +13,17 @@ _ADM = const(8)
 _ANY = const(15)
 # what each role may do: attendant meters (hand pays are the reset key's); technician test games,
 # diagnostics, doors; auditor meters, recall, events, the security log, verify; administrator
-# accounts, RAM clear and the tournament's prize pool, and everything the others may. A command
+# accounts, RAM clear, the tournament's prize pool and the validation id (the system's, SAS 4C, until
+# a SAS link sets it), and everything the others may; the auditor, not the attendant, acknowledges
+# coupon records for the system (they are kept until then). A command
 # missing here is the administrator's alone.
 RIGHTS = {"meters": _ATT | _AUD, "hardmeters": _ATT | _TECH | _AUD, "state": _ATT | _TECH | _AUD,
           "paytable": _ATT | _TECH | _AUD, "version": _ATT | _TECH | _AUD, "games": _ATT | _TECH | _AUD,
           "tournament": _ATT | _TECH | _AUD, "mem": _TECH | _AUD, "testgame": _TECH, "events": _AUD,
           "recall": _AUD, "security": _AUD, "verify": _AUD, "passwd": _ANY, "logout": _ANY,
-          "tournament start": _ADM, "tournament end": _ADM, "coupons": _ATT | _AUD, "reprint": _ATT}
+          "tournament start": _ADM, "tournament end": _ADM, "coupons": _ATT | _AUD, "reprint": _ATT,
+          "coupons ack": _AUD, "validation": _ATT | _TECH | _AUD, "validation set": _ADM,
+          "note": _ATT | _TECH | _AUD, "note stacked": _ATT, "note returned": _ATT}
 ROLE_RIGHTS = (_ATT, _TECH, _AUD, _ANY | _ADM)
 OPEN = ("help", "login", "setup")
 
@@ -152,10 +156,12 @@ class AccessCommands:
             self._security_json()
             self.uart.write(b"\r\n")
             return
+        from firmware import localtime
+
         au = self.audit
         for name in au.chunks():
             for n, t, who, code, text in au.chunk_records(name):
-                self.say("%5d %10d %-8s %-8s %s" % (n, t, who, code, text))
+                self.say("%5d %s %-8s %-8s %s" % (n, localtime.stamp(t), who, code, text))
 
     def _security_json(self):
         # streamed a record at a time: [[n, t, who, code, text], ...]

@@ -6,27 +6,33 @@
 # control number, once the printer is ready. A coupon half printed before the fault may carry that
 # number too, so there is never more than one valid coupon for those credits (a validation system
 # pays a control number once, s. 10), and the credits are never lost (they are the owed coupon).
-# Mixed into firmware.ledger.Ledger; the contents are firmware/coupon.py, the printer
-# board/printer_epic.py, the cabinet's side firmware/coupon_out.py.
+#
+# The books keep only the latest coupon (the `cpn` block): their half of a transaction over two
+# memories. The coupon memory (firmware/coupon_store.py), which a RAM clear does not reach, keeps the
+# validation id, the sequence and every record until a system acknowledges it. A coupon is committed
+# here first, then there; issued there first, then here; firmware/coupon_out.py reconciles the two at
+# power-up, so a cut between the two commits loses nothing.
+# Mixed into firmware.ledger.Ledger; the contents are firmware/coupon.py, the number
+# firmware/coupon_number.py, the printer board/printer_epic.py.
 import json
 
-from firmware.books import now
-
-KEEP = 4  # coupons kept for the console, newest last (with recall, in critical memory)
-DUP_MAX = 99  # duplicates counted per coupon (the record's size is bounded by construction)
+KEEP = 1  # the latest coupon: {"s" seq, "n" number, "c" cents, "k" credits, "t" time, "st", "d", "why"}
 
 
 class CouponBooks:
     def coupons(self):
-        """The last coupons, oldest first: [{"s" seq, "n" number, "c" cents, "k" credits, "t" time,
-        "st" "owed"|"issued", "d" duplicates printed}]."""
+        """The coupons the books hold: the latest one, or none (a fresh or RAM-cleared ledger)."""
         raw = self.mem.read("cpn")
         return json.loads(raw) if raw else []
 
+    def coupon_last(self):
+        keep = self.coupons()
+        return keep[-1] if keep else None
+
     def coupon_owed(self):
         """The coupon committed but not yet seen issued, or None (never more than one)."""
-        keep = self.coupons()
-        return keep[-1] if keep and keep[-1]["st"] == "owed" else None
+        last = self.coupon_last()
+        return last if last and last["st"] == "owed" else None
 
     def coupon_pending(self):
         """Whether a coupon is owed, without reading NVRAM each time the cabinet's state is asked:
@@ -36,46 +42,32 @@ class CouponBooks:
             self._cpn_st = self.st
         return self._cpn_owed
 
-    def issue_coupon(self, machine_id, cents_per_credit, why="cash-out"):
-        """All credits to a new coupon, committed with its number before anything is printed."""
-        self.audit()
+    def issue_coupon(self, rec, why="cash-out", audited=True):
+        """All credits to the coupon rec (firmware/coupon_store.py draft: numbered for exactly these
+        credits), committed with its number before anything is printed. None when there are no
+        credits, or a coupon is owed already. audited=False: under the self-audit tilt the credit
+        meter is still paid, as it stands."""
+        if audited:
+            self.audit()
         credits = self.st["credits"]
-        keep = self.coupons()
-        if not credits or (keep and keep[-1]["st"] == "owed"):
+        if not credits or self.coupon_owed() is not None or rec["k"] != credits:
             return None
-        from firmware import coupon  # only a coupon cabinet's: not in a casino's heap
-
-        seq = keep[-1]["s"] + 1 if keep else 1  # (a RAM clear starts the sequence again, as the meters)
-        rec = {"s": seq, "n": coupon.control_number(machine_id, seq), "c": credits * cents_per_credit,
-               "k": credits, "t": now(), "st": "owed", "d": 0}
-        keep = keep[-(KEEP - 1):]
-        keep.append(rec)
         self.st["credits"] = 0
         self._add("coupon_out", credits)
         self._add("cashout", credits)
-        self.event("coupon", "%s: no %d %s, %d credits owed" % (why, seq, rec["n"], credits),
-                   {"cpn": json.dumps(keep).encode()})
+        self.event("coupon", "%s: no %d %s, %d credits owed" % (why, rec["s"], rec["n"], credits),
+                   {"cpn": json.dumps([rec]).encode()})
         self._cpn_owed = True
         self._cpn_st = self.st
         return rec
 
     def coupon_issued(self, seq):
         """The printer issued coupon `seq`: it is no longer owed (idempotent)."""
-        keep = self.coupons()
-        if not keep or keep[-1]["s"] != seq or keep[-1]["st"] != "owed":
+        last = self.coupon_last()
+        if not last or last["s"] != seq or last["st"] != "owed":
             return False
-        keep[-1]["st"] = "issued"
-        self.event("coupon", "no %d issued" % seq, {"cpn": json.dumps(keep).encode()})
+        last["st"] = "issued"
+        self.event("coupon", "no %d issued" % seq, {"cpn": json.dumps([last]).encode()})
         self._cpn_owed = False
         self._cpn_st = self.st
         return True
-
-    def coupon_duplicate(self):
-        """The attendant's reprint of the last issued coupon: counted, logged; worth nothing more."""
-        keep = self.coupons()
-        if not keep or keep[-1]["st"] != "issued":
-            return None
-        rec = keep[-1]
-        rec["d"] = min(rec["d"] + 1, DUP_MAX)
-        self.event("coupon-dup", "no %d reprinted as DUPLICATE" % rec["s"], {"cpn": json.dumps(keep).encode()})
-        return rec

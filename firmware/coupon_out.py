@@ -1,6 +1,7 @@
 # Money out by redemption coupon (the `vlt` jurisdiction: S-13.1, r. 7, s. 4; L-6, r. 3, s. 6-7): the
-# cash-out and the automatic coupon at $1,000 commit a coupon (firmware/coupon_books.py), then the
-# printer (board/printer_epic.py) is driven until it reports the coupon issued. Mixed into
+# cash-out and the automatic coupon at $1,000 commit a coupon (in the books, firmware/coupon_books.py,
+# then in the coupon memory, firmware/coupon_store.py, which numbers it: firmware/coupon_number.py),
+# then the printer (board/printer_epic.py) is driven until it reports the coupon issued. Mixed into
 # firmware.cabinet.Cabinet. Its methods run only on a cabinet with a printer: the printer driver and
 # the coupon's text are imported there, so a casino cabinet's heap does not hold them.
 from board.compat import ticks_add, ticks_diff
@@ -14,35 +15,73 @@ PRINTER_BOOT_MS = 4000  # a printer silent at power-up has this long to answer b
 
 class CouponOut:
     def _owed(self):
-        return self.printer is not None and self.ledger.coupon_pending()
+        return self.printer is not None and self.coupons is not None and self.coupons.owed_seq() != 0
+
+    def coupon_condition(self):
+        """The coupon memory's condition that stops money in and play (a tilt found afresh at every
+        power-up, never stored): no validation id, or the records awaiting the system near full."""
+        store = self.coupons
+        if self.printer is None or store is None:
+            return
+        why = store.stop_reason()
+        had = self._boot_tilts.get("coupons")
+        if why and not had:
+            self.set_tilt("coupons", why)
+        elif why:
+            self._boot_tilts["coupons"] = why  # the count moved: the same condition, no new event
+        elif had:
+            del self._boot_tilts["coupons"]
+            if self.ledger.st is not None and not self.ram_error:
+                self.ledger.event("tilt-clear", "coupons")
+            self.show()
 
     def coupon_cashout(self, why="cash-out"):
-        """All credits to one coupon: committed first, printed next (now, or once the printer is
-        ready). Never two coupons owed at once: the second waits for the first."""
+        """All credits to one coupon: committed first (the books, then the coupon memory), printed
+        next (now, or once the printer is ready). Never two coupons owed at once: the second waits
+        for the first. Refused (the credits stay on the meter) while the coupon memory cannot number
+        one: its condition says why."""
         self._cashout_asked = False
+        store = self.coupons
+        credits = self.ledger.credits
+        if store is None or not credits or store.owed_seq():
+            return
+        refused = store.refusal()
+        if refused:
+            self.log("%s refused: %s" % (why, refused))
+            self.coupon_condition()
+            return
+        from firmware.books import now
+
         try:
-            rec = self.ledger.issue_coupon(config.MACHINE_ID, config.DENOM_CENTS, why)
+            rec = store.draft(credits, credits * config.DENOM_CENTS, now(), why)
+        except ValueError as e:  # an amount no record holds: the credits stay, the log says why
+            self.log("%s refused: %s" % (why, e))
+            return
+        try:
+            rec = self.ledger.issue_coupon(rec, why, "audit" not in self.tilts)
         except AuditError as e:
             self.set_tilt("audit", str(e))
             return
         if rec is None:
             return
+        store.add(rec)
         from firmware import coupon
 
         self.log("%s: coupon %d (%s) for %s" % (why, rec["s"], rec["n"], coupon.dollars(rec["c"])))
         self.win = 0
         self.message = ("coupon", rec["c"])  # cents: the screen writes the amount in the player's language
         self._printer_next = self.board.ticks_ms()  # print now
+        self.coupon_condition()
         self.show()
 
     def printer_silent_at_boot(self):
         self._printer_wait = ticks_add(self.board.ticks_ms(), PRINTER_BOOT_MS)
 
     def auto_coupon_due(self):
-        """L-6, r. 3, s. 6: credits worth the profile's amount or more are paid by coupon at once."""
+        """L-6, r. 3, s. 6: credits worth the profile's amount or more are paid by coupon at once (the
+        state table's COUPON event: in the credit state)."""
         limit = self.jurisdiction.get("auto_coupon_cents") if self.jurisdiction else 0
-        return bool(limit) and self.printer is not None and self.ledger.credits * config.DENOM_CENTS >= limit \
-            and self.state in ("idle", "credit")
+        return bool(limit) and self.printer is not None and self.ledger.credits * config.DENOM_CENTS >= limit
 
     def _print(self, rec, duplicate=False):
         from board.printer_epic import PrinterError
@@ -52,7 +91,7 @@ class CouponOut:
         # a DUPLICATE still in the paper path must not issue the coupon owed after it
         self._printing_seq = None if duplicate else rec["s"]
         try:
-            self.printer.print_ticket(coupon.lines(rec, config, duplicate), rec["n"])
+            self.printer.print_ticket(coupon.lines(rec, config, duplicate, self.jurisdiction.get("claim_s")), rec["n"])
         except PrinterError as e:
             self.set_tilt("printer", str(e))
             return False
@@ -67,7 +106,7 @@ class CouponOut:
         now = self.board.ticks_ms()
         if ticks_diff(now, self._printer_next) < 0:
             return
-        owed = self.ledger.coupon_owed() if self.ledger.coupon_pending() else None
+        owed = self.coupons.owed() if self._owed() else None
         self._printer_next = ticks_add(now, PRINTER_POLL_MS if owed or pr.printing else PRINTER_IDLE_MS)
         out = []
         flags = pr.poll(out)
@@ -82,9 +121,12 @@ class CouponOut:
                 self.set_tilt("printer", describe(OFFLINE) + " since power-up")
         for kind, a, b in out:
             if kind == "printed" and owed and self._printing_seq == owed["s"]:
-                if self.ledger.coupon_issued(owed["s"]):
+                # the coupon memory first, then the books (firmware/coupon_books.py)
+                if self.coupons.issued(owed["s"]):
+                    self.ledger.coupon_issued(owed["s"])  # False when the books were cleared since
                     self.log("coupon %d issued" % owed["s"])
                     self.message = ("coupon", owed["c"])
+                    self.coupon_condition()
                     self.show()
                 owed = None
             elif kind == "fault":
@@ -115,19 +157,26 @@ class CouponOut:
         return True
 
     def reprint_coupon(self):
-        """The attendant's reprint of the last coupon issued, marked DUPLICATE (console `reprint`)."""
-        if self.printer is None:
+        """The attendant's reprint of the last coupon issued, marked DUPLICATE (console `reprint`),
+        where the jurisdiction profile allows it: never under vlt, where a coupon printed is never
+        printed again (an interrupted one is completed under its own number: service_printer)."""
+        if self.printer is None or self.coupons is None:
             raise ValueError("no coupon printer on this cabinet")
+        if not self.jurisdiction.get("reprint"):
+            raise ValueError("no reprint: a coupon printed is never printed again (the jurisdiction's rule)")
         from board.printer_epic import FAULTS, describe
 
-        if self.ledger.coupon_pending():
+        if self._owed():
             raise ValueError("a coupon is still owed: it prints first")
         f = self.printer.status()
         if f & FAULTS:
             raise ValueError("printer: %s" % describe(f))
-        rec = self.ledger.coupon_duplicate()
-        if rec is None:
+        last = self.coupons.last_issued()
+        if last is None:
             raise ValueError("no coupon issued yet")
+        rec = self.coupons.duplicate(last["s"])
+        if self.ledger.st is not None:
+            self.ledger.event("coupon-dup", "no %d reprinted as DUPLICATE" % rec["s"])
         if not self._print(rec, duplicate=True):
             raise ValueError("printer refused the duplicate")
         return rec

@@ -34,6 +34,7 @@ class GameBooks:
         if progressive is not None:
             progressive.contribute(self.st, bet)
         self.st["game"] = {"phase": "wager", "bet": bet, "before": before, "t": now(), "id": game_id}
+        self.exception("game-start")
         self._commit()
 
     def deal(self, deck):
@@ -76,9 +77,10 @@ class GameBooks:
 
     def conclude(self, progressive=None, forfeit=None, rec=None):
         """End the game whose reels are turning: pay its award (onto credits, or locked for a hand
-        pay at or above its jackpot limit; a progressive hit replaces its fixed award and is always
-        hand-paid), or with forfeit=reason withhold it: the player disrupted the machine (s. 94),
-        the wager is not refunded. One commit with the completed recall record."""
+        pay at or above its jackpot limit; a progressive hit replaces its fixed award and is
+        hand-paid where the progressive says so: not under vlt), or with forfeit=reason withhold
+        it: the player disrupted the machine (s. 94), the wager is not refunded. One commit with
+        the completed recall record."""
         g = self.st["game"]
         if not g or g["phase"] != "spin":
             return None
@@ -95,12 +97,13 @@ class GameBooks:
                 award = award - g["fixed"] + prog
                 self._add("progressive_paid", prog)
                 rec["prog"] = [prog, g["fixed"]]  # the progressive paid, and the fixed award it replaced
-                hand = True
+                hand = progressive.hand
             if award:
                 self._add("games_won", 1)
             hand = hand or bool(g["limit"] and award >= g["limit"])
             if hand:
                 self.st["lock"] = {"kind": "jackpot", "amount": award}
+                self.exception("handpay")
             else:
                 self.st["credits"] += award
                 self._add("coin_out", award)
@@ -110,6 +113,7 @@ class GameBooks:
         rec["win"] = award
         rec["hand"] = hand
         self.st["game"] = {"phase": "done", "bet": g["bet"], "award": 0 if forfeit else award, "slot": g["slot"]}
+        self.exception("game-end")
         extra = {slot: json.dumps(rec).encode()}
         if forfeit:
             self.event("forfeit", "%s: award %d withheld (s. 94)" % (forfeit, award), extra)
@@ -124,8 +128,9 @@ class GameBooks:
         if g and g["phase"] in ("wager", "spin") and not g.get("tour"):
             g["in"] = g.get("in", 0) + credits
 
-    def void(self, why):
-        """s. 95: the machine failed during the game, not the player: the wager is refunded."""
+    def void(self, why, tilt=None):
+        """s. 95: the machine failed during the game, not the player: the wager is refunded.
+        tilt: (kind, reason) kept in the same commit, so a cut never leaves the refund without it."""
         g = self.st["game"]
         if not g or g["phase"] != "wager":
             return 0
@@ -140,5 +145,8 @@ class GameBooks:
         self.st["credits"] += bet
         self._add("refunds", bet)
         self.st["game"] = {"phase": "void", "bet": bet, "award": 0}
+        if tilt:
+            self.tilts[tilt[0]] = eventlog.clean(tilt[1], eventlog.TEXT)
+        self.exception("game-end")
         self.event("void", "%s: wager %d refunded" % (why, bet))
         return bet

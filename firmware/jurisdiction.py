@@ -4,16 +4,24 @@
 #           or credit-value limit beyond the configuration's own.
 #   vlt     Québec video-lottery terminal: S-13.1, r. 7 (s. 4 Canadian money, redemption coupon;
 #           s. 6 wager <= $2.50, prize <= $1,000; s. 7 credit <= $0.25), L-6, r. 3 (s. 4 the same
-#           limits, s. 6 automatic coupon at $1,000), L-6, r. 13 (s. 1 return >= 83 %).
+#           limits, s. 6 automatic coupon at $1,000), L-6, r. 13 (s. 1 return >= 83 %); no play
+#           without the central system's link (L-6, r. 3, s. 2 lists it among a terminal's parts):
+#           link_required, firmware/sas/machine.py.
 # Money in cents, integers only. None: no limit under that profile.
+# Coupons: claim_s, how long a coupon may be claimed after its issue, printed on it (S-13.1, r. 7,
+# s. 14: 24 hours; None: no deadline printed); reprint, whether an attendant may print a DUPLICATE of
+# a coupon issued (never under vlt: the Québec operator's practice is that a coupon printed is never
+# printed again; an interrupted one is still completed under its own number).
 #
 # The return floor of both profiles is games/floor.py's 83 %, which the boot check of every game
 # already enforces against its certificate (tests check that the profiles agree with it).
 PROFILES = {
     "casino": {"max_bet_cents": None, "max_prize_cents": None, "max_credit_cents": None,
-               "auto_coupon_cents": None, "payout": "hopper", "bills": False, "return_floor": (83, 100)},
+               "auto_coupon_cents": None, "payout": "hopper", "bills": False, "return_floor": (83, 100),
+               "claim_s": None, "reprint": True, "link_required": False},
     "vlt": {"max_bet_cents": 250, "max_prize_cents": 100000, "max_credit_cents": 25,
-            "auto_coupon_cents": 100000, "payout": "coupon", "bills": True, "return_floor": (83, 100)},
+            "auto_coupon_cents": 100000, "payout": "coupon", "bills": True, "return_floor": (83, 100),
+            "claim_s": 86400, "reprint": False, "link_required": True},
 }
 
 # the rules, as a refusal names them: (profile key, name, source)
@@ -44,36 +52,9 @@ def _over(name, rule, what, cents):
     return "%s %s: %s above %s (%s; %s)" % (name, rule[1], dollars(cents), dollars(limit), what, rule[2])
 
 
-def largest_prize(m):
-    """The largest prize the pay table offers, in credits (games/model.py Model): the best line or
-    scatter pay at any bet level, times the free spins' multiplier when a feature pays it; for keno
-    the best pay of any spot count and bet; for video poker the best award at any bet. One pay
-    table entry is one prize (S-13.1, r. 7, s. 8; L-6, r. 3, s. 5 show each of them)."""
-    best = 0
-    pay = getattr(m, "pay", None)
-    if isinstance(pay, dict):  # keno (games/keno_model.py): pay[spots][bet index][hits] in credits
-        for spots in pay:
-            for row in pay[spots]:
-                for v in row:
-                    if v > best:
-                        best = v
-        return best
-    if not hasattr(m, "cpay"):  # video poker (games/poker_model.py): pays[bet index][award] in credits
-        for row in m.pays:
-            for v in row:
-                if v > best:
-                    best = v
-        return best
-    for bi in range(len(m.bets)):
-        for row in m.cpay[bi]:
-            if row and row[-1] > best:  # rows keep the best shorter run: the last is the largest
-                best = row[-1]
-        for v in m.spay[bi]:
-            if v > best:
-                best = v
-    if m.free is not None and m.multiplier > 1:
-        best *= m.multiplier
-    return best
+def is_refusal(name, why):
+    """True when why is one of _over's refusals under profile name (they name the profile first)."""
+    return why.startswith(name + " ")
 
 
 def check_credit(name, denom_cents):
@@ -96,13 +77,50 @@ def check_return(name, num, den):
         name, RETURN_FLOOR[1], x // 1000, x % 1000, fn * 100 // fd, RETURN_FLOOR[2])
 
 
-def check_game(name, denom_cents, bets, prize_credits):
-    """Every rule of the profile the game breaks (its bet levels, its largest prize in credits) at
-    a credit of denom_cents: [] when it may be offered. The return is checked by check_return."""
+def check_prize(name, denom_cents, credits, what="one game"):
+    """None, or why a pay of `credits` breaks the profile's maximum prize (the settlement's guard)."""
+    return _over(name, MAX_PRIZE, "%s %d x %d cents" % (what, credits, denom_cents), credits * denom_cents)
+
+
+def check_maxima(name, denom_cents, bets, maxima):
+    """None, or why the most one game can pay breaks the profile's maximum prize. The limit is on one
+    game: every line, scatter, the whole free-spin series and the progressive together (issue 22.1).
+    maxima: the certified most one game pays at each bet level (a list in the order of bets, None
+    where nothing bounds it), or None when the certificate gives none. The largest is named."""
+    if PROFILES[name][MAX_PRIZE[0]] is None:
+        return None
+    if maxima is None:
+        return "%s %s: no certified maximum one-game pay (recertify; %s)" % (name, MAX_PRIZE[1], MAX_PRIZE[2])
+    worst = -1
+    for i in range(len(bets)):
+        if maxima[i] is None:
+            return "%s %s: unbounded (bet %d: nothing bounds one game's pay; %s)" % (
+                name, MAX_PRIZE[1], bets[i], MAX_PRIZE[2])
+        if worst < 0 or maxima[i] > maxima[worst]:
+            worst = i
+    if worst < 0:
+        return None
+    return check_prize(name, denom_cents, maxima[worst], "bet %d: one game" % bets[worst])
+
+
+def check_progressive(name, denom_cents, prog):
+    """None, or why a progressive (games/model.py Model.progressive) breaks the maximum prize: under
+    a prize limit it needs a ceiling, and the ceiling alone must be inside the limit (what the rest
+    of the game pays with it is in the certified maximum, check_maxima)."""
+    if prog is None or PROFILES[name][MAX_PRIZE[0]] is None:
+        return None
+    if prog.get("ceiling") is None:
+        return "%s %s: progressive %s has no ceiling (%s)" % (name, MAX_PRIZE[1], prog["pay"], MAX_PRIZE[2])
+    return check_prize(name, denom_cents, prog["ceiling"], "progressive ceiling")
+
+
+def check_game(name, denom_cents, bets, maxima, prog=None):
+    """Every rule of the profile the game breaks (its bet levels, the most one game pays, its
+    progressive) at a credit of denom_cents: [] when it may be offered. The return is checked by
+    check_return."""
     out = []
     for why in (check_credit(name, denom_cents), check_wager(name, denom_cents, max(bets)),
-                _over(name, MAX_PRIZE, "prize %d x %d cents" % (prize_credits, denom_cents),
-                      prize_credits * denom_cents)):
+                check_progressive(name, denom_cents, prog), check_maxima(name, denom_cents, bets, maxima)):
         if why:
             out.append(why)
     return out

@@ -8,12 +8,15 @@
 #   coupon_out   credits paid by redemption coupon (firmware/coupon_books.py)
 #   refunds      wagers refunded on a machine fault (s. 95)
 #   bill_in      credits from the bill validator (notes stacked: firmware/bill_books.py)
+#   bill_unproven (count) and bill_unproven_credits: notes whose fate the firmware could not prove;
+#   bill_settled_stacked / bill_settled_returned: their credits, as the attendant settled them
 #   games_played, games_won, power_resets, door_main/door_logic/door_cashbox (opens),
 #   progressive_paid, tournament_entries (count), tournament_fees (credits paid as entry fees),
 #   tournament_prizes (credits paid as tournament prizes, by hand)
 # Self-audit before every play and payout:
 #   credits == acceptor_in + bill_in + coin_out + refunds - coin_in - cashout - tournament_fees
 #   cashout == hopper_out + cancelled + coupon_out
+#   bill_unproven_credits == bill_settled_stacked + bill_settled_returned + the note standing
 # The books are split by concept: a game (firmware/game_books.py), tournament mode
 # (firmware/tournament_books.py) and hopper cash-outs (firmware/payout_books.py) are mixed into the
 # Ledger, which keeps the persistence, the meters, the event log and recall.
@@ -31,20 +34,26 @@ from firmware.tournament_books import TournamentBooks
 METERS = ("coin_in", "coin_out", "jackpot", "acceptor_in", "hopper_out", "cancelled", "cashout", "refunds",
           "games_played", "games_won", "power_resets", "door_main", "door_logic", "door_cashbox",
           "progressive_paid", "tournament_entries", "tournament_fees", "tournament_prizes", "bill_in",
-          "coupon_out")
+          "coupon_out", "bill_unproven", "bill_unproven_credits", "bill_settled_stacked", "bill_settled_returned")
+# the meters that count events; every other meter counts credits (the console shows their dollars)
+COUNTS = ("games_played", "games_won", "power_resets", "door_main", "door_logic", "door_cashbox",
+          "tournament_entries", "bill_unproven")
 METER_MODULO = 10 ** 10  # 10-digit meters roll over to 0, as electromechanical counters do
 EVENTS_PER_CHUNK = eventlog.PER_CHUNK  # fixed-size records (firmware/eventlog.py): a chunk always fits
 EVENT_CHUNKS = 14  # a chunk is recycled whole: 13 x 8 keeps at least the last 100
-STATE_SIZE = 2688  # the worst case of every field at its bound fits (tests/device/test_firmware_sizes.py)
+STATE_SIZE = 2944  # the worst case of every field at its bound fits (tests/device/test_firmware_sizes.py)
 GAME_SIZE = 1536
 CHUNK_SIZE = eventlog.CHUNK_BYTES
 TILT_TEXT = eventlog.TEXT  # a persisted tilt's reason, cut on entry: the state block's size is bounded
 HOPPER_SIZE = 384  # the hopper driver's payout record (board/hopper_cctalk.py)
 EM_SIZE = 256  # electromechanical meters: [done, inflight] per coil (board/meters_em.py)
 COUPON_SIZE = 512  # the last coupons (firmware/coupon_books.py KEEP records, each bounded)
+SAS_SIZE = 40  # the SAS exception queue (firmware/sas/exceptions.py BLOCK_SIZE fits)
 LAYOUT = (("state", STATE_SIZE),) + tuple(("g%d" % i, GAME_SIZE) for i in range(RECALL)) + \
-    tuple(("e%d" % i, CHUNK_SIZE) for i in range(EVENT_CHUNKS)) + (("hop", HOPPER_SIZE), ("em", EM_SIZE), ("cpn", COUPON_SIZE))
-JOURNAL = STATE_SIZE + GAME_SIZE + CHUNK_SIZE  # the largest transaction: state + game + event chunk
+    tuple(("e%d" % i, CHUNK_SIZE) for i in range(EVENT_CHUNKS)) + (("hop", HOPPER_SIZE), ("em", EM_SIZE), ("cpn", COUPON_SIZE)) + \
+    (("sas", SAS_SIZE),)
+# the largest transaction: state + game + event chunk, and the exception the event raised
+JOURNAL = STATE_SIZE + GAME_SIZE + CHUNK_SIZE + SAS_SIZE
 
 
 
@@ -58,6 +67,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
     def __init__(self, memory):
         self.mem = memory
         self.st = None
+        self.exceptions = None  # firmware/sas/exceptions.py ExceptionQueue, on a board with a SAS port
 
     # --- persistence -----------------------------------------------------------------------------
     def initial(self):
@@ -97,6 +107,8 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
                 blocks["em"] = json.dumps(em_state).encode()
             except (ValueError, TypeError, KeyError, IndexError):
                 pass  # unreadable: the positions are not known
+        if self.exceptions is not None:
+            self.exceptions.load(b"")  # the "sas" block is cleared with the rest
         if first_event:
             self.st["ev"] = 1
             blocks["e0"] = eventlog.pack(b"", 1, now(), first_event[0], first_event[1])
@@ -111,7 +123,18 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         if extra:
             for k in extra:
                 blocks[k] = extra[k]
+        q = self.exceptions
+        if q is not None and q.dirty:
+            blocks["sas"] = q.block()  # an exception is committed with what raised it
         self.mem.commit(blocks)
+        if q is not None:
+            q.dirty = False
+
+    def exception(self, what):
+        """What the central system must be told (SAS: firmware/sas/exceptions.py RAISED), queued
+        for the next commit; nothing without a SAS port."""
+        if self.exceptions is not None:
+            self.exceptions.raise_(what)
 
     # --- accessors ---------------------------------------------------------------------------------
     @property
@@ -168,9 +191,15 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         if m["cashout"] != (m["hopper_out"] + m["cancelled"] + m["coupon_out"]) % METER_MODULO:
             raise AuditError("cashout %d != hopper %d + hand-paid %d + coupons %d" % (
                 m["cashout"], m["hopper_out"], m["cancelled"], m["coupon_out"]))
+        u = self.st.get("unk")
+        held = u["k"] if u else 0
+        if m["bill_unproven_credits"] != (m["bill_settled_stacked"] + m["bill_settled_returned"] + held) % METER_MODULO:
+            raise AuditError("notes of unknown fate %d != settled %d + %d + standing %d" % (
+                m["bill_unproven_credits"], m["bill_settled_stacked"], m["bill_settled_returned"], held))
 
     def power_up(self, why="power up"):
         self._add("power_resets", 1)
+        self.exception("power")
         self.event("power", why)
 
     def accept(self, credits, counter=None):
@@ -193,17 +222,50 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             self._add(name, 1)
         if levels is not None:
             self.st["doors"] = levels
+        self.exception("%s %s" % (name, "open" if opened else "closed"))
         self.event("door", "%s %s" % (name, "open" if opened else "closed"))
 
-    def cashout(self, hand_pay):
+    def cashout(self, hand_pay, audited=True):
         """Start a cash-out. With hand_pay the machine locks until an attendant pays; otherwise the
-        caller pays through the hopper and calls paid_by_hopper() as coins go out."""
-        self.audit()
+        caller pays through the hopper and calls paid_by_hopper() as coins go out. audited=False:
+        the self-audit tilt is on (the books disagree); the credit meter is still the player's, paid
+        by hand as it stands, and the event says so."""
+        if audited:
+            self.audit()
         amount = self.st["credits"]
         if amount and hand_pay:
             self.st["lock"] = {"kind": "handpay", "amount": amount}
-            self.event("handpay", "cash-out of %d credits by hand" % amount)
+            self.exception("handpay")
+            self.event("handpay", "cash-out of %d credits by hand%s" % (
+                amount, "" if audited else " under the audit tilt"))
         return amount
+
+    def owed(self):
+        """What the books still owe a player, or None: "lock" (a hand pay or jackpot), "payout" (the
+        hopper paying), "coupon" (committed, not yet issued), "game" (a wager not yet settled, a
+        dealt hand, reels turning), "note" (in escrow), "unknown note" (its fate not proved: the
+        attendant settles it, firmware/bills.py), "credits", "tournament" (one running: an
+        entry's games, the prize pool). firmware/states.py: a RAM clear is taken only when this is
+        None (or in a RAM error), so nothing but a coupon or a payout ever erases credits."""
+        st = self.st
+        if st["lock"]:
+            return "lock"
+        if st.get("paying"):
+            return "payout"
+        if self.coupon_pending():
+            return "coupon"
+        g = st["game"]
+        if g and g["phase"] in ("wager", "spin"):
+            return "game"
+        if st.get("bill"):
+            return "note"
+        if st.get("unk"):
+            return "unknown note"
+        if st["credits"]:
+            return "credits"
+        if st.get("tour"):
+            return "tournament"
+        return None
 
     # --- electromechanical meters --------------------------------------------------------------------
     def em_state(self):
@@ -226,6 +288,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         elif lock["kind"] == "jackpot":
             self._add("jackpot", lock["amount"])
         self.st["lock"] = None
+        self.exception("handpaid")
         self.event("handpaid", "%s of %d credits paid by attendant" % (lock["kind"], lock["amount"]))
         return lock
 

@@ -3,6 +3,7 @@
 #   emulated:      micropython -X heapsize=256K firmware/main.py [--state DIR] [--console PORT]
 #                  [--cctalk PORT] [--panel PORT] [--games ID,ID] [--models DIR] [--certs DIR]
 #                  [--profile emulated|pyboard|rp2|esp32] [--jurisdiction casino|vlt]
+#                  [--sas FD]   (the SAS line: a pseudo-terminal's master the harness opened, sim/sas_pty.py)
 import sys
 
 
@@ -24,7 +25,7 @@ NVRAM_SIZE = 131072
 # or a real board's profile, whose wires only it gets (board/emulated.py Board, `profile`)
 DEFAULTS = {"state": "var/emulated", "console": "7770", "cctalk": "7771", "panel": "7772",
             "games": "", "models": "", "certs": "", "profile": "emulated", "settings": "",
-            "printer": "", "jurisdiction": ""}
+            "printer": "", "jurisdiction": "", "sas": ""}
 PROFILES = {"pyboard": "board.pyboard", "rp2": "board.rp2", "esp32": "board.esp32"}
 
 
@@ -55,12 +56,16 @@ def make_board(opts, platform=sys.platform):
         profile = None if opts["profile"] == "emulated" else load_profile(opts["profile"])
         _mkdirs(opts["state"])
         try:
-            return emulated.Board(opts["state"], int(opts["console"]), int(opts["cctalk"]), int(opts["panel"]),
-                                  nvram_size=NVRAM_SIZE, profile=profile,
-                                  printer_port=int(opts["printer"]) if opts["printer"] else None)
+            b = emulated.Board(opts["state"], int(opts["console"]), int(opts["cctalk"]), int(opts["panel"]),
+                               nvram_size=NVRAM_SIZE, profile=profile,
+                               printer_port=int(opts["printer"]) if opts["printer"] else None,
+                               sas_fd=int(opts["sas"]) if opts["sas"] else None)
         except state_lock.Busy as e:
             print("jeton: %s" % e)  # one line naming the running cabinet, and a status of its own
             raise SystemExit(state_lock.BUSY_EXIT)
+        # the ports bound, before anything else: a port given as 0 was chosen by the board
+        print("jeton: ports " + " ".join("%s=%d" % rp for rp in b.ports))
+        return b
     from board.machine_board import MachineBoard, open_fram
 
     profile = load_profile(platform)  # on a board, the platform is the profile
@@ -152,11 +157,11 @@ def supervise(boot, reset, clock, log=print):
             log("jeton: %s: restarting the cabinet from critical memory" % why)
 
 
-# Imported when first needed (the paytable text). Compiled from source, such a late import needs the
-# compiler's parse tree in a heap by then three-quarters full: it can fail with tens of KB free. A
-# firmware run from .py (not the .mpy of tools.image, nor frozen) therefore imports it at
-# power-up, while the heap is still empty.
-LATE = ("games.text",)
+# Imported when first needed (the paytable text, the console's reading commands). Compiled from
+# source, such a late import needs the compiler's parse tree in a heap by then three-quarters full:
+# it can fail with tens of KB free. A firmware run from .py (not the .mpy of tools.image, nor
+# frozen) therefore imports them at power-up, while the heap is still empty.
+LATE = ("games.text", "firmware.console_read")
 
 
 def preload_if_source():

@@ -13,16 +13,17 @@ HOPPER_RETRY_MS = 5000
 
 
 class HopperOut:
-    def cashout(self):
+    def cashout(self, hopper=True):
         """Credits belong to the player. The state table (firmware/states.py) says where this runs:
-        every state but a RAM error, and where a press is kept instead (keep_cashout). Outside
-        idle/credit/tilt, or with the hopper at fault, it is a hand pay; the self-audit tilt, which
-        says the books themselves are wrong, leaves it to the technician."""
+        every state but a RAM error, and where a press is kept instead (keep_cashout). The hopper
+        pays only where the table names this method (idle, credit, tilt) and when it is usable and
+        within its limit; else it is a hand pay. Under the self-audit tilt, which says the books
+        disagree, the credit meter is paid by hand as it stands (an attendant checks it; the tilt
+        stays for the technician), so the RAM clear that ends the tilt never erases credits."""
         if self.hand_open():
             return self.keep_cashout()  # a dealt poker hand is drawn first, even under a door or a tilt
         self._cashout_asked = False
-        st = self.state
-        if not self.ledger.credits or "audit" in self.tilts:
+        if not self.ledger.credits:
             return
         if self.printer is not None:
             return self.coupon_cashout()  # a coupon jurisdiction pays by coupon only (S-13.1, r. 7, s. 4)
@@ -32,8 +33,9 @@ class HopperOut:
         credits = self.ledger.credits
         cpc = payout_credits(config)
         coins = credits // cpc
+        audited = "audit" not in self.tilts
         try:
-            if st in ("idle", "credit", "tilt") and self.hopper_usable() and coins and credits <= config.HOPPER_LIMIT:
+            if hopper and audited and self.hopper_usable() and coins and credits <= config.HOPPER_LIMIT:
                 ref = self.ledger.start_payout(coins, cpc)
                 try:
                     self.hopper.payout(coins, ref)  # saves its record (and our mark) before any coin
@@ -45,13 +47,18 @@ class HopperOut:
                 else:
                     self.log("cashout: hopper pays %d coins (ref %d)" % (coins, ref))
             else:
-                self.ledger.cashout(hand_pay=True)
+                self.ledger.cashout(hand_pay=True, audited=audited)
                 self.log("cashout: %d credits by hand pay" % credits)
         except AuditError as e:
             self.set_tilt("audit", str(e))
             return
         self.win = 0
         self.show()
+
+    def cashout_by_hand(self):
+        """A cash-out where the hopper must not pay (a door open, the audit key on): a hand pay, or
+        the coupon where only a coupon pays."""
+        self.cashout(hopper=False)
 
     def keep_cashout(self):
         self._cashout_asked = True  # carried out by step() once the game, payout or lock has ended

@@ -3,17 +3,30 @@
 # the game (s. 95), tournament entries (s. 124, 126) and the audit-mode test game. Mixed into
 # firmware.cabinet.Cabinet; the books it commits to are firmware/game_books.py.
 from board.compat import ticks_add, ticks_diff
-from firmware import config, jurisdiction, states
+from firmware import config, jurisdiction
 from firmware.books import AuditError
 from firmware.play_keno import is_keno
 from firmware.play_poker import is_poker
 from rng import RngFailure
 
 
+def played(game, outcome):
+    """The display's record of the game on the screen (docs/screen.md `outcome`): the bet it was
+    played at, a reel game's base-spin wins as [line index, credits] (-1: the scatter) for the
+    winning lines drawn over the window, and [spins, credits] of its free spins."""
+    reels = not (is_keno(game) or is_poker(game))  # keno's and poker's wins name no line
+    out = {"bet": outcome.bet, "lines": [[w[0], w[2]] for w in outcome.wins] if reels else []}
+    if reels and outcome.free:
+        out["free"] = [len(outcome.free), sum(f[2] for f in outcome.free)]
+    return out
+
+
 class GamePlay:
+    played = None  # played(): the outcome on the screen, None when none is
+
+    # The state table (firmware/states.py) says when each of these runs: bet, play and the test game
+    # do not ask the state again.
     def bet_one(self):
-        if not self.playable():
-            return
         bets = self.game.bets
         i = bets.index(self.ledger.bet) if self.ledger.bet in bets else -1
         self.ledger.set_bet(bets[(i + 1) % len(bets)])
@@ -32,8 +45,6 @@ class GamePlay:
         return bet
 
     def play(self):
-        if not self.playable():
-            return
         if is_keno(self.game) and not self.keno_ready():
             return  # a card that cannot be played is refused before anything is committed
         if self.ledger.tour and self.ledger.session is None:
@@ -80,12 +91,38 @@ class GamePlay:
             return
         self._settle(outcome)
 
+    def _prize_refused(self, outcome):
+        """None, or why this game's award, the progressive at its level in place of its fixed award,
+        breaks the jurisdiction's prize limit (firmware/jurisdiction.py). A certified game never
+        does (its certified maximum is held to the limit at boot): this is the guard behind it."""
+        if self.ledger.session:
+            return None  # a tournament game pays tournament credits, not a prize
+        award = outcome.award
+        p = self.progressive
+        if p is not None:
+            fixed = p.hit(outcome)
+            if fixed:
+                award += p.amount(self.ledger.st) - fixed
+        return jurisdiction.check_prize(config.JURISDICTION, config.DENOM_CENTS, award)
+
     def _settle(self, outcome):
+        why = self._prize_refused(outcome)
+        if why:
+            # s. 95: a machine whose game pays past the limit is defective: no prize, the wager is
+            # refunded, and the prize tilt (kept in the same commit) stops play until a technician
+            # sees to it. Never a silent cut of the prize: no payout is ever adjusted.
+            self.ledger.void("game over the prize limit", ("prize", why))
+            if self.audit is not None:
+                self.audit.record("-", "tilt", "prize: %s" % why)  # evidence a RAM clear keeps
+            self.log("TILT prize: %s" % why)
+            self.win = 0  # nothing of this outcome was committed: nothing of it is shown
+            return
         spin = config.SPIN_MS > 0 and not self.ledger.session
         # L-6, r. 3, s. 7: where only a coupon pays (vlt) no win locks for a hand pay; it is credited
         coupon = self.jurisdiction is not None and self.jurisdiction.get("payout") == "coupon"
         self.ledger.settle(outcome, self.game.id, 0 if coupon else config.JACKPOT_LIMIT, self.progressive, spin)
         self.reels = outcome.window
+        self.played = played(self.game, outcome)
         if spin:
             self.win = 0  # shown when the reels stop
             self._spin_end = ticks_add(self.board.ticks_ms(), config.SPIN_MS)
@@ -107,14 +144,19 @@ class GamePlay:
 
 
     def play_test_game(self, bet=None):
-        """Audit mode only: a real draw through the real engine that never touches the meters."""
-        if states.action(self.state, states.TEST) is None:
-            raise ValueError("test games need the audit key")
+        """The audit key's test game (the table: AUDIT, SERVICE): a real draw through the real engine
+        that never touches the meters. The outcome is kept in self.tested for the console."""
+        if self.game is None:
+            raise ValueError("no certified game to test")
         if self.gen is None:
             raise ValueError("no random number generator (rng tilt)")
         bet = bet or self.game.bets[0]
+        if bet not in self.game.bets:
+            raise ValueError("bet %d not offered (bets: %s)" % (bet, " ".join(str(b) for b in self.game.bets)))
         outcome = self.keno_test_game(bet) if is_keno(self.game) else self.game.play(self.gen, bet)
-        self.board.display.show({"state": "audit", "test": True, "reels": outcome.window, "win": outcome.award})
+        self.tested = outcome
+        self.board.display.show({"state": self.state, "test": True, "reels": outcome.window,
+                                 "win": outcome.award})
         return outcome
 
     def _tour_screen(self):

@@ -4,6 +4,7 @@
 # the books' state (st["picks"]), so the wager's commit holds it: a power cut after the wager
 # completes the game on the very card that was paid for. The numbers drawn are committed with the
 # outcome in the recall record (draws = the picks then the 20 numbers, games/keno.py).
+from firmware import states
 from rng import RngFailure
 
 
@@ -17,39 +18,54 @@ class KenoPlay:
     def picks(self):
         return self.ledger.st.get("picks") or []
 
-    def service_touch(self):
-        t = self.board.touch.take()
-        if t is None or not is_keno(self.game) or not self.playable():
-            return  # no card on this game, or not now (a game on, a lock, a tilt): the press is lost
-        word, n = t
+    # the card's events (firmware/states.py SPOT, QUICK, CLEAR: idle and credit only); a press in
+    # any other state is refused by the table and lost
+    def keno_touch(self, word, n):
+        """A press on the card from the touch screen, as an event of the state table."""
+        if word == "spot":
+            self.handle(states.SPOT, n)
+        elif word == "quick":
+            self.handle(states.QUICK, n)
+        elif word == "clear":
+            self.handle(states.CLEAR)
+        # a poker word (hold, auto): not a keno card's
+
+    def keno_spot(self, n):
         game = self.game
         picks = list(self.picks())
         self.message = None
-        if word == "spot":
-            if not 1 <= n <= game.m.numbers:
-                self.message = ("no_number", n)
-            elif n in picks:
-                picks.remove(n)
-            elif len(picks) >= game.spots[-1]:
-                self.message = ("max_spots", game.spots[-1])
-            else:
-                picks.append(n)
-                picks.sort()
-        elif word == "quick":
-            if n not in game.spots:
-                self.message = ("spots_not_offered", n)
-            elif self.gen is None:
-                self.message = ("no_quick_pick",)
-            else:
-                try:
-                    picks = game.quick_pick(self.gen, n)  # the game's own unbiased draw
-                except RngFailure as e:
-                    self.set_tilt("rng", str(e))
-                    return
-        elif word == "clear":
-            picks = []
+        if not 1 <= n <= game.m.numbers:
+            self.message = ("no_number", n)
+        elif n in picks:
+            picks.remove(n)
+        elif len(picks) >= game.spots[-1]:
+            self.message = ("max_spots", game.spots[-1])
         else:
-            return  # a poker word (hold, auto): not a keno card's
+            picks.append(n)
+            picks.sort()
+        self._card(picks)
+
+    def keno_quick(self, n):
+        game = self.game
+        picks = self.picks()
+        self.message = None
+        if n not in game.spots:
+            self.message = ("spots_not_offered", n)
+        elif self.gen is None:
+            self.message = ("no_quick_pick",)
+        else:
+            try:
+                picks = game.quick_pick(self.gen, n)  # the game's own unbiased draw
+            except RngFailure as e:
+                self.set_tilt("rng", str(e))
+                return
+        self._card(picks)
+
+    def keno_clear(self):
+        self.message = None
+        self._card([])
+
+    def _card(self, picks):
         self.ledger.st["picks"] = picks  # in RAM; the wager's commit writes it with the bet
         self.reels = {"picks": picks, "drawn": [], "hits": []}
         self.show()

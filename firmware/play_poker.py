@@ -70,6 +70,7 @@ class PokerPlay:
 
         self.reels = [[card_name(deck[i]) for i in range(HAND_SIZE)]]
         self.win = 0
+        self.played = None  # a hand on the screen: no game's outcome until the draw
 
     def toggle_hold(self, key):
         self.holds = toggle(self.holds, key)
@@ -93,12 +94,8 @@ class PokerPlay:
         self.message = None
         self.show()
 
-    def poker_touch(self):
+    def poker_touch(self, word, n):
         """The player's screen: 'hold N' under a card, 'auto' (auto-hold); a keno word is lost."""
-        t = self.board.touch.take()
-        if t is None:
-            return
-        word, n = t
         if word == "hold":
             if 1 <= n <= HAND_SIZE:
                 self.handle(states.HOLD_KEY, n)

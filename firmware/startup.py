@@ -11,7 +11,7 @@ from firmware import config, jurisdiction, settings
 from firmware.accounts import Accounts
 from firmware.audit import Audit, open_security
 from firmware.cabinet import Cabinet, open_rng
-from firmware.console import Console
+from firmware.console import READ_MODULES, Console
 from firmware.critmem import RamError
 from firmware.ledger import Ledger, open_memory
 from firmware.progressive import Progressive, ProgressiveError
@@ -79,14 +79,22 @@ class _Store:
         self.save = save
 
 
+def _has_uart(board, role):
+    try:
+        board.uart(role)
+    except (ValueError, KeyError, NotImplementedError):
+        return False
+    return True
+
+
 def load_games(ids, models_dir, certs_dir, ledger, log):
     """Boot check of every offered game (s. 93): (id, ok, reason, game) each; failures are disabled."""
     out = []
     for gid in ids:
         ok, reason, game = check("%s/%s.json" % (models_dir, gid), "%s/%s.json" % (certs_dir, gid))
-        if ok:  # the profile's limits, again at boot (firmware/jurisdiction.py)
+        if ok:  # the profile's limits, again at boot (firmware/jurisdiction.py): the most one game pays
             broken = jurisdiction.check_game(config.JURISDICTION, config.DENOM_CENTS, game.bets,
-                                             jurisdiction.largest_prize(game.m))
+                                             game.max_award, game.m.progressive)
             if broken:
                 ok, reason = False, "; ".join(broken)
         log("game %s: %s" % (gid, "certified" if ok else "DISABLED: " + reason))
@@ -104,7 +112,9 @@ def open_progressive(game, certs_dir, ledger, log):
     try:
         with open("%s/%s.json" % (certs_dir, game.id)) as f:
             math_hash = json.load(f)["math_hash"]
-        prog = Progressive(spec, math_hash, config.PROGRESSIVE_LINK)
+        # where only a coupon pays (vlt: L-6, r. 3, s. 7) a hit is credited like any win, no hand pay
+        prog = Progressive(spec, math_hash, config.PROGRESSIVE_LINK,
+                           jurisdiction.PROFILES[config.JURISDICTION]["payout"] != "coupon")
     except (ProgressiveError, OSError, ValueError, KeyError) as e:
         log("progressive DISABLED: %s" % e)
         if ledger.st is not None:
@@ -199,8 +209,10 @@ def open_accounts(board, cab, ledger, audit):
     return accounts
 
 
-def open_printer(board, cab, ledger):
-    """A coupon jurisdiction (vlt) pays by coupon only: its printer (board/printer_epic.py)."""
+def open_printer(board, cab, ledger, audit=None):
+    """A coupon jurisdiction (vlt) pays by coupon only: its printer (board/printer_epic.py) and its
+    coupon memory, opened even when the books are in a RAM error (after the technician's RAM clear
+    the cabinet pays by coupon again, and a coupon owed before it still prints)."""
     from firmware import jurisdiction
 
     try:
@@ -208,8 +220,11 @@ def open_printer(board, cab, ledger):
     except ValueError as e:
         cab.set_tilt("config", str(e))
         return
-    if cab.jurisdiction.get("payout") != "coupon" or ledger.st is None:
+    if cab.jurisdiction.get("payout") != "coupon":
         return
+    from firmware import coupon_system
+
+    coupon_system.open_coupons(cab, audit)
     from board.printer_epic import Printer
 
     try:
@@ -224,6 +239,8 @@ def open_printer(board, cab, ledger):
         cab.printer_silent_at_boot()  # then its silence is a tilt (not only at the first coupon)
     elif f & FAULTS:  # its fault is found again at power-up
         cab.set_tilt("printer", describe(f))
+    coupon_system.reconcile(cab)  # the books and the coupon memory agree on the latest coupon
+    cab.coupon_condition()
 
 
 def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None):
@@ -261,6 +278,10 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
         for finding in ledger.open():
             log("critical memory: " + finding)
             ledger.event("nvram", finding)
+        if _has_uart(board, "sas"):  # the exceptions for the central system, before power_up raises one
+            from firmware.sas.machine import attach_queue
+
+            attach_queue(ledger)
         ledger.power_up()
     except (RamError, ValueError, KeyError) as e:
         ram_error = str(e)
@@ -294,10 +315,16 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
 
         cab.bills = BillIn(BillValidator(bus), ledger, config, log)  # same ccTalk bus, address 40
     cab.offered = offered
-    open_printer(board, cab, ledger)
+    open_printer(board, cab, ledger, audit)
     cab.progressive = open_progressive(game, config.CERTS_DIR, ledger, log)
     cab.audit = audit
     cab.console = Console(board.uart("console"), cab, open_accounts(board, cab, ledger, audit), audit)
+    if _code_form() == "frozen":
+        cab.console.release = READ_MODULES  # their code is in flash: dropped after each command
+    if ledger.exceptions is not None:
+        from firmware.sas.machine import open_link
+
+        cab.sas = open_link(board, cab, log)
     if software:  # no game; credits already on the meter are still paid (the tilt state's cash-out)
         cab.set_tilt("software", software)
     if ram_error:
@@ -309,7 +336,10 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
             cab.set_tilt("rng", str(rng_failure))
         if game is None and not problems and not software:
             reasons = ["%s: %s" % (gid, why) for gid, ok, why, _ in offered if not ok]
-            cab.set_tilt("game", "no certified game to offer" + (" (%s)" % "; ".join(reasons) if reasons else ""))
+            # certified but every one over the profile's limits: the player is told so (docs/screen.md)
+            over = bool(offered) and all(jurisdiction.is_refusal(config.JURISDICTION, why) for _, _, why, _ in offered)
+            head = "no game within the %s limits to offer" % config.JURISDICTION if over else "no certified game to offer"
+            cab.set_tilt("limits" if over else "game", head + (" (%s)" % "; ".join(reasons) if reasons else ""))
         cab.resume()  # with no game too: a wager committed before the reboot is refunded, never lost
     cab.show()
     log("ready " + json.dumps({"game": game.id if game else None, "credits": ledger.credits if ledger.st else None,

@@ -1,6 +1,7 @@
 # The cabinet's states, the events it takes and what each event does in each state: one table, read
-# by firmware/cabinet.py (which carries it out), by docs/firmware.md (which shows it) and by the
-# stateful tests' model (tests/host/test_stateful.py), so the three cannot disagree.
+# by firmware/cabinet.py (which carries it out: Cabinet.handle), shown by docs/firmware.md (written
+# from it by `python -m tools.state_table`, checked by tests/device/test_firmware_states.py) and read
+# by the stateful tests' model (sim/fuzz.py), so the three cannot disagree.
 #
 # A state is not stored: it is derived from what critical memory and the switches say, by the
 # priority of the overriding conditions below (highest first). So a power cut can never leave the
@@ -10,20 +11,25 @@
 RAMERROR = "ramerror"  # critical memory unrecoverable: only a technician's RAM clear
 HANDPAY = "handpay"  # a cash-out waits for the attendant to pay it by hand
 JACKPOT = "jackpot"  # a win at or above the jackpot limit (or a progressive) waits for the attendant
-PAYOUT = "payout"  # the hopper is paying
+PAYOUT = "payout"  # the hopper is paying, or a coupon is owed
 SPIN = "spin"  # a committed game's reels are turning; its award is pending (s. 94)
+SERVICE = "service"  # the audit key is on and nothing is owed to anyone, whatever the doors and tilts
 DOOR = "door"  # a door is open
 TILT = "tilt"  # a fault stops play and money in
 HOLD = "hold"  # a video poker hand is dealt (its deck and bet committed): holds, then draw
-AUDIT = "audit"  # the audit key is on
+AUDIT = "audit"  # the audit key is on, and something is owed (credits on the meter, a dealt hand ...)
 CREDIT = "credit"
 IDLE = "idle"
-STATES = (RAMERROR, HANDPAY, JACKPOT, PAYOUT, SPIN, DOOR, TILT, HOLD, AUDIT, CREDIT, IDLE)
+STATES = (RAMERROR, HANDPAY, JACKPOT, PAYOUT, SPIN, SERVICE, DOOR, TILT, HOLD, AUDIT, CREDIT, IDLE)
 
 
-def derive(ram_error, lock_kind, paying, spinning, door_open, tilted, audit_key, credits, hand_open=False):
+def derive(ram_error, lock_kind, paying, spinning, door_open, tilted, audit_key, credits, hand_open=False,
+           owed=False):
     """The one place the priority of the overriding conditions is spelled out. An open poker hand
-    waits under a door or a tilt (suspended, never lost) and keeps the audit key out until drawn."""
+    waits under a door or a tilt (suspended, never lost) and keeps the audit key out until drawn.
+    owed: the books still owe something besides the credit meter and the states above it (a note in
+    escrow, a wager not yet settled, a tournament running, a coupon owed: Ledger.owed). SERVICE, the
+    only state but RAMERROR that takes the RAM clear, is the audit key with nothing owed at all."""
     if ram_error:
         return RAMERROR
     if lock_kind:
@@ -32,6 +38,8 @@ def derive(ram_error, lock_kind, paying, spinning, door_open, tilted, audit_key,
         return PAYOUT
     if spinning:
         return SPIN
+    if audit_key and not (credits or hand_open or owed):
+        return SERVICE
     if door_open:
         return DOOR
     if tilted:
@@ -43,42 +51,124 @@ def derive(ram_error, lock_kind, paying, spinning, door_open, tilted, audit_key,
     return CREDIT if credits else IDLE
 
 
-# Events from the player, the attendant and the technician.
+# Events from the player, the attendant, the technician and the cabinet itself.
 BET = "bet"  # bet-one button: the next bet level of the offered game
 MAX = "max"  # bet-max button: the highest bet level, then play
-PLAY = "play"
-CASHOUT = "cashout"
+PLAY = "play"  # play button (on a dealt poker hand: DRAW)
+CASHOUT = "cashout"  # cash-out button (and a press kept until a game, payout or lock ends)
 KEY = "key"  # the attendant's reset key
-TEST = "test"  # console 'testgame' (audit key on)
-RAMCLEAR = "ramclear"  # console 'ramclear' (an administrator, audit key on)
+TEST = "test"  # console 'testgame' (a technician's session)
+RAMCLEAR = "ramclear"  # console 'ramclear' (an administrator's session)
+DEAL = "deal"  # console 'hand deal': a new poker hand, never a draw
+DRAW = "draw"  # console 'hand draw': a dealt hand's draw, never a new hand
 HOLD_KEY = "hold_key"  # a hold key 1-5 under a dealt card (touch screen, console 'hand hold N')
 AUTO = "auto"  # auto-hold: the built-in strategy's holds (games/poker.py suggest)
-EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR, HOLD_KEY, AUTO)
+SPOT = "spot"  # keno: a number touched on the card marks or unmarks it
+QUICK = "quick"  # keno: quick pick of n spots
+CLEAR = "clear"  # keno: the card emptied
+COUPON = "coupon"  # the credits reached the profile's automatic coupon (vlt: L-6, r. 3, s. 6)
+HOST_DISABLE = "host_disable"  # the central system's "shut down" (SAS long poll 01): no play until 02
+HOST_ENABLE = "host_enable"  # its "start up" (02)
+NOTE = "note"  # console 'note stacked|returned' (an attendant): a note of unknown fate, as the cash box says
+EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR, DEAL, DRAW, HOLD_KEY, AUTO, SPOT, QUICK, CLEAR, COUPON, NOTE,
+          HOST_DISABLE, HOST_ENABLE)
 
 # What the cabinet does: the name of its method. An event a state does not list is refused
-# (nothing happens, nothing is committed).
-PLAY_STATES = (IDLE, CREDIT)
-# a cash-out while a game or a payout is under way is kept and carried out when it ends
-CASHOUT_WAITS = (SPIN, PAYOUT, HANDPAY, JACKPOT, HOLD)
-TABLE = {}
-for _s in PLAY_STATES:
-    TABLE[(_s, BET)] = "bet_one"
-    TABLE[(_s, MAX)] = "bet_max"
-    TABLE[(_s, PLAY)] = "play"  # with too few credits: the panel says "insert"
-for _s in STATES:
-    if _s != RAMERROR:  # credits belong to the player: cash-out everywhere memory can be trusted
-        TABLE[(_s, CASHOUT)] = "keep_cashout" if _s in CASHOUT_WAITS else "cashout"
-        TABLE[(_s, KEY)] = "attendant_key"  # pays a lock, else clears the tilts it may clear
-TABLE[(AUDIT, TEST)] = "play_test_game"
-TABLE[(AUDIT, RAMCLEAR)] = "ram_clear"
-TABLE[(RAMERROR, RAMCLEAR)] = "ram_clear"  # with the audit key on (the console checks it)
-# money in: the acceptor is enabled only in these states (and below the credit limit)
-# (not while a dealt hand waits: its recall record's credits before and after must balance)
+# (nothing happens, nothing is committed). The methods:
+#   cashout          the hopper pays (when usable and within its limit), else a hand pay; a coupon
+#                    where only a coupon pays (vlt)
+#   cashout_by_hand  never the hopper (a door open, the audit key on): a hand pay, or the coupon
+#   keep_cashout     the press is kept and carried out when the game, payout or lock ends
+#   attendant_key    pays a lock, else clears the tilts the key may clear
+TABLE = {
+    # The central system (SAS long polls 01/02, firmware/sas/machine.py) disables play only between
+    # games and payouts, never in the middle of one; it may enable in every state memory is trusted.
+    # ramerror: memory cannot be trusted: nothing is paid or cleared from it. The RAM clear is the
+    # one clear taken while something may be owed, since what is owed can no longer be read.
+    (RAMERROR, RAMCLEAR): "ram_clear",
+    # handpay: a cash-out locked for the attendant
+    (HANDPAY, CASHOUT): "keep_cashout",
+    (HANDPAY, KEY): "attendant_key",
+    (HANDPAY, HOST_ENABLE): "host_enable",
+    # jackpot: a win locked for the attendant
+    (JACKPOT, CASHOUT): "keep_cashout",
+    (JACKPOT, KEY): "attendant_key",
+    (JACKPOT, HOST_ENABLE): "host_enable",
+    # payout: the hopper paying, or a coupon owed
+    (PAYOUT, CASHOUT): "keep_cashout",
+    (PAYOUT, KEY): "attendant_key",
+    (PAYOUT, HOST_ENABLE): "host_enable",
+    # spin: the award is pending while the reels turn
+    (SPIN, CASHOUT): "keep_cashout",
+    (SPIN, KEY): "attendant_key",
+    (SPIN, HOST_ENABLE): "host_enable",
+    # service: the audit key on and nothing owed: the technician's test game and RAM clear
+    (SERVICE, CASHOUT): "cashout_by_hand",
+    (SERVICE, KEY): "attendant_key",
+    (SERVICE, TEST): "play_test_game",
+    (SERVICE, RAMCLEAR): "ram_clear",
+    (SERVICE, HOST_DISABLE): "host_disable",
+    (SERVICE, HOST_ENABLE): "host_enable",
+    # door: a door open
+    (DOOR, CASHOUT): "cashout_by_hand",
+    (DOOR, KEY): "attendant_key",
+    (DOOR, NOTE): "settle_note",
+    (DOOR, HOST_DISABLE): "host_disable",
+    (DOOR, HOST_ENABLE): "host_enable",
+    # tilt: a fault stops play and money in; credits are still cashed out
+    (TILT, CASHOUT): "cashout",
+    (TILT, KEY): "attendant_key",
+    # a note of unknown fate (firmware/bills.py) is the "note" tilt, which the reset key cannot clear:
+    # it cannot say stacked or returned. The attendant settles it, cash box counted, doors open or
+    # shut; never while reels turn, a payout runs or a lock waits (those end first)
+    (TILT, NOTE): "settle_note",
+    (TILT, HOST_DISABLE): "host_disable",
+    (TILT, HOST_ENABLE): "host_enable",
+    # hold: a dealt poker hand waits for its holds and the draw
+    (HOLD, PLAY): "draw",
+    (HOLD, DRAW): "draw",
+    (HOLD, HOLD_KEY): "toggle_hold",
+    (HOLD, AUTO): "auto_hold",
+    (HOLD, CASHOUT): "keep_cashout",
+    (HOLD, KEY): "attendant_key",
+    (HOLD, HOST_ENABLE): "host_enable",
+    # audit: the audit key on while something is owed: test games, never a RAM clear
+    (AUDIT, CASHOUT): "cashout_by_hand",
+    (AUDIT, KEY): "attendant_key",
+    (AUDIT, TEST): "play_test_game",
+    (AUDIT, HOST_DISABLE): "host_disable",
+    (AUDIT, HOST_ENABLE): "host_enable",
+    # credit: credits on the meter
+    (CREDIT, BET): "bet_one",
+    (CREDIT, MAX): "bet_max",
+    (CREDIT, PLAY): "play",  # with too few credits: the panel says "insert"
+    (CREDIT, DEAL): "play",
+    (CREDIT, SPOT): "keno_spot",
+    (CREDIT, QUICK): "keno_quick",
+    (CREDIT, CLEAR): "keno_clear",
+    (CREDIT, COUPON): "coupon_cashout",
+    (CREDIT, CASHOUT): "cashout",
+    (CREDIT, KEY): "attendant_key",
+    (CREDIT, HOST_DISABLE): "host_disable",
+    (CREDIT, HOST_ENABLE): "host_enable",
+    # idle: nothing on the meter
+    (IDLE, BET): "bet_one",
+    (IDLE, MAX): "bet_max",
+    (IDLE, PLAY): "play",
+    (IDLE, DEAL): "play",
+    (IDLE, SPOT): "keno_spot",
+    (IDLE, QUICK): "keno_quick",
+    (IDLE, CLEAR): "keno_clear",
+    (IDLE, CASHOUT): "cashout",
+    (IDLE, KEY): "attendant_key",
+    (IDLE, HOST_DISABLE): "host_disable",
+    (IDLE, HOST_ENABLE): "host_enable",
+}
+# money in: the acceptor and the validator are enabled only in these states (and below the credit
+# limit); not while a dealt hand waits: its recall record's credits before and after must balance
 MONEY_STATES = (IDLE, CREDIT, SPIN)
-# a dealt poker hand: PLAY is DRAW (the holds, then the replacement cards from the committed deck)
-TABLE[(HOLD, PLAY)] = "draw"
-TABLE[(HOLD, HOLD_KEY)] = "toggle_hold"
-TABLE[(HOLD, AUTO)] = "auto_hold"
+# the states a game is played from (the play rows above)
+PLAY_STATES = (IDLE, CREDIT)
 
 
 def action(state, event):

@@ -5,7 +5,14 @@
 # 1. the canonical math hash of the model equals the certificate's (a tampered model fails);
 # 2. every bet level's certified return is >= the 83 % floor (games/floor.py);
 # 3. the device recomputes the exact return of every bet level with integers (games/exact.py)
-#    and it must equal the certified fraction, so a certificate cannot lie about it.
+#    and it must equal the certified fraction, so a certificate cannot lie about it;
+# 4. the most one game can pay at each bet level ("max_award", tools/certify/maxpay.py) is read into
+#    game.max_award (a list in the order of game.bets, None where nothing bounds it; None for a
+#    certificate without it), which the firmware holds to its jurisdiction's prize limit
+#    (firmware/jurisdiction.py check_maxima). The device does not recompute it: the exact maximum
+#    of a 20-line window is a joint search over the reels (some 3,000 states of 20 lines for an
+#    aurore, more than a board's heap); the signed release manifest authenticates the certificate
+#    (firmware/authenticate.py), and every settlement checks the award against the limit again.
 # Never raises: a failure is (False, reason, None) for the firmware to log and show.
 # Memory: the steps run one after the other and the heap is collected between them (the model is
 # read with its names shared, games/model.py read; the recomputation holds one bet level at a
@@ -53,6 +60,27 @@ def check(model_path, cert_path, recompute=True):
         return _check(model_path, cert_path, recompute)
     except MemoryError as e:
         return False, "%s (%s)" % (NO_MEMORY, e), None
+
+
+def maxima(cert, bets, key=None):
+    """(list, None): the certificate's most one game pays at each bet (None where unbounded), or
+    None when it gives none; (None, reason) when what it gives is malformed. key: keno's spot count."""
+    m = cert.get("max_award")
+    if m is None:
+        return None, None
+    if key is not None and isinstance(m, dict):
+        m = m.get(key)
+        if m is None:
+            return None, "certificate: no maximum one-game pay"
+    if not isinstance(m, dict):
+        return None, "certificate: max_award must be an object"
+    out = []
+    for bet in bets:
+        v = m.get(str(bet), False)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+            return None, "certificate: bet %d: no maximum one-game pay in whole credits" % bet
+        out.append(v)
+    return out, None
 
 
 def _check(model_path, cert_path, recompute):
@@ -116,6 +144,9 @@ def _check(model_path, cert_path, recompute):
             p, q = _frac(rtps[str(b)])
             if lo is None or p * lo[1] < lo[0] * q:
                 lo = (p, q)
+        game.max_award, why = maxima(cert, game.bets)
+        if why:
+            return False, why, None
         return True, "ok: %s, %d bet levels, lowest return %s" % (game.id, len(game.bets), _pct(lo[0], lo[1])), game
     except MemoryError:
         raise

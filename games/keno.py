@@ -37,6 +37,7 @@ class KenoGame:
         self.name = m.name
         self.bets = m.bets
         self.spots = m.spots  # offered spot counts, ascending
+        self.max_award = None  # the certificate's most one game pays per bet (games/certificate.py)
         self._pool = bytearray(m.numbers)  # the draw's urn, reused: no list per game
         self._mark = bytearray(m.numbers + 1)  # 1 at each picked number while checking a card
         self._seen = bytearray(m.numbers + 1)  # 1 at each number drawn while evaluating

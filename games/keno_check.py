@@ -11,6 +11,8 @@ from games import keno_exact
 
 
 def check_model(model, cert, recompute, frac, pct):
+    from games.certificate import maxima  # here: games.certificate imports this module
+
     game = KenoGame(model)  # first: a malformed model is named as such, not as a hash mismatch
     h = math_hash(model)
     if cert.get("math_hash") != h:
@@ -39,5 +41,20 @@ def check_model(model, cert, recompute, frac, pct):
                         s, bet, n, d, c), None
             if lo is None or p * lo[1] < lo[0] * q:
                 lo = (p, q)
+    # the most one game pays at each bet: the largest over the spot counts the player may choose
+    game.max_award = None
+    for s in game.spots:
+        per, why = maxima(cert, game.bets, str(s))
+        if why:
+            return False, "%d spots: %s" % (s, why), None
+        if per is None:
+            game.max_award = None
+            break
+        if game.max_award is None:
+            game.max_award = per
+        else:
+            for i in range(len(per)):
+                if per[i] is None or (game.max_award[i] is not None and per[i] > game.max_award[i]):
+                    game.max_award[i] = per[i]
     return True, "ok: %s, %d spot counts x %d bet levels, lowest return %s" % (
         game.id, len(game.spots), len(game.bets), pct(lo[0], lo[1])), game

@@ -18,7 +18,7 @@ REEL_KEYS = ("strip", "weights")
 GROUP_KEYS = ("name", "symbols", "pays")
 GROUP_KEYS2 = GROUP_KEYS + ("reels",)
 FREE_KEYS = ("award", "retrigger", "multiplier", "cap", "uncapped", "reels")
-PROGRESSIVE_KEYS = ("pay", "bet", "rate")
+PROGRESSIVE_KEYS = ("pay", "bet", "rate", "ceiling")
 TEXT_KEYS = ("fr", "en")
 
 
@@ -333,9 +333,11 @@ class Model:
         return self.codes[s]
 
     def _progressive(self, spec, pays):
-        """{"pay": "<count> <pay name>", "bet": b, "rate": "p/q"}: that pay at that bet is a
-        progressive jackpot growing by p/q of every credit wagered; the pay table's value there is its
-        reset, so the certified return counts the progressive at its reset (a floor, s. 93)."""
+        """{"pay": "<count> <pay name>", "bet": b, "rate": "p/q", "ceiling": c}: that pay at that bet
+        is a progressive jackpot growing by p/q of every credit wagered at that bet (s. 92); the pay
+        table's value there is its reset, so the certified return counts the progressive at its reset
+        (a floor, s. 93). ceiling (optional): the most it ever pays, in credits; what is wagered past
+        it rolls into the next reset (firmware/progressive.py). A prize limit needs one (vlt)."""
         if spec is None:
             return None
         _obj(spec, "progressive", PROGRESSIVE_KEYS)
@@ -355,7 +357,10 @@ class Model:
             if p.get("name") == name and count in p.get("pays", {}):
                 reset = self._credits(p["pays"][count], self.bets.index(bet), "progressive")
         _need(reset, "progressive: %s pays nothing at bet %d" % (quote(pay), bet))
-        return {"pay": pay, "bet": bet, "num": num, "den": den, "reset": reset}
+        ceiling = spec.get("ceiling")
+        _need(ceiling is None or (_is_int(ceiling) and ceiling > reset),
+              "progressive: ceiling must be a whole number of credits above the reset %d" % reset)
+        return {"pay": pay, "bet": bet, "num": num, "den": den, "reset": reset, "ceiling": ceiling}
 
     def _credits(self, v, bi, what):
         if isinstance(v, list):

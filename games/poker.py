@@ -67,6 +67,7 @@ class PokerGame:
         self._back = bytearray(HAND_SIZE)  # suggest(): the dealt position of each card of _rep
         self._keys = [0] * HAND_SIZE  # canonical(): card * 8 + dealt position, sorted
         self._best = [0] * HAND_SIZE
+        self.max_award = None  # the certificate's most one game pays per bet (games/certificate.py)
 
     def shuffle(self, gen):
         """A new deck order: every order equally likely. Commit it before showing deck[0:5]."""
@@ -123,12 +124,9 @@ class PokerGame:
 
     def describe(self, lang="fr"):
         """s. 89: the name, the unit cost of a wager and each award with its pays, shown before play."""
-        fr = lang == "fr"
-        lines = [self.name.get(lang, self.name["en"]),
-                 ("Mises : %s crédits" if fr else "Bets: %s credits") % ", ".join(str(b) for b in self.bets)]
-        for i in range(len(self.m.kind)):
-            lines.append(("%s : %s" if fr else "%s: %s") % (self.award_name(i, lang), " / ".join(str(p[i]) for p in self.m.pays)))
-        return lines
+        from games.poker_text import describe  # the rules' words: loaded only when shown
+
+        return describe(self, lang)
 
     def award_name(self, i, lang="fr"):
         return self.m.names[i].get(lang, self.m.names[i]["en"]) if i >= 0 else ""

@@ -10,7 +10,7 @@ import json
 
 from games.canon import math_hash
 from games.floor import meets_floor, RTP_FLOOR_NUM
-from games.certificate import _frac, _pct, NO_MEMORY
+from games.certificate import _frac, _pct, NO_MEMORY, maxima
 from games.model import read
 
 
@@ -62,6 +62,9 @@ def _check(model_path, cert_path):
                         bet, what, _pct(p, q), RTP_FLOOR_NUM), None
                 if key == "strategy_rtp" and (lo is None or p * lo[1] < lo[0] * q):
                     lo = (p, q)
+        game.max_award, why = maxima(cert, game.bets)
+        if why:
+            return False, why, None
         return True, "ok: %s, %d bet levels, lowest built-in strategy return %s" % (
             game.id, len(game.bets), _pct(lo[0], lo[1])), game
     except MemoryError:

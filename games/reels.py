@@ -42,6 +42,7 @@ class ReelGame:
         self.name = m.name
         self.bets = m.bets
         self.rows = m.rows
+        self.max_award = None  # the certificate's most one game pays per bet (games/certificate.py)
         self._win = bytearray(m.rows * m.nreels)  # window codes of the spin being evaluated
 
     # -- draws -> stops -------------------------------------------------------------------------

@@ -8,7 +8,7 @@ unix32-tools:
 	@if ! command -v i686-linux-gnu-gcc >/dev/null || ! test -f /usr/i686-linux-gnu/lib/libc.so \
 		|| ! test -e /lib/ld-linux.so.2; then \
 		echo "installing $(UNIX32_PACKAGES)"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(UNIX32_PACKAGES) >/dev/null; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(UNIX32_PACKAGES) >/dev/null; \
 	fi
 
 ## firmware: MicroPython's unix port with manifest.py frozen (the emulated board's 32-bit image), build/firmware/
@@ -21,7 +21,7 @@ arm-tools:
 	@if ! command -v arm-none-eabi-gcc >/dev/null || ! command -v qemu-system-arm >/dev/null \
 		|| ! test -f /usr/lib/arm-none-eabi/newlib/libc.a; then \
 		echo "installing $(ARM_PACKAGES)"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(ARM_PACKAGES) >/dev/null; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(ARM_PACKAGES) >/dev/null; \
 	fi
 
 ## firmware-arm: the qemu port (MPS2-AN385, Cortex-M3) with the same manifest frozen, build/firmware/qemu/
@@ -34,5 +34,5 @@ deploy: $(STAMP)
 	$(PY) -m tools.deploy $(PORT)
 
 ## release: build/release/jeton-<version>/ (images, certificates, PAR sheets, SHA-256 manifest)
-release: $(STAMP) firmware
+release: $(STAMP) firmware firmware-arm
 	$(PY) -m tools.release

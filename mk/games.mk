@@ -1,13 +1,13 @@
 # Games room: PAR sheets for every shipped model, reels, keno and video poker (terminal summary + build/par/<id>.md/.html).
-.PHONY: par par-png certify autohold browser-tools
+.PHONY: par par-pdf certify autohold browser-tools
 
 ## par: PAR sheets of every shipped game (exact figures, reel strips, every pay, feature, progressive, charts)
 par: $(STAMP)
 	$(PY) -m tools.par --out build/par
 
-## par-png: the PAR sheets, each also rendered to build/par/<id>.png by headless Chromium
-par-png: $(STAMP) browser-tools
-	$(PY) -m tools.par --png --out build/par
+## par-pdf: the PAR sheets, each also printed to build/par/<id>.pdf by headless Chromium (the file a lab files)
+par-pdf: $(STAMP) browser-tools
+	$(PY) -m tools.par --pdf --out build/par
 
 # Debian's Chromium and the DejaVu fonts the charts are measured with (tests/host/test_par_render.py),
 # installed when missing (tools/par/browser.py PACKAGES).
@@ -15,7 +15,7 @@ BROWSER_PACKAGES := chromium fonts-dejavu-core
 browser-tools:
 	@if ! command -v chromium >/dev/null || ! test -d /usr/share/fonts/truetype/dejavu; then \
 		echo "installing $(BROWSER_PACKAGES)"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(BROWSER_PACKAGES) >/dev/null; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(BROWSER_PACKAGES) >/dev/null; \
 	fi
 
 ## certify: re-certify every shipped model; fails (exit 1) if any bet level is below the 83 % floor,

@@ -31,7 +31,7 @@ class HostUrandom:
     Not a physical noise source: it is already a conditioned DRBG output. The claim (7 bits per
     byte) is deliberately below its 8 so the health tests stay meaningful for fault injection: the
     emulated board passes its own urandom (board/emulated.py EntropyWire), which the host can make
-    stuck, and a stuck value trips the repetition count test after 4 samples.
+    stuck, and a stuck value trips the repetition count test after 7 samples (rng/health.py CUTOFFS).
     """
 
     NAME = "emulated"

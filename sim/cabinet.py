@@ -1,7 +1,7 @@
 """`make run`: the firmware booted under the MicroPython unix port on the emulated board, with a
 terminal cabinet panel. Keys: t insert token, b bet one, m bet max (plays), space/p play,
 c cash out, k attendant key (pays a hand pay, clears a tilt), a audit key on/off (the first
-console account is made with it: 'setup ID'), q power off; under --jurisdiction vlt, n inserts a
+console account is made with it: 'setup ID'), l French/English, q power off; under --jurisdiction vlt, n inserts a
 $20 note (the bill validator's escrow, then the stacker). The technician console is at socket://127.0.0.1:7770 (`make console`).
 Keno (the player's touch screen): type a number then n to mark or unmark it (17n), a count then x
 for a quick pick of that many spots (8x; x alone: as many as the card holds, else 5), z clears.
@@ -9,7 +9,9 @@ Video poker: space/p deals, then 1-5 toggle the hold under each card, h auto-hol
 strategy), space/p draws.
 
 Without a terminal (stdin a pipe), it reads one command per line: token, bet, max, play, cashout,
-key, audit, quit, note; keno: spot N, quick N, clear; video poker: hold N, auto (play deals and draws).
+key, audit, quit, note; keno: spot N, quick N, clear; video poker: hold N, auto (play deals and draws);
+after each it prints the display frame once the command has shown its effect (a game's, once its
+reels stop: its own win).
 """
 from __future__ import annotations
 
@@ -30,13 +32,13 @@ from rich.text import Text
 
 from board.state_lock import BUSY_EXIT
 from sim.harness import DEFAULT_PORTS, EmulatedCabinet
-from sim.say import sentence
-from sim.screen import ScreenServer, model as rules_page  # the display's stored rules screens
+from sim.say import line_wins, money, sentence, win_message
+from sim.screen import ScreenServer, model as rules_page, model_page  # the display's stored pages
 
 SCREEN_PORT = 7780  # the player's screen in a browser (sim/screen.py)
 
 KEYS = {"t": "token", "b": "bet", "m": "max", " ": "play", "p": "play", "c": "cashout", "k": "key", "a": "audit",
-        "q": "quit", "n": "note"}
+        "q": "quit", "n": "note", "l": "lang"}
 
 
 def act(cab: EmulatedCabinet, what: str) -> str:
@@ -69,33 +71,64 @@ def act(cab: EmulatedCabinet, what: str) -> str:
     return f"unknown command {what!r}"
 
 
-def render(cab: EmulatedCabinet, note: str) -> Group:
+# a card's suit as the screen draws it (sim/screen/cards.js)
+SUITS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
+LABELS = {"fr": ("CRÉDITS", "MISE", "GAIN", "partie", "PROGRESSIF", "TOURNOI", "GARDÉE"),
+          "en": ("CREDITS", "BET", "WIN", "game", "PROGRESSIVE", "TOURNAMENT", "HELD")}
+
+
+def symbol(code: str, names: dict, lang: str, poker: bool) -> str:
+    """What a reel cell or a card shows: the model's name for the symbol in the player's language
+    (never its code), or a card's rank and suit sign ('10\u2666', a star for the joker)."""
+    if poker:
+        if code == "JK":
+            return "\u2605 Joker"
+        return ("10" if code[0] == "T" else code[0]) + SUITS.get(code[1:], "?")
+    n = names.get(code)
+    return n.get(lang, n.get("fr", "")) if isinstance(n, dict) else ""
+
+
+def credits(n: int, cents: int, lang: str) -> str:
+    return f"{n} ({money(n * cents, lang)})" if cents else str(n)
+
+
+def render(cab: EmulatedCabinet, note: str, lang: str = "fr") -> Group:
     assert cab.panel
     s = cab.panel.screen
     name = s.get("game", {})
+    labels = LABELS[lang]
+    spin = s.get("state") == "spin"
     reels = Table.grid(padding=(0, 2))
     if isinstance(s.get("reels"), dict):
         reels = keno_card(s["reels"])
     else:
+        names = model_page(s["id"])["symbols"] if s.get("id") and s.get("reels") and not s.get("hand") else {}
         for row in s.get("reels") or [["?", "?", "?"]]:
-            reels.add_row(*[Text(f" {sym:^8} ", style="bold black on white") for sym in row])
-        if s.get("hand"):  # video poker: the hold under each card
-            reels.add_row(*[Text(f" {'GARDÉE' if h else '':^8} ", style="bold yellow") for h in s["hand"]["held"]])
-            reels.add_row(*[Text(f"{i + 1:^10}", style="dim") for i in range(5)])
+            cells = ["…" if spin else symbol(c, names, lang, bool(s.get("hand"))) for c in row]  # s. 94: shown when they stop
+            reels.add_row(*[Text(f" {c:^16} ", style="bold black on white") for c in cells])
+        if s.get("hand"):  # video poker: the hold under each card while the hand waits
+            hand = s["hand"]
+            reels.add_row(*[Text(f" {labels[6] if h and hand.get('open') else '':^16} ", style="bold yellow")
+                            for h in hand["held"]])
+            if hand.get("open"):
+                reels.add_row(*[Text(f"{i + 1:^18}", style="dim") for i in range(5)])
+    cents = int(s.get("cents") or 0)
     status = Table.grid(padding=(0, 3))
     status.add_row(
-        Text(f"CRÉDITS / CREDITS {s.get('credits', 0)}", style="bold green"),
-        Text(f"MISE / BET {s.get('bet', 0)}", style="bold"),
-        Text(f"GAIN / WIN {s.get('win', 0)}", style="bold yellow"),
+        Text(f"{labels[0]} {credits(s.get('credits', 0), cents, lang)}", style="bold green"),
+        Text(f"{labels[1]} {credits(s.get('bet', 0), cents, lang)}", style="bold"),
+        Text(f"{labels[2]} {credits(s.get('win', 0), cents, lang)}", style="bold yellow"),
     )
     lamps = " ".join(
         f"[{'bold red' if v else 'dim'}]●[/] {k.removeprefix('lamp_')}" for k, v in sorted(cab.panel.lamps.items())
     )
-    jackpot = Text(f"PROGRESSIF / PROGRESSIVE {s['jackpot']}", style="bold magenta") if s.get("jackpot") else Text("")
-    body = Group(jackpot, reels, Text(""), status, Text.from_markup(lamps), *message(s))
-    title = f"{name.get('fr', '?')} / {name.get('en', '?')} — partie {s.get('games', 0)}"
+    jackpot = (Text(f"{labels[4]} {credits(s['jackpot'], cents, lang)}", style="bold magenta") if s.get("jackpot")
+               else Text(""))
+    wins = [Text(w, style="yellow") for w in line_wins(s, lang)] if not spin else []
+    body = Group(jackpot, reels, *wins, Text(""), status, Text.from_markup(lamps), *message(s, lang))
+    title = f"{name.get(lang, name.get('fr', '?'))} — {labels[3]} {s.get('games', 0)}"
     help_line = Text("t jeton/token · b mise/bet · m mise max · espace jouer/play · c encaisser/cash out · "
-                     "k clé préposé/attendant key · q quit", style="dim")
+                     "k clé préposé/attendant key · l français/English · q quit", style="dim")
     if isinstance(s.get("reels"), dict):
         help_line.append(" · keno: 17n marquer/mark · 8x choix rapide/quick pick · z effacer/clear")
     if s.get("hand"):
@@ -104,22 +137,22 @@ def render(cab: EmulatedCabinet, note: str) -> Group:
     parts = [Panel(body, title=title, subtitle=s.get("state", ""))]
     if s.get("tournament"):
         t = s["tournament"]
-        parts.append(Text("TOURNOI / TOURNAMENT " + ", ".join(f"{k} {v}" for k, v in t.items()), style="bold cyan"))
-    if s.get("rules"):  # s. 89: the rules page, before play, French first
-        game = rules_page(s["rules"])
-        rules = Table.grid(padding=(0, 4))
-        rules.add_row(Text("\n".join(game.describe("fr")), style="dim"), Text("\n".join(game.describe("en")), style="dim"))
-        parts.append(rules)
+        parts.append(Text(labels[5] + " " + ", ".join(f"{k} {v}" for k, v in t.items()), style="bold cyan"))
+    if s.get("rules"):  # s. 89: the rules page, before play, in the player's language
+        parts.append(Text("\n".join(rules_page(s["rules"]).describe(lang)), style="dim"))
     return Group(*parts, help_line, Text(note), log)
 
 
-def message(s: dict) -> list[Text]:
-    """The player's message in French then English (the browser screen's texts); under a tilt or
-    a lock, the technician's line with its reasons too."""
+def message(s: dict, lang: str = "fr") -> list[Text]:
+    """The player's message in the player's language (the browser screen's texts), or the win's;
+    under a tilt or a lock, the technician's line with its reasons too."""
     say = s.get("say")
     if not say:
+        if s.get("win") and s.get("state") != "spin":
+            words, big = win_message(s, lang)
+            return [Text(words, style="bold yellow" if big else "")]
         return [Text(s.get("msg") or "", style="bold red")]
-    lines = [Text(f"{sentence(say, 'fr')} / {sentence(say, 'en')}", style="bold red")]
+    lines = [Text(sentence(say, lang, s), style="bold red")]
     if str(say[0]) in ("tilt", "lock", "ramerror") and s.get("msg"):
         lines.append(Text(s["msg"], style="dim red"))
     return lines
@@ -173,10 +206,14 @@ def cbreak() -> Iterator[None]:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
 
 
-def run_tty(cab: EmulatedCabinet) -> None:
-    note = f"console: make console  (socket://127.0.0.1:{cab.ports['console']})"
+def console_url(cab: EmulatedCabinet) -> str:
+    return f"socket://127.0.0.1:{cab.ports['console']}"
+
+
+def run_tty(cab: EmulatedCabinet, lang: str = "fr") -> None:
+    note = f"console: make console  ({console_url(cab)})"
     typed = ""
-    with cbreak(), Live(render(cab, note), refresh_per_second=10, screen=False) as live:
+    with cbreak(), Live(render(cab, note, lang), refresh_per_second=10, screen=False) as live:
         while True:
             ready, _, _ = select.select([sys.stdin], [], [], 0.1)
             if ready:
@@ -189,13 +226,26 @@ def run_tty(cab: EmulatedCabinet) -> None:
                 what = poker or keno or KEYS.get(key)
                 if what == "quit":
                     return
-                if what:
+                if what == "lang":  # the player's choice, as the browser's language button: the firmware never knows
+                    lang = "en" if lang == "fr" else "fr"
+                elif what:
                     note = act(cab, what)
             if not cab.firmware.alive():
                 note = "firmware stopped"
-                live.update(render(cab, note))
+                live.update(render(cab, note, lang))
                 return
-            live.update(render(cab, note))
+            live.update(render(cab, note, lang))
+
+
+def settled(cab: EmulatedCabinet, before: dict, timeout: float = 5.0) -> dict:
+    """The screen once a command has shown its effect: a frame other than `before` with the reels
+    stopped and no hopper paying (the game just played, with its own win), or the screen as it is
+    when nothing changed in `timeout` seconds."""
+    assert cab.panel
+    try:
+        return cab.panel.wait_for(lambda s: s != before and s.get("state") not in ("spin", "payout"), timeout)
+    except (TimeoutError, ConnectionError):
+        return dict(cab.panel.screen)
 
 
 def run_lines(cab: EmulatedCabinet) -> None:
@@ -206,9 +256,9 @@ def run_lines(cab: EmulatedCabinet) -> None:
             continue
         if what == "quit":
             break
+        before = dict(cab.panel.screen)
         print(act(cab, what))
-        time.sleep(0.3)  # let the firmware answer before showing the screen
-        print(cab.panel.screen, flush=True)
+        print(settled(cab, before), flush=True)
 
 
 def firmware_args(games: str | None, profile: str, jurisdiction: str | None = None) -> list[str]:
@@ -229,12 +279,13 @@ def add_config_args(ap: argparse.ArgumentParser) -> None:
                          "JURISDICTION): vlt takes bills and enforces the video-lottery limits")
 
 
-def boot_or_refuse(cab: EmulatedCabinet, login: bool = True) -> int | None:
+def boot_or_refuse(cab: EmulatedCabinet, login: bool = True, console: bool = True) -> int | None:
     """Power the cabinet on; a second cabinet on the same ports or state is refused by the firmware
     in one line, printed here as it is (its exit status returned), instead of a traceback. With
-    login, the harness's administrator is made (on a fresh cabinet) and logged in."""
+    login, the harness's administrator is made (on a fresh cabinet) and logged in; console=False
+    leaves the console free for a technician's client."""
     try:
-        cab.boot(login=login)
+        cab.boot(login=login, console=console)
     except RuntimeError:
         fw = cab.firmware
         if fw.proc is not None and fw.proc.poll() == BUSY_EXIT and fw.lines:
@@ -253,23 +304,35 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ports", help="console,cctalk,panel ports (default 7770,7771,7772)")
     ap.add_argument("--screen-port", type=int, default=None,
                     help=f"the player's screen in a browser (default {SCREEN_PORT}; a free one with --auto-ports)")
+    ap.add_argument("--lang", choices=("fr", "en"), default="fr",
+                    help="the terminal panel's language (French first, as the screen; the l key switches it)")
+    ap.add_argument("--no-sas", action="store_true",
+                    help="no SAS line (by default a pseudo-terminal a SAS host opens: docs/sas.md)")
     add_config_args(ap)
     args = ap.parse_args(argv)
     ports = dict(DEFAULT_PORTS)
     if args.ports:
         ports = dict(zip(DEFAULT_PORTS, (int(p) for p in args.ports.split(","))))
     cab = EmulatedCabinet(args.state, heap=args.heap, ports=None if args.auto_ports else ports,
-                          extra_args=firmware_args(args.games, args.profile, args.jurisdiction))
-    refused = boot_or_refuse(cab, login=False)  # an operator's cabinet: no test bench account
+                          extra_args=firmware_args(args.games, args.profile, args.jurisdiction), sas=not args.no_sas)
+    # an operator's cabinet: no test bench account, and the console left to `make console` (the
+    # panel needs none; holding it refused every technician: 'console busy')
+    refused = boot_or_refuse(cab, login=False, console=False)
     if refused is not None:
         return refused
     print(f"firmware pid {cab.firmware.proc.pid}: {' '.join(cab.firmware.command())}", flush=True)
+    print(f"technician console: {console_url(cab)} (make console"
+          + ("" if cab.ports["console"] == DEFAULT_PORTS["console"] else f" URL={console_url(cab)}") + ")", flush=True)
+    if cab.printer is not None:  # a coupon jurisdiction: where the emulated printer keeps its tickets
+        print(f"coupons printed: {cab.printer.out_dir}/coupon-N.txt and .png", flush=True)
     port = args.screen_port if args.screen_port is not None else (0 if args.auto_ports else SCREEN_PORT)
     screen = ScreenServer(cab.ports["panel"], lambda what: act(cab, what), port=port)
     print(f"player's screen: {screen.url}", flush=True)
+    if cab.sas_path:
+        print(f"sas: {cab.sas_path} (SAS address 1, 19200 baud; docs/sas.md)", flush=True)
     try:
         if sys.stdin.isatty():
-            run_tty(cab)
+            run_tty(cab, args.lang)
         else:
             run_lines(cab)
     finally:

@@ -5,15 +5,31 @@ inhibits, 1 reset. Canadian notes: $5, $10, $20, $50 and $100 ("CA0005A" ... "CA
 dollars with the country scaling factor 100 and 2 decimal places).
 
 A note goes into escrow (event [type][1]) and waits for the host's 154: 1 stacks it (event
-[type][0]), 0 returns it (event [0][1]); unrouted for `escrow_s` seconds it is returned by the
-validator itself, as real ones do. Host-side truth for the tests: `stacked` (notes per type),
-`stacked_cents`, `returned`, `inserted`.
+[type][0] once it lands in the stacker, `stack_s` seconds later: 0 by default, at once), 0 returns
+it (event [0][1]); unrouted for `escrow_s` seconds it is returned by the validator itself, as real
+ones do. Host-side truth for the tests: `stacked` (notes per type), `stacked_cents` (what the cash
+box holds), `returned` (notes handed back to the player), `inserted`.
 
 Fault injection: jam() (event 6, no note taken until clear()), stacker_full() (event 14; a note
 routed to the stacker fails with 255 and stays in escrow until returned), stacker_removed() /
 stacker_inserted() (events 11 / 12), fraud(code) (8, 9, 17 or 18), reject(code) (2 or 3: an
-invalid note handed back), power_cycle() (counter back to 0, inhibited; a note in escrow goes back
-to the player); CcTalkDevice.inject() for the link.
+invalid note handed back), error(code) (any event code, nothing else happens); the event counter:
+lose_events(k, code) (k events the host never sees: a step beyond the 5-event buffer), replay(k)
+(the next 159 reply carries the counter k back and the current buffer), jump(k) (the counter k
+forward, no event), burst_after_stack(k, code) (the next note to land in the stacker is followed
+at once by k events: issue 22.5's "five more events before the next poll"); land_after(s) (the
+note on its way lands s from now); CcTalkDevice.inject() for the link.
+
+Power: power_cycle(held, transport) is the validator losing its supply (the cabinet's) and coming
+back: counter 0, buffer empty, inhibited (ccTalk: an event counter of 0 means a power-up or reset;
+"the device lost power (possible loss of credits)", as ashaduri/qt-cctalk cctalk/cctalk_device.cpp
+quotes the specification); the stacker keeps what it holds. A note held in escrow is cleared out of
+the front at power-up (held="front", the default; "keep": it is still held, as some do); a note on
+its way to the stacker (stack_s > 0) lands in the cash box (transport="cashbox", the default) or is
+cleared out of the front ("front"). ITL's NV9 USB reports which at reset under its own protocol
+(manual set, section 5, SSP responses 0xE1 "note cleared from front at reset" and 0xE2 "note cleared
+into cash box at reset"); the ccTalk 159 event table has no code for either, so the host never
+learns which: the campaigns drive both.
 """
 from __future__ import annotations
 
@@ -30,10 +46,17 @@ class BillValidatorPeer(CcTalkDevice):
     product = "SIM-BV1"
     serial = 0x00BEEF
 
-    def __init__(self, addr: int = 40, bills: dict[int, str] | None = None, escrow_s: float = 30.0):
+    def __init__(self, addr: int = 40, bills: dict[int, str] | None = None, escrow_s: float = 30.0,
+                 stack_s: float = 0.0):
         super().__init__(addr)
         self.bills = dict(CANADIAN if bills is None else bills)
         self.escrow_s = escrow_s
+        self.stack_s = stack_s  # a routed note's way from the escrow to the stacker
+        self.transport: int | None = None  # the note on that way
+        self._lands_at = 0.0
+        self._replay = 0
+        self._burst: tuple[int, int] | None = None
+        self.power_cycles = 0
         self.counter = 0
         self.events: list[tuple[int, int]] = []  # newest first, (A, B)
         self.master_enabled = False
@@ -64,7 +87,8 @@ class BillValidatorPeer(CcTalkDevice):
         with self.lock:
             self._expire()
             self.inserted += 1
-            if self.jammed or self.removed or self.escrow is not None or not self.master_enabled:
+            if self.jammed or self.removed or self.escrow is not None or self.transport is not None \
+                    or not self.master_enabled:
                 return False  # the bezel does not take it
             if bill_type not in self.bills:
                 self._event(0, 2)  # invalid bill (validation fail)
@@ -84,8 +108,21 @@ class BillValidatorPeer(CcTalkDevice):
             self._expire()
 
     def _expire(self) -> None:
+        if self.transport is not None and time.monotonic() >= self._lands_at:
+            self._land()
         if self.escrow is not None and time.monotonic() >= self._escrow_until:
             self._give_back()
+
+    def _land(self) -> None:
+        t, self.transport = self.transport, None
+        self.stacked[t] = self.stacked.get(t, 0) + 1
+        self.stacked_cents += self.cents(t)
+        self._event(t, 0)
+        if self._burst:
+            k, code = self._burst
+            self._burst = None
+            for _ in range(k):
+                self._event(0, code)
 
     def _give_back(self) -> None:
         self.escrow = None
@@ -127,14 +164,62 @@ class BillValidatorPeer(CcTalkDevice):
             self.inserted += 1
             self._event(0, code)
 
-    def power_cycle(self) -> None:
+    def error(self, code: int) -> None:
+        """Any event code of the 159 table (A = 0), with nothing else happening."""
         with self.lock:
+            self._event(0, code)
+
+    def lose_events(self, k: int, code: int = 2) -> None:
+        """k events that will have left the 5-event buffer before the host reads it (k > 5)."""
+        with self.lock:
+            for _ in range(k):
+                self._event(0, code)
+
+    def replay(self, k: int) -> None:
+        """The next 159 reply carries the counter k steps back (1..255 ring) and the current buffer."""
+        with self.lock:
+            self._replay = k
+
+    def jump(self, k: int) -> None:
+        """The counter moves k steps forward with no new event in the buffer."""
+        with self.lock:
+            self.counter = (self.counter - 1 + k) % 255 + 1
+
+    def land_after(self, seconds: float) -> None:
+        """The note on its way to the stacker lands `seconds` from now (at the next command after)."""
+        with self.lock:
+            self._lands_at = time.monotonic() + seconds
+
+    def burst_after_stack(self, k: int = 5, code: int = 2) -> None:
+        """The next note to land in the stacker is followed at once by k events of `code`."""
+        with self.lock:
+            self._burst = (k, code)
+
+    def power_cycle(self, held: str = "front", transport: str = "cashbox") -> None:
+        """The supply goes and comes back (see the module's notes): counter 0, buffer empty,
+        inhibited; where a note held in escrow or on its way to the stacker ends up."""
+        assert held in ("front", "keep") and transport in ("cashbox", "front"), (held, transport)
+        with self.lock:
+            self.power_cycles += 1
+            if self.transport is not None:
+                t, self.transport = self.transport, None
+                if transport == "cashbox":
+                    self.stacked[t] = self.stacked.get(t, 0) + 1
+                    self.stacked_cents += self.cents(t)
+                else:
+                    self.returned += 1
             if self.escrow is not None:
-                self.escrow = None
-                self.returned += 1  # the note comes back out as the validator powers up
+                if held == "front":
+                    self.escrow = None
+                    self.returned += 1  # the note comes back out as the validator powers up
+                else:
+                    self._escrow_until = time.monotonic() + self.escrow_s
+            self._burst = None
+            self._replay = 0
             self.counter = 0
             self.events.clear()
             self.master_enabled = False
+            self.inhibit_mask = 0
 
     def _event(self, a: int, b: int) -> None:
         self.counter = self.counter % 255 + 1
@@ -150,7 +235,11 @@ class BillValidatorPeer(CcTalkDevice):
         if header == 159:
             self.polls += 1
             ev = self.events + [(0, 0)] * (5 - len(self.events))
-            return bytes([self.counter]) + bytes(x for pair in ev for x in pair)
+            counter = self.counter
+            if self._replay:
+                counter = (counter - 1 - self._replay) % 255 + 1
+                self._replay = 0
+            return bytes([counter]) + bytes(x for pair in ev for x in pair)
         if header == 154 and len(data) == 1:
             return self._route(data[0])
         if header == 157 and len(data) == 1:
@@ -187,9 +276,10 @@ class BillValidatorPeer(CcTalkDevice):
             if self.full or self.removed or self.jammed:
                 return bytes([255])  # failed to route bill
             self.escrow = None
-            self.stacked[t] = self.stacked.get(t, 0) + 1
-            self.stacked_cents += self.cents(t)
-            self._event(t, 0)
+            self.transport = t
+            self._lands_at = time.monotonic() + self.stack_s
+            if self.stack_s <= 0:
+                self._land()
             return b""
         if code == 0:
             self._give_back()

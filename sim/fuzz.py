@@ -7,7 +7,8 @@ the audit key, at their length limit), tournaments with huge numbers, power cuts
 instants, bit flips in critical memory while the power is off, RNG failures, and reboots with
 another game set or a tampered certificate. A third of the sequences run the cabinet as a
 video-lottery terminal (`vlt`): Canadian notes, cash-out by redemption coupon, and printer faults
-(paper out or jam mid-ticket, head open, a silent printer, paper low, the attendant's reprint).
+(paper out or jam mid-ticket, head open, a silent printer, paper low, the attendant's reprint, which a
+VLT refuses).
 After every step it checks invariants against what the outside world saw, not against the
 firmware's own arithmetic (see `Machine.check`); under vlt the coupons on the printer's paper are
 the truth for what left by coupon: credits in = credits played - won + cashed out (hopper, hand
@@ -150,7 +151,9 @@ class Truth:
         self.unprovable = 0  # coins whose events left the acceptor's buffer unread
         self.hopper_base = 0  # hopper coins out at the last RAM clear
         self.bill_base = 0  # cents of the notes stacked by the validator at the last RAM clear
-        self.ticket_base = 0  # tickets the printer had printed at the last RAM clear (numbers restart)
+        self.ticket_base = 0  # tickets the printer had printed at the last RAM clear
+        self.old_coupons: set[str] = set()  # control numbers kept from before the last RAM clear (they print
+        # after it when owed, and never repeat: firmware/coupon_store.py), not counted against these books
         self.meter_base: dict[str, int] = {}  # EM counts at the last RAM clear
         self.meters: dict | None = None  # the last meters read
 
@@ -269,7 +272,8 @@ class Machine(RuleBasedStateMachine):
     def printer(self, kind: str, k: int) -> None:
         """A vlt cabinet's coupon printer: a fault that strikes k lines into the next ticket (paper
         out, jam), the head opened, silent (unplugged), paper low or loaded again; the attendant
-        seeing to it (the player's key then clears the tilt); the attendant's DUPLICATE reprint."""
+        seeing to it (the player's key then clears the tilt); the attendant asking for a reprint (a
+        VLT never prints a coupon again: a DUPLICATE on paper is a violation)."""
         p = self.rig.printer
         if kind == "paper_out":
             p.paper_out_after(k)
@@ -285,7 +289,7 @@ class Machine(RuleBasedStateMachine):
             p.mute(False)
             p.fix()
         else:
-            self.rig.command("reprint")  # refused (said why) while a coupon is owed or none issued
+            self.rig.command("reprint")  # refused (said why): no reprint under vlt
         self.rig.wait_polls(2)
 
     @precondition(_playable)
@@ -325,8 +329,8 @@ class Machine(RuleBasedStateMachine):
 
     def _lock(self) -> tuple[str, int] | None:
         for ln in self.rig.command("state"):
-            if ln.startswith("lock: "):
-                kind, amount = ln[6:].split()
+            if ln.startswith("lock: "):  # 'lock: KIND AMOUNT credits ...'
+                kind, amount = ln[6:].split()[:2]
                 return kind, int(amount)
         return None
 
@@ -449,8 +453,8 @@ class Machine(RuleBasedStateMachine):
         want = "door" if name.startswith("door") and level else "audit" if name == "key_audit" and level else None
         try:
             if want:
-                self.rig.wait_screen(lambda s: s.get("state") in (want, "ramerror", "handpay", "jackpot", "spin",
-                                                                  "payout") or "TILT" in s.get("msg", ""), 1.0)
+                self.rig.wait_screen(lambda s: s.get("state") in (want, "service", "ramerror", "handpay", "jackpot",
+                                                                  "spin", "payout") or "TILT" in s.get("msg", ""), 1.0)
             else:
                 self.rig.wait_polls(2)
         except TimeoutError:
@@ -764,14 +768,17 @@ class Machine(RuleBasedStateMachine):
 
     def _paper(self) -> dict[str, int]:
         """Control number -> credits of every coupon on the printer's paper since the last RAM
-        clear: a ticket that carries its number (finished, or stopped after it) and is not a
-        DUPLICATE. The same number printed again (after a cut or a fault) is the same coupon."""
+        clear: a ticket that carries its number (finished, or stopped after it), but those kept from
+        before the clear. The same number printed again (after a cut or a fault) is the same coupon;
+        a DUPLICATE is a violation (no reprint under vlt)."""
         p = self.rig.printer
         with p.lock:
             tickets = list(p.tickets[self.truth.ticket_base:])
         paper: dict[str, int] = {}
         for t in tickets:
-            if t.number is None or DUPLICATE in t.lines:
+            if DUPLICATE in t.lines:  # a VLT never prints a coupon again (jurisdiction profile "reprint")
+                raise Violation("coupons", f"a DUPLICATE of {t.number} printed under vlt after {self.step_kind}")
+            if t.number is None or t.number in self.truth.old_coupons:
                 continue
             k = [int(line.split()[-1]) for line in t.lines if line.startswith("Credits: ")]
             if t.number in paper and k and paper[t.number] != k[0]:
@@ -786,7 +793,7 @@ class Machine(RuleBasedStateMachine):
         never from the firmware's coupon_out; each number on paper is worth what its record says."""
         recs = self.rig.console_json("coupons json")  # before the paper: a coupon may finish meanwhile
         paper = self._paper()
-        owed = recs[-1] if recs and recs[-1]["st"] == "owed" else None
+        owed = recs[-1] if recs and recs[-1]["st"] == "owed" and recs[-1]["n"] not in self.truth.old_coupons else None
         coupons = sum(paper.values()) + (owed["k"] if owed and owed["n"] not in paper else 0)
         money_in = m["acceptor_in"] + m["bill_in"]
         out = (m["coin_in"] - m["coin_out"] - m["refunds"] + m["tournament_fees"] + m["hopper_out"]
@@ -804,7 +811,7 @@ class Machine(RuleBasedStateMachine):
         return tuple(b for g in self.rig.games for b in game(g).bets)
 
     def _check_screen(self, m: dict, s: dict) -> None:
-        if s.get("test") or s.get("state") == "audit":
+        if s.get("test") or s.get("state") in ("audit", "service"):
             return
         if s.get("credits") != m["credits"]:
             raise Violation("display", f"shows {s.get('credits')} credits, committed {m['credits']}")
@@ -850,6 +857,7 @@ class Machine(RuleBasedStateMachine):
     def _ram_clear(self) -> None:
         """The technician's RAM clear after a detected corruption: the model starts again from zero."""
         rig = self.rig
+        kept = {r["n"] for r in rig.console_json("coupons json")} if rig.printer is not None else set()
         rig.panel.set_pin("key_audit", 1)
         time.sleep(0.1)  # past the key's debounce
         out = rig.command("ramclear")
@@ -865,6 +873,7 @@ class Machine(RuleBasedStateMachine):
         if rig.printer is not None:
             with rig.printer.lock:
                 self.truth.ticket_base = len(rig.printer.tickets)
+            self.truth.old_coupons = kept
         self.truth.meter_base = dict(rig.monitor.counts)
 
 
@@ -1014,8 +1023,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
     if args.replay:
-        rec = json.loads(Path(args.replay).read_text())
-        v = replay(decode(rec["steps"]))
+        try:
+            rec = json.loads(Path(args.replay).read_text())
+            steps = decode(rec["steps"])
+        except (OSError, ValueError, KeyError, TypeError) as e:  # no file, no JSON, not a recorded sequence
+            print(f"fuzz: {args.replay}: not a recorded sequence ({type(e).__name__}: {e})", file=sys.stderr)
+            return 2
+        v = replay(steps)
         print(json.dumps({"steps": len(rec["steps"]), "violation": str(v) if v else None}))
         return 1 if v else 0
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)

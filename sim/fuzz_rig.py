@@ -2,8 +2,12 @@
 
 The firmware process comes and goes (power cuts, board resets); the peripherals that keep their
 own memory stay: the ccTalk acceptor's event counter and buffer, the hopper and its counters, the
-electromechanical meters' counts. Waits are on events (display lines, acceptor polls, the
-console's prompt), never fixed sleeps.
+electromechanical meters' counts, the bill validator's stacker. The bill validator shares the
+cabinet's supply when a cut says so (cut(validator_too=True): sim/cctalk_bills.py power_cycle), and
+its faults, fraud codes and counter replays/jumps are the peer's own calls (rig.bills.error(code),
+fraud(code), jam(), replay(k), jump(k), lose_events(k), burst_after_stack(k)). A note of unknown
+fate is settled as an attendant who counts the cash box would: attend_note(). Waits are on events
+(display lines, acceptor polls, the console's prompt), never fixed sleeps.
 """
 from __future__ import annotations
 
@@ -20,12 +24,13 @@ from typing import Callable
 from board.counter_file import CounterFile
 from board.emulated import FileNvram
 from board.secret_file import SecretFile
+from firmware import config
 from firmware.audit import SEC_BASE
 from firmware.ledger import open_memory
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.cctalk_bills import BillValidatorPeer
 from sim.cctalk_hopper import HopperPeer
-from sim.harness import FirmwareProcess, PanelLink, free_ports, sign_in
+from sim.harness import FirmwareProcess, PanelLink, sign_in, system_validation
 from sim.meter_monitor import MeterMonitor
 from sim.printer import PrinterPeer
 from tools.console import ConsoleClient
@@ -44,22 +49,27 @@ class Rig:
 
     def __init__(self, state: str | Path, games: tuple[str, ...] = (), certs: str | Path | None = None,
                  heap: str | None = None, hopper_stock: int = 100000, jurisdiction: str | None = None,
-                 print_ms: int = 30):
+                 print_ms: int = 30, stack_s: float = 0.0):
         self.state = Path(state)
         self.state.mkdir(parents=True, exist_ok=True)
         self.games = tuple(games)
         self.certs = certs
         self.heap = heap
-        self.ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
+        # 0: each boot's firmware binds ports it chooses and reports them (self.ports: the last boot's),
+        # so no other process can take a port between its choice and its use
+        self.asked = {"console": 0, "cctalk": 0, "panel": 0}
+        self.ports = dict(self.asked)
         self.jurisdiction = jurisdiction
         self.printer: PrinterPeer | None = None  # a coupon jurisdiction's printer: its paper and tickets are its own
         if jurisdiction == "vlt":
-            self.ports["printer"] = free_ports(1)[0]
-            self.printer = PrinterPeer(self.ports["printer"], print_ms)  # ms a ticket stays in the paper path
+            self.asked["printer"] = 0
+            self.printer = PrinterPeer(0, print_ms)  # ms a ticket stays in the paper path; its port: each boot's
         self.hopper = HopperPeer(stock=hopper_stock)
         self.monitor = MeterMonitor()
         self.jurisdiction = jurisdiction
-        self.bills = BillValidatorPeer()  # keeps its own memory (escrow, counter, stacker) across cuts
+        # keeps its own memory (escrow, counter, stacker) across cuts that leave it powered; a routed
+        # note takes stack_s to land in the stacker
+        self.bills = BillValidatorPeer(stack_s=stack_s)
         self.acceptor_memory: dict | None = None
         self.fw: FirmwareProcess | None = None
         self.peer: CoinAcceptorPeer | None = None
@@ -80,9 +90,10 @@ class Rig:
     # --- power ---------------------------------------------------------------------------------------
     def boot(self, timeout: float = 20.0) -> None:
         """Power on and plug every cable in; returns once the display shows a state."""
-        self.fw = FirmwareProcess(self.state, self.ports, self.heap, self.args())
+        self.fw = FirmwareProcess(self.state, self.asked, self.heap, self.args())
         self.boots += 1
         self.fw.start(timeout)
+        self.ports = self.fw.ports
         peer = CoinAcceptorPeer(self.ports["cctalk"])
         if self.acceptor_memory:
             peer.__dict__.update(self.acceptor_memory)
@@ -91,6 +102,7 @@ class Rig:
         peer.start()
         self.peer = peer
         if self.printer is not None:
+            self.printer.port = self.ports["printer"]
             self.printer.start()
         self.monitor.connect(self.ports["panel"])
         self.panel = PanelLink(self.ports["panel"])
@@ -98,6 +110,8 @@ class Rig:
         self.console.port.timeout = CONSOLE_POLL_S
         self.panel.wait_for(lambda s: "state" in s, timeout)
         sign_in(self.console, self.panel)  # the campaign's commands run as the harness's administrator
+        if self.jurisdiction == "vlt":  # no money before the system sets a validation id
+            system_validation(self.console)
 
     def alive(self) -> bool:
         return self.fw is not None and self.fw.alive()
@@ -105,13 +119,18 @@ class Rig:
     def exit_status(self) -> int | None:
         return None if self.fw is None or self.fw.proc is None else self.fw.proc.poll()
 
-    def cut(self, hopper_too: bool = False) -> None:
-        """Power cut: SIGKILL, then the cables go dead. The hopper loses power too when asked."""
+    def cut(self, hopper_too: bool = False, validator_too: bool = False, held: str = "front",
+            transport: str = "cashbox") -> None:
+        """Power cut: SIGKILL, then the cables go dead. The hopper and the bill validator lose power
+        too when asked (the validator: where a note held in escrow or on its way ends up, see
+        sim/cctalk_bills.py power_cycle)."""
         if self.fw:
             self.fw.kill()
         self.unplug()
         if hopper_too:
             self.hopper.power_cycle()
+        if validator_too:
+            self.bills.power_cycle(held, transport)
 
     def shutdown(self) -> None:
         if self.fw:
@@ -189,6 +208,29 @@ class Rig:
                 return False
             time.sleep(0.01)
         return True
+
+    def attend_note(self, base_cents: int = 0) -> tuple[dict | None, str | None]:
+        """A note of unknown fate (firmware/bills.py), settled as the attendant who counts the cash
+        box would: the stacker's notes (less base_cents, what it held at the last RAM clear) against
+        bill_in: one note's worth more is "stacked", the same is "returned". Returns (the note, the
+        word typed), (None, None) when none stands, or (note, None) when the cash box matches neither
+        (the caller's problem: nothing is typed)."""
+        note = self.console_json("note json")["note"]
+        if note is None:
+            return None, None
+        m = self.console_json("meters json")
+        box = (self.bills.stacked_cents - base_cents) // config.DENOM_CENTS
+        word = "stacked" if box == m["bill_in"] + note["k"] else "returned" if box == m["bill_in"] else None
+        if word is None:
+            return note, None
+        out = self.command("note " + word)
+        if out and "refused in state" in out[0]:  # a lock or a payout first: the attendant sees to it
+            self.panel.press("key_reset", hold=0.15)
+            self.panel.wait_for(lambda s: s.get("state") not in ("handpay", "jackpot", "payout", "spin"), 15)
+            out = self.command("note " + word)
+        if not out or "settled as " + word not in out[0]:
+            raise RuntimeError(f"note {word} answered {out!r}")
+        return note, word
 
     def wait_hard_meters(self, timeout: float = 60.0) -> bool:
         """True once the firmware says no stroke is on its way ('hardmeters json' busy false)."""

@@ -18,6 +18,7 @@ from sim.cctalk_hopper import HopperPeer
 from sim.meter_monitor import MeterMonitor
 from sim.panel_tap import PanelTap
 from sim.printer import PrinterPeer
+from sim.sas_pty import SasPty
 from tools import firmware as fwbuild, image
 from tools.console import ConsoleClient
 
@@ -47,10 +48,18 @@ ADMIN_ID = "sim"
 ADMIN_PIN = "sim-admin-pin"
 # console commands that only read: a session's memory checks run every one of them
 READ_COMMANDS = ("paytable fr", "paytable en", "tournament", "events", "recall", "recall json", "games",
-                 "state", "meters json", "hardmeters json", "mem", "version", "coupons")
+                 "state", "meters json", "hardmeters json", "mem", "version", "coupons", "validation")
+# The validation ids the harness gives a vlt cabinet as its system would (SAS 4C; the console's
+# `validation set`, firmware/coupon_store.py): until one is set the cabinet takes no money. One
+# system for every cabinet of a process: it never gives a validation id twice, to the same machine
+# (after its coupon memory was lost) or to another: each one it sets is the next from here.
+FIRST_VALIDATION_ID = 4242
+SYSTEM_IDS: list[int] = []  # the ids given so far in this process
 
 
 def free_ports(n: int) -> list[int]:
+    """Ports free at this instant. Another process may bind one before the caller does: a firmware
+    is given port 0 instead (it binds a port itself and reports it: FirmwareProcess.ports)."""
     socks = [socket.socket() for _ in range(n)]
     try:
         for s in socks:
@@ -66,15 +75,19 @@ class FirmwareProcess:
     `micropython firmware/main.py`, with the emulated board."""
 
     def __init__(self, state_dir: str | Path, ports: dict[str, int], heap: str | None = None,
-                 extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None):
+                 extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None,
+                 sas_fd: int | None = None):
         # compiled=False: from source, compiled on the device (a benchmark's reference)
+        # sas_fd: the SAS line's pty master (sim/sas_pty.py), inherited by the firmware as --sas FD
+        self.sas_fd = sas_fd
         self.code = code or (DEFAULT_CODE if compiled else "py")
         if self.code not in CODE_FORMS:
             raise ValueError(f"code must be one of {CODE_FORMS}, not {self.code!r}")
         heap = heap or DEFAULT_HEAP[self.code]
         self.compiled = self.code != "py"
         self.state_dir = Path(state_dir)
-        self.ports = ports
+        self.asked = dict(ports)  # what each boot asks for: 0 lets the board choose (no race)
+        self.ports = dict(ports)  # the ports bound, from the firmware's 'jeton: ports' line
         self.heap = heap
         self.extra_args = extra_args or []
         self.proc: subprocess.Popen[str] | None = None
@@ -89,8 +102,10 @@ class FirmwareProcess:
         else:
             cmd = [str(MICROPYTHON), "-X", f"heapsize={self.heap}", "firmware/main.py"]
         cmd += ["--state", str(self.state_dir)]
-        for role, port in self.ports.items():
+        for role, port in self.asked.items():
             cmd += [f"--{role}", str(port)]
+        if self.sas_fd is not None:
+            cmd += ["--sas", str(self.sas_fd)]
         return cmd + self.extra_args
 
     def start(self, timeout: float = 20.0) -> "FirmwareProcess":
@@ -106,8 +121,10 @@ class FirmwareProcess:
         env = dict(os.environ, MICROPYPATH=path)
         self._ready.clear()
         self.ready = {}
+        self.ports = dict(self.asked)
         self.proc = subprocess.Popen(
-            self.command(), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+            self.command(), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            pass_fds=(self.sas_fd,) if self.sas_fd is not None else (),
         )
         threading.Thread(target=self._pump, args=(self.proc,), daemon=True).start()
         if not self._ready.wait(timeout) or not self.ready:
@@ -120,7 +137,9 @@ class FirmwareProcess:
         assert proc.stdout is not None
         for line in proc.stdout:
             self.lines.append(line.rstrip("\n"))
-            if line.startswith("jeton: ready"):
+            if line.startswith("jeton: ports "):  # printed before ready (firmware/main.py make_board)
+                self.ports = {r: int(p) for r, _, p in (w.partition("=") for w in line.split()[2:])}
+            elif line.startswith("jeton: ready"):
                 self.ready = json.loads(line.split(" ", 2)[2])
                 self._ready.set()
         proc.wait()
@@ -214,10 +233,29 @@ def sign_in(console: ConsoleClient, panel: PanelLink, uid: str = ADMIN_ID, pin: 
                 time.sleep(0.02)  # polled until the deadline: the debounce is the cabinet's
         finally:
             panel.set_pin("key_audit", 0)
-        panel.wait_for(lambda s: s.get("state") != "audit", timeout)
+        panel.wait_for(lambda s: s.get("state") not in ("audit", "service"), timeout)  # the key seen off
     if not reply or not (reply[0].startswith("logged in as") or reply[-1].endswith("logged in")):
         raise RuntimeError(f"console login as {uid} failed: {reply}")
     return reply
+
+
+def system_validation(console: ConsoleClient, given: list[int] = SYSTEM_IDS) -> int | None:
+    """Set the cabinet's validation id as its system would, when it has none (a new cabinet, or its
+    coupon memory lost): the next id the system never gave, recorded in `given`. Returns the id set,
+    or None when one was in force (or the cabinet has no coupon memory)."""
+    reply = console.command("validation json")
+    try:
+        v = json.loads(reply[-1])
+    except (ValueError, IndexError):
+        return None  # no coupon memory (a casino cabinet), or the console said why not
+    if v["vid"]:
+        return None
+    vid = (given[-1] + 1) if given else FIRST_VALIDATION_ID
+    reply = console.command(f"validation set {vid}")
+    if not reply or not reply[0].startswith(f"validation id {vid},"):
+        raise RuntimeError(f"the system could not set validation id {vid}: {reply}")
+    given.append(vid)
+    return vid
 
 
 class EmulatedCabinet:
@@ -227,18 +265,22 @@ class EmulatedCabinet:
 
     def __init__(self, state_dir: str | Path, heap: str | None = None, ports: dict[str, int] | None = None,
                  extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None,
-                 jurisdiction: str | None = None):
-        if ports is None:
-            ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
+                 jurisdiction: str | None = None, sas: bool = False):
+        """sas: wire the SAS line, a pseudo-terminal whose path (`sas_path`) a host opens; it stays
+        across power cuts and boots, as the cable does (close_sas() when done)."""
+        if ports is None:  # every boot binds ports the board chooses (self.ports: those of the last boot)
+            ports = {"console": 0, "cctalk": 0, "panel": 0}
         given = list(extra_args or [])
         if "--jurisdiction" in given[:-1]:  # named among the firmware's arguments (sim.cabinet, bench_heap)
             jurisdiction = jurisdiction or given[given.index("--jurisdiction") + 1]
         elif jurisdiction:
             extra_args = given + ["--jurisdiction", jurisdiction]
         if jurisdiction == "vlt" and "printer" not in ports:
-            ports["printer"] = free_ports(1)[0]  # the coupon printer's UART (sim/printer.py)
-        self.ports = ports
-        self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args, compiled, code)
+            ports["printer"] = 0  # the coupon printer's UART (sim/printer.py)
+        self.sas = SasPty() if sas else None
+        self.sas_path = self.sas.path if self.sas else None
+        self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args, compiled, code,
+                                        sas_fd=self.sas.master if self.sas else None)
         self.printer: PrinterPeer | None = None  # kept across boots: paper, faults and tickets are its own
         self.acceptor: CoinAcceptorPeer | None = None
         self.hopper: HopperPeer | None = None
@@ -247,12 +289,23 @@ class EmulatedCabinet:
         self.panel: PanelLink | None = None
         self.console: ConsoleClient | None = None
         self.audit_on = False  # the audit key as a panel program last turned it (sim/cabinet.py 'a')
+        self.jurisdiction = jurisdiction
+        self.validation_ids: list[int] = []  # those the harness's system gave this cabinet (vlt), in order
+
+    @property
+    def ports(self) -> dict[str, int]:
+        """The ports the firmware bound at its last boot (before the first: those it will ask for)."""
+        return self.firmware.ports
 
     def boot(self, hopper: HopperPeer | None = None, meter_monitor: MeterMonitor | None = None,
-             login: bool = True, bills: BillValidatorPeer | None = None) -> "EmulatedCabinet":
+             login: bool = True, bills: BillValidatorPeer | None = None, system: bool = True,
+             console: bool = True) -> "EmulatedCabinet":
         """Power on. Pass the hopper / meter monitor of a previous boot to keep their state (they
         are peripherals with their own memory); by default fresh ones are plugged in. With login,
-        the console is logged in as the harness's administrator (made first on a fresh cabinet)."""
+        the console is logged in as the harness's administrator (made first on a fresh cabinet), and
+        a vlt cabinet without a validation id is given one, as its system would (unless `system` is
+        False: a cabinet whose system has not set it yet). console=False leaves the console's cable
+        unplugged, for a technician's client (`make run`)."""
         self.firmware.start()
         self.acceptor = CoinAcceptorPeer(self.ports["cctalk"])
         self.hopper = self.acceptor.attach(hopper or HopperPeer())  # same multi-drop bus, address 3
@@ -261,18 +314,34 @@ class EmulatedCabinet:
         if "printer" in self.ports:
             if self.printer is None:  # what it prints is also kept as text and PNG in STATE/coupons
                 self.printer = PrinterPeer(self.ports["printer"], out_dir=str(Path(self.firmware.state_dir) / "coupons"))
+            self.printer.port = self.ports["printer"]  # this boot's
             self.printer.start()
         self.meter_monitor = (meter_monitor or MeterMonitor()).connect(self.ports["panel"])
         self.panel = PanelLink(self.ports["panel"])
-        self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
+        if console:  # the console takes one session at a time: plugged in here, a technician gets 'busy'
+            self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
         self.panel.wait_for(lambda s: "credits" in s)
         if login:
             self.sign_in()
+            if self.jurisdiction == "vlt" and system:
+                self.system_validation()
         return self
+
+    def system_validation(self) -> int | None:
+        assert self.console
+        vid = system_validation(self.console)
+        if vid is not None:
+            self.validation_ids.append(vid)
+        return vid
 
     def sign_in(self, uid: str = ADMIN_ID, pin: str = ADMIN_PIN, timeout: float = 10.0) -> list[str]:
         assert self.console and self.panel
         return sign_in(self.console, self.panel, uid, pin, timeout)
+
+    def close_sas(self) -> None:
+        """Unplug the SAS cable for good (after the last boot)."""
+        if self.sas is not None:
+            self.sas.close()
 
     def power_cut(self) -> None:
         self.firmware.kill()

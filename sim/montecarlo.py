@@ -70,28 +70,40 @@ def certified(path: str, bet: int) -> tuple[Fraction, Fraction, str]:
 
 
 class Meter:
-    """The progressive's meter over the games in order (firmware/progressive.py): every game at its
-    bet adds bet * p / q credit before it is settled; a win pays the whole credits on the meter in
-    place of the pay's fixed award and resets it."""
+    """The progressive's meter over the games in order, as firmware/progressive.py keeps it: every game
+    at its bet adds bet * p / q credit before it is settled (s. 92: the run is at that bet), the meter
+    stops at its ceiling and what passes it rolls over; a win pays the whole credits on the meter in
+    place of the pay's fixed award, and the next meter starts at the reset plus what rolled over (the
+    fraction of a credit included). Amounts in units of 1/q credit, exact."""
 
     def __init__(self, spec: dict, bet: int) -> None:
         self.reset, self.num, self.den, self.bet = spec["reset"], spec["num"], spec["den"], bet
-        self.since = 0  # games contributing since the last reset
+        self.top = None if spec.get("ceiling") is None else spec["ceiling"] * spec["den"]
+        self.units = self.reset * self.den  # the meter
+        self.rolled = 0  # what passed the ceiling, for the next reset
         self.wins = 0
         self.extra = 0  # credits paid above the fixed awards
         self.levels = 0  # sum of the amounts won
 
+    def _fill(self, units: int) -> None:
+        if self.top is not None and units > self.top:
+            self.rolled += units - self.top
+            units = self.top
+        self.units = units
+
     def feed(self, n: int, wins: list[tuple[int, int]]) -> None:
         last = -1
         for i, fixed in wins:
-            self.since += i - last
-            amount = (self.reset * self.den + self.since * self.bet * self.num) // self.den
+            self._fill(self.units + (i - last) * self.bet * self.num)  # the winning game's wager too
+            amount = self.units // self.den
+            left = self.units - amount * self.den + self.rolled
+            self.rolled = 0
+            self._fill(self.reset * self.den + left)
             self.extra += amount - fixed
             self.levels += amount
             self.wins += 1
-            self.since = 0
             last = i
-        self.since += n - 1 - last
+        self._fill(self.units + (n - 1 - last) * self.bet * self.num)
 
 
 def run(path: str, games: int, bet: int | None = None, workers: int | None = None, seed: int = 1,

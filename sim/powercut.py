@@ -5,23 +5,31 @@ NVRAM file and check the firmware detects it. Half the sessions (--jurisdiction 
 run the cabinet as a video-lottery terminal that also takes Canadian notes from the emulated bill
 validator, whose escrow, counter and stacker outlive the cuts: the credits of the notes it stacked
 must equal the bill_in meter, so a cut anywhere in the escrow exchange loses or doubles nothing.
+The validator shares the cabinet's supply in a share of those cuts (every cut timed "just as a note is
+stacked", and one in four of the others): its counter and buffer restart, a note held in escrow
+comes back out (or stays), one on its way lands in the cash box or comes back out. The firmware
+cannot tell which, so it stops money in with a note of unknown fate: the campaign checks money in
+stopped, settles it as an attendant counting the cash box would (the stacker's truth against
+bill_in), and checks that no note of unknown fate was raised while the validator kept its power.
 Those vlt sessions pay by redemption coupon from the emulated printer, which also outlives the cuts:
 some cash-outs are cut while their coupon prints (between the commit of its number and the printer's
-"issued"), some run into paper out or a jam mid-ticket, and the attendant sometimes reprints the last
-coupon as a DUPLICATE. After every reboot the paper is the truth: each control number on paper is
-one coupon worth the credits the firmware committed under it, a DUPLICATE counts for nothing, and
-the coupons' credits add up to coupon_out exactly (more: a second valid coupon for one cash-out;
-less: credits that left the meter unprinted).
+"issued"), some run into paper out or a jam mid-ticket, and the attendant sometimes asks for a
+reprint, which a VLT refuses (a DUPLICATE on paper is a mismatch). After every reboot the paper is
+the truth: each control number on paper is one coupon worth the credits the firmware committed
+under it, and the coupons' credits add up to coupon_out exactly (more: a second valid coupon for one
+cash-out; less: credits that left the meter unprinted). Then the session's system acknowledges the
+coupons issued (`coupons ack`), so their records do not fill the coupon memory.
 
 Truth comes from the host side, not from the firmware: the coins the acceptor peer accepted, the hand
 pays the attendant saw cleared, the outcome the display showed. Prints a JSON summary:
 cuts, lost_credits, duplicated_credits, meter_mismatches, unrecovered (all zero but cuts), bitflips,
 bitflips_detected, the notes stacked and returned, the coupons (distinct control numbers on paper),
 coupon_reissues (a number printed again after a cut or fault: the same coupon, which a validation
-system pays once), coupon_duplicates (the attendant's DUPLICATE reprints), cuts_coupon_owed (cuts
+system pays once), coupon_duplicates (DUPLICATE reprints: 0 under vlt), cuts_coupon_owed (cuts
 that left a coupon committed but not issued), cuts_mid_ticket (cuts with a ticket half on paper or
 still in the printer's paper path),
-and the rate (cuts_per_minute).
+notes_unproven (notes of unknown fate the attendant settled from the cash box), cuts_validator (cuts
+that took the validator's power), and the rate (cuts_per_minute).
 
 Speed: sessions run in parallel (--jobs, default 8: a session mostly waits on the firmware, so eight
 share the two cores), and every wait is on an event (acceptor polls, display lines, the console's
@@ -37,6 +45,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 from pathlib import Path
 
 from firmware import config
@@ -51,6 +60,7 @@ TOKEN_CREDITS = config.COINS[CoinAcceptorPeer.COINS[TOKEN]] // config.DENOM_CENT
 HARD = HARD_METERS  # which soft meters each coil counts: the firmware's own configuration
 DUPLICATE = "*** DUPLICATA / DUPLICATE ***"  # firmware/coupon.py: the mark of a reprint
 PRINT_MS = 250  # a ~100 mm coupon at the Epic 950's 150 mm/s or so, then presented
+STACK_S = 0.25  # a note's way from the escrow into the stacker (real validators take about a second)
 COUPON_FIGURES = ("coupons", "coupon_reissues", "coupon_duplicates", "cuts_coupon_owed", "cuts_mid_ticket")
 
 
@@ -76,7 +86,7 @@ class Session:
         # the acceptor, the hopper and the EM meters keep their own memory across the cabinet's cuts
         self.vlt = jurisdiction == "vlt"
         # a coupon takes a while to print and leave the paper path (PRINT_MS): cuts land in that time too
-        self.rig = Rig(state, heap=heap, jurisdiction=jurisdiction, print_ms=PRINT_MS)
+        self.rig = Rig(state, heap=heap, jurisdiction=jurisdiction, print_ms=PRINT_MS, stack_s=STACK_S)
         self.bills = self.rig.bills
         self.hopper = self.rig.hopper
         self.printer = self.rig.printer  # vlt: coupons out; its tickets are the truth for coupon_out
@@ -86,6 +96,9 @@ class Session:
         self.report = {"cuts": 0, "lost_credits": 0, "duplicated_credits": 0, "meter_mismatches": 0,
                        "unrecovered": 0, "bitflips": 0, "bitflips_detected": 0, "problems": []}
         self.report["notes_stacked"] = self.report["notes_returned"] = 0
+        self.report["notes_unproven"] = self.report["cuts_validator"] = 0
+        self.note_cut = False  # the stretch's cut was timed as a note is stacked: the validator's power goes too
+        self.validator_cut = False  # the last cut took the validator's power
         for k in COUPON_FIGURES:
             self.report[k] = 0
         self.reported: set[str] = set()  # coupon numbers already reported wrong (each reported once)
@@ -96,7 +109,15 @@ class Session:
         return self.rig.fw, self.rig.peer, self.rig.panel, self.rig.console
 
     def unplug(self, peer, panel, console) -> None:
-        self.rig.cut(hopper_too=self.rnd.random() < 0.2)  # about one cut in five takes the hopper's power too
+        # about one cut in five takes the hopper's power too; under vlt the validator's goes with the
+        # cabinet's at every cut timed as a note is stacked and at one in four of the others
+        self.validator_cut = self.vlt and (self.note_cut or self.rnd.random() < 0.25)
+        self.note_cut = False
+        held = "keep" if self.rnd.random() < 0.2 else "front"
+        transport = "front" if self.rnd.random() < 0.3 else "cashbox"
+        self.rig.cut(hopper_too=self.rnd.random() < 0.2, validator_too=self.validator_cut, held=held,
+                     transport=transport)
+        self.report["cuts_validator"] += self.validator_cut
 
     def console_json(self, console, command: str):
         return self.rig.console_json(command)
@@ -168,11 +189,25 @@ class Session:
 
     def check_bills(self, console) -> None:
         """After set-up the note left in escrow is stacked (its credit committed) or handed back, and
-        the events past the committed counter are read: bill_in is then the notes stacked."""
+        the events past the committed counter are read. A note of unknown fate (the validator lost
+        its power with a note pending) must have stopped money in, must come from a cut that took
+        the validator's power, and is settled from the cash box. bill_in is then the notes stacked."""
         deadline = time.monotonic() + 10
-        while self.bills.escrow is not None and time.monotonic() < deadline:
+        while (self.bills.escrow is not None or self.bills.transport is not None) and time.monotonic() < deadline:
             self.rig.wait_bills(1, 1.0)
         self.rig.wait_bills(3, 5.0)
+        note = self.console_json(console, "note json")["note"]
+        if note is not None:
+            self.report["notes_unproven"] += 1
+            if not self.validator_cut:
+                self.problem("meter_mismatches", f"a note of unknown fate though the validator kept its power: {note}")
+            if self.bills.master_enabled or self.rig.peer.accepting(TOKEN):
+                self.problem("meter_mismatches", f"money in still taken while a note's fate is unknown: {note}")
+            note, word = self.rig.attend_note()
+            if word is None:
+                m = self.console_json(console, "meters json")
+                self.problem("lost_credits", f"the cash box holds {self.bills.stacked_cents} cents of notes: neither "
+                                             f"bill_in {m['bill_in']} nor it plus the unknown {note}")
         m = self.console_json(console, "meters json")
         want = self.bills.stacked_cents // config.DENOM_CENTS
         if m["bill_in"] != want:
@@ -241,15 +276,18 @@ class Session:
                 self.reported.add(n)
                 self.problem("meter_mismatches", f"coupon {r['s']} ({n}) seen issued but not on paper")
         for n in dups:
-            if n not in credits and n not in self.reported:
+            if n not in self.reported:  # a VLT never prints a coupon again (jurisdiction profile "reprint")
                 self.reported.add(n)
-                self.problem("meter_mismatches", f"a DUPLICATE of {n}, a number never printed as a coupon")
+                self.problem("meter_mismatches", f"a DUPLICATE of {n} printed under vlt")
         total = sum(credits.values()) + self.coupon_adjust
         if total != m["coupon_out"]:
             kind = "duplicated_credits" if total > m["coupon_out"] else "lost_credits"
             self.problem(kind, f"coupons printed for {total} credits ({len(credits)} numbers), coupon_out "
                                f"{m['coupon_out']}", abs(total - m["coupon_out"]))
             self.coupon_adjust += m["coupon_out"] - total  # report each discrepancy once
+        issued = [r["s"] for r in recs if r["st"] == "issued"]
+        if issued:  # the system has read them (SAS 4D; the console's `coupons ack`): their slots may go
+            self.rig.command(f"coupons ack {min(issued)} {max(issued)}")
 
     def check_hard_meters(self, m: dict, console) -> None:
         """Each coil must reach its soft meter (pending pulses are driven after the restart) and
@@ -267,8 +305,8 @@ class Session:
 
     def _lock(self, console) -> dict | None:
         for line in console.command("state"):
-            if line.startswith("lock: "):
-                kind, amount = line[6:].split()
+            if line.startswith("lock: "):  # 'lock: KIND AMOUNT credits ...'
+                kind, amount = line[6:].split()[:2]
                 return {"kind": kind, "amount": int(amount)}
         return None
 
@@ -306,6 +344,12 @@ class Session:
             self.truth.pending_lock = None
         elif self.vlt and r < 0.3 and self.bills.accepting(1):
             self.bills.insert(self.rnd.choice((1, 1, 2, 3)))  # $5, $10, $20: escrow, then stacked or returned
+            if self.rnd.random() < 0.25:  # the power goes as it is stacked, the validator's with it (issue 22.4)
+                # insert -> poll (<= 0.1 s) -> commit -> route -> STACK_S on its way -> landed -> read (<= 0.1 s)
+                time.sleep(self.rnd.uniform(0.0, 0.5))
+                self.note_cut = True
+                self.rig.fw.kill()
+                return
             self.rig.wait_bills(2, 1.0)
         elif r < 0.35 and peer.accepting(TOKEN):
             if peer.insert(TOKEN):
@@ -328,7 +372,7 @@ class Session:
                 return
             panel.wait_for(lambda x: x.get("state") == "handpay" or x.get("credits") == 0, 10)
         elif self.printer is not None and r < 0.87:
-            self.rig.command("reprint")  # the attendant's reprint of the last coupon: DUPLICATE, worth nothing
+            self.rig.command("reprint")  # the attendant asks for a reprint: refused under vlt, nothing printed
         elif r < 0.92:
             door = self.rnd.choice(("door_main", "door_logic", "door_cashbox"))
             panel.set_pin(door, 1)
@@ -398,13 +442,49 @@ class Session:
         return self.report
 
 
+FAIL_KEYS = ("lost_credits", "duplicated_credits", "meter_mismatches", "unrecovered")
+SUMMARY_KEYS = ("cuts",) + FAIL_KEYS + ("bitflips", "bitflips_detected", "notes_stacked", "notes_returned",
+                                        "notes_unproven", "cuts_validator") + COUPON_FIGURES
+
+
+def describe(e: BaseException) -> str:
+    """An exception in one line: its type and text, and where it was raised (file:line in function)."""
+    where = traceback.extract_tb(e.__traceback__)[-1:] if e.__traceback__ else []
+    at = f" (at {Path(where[0].filename).name}:{where[0].lineno} in {where[0].name})" if where else ""
+    return "".join(traceback.format_exception_only(e)).strip().replace("\n", " ") + at
+
+
+def stopped(report: dict | None, e: BaseException) -> dict:
+    """The report of a session an unexpected exception ended: what it had found, and why it stopped."""
+    report = report or dict({k: 0 for k in SUMMARY_KEYS}, problems=[])
+    report["unrecovered"] += 1
+    report["problems"].append(f"cut {report['cuts']}: the session stopped: {describe(e)}")
+    return report
+
+
 def run_one(args: tuple) -> dict:
     cuts, seed, heap, flip_every, jurisdiction, progress = args
     state = Path(tempfile.mkdtemp(prefix="jeton-powercut-"))
+    session = None
     try:
-        return Session(state, seed, heap, flip_every, progress, jurisdiction).run(cuts)
+        session = Session(state, seed, heap, flip_every, progress, jurisdiction)
+        report = session.run(cuts)
+    except Exception as e:  # noqa: anything the checks did not expect is a finding, reported, never a silent exit
+        report = stopped(session.report if session is not None else None, e)
     finally:
         shutil.rmtree(state, ignore_errors=True)
+    report["session"] = f"seed {seed}, {jurisdiction}"
+    return report
+
+
+def failures(summary: dict, asked: int) -> list[str]:
+    """Every check the campaign failed, in words (empty: it passed)."""
+    why = [f"{k} {summary[k]}" for k in FAIL_KEYS if summary[k]]
+    if summary["bitflips"] != summary["bitflips_detected"]:
+        why.append(f"{summary['bitflips'] - summary['bitflips_detected']} of {summary['bitflips']} bit flips not detected")
+    if summary["cuts"] < asked:
+        why.append(f"only {summary['cuts']} of {asked} cuts")
+    return why
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -424,21 +504,25 @@ def main(argv: list[str] | None = None) -> int:
     work = [(n, seed + i, args.heap, args.flip_every, juris[i]) for i, n in enumerate(per) if n]
     print(f"power-cut campaign: {args.cuts} cuts in {len(work)} sessions, seed {seed}", file=sys.stderr)
     t0 = time.monotonic()
-    reports = parallel(run_one, work, args.cuts, "cut", not args.no_progress)
+    try:
+        reports = parallel(run_one, work, args.cuts, "cut", not args.no_progress)
+    except Exception as e:  # noqa: a session's process died (killed, out of memory): its figures are lost
+        reports = [stopped(None, e)]
+        reports[0]["session"] = "a worker process"
     minutes = (time.monotonic() - t0) / 60
-    summary = {k: sum(r[k] for r in reports) for k in
-               ("cuts", "lost_credits", "duplicated_credits", "meter_mismatches", "unrecovered", "bitflips",
-                "bitflips_detected", "notes_stacked", "notes_returned") + COUPON_FIGURES}
+    summary = {k: sum(r[k] for r in reports) for k in SUMMARY_KEYS}
     summary["seed"] = seed
     summary["cuts_per_minute"] = round(summary["cuts"] / minutes, 1) if minutes else None
     for r in reports:
         for p in r["problems"][:20]:
-            print("  " + p, file=sys.stderr)
-    print(json.dumps(summary))
-    bad = summary["lost_credits"] or summary["duplicated_credits"] or summary["meter_mismatches"] or \
-        summary["unrecovered"] or summary["bitflips"] != summary["bitflips_detected"] or \
-        summary["cuts"] < args.cuts
-    return 1 if bad else 0
+            print(f"  {r['session']}: {p}", file=sys.stderr)
+    print(json.dumps(summary), flush=True)
+    why = failures(summary, args.cuts)
+    if why:  # the last line above make's "Error 1": what failed, and how to run the same campaign again
+        again = f"python -m sim.powercut --cuts {args.cuts} --jobs {args.jobs} --seed {seed}" + \
+            (f" --jurisdiction {args.jurisdiction}" if args.jurisdiction != "both" else "")
+        print(f"powercut: FAILED, seed {seed}: {'; '.join(why)} (again: {again})", file=sys.stderr)
+    return 1 if why else 0
 
 
 if __name__ == "__main__":

@@ -3,8 +3,9 @@
 It decodes every byte the firmware sends (board/printer_epic.py; the command set in
 docs/drivers.md), answers the status requests GS z and DLE EOT 2, and turns each ticket (from
 ESC @ to FF) into a `Ticket`: its text lines, its validation number (GS E) and its bar code
-(GS k). A ticket renders as text (`Ticket.text()`) and as a PNG (`render_png`), the bar code drawn
-with sim/itf.py, so a test can read it back with a bar code reader.
+(GS k). A ticket renders as text (`Ticket.text()`) and as a PNG (`render_png`: Pillow, the
+Interleaved 2 of 5 bar code drawn by the pinned zxing-cpp's writer, as a printer draws its own bars
+from the digits it is sent), so a test can read it back with a bar code reader.
 
 Fault injection: `paper_out_after(k)` / `jam_after(k)` (the fault strikes after k more lines of the
 ticket being printed: a cut mid-print), `head_open()`, `paper_low(on)`, `mute(on)` (no reply),
@@ -18,7 +19,6 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from sim import itf
 from sim.wire import dial, hang_up
 
 ESC, GS, DLE, EOT, LF, FF = 0x1B, 0x1D, 0x10, 0x04, 0x0A, 0x0C
@@ -45,6 +45,20 @@ class Ticket:
         return "\n".join(out) + "\n"
 
 
+def itf_bars(digits: str, height: int = 90):
+    """The Interleaved 2 of 5 symbol of `digits` (an even count: ISO/IEC 16390 pairs them) as a
+    Pillow image, 2 pixels a narrow module, quiet zones included, drawn by zxing-cpp's writer."""
+    import numpy
+    import zxingcpp
+    from PIL import Image
+
+    if not digits.isdigit() or len(digits) % 2:
+        raise ValueError("Interleaved 2 of 5 takes an even count of digits, got %r" % digits)
+    code = zxingcpp.create_barcode(digits, zxingcpp.BarcodeFormat.ITF)
+    bars = Image.fromarray(numpy.asarray(code.to_image(scale=2, add_quiet_zones=True)))
+    return bars.resize((bars.width, height), Image.NEAREST)  # the same columns, a coupon's height
+
+
 def render_png(ticket: Ticket, path: str, width: int = 520) -> None:
     """The ticket as a PNG: its lines in the default bitmap font, then the bar code."""
     from PIL import Image, ImageDraw, ImageFont
@@ -52,9 +66,14 @@ def render_png(ticket: Ticket, path: str, width: int = 520) -> None:
     font = ImageFont.load_default()
     line_h = 16
     text = ticket.lines + ([ticket.number] if ticket.number is not None else [])
-    bars = itf.modules(ticket.barcode) if ticket.barcode and ticket.symbology == 7 else []
-    bar_h = 90 if bars else 0
-    w = max(width, len(bars) + 20)
+    bars = None
+    if ticket.barcode and ticket.symbology == 7:
+        try:
+            bars = itf_bars(ticket.barcode)
+        except ValueError as e:  # what a printer refuses to draw is said on the ticket, not raised here
+            text = text + ["??? %s" % e]
+    bar_h = bars.height if bars else 0
+    w = max(width, (bars.width if bars else 0) + 20)
     h = 20 + line_h * len(text) + (bar_h + 20 if bars else 0) + (line_h if not ticket.complete else 0)
     img = Image.new("L", (w, h), 255)
     draw = ImageDraw.Draw(img)
@@ -64,10 +83,7 @@ def render_png(ticket: Ticket, path: str, width: int = 520) -> None:
         y += line_h
     if bars:
         y += 10
-        x0 = (w - len(bars)) // 2
-        for i, b in enumerate(bars):
-            if b:
-                draw.line([(x0 + i, y), (x0 + i, y + bar_h - 1)], fill=0)
+        img.paste(bars, ((w - bars.width) // 2, y))
         y += bar_h + 10
     if not ticket.complete:
         draw.text((10, y), "--- stopped: %s ---" % (ticket.fault or "not finished"), fill=0, font=font)

@@ -20,6 +20,7 @@ from typing import Callable
 
 from games import ReelGame
 from games.keno import KenoGame
+from games.poker import PokerGame
 from sim.replay import load_game
 from sim.panel_tap import PanelTap
 
@@ -35,7 +36,11 @@ FILES = {"/": ("index.html", "text/html; charset=utf-8"), "/screen.js": ("screen
 # the page's buttons: the sim/cabinet.py act() commands they are (token: the emulator's coin slot)
 BUTTONS = ("bet", "max", "play", "cashout", "token")
 # video poker's keys on the screen (cards.js): the touch screen's hold keys and auto-hold
-TOUCH = {"hold1": "hold 1", "hold2": "hold 2", "hold3": "hold 3", "hold4": "hold 4", "hold5": "hold 5", "auto": "auto"}
+TOUCH = {"hold1": "hold 1", "hold2": "hold 2", "hold3": "hold 3", "hold4": "hold 4", "hold5": "hold 5", "auto": "auto",
+         "clear": "clear"}
+# keno's board on the screen (keno.js): a number touched (spot/N) and a quick pick of N spots (quick/N);
+# the firmware checks N against the game (firmware/play_keno.py), this only that it is a small number
+KENO_TOUCH = re.compile(r"(spot|quick)/([1-9][0-9]?)")
 MODEL_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 KEEPALIVE_S = 15.0
 
@@ -58,12 +63,17 @@ def model_page(game_id: str) -> dict:
     game = model(game_id)
     syms = game.model.get("symbols")
     names = syms if isinstance(syms, dict) else {s: {"fr": s, "en": s} for s in getattr(game.m, "symbols", ())}
-    page = {"id": game.id, "name": game.name, "bets": list(game.bets), "symbols": names,
+    kind = "keno" if isinstance(game, KenoGame) else "poker" if isinstance(game, PokerGame) else "reels"
+    page = {"id": game.id, "kind": kind, "name": game.name, "bets": list(game.bets), "symbols": names,
             "rules": {"fr": game.describe("fr"), "en": game.describe("en")}}
-    if isinstance(game, KenoGame):  # the board's size and the pay table per spot count (sim/screen/keno.js)
-        m = game.m
+    m = game.m
+    if kind == "keno":  # the board's size and the pay table per spot count (sim/screen/keno.js)
         page["keno"] = {"numbers": m.numbers, "drawn": m.drawn, "spots": list(m.spots),
                         "pay": {str(s): [list(row) for row in m.pay[s]] for s in m.spots}}
+    elif kind == "reels":  # the pay lines (row per reel, reels.js) and the scatter the outcome's -1 names
+        page["rows"] = m.rows
+        page["lines"] = [list(line) for line in m.lines]
+        page["scatter"] = m.symbols[m.scatter] if m.scatter is not None else None
     return page
 
 
@@ -168,11 +178,12 @@ def _handler(server: ScreenServer) -> type[BaseHTTPRequestHandler]:
             if length:
                 self.rfile.read(length)
             what = self.path[len("/press/"):] if self.path.startswith("/press/") else ""
-            if what not in BUTTONS and what not in TOUCH:
+            keno = KENO_TOUCH.fullmatch(what)
+            if what not in BUTTONS and what not in TOUCH and not keno:
                 self._send(HTTPStatus.NOT_FOUND, b"no such button\n")
                 return
             try:
-                note = server.press(TOUCH.get(what, what))
+                note = server.press("%s %s" % keno.groups() if keno else TOUCH.get(what, what))
             except (AssertionError, OSError) as e:  # the cabinet is powered off or its panel gone
                 self._send(HTTPStatus.SERVICE_UNAVAILABLE, ("cabinet not ready: %s\n" % e).encode())
                 return

@@ -20,6 +20,8 @@ import time
 
 import serial
 
+from firmware import localtime
+
 PROMPT = b"jeton> "
 
 
@@ -104,11 +106,11 @@ def asks_pin(reply: list[str]) -> bool:
 
 
 def security_table(records: list[list]) -> list[str]:
-    """The security log ('security json': [n, t, who, code, text] each) as lines for a person."""
-    out = [f"{'n':>5}  {'time (UTC)':19}  {'account':8}  {'what':8}  detail"]
+    """The security log ('security json': [n, t, who, code, text] each) as lines for a person, in
+    Québec's local time as the cabinet's own console shows it (firmware/localtime.py)."""
+    out = [f"{'n':>5}  {'time (local)':23}  {'account':8}  {'what':8}  detail"]
     for n, t, who, code, text in records:
-        when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(t))
-        out.append(f"{n:>5}  {when}  {who:8}  {code:8}  {text}")
+        out.append(f"{n:>5}  {localtime.stamp(t)}  {who:8}  {code:8}  {text}")
     return out
 
 

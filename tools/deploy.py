@@ -14,12 +14,17 @@ file's SHA-256 is read back from the board and compared; only then is main.py re
 main.py.new, checked, renamed), and older jeton-* folders removed. A deploy cut at any point leaves
 the board booting the previous image whole, or the new one whole; a board with no image yet boots to
 its REPL. A flaky link is retried: each step reconnects and carries on (files already on the board
-with the right digest are not sent again). Then the board is reset.
+with the right digest are not sent again). Then the board is reset. A port where no board answers
+at all is not retried: one line says so at once (`deploy: no board answers on /dev/ttyACM0: ...`),
+exit status 1.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
+import io
+import os
 import sys
 import time
 from pathlib import Path
@@ -29,6 +34,7 @@ from tools import image
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ("games/models", "games/certs")
 TRIES = 5  # attempts per step on a flaky link
+FIRST_ANSWER_S = 5  # a board's raw REPL answers in milliseconds; silence this long: no board there
 LOADER = """# Jeton root loader, written by tools/deploy.py: the image it names was checked file by file.
 import os
 import sys
@@ -77,6 +83,7 @@ class Board:
         self.log = log
         self._connect = connect or self._serial
         self.t = None
+        self.answered = False  # a link retries only once a board has answered on it
 
     @staticmethod
     def _serial(port: str):
@@ -87,8 +94,10 @@ class Board:
     def _open(self):
         if self.t is None:
             t = self._connect(self.port)
-            t.enter_raw_repl(soft_reset=False)  # a soft reset would restart a running firmware
-            self.t = t
+            self.t = t  # closed by drop() if the raw REPL does not answer
+            with contextlib.redirect_stdout(io.StringIO()):  # mpremote prints what it read before raising
+                # a soft reset would restart a running firmware
+                t.enter_raw_repl(soft_reset=False, timeout_overall=10 if self.answered else FIRST_ANSWER_S)
         return self.t
 
     def drop(self) -> None:
@@ -104,13 +113,29 @@ class Board:
         last = None
         for attempt in range(1, TRIES + 1):
             try:
-                return fn(self._open())
-            except Exception as e:  # noqa: serial, transport and OS errors of a flaky link alike
+                t = self._open()
+            except Exception as e:  # noqa: serial, transport and OS errors alike
+                if not self.answered:  # nothing to retry: no board was ever there
+                    raise DeployError(f"no board answers on {self.port}: {_why(self.port, e)}") from None
+                t = None
                 last = e
-                self.log(f"deploy: {what}: {type(e).__name__}: {str(e).strip()[:120]} (try {attempt}/{TRIES})")
-                self.drop()
-                time.sleep(0.2 * attempt)
+            if t is not None:
+                self.answered = True
+                try:
+                    return fn(t)
+                except Exception as e:  # noqa: serial, transport and OS errors of a flaky link alike
+                    last = e
+            self.log(f"deploy: {what}: {type(last).__name__}: {str(last).strip()[:120]} (try {attempt}/{TRIES})")
+            self.drop()
+            time.sleep(0.2 * attempt)
         raise DeployError(f"{what}: gave up after {TRIES} tries: {last}")
+
+
+def _why(port: str, e: Exception) -> str:
+    """Why the first connection failed, in words a technician acts on."""
+    if "://" not in port and not os.path.exists(port):
+        return "no such device (is the board plugged in and powered? PORT= names another port)"
+    return str(e).strip() or type(e).__name__
 
 
 def _digest(t, path: str) -> str | None:
@@ -135,10 +160,11 @@ def _mkdirs(t, path: str) -> None:
 
 def deploy(port: str, files: dict[str, bytes] | None = None, log=print, connect=None, reset: bool = True) -> str:
     """Stage, check and switch to the image; returns its folder name (jeton-<id>)."""
-    files = payload() if files is None else files
-    name = image_id(files)
     board = Board(port, log, connect)
     try:
+        board.call("connect", lambda t: None)  # no board: said at once, before the image is built
+        files = payload() if files is None else files
+        name = image_id(files)
         dirs = sorted({f"{name}/{rel.rpartition('/')[0]}".rstrip("/") for rel in files})
         for d in dirs:
             board.call(f"mkdir {d}", lambda t, d=d: _mkdirs(t, d))

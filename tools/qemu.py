@@ -1,13 +1,15 @@
 """The Jeton image on an emulated Cortex-M3: qemu-system-arm (MPS2-AN385) running
 build/firmware/qemu/firmware.elf (make firmware-arm), driven through its raw REPL on the serial port.
 
-With -icount shift=0 every instruction takes one virtual nanosecond, so time.ticks_us() on the
-device counts thousands of instructions: a device-cost figure that host timings cannot give.
+The serial port is a pseudo-terminal (`-serial pty`), spoken to by the pinned mpremote's own
+transport (`SerialTransport`: raw REPL, raw-paste mode, the tracebacks it returns), as `mpremote
+connect /dev/pts/N` would. With -icount shift=0 every instruction takes one virtual nanosecond, so
+time.ticks_us() on the device counts thousands of instructions: a device-cost figure that host
+timings cannot give.
 """
 from __future__ import annotations
 
-import os
-import select
+import re
 import subprocess
 import time
 from pathlib import Path
@@ -15,59 +17,71 @@ from pathlib import Path
 from tools import firmware
 
 QEMU = "qemu-system-arm"
+PTY_LINE = re.compile(r"char device redirected to (/dev/pts/\d+)")  # what qemu says of -serial pty
 
 
 class RawRepl:
-    """One qemu process; exec(code) runs a script through the raw REPL (Ctrl-A, text, Ctrl-D) and
+    """One qemu process; exec(code) runs a script through the raw REPL (mpremote's transport) and
     returns what it printed; a traceback raises DeviceError."""
 
-    def __init__(self, elf: Path = firmware.FIRMWARE_ARM, icount: bool = True):
+    def __init__(self, elf: Path = firmware.FIRMWARE_ARM, icount: bool = True, timeout: float = 30):
+        from mpremote.transport_serial import SerialTransport
+
         cmd = [QEMU, "-machine", "mps2-an385", "-nographic", "-monitor", "none", "-semihosting",
-               "-serial", "stdio", "-kernel", str(elf)]
+               "-serial", "pty", "-kernel", str(elf)]
         if icount:
             cmd += ["-icount", "shift=0"]
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.buf = b""
-        self._write(b"\r\x03\x03")  # stop anything running
-        self._write(b"\x01")  # raw REPL
-        self._until(b"raw REPL; CTRL-B to exit\r\n>", 30)
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True)
+        self.t = None
+        try:
+            path = self._pty(timeout)
+            self.t = SerialTransport(path, baudrate=115200, timeout=1)
+            self.t.enter_raw_repl(soft_reset=False, timeout_overall=timeout)  # Ctrl-C, then Ctrl-A
+        except BaseException:
+            self.close()
+            raise
 
-    def _write(self, data: bytes) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(data)
-        self.proc.stdin.flush()
-
-    def _until(self, token: bytes, timeout: float) -> bytes:
+    def _pty(self, timeout: float) -> str:
+        """The pty qemu made for the serial port, from the line it prints when it starts."""
         assert self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
         deadline = time.monotonic() + timeout
-        while token not in self.buf:
-            left = deadline - time.monotonic()
-            if left <= 0 or self.proc.poll() is not None:
-                raise TimeoutError(f"qemu: no {token!r} after {timeout} s; got {self.buf[-300:]!r}")
-            r, _, _ = select.select([fd], [], [], left)
-            if r:
-                self.buf += os.read(fd, 65536)
-        head, _, self.buf = self.buf.partition(token)
-        return head
+        said = []
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:  # qemu ended
+                break
+            said.append(line.strip())
+            m = PTY_LINE.search(line)
+            if m:
+                return m.group(1)
+        raise TimeoutError(f"qemu: no serial pty (exit status {self.proc.poll()}); it said {said[-5:]}")
 
     def exec(self, code: str, timeout: float = 120) -> str:
-        data = code.encode()
-        for i in range(0, len(data), 256):  # the UART's FIFO is small: send in pieces
-            self._write(data[i:i + 256])
-        self._write(b"\x04")
-        self._until(b"OK", 30)
-        out = self._until(b"\x04", timeout)
-        err = self._until(b"\x04", 10)
-        self._until(b">", 10)
+        """Run `code`; what it printed. timeout: seconds the device may stay silent."""
+        from mpremote.transport import TransportError
+
+        assert self.t is not None
+        try:
+            out, err = self.t.exec_raw(code, timeout=timeout)
+        except TransportError as e:
+            raise TimeoutError(f"qemu: {e}") from None
         if err:
             raise DeviceError(err.decode(errors="replace").strip())
         return out.decode(errors="replace").replace("\r\n", "\n")
 
     def close(self) -> None:
+        if self.t is not None:
+            try:
+                self.t.close()
+            except OSError:
+                pass  # qemu's side of the pty already gone
+            self.t = None
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait(5)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
 
 
 class DeviceError(Exception):

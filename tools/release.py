@@ -11,25 +11,44 @@ Writes build/release/jeton-<version>/ (version: firmware/config.py VERSION) from
     SHA256SUMS                   "# jeton-release version=V counter=N", then every other file:
                                  "<sha256>  <path>", sorted by path, LF
 
-SHA256SUMS is the release's one blob to sign (`python -m tools.sign sign DIR --key KEY.pem` writes
-SHA256SUMS.sig): it names every file by its digest, itself included in no other file, so one
-signature over its exact bytes covers the whole release. Its first line carries the release number
-(`counter`, from VERSION) a cabinet's anti-rollback compares; `sha256sum -c SHA256SUMS` skips it.
+SHA256SUMS is the release's one blob to sign: it names every file by its digest, itself included
+in no other file, so one signature over its exact bytes covers the whole release. Its first line
+carries the release number (`counter`, from VERSION) a cabinet's anti-rollback compares;
+`sha256sum -c SHA256SUMS` skips it.
+
+Signing (SHA256SUMS.sig), by the key whose public half the image carries (tools/firmware.py):
+  - no JETON_RELEASE_PUB: the build's development key (build/keys/dev.pem) signs it here: a test
+    release, which RELEASE.md and the last line printed say;
+  - JETON_RELEASE_PUB and JETON_RELEASE_KEY (the release key's private PEM on this host): signed here
+    with it, refused if it is not the private half of JETON_RELEASE_PUB;
+  - JETON_RELEASE_PUB alone: left unsigned for the key's holder (`python -m tools.sign sign DIR
+    --key KEY.pem`), which RELEASE.md and the last line printed say.
+RELEASE.md names the signing key by its SHA-256 fingerprint (tools.sign fingerprint).
+
+Reproducible: the same commit (and key) gives the same bytes in every file, the signature included
+(RSASSA-PKCS1-v1_5 is deterministic); nothing records when or how long it was built, and every
+file's modification time is the commit's (SOURCE_DATE_EPOCH when set), so an archive of the folder
+made with sorted names and fixed owners is the same too. Both images are always in it. (The
+development key is made once per build folder: two checkouts sign with two keys, and their images
+carry two public keys; a release key gives the same bytes everywhere.)
 """
 from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
-from tools import firmware, image, par
+from tools import firmware, image, par, sign
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "build" / "release"
 SUMS = "SHA256SUMS"
+KEY_ENV = "JETON_RELEASE_KEY"  # the release key's private PEM, when this host holds it
 
 
 def version(root: Path = ROOT) -> str:
@@ -59,8 +78,42 @@ def sums(folder: Path, ver: str) -> str:
     return "".join(lines)
 
 
+def signer(env: dict | None = None) -> tuple[Path | None, Path, str]:
+    """(the private key that signs here or None, the public key the image carries, how RELEASE.md
+    names the signing)."""
+    env = os.environ if env is None else env
+    pub, dev = firmware.release_pub(env)
+    fp = sign.fingerprint(sign.load_public(pub))
+    if dev:
+        name = pub.relative_to(ROOT) if pub.is_relative_to(ROOT) else pub
+        return firmware.DEV_KEY, pub, (f"signed with the build's development key ({name}, SHA-256 {fp}):"
+                                       " a test release, not one for the field")
+    key = env.get(KEY_ENV)
+    if not key:
+        return None, pub, (f"not signed yet: the holder of the release key {pub.name} (SHA-256 {fp}) signs it"
+                           f" (`python -m tools.sign sign DIR --key KEY.pem`)")
+    if sign.fingerprint(sign.load_private(Path(key)).public_key()) != fp:
+        raise firmware.BuildError(f"{KEY_ENV}={key} is not the private half of {firmware.PUB_ENV}={pub}")
+    return Path(key), pub, f"signed with the release key {pub.name} (SHA-256 {fp})"
+
+
+def source_epoch(root: Path = ROOT, env: dict | None = None) -> int | None:
+    """SOURCE_DATE_EPOCH, else the commit's time (git), else None (the files keep their times)."""
+    env = os.environ if env is None else env
+    if env.get("SOURCE_DATE_EPOCH", "").isdigit():
+        return int(env["SOURCE_DATE_EPOCH"])
+    try:
+        r = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%ct"], capture_output=True, text=True,
+                           timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return int(r.stdout) if r.returncode == 0 and r.stdout.strip().isdigit() else None
+
+
 def release(out: Path = OUT, root: Path = ROOT) -> Path:
+    key, pub, signed = signer()
     fw = firmware.ensure_built()
+    arm = firmware.ensure_built_arm()  # always both: what a release holds never depends on what was built before
     image.build()
     ver = version(root)
     dest = out / f"jeton-{ver}"
@@ -68,9 +121,7 @@ def release(out: Path = OUT, root: Path = ROOT) -> Path:
     shutil.rmtree(tmp, ignore_errors=True)
     (tmp / "firmware").mkdir(parents=True)
     shutil.copy2(fw, tmp / "firmware" / "micropython-unix")
-    arm = firmware.FIRMWARE_ARM
-    if arm.is_file():
-        shutil.copy2(arm, tmp / "firmware" / "qemu-mps2-an385.elf")
+    shutil.copy2(arm, tmp / "firmware" / "qemu-mps2-an385.elf")
     shutil.copytree(image.OUT, tmp / "mpy", ignore=shutil.ignore_patterns("SHA256SUMS*"))  # the release signs its own
     shipped = []
     for kind in ("models", "certs"):
@@ -84,21 +135,27 @@ def release(out: Path = OUT, root: Path = ROOT) -> Path:
     if par.main([str(m) for m in shipped] + ["--out", str(tmp / "par")]):
         raise SystemExit("PAR sheets failed")
     fw_sum = firmware.sha256_file(tmp / "firmware" / "micropython-unix")
-    pub, dev = firmware.release_pub()
-    key_note = ("the build's development key (build/keys/): a test release, not one for the field" if dev
-                else f"the release key {pub.name}")
     (tmp / "RELEASE.md").write_text(
         f"# Jeton {ver}\n\n"
         f"- `firmware/micropython-unix`: the emulated board's image (MicroPython {firmware.PIN[:8]}, unix port,"
         f" `manifest.py` frozen), SHA-256 `{fw_sum}`: the firmware's ready line reports the same digest."
-        f" It authenticates this folder's `{SUMS}.sig` at power-up with {key_note}.\n"
-        + ("- `firmware/qemu-mps2-an385.elf`: the same manifest frozen for the Cortex-M3 (qemu MPS2-AN385).\n"
-           if arm.is_file() else "")
-        + "- `mpy/`: the device rooms as .mpy for a board running stock MicroPython (`make deploy`).\n"
+        f" At power-up it authenticates this folder's `{SUMS}.sig` with the public key built into it,"
+        f" {pub.name}.\n"
+        "- `firmware/qemu-mps2-an385.elf`: the same manifest frozen for the Cortex-M3 (qemu MPS2-AN385).\n"
+        "- `mpy/`: the device rooms as .mpy for a board running stock MicroPython (`make deploy`).\n"
         f"- `models/`, `certs/`, `par/`: the {len(shipped)} shipped games, their certificates and PAR sheets.\n"
         f"- `{SUMS}`: the release number, then every other file's SHA-256; check with `sha256sum -c {SUMS}`."
-        f" It is the one blob the release signature `{SUMS}.sig` covers (`python -m tools.sign check`).\n")
+        f" It is the one blob the release signature `{SUMS}.sig` covers (`python -m tools.sign check DIR --pub"
+        f" {pub.name}`, `python -m tools.verify`).\n"
+        f"- This release is {signed}.\n")
     (tmp / SUMS).write_text(sums(tmp, ver))
+    if key is not None:
+        sign.sign(tmp, key)
+        sign.check(tmp, pub)  # the signature the image will check, with the key it carries
+    when = source_epoch(root)
+    if when is not None:
+        for p in sorted(tmp.rglob("*"), reverse=True) + [tmp]:
+            os.utime(p, (when, when))
     shutil.rmtree(dest, ignore_errors=True)
     tmp.rename(dest)
     return dest
@@ -110,11 +167,12 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         dest = release(args.out)
-    except firmware.BuildError as e:
+    except (firmware.BuildError, sign.ReleaseError, OSError, ValueError) as e:
         print(f"release: {e}", file=sys.stderr)
         return 1
     n = len((dest / SUMS).read_text().splitlines()) - 1
-    print(f"{dest.relative_to(ROOT) if dest.is_relative_to(ROOT) else dest}: {n} files in {SUMS}")
+    signed = signer()[2]
+    print(f"{dest.relative_to(ROOT) if dest.is_relative_to(ROOT) else dest}: {n} files in {SUMS}, {signed}")
     return 0
 
 

@@ -76,6 +76,13 @@ def load_public(pub: Path) -> rsa.RSAPublicKey:
     return k
 
 
+def fingerprint(key: rsa.RSAPublicKey) -> str:
+    """The key's SHA-256 fingerprint: of its DER SubjectPublicKeyInfo, as `openssl pkey -pubin
+    -outform DER | sha256sum` gives it (hex)."""
+    der = key.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return hashlib.sha256(der).hexdigest()
+
+
 def sign_bytes(key: rsa.RSAPrivateKey, data: bytes) -> bytes:
     return key.sign(data, padding.PKCS1v15(), hashes.SHA256())
 
@@ -157,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             header = check(args.release, args.pub)
             print(f"{args.release}: signature and every file check (version {header['version']},"
-                  f" counter {header['counter']})")
+                  f" counter {header['counter']}; key {args.pub}, SHA-256 {fingerprint(load_public(args.pub))})")
     except (ReleaseError, OSError, ValueError) as e:
         print(f"sign: {e}", file=sys.stderr)
         return 1

@@ -6,8 +6,10 @@ SEED: 2 to 64 hex digits, a fresh one for each check. Prints HMAC-SHA256 keyed b
 every byte of the release's firmware image (the program as the cabinet stores it: on the emulated
 board the firmware file, byte for byte the release's `firmware/micropython-unix`), computed here
 with Python's own `hmac`, independently of the firmware's code. With --pub, the release's signature
-and every file's digest are checked first (tools.sign check). Compare with the cabinet's answer:
-equal means the cabinet stores exactly that image.
+and every file's digest are checked first (tools.sign check), and a first line names the key that
+signed it with its SHA-256 fingerprint (RELEASE.md gives the fingerprint of the key that signed the
+release). Compare the last line with the cabinet's answer: equal means the cabinet stores exactly
+that image.
 """
 from __future__ import annotations
 
@@ -48,13 +50,18 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         seed = seed_bytes(args.seed)
-        if args.pub:
-            sign.check(args.release, args.pub)
+        signed = None
+        if args.pub:  # which key signed it: the one given, named with its fingerprint (RELEASE.md gives the signer's)
+            header = sign.check(args.release, args.pub)
+            signed = (f"release {header['version']} (number {header['counter']}) signed by {args.pub}"
+                      f" (key SHA-256 {sign.fingerprint(sign.load_public(args.pub))}); every file checked")
         mac, n = digest(seed, args.release / args.image)
     except (ValueError, OSError, sign.ReleaseError) as e:
         print(f"verify: {e}", file=sys.stderr)
         return 1
-    print(f"hmac-sha256 {mac} over {n} bytes of the firmware image")
+    if signed:
+        print(signed)
+    print(f"hmac-sha256 {mac} over {n} bytes of the firmware image")  # the line the cabinet's `verify SEED` gives
     return 0
 
 

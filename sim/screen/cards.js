@@ -1,7 +1,9 @@
 // Video poker's play area (frame.hand, docs/screen.md): the five cards of frame.reels[0] ("As",
-// "Td", "JK" the joker) drawn as cards, the hold flag under each; while the hand waits for the
-// draw (hand.open) a card is a hold key (POST /press/holdN, the touch screen's "hold N") and an
-// auto-hold key is shown. The unseen cards are never in a frame: only these five are drawn.
+// "Td", "JK" the joker) drawn as cards; while the hand waits for the draw (hand.open) the hold flag
+// is under each held card, a card is a hold key (POST /press/holdN, the touch screen's "hold N")
+// and an auto-hold key is shown; once drawn, the final hand without marks (the frame's held still
+// says which were kept). The play button is "Donner" then "Tirer" (screen.js). The unseen cards
+// are never in a frame: only these five are drawn.
 "use strict";
 const SUITS = {c: ["\u2663", "black"], d: ["\u2666", "red"], h: ["\u2665", "red"], s: ["\u2660", "black"]};
 
@@ -31,7 +33,7 @@ RENDERERS.hand = function (el, frame, ctx) {
   const row = document.createElement("div");
   row.className = "hand" + (open ? " open" : "");
   cards.forEach((code, i) => {
-    const held = !!hand.held[i];
+    const held = open && !!hand.held[i];  // once drawn, no card is held any more: no mark
     const card = document.createElement(open ? "button" : "div");
     card.className = "card" + (held ? " held" : "");
     card.dataset.card = code;

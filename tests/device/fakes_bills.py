@@ -1,7 +1,10 @@
 # A byte-level fake ccTalk bill validator for device tests (both runtimes): the 159 buffer, escrow
 # and routing (154), bill ids (157: Canadian $5-$100), CA scaling (156: factor 100, 2 places),
 # operating mode (153) and inhibits (231/228). on_route(code) runs as a 154 arrives (tests check what
-# is committed at that instant); `ids` is its bill table.
+# is committed at that instant); `ids` is its bill table; `stacked` the types in its stacker.
+# power_cycle(): the cabinet's supply goes: counter 0, buffer empty, inhibited; a note held in escrow
+# goes out of the front, or into the cash box with cashbox=True (ITL's validators report either at
+# reset under their own protocol; ccTalk's 159 table has no event for it), and no event says which.
 
 
 IDS = {1: "CA0005A", 2: "CA0010A", 3: "CA0020A", 4: "CA0050A", 5: "CA0100A"}
@@ -21,6 +24,8 @@ class Validator:
         self.on_route = None
         self.full = False
         self.ids = dict(IDS)
+        self.stacked = []
+        self.returned = 0
 
     def event(self, a, b):
         self.counter = self.counter % 255 + 1
@@ -30,6 +35,17 @@ class Validator:
     def insert(self, t):
         self.escrow = t
         self.event(t, 1)
+
+    def power_cycle(self, cashbox=False):
+        if self.escrow is not None:
+            if cashbox:
+                self.stacked.append(self.escrow)
+            else:
+                self.returned += 1
+            self.escrow = None
+        self.counter = 0
+        self.events = []
+        self.master = 0
 
     def reply(self, header, data):
         if header == 159:
@@ -44,7 +60,12 @@ class Validator:
             if data[0] == 1 and self.full:
                 return bytes([255])
             t, self.escrow = self.escrow, None
-            self.event(t, 0) if data[0] == 1 else self.event(0, 1)
+            if data[0] == 1:
+                self.stacked.append(t)
+                self.event(t, 0)
+            else:
+                self.returned += 1
+                self.event(0, 1)
             return b""
         if header == 157:
             return self.ids.get(data[0], ".......").encode()

@@ -2,7 +2,10 @@
 # stacked notes, routing, bill ids and scaling, inhibits and the event codes, byte for byte on a
 # fake wire. Expected values are the ccTalk generic specification's (part 2 headers 159, 157, 156,
 # 154, 153, 231, 228; part 3 "Bill validator event codes" table), as docs/drivers.md cites them.
-from board.bill_cctalk import BillValidator, bill_cents, parse_bill_id
+# fate(): what one 159 reading proves of a note whose escrow event had a known counter, by those
+# rules alone (the counter counts events 1..255 and wraps to 1; the reply holds the last five,
+# newest first; 0 after a power-up or reset, with an empty buffer).
+from board.bill_cctalk import ESCROW, RETURNED, STACKED, BillValidator, bill_cents, fate, parse_bill_id
 from board import bill_codes
 from board.cctalk import Master
 from fakes_bills import IDS, Validator
@@ -104,3 +107,55 @@ def test_a_bill_type_with_an_unknown_result_b_is_never_a_credit():
     out = []
     bv.poll(out)
     assert out == [("fault", 2, 7)]
+
+
+def _reading(counter, *events):
+    """A 159 reply: the counter, then up to five (A, B) events newest first, zero-filled."""
+    r = [counter]
+    for a, b in events + ((0, 0),) * (5 - len(events)):
+        r += [a, b]
+    return bytes(r)
+
+
+def test_fate_reads_a_notes_end_only_from_its_own_escrow_event_onwards():
+    # the $20 (type 3) went into escrow at counter 10
+    assert fate(_reading(10, (3, 1)), 10, 3) == ESCROW  # still held: nothing after it
+    assert fate(_reading(11, (3, 0), (3, 1)), 10, 3) == STACKED
+    assert fate(_reading(11, (0, 1), (3, 1)), 10, 3) == RETURNED
+    # status events between its escrow and its end do not hide it; the first end counts
+    assert fate(_reading(13, (0, 2), (3, 0), (0, 10), (3, 1)), 10, 3) == STACKED
+    assert fate(_reading(14, (0, 14), (0, 1), (0, 12), (0, 11), (3, 1)), 10, 3) == RETURNED
+    # across the wrap: escrow at 254, then 255, then 1
+    assert fate(_reading(1, (3, 0), (0, 10), (3, 1)), 254, 3) == STACKED
+
+
+def test_fate_proves_nothing_the_reading_cannot_show():
+    assert fate(_reading(15, (0, 2), (0, 2), (0, 2), (0, 2), (0, 2)), 10, 3) is None  # its escrow left the buffer
+    assert fate(_reading(0), 10, 3) is None  # a reset: the buffer starts empty
+    assert fate(_reading(11, (3, 0), (1, 1)), 10, 3) is None  # another note's escrow at its counter
+    assert fate(_reading(11, (3, 0), (3, 0)), 10, 3) is None  # not an escrow event there
+    assert fate(_reading(12, (3, 0), (2, 1), (3, 1)), 10, 3) is None  # another note first: no sense
+    assert fate(_reading(9, (0, 10)), 10, 3) is None  # a counter behind it: a reading from before
+    assert fate(_reading(2, (0, 10), (0, 10)), 254, 3) is None  # zero-filled slots are not its escrow
+    assert fate(_reading(11, (3, 0), (3, 1)), 0, 3) is None  # no counter committed with it
+
+
+def test_a_fresh_baseline_keeps_its_reading_and_says_so():
+    w, dev, bv = _setup()
+    assert bv.rebased and bytes(bv.base) == _reading(0)  # begin() baselined a fresh validator
+    bv.rebased = False
+    out = []
+    for _ in range(3):
+        dev.event(0, 10)  # stacker OK
+    bv.poll(out)
+    dev.insert(3)
+    bv.poll(out)
+    bv.route(True)
+    dev.counter -= 2  # a stale reply
+    bv.poll(out)
+    assert bv.fault == "counter" and not bv.rebased
+    dev.counter += 2
+    bv.clear_fault()
+    bv.poll(out)
+    assert bv.rebased and bytes(bv.base) == _reading(5, (3, 0), (3, 1), (0, 10), (0, 10), (0, 10))
+    assert fate(bv.base, 4, 3) == STACKED

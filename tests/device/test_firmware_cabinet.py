@@ -116,7 +116,7 @@ def test_audit_mode_refuses_money_and_test_games_leave_meters_alone():
     assert cab.state == "audit" and not acc.on
     before = cab.ledger.snapshot()
     for _ in range(5):
-        cab.play_test_game()
+        assert cab.handle("test") and cab.tested.bet == cab.game.bets[0]  # through the state table
     press(board, cab, "play")
     assert cab.ledger.snapshot() == before
     board.pins["key_audit"].value(0)

@@ -67,7 +67,7 @@ def test_help_meters_and_unknown_commands():
     names = [line.split()[0] for line in run(con, "help")]
     for cmd in ("help", "meters", "state", "paytable", "recall", "events", "ramclear", "login", "account"):
         assert cmd in names
-    meters = dict((l.split()[0], int(l.split()[1])) for l in run(con, "meters"))
+    meters = dict((l.split()[0], int(l.split()[1])) for l in run(con, "meters")[1:-1])
     assert meters["acceptor_in"] == 8 and meters["credits"] == 8
     assert json.loads(run(con, "meters json")[0])["credits"] == 8
     assert run(con, "frobnicate") == ["unknown command 'frobnicate': try help"]
@@ -78,13 +78,13 @@ def test_help_meters_and_unknown_commands():
 def test_state_shows_credits_tilts_open_doors_and_keys():
     con, cab, board, acc = console()
     coins(cab, acc, 1)
-    assert run(con, "state") == ["state credit  credits 4  bet 1"]
+    assert run(con, "state") == ["state credit: credits on the meter, ready to play", "credits 4 ($1.00), bet 1"]
     board.pins["door_cashbox"].value(1)
     acc.push("fraud", 0, 5)
     steps(cab, 12)
     audit(board, cab, True)
     out = run(con, "state")
-    assert out[0] == "state door  credits 4  bet 1"
+    assert out[:2] == ["state door: a door is open", "credits 4 ($1.00), bet 1"]
     assert [line for line in out if line.startswith("tilt fraud: fraud 0/5")]
     assert "door_cashbox open" in out and "key_audit on" in out
     assert not [line for line in out if line.startswith("error")]
@@ -108,7 +108,7 @@ def test_line_noise_never_stops_the_console_or_the_cabinet():
 def test_backspace_edits_the_line():
     con, cab, board, acc = console()
     assert run(con, "helx\x08p")[0].split()[0] == "account"  # help's first line, sorted
-    assert run(con, "statez\x7f")[0].startswith("state idle")
+    assert run(con, "statez\x7f")[0] == "state idle: no credits, ready"
 
 
 def test_hardmeters_reports_counts_pending_pulses_and_a_meter_ahead():
@@ -177,16 +177,39 @@ def test_ramclear_needs_the_audit_key_and_records_who_cleared():
     coins(cab, acc, 1)
     assert run(con, "ramclear") == ["error: turn the audit key first"]
     audit(board, cab, True)
+    press(board, cab, "cashout")  # the audit key on: never the hopper, a hand pay
+    press(board, cab, "key_reset")  # the attendant pays it
+    assert cab.ledger.credits == 0 and cab.ledger.meters["cancelled"] == 4
     assert run(con, "ramclear 2468")[0].startswith("error: usage: ramclear")
-    assert cab.ledger.credits == 4  # nothing cleared
+    assert cab.ledger.meters["cancelled"] == 4  # nothing cleared
     assert run(con, "ramclear") == ["critical memory cleared; meters start at zero"]
     assert cab.ledger.credits == 0 and cab.ledger.meters["acceptor_in"] == 0
     evs = cab.ledger.events()
-    assert len(evs) == 1 and evs[0][2] == "ramclear" and evs[0][3] == "by admin1: on request"  # recorded
+    assert len(evs) == 1 and evs[0][2:] == ["ramclear", "by admin1, audit key, nothing owed"]  # recorded
     trail = cab.audit.records()
-    assert trail[-2][2:] == ["admin1", "ramclear", "by admin1: on request"]
+    assert trail[-2][2:] == ["admin1", "ramclear", "by admin1, audit key, nothing owed"]
     assert trail[-1][2:] == ["admin1", "ok", "ramclear => critical memory cleared; meters start at"]
     assert [r for r in trail if r[3] == "login"]  # the log of what came before is kept
+
+
+def test_ramclear_never_erases_credits():
+    # issue 22, item 2: with the audit key on, 'ramclear' formatted the books whatever was on the
+    # credit meter, and with a door open too (the usual service posture), where the table refused it
+    con, cab, board, acc = console()
+    coins(cab, acc, 1)
+    board.pins["door_logic"].value(1)
+    audit(board, cab, True)
+    before = cab.ledger.snapshot()
+    refusal = "error: RAM clear refused: 4 credits on the meter: cash them out first"
+    assert run(con, "ramclear") == [refusal]
+    board.pins["door_logic"].value(0)
+    steps(cab, 10)
+    assert run(con, "ramclear") == [refusal]  # the audit key alone, no door
+    assert cab.ledger.snapshot() == before and cab.ledger.credits == 4  # nothing erased, nothing moved
+    trail = cab.audit.records()
+    said = [r[2:] for r in trail if r[3] == "refused"]
+    assert said[-1] == ["admin1", "refused", "ramclear: RAM clear refused: 4 credits on the meter: cash them out first"]
+    assert [r for r in trail if r[3] == "ramclear"] == []  # no clear was ever recorded
 
 
 def test_ram_error_refuses_everything_until_a_technician_ram_clear():
@@ -219,14 +242,20 @@ def test_ram_error_refuses_everything_until_a_technician_ram_clear():
     assert cab.ledger.credits == 4  # the machine works again, from zero
 
 
-def test_self_audit_tilt_ends_only_with_a_ram_clear():
+def test_self_audit_tilt_ends_only_with_a_ram_clear_after_the_credits_are_paid():
     con, cab, board, acc = console()
     coins(cab, acc, 1)
     cab.ledger.st["credits"] += 7  # credits that did not come through the meters
     press(board, cab, "play")
     assert "audit" in cab.tilts
     audit(board, cab, True)
-    run(con, "ramclear")
+    assert run(con, "ramclear") == ["error: RAM clear refused: 11 credits on the meter: cash them out first"]
+    press(board, cab, "cashout")  # the credit meter as it stands, by hand: an attendant checks it
+    assert cab.state == "handpay" and cab.ledger.lock["amount"] == 11
+    press(board, cab, "key_reset")
+    assert cab.ledger.credits == 0 and "audit" in cab.tilts  # paid; the books still disagree
+    assert run(con, "ramclear") == ["critical memory cleared; meters start at zero"]
+    assert cab.ledger.events()[0][3] == "by admin1, audit key, nothing owed; tilt audit"
     audit(board, cab, False)
     assert not cab.tilts and cab.state == "idle"
 
@@ -260,3 +289,104 @@ def test_tournament_start_with_its_s125_elements_and_bounded_figures():
     assert "TOURNAMENT Coupe des Fetes: 2026-12-05, for 6 h" in text
     assert "TOURNOI Coupe des Fetes : le 2026-12-05, pendant 6 h" in text
     assert cab.ledger.tour["date"] == "2026-12-05" and cab.ledger.tour["hours"] == 6
+
+
+# --- issue 23, item 17: output a technician reads ----------------------------------------------------
+def test_meters_in_aligned_columns_with_units_and_dollars():
+    from firmware import config
+    from firmware.ledger import METERS
+
+    con, cab, board, acc = console()
+    coins(cab, acc, 1)  # 4 credits of 25 cents
+    cab.ledger.st["m"]["coin_in"] = 9999999999  # the widest a 10-digit meter gets
+    lines = run(con, "meters")
+    assert config.DENOM_CENTS == 25
+    assert lines[0] == "meter                   value  unit               dollars"
+    assert lines[1] == "credits                     4  credits              $1.00"
+    assert "coin_in            9999999999  credits  $2,499,999,999.75" in lines  # 9,999,999,999 x $0.25
+    assert "games_played                0  count" in lines and "door_main                   0  count" in lines
+    assert lines[-1] == "1 credit = $0.25"
+    assert [ln.split()[0] for ln in lines[1:-1]] == ["credits"] + list(METERS)  # every meter, once
+    for ln in lines[1:-1]:  # the values end in one column, the dollars in another
+        assert ln[28] != " " and ln[29] == " ", ln
+        assert len(ln) in (36, 57) and (len(ln) == 36 or ln[-3] == "."), ln
+    assert json.loads(run(con, "meters json")[0])["coin_in"] == 9999999999  # machines' shape unchanged
+
+
+def test_state_in_words():
+    from devtest import big_win
+
+    con, cab, board, acc = console()
+    assert run(con, "state") == ["state idle: no credits, ready", "credits 0 ($0.00), bet 1"]
+    coins(cab, acc, 1)
+    press(board, cab, "play")
+    steps(cab, 120)  # the reels stop
+    out = run(con, "state")
+    g = cab.ledger.game
+    assert out[-1] == "last game: #1 bet 1, won %d" % g["award"]
+    assert not [ln for ln in out if "{" in ln]  # words, not raw JSON
+    cab.ledger.cashout(hand_pay=True)
+    out = run(con, "state")
+    left = cab.ledger.credits
+    assert out[0] == "state handpay: a cash-out waits for the attendant's hand pay"
+    assert "lock: handpay %d credits ($%d.%02d): the attendant's key pays it" % (left, left * 25 // 100, left * 25 % 100) in out
+
+
+def test_events_and_the_security_log_in_local_time():
+    from firmware import localtime
+
+    con, cab, board, acc = console()
+    cab.ledger.event("test", "one event")
+    n, t, code, text = cab.ledger.events()[-1]
+    line = run(con, "events")[-1]
+    assert line == "%5d %s %-10s %s" % (n, localtime.stamp(t), "test", "one event")
+    assert line[6:16].count("-") == 2 and line[26:29] in ("EST", "EDT")  # 2026-11-23 01:32:09 EST
+    rec = cab.audit.records()[-1]
+    sec = run(con, "security")
+    assert sec[-1].startswith("%5d %s %-8s %-8s" % (rec[0], localtime.stamp(rec[1]), rec[2], rec[3]))
+    assert json.loads(run(con, "events json")[0])["events"][-1] == [n, t, code, text]  # machines: epoch seconds
+
+
+def test_recall_with_time_and_the_models_symbol_names():
+    from firmware import localtime
+
+    with open("games/models/sept-royal-87.json") as f:
+        symbols = json.load(f)["symbols"]  # {"BAR2": {"fr": "Double barre", "en": "Double bar"}, ...}
+    con, cab, board, acc = console()
+    coins(cab, acc, 1)
+    press(board, cab, "play")
+    steps(cab, 120)
+    shown = cab.reels  # the window the player saw, as codes
+    rec = cab.ledger.recall()[-1]
+    out = run(con, "recall")
+    assert out[0] == "#1 %s sept-royal-87 bet 1 win %d credits 4 -> %d" % (localtime.stamp(rec["t"]), rec["win"], rec["after"])
+    rows = out[1:4]
+    assert rows == ["    " + " | ".join(symbols[c]["en"] for c in row) for row in shown], (rows, shown)
+    assert not [ln for ln in out for code in symbols if code in ln.replace(symbols[code]["en"], "")]
+    fr = run(con, "recall fr")
+    assert fr[1:4] == ["    " + " | ".join(symbols[c]["fr"] for c in row) for row in shown]
+    assert json.loads(run(con, "recall json")[0])["games"][0]["draws"] == rec["draws"]  # machines: unchanged
+
+
+def test_paytable_shows_the_progressive():
+    from firmware.progressive import Progressive
+
+    con, cab, board, acc = console()
+    cab.progressive = Progressive(cab.game.m.progressive, "hash")
+    en = run(con, "paytable")
+    # sept-royal-87's progressive (games/models/sept-royal-87.json): reset 1500, rate 1/1000 at bet 3,
+    # ceiling 4000 ($1,000 at 25 cents: the vlt prize limit, issue 22.1)
+    assert en[-1] == ("Progressive on 3 Red seven at bet 3: 1500 credits now ($375.00); reset 1500, "
+                      "grows 1/1000 of each credit wagered at that bet, ceiling 4000")
+    fr = run(con, "paytable fr")
+    assert fr[-1].startswith("Progressif sur 3 Sept rouge à la mise 3 : 1500 crédits maintenant ($375.00)")
+    assert fr[-1].endswith("à cette mise, plafond 4000")
+    cab.progressive.ceiling = None  # a casino's progressive without one
+    assert run(con, "paytable")[-1].endswith("of each credit wagered at that bet")
+
+
+def test_every_state_has_its_words():
+    from firmware import console_read, states
+
+    words = dict(console_read._WORDS)
+    assert set(words) == set(states.STATES) - {states.RAMERROR}  # a RAM error prints its reason instead

@@ -2,12 +2,14 @@
 # docs/reference/vlt-rules.md summarises them (S-13.1, r. 7, s. 6-7; L-6, r. 3, s. 4 and 6; L-6,
 # r. 13, s. 1), each rule tested on both sides of its limit, and the boot check that disables a
 # game breaking one (firmware/startup.py load_games).
-# mp-heap: 448K  (compiling firmware/startup.py from source: 384K passed before the games' model reader and
-# limits, and failed after; 400K passes)
+# mp-heap: 512K
+import json
+import os
+
+from devtest import rmtree, tmpdir
 from firmware import config, jurisdiction
 from firmware.startup import load_games
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
-from games.model import Model, read
 
 
 def test_the_profiles_carry_the_keys_the_coupon_and_screen_helpers_read():
@@ -35,17 +37,42 @@ def test_maximum_bet_both_sides():
 
 
 def test_maximum_prize_both_sides():
-    assert jurisdiction.check_game("vlt", 25, [1, 2, 3], 4000) == []  # 4000 x 25 c = $1,000
-    why = jurisdiction.check_game("vlt", 25, [1, 2, 3], 4001)
-    assert len(why) == 1 and why[0].startswith("vlt maximum prize: $1000.25 above $1000.00"), why
-    assert jurisdiction.check_game("casino", 25, [1, 2, 3], 10 ** 6) == []
+    # the most one game pays at each bet level (the certificate's max_award), the largest named
+    assert jurisdiction.check_game("vlt", 25, [1, 2, 3], [200, 400, 4000]) == []  # 4000 x 25 c = $1,000
+    why = jurisdiction.check_game("vlt", 25, [1, 2, 3], [200, 4001, 1500])
+    assert len(why) == 1 and why[0].startswith("vlt maximum prize: $1000.25 above $1000.00 (bet 2: one game 4001"), why
+    assert jurisdiction.check_game("casino", 25, [1, 2, 3], [10 ** 6, None, None]) == []
+    assert jurisdiction.check_prize("vlt", 25, 4000) is None
+    assert jurisdiction.check_prize("vlt", 25, 4001).startswith("vlt maximum prize: $1000.25 above $1000.00")
+    assert jurisdiction.check_prize("casino", 25, 10 ** 9) is None
+
+
+def test_an_unbounded_or_uncertified_maximum_is_refused_under_a_prize_limit():
+    why = jurisdiction.check_game("vlt", 25, [1, 2, 3], [200, 400, None])
+    assert why == ["vlt maximum prize: unbounded (bet 3: nothing bounds one game's pay; L-6, r. 3, s. 4; "
+                   "S-13.1, r. 7, s. 6)"], why
+    why = jurisdiction.check_game("vlt", 25, [1, 2, 3], None)
+    assert len(why) == 1 and why[0].startswith("vlt maximum prize: no certified maximum one-game pay"), why
+    assert jurisdiction.check_game("casino", 25, [1, 2, 3], None) == []
+
+
+def test_a_progressive_under_a_prize_limit_needs_a_ceiling_inside_it():
+    prog = {"pay": "3 SEVEN", "bet": 3, "num": 1, "den": 1000, "reset": 1500, "ceiling": None}
+    assert jurisdiction.check_progressive("vlt", 25, prog).startswith("vlt maximum prize: progressive 3 SEVEN has no ceiling")
+    assert jurisdiction.check_progressive("casino", 25, prog) is None
+    prog["ceiling"] = 4000
+    assert jurisdiction.check_progressive("vlt", 25, prog) is None
+    prog["ceiling"] = 4001
+    assert jurisdiction.check_progressive("vlt", 25, prog).startswith(
+        "vlt maximum prize: $1000.25 above $1000.00 (progressive ceiling 4001 x 25 cents")
+    assert jurisdiction.check_progressive("vlt", 20, prog) is None  # $800.20 at 20 cents a credit
 
 
 def test_maximum_credit_value_both_sides():
     assert jurisdiction.check_credit("vlt", 25) is None
     why = jurisdiction.check_credit("vlt", 26)
     assert why.startswith("vlt maximum credit value: $0.26 above $0.25") and "S-13.1, r. 7, s. 7" in why
-    assert jurisdiction.check_game("vlt", 26, [1], 1)[0] == why
+    assert jurisdiction.check_game("vlt", 26, [1], [1])[0] == why
     assert jurisdiction.check_credit("casino", 100) is None
 
 
@@ -56,8 +83,10 @@ def test_minimum_return_both_sides():
 
 
 def test_every_broken_rule_is_named_and_fits_an_event_record():
-    why = jurisdiction.check_game("vlt", 30, [100], 10 ** 6)
-    assert [w.split(":")[0] for w in why] == ["vlt maximum credit value", "vlt maximum bet", "vlt maximum prize"]
+    prog = {"pay": "3 SEVEN", "bet": 100, "ceiling": 10 ** 6}
+    why = jurisdiction.check_game("vlt", 30, [100], [10 ** 6], prog)
+    assert [w.split(":")[0] for w in why] == ["vlt maximum credit value", "vlt maximum bet", "vlt maximum prize",
+                                              "vlt maximum prize"]
     for w in why:
         assert len(w.split(" (")[0]) <= 76  # the rule and the figures survive the event log's cut
 
@@ -71,23 +100,18 @@ def test_an_unknown_profile_is_refused_by_name():
         raise AssertionError("an unknown profile was taken")
 
 
-def test_largest_prize_of_shipped_models():
-    # figures read off the model files: sept-royal-87's best pay is "3 SEVEN" 1500 credits at bet 3;
-    # aurore-93's five WILD pay 2500 a coin: 5 coins a line at bet 100 (20 lines) is 12500 credits,
-    # and its free spins double it (multiplier 2)
-    assert jurisdiction.largest_prize(Model(read("games/models/sept-royal-87.json"))) == 1500
-    assert jurisdiction.largest_prize(Model(read("games/models/aurore-93.json"))) == 25000
-    # keno-classique-92's 10 of 10 pays 50000 credits a coin (its "pays" table, a coin of "unit" 5
-    # credits): at bet 25, five coins, 250000 credits; a keno model is refused under vlt by it
-    from games.keno_model import KenoModel
+def test_the_boot_check_reads_the_certified_maxima_of_every_kind_of_game():
+    # games/certs/*.json max_award (tools/certify/maxpay.py): sept-royal-87 at bet 3 pays at most its
+    # progressive's ceiling, 4000 credits; keno-classique-92: the best of its spot counts, a solid 10's
+    # 50000 credits a coin (five coins at bet 25); jacks-98: the royal flush, 250 a coin and 4000 at
+    # five coins (the published 9/6 table: 250/500/750/1000/4000)
+    from games.certificate import check
 
-    keno = KenoModel(read("games/models/keno-classique-92.json"))
-    assert jurisdiction.largest_prize(keno) == 250000
-    assert any("prize" in w for w in jurisdiction.check_game("vlt", 25, keno.bets, jurisdiction.largest_prize(keno)))
-    # jacks-98's royal flush pays 4000 credits at 5 coins (its "awards"): the largest prize
-    from games.poker_model import PokerModel
-
-    assert jurisdiction.largest_prize(PokerModel(read("games/models/jacks-98.json"))) == 4000
+    for gid, want in (("sept-royal-87", [200, 400, 4000]), ("keno-classique-92", [50000, 100000, 150000, 200000, 250000]),
+                      ("jacks-98", [250, 500, 750, 1000, 4000])):
+        ok, why, game = check("games/models/%s.json" % gid, "games/certs/%s.json" % gid)
+        assert ok, why
+        assert game.max_award == want, (gid, game.max_award)
 
 
 class _Ledger:
@@ -117,6 +141,125 @@ def test_boot_disables_a_game_that_breaks_the_vlt_limits_and_names_the_rule():
     ledger = _Ledger()
     out = load_games(("trefle-85",), "games/models", "games/certs", ledger, lines.append)
     assert out[0][1] and not ledger.events  # the casino profile offers it
+
+
+def test_a_refusal_by_the_limits_is_told_apart_from_a_certificate_failure():
+    """firmware/startup.py: with every offered game refused by the profile's limits the tilt is
+    "limits" (the player's screen says why), with any other failure it is "game"."""
+    was = config.JURISDICTION
+    try:
+        config.JURISDICTION = "vlt"
+        out = load_games(("trefle-85",), "games/models", "games/certs", _Ledger(), lambda line: None)
+    finally:
+        config.JURISDICTION = was
+    assert jurisdiction.is_refusal("vlt", out[0][2]), out
+    d = tmpdir("juris")
+    try:
+        with open("games/models/sept-royal-87.json") as f:
+            raw = json.load(f)
+        raw["pays"][1]["pays"]["3"][0] += 1  # BAR3's pay at bet 1: the math hash differs
+        with open(d + "/sept-royal-87.json", "w") as f:
+            json.dump(raw, f)
+        out = load_games(("sept-royal-87",), d, "games/certs", _Ledger(), lambda line: None)
+    finally:
+        rmtree(d)
+    assert not out[0][1] and not jurisdiction.is_refusal("vlt", out[0][2]), out
+
+
+def _boot(juris, model, cert, gid="sept-royal-87"):
+    """load_games under juris for one game whose model and certificate are the dicts given (written
+    to a scratch folder): (ok, reason, events)."""
+    import json
+
+    d = tmpdir("juris")
+    for sub, data in (("models", model), ("certs", cert)):
+        os.mkdir(d + "/" + sub)
+        with open("%s/%s/%s.json" % (d, sub, gid), "w") as f:
+            json.dump(data, f)
+    was = config.JURISDICTION
+    ledger = _Ledger()
+    try:
+        config.JURISDICTION = juris
+        [(_, ok, why, _)] = load_games((gid,), d + "/models", d + "/certs", ledger, lambda line: None)
+    finally:
+        config.JURISDICTION = was
+        rmtree(d)
+    return ok, why, ledger.events
+
+
+def _shipped(gid="sept-royal-87"):
+    import json
+
+    with open("games/models/%s.json" % gid) as f:
+        model = json.load(f)
+    with open("games/certs/%s.json" % gid) as f:
+        cert = json.load(f)
+    return model, cert
+
+
+def test_the_issue_sept_royal_88_with_an_uncapped_progressive_is_refused_under_vlt_by_name():
+    # issue 22.1: sept-royal-87 as it shipped (rate 1/100, no ceiling) passed the vlt boot check on
+    # its pay-table entries (1500 credits) while its progressive passes $1,000 after 83,367 games at
+    # bet 3. Its certificate as tools.certify writes it: the same returns, max_award null at bet 3
+    from games.canon import math_hash
+
+    model, cert = _shipped()
+    model["progressive"] = {"pay": "3 SEVEN", "bet": 3, "rate": "1/100"}
+    cert["math_hash"] = math_hash(model)
+    cert["max_award"]["3"] = None
+    ok, why, events = _boot("vlt", model, cert)
+    assert not ok and why == ("vlt maximum prize: progressive 3 SEVEN has no ceiling (L-6, r. 3, s. 4; S-13.1, r. 7, "
+                              "s. 6); vlt maximum prize: unbounded (bet 3: nothing bounds one game's pay; L-6, r. 3, "
+                              "s. 4; S-13.1, r. 7, s. 6)"), why
+    assert events[0][0] == "game-off" and "progressive 3 SEVEN has no ceiling" in events[0][1]
+    assert _boot("casino", model, cert)[0]  # a casino's hand pay has no such limit
+
+
+def test_a_certified_maximum_over_the_limit_is_refused_at_boot():
+    # a game whose one-game total passes $1,000 though no pay-table entry does (lines, scatter and
+    # free spins together): the certificate says so and the boot check holds it to the limit
+    model, cert = _shipped()
+    cert["max_award"]["2"] = 4001
+    ok, why, _ = _boot("vlt", model, cert)
+    assert not ok and why.startswith("vlt maximum prize: $1000.25 above $1000.00 (bet 2: one game 4001 x 25 cents"), why
+    cert["max_award"]["2"] = 4000
+    assert _boot("vlt", model, cert)[0]
+    assert _boot("casino", model, dict(cert, max_award={"1": 200, "2": 10 ** 6, "3": None}))[0]
+
+
+def test_a_certificate_without_maxima_is_refused_only_under_a_prize_limit():
+    model, cert = _shipped()
+    del cert["max_award"]
+    ok, why, _ = _boot("vlt", model, cert)
+    assert not ok and why.startswith("vlt maximum prize: no certified maximum one-game pay (recertify"), why
+    assert _boot("casino", model, cert)[0]
+
+
+def test_a_malformed_maximum_disables_the_game_under_every_profile():
+    model, cert = _shipped()
+    for bad in ("4000", -1, True, 4000.0, [4000]):
+        cert["max_award"]["3"] = bad
+        for juris in ("casino", "vlt"):
+            ok, why, _ = _boot(juris, model, cert)
+            assert not ok and why == "certificate: bet 3: no maximum one-game pay in whole credits", (bad, why)
+    cert["max_award"] = {"1": 200, "2": 400}
+    assert _boot("casino", model, cert)[1] == "certificate: bet 3: no maximum one-game pay in whole credits"
+    cert["max_award"] = [200, 400, 4000]
+    assert _boot("casino", model, cert)[1] == "certificate: max_award must be an object"
+
+
+def test_a_keno_certificate_gives_a_maximum_for_every_spot_count():
+    # keno-classique-92: the most one game pays at a bet is the best of the spot counts a player may
+    # choose; one spot count without its maxima, or a malformed one, disables the game
+    model, cert = _shipped("keno-classique-92")
+    ok, why, _ = _boot("casino", model, cert, "keno-classique-92")
+    assert ok, why
+    del cert["max_award"]["3"]
+    ok, why, _ = _boot("casino", model, cert, "keno-classique-92")
+    assert not ok and why == "3 spots: certificate: no maximum one-game pay", why
+    cert["max_award"]["3"] = {"5": 232, "10": 464, "15": 696, "20": 928, "25": -1}
+    assert _boot("casino", model, cert, "keno-classique-92")[1] == \
+        "3 spots: certificate: bet 25: no maximum one-game pay in whole credits"
 
 
 def test_the_setting_is_checked_like_the_others():

@@ -145,11 +145,36 @@ def test_touch_is_ignored_during_a_game_and_on_a_reel_game():
     assert cab.picks() == [9]
 
 
+def test_card_touches_are_events_of_the_state_table():
+    # spot, quick and clear are taken in idle and credit only (firmware/states.py): under the audit
+    # key, a door or a tilt the press is refused and changes nothing
+    from firmware import states
+
+    cab, board, acc = cabinet()
+    coins(cab, acc, 2)
+    touch(board, cab, "spot", 9)
+    board.pins["door_main"].value(1)
+    steps(cab, 8)
+    assert cab.state == states.DOOR
+    for word, n in (("spot", 3), ("quick", 5), ("clear", 0)):
+        touch(board, cab, word, n)
+        assert cab.picks() == [9], word
+    assert cab.handle(states.SPOT, 3) is False and cab.handle(states.CLEAR) is False
+    assert cab.picks() == [9]
+    board.pins["door_main"].value(0)
+    steps(cab, 8)
+    assert cab.state == states.CREDIT
+    assert cab.handle(states.SPOT, 3) and cab.picks() == [3, 9]
+    assert cab.handle(states.QUICK, 4) and len(cab.picks()) == 4
+    assert cab.handle(states.CLEAR) and cab.picks() == []
+
+
 def test_audit_test_game_plays_a_card():
     cab, board, acc = cabinet()
     board.pins["key_audit"].value(1)
     steps(cab, 8)
-    o = cab.play_test_game()
+    assert cab.handle("test")
+    o = cab.tested
     assert len(o.picks) == 10 and len(o.drawn) == 20  # no card: a quick pick of the most spots
     assert cab.ledger.meters["games_played"] == 0
 
@@ -180,3 +205,14 @@ def test_a_committed_card_the_booted_game_cannot_play_is_refunded():
     led = cab2.ledger
     assert led.game["phase"] == "void" and led.meters["refunds"] == 5 and led.credits == c0
     assert any("card not playable on keno-classique-92: no spots picked" in e[3] for e in led.events())
+
+
+def test_recall_in_words_the_card_and_the_numbers():
+    # the console's recall (issue 23, item 17): a keno record's draws are the picks then the 20 numbers
+    from firmware import console_read
+
+    game = load(MODEL)
+    drawn = list(range(3, 23))  # 3 .. 22
+    out = []
+    console_read.outcome(game, game.evaluate(game.bets[0], [1, 2, 3, 4, 40] + drawn), "en", out)
+    assert out == ["picks 1 2 3 4 40", "drawn " + " ".join(str(n) for n in drawn), "caught 2: 3 4"], out

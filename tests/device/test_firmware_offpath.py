@@ -220,6 +220,22 @@ def test_no_cash_out_from_a_ram_error():
 
 
 # --- fault 8: a RAM clear keeps the hard meters' positions ----------------------------------------------
+def ram_clear(cab, who="tech"):
+    """The technician's RAM clear as the console asks it: through the state table, audit key on."""
+    from firmware import states
+
+    return cab.handle(states.RAMCLEAR, who)
+
+
+def cash_out_by_hand(cab):
+    """The audit key on, the cash-out is a hand pay (never the hopper); the attendant pays it."""
+    cab.board.pins["key_audit"].value(1)
+    steps(cab, 5)
+    press(cab, "cashout")
+    press(cab, "key_reset")
+    assert cab.ledger.credits == 0 and cab.state == "service", cab.state
+
+
 def test_ram_clear_keeps_the_hard_meters_known_positions():
     board = new_board()
     cab = power_on(board, SEPT)
@@ -227,8 +243,12 @@ def test_ram_clear_keeps_the_hard_meters_known_positions():
     coins(cab, 5)
     steps(cab, 200)
     assert board.coils["meter_drop"].rises == 20 and cab.em.done("meter_drop") == 20
-    cab.ram_clear("tech")
+    cash_out_by_hand(cab)
+    steps(cab, 200)  # the 20 cancelled credits stroke the jackpot meter first
+    assert board.coils["meter_jackpot"].rises == 20
+    assert ram_clear(cab)
     cab.em = EmMeters(board.coils, LedgerStore(cab.ledger), on_ms=20, off_ms=20)
+    board.pins["key_audit"].value(0)
     steps(cab, 20)
     assert "meter" not in cab.tilts and cab.state == "idle"
     assert cab.em.done("meter_drop") == 20  # the record still says where the counter stands
@@ -259,11 +279,14 @@ def test_ram_clear_waits_for_a_stroke_on_its_way():
     cab = power_on(board, SEPT)
     cab.em = EmMeters(board.coils, LedgerStore(cab.ledger), on_ms=20, off_ms=20)
     coins(cab, 1)  # four strokes to drive on the drop meter
+    steps(cab, 60)
+    cash_out_by_hand(cab)  # four strokes to drive on the jackpot meter
     cab.step(1)
     assert cab.em.busy()
     with raises(ValueError):
-        cab.ram_clear("tech")
-    assert cab.ledger.credits == 4  # nothing cleared
+        ram_clear(cab)
+    assert cab.ledger.meters["cancelled"] == 4  # nothing cleared
     steps(cab, 60)
-    cab.ram_clear("tech")
-    assert cab.ledger.credits == 0 and cab.ledger.em_base()["meter_drop"] == 4
+    assert ram_clear(cab)
+    assert cab.ledger.meters["cancelled"] == 0 and cab.ledger.em_base()["meter_drop"] == 4
+    assert cab.ledger.em_base()["meter_jackpot"] == 4

@@ -220,3 +220,19 @@ def test_a_corrupt_committed_deck_is_refunded():
     led = cab2.ledger
     assert led.game["phase"] == "void" and led.credits == c0 and led.meters["refunds"] == 1
     assert any("hand not playable on jacks-98" in e[3] for e in led.events())
+
+
+def test_recall_in_words_a_deal_the_holds_and_the_hand():
+    # the console's recall (issue 23, item 17): cards, not the deck's numbers, and the hand's name
+    from firmware import console_read
+
+    if GAME[0] is None:
+        GAME[0] = load(MODEL)
+    game = GAME[0]
+    with open(MODEL) as f:
+        four = [a["name"] for a in json.load(f)["awards"] if a["hand"] == "four_of_a_kind"][0]
+    deck = list(range(52))  # 2c 2d 2h 2s 3c dealt; holding the four twos draws 3d
+    for lang in ("en", "fr"):
+        out = []
+        console_read.outcome(game, game.evaluate(game.bets[0], deck + [0b01111]), lang, out)
+        assert out == ["dealt 2c 2d 2h 2s 3c, held 2c 2d 2h 2s", "hand 2c 2d 2h 2s 3d: " + four[lang]], out

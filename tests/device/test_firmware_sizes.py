@@ -9,8 +9,10 @@ import os
 
 from board import hal
 from firmware import eventlog, tournament
+from firmware.bill_books import WHY_TEXT
 from firmware.cabinet import BOOT_TILTS, KEY_CLEARABLE
 from firmware.ledger import CHUNK_SIZE, EVENTS_PER_CHUNK, GAME_SIZE, LAYOUT, METERS, STATE_SIZE, TILT_TEXT, Ledger
+from devtest import raises
 from fakes_firmware import RamNvram, memory
 from games.keno_model import MAX_SPOTS, KenoModel
 from games.model import Model
@@ -25,12 +27,13 @@ def worst_state():
                    "award": BIG, "fixed": BIG, "limit": BIG, "slot": 9,
                    "deck": "ff" * 53},  # a dealt poker hand's deck, 53 cards (firmware/play_poker.py)
           "tilts": {}, "doors": {}, "acc_ev": 255, "ref": BIG, "paying": {"ref": BIG, "coins": BIG, "cpc": BIG},
-          "prog_n": BIG * 1000, "emb": {},
+          "prog_n": BIG * 1000, "prog_r": BIG * 1000, "emb": {},  # the meter and its roll-over (1/q units)
           "rel": 999999999,
-          "bill_ev": 255, "bill": {"t": 16, "k": BIG}}  # a note being stacked (firmware/bill_books.py)  # the release number (firmware/authenticate.py): MAJOR.MINOR.PATCH, each 0-999
+          "bill_ev": 255, "bill": {"t": 16, "k": BIG, "c": 255},  # a note being stacked (firmware/bill_books.py)
+          "unk": {"id": "type 16", "k": BIG, "s": 2 ** 32 - 1, "why": "x" * WHY_TEXT}}  # a note of unknown fate  # the release number (firmware/authenticate.py): MAJOR.MINOR.PATCH, each 0-999
     for name in METERS:
         st["m"][name] = BIG
-    for kind in KEY_CLEARABLE + ("audit",):  # BOOT_TILTS are never stored
+    for kind in KEY_CLEARABLE + ("audit", "prize", "note"):  # BOOT_TILTS are never stored
         st["tilts"][kind] = "x" * TILT_TEXT
     for name in hal.DOORS + hal.KEYS:
         st["doors"][name] = 1
@@ -52,13 +55,66 @@ def test_the_state_block_holds_every_field_at_its_bound():
     assert "game" in BOOT_TILTS  # and the tilts found at power-up are not in it
 
 
-def test_the_coupon_block_holds_its_last_coupons_at_their_bounds():
-    from firmware import coupon_books
+def test_the_books_coupon_block_holds_the_latest_coupon_at_its_bounds():
+    from firmware import coupon_books, coupon_number, coupon_store
     from firmware.ledger import COUPON_SIZE
 
-    rec = {"s": 10 ** 8 - 1, "n": "9" * 14, "c": BIG * 100, "k": BIG, "t": 2 ** 32 - 1, "st": "issued",
-           "d": coupon_books.DUP_MAX}  # 8-digit sequence, a credit meter at its bound, in cents
+    rec = {"s": coupon_number.SEQ_MAX, "n": "9" * coupon_number.DIGITS, "c": 2 ** 32 - 1, "k": 2 ** 32 - 1,
+           "t": 2 ** 32 - 1, "st": "issued", "d": coupon_store.DUP_MAX,
+           "why": "automatic coupon"}  # every field at what a coupon record holds (coupon_store._FMT)
     assert len(json.dumps([rec] * coupon_books.KEEP)) <= COUPON_SIZE
+
+
+def test_the_coupon_memory_full_at_its_bounds_commits_reopens_and_lists_in_a_small_heap():
+    """The worst-case coupon store: every slot taken by a record whose fields are at their bounds,
+    none acknowledged. It fits its chunks, fits the part above the security memory, reopens, and is
+    listed a record at a time (the console's `coupons json`) without the list in the heap."""
+    from firmware import coupon_number, coupon_store
+    from firmware.audit import SEC_BASE
+    from firmware.audit import LAYOUT as SEC_LAYOUT, JOURNAL as SEC_JOURNAL
+    from firmware.critmem import CriticalMemory
+    from fakes_firmware import TEST_SECRET, MemCounter
+
+    class Part:  # a 128 KB part, never read or written: the constructors only place their layouts on it
+        size = coupon_store.PART
+
+    sec = CriticalMemory(Part(), SEC_LAYOUT, SEC_JOURNAL, TEST_SECRET, MemCounter(), base=SEC_BASE)
+    assert SEC_BASE + sec.size <= coupon_store.CPN_BASE, (SEC_BASE + sec.size, coupon_store.CPN_BASE)
+    mem = coupon_store.open_memory(Part(), TEST_SECRET, MemCounter())  # at CPN_BASE: RamError if it outgrew the part
+    assert coupon_store.CPN_BASE + mem.size <= coupon_store.PART
+    sec = mem = None
+    gc.collect()
+    assert coupon_store.CHUNK_BYTES == coupon_store.PER_CHUNK * coupon_store.RECORD
+    # the layout is written out (kept in flash when frozen): it is the head and CHUNKS chunks of CHUNK_BYTES
+    assert coupon_store.LAYOUT == (("cv", coupon_store.HEAD),) + tuple(
+        ("c%d" % i, coupon_store.CHUNK_BYTES) for i in range(coupon_store.CHUNKS))
+    nv = RamNvram(4608)
+    counter = MemCounter()
+    store = coupon_store.CouponStore(coupon_store.open_memory(nv, TEST_SECRET, counter, base=0), TEST_SECRET)
+    store.open()
+    store.set_validation_id(coupon_number.VID_MAX, coupon_number.SEQ_MAX - coupon_store.CAPACITY - 1)
+    for i in range(coupon_store.CAPACITY):
+        rec = store.draft(2 ** 32 - 1, 2 ** 32 - 1, 2 ** 32 - 1, "automatic coupon")
+        rec["d"] = coupon_store.DUP_MAX
+        store.add(rec)
+        store.issued(rec["s"])
+    again = coupon_store.CouponStore(coupon_store.open_memory(nv, TEST_SECRET, counter, base=0), TEST_SECRET)
+    assert again.open() == [] and again.waiting() == coupon_store.CAPACITY
+    first = again.records()[0]
+    assert first["c"] == first["k"] == first["t"] == 2 ** 32 - 1 and first["d"] == coupon_store.DUP_MAX
+    assert first["n"][:8] == "%08d" % coupon_number.VID_MAX and coupon_number.valid(first["n"])
+    with raises(ValueError):
+        again.draft(2 ** 32, 1, 0, "cash-out")  # beyond 32 bits: refused, never truncated
+    gc.collect()
+    if hasattr(gc, "mem_alloc"):  # MicroPython: what a listing holds at once
+        before = gc.mem_alloc()
+        peak = 0
+        n = 0
+        for r in again.iter_records():
+            n += 1
+            gc.collect()  # what stays live while the listing runs, not the garbage it leaves
+            peak = max(peak, gc.mem_alloc() - before)
+        assert n == coupon_store.CAPACITY and peak < 8000, peak  # the whole list of 64 parsed: ~15 KB
 
 
 def test_an_event_chunk_holds_its_events_whatever_their_texts():

@@ -78,6 +78,17 @@ def test_describe_french_and_english():
     assert "20, 40, 100" in fr[1] and "20 lignes" in fr[1] and "20 lines" in en[1]
     assert any("tours gratuits" in x for x in fr) and any("free spins" in x for x in en)
     assert any("2500" in x for x in fr)  # 5 wilds pay 2500 per coin at the lowest bet
+    # the scatter's name agrees with nothing (Étoile polaire is feminine): "(symbole dispersé)"
+    assert "  3 x Étoile polaire (symbole dispersé), n'importe où : 40 / 80 / 200" in fr
+    # free spins: exactly the counts the model awards them for (free_spins award 3: 10, 4: 15, 5: 20)
+    assert "3, 4 ou 5 symboles Étoile polaire : 10, 15 ou 20 tours gratuits; gains multipliés par 2." in fr
+    assert "During free spins, 3, 4 or 5 North Star symbols add 5 more (at most 50 spins per feature)." in en
+    sevens = games.load("games/models/sept-royal-87.json")
+    # "toute combinaison de" agrees with the feminine "Barre"; the last one joined by "ou" / "or"
+    assert "  3 x toute combinaison de Barre, Double barre ou Triple barre : 5 / 10 / 15" in sevens.describe("fr")
+    assert "  3 x any mix of Bar, Double bar or Triple bar: 5 / 10 / 15" in sevens.describe("en")
+    tri = games.load("games/models/tricolore-92.json").describe("en")  # members per reel, left to right
+    assert "  3 x Red seven or Red bar, then White seven or White bar, then Blue seven or Blue bar: 12 / 24 / 36" in tri
 
 
 def _independent(raw, bet, draws):

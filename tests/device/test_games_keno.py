@@ -248,3 +248,8 @@ def test_rules_text_before_play_french_then_english():
     assert "  10 spots, 10 caught: %d / %d / %d" % tuple(top) in en
     assert "  2 spots, 2 caught: 75 / 150 / 375" in en  # 75 per 5-credit coin
     assert not [ln for ln in en if " 0 caught: 0 " in ln]  # a catch that pays nothing is not listed
+    assert "  7 spots, 0 caught: 5 / 10 / 25" in en and "  7 choisis, 0 atteint : 5 / 10 / 25" in fr
+    classic = load("games/models/keno-classique-92.json")
+    # one spot: singular in both languages (CLDR plural rules: French 0 and 1, English 1)
+    assert "  1 spot, 1 caught: 19 / 38 / 57 / 76 / 95" in classic.describe("en")
+    assert "  1 choisi, 1 atteint : 19 / 38 / 57 / 76 / 95" in classic.describe("fr")

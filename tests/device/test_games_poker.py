@@ -276,3 +276,21 @@ def test_describe_lists_every_award():
     assert fr[0] == "Double bonus 10/7" and en[0] == "Double Bonus 10/7"
     assert "Quinte flush royale : 250 / 500 / 750 / 1000 / 4000" in fr
     assert "Four aces: 160 / 320 / 480 / 640 / 800" in en
+
+
+def test_describe_says_how_a_hand_is_played_deal_hold_draw_and_the_wild_cards():
+    # s. 89: how prizes are won, not only what they pay (issue 23.14: the rules were one line)
+    g = PokerGame(load("double-bonus-99"))
+    fr, en = g.describe("fr"), g.describe("en")
+    assert fr[1] == "Mises : 1, 2, 3, 4, 5 crédits" and en[1] == "Bets: 1, 2, 3, 4, 5 credits"
+    assert "Donner : cinq cartes sont données d'un paquet de 52 cartes, brassé à chaque partie." in fr
+    assert "Draw: each card not held is replaced by the next card of the same deck." in en
+    assert not [ln for ln in en if "wild" in ln]  # no wild card in double bonus
+    assert fr[-1].startswith("Toute défectuosité") and en[-1].startswith("Malfunction voids")
+    # the pay lines come after the rules, still "AWARD : v1 / v2 / ..." (the screen's table)
+    assert fr.index("Quinte flush royale : 250 / 500 / 750 / 1000 / 4000") > fr.index("Gains (crédits) selon la mise 1 / 2 / 3 / 4 / 5 :")
+    deuces = PokerGame(load("deuces-wild-99")).describe("en")
+    assert "The four deuces are wild: each stands for any card." in deuces
+    joker = PokerGame(load("joker-poker-99")).describe("fr")
+    assert "Le joker est frimé : il tient lieu de n'importe quelle carte." in joker
+    assert "Donner : cinq cartes sont données d'un paquet de 52 cartes et un joker, brassé à chaque partie." in joker

@@ -25,7 +25,7 @@ def test_every_source_claim_has_cutoffs():
 def test_rct_fails_exactly_at_cutoff():
     h = HealthTests(8, 7, 1)
     c = h.rct_cutoff
-    assert c == 4
+    assert c == 7  # 1 + ceil(40 / 7), SP 800-90B 4.4.1 at alpha = 2**-40
     h.feed(good_bytes(100))
     h.feed(bytes([9] * (c - 1)))  # C - 1 in a row: passes
     h.feed(bytes([10]))
@@ -34,17 +34,29 @@ def test_rct_fails_exactly_at_cutoff():
     assert r.value.reason == "rct"
 
 
+def test_the_runs_an_honest_source_makes_are_no_alarm():
+    # issue 23.1: os.urandom repeats a byte 4 times in a row once per 2**24 samples, and the 7-bit
+    # claim's old cutoff (alpha = 2**-20: C = 4) tilted boots on it ("value 218 repeated 4 times",
+    # "value 249 repeated 4 times"); at alpha = 2**-40 such runs pass.
+    h = HealthTests(8, 7, 1)
+    h.feed(good_bytes(100))
+    h.feed(bytes([218] * 4))
+    h.feed(good_bytes(100, b"x"))
+    h.feed(bytes([249] * 6))
+    h.feed(good_bytes(100, b"y"))
+
+
 def test_rct_counts_across_feed_calls():
-    h = HealthTests(8, 4, 1)  # C = 6
-    h.feed(bytes([3, 3, 3]))
+    h = HealthTests(8, 4, 1)  # C = 11
+    h.feed(bytes([3] * 6))
     with raises(rng.RngFailure):
-        h.feed(bytes([3, 3, 3]))
+        h.feed(bytes([3] * 5))
 
 
 def test_apt_fails_exactly_at_cutoff():
     h = HealthTests(8, 4, 1)
     c, w = h.apt_cutoff, h.apt_window
-    assert (c, w) == (106, 1024)
+    assert (c, w) == (127, 1024)
     # window: first sample 0, then C - 2 more zeros (B = C - 1) spread out to dodge the RCT
     win = bytearray(w)
     for i in range(w):
@@ -60,7 +72,7 @@ def test_apt_fails_exactly_at_cutoff():
 
 def test_apt_binary_window():
     h = HealthTests(1, 1, 2)
-    assert (h.rct_cutoff, h.apt_window, h.apt_cutoff) == (41, 512, 411)
+    assert (h.rct_cutoff, h.apt_window, h.apt_cutoff) == (81, 512, 432)
     alt = bytes([0, 1] * 256)  # 256 of each value per window: fine
     for _ in range(4):
         h.feed(alt)
@@ -68,7 +80,7 @@ def test_apt_binary_window():
     for i in range(512):
         biased[i] = 1 if i % 4 == 3 else 0
     h.feed(biased)
-    more = bytearray(512)  # 7 zeros then a one: 448 zeros per window > 411
+    more = bytearray(512)  # 7 zeros then a one: 448 zeros per window > 432
     for i in range(512):
         more[i] = 1 if i % 8 == 7 else 0
     with raises(rng.RngFailure) as r:
@@ -121,6 +133,23 @@ def test_stuck_after_startup_stops_play():
         run_until_failure(gen)
     assert r.value.reason == "rct"
     expect_dead(gen, "rct")
+
+
+def test_a_source_stuck_after_startup_fails_its_first_reseed():
+    # Detection latency, every claim: a stuck value fails the RCT at its C-th repeat, inside the first
+    # reseed read after it sticks, so no reseed ever completes from stuck samples.
+    for key in CUTOFFS:
+        bits, num, den = key
+        src = StuckSource(good=STARTUP_SAMPLES + -(-384 * den // num), value=1)  # start-up + instantiate
+        src.SAMPLE_BITS = bits
+        src.H = (num, den)
+        gen = rng.open_generator(src)
+        with raises(rng.RngFailure) as r:
+            gen.reseed()
+        assert r.value.reason == "rct", key
+        assert r.value.detail == "value 1 repeated %d times" % CUTOFFS[key][0], (key, r.value.detail)
+        assert gen.reseeds == 0
+        expect_dead(gen, "rct")
 
 
 def test_biased_source_trips_apt():

@@ -1,19 +1,21 @@
 """Exact SP 800-90B section 4.4 health-test cutoffs, integer arithmetic only (host side).
 
-rng/health.py carries the resulting constants; tests/host/test_rng_health.py recomputes every one
-of them with these functions. alpha = 2**-20 throughout (the recommended false-positive rate).
+rng/health.py carries the resulting constants; tests/host/test_rng_cutoffs.py recomputes every one
+of them with these functions. alpha = 2**-ALPHA_LOG2: 2**-40, the low end of the range SP 800-90B
+section 4.4 allows (2**-40 <= alpha <= 2**-20; docs/rng.md says why); every function also takes
+another exponent, for the standard's own examples at 2**-20.
 """
 from __future__ import annotations
 
 from math import comb
 
-ALPHA_LOG2 = 20  # alpha = 2**-20
+ALPHA_LOG2 = 40  # alpha = 2**-40
 K = 96  # bits of the rational bracket around an irrational p = 2**-H
 
 
-def rct_cutoff(h_num: int, h_den: int) -> int:
+def rct_cutoff(h_num: int, h_den: int, alpha_log2: int = ALPHA_LOG2) -> int:
     """4.4.1: C = 1 + ceil(-log2(alpha) / H), H = h_num / h_den bits per sample."""
-    return 1 + -(-ALPHA_LOG2 * h_den // h_num)
+    return 1 + -(-alpha_log2 * h_den // h_num)
 
 
 def iroot_floor(x: int, n: int) -> int:
@@ -46,7 +48,7 @@ def binom_tail_above(n: int, p: tuple[int, int], x: int) -> tuple[int, int]:
     return num, pd**n
 
 
-def qbinom(n: int, p: tuple[int, int]) -> int:
+def qbinom(n: int, p: tuple[int, int], alpha_log2: int = ALPHA_LOG2) -> int:
     """Smallest x with P(X <= x) >= 1 - alpha, i.e. P(X > x) <= alpha (R's qbinom)."""
     pn, pd = p
     qn = pd - pn
@@ -54,7 +56,7 @@ def qbinom(n: int, p: tuple[int, int]) -> int:
     tail = 0  # P(X > x) * pd**n, accumulated from the top
     for x in range(n, -1, -1):
         # invariant: tail = P(X > x)
-        if tail << ALPHA_LOG2 > total:
+        if tail << alpha_log2 > total:
             return x + 1
         tail += comb(n, x) * pn**x * qn ** (n - x)
     return 0
@@ -65,7 +67,7 @@ def apt_window(sample_bits: int) -> int:
     return 512 if sample_bits == 1 else 1024
 
 
-def apt_cutoff(sample_bits: int, h_num: int, h_den: int) -> int:
+def apt_cutoff(sample_bits: int, h_num: int, h_den: int, alpha_log2: int = ALPHA_LOG2) -> int:
     """Corrected APT cutoff C = 2 + qbinom(1 - alpha, W - 1, 2**-H), with failure when B >= C.
 
     B counts the window's first sample (1) plus its matches among the W - 1 later samples, so
@@ -73,7 +75,7 @@ def apt_cutoff(sample_bits: int, h_num: int, h_den: int) -> int:
     """
     w = apt_window(sample_bits)
     lo, hi = p_bracket(h_num, h_den)
-    c_lo, c_hi = qbinom(w - 1, lo), qbinom(w - 1, hi)
+    c_lo, c_hi = qbinom(w - 1, lo, alpha_log2), qbinom(w - 1, hi, alpha_log2)
     if c_lo != c_hi:
         raise ArithmeticError("bracket too wide for an exact cutoff")
     return 2 + c_hi

@@ -160,4 +160,5 @@ def test_par_sheet_of_a_keno_model(tmp_path: Path) -> None:
         assert f"## {s} spots" in md
         for bet, frac in per.items():
             assert f"| {s} | {bet} | {frac} |" in md, (s, bet)
-    assert html.count("<table") == html.count("</table>") == 1 + len(cert["rtp"])
+    # the filing table (software, date, denomination), the returns, one table per spot count
+    assert html.count("<table") == html.count("</table>") == 2 + len(cert["rtp"])

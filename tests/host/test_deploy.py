@@ -8,6 +8,7 @@ import os
 import pty
 import select
 import subprocess
+import sys
 import threading
 import time
 import tty
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.harness import MICROPYTHON, free_ports
+from sim.harness import MICROPYTHON
 from tools import deploy
 from tools.console import ConsoleClient
 
@@ -75,8 +76,9 @@ class PtyBoard:
 
 def boot(root: Path, state: Path) -> tuple[subprocess.Popen, dict, dict[str, int]]:
     """Power the board on: stock micropython runs the root main.py, as a board does at reset."""
-    ports = dict(zip(("console", "cctalk", "panel"), free_ports(3)))
-    args = ["--state", str(state)] + [a for role, p in ports.items() for a in (f"--{role}", str(p))]
+    # ports 0: the board binds ports it chooses and names them before its ready line
+    ports: dict[str, int] = {}
+    args = ["--state", str(state)] + [a for role in ("console", "cctalk", "panel") for a in (f"--{role}", "0")]
     # the heap a board needs is bench_heap's business (docs/build.md); here only the install is judged
     proc = subprocess.Popen([str(MICROPYTHON), "-X", "heapsize=512K", "main.py", *args], cwd=root,
                             env=dict(os.environ, MICROPYPATH=".frozen"), stdout=subprocess.PIPE,
@@ -84,6 +86,8 @@ def boot(root: Path, state: Path) -> tuple[subprocess.Popen, dict, dict[str, int
     deadline = time.monotonic() + 30
     assert proc.stdout is not None
     for line in proc.stdout:
+        if line.startswith("jeton: ports "):
+            ports.update((r, int(p)) for r, _, p in (w.partition("=") for w in line.split()[2:]))
         if line.startswith("jeton: ready"):
             return proc, json.loads(line.split(" ", 2)[2]), ports
         assert time.monotonic() < deadline, "no ready line"
@@ -207,3 +211,35 @@ def test_a_file_short_after_writing_is_written_again_and_never_switched_to_while
         assert (root / "main.py").read_text() == before  # still the whole image
     finally:
         board.close()
+
+
+def test_no_board_on_the_port_is_one_line_at_once(tmp_path: Path) -> None:
+    # issue 23.9: `make deploy` with nothing plugged in retried five times before giving up
+    port = str(tmp_path / "ttyACM0")  # a device path that is not there
+    t = time.monotonic()
+    r = subprocess.run([sys.executable, "-m", "tools.deploy", port], capture_output=True, text=True, timeout=60,
+                       cwd=Path(deploy.__file__).resolve().parent.parent)
+    assert r.returncode == 1
+    assert r.stdout == ""
+    assert r.stderr == f"deploy: no board answers on {port}: no such device (is the board plugged in and powered?" \
+                       " PORT= names another port)\n"
+    assert time.monotonic() - t < 15  # no tries with pauses (and no image built first)
+
+
+def test_a_port_where_nothing_answers_is_not_retried(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a serial device that exists but where no MicroPython REPL answers (nothing behind the pty)
+    monkeypatch.setattr(deploy, "FIRST_ANSWER_S", 1)
+    built: list[int] = []
+    monkeypatch.setattr(deploy, "payload", lambda: built.append(1) or {})
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    path = os.ttyname(slave)
+    log: list[str] = []
+    try:
+        with pytest.raises(deploy.DeployError) as e:
+            deploy.deploy(path, log=log.append)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert str(e.value) == f"no board answers on {path}: could not enter raw repl"
+    assert log == [] and built == []  # no retries, and the image was not built for nothing

@@ -5,6 +5,7 @@ that keeps the security log, and every action in `events json`."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -95,14 +96,21 @@ def test_a_ram_clear_keeps_the_security_log_and_says_who_cleared(tmp_path: Path)
         assert [r for r in before if r[3] == "badpin"]
         assert con.command("ramclear") == ["error: turn the audit key first"]
         cab.panel.set_pin("key_audit", 1)
-        cab.panel.wait_for(lambda s: s.get("state") == "audit")
+        cab.panel.wait_for(lambda s: s.get("state") == "audit")  # the key on, a token's credits owed
+        assert con.command("ramclear") == ["error: RAM clear refused: 4 credits on the meter: cash them out first"]
+        cab.cash_out()  # by hand (the audit key is on: never the hopper), the attendant's key pays it
+        cab.panel.wait_for(lambda s: s.get("state") == "service")
+        deadline = time.monotonic() + 10
+        while json.loads(con.command("hardmeters json")[0])["busy"]:  # the hand pay's strokes first
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
         assert con.command("ramclear") == ["critical memory cleared; meters start at zero"]
         cab.panel.set_pin("key_audit", 0)
         doc = json.loads(con.command("events json")[-1])
         after = doc["security"]
         assert after[:len(before)] == before  # every record of the evidence is still there
-        assert [r for r in after if r[2:] == [ADMIN_ID, "ramclear", f"by {ADMIN_ID}: on request"]]
-        assert doc["events"][0][2:] == ["ramclear", f"by {ADMIN_ID}: on request"]
+        assert [r for r in after if r[2:] == [ADMIN_ID, "ramclear", f"by {ADMIN_ID}, audit key, nothing owed"]]
+        assert doc["events"][0][2:] == ["ramclear", f"by {ADMIN_ID}, audit key, nothing owed"]
         assert cab.meters()["credits"] == 0
     finally:
         cab.shutdown()
@@ -116,7 +124,7 @@ def test_an_attendant_cannot_run_a_technicians_or_an_administrators_command(tmp_
         cab.console.command("logout")
         cab.console.login("att", PINS["att"])
         cab.panel.set_pin("key_audit", 1)  # the key alone is not enough any more (issue 11)
-        cab.panel.wait_for(lambda s: s.get("state") == "audit")
+        cab.panel.wait_for(lambda s: s.get("state") == "service")  # the key on, nothing owed
         assert cab.console.command(line) == [f"refused: {line} is not for an attendant"]
         trail = security(ConsoleSwap(cab).console)
         assert [r for r in trail if r[2:4] == ["att", "refused"] and r[4].startswith(line + ":")]

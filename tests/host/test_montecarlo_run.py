@@ -59,16 +59,27 @@ def test_a_wrong_certified_figure_is_flagged(monkeypatch) -> None:
 
 
 def test_progressive_meter_pays_the_level_reached_in_whole_credits() -> None:
-    # reset 1000, rate 1/100 at bet 3: each game adds 3/100 credit; a win pays floor(level)
+    # reset 1000, rate 1/100 at bet 3: each game adds 3/100 credit; a win pays floor(level) and the
+    # fraction stays on the next meter (firmware/progressive.py won)
     m = mc.Meter({"reset": 1000, "num": 1, "den": 100}, 3)
-    m.feed(10, [(4, 1000)])  # 5 games -> 1000.15 -> 1000
-    m.feed(100, [])  # 5 + 100 games carried
-    m.feed(50, [(9, 1000), (49, 1000)])  # 115 games -> 1003.45 -> 1003; then 40 -> 1001.2 -> 1001
-    assert (m.wins, m.levels, m.extra, m.since) == (3, 1000 + 1003 + 1001, 4, 0)
+    m.feed(10, [(4, 1000)])  # 5 games -> 1000.15 -> 1000; the next meter starts at 1000.15
+    m.feed(100, [])  # 5 + 100 games: 1003.30
+    m.feed(50, [(9, 1000), (49, 1000)])  # 10 -> 1003.60 -> 1003; then 40 -> 1001.80 -> 1001
+    assert (m.wins, m.levels, m.extra, m.units, m.rolled) == (3, 1000 + 1003 + 1001, 4, 100080, 0)
     r = mc.run(model("sept-royal-87"), 1 << 17, bet=3, workers=1, seed=1, progress=False)
     p = r["progressive"]
-    assert p["pay"] == "3 SEVEN" and p["certified_long_run_rtp"] == pytest.approx(14993 / 17024 + 0.01)
+    assert p["pay"] == "3 SEVEN" and p["certified_long_run_rtp"] == pytest.approx(14993 / 17024 + 0.001)
     assert p["observed_rtp_with_meter"] >= r["observed_rtp"]
+
+
+def test_progressive_meter_stops_at_its_ceiling_and_rolls_the_rest_over() -> None:
+    # ceiling 1002: 100 games add 3 credits, 1 of them past the ceiling; the win pays 1002 and the next
+    # meter starts at 1001 (the reset and the roll-over), as firmware/progressive.py keeps it
+    m = mc.Meter({"reset": 1000, "num": 1, "den": 100, "ceiling": 1002}, 3)
+    m.feed(100, [])
+    assert (m.units, m.rolled) == (100200, 100)
+    m.feed(1, [(0, 1000)])
+    assert (m.levels, m.units, m.rolled) == (1002, 100103, 0)
 
 
 def test_features_it_does_not_implement_are_refused_by_name() -> None:

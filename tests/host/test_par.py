@@ -15,7 +15,7 @@ import pytest
 from tools import par
 from tools.certify import brute
 from tools.certify.core import certify_model, feature_figures, to_json
-from tools.par import charts, sheet
+from tools.par import charts, filing, render, sheet
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "games" / "models"
@@ -120,6 +120,20 @@ def test_html_is_valid_every_table_closed_with_its_own_caption(sheets, ident: st
         assert not (line.startswith("|") and "`" in line), line
 
 
+def in_full(blocks: list[tuple], cell: str) -> str:
+    """An exact figure as the sheet gives it: in the cell, or, named there ("E2: ..."), written out
+    at the sheet's end, numerator over denominator over several lines (issue 23.18)."""
+    m = re.match(r"(E\d+): (\d+)/(\d+) digits", cell)
+    if not m:
+        return cell
+    found = [b for b in blocks if b[0] == "fraction" and b[1] == m.group(1)]
+    assert len(found) == 1, cell
+    p, q = "".join(found[0][3]), "".join(found[0][4])
+    assert (len(p), len(q)) == (int(m.group(2)), int(m.group(3))), cell
+    assert all(len(line) <= 64 for line in found[0][3] + found[0][4])  # wrapped over lines
+    return p + "/" + q
+
+
 def _table(blocks: list[tuple], caption_start: str) -> tuple[list[str], list[list[str]]]:
     found = [b for b in blocks if b[0] == "table" and b[1].startswith(caption_start)]
     assert len(found) == 1, caption_start
@@ -132,7 +146,7 @@ def test_every_pay_with_its_hits_and_return_adds_up_to_the_certificate(name: str
     shipped = _load(CERTS / (name + ".json"))  # written by an earlier run, checked by make certify
     cert = certify_model(raw)
     rep = to_json(cert)
-    blocks = sheet.blocks(cert, raw, 0.0)
+    blocks = sheet.blocks(cert, raw)
     for bet in raw["bets"]:
         entries = rep["bets"][str(bet)]["entries"]
         assert sum(Fraction(e["return"]) for e in entries) == Fraction(shipped["rtp"][str(bet)])
@@ -143,12 +157,12 @@ def test_every_pay_with_its_hits_and_return_adds_up_to_the_certificate(name: str
             assert r[2].startswith(e["count_per_cycle"]) or r[2].startswith("exact:"), (r, e)
             assert r[5] == "%.6f %%" % (float(Fraction(e["return"])) * 100)
         assert rows[-1][0] == "total" and rows[-1][5] == "%.6f %%" % (float(Fraction(shipped["rtp"][str(bet)])) * 100)
-        assert rows[-1][4] in (shipped["rtp"][str(bet)], sheet.exact(shipped["rtp"][str(bet)]))
+        assert in_full(blocks, rows[-1][4]) == shipped["rtp"][str(bet)]  # the fraction itself, however long
 
 
 def test_sept_royal_hits_per_cycle_are_the_reel_weights() -> None:
     raw = _load(MODELS / "sept-royal-87.json")
-    blocks = sheet.blocks(certify_model(raw), raw, 0.0)
+    blocks = sheet.blocks(certify_model(raw), raw)
     _, rows = _table(blocks, "Bet 3: every pay")
     w = [{s: sum(x for t, x in zip(r["strip"], r["weights"]) if t == s) for s in set(r["strip"])} for r in raw["reels"]]
     sevens = w[0]["SEVEN"] * w[1]["SEVEN"] * w[2]["SEVEN"]  # 2 · 1 · 1
@@ -167,28 +181,31 @@ def test_sept_royal_hits_per_cycle_are_the_reel_weights() -> None:
 def test_progressive_reset_rate_and_return_at_levels() -> None:
     raw = _load(MODELS / "sept-royal-87.json")
     shipped = Fraction(_load(CERTS / "sept-royal-87.json")["rtp"]["3"])
-    blocks = sheet.blocks(certify_model(raw), raw, 0.0)
+    blocks = sheet.blocks(certify_model(raw), raw)
     _, rows = _table(blocks, "Progressive: 3 SEVEN at bet 3")
     fig = dict((r[0], r[1]) for r in rows)
     p = Fraction(2, 112 * 80 * 76)  # SEVEN weights 2·1·1 out of the reel totals
     assert p == Fraction(1, 340480)
-    assert fig["reset"] == "1500 credits" and fig["rate"].startswith("1/100")
+    # the model's "rate": "1/1000", "ceiling": 4000 (games/models/sept-royal-87.json)
+    assert fig["reset"] == "1500 credits" and fig["rate"].startswith("1/1000 of every credit wagered at bet 3")
+    assert fig["ceiling"].startswith("4000 credits")
     assert fig["won"].startswith("1 in 340,480 games")
-    mean_level = 1500 + Fraction(1, 100) * 3 / p  # credits wagered between two wins × rate
+    mean_level = 1500 + Fraction(1, 1000) * 3 / p  # credits wagered between two wins × rate
     assert fig["mean level when won"].startswith("%.1f credits" % float(mean_level))
-    assert fig["long-run return at bet 3"].startswith("%.4f %%" % (float(shipped + Fraction(1, 100)) * 100))
+    assert fig["long-run return at bet 3"].startswith("%.4f %%" % (float(shipped + Fraction(1, 1000)) * 100))
     _, levels = _table(blocks, "Progressive: return at bet 3 by jackpot level")
     assert levels[0][:3] == ["1500.0", str(shipped.numerator) + "/" + str(shipped.denominator), "%.4f %%" % (float(shipped) * 100)]
-    for row in levels:
-        j = Fraction(row[0])
+    for row, j in zip(levels, (1500, 2250, mean_level, 3000, 4000)):
         assert row[2] == "%.4f %%" % (float(shipped + p * (j - 1500) / 3) * 100), row
-    assert [r[0] for r in levels] == ["1500.0", "2250.0", "3000.0", "4500.0", "%.1f" % float(mean_level)]
+    # the typical levels (1, 1.5, 2, 3 times the reset) up to the ceiling, the ceiling, the mean level
+    assert [r[0] for r in levels] == ["1500.0", "2250.0", "%.1f" % float(mean_level), "3000.0", "4000.0"]
     # and tools.certify reports the same figures
     out = subprocess.run([sys.executable, "-m", "tools.certify", "--json", str(MODELS / "sept-royal-87.json")],
                          cwd=ROOT, capture_output=True, text=True, check=True).stdout
     prog = json.loads(out)["progressive"]
-    assert prog["hit"] == "1/340480" and Fraction(prog["long_run_return"]) == shipped + Fraction(1, 100)
-    assert [Fraction(v["return"]) for v in prog["levels"]] == [shipped + p * (Fraction(r[0]) - 1500) / 3 for r in levels]
+    assert prog["hit"] == "1/340480" and Fraction(prog["long_run_return"]) == shipped + Fraction(1, 1000)
+    exact_levels = [Fraction(1500), Fraction(2250), mean_level, Fraction(3000), Fraction(4000)]
+    assert [Fraction(v["return"]) for v in prog["levels"]] == [shipped + p * (j - 1500) / 3 for j in exact_levels]
 
 
 def _feature_walk(raw: dict, bi: int) -> tuple[Fraction, Fraction, Fraction, Fraction]:
@@ -238,7 +255,7 @@ def test_feature_share_hit_frequency_and_volatility_equal_a_walk_of_the_feature_
         var = second / trig - (mean / trig) ** 2
         assert ff["std_dev"] == pytest.approx(float(var) ** 0.5 / bet, rel=1e-12)
         assert ff["mean_win"] == pytest.approx(float(mean / trig / bet), rel=1e-12)
-        _, rows = _table(sheet.blocks(cert, raw, 0.0), "Bet %d: the free spins feature" % bet)
+        _, rows = _table(sheet.blocks(cert, raw), "Bet %d: the free spins feature" % bet)
         fig = dict((r[0], r[1]) for r in rows)
         assert fig["free spins per feature (mean)"] == "%.3f" % float(spins / trig)
         assert fig["volatility: σ of one feature's win"] == "%.2f × bet" % (float(var) ** 0.5 / bet)
@@ -247,7 +264,7 @@ def test_feature_share_hit_frequency_and_volatility_equal_a_walk_of_the_feature_
 def test_win_distribution_is_log_scale_with_free_spins_and_no_zero_tail() -> None:
     raw = _load(MODELS / "trefle-90.json")
     cert = certify_model(raw)
-    blocks = sheet.blocks(cert, raw, 0.0)
+    blocks = sheet.blocks(cert, raw)
     f = cert["bets"][5]
     head, rows = _table(blocks, "Bet 5: win distribution")
     assert head[3] == "free-spin wins per game"
@@ -287,3 +304,56 @@ def test_cli_writes_md_html_and_svg_with_a_progress_bar(tmp_path: Path) -> None:
     assert "![sept-royal-87-bet3-return](sept-royal-87-bet3-return.svg)" in md
     for svg in tmp_path.glob("*.svg"):
         assert not strict(svg.read_text(encoding="utf-8")).errors, svg
+
+
+# --- what a lab files the sheet under (issue 23.18) ------------------------------------------------
+EPOCH = 1767225600  # 2026-01-01 00:00:00 UTC, as a release would set SOURCE_DATE_EPOCH
+
+
+def test_a_sheet_opens_with_its_software_date_and_denomination(monkeypatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(EPOCH))
+    raw = _load(MODELS / "trefle-90.json")
+    blocks = sheet.blocks(certify_model(raw), raw, EPOCH)
+    _, rows = _table(blocks, "Filing")
+    got = dict((r[0], r[1]) for r in rows)
+    version = re.search(r'^VERSION = "([^"]+)"', (ROOT / "firmware" / "config.py").read_text(), re.M).group(1)
+    assert got["software"].startswith("Jeton %s (" % version)
+    assert got["date"] == "2026-01-01 (SOURCE_DATE_EPOCH)"
+    # firmware/config.py DENOM_CENTS is 25: trefle-90's bets 5, 10 and 25 credits
+    assert got["denomination"].startswith("a credit is $0.25")
+    assert got["bets"] == "5 credits = $1.25, 10 credits = $2.50, 25 credits = $6.25"
+
+
+def test_the_source_date_is_source_date_epoch_else_the_last_commits(monkeypatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(EPOCH))
+    assert filing.source_epoch() == EPOCH and filing.sheet_date(EPOCH) == "2026-01-01"
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    head = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=ROOT, capture_output=True, text=True)
+    if head.returncode == 0:  # a checkout: its last commit's date
+        assert filing.source_epoch() == int(head.stdout)
+    assert filing.sheet_date(None) == "undated"
+
+
+def test_a_sheet_is_the_same_every_run() -> None:
+    """Nothing of the run is written (it said 'Certified in 0.76 s'): the same model and source
+    date make the same sheet, byte for byte (make release's PAR sheets)."""
+    raw = _load(MODELS / "sept-royal-87.json")
+    one = render.page("t", sheet.blocks(certify_model(raw), raw, EPOCH))
+    two = render.page("t", sheet.blocks(certify_model(raw), raw, EPOCH))
+    assert one == two and not re.search(r"\d s\b", one)
+
+
+def test_symbols_are_named_as_the_player_reads_them_and_the_pay_lines_drawn() -> None:
+    raw = _load(MODELS / "aurore-93.json")
+    blocks = sheet.blocks(certify_model(raw), raw, EPOCH)
+    _, rows = _table(blocks, "Symbols")
+    assert [r[:3] for r in rows] == [[c, n["fr"], n["en"]] for c, n in raw["symbols"].items()]
+    assert dict((r[0], r[3]) for r in rows)["STAR"] == "scatter" and dict((r[0], r[3]) for r in rows)["WILD"] == "wild"
+    head, pays = _table(blocks, "Pay table")
+    assert head[2] == "names (French / English)"
+    assert ["OWL", "OWL", "Harfang / Snowy owl", "5"] == pays[[p[0] for p in pays].index("OWL") + 2][:4]
+    _, lines = _table(blocks, "Pay lines")
+    word = {0: "top", 1: "middle", 2: "bottom"}
+    assert lines == [[str(i + 1)] + [word[r] for r in line] for i, line in enumerate(raw["lines"])]
+    svg = [b for b in blocks if b[0] == "svg" and b[1] == "aurore-93-lines"][0][2]
+    assert not strict(svg).errors and svg.count("<polyline") == 20 and "line 20</text>" in svg

@@ -96,8 +96,8 @@ def test_html_is_valid_every_table_closed_with_its_caption_inside(sheet) -> None
     p = strict(sheet["html"])
     assert not p.errors, p.errors
     tables = len(re.findall(r"^\|---", sheet["md"], re.M))
-    # return, hit frequency, pay table, strategy + per section (bets 1-4, bet 5): awards, wins, convergence
-    assert p.tables == p.captions == tables == sheet["html"].count("</table>") == 4 + 2 * 3
+    # filing, return, hit frequency, pay table, strategy + per section (bets 1-4, bet 5): awards, wins, convergence
+    assert p.tables == p.captions == tables == sheet["html"].count("</table>") == 5 + 2 * 3
     assert "`" not in "".join(p.text) and "<code>tools.certify</code>" in sheet["html"]
     for line in sheet["md"].splitlines():
         assert line.count("`") % 2 == 0, line

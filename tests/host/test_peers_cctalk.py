@@ -13,7 +13,6 @@ from board.coin_cctalk import CoinAcceptor
 from board.hopper_cctalk import Hopper
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.cctalk_hopper import HopperPeer
-from sim.harness import free_ports
 
 
 class Store:
@@ -34,8 +33,8 @@ class Store:
 @pytest.fixture
 def rig():
     state = tempfile.mkdtemp(prefix="jeton-peers-")
-    console, cctalk, panel = free_ports(3)
-    board = emulated.Board(state, console, cctalk, panel)
+    board = emulated.Board(state, 0, 0, 0)  # 0: ports the board binds itself (never picked free, bound later)
+    cctalk = dict(board.ports)["cctalk"]
     acc = CoinAcceptorPeer(cctalk, coins={1: "CA100T", 2: "CA200T"})
     hop = acc.attach(HopperPeer(coin_ms=5))
     acc.start()

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.cctalk_hopper import HopperPeer
-from sim.harness import free_ports
 from sim.meter_monitor import MeterMonitor
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -37,7 +36,7 @@ class Store:
 
 state, console, cctalk, panel = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 b = emulated.Board(state, console, cctalk, panel)
-print("listening"); sys.stdout.flush()
+print("listening " + " ".join("%s=%d" % rp for rp in b.ports)); sys.stdout.flush()
 t0 = b.ticks_ms()
 while b.uarts["cctalk"].conn is None or not b.panel.conns:
     b.idle(20)
@@ -75,21 +74,27 @@ def test_drivers_on_micropython_against_peers():
     state = tempfile.mkdtemp(prefix="jeton-mp-")
     script = Path(state) / "drive.py"
     script.write_text(SCRIPT)
-    console, cctalk, panel = free_ports(3)
     env = dict(os.environ, MICROPYPATH=".frozen:" + str(ROOT))
-    proc = subprocess.Popen([str(MICROPYTHON), "-X", "heapsize=256K", str(script), state + "/board",
-                             str(console), str(cctalk), str(panel)], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # ports 0: the board binds ports it chooses and names them (no port picked here and bound there)
+    proc = subprocess.Popen([str(MICROPYTHON), "-X", "heapsize=256K", str(script), state + "/board", "0", "0", "0"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines: list[str] = []
+    ports: dict[str, int] = {}
+    listening = threading.Event()
     enabled = threading.Event()
 
     def pump():
         for line in proc.stdout:
             lines.append(line.rstrip())
+            if line.startswith("listening "):
+                ports.update((r, int(p)) for r, _, p in (w.partition("=") for w in line.split()[1:]))
+                listening.set()
             if line.startswith("enabled"):
                 enabled.set()
 
     threading.Thread(target=pump, daemon=True).start()
+    assert listening.wait(15), lines
+    cctalk, panel = ports["cctalk"], ports["panel"]
     acc = CoinAcceptorPeer(cctalk)
     hop = acc.attach(HopperPeer(coin_ms=5))
     mon = None

@@ -12,7 +12,7 @@ import pytest
 from board import emulated
 from board.coin_pulse import PulseAcceptor
 from board.meters_em import EmMeters
-from sim.harness import PanelLink, free_ports
+from sim.harness import PanelLink
 from sim.meter_monitor import MeterMonitor
 from sim.pulse_acceptor import PulseAcceptorPeer
 
@@ -33,9 +33,9 @@ class Store:
 @pytest.fixture
 def board():
     state = tempfile.mkdtemp(prefix="jeton-panel-")
-    console, cctalk, panel = free_ports(3)
-    b = emulated.Board(state, console, cctalk, panel)
-    b.ports = (console, cctalk, panel)
+    b = emulated.Board(state, 0, 0, 0)  # 0: ports the board binds itself (never picked free, bound later)
+    bound = dict(b.ports)
+    b.ports = (bound["console"], bound["cctalk"], bound["panel"])
     stop = threading.Event()
     yield b
     stop.set()

@@ -70,7 +70,7 @@ def test_a_source_stuck_at_run_time_tilts_rng_at_the_reseed(tmp_path: Path) -> N
         assert rng_tilt(cab) is None
         cab.panel.tap.send_line("entropy stuck")
         why = wait_for_tilt(cab, True)
-        assert why is not None and "rct" in why, why  # repetition count: a value repeated 4 times
+        assert why is not None and "rct" in why, why  # repetition count: a value repeated 7 times (C for the 7-bit claim)
         credits = cab.meters()["credits"]
         cab.panel.press("play")
         assert cab.meters()["games_played"] == 0 and cab.meters()["credits"] == credits  # no play on an rng tilt

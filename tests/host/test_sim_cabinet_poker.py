@@ -26,13 +26,23 @@ def test_act_sends_hold_lines() -> None:
     assert sent == [("hold", 3), ("auto", 0)]
 
 
-def test_the_panel_marks_held_cards() -> None:
-    screen = {"reels": [["As", "Kd", "7c", "7h", "2s"]], "hand": OPEN["hand"], "state": "hold", "game": {}}
+def panel_text(screen: dict, lang: str = "fr") -> str:
     cab = SimpleNamespace(panel=SimpleNamespace(screen=screen, lamps={}), firmware=SimpleNamespace(lines=[]))
     out = Console(width=120, record=True)
-    out.print(cabinet.render(cab, ""))
-    text = out.export_text()
+    out.print(cabinet.render(cab, "", lang))
+    return out.export_text()
+
+
+def test_the_panel_marks_held_cards_while_the_hand_waits_and_not_after_the_draw() -> None:
+    screen = {"reels": [["As", "Kd", "7c", "7h", "Ts"]], "hand": OPEN["hand"], "state": "hold", "game": {}}
+    text = panel_text(screen)
     line = next(ln for ln in text.splitlines() if "GARDÉE" in ln)
-    cards = next(ln for ln in text.splitlines() if "Kd" in ln)
-    assert line.count("GARDÉE") == 1 and abs(line.index("GARDÉE") - cards.index("Kd")) <= 3  # under card 2
+    cards = next(ln for ln in text.splitlines() if "K\u2666" in ln)  # the card, not its code "Kd"
+    assert "Kd" not in text and "10\u2660" in cards and "A\u2660" in cards
+    assert line.count("GARDÉE") == 1 and abs(line.index("GARDÉE") - cards.index("K\u2666")) <= 3  # under card 2
     assert "1-5 garder/hold" in text
+    assert "HELD" in panel_text(screen, "en")
+    # issue 23.14: once drawn the final hand shows no hold mark
+    drawn = dict(screen, state="credit", hand={"held": [0, 1, 0, 0, 0], "open": False})
+    text = panel_text(drawn)
+    assert "GARDÉE" not in text and "K\u2666" in text

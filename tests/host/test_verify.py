@@ -3,6 +3,8 @@ release, for several seeds; one changed byte in the release's image, or in the i
 runs, makes them differ."""
 from __future__ import annotations
 
+import base64
+import hashlib
 import shutil
 from pathlib import Path
 
@@ -85,7 +87,14 @@ def test_the_tool_checks_the_signature_first_when_given_a_key_and_refuses_bad_se
     shutil.copytree(rel, d)
     sign.sign(d, tmp_path / "k.pem")
     code, out = _tool(capsys, "--seed", "00", str(d), "--pub", str(tmp_path / "k.pub.pem"))
-    assert code == 0 and out.startswith("hmac-sha256 ")
+    # which key signed it, by its fingerprint: SHA-256 of the DER SubjectPublicKeyInfo, which is the
+    # base64 body of a "PUBLIC KEY" PEM (RFC 7468 section 13)
+    pem = (tmp_path / "k.pub.pem").read_text().splitlines()
+    der = base64.b64decode("".join(pem[pem.index("-----BEGIN PUBLIC KEY-----") + 1:pem.index("-----END PUBLIC KEY-----")]))
+    first, last = out.splitlines()
+    assert first == (f"release {release.version()} (number {release.counter(release.version())}) signed by "
+                     f"{tmp_path / 'k.pub.pem'} (key SHA-256 {hashlib.sha256(der).hexdigest()}); every file checked")
+    assert code == 0 and last.startswith("hmac-sha256 ")
     (d / "models" / "sept-royal-87.json").write_bytes(b"{}")
     code, out = _tool(capsys, "--seed", "00", str(d), "--pub", str(tmp_path / "k.pub.pem"))
     assert code == 1 and "models/sept-royal-87.json" in out

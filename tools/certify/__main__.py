@@ -8,8 +8,11 @@ with the reason when any bet level is below the 83 % floor of by-law s. 93 (no o
 device's boot check trusts) and exits 1, naming the difference, on a missing certificate, a math
 hash or an exact return or hit frequency that differs (`make certify`).
 --jurisdiction vlt checks the game against the profile it is offered under (firmware/jurisdiction.py):
-maximum bet x credit value <= $2.50, largest prize <= $1,000, credit value <= $0.25 (--denom CENTS,
-default firmware/config.py DENOM_CENTS), return >= 83 %; a broken rule is a refusal that names it (exit 1).
+maximum bet x credit value <= $2.50, the most one game can pay (lines, scatter, the whole free-spin
+series and the progressive at its ceiling; tools/certify/maxpay.py) <= $1,000, a progressive with a
+ceiling, credit value <= $0.25 (--denom CENTS, default firmware/config.py DENOM_CENTS), return >= 83 %;
+a broken rule is a refusal that names it (exit 1). A progressive whose rate cannot fit under its
+ceiling (the roll-over would grow without end) is refused under every profile.
 """
 from __future__ import annotations
 
@@ -24,6 +27,8 @@ from firmware import jurisdiction
 from games.model import Model, ModelError
 from tools.certify import core, keno
 from tools.certify.core import load_model
+from tools.certify.maxpay import describe
+from tools.certify.progressive import ceiling_refusals
 
 CERT_DIR = os.path.join("games", "certs")
 
@@ -44,12 +49,15 @@ def summary(rep: dict, secs: float) -> str:
         ", free-spin cycle %d" % rep["free_cycle"] if rep["free_cycle"] else "", secs)]
     for bet, b in rep["bets"].items():
         lines.append("  bet %-4s RTP %s = %.4f %%  hit 1 in %.3f  σ %.3f  VI90 %.2f  feature %.2f %% of return"
+                     "  one game pays at most %s"
                      % (bet, short(b["rtp"]), b["rtp_float"] * 100, 1 / b["hit_frequency_float"], b["std_dev"],
-                        b["volatility_index_90"], b["feature_share"] * 100))
+                        b["volatility_index_90"], b["feature_share"] * 100, describe(b["max_award"])))
     p = rep.get("progressive")
     if p:
-        lines.append("  progressive: %s at bet %d, reset %d, grows by %s of every credit wagered "
-                     "(the returns above count it at its reset: a floor)" % (p["pay"], p["bet"], p["reset"], p["rate"]))
+        lines.append("  progressive: %s at bet %d, reset %d, %s, grows by %s of every credit wagered at bet %d "
+                     "(the returns above count it at its reset: a floor)" % (
+                         p["pay"], p["bet"], p["reset"], "no ceiling" if p["ceiling"] is None else "ceiling %d" % p["ceiling"],
+                         p["rate"], p["bet"]))
         lines.append("  progressive won 1 in %.0f games at bet %d; return at bet %d: %s"
                      % (p["one_in"], p["bet"], p["bet"], ", ".join("%.4f %% at %.0f" % (v["return_float"] * 100, v["level"])
                                                                  for v in p["levels"])))
@@ -76,8 +84,20 @@ def check_cert(path: str, cert: dict, cert_dir: str, quiet: bool, kind=core) -> 
     return not diffs
 
 
-def limit_refusals(raw: dict, juris: str, denom: int) -> list[str]:
-    """The profile's bet, prize and credit-value rules the game breaks, for every kind of game."""
+def maxima(kind, cert: dict) -> list[int | None]:
+    """The most one game pays at each bet level, in order (keno: the largest over its spot counts)."""
+    if kind is keno:
+        out: list[int | None] = []
+        for b in cert["bets"]:
+            per = [sp["bets"][b]["max_award"] for sp in cert["spots"].values()]
+            out.append(None if None in per else max(per))
+        return out
+    return [f["max_award"] if isinstance(f, dict) else f.max_award for f in cert["bets"].values()]
+
+
+def limit_refusals(raw: dict, juris: str, denom: int, most: list[int | None]) -> list[str]:
+    """The profile's bet, prize and credit-value rules the game breaks, for every kind of game:
+    most is what one game can pay at most at each bet level (maxima)."""
     fmt = raw.get("format")
     if fmt == "jeton-keno/1":
         from games.keno_model import KenoModel
@@ -89,7 +109,7 @@ def limit_refusals(raw: dict, juris: str, denom: int) -> list[str]:
         m = PokerModel(raw)
     else:
         m = Model(raw)
-    return jurisdiction.check_game(juris, denom, m.bets, jurisdiction.largest_prize(m))
+    return jurisdiction.check_game(juris, denom, m.bets, most, m.progressive)
 
 
 def write_cert(cert_dir: str, cert: dict, kind, quiet: bool) -> None:
@@ -105,7 +125,7 @@ def write_cert(cert_dir: str, cert: dict, kind, quiet: bool) -> None:
 
 def profile_refusals(raw: dict, cert: dict, juris: str, denom: int) -> list[str]:
     """Every rule of the jurisdiction profile the game breaks, each naming it."""
-    out = limit_refusals(raw, juris, denom)
+    out = limit_refusals(raw, juris, denom, maxima(core, cert))
     for bet, f in cert["bets"].items():
         why = jurisdiction.check_return(juris, f.rtp.numerator, f.rtp.denominator)
         if why:
@@ -169,8 +189,8 @@ def _reels_or_keno(path: str, raw: dict, a: argparse.Namespace, reports: list) -
     if not a.json:
         print(keno.summary(rep, secs) if kind is keno else summary(rep, secs))
     # keno's floor is checked per spot count by below_floor; its limits like any game's
-    bad = kind.below_floor(cert) + (limit_refusals(raw, a.jurisdiction, a.denom) if kind is keno
-                                    else profile_refusals(raw, cert, a.jurisdiction, a.denom))
+    bad = kind.below_floor(cert) + (limit_refusals(raw, a.jurisdiction, a.denom, maxima(keno, cert)) if kind is keno
+                                    else profile_refusals(raw, cert, a.jurisdiction, a.denom) + ceiling_refusals(cert))
     for reason in bad:
         print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
     rc = 1 if bad else 0
@@ -191,7 +211,7 @@ def _poker(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
     if not a.json:
         print(pr.summary(rep))
     rc = 0
-    bad = pr.below_floor(rep) + limit_refusals(raw, a.jurisdiction, a.denom)
+    bad = pr.below_floor(rep) + limit_refusals(raw, a.jurisdiction, a.denom, maxima(pr, rep))
     for reason in bad:
         print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
     if bad:

@@ -12,6 +12,7 @@ from games.model import Model, read
 from tools.certify.beside import beside
 from tools.certify.feature import SpinLaw, expected_spins, feature_moments
 from tools.certify.joint import line_entries, spin_distribution
+from tools.certify.maxpay import game_max, max_award_mismatches
 from tools.certify.progressive import progressive_figures
 
 FLOOR = Fraction(RTP_FLOOR_NUM, RTP_FLOOR_DEN)  # by-law s. 93; no option lowers it
@@ -36,6 +37,7 @@ class BetFigures:
         self.feature_second = Fraction(0)  # E[F^2] per game
         self.triggers: dict[int, Fraction] = {}  # initial free spins -> probability per game
         self._free = None  # (model, SpinLaw, free spin's {(credits, scatters): weight}, scale)
+        self.max_award: int | None = 0  # the most one game pays (maxpay.py); None: nothing bounds it
         self._spins = None
 
     # for the PAR sheet only, so computed on demand: certification does not pay for them
@@ -105,6 +107,7 @@ def certify_model(raw: dict, jobs: int = 2) -> dict:
             law = SpinLaw(m, free, m.free.cycle) if free else None
             cache[src] = (base, free, law, line_entries(m, m.base, src))
         out["bets"][bet] = _figures(m, bi, bet, *cache[src], scale)
+        out["bets"][bet].max_award = game_max(m, bi, cache[src][0], cache[src][1], scale)
         if out["bets"][bet].rtp != device[bi]:
             raise RuntimeError("bet %d: the certifier's return differs from the device's recomputation" % bet)
     return out
@@ -264,20 +267,23 @@ def to_json(cert: dict) -> dict:
                         for e in f.entries],
             "convergence": convergence(f),
             "feature": _feature_json(f),
+            "max_award": f.max_award,
         }
     prog = cert.get("progressive")
     return {"id": cert["id"], "math_hash": cert["math_hash"], "cycle": cert["cycle"],
             "free_cycle": cert["free_cycle"],
             "progressive": None if not prog else {
-                "pay": prog["pay"], "bet": prog["bet"], "reset": prog["reset"],
+                "pay": prog["pay"], "bet": prog["bet"], "reset": prog["reset"], "ceiling": prog.get("ceiling"),
                 "rate": "%d/%d" % (prog["num"], prog["den"]),
                 "note": "rtp counts the progressive at its reset (a floor); contributions add rate of "
-                        "every credit wagered, returned when the progressive is won",
+                        "every credit wagered at its bet, returned when the progressive is won (past the "
+                        "ceiling, with the next reset)",
                 **_progressive_json(cert)},
             "floor": frac_str(FLOOR), "by_law": "s. 93: return of each game >= 83 %",
             "rtp": {b: v["rtp"] for b, v in bets.items()},
             "hit_frequency": {b: v["hit_frequency"] for b, v in bets.items()},
             "std_dev": {b: v["std_dev"] for b, v in bets.items()},
+            "max_award": {b: v["max_award"] for b, v in bets.items()},
             "bets": bets}
 
 
@@ -300,6 +306,8 @@ def certificate(cert: dict) -> dict:
     return {"id": cert["id"], "math_hash": cert["math_hash"],
             "rtp": {str(b): frac_str(f.rtp) for b, f in cert["bets"].items()},
             "hit_frequency": {str(b): frac_str(f.hit) for b, f in cert["bets"].items()},
+            # the most one game pays at each bet (null: nothing bounds it), for a prize limit (vlt)
+            "max_award": {str(b): f.max_award for b, f in cert["bets"].items()},
             "floor": frac_str(FLOOR), "tool": "tools.certify", "format": "jeton-cert/1"}
 
 
@@ -339,7 +347,7 @@ def cert_mismatches(cert: dict, shipped: dict) -> list[str]:
         for bet in have:
             if bet not in want[key]:
                 out.append("bet %s: certified %s for a bet the model does not offer" % (bet, what))
-    return out
+    return out + max_award_mismatches(want["max_award"], shipped.get("max_award"))
 
 
 def below_floor(cert: dict) -> list[str]:

@@ -14,6 +14,7 @@ from fractions import Fraction
 from games.canon import math_hash
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
 from games.keno_model import FORMAT, KenoModel
+from tools.certify.maxpay import keno_max, max_award_mismatches
 
 FLOOR = Fraction(RTP_FLOOR_NUM, RTP_FLOOR_DEN)
 
@@ -47,6 +48,8 @@ def certify(raw: dict) -> dict:
     for s in m.spots:
         law = catch_law(m.numbers, m.drawn, s)
         out["spots"][s] = {"law": law, "bets": {b: _figures(law, m.pay[s][bi], b) for bi, b in enumerate(m.bets)}}
+        for bi, b in enumerate(m.bets):  # the best catch that can happen: one game's most
+            out["spots"][s]["bets"][b]["max_award"] = keno_max(m.numbers, m.drawn, m.pay[s][bi], s)
     return out
 
 
@@ -68,6 +71,7 @@ def to_json(cert: dict) -> dict:
             "bets": {str(b): {"rtp": frac_str(f["rtp"]), "rtp_float": float(f["rtp"]),
                               "hit_frequency": frac_str(f["hit"]), "hit_frequency_float": float(f["hit"]),
                               "std_dev": f["std_dev"], "variance": frac_str(f["variance"]),
+                              "max_award": f["max_award"],
                               "pays": [dict(e, probability=frac_str(e["probability"]), **{"return": frac_str(e["return"])})
                                        for e in f["pays"]]}
                      for b, f in sp["bets"].items()}}
@@ -96,6 +100,9 @@ def certificate(cert: dict) -> dict:
             "rtp": {str(s): {str(b): frac_str(f["rtp"]) for b, f in sp["bets"].items()} for s, sp in cert["spots"].items()},
             "hit_frequency": {str(s): {str(b): frac_str(f["hit"]) for b, f in sp["bets"].items()}
                               for s, sp in cert["spots"].items()},
+            # the most one game pays per spot count and bet, for a prize limit (vlt)
+            "max_award": {str(s): {str(b): f["max_award"] for b, f in sp["bets"].items()}
+                          for s, sp in cert["spots"].items()},
             "floor": frac_str(FLOOR), "tool": "tools.certify", "format": "jeton-cert/1"}
 
 
@@ -136,4 +143,9 @@ def cert_mismatches(cert: dict, shipped: dict) -> list[str]:
         for s in have:
             if s not in want[key]:
                 out.append("%s spots: certified %s for a spot count the model does not offer" % (s, what))
+    have = shipped.get("max_award")
+    if not isinstance(have, dict):
+        return out + max_award_mismatches({}, have)
+    for s, per in want["max_award"].items():
+        out += max_award_mismatches(per, have.get(s, {}), s + " spots, bet %s")
     return out

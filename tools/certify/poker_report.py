@@ -9,9 +9,12 @@ import math
 import time
 from fractions import Fraction
 
+import numpy as np
+
 from games.canon import math_hash
 from games.poker_model import PokerModel
 from tools.certify.core import FLOOR, frac_str
+from tools.certify.maxpay import max_award_mismatches, poker_max
 from tools.certify.poker import analyse
 
 
@@ -25,8 +28,9 @@ def certify_poker(raw: dict) -> dict:
            "deck": m.deck, "deals": math.comb(m.deck, 5), "deal_classes": len(a.deals),
            "award_names": [n["en"] for n in m.names] + ["nothing"],
            "strategy_patterns": len(m.strategy) if m.strategy else 0, "bets": {}}
+    classes = set(np.unique(a.cls5).tolist())  # the award classes some 5-card hand makes
     for bet, f in res["bets"].items():
-        b = {"pays": f["pays"]}
+        b = {"pays": f["pays"], "max_award": poker_max(f["pays"], classes)}
         for name in ("optimal", "strategy"):
             o = f[name]
             b[name] = None if o is None else {
@@ -58,7 +62,7 @@ def below_floor(rep: dict) -> list[str]:
 def to_json(rep: dict) -> dict:
     bets = {}
     for bet, b in rep["bets"].items():
-        e = {"pays": b["pays"]}
+        e = {"pays": b["pays"], "max_award": b["max_award"]}
         for name in ("optimal", "strategy"):
             o = b[name]
             if o is None:
@@ -83,6 +87,7 @@ def to_json(rep: dict) -> dict:
             "strategy_rtp": {b: v["strategy"]["rtp"] if v["strategy"] else None for b, v in bets.items()},
             "hit_frequency": {b: v["optimal"]["hit_frequency"] for b, v in bets.items()},
             "std_dev": {b: v["optimal"]["std_dev"] for b, v in bets.items()},
+            "max_award": {b: v["max_award"] for b, v in bets.items()},
             "bets": bets, "seconds": rep["seconds"], "cpu_seconds": rep["cpu_seconds"]}
 
 
@@ -92,6 +97,8 @@ def certificate(rep: dict) -> dict:
             "rtp": {str(b): frac_str(v["optimal"]["rtp"]) for b, v in rep["bets"].items()},
             "strategy_rtp": {str(b): frac_str(v["strategy"]["rtp"]) for b, v in rep["bets"].items()},
             "hit_frequency": {str(b): frac_str(v["optimal"]["hit"]) for b, v in rep["bets"].items()},
+            # the most one hand pays at each bet (the best award a hand can make), for a prize limit
+            "max_award": {str(b): v["max_award"] for b, v in rep["bets"].items()},
             "floor": frac_str(FLOOR), "tool": "tools.certify", "format": "jeton-cert/1"}
 
 
@@ -110,7 +117,7 @@ def cert_mismatches(rep: dict, shipped: dict) -> list[str]:
                 ok = False
             if not ok:
                 out.append("bet %s: %s %s differs from the certificate's %r" % (bet, key, v, have.get(bet)))
-    return out
+    return out + max_award_mismatches(want["max_award"], shipped.get("max_award"))
 
 
 def summary(rep: dict) -> str:

@@ -1,4 +1,7 @@
-"""PAR sheets: `python -m tools.par [MODEL ...] [--out build/par]` (make par: every shipped model).
+"""PAR sheets: `python -m tools.par [GAME ...] [--out build/par]` (make par: every shipped model).
+
+GAME is a game id, as `make run GAMES=` takes it (`aurore-88`: games/models/aurore-88.json), or the
+path of a model file.
 
 For each model: a terminal summary, and in the output directory <id>.md (with its charts as
 <id>-bet<B>-*.svg beside it) and <id>.html (charts inline): the exact figures per bet level, the reel
@@ -7,7 +10,10 @@ return, the free spins feature, the progressive, the win distribution (log scale
 included) and the convergence of the realised return. Keno (tools/par/keno_sheet.py): per spot
 count and bet. Video poker (tools/par/poker_sheet.py): optimal play and the built-in strategy per
 bet level, each award's chance and part of the return, the strategy's hold patterns, checked
-against the shipped certificate. Every figure is the certifier's (`python -m tools.certify --json`). --png also renders each sheet to <id>.png in headless Chromium.
+against the shipped certificate. Every figure is the certifier's (`python -m tools.certify --json`).
+Each sheet opens with what a lab files it under (tools/par/filing.py: the software version, the
+source's date, the denomination), and writes long exact fractions in full at its end. --pdf also
+prints each sheet to <id>.pdf in headless Chromium (make par-pdf).
 """
 from __future__ import annotations
 
@@ -15,34 +21,33 @@ import argparse
 import glob
 import os
 import sys
-import time
 
 from tqdm import tqdm
 
 from tools.certify import keno
 from tools.certify.core import certify_model, load_model
 from tools.certify.poker_report import certify_poker
-from tools.par import browser, keno_sheet, poker_sheet, render, sheet
+from tools.par import browser, filing, keno_sheet, poker_sheet, render, sheet
 from tools.progress import wanted
 
 
-def build(path: str) -> tuple[dict, list[tuple]]:
-    """(the certifier's result, the sheet's blocks) of one model file."""
+def build(path: str, epoch: int | None = None) -> tuple[dict, list[tuple]]:
+    """(the certifier's result, the sheet's blocks) of one model file; epoch: the source's date
+    (tools/par/filing.py source_epoch), None: undated. Nothing of the run (its time) is written."""
     raw = load_model(path)
-    t0 = time.perf_counter()
     if keno.is_keno(raw):  # issue 13: its own figures, per spot count
         cert = keno.certify(raw)
-        return cert, keno_sheet.blocks(cert, raw, time.perf_counter() - t0)
+        return cert, keno_sheet.blocks(cert, raw, epoch)
     if poker_sheet.is_poker(raw):  # issue 13: one solver run, optimal play and the built-in strategy
         rep = certify_poker(raw)
-        return rep, poker_sheet.blocks(rep, raw)
+        return rep, poker_sheet.blocks(rep, raw, epoch=epoch)
     cert = certify_model(raw)
-    return cert, sheet.blocks(cert, raw, time.perf_counter() - t0)
+    return cert, sheet.blocks(cert, raw, epoch)
 
 
-def write(path: str, out: str) -> str:
+def write(path: str, out: str, epoch: int | None = None) -> str:
     """Writes the sheet of one model into out; returns its one-line summary."""
-    return save(*build(path), out)
+    return save(*build(path, epoch), out)
 
 
 def save(cert: dict, blocks: list[tuple], out: str) -> str:
@@ -65,19 +70,44 @@ def save(cert: dict, blocks: list[tuple], out: str) -> str:
                                     f" σ {f.std_dev:.2f})" for b, f in cert["bets"].items())
 
 
+MODELS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "games", "models")
+
+
+def model_path(game: str, models: str = MODELS) -> str:
+    """The model file of a game id (models/<id>.json) or a model file's own path; ValueError, in one
+    line naming the shipped ids, when it is neither."""
+    if os.path.isfile(game):
+        return game
+    by_id = os.path.join(models, game + ".json")
+    if os.sep not in game and "/" not in game and os.path.isfile(by_id):
+        return by_id
+    ids = sorted(f[:-5] for f in os.listdir(models) if f.endswith(".json"))
+    raise ValueError("%s: no such game id or model file (game ids: %s)" % (game, ", ".join(ids)))
+
+
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tools.par")
-    ap.add_argument("models", nargs="*")
+    ap = argparse.ArgumentParser(prog="python -m tools.par", description=__doc__.split("\n\n")[0])
+    ap.add_argument("models", nargs="*", metavar="GAME",
+                    help="a game id (aurore-88) or a model file (default: every shipped model)")
     ap.add_argument("--out", default=os.path.join("build", "par"))
-    ap.add_argument("--png", action="store_true", help="also <id>.png, each sheet rendered by headless Chromium")
+    ap.add_argument("--pdf", action="store_true", help="also <id>.pdf, each sheet printed by headless Chromium")
     a = ap.parse_args(argv)
-    paths = a.models or sorted(glob.glob(os.path.join("games", "models", "*.json")))
+    try:
+        paths = [model_path(m) for m in a.models] or sorted(glob.glob(os.path.join(MODELS, "*.json")))
+    except ValueError as e:
+        ap.exit(2, "%s: %s\n" % (ap.prog, e))
+    for p in paths:
+        try:
+            load_model(p)
+        except (OSError, ValueError) as e:  # json.JSONDecodeError is a ValueError
+            ap.exit(2, "%s: %s: not a model: %s\n" % (ap.prog, p, e))
+    epoch = filing.source_epoch()  # the source's date, the same for every sheet of the run
     bar = tqdm(paths, desc="PAR sheets", unit="model", file=sys.stderr, disable=not wanted())
     for p in bar:
         bar.set_postfix_str(os.path.basename(p))
-        tqdm.write(write(p, a.out))
-        if a.png:
+        tqdm.write(write(p, a.out, epoch))
+        if a.pdf:
             page = os.path.join(a.out, load_model(p)["id"] + ".html")
-            browser.screenshot(page, page[:-5] + ".png", browser.measure(page)["height"])
+            browser.pdf(page, page[:-5] + ".pdf", epoch)
     print("PAR sheets in %s/" % a.out)
     return 0

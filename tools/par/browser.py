@@ -1,5 +1,5 @@
-"""A PAR sheet in headless Chromium: a full-page PNG, and every chart label's box read through the
-DOM, with whether it touches a drawn shape (bar, band, line, axis) or another label.
+"""A PAR sheet in headless Chromium: the PDF a lab files, a full-page PNG, and every chart label's
+box read through the DOM, with whether it touches a drawn shape (bar, band, line, axis) or another label.
 
 Chromium is Debian's `chromium` package with the DejaVu fonts (`make browser-tools` installs them
 when missing); nothing is downloaded at run time.
@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 
 PACKAGES = ("chromium", "fonts-dejavu-core")
 WIDTH = 1150  # px: the sheet's max width plus its margins
@@ -60,7 +61,7 @@ def find() -> str | None:
     return None
 
 
-def _run(args: list[str], timeout: int = 120) -> str:
+def _run(args: list[str], timeout: int = 120, env: dict | None = None) -> str:
     exe = find()
     if exe is None:
         raise BrowserError("no headless Chromium: make browser-tools (apt-get install -y --no-install-recommends "
@@ -69,7 +70,7 @@ def _run(args: list[str], timeout: int = 120) -> str:
         cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
                "--disable-dev-shm-usage", "--user-data-dir=" + profile, *args]
         try:
-            res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+            res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
         except subprocess.TimeoutExpired as e:
             raise BrowserError("chromium did not finish in %d s: %s" % (timeout, " ".join(cmd))) from e
     if res.returncode:
@@ -110,3 +111,30 @@ def screenshot(page: str, png: str, height: int) -> str:
     if not os.path.exists(png):
         raise BrowserError("chromium wrote no screenshot " + png)
     return png
+
+
+# the PDF's creation and modification dates as Chromium writes them (PDF 32000-1, 7.9.4): the
+# printing's time, replaced by the source's so that the same source prints the same file
+PDF_DATE = re.compile(rb"D:\d{14}\+00'00'")
+
+
+def pdf(page: str, out: str, epoch: int | None) -> str:
+    """The sheet printed to a PDF by Chromium (`--print-to-pdf`, US Letter, no header or footer:
+    nothing of the run on the page); its dates the source's (epoch, tools/par/filing.py) when known."""
+    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+    if os.path.exists(out):
+        os.remove(out)
+    _run(["--no-pdf-header-footer", "--print-to-pdf=" + os.path.abspath(out), "file://" + os.path.abspath(page)],
+         env=dict(os.environ, TZ="UTC"))
+    if not os.path.exists(out):
+        raise BrowserError("chromium wrote no PDF " + out)
+    if epoch is not None:
+        with open(out, "rb") as fh:
+            doc = fh.read()
+        stamp = time.strftime("D:%Y%m%d%H%M%S+00'00'", time.gmtime(epoch)).encode()
+        doc, n = PDF_DATE.subn(stamp, doc)  # the same length: the cross-reference offsets stay right
+        if n == 0:
+            raise BrowserError("no creation date in the PDF to set (Chromium's format changed?): " + out)
+        with open(out, "wb") as fh:
+            fh.write(doc)
+    return out

@@ -16,7 +16,8 @@ from games.poker_model import RANKS, PokerModel
 from tools.certify import poker_report
 from tools.certify.core import FLOOR, Z, convergence
 from tools.par import charts
-from tools.par.sheet import BUCKETS, bucket_label, bucket_tick, bucketed, exact, one_in, pct
+from tools.par.filing import Exact, filing_blocks
+from tools.par.sheet import BUCKETS, MOST, MOST_NOTE, bucket_label, bucket_tick, bucketed, exact, most, one_in, pct
 
 CERT_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                         "games", "certs")
@@ -126,7 +127,7 @@ def _verdict(js: dict) -> str:
     return "both pass" if not bad else "REFUSED: %s below" % " and ".join(bad)
 
 
-def group_blocks(ident: str, rep: dict, js: dict, bets: list[int]) -> list[tuple]:
+def group_blocks(ident: str, rep: dict, js: dict, bets: list[int], ex: Exact | None = None) -> list[tuple]:
     bet = bets[0]
     b, e = rep["bets"][bet], js["bets"][str(bet)]
     what = _bets(bets)
@@ -137,16 +138,18 @@ def group_blocks(ident: str, rep: dict, js: dict, bets: list[int]) -> list[tuple
         sa = st["awards"][i] if st else None
         pays = "/".join(str(rep["bets"][x]["pays"][i]) for x in bets) if i < len(b["pays"]) else "—"
         row = [a["name"], pays]
-        for x in (a, sa):
+        for x, how in ((a, "optimal play"), (sa, "the built-in strategy")):
             if x is None:
                 row += ["—", "—", "—"]
                 continue
-            row += [exact(x["probability"]), one_in(x["one_in"]) if x["one_in"] else "never",
+            row += [exact(x["probability"], ex, "%s, %s: the chance of %s" % (what, how, a["name"])), one_in(x["one_in"]) if x["one_in"] else "never",
                     pct(float(Fraction(x["return"])), 4) if a["pay"] else "—"]
         rows.append(row)
-    rows.append(["total (hit frequency, return)", "", exact(opt["hit_frequency"]), one_in(1 / opt["hit_frequency_float"]),
+    rows.append(["total (hit frequency, return)", "", exact(opt["hit_frequency"], ex, "%s, optimal play: the hit frequency" % what),
+                 one_in(1 / opt["hit_frequency_float"]),
                  pct(opt["rtp_float"], 4)] + (["—"] * 3 if not st else
-                                              [exact(st["hit_frequency"]), one_in(1 / st["hit_frequency_float"]),
+                                              [exact(st["hit_frequency"], ex, "%s, the built-in strategy: the hit frequency" % what),
+                                               one_in(1 / st["hit_frequency_float"]),
                                                pct(st["rtp_float"], 4)]))
     out.append(("table", "%s: each award's chance per game and its part of the return, optimal play and the "
                 "built-in strategy" % what,
@@ -186,21 +189,24 @@ def group_blocks(ident: str, rep: dict, js: dict, bets: list[int]) -> list[tuple
     return out
 
 
-def blocks(rep: dict, raw: dict, cert_dir: str = CERT_DIR) -> list[tuple]:
-    """rep: poker_report.certify_poker(raw), the one solver run of this pay table."""
+def blocks(rep: dict, raw: dict, cert_dir: str = CERT_DIR, epoch: int | None = None) -> list[tuple]:
+    """rep: poker_report.certify_poker(raw), the one solver run of this pay table; epoch: the
+    source's date (tools/par/filing.py), None: undated."""
     js = poker_report.to_json(rep)
     m = PokerModel(raw)
     ident = rep["id"]
+    ex = Exact()
     B: list[tuple] = [("h1", "PAR sheet — %s / %s (%s)" % (raw["name"]["fr"], raw["name"]["en"], ident))]
     B.append(("p", "Math hash (SHA-256 of the canonical model, pay table and built-in strategy): `%s`; model format `%s`."
               % (js["math_hash"], js["format"])))
+    B += filing_blocks(list(m.bets), epoch)
     diffs = cert_check(rep, cert_dir)
     B.append(("p", "Video poker, %d-card deck%s; %s deals (%s suit-symmetry classes) × 32 holds, every draw counted "
               "exactly. Bets %s credits. Floor (by-law s. 93): %s = %s, for optimal play and for the built-in "
-              "strategy (the auto-hold). Certified by `tools.certify` in %.2f s (%.2f s CPU); %s." % (
+              "strategy (the auto-hold). Certified by `tools.certify`; %s." % (
                   m.deck, {"none": "", "deuces": ", deuces wild", "joker": ", the joker wild"}[raw.get("wild", "none")],
                   f"{js['deals']:,}", f"{js['deal_classes']:,}", ", ".join(str(b) for b in m.bets),
-                  js["floor"], pct(float(FLOOR), 0), rep["seconds"], rep["cpu_seconds"],
+                  js["floor"], pct(float(FLOOR), 0),
                   "matches its certificate `games/certs/%s.json`" % ident if not diffs
                   else "CERTIFICATE: " + "; ".join(diffs))))
     if raw.get("source"):
@@ -208,18 +214,22 @@ def blocks(rep: dict, raw: dict, cert_dir: str = CERT_DIR) -> list[tuple]:
     rows = []
     for bet, e in js["bets"].items():
         st = e["strategy"]
-        rows.append([bet, exact(e["optimal"]["rtp"]), pct(e["optimal"]["rtp_float"]),
-                     exact(st["rtp"]) if st else "—", pct(st["rtp_float"]) if st else "—",
+        rows.append([bet, exact(e["optimal"]["rtp"], ex, "bet %s: the return, optimal play" % bet), pct(e["optimal"]["rtp_float"]),
+                     exact(st["rtp"], ex, "bet %s: the return, the built-in strategy" % bet) if st else "—",
+                     pct(st["rtp_float"]) if st else "—",
                      pct(e["strategy_gap_float"]) if st else "—",
-                     pct(e["strategy_agrees_with_optimal"], 2) if st else "—", _verdict(e)])
+                     pct(e["strategy_agrees_with_optimal"], 2) if st else "—", _verdict(e), most(e["max_award"])])
     B.append(("table", "Return by bet level: optimal play and the built-in strategy",
               ["bet", "optimal (exact)", "optimal", "built-in (exact)", "built-in", "gap to optimal",
-               "deals held as optimal", "83 % floor"], rows))
+               "deals held as optimal", "83 % floor", MOST], rows))
+    B.append(("p", MOST_NOTE))
     rows = []
     for bet, e in js["bets"].items():
         o, st = e["optimal"], e["strategy"]
-        rows.append([bet, "%s (%s)" % (exact(o["hit_frequency"]), pct(o["hit_frequency_float"], 3)),
-                     "%s (%s)" % (exact(st["hit_frequency"]), pct(st["hit_frequency_float"], 3)) if st else "—",
+        rows.append([bet, "%s (%s)" % (exact(o["hit_frequency"], ex, "bet %s: the hit frequency, optimal play" % bet),
+                                       pct(o["hit_frequency_float"], 3)),
+                     "%s (%s)" % (exact(st["hit_frequency"], ex, "bet %s: the hit frequency, the built-in strategy" % bet),
+                                  pct(st["hit_frequency_float"], 3)) if st else "—",
                      "%.4f" % o["std_dev"], "%.4f" % st["std_dev"] if st else "—",
                      "%.2f" % (Z["90"] * o["std_dev"])])
     B.append(("table", "Hit frequency and volatility by bet level", ["bet", "hit frequency, optimal (exact)",
@@ -230,7 +240,7 @@ def blocks(rep: dict, raw: dict, cert_dir: str = CERT_DIR) -> list[tuple]:
     B.append(("table", "Pay table: credits paid per award at each bet (a hand is paid the first award it forms)",
               ["award", "nom"] + ["bet %d" % b for b in m.bets], rows))
     for bets in groups(rep):
-        B += group_blocks(ident, rep, js, bets)
+        B += group_blocks(ident, rep, js, bets, ex)
     B.append(("h2", "Built-in strategy"))
     B.append(("p", "The auto-hold plays this list (`strategy` in the model, covered by the math hash): of the 32 holds "
               "of a deal it takes the one whose pattern comes first (ties: the lowest hold mask); no listed pattern: "
@@ -240,7 +250,7 @@ def blocks(rep: dict, raw: dict, cert_dir: str = CERT_DIR) -> list[tuple]:
     order = raw.get("strategy") or []
     B.append(("table", "Built-in strategy: %d hold patterns, first listed first held" % len(order),
               ["#", "pattern", "held cards"], [[str(i + 1), p, describe(m, p)] for i, p in enumerate(order)]))
-    return B
+    return B + ex.blocks()
 
 
 def summary(rep: dict, diffs: list[str]) -> str:

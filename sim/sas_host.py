@@ -1,0 +1,105 @@
+"""A SAS host of the project's own (pyserial), for what the independent host libraries lack: the
+general poll's exceptions, ACKs, repeated polls, bad CRCs, partial frames, floods. Written from
+SAS 6.02 (docs/sas.md), not from the firmware: its CRC is crccheck's CrcKermit, its BCD decoding
+its own. On the emulated board a message ends with a silence (board/emulated.py SAS_GAP_MS), so
+`gap` seconds separate what must not run together."""
+from __future__ import annotations
+
+import time
+
+import serial
+from crccheck.crc import CrcKermit
+
+from sim.sas_pty import accept_parity
+
+
+def crc(data: bytes) -> bytes:
+    """CRC-16/KERMIT, least significant byte first."""
+    return CrcKermit.calc(data).to_bytes(2, "little")
+
+
+def bcd(data: bytes) -> int:
+    digits = data.hex()
+    if not digits.isdigit():
+        raise ValueError(f"not BCD: {digits}")
+    return int(digits)
+
+
+class SasHost:
+    def __init__(self, path: str, address: int = 1, timeout: float = 1.0, gap: float = 0.15) -> None:
+        accept_parity()
+        self.address = address
+        self.gap = gap
+        self.port = serial.Serial(path, 19200, timeout=timeout)
+
+    def close(self) -> None:
+        self.port.close()
+
+    def send(self, data: bytes) -> None:
+        self.port.write(data)
+
+    def read(self, n: int) -> bytes:
+        return self.port.read(n)
+
+    def flush(self) -> None:
+        self.port.reset_input_buffer()
+
+    def settle(self) -> None:
+        """A silence: what was sent before is a message of its own."""
+        time.sleep(self.gap)
+
+    def sync(self) -> None:
+        """Silence, then drop what the machine sent unasked (its chirps while the link was down)."""
+        self.settle()
+        self.flush()
+
+    # --- polls -------------------------------------------------------------------------------------
+    def general_poll(self) -> int | None:
+        self.flush()
+        self.send(bytes([0x80 | self.address]))
+        b = self.read(1)
+        return b[0] if b else None
+
+    def exceptions(self, limit: int = 64) -> list[int]:
+        """General polls until 00: every exception pending, in the order reported."""
+        out: list[int] = []
+        for _ in range(limit):
+            code = self.general_poll()
+            if code is None:
+                raise TimeoutError("no answer to a general poll")
+            if code == 0:
+                return out
+            out.append(code)
+        raise RuntimeError(f"more than {limit} exceptions: {out}")
+
+    def long_poll(self, cmd: int, data: bytes = b"", with_crc: bool = False, reply: int = 0) -> bytes:
+        """Send a long poll (type R without data, else with its CRC) and read `reply` bytes."""
+        msg = bytes([self.address, cmd]) + data
+        if data or with_crc:
+            msg += crc(msg)
+        self.flush()
+        self.send(msg)
+        return self.read(reply) if reply else b""
+
+    def checked(self, cmd: int, reply: int, data: bytes = b"", with_crc: bool = False) -> bytes:
+        """A long poll whose reply echoes address and command and passes its CRC: the data."""
+        r = self.long_poll(cmd, data, with_crc, reply)
+        if len(r) != reply:
+            raise TimeoutError(f"long poll {cmd:02X}: {len(r)} of {reply} bytes: {r.hex()}")
+        if r[0] != self.address or r[1] != cmd:
+            raise ValueError(f"long poll {cmd:02X}: reply {r.hex()} does not echo it")
+        if crc(r[:-2]) != r[-2:]:
+            raise ValueError(f"long poll {cmd:02X}: bad CRC in {r.hex()}")
+        return r[2:-2]
+
+    def meter(self, cmd: int) -> int:
+        return bcd(self.checked(cmd, 8))
+
+    def command(self, cmd: int) -> int | None:
+        """01/02 and the like (type S, no data): the answer byte (the address: taken; 0x80|address: refused)."""
+        r = self.long_poll(cmd, with_crc=True, reply=1)
+        return r[0] if r else None
+
+    def ack(self) -> None:
+        self.send(bytes([self.address]))
+        self.settle()

@@ -1,0 +1,60 @@
+"""Issue 23.2: `make powercut` failed once with nothing but `make: *** Error 1`. A failing campaign
+prints its JSON summary, its seed and the reason (the violated check, or the exception that
+stopped a session, with where it was raised) before its non-zero exit; a passing one says nothing
+more than its JSON."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from sim import powercut
+
+ARGS = ["--cuts", "1", "--jobs", "1", "--jurisdiction", "casino", "--seed", "4242", "--no-progress"]
+
+
+def outcome(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, dict, list[str]]:
+    rc = powercut.main(argv)
+    out, err = capsys.readouterr()
+    (line,) = out.splitlines()  # stdout is the JSON summary and nothing else
+    return rc, json.loads(line), err.splitlines()
+
+
+def test_a_passing_campaign_prints_its_json_only(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, summary, err = outcome(capsys, ARGS)
+    assert rc == 0
+    assert summary["seed"] == 4242 and summary["cuts"] == 1 and summary["unrecovered"] == 0
+    assert err == ["power-cut campaign: 1 cuts in 1 sessions, seed 4242"]
+
+
+def test_an_exception_in_a_session_is_reported_with_seed_and_place(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(self, fw, peer, panel, console):
+        raise KeyError("credits")  # what a check might meet: a reply without the field it reads
+
+    monkeypatch.setattr(powercut.Session, "check", broken)  # the session runs in a forked worker: inherited
+    rc, summary, err = outcome(capsys, ARGS[:1] + ["2"] + ARGS[2:])
+    assert rc == 1
+    assert summary["seed"] == 4242 and summary["unrecovered"] == 1 and summary["cuts"] == 1
+    assert err[1].startswith("  seed 4242, casino: cut 1: the session stopped: KeyError: 'credits' (at "
+                             "test_powercut_report.py:"), err
+    assert err[-1] == ("powercut: FAILED, seed 4242: unrecovered 1; only 1 of 2 cuts (again: python -m sim.powercut "
+                       "--cuts 2 --jobs 1 --seed 4242 --jurisdiction casino)")
+
+
+def test_a_session_process_that_dies_is_reported(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(powercut.Session, "run", lambda self, cuts: os._exit(9))  # killed: no report at all
+    rc, summary, err = outcome(capsys, ARGS)
+    assert rc == 1
+    assert summary["seed"] == 4242 and summary["unrecovered"] == 1 and summary["cuts"] == 0
+    assert "a worker process: cut 0: the session stopped: " in err[1] and "BrokenProcessPool" in err[1], err
+    assert err[-1].startswith("powercut: FAILED, seed 4242: unrecovered 1; only 0 of 1 cuts (again: ")
+
+
+def test_every_violated_check_is_named() -> None:
+    summary = dict({k: 0 for k in powercut.SUMMARY_KEYS}, cuts=10, lost_credits=4, bitflips=3, bitflips_detected=2)
+    assert powercut.failures(summary, 10) == ["lost_credits 4", "1 of 3 bit flips not detected"]
+    assert powercut.failures(dict(summary, lost_credits=0, bitflips_detected=3), 10) == []
+    assert powercut.failures(dict(summary, lost_credits=0, bitflips_detected=3, cuts=9), 10) == ["only 9 of 10 cuts"]
