@@ -15,8 +15,9 @@
 #   the host while the firmware is down);
 # - NVRAM is a fixed-size file: it survives the process being killed at any instant;
 # - the machine secret that keys critical memory's MAC is the file STATE/secret (made once from the
-#   host's os.urandom), the anti-rollback counter the file STATE/counter: both apart from nvram.bin,
-#   as a board keeps them in its MCU and its RTC's battery-backed registers;
+#   host's os.urandom), the anti-rollback counter the file STATE/counter, and the floors (the release,
+#   the operator's configuration and the enrolment numbers, hal.FLOORS) the files STATE/floor-NAME: all
+#   apart from nvram.bin, as a board keeps them in its MCU and its RTC's battery-backed registers;
 # - the entropy source is the host's os.urandom, which the host can make stuck at one value: the file
 #   STATE/entropy reading "stuck" at power-up, the panel line "entropy stuck|ok" at run time;
 # - idle(ms) is one select.poll over every socket: nothing here ever spins;
@@ -588,6 +589,7 @@ class Board(hal.WiredBoard):
         self._counters = {"books": CounterFile(state_dir + "/counter"),
                           "security": CounterFile(state_dir + "/counter-security"),
                           "coupons": CounterFile(state_dir + "/counter-coupons")}
+        self._floor = state_dir + "/floor-"  # STATE/floor-release, floor-config, floor-enrol
         for name in wired:
             if name in hal.LAMPS:
                 self.lamps[name] = Lamp(name, self.panel)
@@ -623,6 +625,11 @@ class Board(hal.WiredBoard):
 
     def rollback_counter(self, which="books"):
         return self._counters[which]
+
+    def floor(self, which):
+        if which not in hal.FLOORS:
+            raise ValueError("no floor %r (%s)" % (which, ", ".join(hal.FLOORS)))
+        return CounterFile(self._floor + which)  # made when asked: a few times a boot, nothing kept in the heap
 
     def entropy_source(self):
         """The noise wire rng.open_source("emulated") reads (the host can make it fail)."""

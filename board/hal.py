@@ -15,6 +15,8 @@ LAMPS = ("lamp_play", "lamp_cashout", "lamp_tower", "lamp_bet")
 COIN_PULSE = ("coin_pulse_1", "coin_pulse_2", "coin_pulse_3", "coin_pulse_4")
 # electromechanical meters (board/meters_em.py)
 METERS = ("meter_in", "meter_out", "meter_drop", "meter_jackpot", "meter_games")
+# numbers that never go back, kept apart from the NVRAM part with the anti-rollback counters (floor())
+FLOORS = ("release", "config", "enrol")
 
 
 class Board:
@@ -86,6 +88,16 @@ class Board:
         firmware/coupon_store.py), a memory apart from the NVRAM part:
         read() -> int, or None when it was never written; write(n), never lower (board/counter_file.py)."""
         raise NotImplementedError("%s: rollback_counter()" % self.NAME)
+
+    def floor(self, which):
+        """A number that never goes back, kept where the anti-rollback counters are (not on the
+        NVRAM part: wiping or replacing that part leaves it): "release" the highest release number
+        that ran here (firmware/authenticate.py), "config" the number of the operator's last
+        configuration accepted (firmware/operator_config.py), "enrol" the number of the last
+        enrolment of an administrator (0: the first one, made with the audit key;
+        firmware/enrolment.py). read() -> int, or None when never written; write(n), never lower
+        (board/counter_file.py). ValueError for a name not in FLOORS."""
+        raise NotImplementedError("%s: floor()" % self.NAME)
 
     def reset(self):
         """A real board reset (a fresh heap); critical memory carries the cabinet over."""

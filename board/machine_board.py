@@ -140,6 +140,12 @@ class MachineBoard(hal.WiredBoard):
     def rollback_counter(self, which="books"):
         return self._counters[which]
 
+    def floor(self, which):
+        """The release, configuration and enrolment floors: files beside the key and the counters."""
+        if which not in hal.FLOORS:
+            raise ValueError("no floor %r (%s)" % (which, ", ".join(hal.FLOORS)))
+        return CounterFile(KEYSTORE + "jeton-%s.flr" % which)
+
     def ticks_ms(self):
         return ticks_ms()
 

@@ -27,6 +27,9 @@ MIN_PIN = const(6)
 MAX_PIN = const(64)
 MAX_LOCK_S = const(3600)
 _ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789-_"
+# the accounts block of a security memory started afresh after it was lost ("l"): from then on only
+# an enrolment the operator signs makes the first administrator (firmware/enrolment.py)
+LOST = b'{"a": [], "f": 0, "l": 1}'
 
 
 def backoff_s(fails, tries, lock_s):
@@ -75,6 +78,10 @@ class Accounts:
     # --- the accounts --------------------------------------------------------------------------------
     def empty(self):
         return not self.st["a"]
+
+    def lost(self):
+        """Whether this security memory was started afresh after it was lost (accounts gone)."""
+        return bool(self.st.get("l"))
 
     def find(self, uid):
         for a in self.st["a"]:

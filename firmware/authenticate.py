@@ -31,6 +31,17 @@ def builtin_key():
     return jeton_key.N, jeton_key.E, jeton_key.DEV
 
 
+def builtin_operator():
+    """(modulus bytes, exponent) of the operator's public key frozen into the image beside the
+    release key (tools/firmware.py): whose signature the cabinet takes for its configuration
+    (firmware/operator_config.py) and for an enrolment (firmware/enrolment.py). None without one."""
+    try:
+        import jeton_key
+    except ImportError:
+        return None
+    return getattr(jeton_key, "OPERATOR", None)
+
+
 def _hex(h):
     return binascii.hexlify(h.digest())
 

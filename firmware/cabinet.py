@@ -337,7 +337,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         else:
             t = self.tilts
             why = "by %s, audit key, nothing owed%s" % (who, "; tilt " + " ".join(sorted(t)) if t else "")
-        self.ledger.format(("ramclear", why))
+        self.ledger.format(("ramclear", why), [config.JURISDICTION, config.DENOM_CENTS])  # the basis it runs under
         if self.audit is not None:
             self.audit.record(who, "ramclear", why)
         self.ram_error = None

@@ -20,12 +20,14 @@ _ANY = const(15)
 RIGHTS = {"meters": _ATT | _AUD, "hardmeters": _ATT | _TECH | _AUD, "state": _ATT | _TECH | _AUD,
           "paytable": _ATT | _TECH | _AUD, "version": _ATT | _TECH | _AUD, "games": _ATT | _TECH | _AUD,
           "tournament": _ATT | _TECH | _AUD, "mem": _TECH | _AUD, "testgame": _TECH, "events": _AUD,
-          "recall": _AUD, "security": _AUD, "verify": _AUD, "passwd": _ANY, "logout": _ANY,
+          "recall": _AUD, "security": _AUD, "security archive": _AUD, "verify": _AUD, "passwd": _ANY, "logout": _ANY,
           "tournament start": _ADM, "tournament end": _ADM, "coupons": _ATT | _AUD, "reprint": _ATT,
           "coupons ack": _AUD, "validation": _ATT | _TECH | _AUD, "validation set": _ADM,
           "note": _ATT | _TECH | _AUD, "note stacked": _ATT, "note returned": _ATT}
 ROLE_RIGHTS = (_ATT, _TECH, _AUD, _ANY | _ADM)
-OPEN = ("help", "login", "setup")
+OPEN = ("help", "login", "setup", "enrol")
+# what still runs while the security log is full (firmware/audit.py RESERVE): the way to archive it
+LOG_FULL_OPEN = OPEN + ("logout", "security")
 
 
 class AccessCommands:
@@ -37,9 +39,13 @@ class AccessCommands:
         if self.accounts is None:
             return "no security memory: the console is closed"
         if self.accounts.empty():
-            return "no account yet: turn the audit key and 'setup ID' to make the first administrator"
+            return self._no_account()
         if self.user is None:
             return "log in first: 'login ID'"
+        au = self.audit
+        if au is not None and au.full() and name not in LOG_FULL_OPEN:
+            return ("security log full: records %d to %d are not archived; an auditor exports them ('security json') "
+                    "and archives them ('security archive %d')" % (au.first_unarchived(), au.n, au.n))
         if len(words) > 1 and "%s %s" % (name, words[1]) in RIGHTS:
             name = "%s %s" % (name, words[1])  # e.g. 'tournament end': the prize pool is money
         if not ROLE_RIGHTS[ROLES.index(self.user[1])] & RIGHTS.get(name, _ADM):
@@ -53,7 +59,7 @@ class AccessCommands:
         if self.accounts is None:
             raise ValueError("no security memory: the console is closed")
         if self.accounts.empty():
-            raise ValueError("no account yet: turn the audit key and 'setup ID' to make the first administrator")
+            raise ValueError(self._no_account())
         left = self.accounts.wait_s()
         if left:
             self.log("refused", "login %s: locked, %d s left" % (args[0], left), args[0])
@@ -84,28 +90,120 @@ class AccessCommands:
             raise ValueError("the two PINs differ: nothing changed")
         then(pin)
 
-    def cmd_setup(self, args):
+    def _no_account(self):
+        from firmware import enrolment  # the first administrator's paths only: not in a running cabinet's heap
+
+        if enrolment.audit_key_refused(self.accounts.lost(), self.cab.board.floor("enrol").read()):
+            return "no account: %s ('enrol' says how)" % enrolment.SIGNED_ONLY
+        return "no account yet: turn the audit key and 'setup ID' to make the first administrator"
+
+    def _first_admin(self):
+        """Why no first administrator can be made now, or None (the audit key for either way)."""
         if self.accounts is None:
-            raise ValueError("no security memory: the console is closed")
+            return "no security memory: the console is closed"
         if not self.accounts.empty():
-            raise ValueError("accounts exist: 'login ID'")
+            return "accounts exist: 'login ID'"
         if not self.cab.audit_mode():
-            raise ValueError("turn the audit key first")
+            return "turn the audit key first"
+        return None
+
+    def cmd_setup(self, args):
+        from firmware import enrolment
+
+        why = self._first_admin()
+        if why:
+            raise ValueError(why)
+        floor = self.cab.board.floor("enrol")
+        why = enrolment.audit_key_refused(self.accounts.lost(), floor.read())
+        if why:
+            raise ValueError(why + " ('enrol' says how)")
         if len(args) != 1:
             raise ValueError("usage: setup ID (the PIN is asked next, twice)")
         check_id(args[0])
         uid = args[0]
-        self._ask = (self._new_pin, "setup " + uid, lambda pin: self._made_first(uid, pin))
+        self._ask = (self._new_pin, "setup " + uid, lambda pin: self._made_first(uid, pin, floor))
         self.say("new PIN for administrator %s:" % uid)
 
-    def _made_first(self, uid, pin):
+    def _made_first(self, uid, pin, floor):
+        from firmware import enrolment
+
         if not self.cab.audit_mode():
             raise ValueError("turn the audit key first")
+        if floor.read() is None:
+            floor.write(enrolment.FIRST)  # first, on the board: from now on only the operator enrols
         self.accounts.add(uid, "administrator", pin)
-        self.user = (uid, "administrator")
-        self._seen = self.cab.board.ticks_ms()
+        self._logged_in_first(uid)
         self.log("setup", "first administrator %s, logged in" % uid)
         self.say("administrator %s created; logged in" % uid)
+
+    def _logged_in_first(self, uid):
+        self.user = (uid, "administrator")
+        self._seen = self.cab.board.ticks_ms()
+        import sys  # the enrolment's module is given back to the heap: the first administrator is made
+
+        sys.modules.pop("firmware.enrolment", None)
+        firmware = sys.modules.get("firmware")
+        if firmware is not None and hasattr(firmware, "enrolment"):
+            delattr(firmware, "enrolment")
+
+    def cmd_enrol(self, args):
+        """The first administrator on a machine that had one, or lost its security memory: an
+        enrolment the operator signed for this board and a number above its "enrol" floor."""
+        from firmware import enrolment
+
+        board = enrolment.board_id(self.cab.board.machine_secret())
+        floor = self.cab.board.floor("enrol")
+        if not args:
+            self.say("board %s: ask the operator for enrolment number %d of an account id; then 'enrol ID N', "
+                     "the PIN twice and the signature in %d lines of %d hex digits" % (
+                         board, (floor.read() or 0) + 1, enrolment.LINES, enrolment.LINE_HEX))
+            return
+        why = self._first_admin()
+        if why:
+            raise ValueError(why)
+        if enrolment.operator_key() is None:
+            raise ValueError("no operator key in this image (code not from a signed image): no enrolment")
+        if len(args) != 2 or not args[1].isdigit():
+            raise ValueError("usage: enrol ID N (then the PIN twice and the operator's signature)")
+        uid, number = args[0], int(args[1])
+        check_id(uid)
+        why = enrolment.number_refused(number, floor.read())
+        if why:
+            raise ValueError(why)
+        self._ask = (self._new_pin, "enrol " + uid, lambda pin: self._enrol_sig(uid, number, pin, board, b""))
+        self.say("new PIN for administrator %s:" % uid)
+
+    def _enrol_sig(self, uid, number, pin, board, sig, line=None):
+        import binascii
+
+        from firmware import enrolment
+
+        if line is not None:
+            try:
+                if len(line) != enrolment.LINE_HEX:
+                    raise ValueError
+                sig += binascii.unhexlify(line)
+            except ValueError:  # the same words on every runtime
+                raise ValueError("a signature line is %d hex digits: enrolment abandoned" % enrolment.LINE_HEX)
+        got = len(sig) * 2 // enrolment.LINE_HEX
+        if got < enrolment.LINES:
+            self._ask = (self._enrol_sig, "enrol " + uid, uid, number, pin, board, sig)
+            self.say("signature line %d of %d:" % (got + 1, enrolment.LINES))
+            return
+        if not self.cab.audit_mode():
+            raise ValueError("turn the audit key first")
+        if not enrolment.verify(enrolment.operator_key(), board, number, uid, sig):
+            raise ValueError("not an enrolment the operator signed for board %s, number %d, %s: nothing changed" % (
+                board, number, uid))
+        floor = self.cab.board.floor("enrol")
+        why = enrolment.number_refused(number, floor.read())
+        if why:
+            raise ValueError(why)
+        floor.write(number)  # first, on the board: the enrolment is never used again
+        self.accounts.add(uid, "administrator", pin)
+        self._logged_in_first(uid)
+        self.log("enrol", "first administrator %s by the operator's enrolment %d" % (uid, number))
+        self.say("administrator %s enrolled (operator's enrolment %d); logged in" % (uid, number))
 
     def cmd_passwd(self, args):
         uid = self.user[0]
@@ -152,16 +250,39 @@ class AccessCommands:
         self.say("account %s (%s) added" % (uid, role))
 
     def cmd_security(self, args):
+        au = self.audit
         if args and args[0] == "json":
             self._security_json()
             self.uart.write(b"\r\n")
             return
         from firmware import localtime
 
-        au = self.audit
+        if args and args[0] == "status":
+            self.say(json.dumps(au.status()))
+            return
+        if args and args[0] == "archive":
+            if len(args) != 2 or not args[1].isdigit():
+                raise ValueError("usage: security archive N (records up to N, once 'security json' exported them)")
+            upto = int(args[1])
+            done = self._exported if self._exported and self._exported[0] == self.user[0] else None
+            if done is None or upto > done[1]:
+                raise ValueError("export the log first ('security json'): records up to %d were exported in this "
+                                 "session" % (done[1] if done else 0))
+            au.archive(upto, self.user[0])
+            self.say("security log archived up to record %d; room for %d records" % (upto, au.room()))
+            return
+        if args:
+            raise ValueError("usage: security [json | status | archive N]")
         for name in au.chunks():
             for n, t, who, code, text in au.chunk_records(name):
                 self.say("%5d %s %-8s %-8s %s" % (n, localtime.stamp(t), who, code, text))
+        st = au.status()
+        self.say("archived up to %d, room for %d records; %d lines not journaled since %s (last: %s), "
+                 "%d records without room" % (st["archived"], st["room"], st["noise"],
+                                              localtime.stamp(st["since"]) if st["since"] else "-", st["last"] or "-",
+                                              st["no_room"]))
+
+    _exported = None  # (account, the last record number `security json` streamed in its session)
 
     def _security_json(self):
         # streamed a record at a time: [[n, t, who, code, text], ...]
@@ -169,11 +290,15 @@ class AccessCommands:
         w = self.uart.write
         w(b"[")
         first = True
+        last = 0
         for name in au.chunks():
             for rec in au.chunk_records(name):
                 if not first:
                     w(b", ")
                 w(json.dumps(rec).encode())
                 first = False
+                last = rec[0]
         w(b"]")
+        if self.user is not None:
+            self._exported = (self.user[0], last)
 

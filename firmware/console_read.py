@@ -31,12 +31,13 @@ def named(game, pay, lang):
 
 def meters(snap, cents):
     """One meter a line in aligned columns: value, unit (credits or count) and dollars."""
-    yield "%-18s %10s  %-7s  %17s" % ("meter", "value", "unit", "dollars")
+    yield "%-21s %10s  %-7s  %17s" % ("meter", "value", "unit", "dollars")
     for name in ("credits",) + METERS:  # the credit meter first, then the ledger's order
+        # 21: the longest meter's name (bill_unproven_credits)
         if name in COUNTS:
-            yield "%-18s %10d  count" % (name, snap[name])
+            yield "%-21s %10d  count" % (name, snap[name])
         else:
-            yield "%-18s %10d  %-7s  %17s" % (name, snap[name], "credits", dollars(snap[name] * cents))
+            yield "%-21s %10d  %-7s  %17s" % (name, snap[name], "credits", dollars(snap[name] * cents))
     yield "1 credit = %s" % dollars(cents)
 
 

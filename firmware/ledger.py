@@ -41,7 +41,7 @@ COUNTS = ("games_played", "games_won", "power_resets", "door_main", "door_logic"
 METER_MODULO = 10 ** 10  # 10-digit meters roll over to 0, as electromechanical counters do
 EVENTS_PER_CHUNK = eventlog.PER_CHUNK  # fixed-size records (firmware/eventlog.py): a chunk always fits
 EVENT_CHUNKS = 14  # a chunk is recycled whole: 13 x 8 keeps at least the last 100
-STATE_SIZE = 2944  # the worst case of every field at its bound fits (tests/device/test_firmware_sizes.py)
+STATE_SIZE = 3200  # the worst case of every field at its bound fits (tests/device/test_firmware_sizes.py)
 GAME_SIZE = 1536
 CHUNK_SIZE = eventlog.CHUNK_BYTES
 TILT_TEXT = eventlog.TEXT  # a persisted tilt's reason, cut on entry: the state block's size is bounded
@@ -86,13 +86,16 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             self.st["m"].setdefault(name, 0)
         return self.mem.findings
 
-    def format(self, first_event=None):
+    def format(self, first_event=None, basis=None):
         """Fresh books. first_event (code, text), e.g. the RAM clear itself, is written in the same
         transaction: memory is never cleared without the record that says so. The hard meters'
         known positions survive: a counter on the cabinet cannot go back to zero, so the new soft
-        meters count on from where each coil stands (st["emb"])."""
+        meters count on from where each coil stands (st["emb"]). basis: [jurisdiction, cents per
+        credit] the money taken from now on arises under (firmware/money_basis.py), or None."""
         em = self.mem.salvage("em")
         self.st = self.initial()
+        if basis:
+            self.st["basis"] = basis
         blocks = {}
         for name, _ in LAYOUT[1:]:
             blocks[name] = b""

@@ -2,7 +2,7 @@
 #   device:        main.py at the root of the image, board chosen from sys.platform
 #   emulated:      micropython -X heapsize=256K firmware/main.py [--state DIR] [--console PORT]
 #                  [--cctalk PORT] [--panel PORT] [--games ID,ID] [--models DIR] [--certs DIR]
-#                  [--profile emulated|pyboard|rp2|esp32] [--jurisdiction casino|vlt]
+#                  [--profile emulated|pyboard|rp2|esp32] [--jurisdiction casino|vlt] [--operator FILE]
 #                  [--sas FD]   (the SAS line: a pseudo-terminal's master the harness opened, sim/sas_pty.py)
 import sys
 
@@ -25,7 +25,7 @@ NVRAM_SIZE = 131072
 # or a real board's profile, whose wires only it gets (board/emulated.py Board, `profile`)
 DEFAULTS = {"state": "var/emulated", "console": "7770", "cctalk": "7771", "panel": "7772",
             "games": "", "models": "", "certs": "", "profile": "emulated", "settings": "",
-            "printer": "", "jurisdiction": "", "sas": ""}
+            "printer": "", "jurisdiction": "", "sas": "", "operator": ""}
 PROFILES = {"pyboard": "board.pyboard", "rp2": "board.rp2", "esp32": "board.esp32"}
 
 
@@ -90,7 +90,7 @@ def _mkdirs(path):
 # they live in flash; on the emulated board the 256K heap holds every module's bytecode).
 BOOT_ONLY = ("games.certificate", "games.exact", "games.floor", "rng.selftest", "firmware.startup", "firmware.settings",
              "firmware.strictjson", "board.state_lock", "firmware.authenticate", "firmware.signature",
-             "firmware.program")
+             "firmware.program", "firmware.operator_config", "firmware.money_basis", "firmware.configuration")
 
 
 def start(board, opts):
@@ -98,8 +98,11 @@ def start(board, opts):
 
     games = tuple(g for g in opts["games"].split(",") if g) or None
     # the operator's settings file (firmware/settings.py): STATE/settings.json on the emulated board
-    path = opts["settings"] or (opts["state"] + "/settings.json" if sys.platform in ("linux", "darwin") else "settings.json")
-    return boot(board, games, opts["models"] or None, opts["certs"] or None, path, opts["jurisdiction"] or None)
+    emulated = sys.platform in ("linux", "darwin")
+    path = opts["settings"] or (opts["state"] + "/settings.json" if emulated else "settings.json")
+    # the operator's signed configuration (firmware/operator_config.py): STATE/operator.json on the emulated board
+    op = opts["operator"] or (opts["state"] + "/operator.json" if emulated else "operator.json")
+    return boot(board, games, opts["models"] or None, opts["certs"] or None, path, opts["jurisdiction"] or None, op)
 
 
 def release(names):
@@ -192,8 +195,6 @@ def main(argv):
     from firmware import config  # noqa: F401  (how it was loaded tells how the rest will be)
 
     opts = parse_args(argv)
-    if opts["jurisdiction"]:
-        config.JURISDICTION = opts["jurisdiction"]  # checked at boot (firmware/jurisdiction.py)
     mount_data(opts, config)
     preload_if_source()
     board = make_board(opts)

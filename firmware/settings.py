@@ -160,6 +160,11 @@ class _Merged:
         return getattr(self._cfg, name)
 
 
+def merged(cfg, overrides):
+    """cfg as it would be with the overrides, read-only (a configuration checked before it is applied)."""
+    return _Merged(cfg, overrides)
+
+
 def apply(cfg, overrides=None, exists=None):
     """Check cfg with the overrides; only a sound whole is applied (setattr on cfg). Returns the
     problems ([] when applied)."""

@@ -7,8 +7,8 @@ from board.cctalk import Master
 from board.coin_cctalk import CoinAcceptor
 from board.hopper_cctalk import Hopper
 from board.meters_em import EmMeters
-from firmware import config, jurisdiction, settings
-from firmware.accounts import Accounts
+from firmware import config, jurisdiction
+from firmware.accounts import LOST, Accounts
 from firmware.audit import Audit, open_security
 from firmware.cabinet import Cabinet, open_rng
 from firmware.console import READ_MODULES, Console
@@ -134,11 +134,14 @@ def authenticate_software(board, ledger, audit, log, games, models_dir, certs_di
     if key is None:
         log("software: NOT VERIFIED (no release key: code from source, not a firmware image or a signed .mpy image)")
         return None, "unverified"
-    # the highest number that ran, kept in both memories: a RAM clear erases the ledger's copy, a
-    # lost security memory its own, neither erases both
+    # the highest number that ran: the board's release floor, apart from the NVRAM part (a wiped
+    # part loses the other two), and a copy in each critical memory (a RAM clear erases the ledger's,
+    # a lost security memory its own)
     books = ledger.st.get("rel", 0) if ledger.st is not None else None
     kept = audit.release() if audit is not None else None
-    last = max(books or 0, kept or 0) if books is not None or kept is not None else None
+    floor = board.floor("release")
+    known = [n for n in (books, kept, floor.read()) if n is not None]
+    last = max(known) if known else None
     # code from .mpy files (make deploy, JETON_CODE=mpy): their folder holds the key and the manifest
     code_dir = _module_file()[:-len("firmware/cabinet.mpy")] if _code_form() == "mpy" else None
     try:
@@ -148,6 +151,8 @@ def authenticate_software(board, ledger, audit, log, games, models_dir, certs_di
     status = "release %s (number %d) authentic%s" % (version, counter, ", development key" if key[2] else "")
     log("software: " + status)
     text = "release %s (number %d) runs" % (version, counter)
+    if last is None or counter > last or floor.read() is None:
+        floor.write(counter)  # first, on the board: the copies in NVRAM may be lost with the part
     if books is not None and counter > books:  # recorded with its event in one commit
         ledger.st["rel"] = counter
         ledger.event("release", text)
@@ -162,7 +167,7 @@ def open_audit(board, ledger):
     says why, and the books record the loss too."""
     try:
         audit = Audit(open_security(board.nvram, board.machine_secret(), board.rollback_counter("security"),
-                                    ledger.mem))
+                                    ledger.mem), board.ticks_ms)
     except RamError as e:
         log("security memory: %s: the console is closed" % e)
         return None
@@ -172,7 +177,7 @@ def open_audit(board, ledger):
             audit.record("-", "nvram", finding)
     except (RamError, ValueError, KeyError) as e:
         log("security memory LOST: %s" % e)
-        audit.reset(str(e))
+        audit.reset(str(e), LOST)
         if ledger.st is not None:
             ledger.event("nvram", "security memory lost: %s" % e)
     audit.record("-", "power", "power up")
@@ -203,8 +208,8 @@ def open_accounts(board, cab, ledger, audit):
                             board.ticks_ms, config.PIN_TRIES, config.PIN_LOCK_S)
     except (ValueError, KeyError, TypeError) as e:  # unreadable accounts: as a lost memory
         log("security memory LOST: accounts: %s" % e)
-        audit.reset("accounts unreadable: %s" % e)
-        accounts = Accounts(lambda: b"", lambda raw: audit.mem.commit({"acct": raw}), random,
+        audit.reset("accounts unreadable: %s" % e, LOST)
+        accounts = Accounts(lambda: LOST, lambda raw: audit.mem.commit({"acct": raw}), random,
                             board.ticks_ms, config.PIN_TRIES, config.PIN_LOCK_S)
     return accounts
 
@@ -243,16 +248,20 @@ def open_printer(board, cab, ledger, audit=None):
     cab.coupon_condition()
 
 
-def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None):
-    """Apply the operator's settings file and the command line over config.py's defaults, only
-    when the whole is sound (firmware/settings.py). Returns the problems found ([] when none) and
-    the (games, models folder, certificates folder) asked for, applied or not."""
+def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None, operator_path=None):
+    """Read the operator's settings file, the command line and the operator's signed configuration
+    (firmware/operator_config.py, its signature checked later: settle_configuration) over
+    config.py's defaults, and check the whole (firmware/settings.py). Nothing is applied yet.
+    Returns (problems, overrides, the signed configuration as (path, bytes, signature) or None, the
+    (games, models folder, certificates folder) asked for)."""
+    from firmware import operator_config, settings  # given back once settled (SETTLE_ONLY)
+
     overrides = {}
     text = settings.read_file(settings_path) if settings_path else None
     if text is not None:
         parsed, problem = settings.parse(text)
         if problem:
-            return [problem], (config.GAMES, config.MODELS_DIR, config.CERTS_DIR)
+            return [problem], {}, None, (config.GAMES, config.MODELS_DIR, config.CERTS_DIR)
         overrides = parsed
     if games:
         overrides["GAMES"] = tuple(games)
@@ -262,16 +271,52 @@ def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, j
         overrides["CERTS_DIR"] = certs_dir
     if juris:
         overrides["JURISDICTION"] = juris
-    problems = settings.apply(config, overrides, settings.file_exists)
-    return problems, (overrides.get("GAMES", config.GAMES), overrides.get("MODELS_DIR", config.MODELS_DIR),
-                      overrides.get("CERTS_DIR", config.CERTS_DIR))
+    problems = []
+    op = None
+    raw, sig, problem = operator_config.read(operator_path) if operator_path else (None, None, None)
+    if problem:
+        problems.append(problem)
+    elif raw is not None:
+        op = (operator_path, raw, sig)
+        try:
+            fields = operator_config.parse(raw)  # what it asks for is authenticated with the rest
+        except ValueError:
+            pass  # named once its signature is checked (firmware/configuration.py)
+        else:
+            problems += operator_config.contradictions(fields, overrides)
+            for name in operator_config.PROTECTED:
+                overrides[name] = fields[name]
+    problems += settings.check(settings.merged(config, overrides), settings.file_exists)
+    return problems, overrides, op, (overrides.get("GAMES", config.GAMES),
+                                     overrides.get("MODELS_DIR", config.MODELS_DIR),
+                                     overrides.get("CERTS_DIR", config.CERTS_DIR))
 
 
-def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None):
+# needed only to settle the configuration: given back to the heap before the games' boot check,
+# the peak of a boot
+SETTLE_ONLY = ("firmware.configuration", "firmware.operator_config", "firmware.money_basis", "firmware.settings",
+               "firmware.strictjson")
+
+
+def _release(names):
+    for name in names:
+        if sys.modules.pop(name, None) is not None:
+            parent, _, child = name.rpartition(".")
+            try:
+                delattr(sys.modules[parent], child)
+            except (KeyError, AttributeError):
+                pass
+    import gc
+
+    gc.collect()
+
+
+def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None, operator_path=None):
+    from firmware import authenticate
+    from firmware.configuration import settle
+
     log("boot on %s" % board.NAME)
-    problems, asked = configure(games, models_dir, certs_dir, settings_path, juris)
-    for p in problems:
-        log("configuration: " + p)
+    problems, overrides, op, asked = configure(games, models_dir, certs_dir, settings_path, juris, operator_path)
     ledger = Ledger(open_memory(board.nvram, board.machine_secret(), board.rollback_counter()))
     ram_error = None
     try:
@@ -286,6 +331,11 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     except (RamError, ValueError, KeyError) as e:
         ram_error = str(e)
         ledger.st = None
+    problems = settle(board, ledger, problems, overrides, op, authenticate.builtin_operator(), log)
+    settle = None
+    _release(SETTLE_ONLY)
+    for p in problems:
+        log("configuration: " + p)
     gen, rng_failure = open_rng(board, ledger, config.MACHINE_ID)
     audit = open_audit(board, ledger)
     software, soft_status = authenticate_software(board, ledger, audit, log, *asked)

@@ -8,6 +8,6 @@ SASPY_STAMP := $(VENV)/.saspy-e2224b2
 
 saspy: $(SASPY_STAMP)
 
-$(SASPY_STAMP): $(STAMP)
+$(SASPY_STAMP): $(STAMP) tools/install_saspy.py
 	$(PY) -m tools.install_saspy $(SASPY_TGZ) $(SASPY_SUMS) $(VENV)
 	@touch $@

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -36,14 +37,18 @@ DEFAULT_CODE = os.environ.get("JETON_CODE", "frozen")
 # loading bytecode into the heap, needs far more: 512K since keno, poker, notes and coupons came in
 # (the .mpy release's boot check ran out of memory in 384K reading its manifest of every file).
 BOARD_HEAP = "128K"
-DEFAULT_HEAP = {"frozen": BOARD_HEAP, "frozen64": "256K", "mpy": "512K", "py": "512K"}
+# Code compiled on the device ("py") leaves the compiler's fragments in the heap: the boot's first
+# journal buffer (5.7 KB in one piece) found no room at 512K once the coupons, bills, SAS and operator
+# code came in. A board never compiles (frozen or .mpy); BOARD_HEAP is its figure.
+DEFAULT_HEAP = {"frozen": BOARD_HEAP, "frozen64": "256K", "mpy": "512K", "py": "768K"}
 # The image runs its frozen modules only: '' (the working directory, the checkout) comes first on
 # sys.path and would shadow them with the sources.
 FROZEN_BOOT = "import sys; sys.path.remove(''); from firmware.main import main; main(sys.argv[1:])"
 DEFAULT_PORTS = {"console": 7770, "cctalk": 7771, "panel": 7772}
-# The account the harness makes on a fresh cabinet (audit key turned) and logs in with, so that a
-# test's console commands run as an administrator. A test bench's, never a firmware default: the
-# firmware has no credential until one is made on the machine.
+# The account the harness makes on a fresh cabinet (audit key turned; on one that had an
+# administrator or lost its security memory, by an enrolment signed with the development operator
+# key: `enrol`) and logs in with, so that a test's console commands run as an administrator. A test
+# bench's, never a firmware default: the firmware has no credential until one is made on the machine.
 ADMIN_ID = "sim"
 ADMIN_PIN = "sim-admin-pin"
 # console commands that only read: a session's memory checks run every one of them
@@ -76,10 +81,11 @@ class FirmwareProcess:
 
     def __init__(self, state_dir: str | Path, ports: dict[str, int], heap: str | None = None,
                  extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None,
-                 sas_fd: int | None = None):
+                 sas_fd: int | None = None, sign_config: bool = True):
         # compiled=False: from source, compiled on the device (a benchmark's reference)
         # sas_fd: the SAS line's pty master (sim/sas_pty.py), inherited by the firmware as --sas FD
         self.sas_fd = sas_fd
+        self.sign_config = sign_config  # vlt: STATE/operator.json signed as asked (operator_config)
         self.code = code or (DEFAULT_CODE if compiled else "py")
         if self.code not in CODE_FORMS:
             raise ValueError(f"code must be one of {CODE_FORMS}, not {self.code!r}")
@@ -108,7 +114,28 @@ class FirmwareProcess:
             cmd += ["--sas", str(self.sas_fd)]
         return cmd + self.extra_args
 
+    def operator_config(self) -> Path | None:
+        """Under `--jurisdiction vlt` the cabinet takes its game set, credit value and jurisdiction
+        only from a configuration the operator signs (firmware/operator_config.py): the emulated
+        cabinet's operator signs STATE/operator.json with the development operator key for the
+        games and jurisdiction on the command line (the credit value and machine id of
+        STATE/settings.json, else firmware/config.py's), as a central system would send it."""
+        args = self.extra_args
+        if not self.sign_config or "--jurisdiction" not in args[:-1] or args[args.index("--jurisdiction") + 1] != "vlt":
+            return None
+        from firmware import config
+        from tools import operator
+
+        games = list(config.GAMES)
+        if "--games" in args[:-1]:
+            games = [g for g in args[args.index("--games") + 1].split(",") if g]
+        settings = operator.read_config(self.state_dir / "settings.json") or {}
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        return operator.dev_config(self.state_dir, "vlt", games, settings.get("DENOM_CENTS", config.DENOM_CENTS),
+                                   settings.get("MACHINE_ID", config.MACHINE_ID))
+
     def start(self, timeout: float = 20.0) -> "FirmwareProcess":
+        self.operator_config()
         # compiled as a board runs them: no compiler peaks in the firmware's fixed heap
         if self.code in ("frozen", "frozen64"):
             fwbuild.ensure_built(32 if self.code == "frozen" else 64)  # a BuildError says what is missing
@@ -222,7 +249,7 @@ def sign_in(console: ConsoleClient, panel: PanelLink, uid: str = ADMIN_ID, pin: 
     """Log the console in; on a fresh cabinet make the first administrator first, with the audit
     key turned for it and turned back. Returns the cabinet's reply to the login."""
     reply = console.login(uid, pin)
-    if reply and reply[0].startswith("error: no account yet"):
+    if reply and reply[0].startswith("error: no account"):
         panel.set_pin("key_audit", 1)
         try:
             deadline = time.monotonic() + timeout
@@ -231,11 +258,54 @@ def sign_in(console: ConsoleClient, panel: PanelLink, uid: str = ADMIN_ID, pin: 
                 if reply != ["error: turn the audit key first"] or time.monotonic() > deadline:
                     break
                 time.sleep(0.02)  # polled until the deadline: the debounce is the cabinet's
+            if reply and "enrolment needs the operator's signature" in reply[0]:
+                reply = enrol(console, uid, pin)
         finally:
             panel.set_pin("key_audit", 0)
         panel.wait_for(lambda s: s.get("state") not in ("audit", "service"), timeout)  # the key seen off
     if not reply or not (reply[0].startswith("logged in as") or reply[-1].endswith("logged in")):
         raise RuntimeError(f"console login as {uid} failed: {reply}")
+    keep_log_room(console)
+    return reply
+
+
+LOG_ROOM = 128  # records of room the harness keeps in the security log (an auditor's export and archive)
+
+
+def keep_log_room(console: ConsoleClient, room: int = LOG_ROOM) -> bool:
+    """A campaign's sessions run hundreds of commands, each a security record, and a record not
+    archived is never written over (firmware/audit.py): at the cabinet's reserve its privileged
+    commands stop. As an auditor would, export the log and archive it when less than `room` is
+    left. True when it archived."""
+    out = console.command("security status")
+    try:
+        status = json.loads(out[-1])
+    except (ValueError, IndexError):
+        return False  # not logged in as an auditor or an administrator: nothing to do here
+    if status["room"] >= room:
+        return False
+    records = json.loads(console.command("security json")[-1])
+    if records:
+        console.command(f"security archive {records[-1][0]}")
+    return True
+
+
+def enrol(console: ConsoleClient, uid: str, pin: str, key: Path | None = None) -> list[str]:
+    """The first administrator of a machine that had one, or lost its security memory: an
+    enrolment signed by the operator (the development operator key unless `key`) for the board and
+    the number its console's `enrol` names (firmware/enrolment.py). The audit key must be on."""
+    from tools import operator
+
+    info = console.command("enrol")
+    m = re.match(r"board ([0-9a-f]{16}): ask the operator for enrolment number (\d+) ", info[0] if info else "")
+    if not m:
+        return info
+    board, number = m.group(1), int(m.group(2))
+    reply = console.command(f"enrol {uid} {number}")
+    for line in [pin, pin] + operator.enrol_lines(key or fwbuild.DEV_OPERATOR_KEY, board, number, uid):
+        if not reply or not reply[0].endswith(":"):
+            return reply  # refused: the reason is the reply
+        reply = console.command(line)
     return reply
 
 
@@ -265,7 +335,8 @@ class EmulatedCabinet:
 
     def __init__(self, state_dir: str | Path, heap: str | None = None, ports: dict[str, int] | None = None,
                  extra_args: list[str] | None = None, compiled: bool = True, code: str | None = None,
-                 jurisdiction: str | None = None, sas: bool = False):
+                 jurisdiction: str | None = None, sas: bool = False,
+                 sign_config: bool = True):
         """sas: wire the SAS line, a pseudo-terminal whose path (`sas_path`) a host opens; it stays
         across power cuts and boots, as the cable does (close_sas() when done)."""
         if ports is None:  # every boot binds ports the board chooses (self.ports: those of the last boot)
@@ -280,7 +351,7 @@ class EmulatedCabinet:
         self.sas = SasPty() if sas else None
         self.sas_path = self.sas.path if self.sas else None
         self.firmware = FirmwareProcess(state_dir, ports, heap, extra_args, compiled, code,
-                                        sas_fd=self.sas.master if self.sas else None)
+                                        sas_fd=self.sas.master if self.sas else None, sign_config=sign_config)
         self.printer: PrinterPeer | None = None  # kept across boots: paper, faults and tickets are its own
         self.acceptor: CoinAcceptorPeer | None = None
         self.hopper: HopperPeer | None = None
@@ -323,7 +394,7 @@ class EmulatedCabinet:
         self.panel.wait_for(lambda s: "credits" in s)
         if login:
             self.sign_in()
-            if self.jurisdiction == "vlt" and system:
+            if system and self.firmware.ready.get("jurisdiction") == "vlt":  # as this boot runs, whatever was asked
                 self.system_validation()
         return self
 

@@ -1,10 +1,11 @@
 """Install saspy (an independent SAS host, MIT; ../shared/vendor/README.md) into the virtualenv:
-check the tarball against its SHA-256 line, unpack it under VENV/saspy-<commit>/ and put that
+check the tarball against its SHA-256 line, unpack it (but its own tests/) under VENV/saspy-<commit>/ and put that
 folder on sys.path with a .pth file. Without the tarball, or with a wrong digest, it stops with
 one line saying which (mk/sas.mk)."""
 from __future__ import annotations
 
 import hashlib
+import shutil
 import sys
 import sysconfig
 import tarfile
@@ -29,8 +30,13 @@ def install(tgz: Path, sums: Path, venv: Path) -> Path:
         top = {m.name.split("/")[0] for m in tar.getmembers()}
         if len(top) != 1:
             raise SystemExit(f"saspy: {tgz} does not unpack to one folder")
-        tar.extractall(venv, filter="data")
-    folder = (venv / top.pop()).resolve()
+        root = top.pop()
+        # saspy's own tests/ stays out: on sys.path its package `tests` would shadow the project's
+        # (tests/ is a namespace package here, and a regular package wins over one)
+        keep = [m for m in tar.getmembers() if not (m.name + "/").startswith(root + "/tests/")]
+        shutil.rmtree(venv / root / "tests", ignore_errors=True)  # left by an earlier install
+        tar.extractall(venv, members=keep, filter="data")
+    folder = (venv / root).resolve()
     site = Path(sysconfig.get_paths(vars={"base": str(venv), "platbase": str(venv)})["purelib"])
     (site / "jeton-saspy.pth").write_text(str(folder) + "\n")
     return folder

@@ -135,6 +135,8 @@ def release(out: Path = OUT, root: Path = ROOT) -> Path:
     if par.main([str(m) for m in shipped] + ["--out", str(tmp / "par")]):
         raise SystemExit("PAR sheets failed")
     fw_sum = firmware.sha256_file(tmp / "firmware" / "micropython-unix")
+    opub, odev = firmware.operator_pub()
+    operator = ("the build's development operator key" if odev else f"the operator key {opub.name}")
     (tmp / "RELEASE.md").write_text(
         f"# Jeton {ver}\n\n"
         f"- `firmware/micropython-unix`: the emulated board's image (MicroPython {firmware.PIN[:8]}, unix port,"
@@ -147,7 +149,8 @@ def release(out: Path = OUT, root: Path = ROOT) -> Path:
         f"- `{SUMS}`: the release number, then every other file's SHA-256; check with `sha256sum -c {SUMS}`."
         f" It is the one blob the release signature `{SUMS}.sig` covers (`python -m tools.sign check DIR --pub"
         f" {pub.name}`, `python -m tools.verify`).\n"
-        f"- This release is {signed}.\n")
+        f"- This release is {signed}.\n"
+        f"- The image takes the operator's signature (a vlt's configuration, an enrolment) by {operator}.\n")
     (tmp / SUMS).write_text(sums(tmp, ver))
     if key is not None:
         sign.sign(tmp, key)

@@ -5,7 +5,7 @@ from firmware.accounts import Accounts
 from firmware.audit import JOURNAL, LAYOUT, Audit
 from firmware.critmem import CriticalMemory
 
-SEC_SIZE = 55964  # firmware/audit.py LAYOUT with its journal, sealed (CriticalMemory.size)
+SEC_SIZE = 56302  # firmware/audit.py LAYOUT with its journal, sealed (CriticalMemory.size)
 ITER = 16  # PBKDF2 rounds in these tests: the derivation has its own vectors (test_rng_pbkdf2.py)
 ADMIN, ADMIN_PIN = "admin1", "correct horse"
 
@@ -32,6 +32,7 @@ def blank():
     for off in range(0, nv.size, 256):
         nv.mem[off:off + 256] = zero[:min(256, nv.size - off)]
     nv.counters = None  # a new machine's part: no rollback counter yet
+    nv.floors = None  # nor floors
     return nv
 
 

@@ -1,7 +1,7 @@
 # A fake board and acceptor for driving firmware.cabinet.Cabinet in device tests (both runtimes).
 from board import hal
 from fakes_board import Pin  # a switch input with value() and irq(handler, trigger)
-from fakes_firmware import TEST_SECRET, counter_of
+from fakes_firmware import TEST_SECRET, counter_of, floor_of
 
 
 class Out:
@@ -48,6 +48,11 @@ class Board(hal.Board):
 
     def rollback_counter(self, which="books"):
         return counter_of(self.nvram, which)
+
+    def floor(self, which):
+        if which not in hal.FLOORS:
+            raise ValueError("no floor %r" % which)
+        return floor_of(self.nvram, which)
 
     def pin(self, name):
         return self.pins[name]

@@ -33,6 +33,7 @@ def wiped(nv):
     for off in range(0, nv.size, 256):
         nv.mem[off:off + 256] = zero
     nv.counters = None
+    nv.floors = None
     nv.writes = nv.bytes_written = 0
     return nv
 
@@ -70,6 +71,18 @@ def counter_of(nv, which="books"):
     if which not in counters:
         counters[which] = MemCounter()
     return counters[which]
+
+
+def floor_of(nv, which):
+    """A board's floor (hal.Board.floor) for the machine whose part nv is: kept beside its counters,
+    so a test that wipes the part's bytes keeps it (the board's side outlives the NVRAM part), and a
+    new part (wiped(), or a new RamNvram) is a new machine without one."""
+    floors = getattr(nv, "floors", None)
+    if floors is None:
+        floors = nv.floors = {}
+    if which not in floors:
+        floors[which] = MemCounter()
+    return floors[which]
 
 
 def memory(nv, secret=TEST_SECRET, counter=None):

@@ -45,6 +45,34 @@ def test_the_emulated_profile_has_every_wire():
         unplug(b)
 
 
+def test_the_floors_are_files_of_the_state_directory_apart_from_nvram_bin():
+    import os
+
+    from devtest import raises
+
+    gc.collect()
+    d = tmpdir("floors")
+    b = emulated.Board(d, 0, 0, 0, nvram_size=4096)
+    try:
+        for which in hal.FLOORS:
+            assert b.floor(which).read() is None
+            b.floor(which).write(3)
+        with raises(ValueError):
+            b.floor("release").write(2)
+        with raises(ValueError):
+            b.floor("nvram")
+    finally:
+        unplug(b)
+    os.remove(d + "/nvram.bin")  # the part wiped: the floors are still there for the next power-up
+    b = emulated.Board(d, 0, 0, 0, nvram_size=4096)
+    try:
+        assert [b.floor(w).read() for w in hal.FLOORS] == [3, 3, 3]
+        assert sorted(n for n in os.listdir(d) if n.startswith("floor-")) == [
+            "floor-config", "floor-enrol", "floor-release"]
+    finally:
+        unplug(b)
+
+
 def test_the_lock_names_this_process_and_a_dead_one_is_no_holder():
     d = tmpdir("lock")
     state_lock.claim(d, (1, 2, 3))

@@ -384,7 +384,32 @@ def test_an_unknown_profile_is_refused_with_the_choices():
 def test_the_base_board_names_each_missing_contract():
     b = hal.Board()
     for call in (lambda: b.uart("cctalk"), lambda: b.pin("play"), lambda: b.lamp("lamp_play"),
-                 lambda: b.meter("meter_in"), lambda: b.idle(1), lambda: b.ticks_ms(), lambda: b.reset()):
+                 lambda: b.meter("meter_in"), lambda: b.idle(1), lambda: b.ticks_ms(), lambda: b.reset(),
+                 lambda: b.floor("release")):
         with raises(NotImplementedError):
             call()
     assert b.meter_names() == () and b.door_latch is None and b.entropy_source() is None
+
+
+def test_each_profile_keeps_its_floors_on_the_mcu_flash_apart_from_the_fram():
+    # the release, configuration and enrolment floors (hal.Board.floor) are files beside the machine
+    # key and the anti-rollback counters, never on the FRAM part: a wiped part keeps them
+    import os
+
+    for name in ("pyboard", "rp2", "esp32"):
+        with Installed(name) as inst:
+            from firmware import main
+
+            board = main.make_board(main.DEFAULTS, name)
+            for which in hal.FLOORS:
+                f = board.floor(which)
+                assert f.read() is None  # a new MCU
+                f.write(5)
+                with raises(ValueError):
+                    f.write(4)  # never lower
+            assert sorted(n for n in os.listdir(inst.mb.KEYSTORE) if n.endswith(".flr")) == [
+                "jeton-config.flr", "jeton-enrol.flr", "jeton-release.flr"]
+            with raises(ValueError):
+                board.floor("books")  # not a floor: the anti-rollback counters are rollback_counter()
+            board = None
+            gc.collect()

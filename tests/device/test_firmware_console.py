@@ -301,15 +301,16 @@ def test_meters_in_aligned_columns_with_units_and_dollars():
     cab.ledger.st["m"]["coin_in"] = 9999999999  # the widest a 10-digit meter gets
     lines = run(con, "meters")
     assert config.DENOM_CENTS == 25
-    assert lines[0] == "meter                   value  unit               dollars"
-    assert lines[1] == "credits                     4  credits              $1.00"
-    assert "coin_in            9999999999  credits  $2,499,999,999.75" in lines  # 9,999,999,999 x $0.25
-    assert "games_played                0  count" in lines and "door_main                   0  count" in lines
+    assert lines[0] == "meter                      value  unit               dollars"
+    assert lines[1] == "credits                        4  credits              $1.00"
+    assert "coin_in               9999999999  credits  $2,499,999,999.75" in lines  # 9,999,999,999 x $0.25
+    assert "games_played                   0  count" in lines and "door_main                      0  count" in lines
+    assert "bill_unproven_credits          0  credits              $0.00" in lines  # the longest name
     assert lines[-1] == "1 credit = $0.25"
     assert [ln.split()[0] for ln in lines[1:-1]] == ["credits"] + list(METERS)  # every meter, once
     for ln in lines[1:-1]:  # the values end in one column, the dollars in another
-        assert ln[28] != " " and ln[29] == " ", ln
-        assert len(ln) in (36, 57) and (len(ln) == 36 or ln[-3] == "."), ln
+        assert ln[31] != " " and ln[32] == " ", ln
+        assert len(ln) in (39, 60) and (len(ln) == 39 or ln[-3] == "."), ln
     assert json.loads(run(con, "meters json")[0])["coin_in"] == 9999999999  # machines' shape unchanged
 
 
@@ -343,7 +344,8 @@ def test_events_and_the_security_log_in_local_time():
     assert line[6:16].count("-") == 2 and line[26:29] in ("EST", "EDT")  # 2026-11-23 01:32:09 EST
     rec = cab.audit.records()[-1]
     sec = run(con, "security")
-    assert sec[-1].startswith("%5d %s %-8s %-8s" % (rec[0], localtime.stamp(rec[1]), rec[2], rec[3]))
+    assert sec[-2].startswith("%5d %s %-8s %-8s" % (rec[0], localtime.stamp(rec[1]), rec[2], rec[3]))  # then its status line
+    assert sec[-1].startswith("archived up to ")
     assert json.loads(run(con, "events json")[0])["events"][-1] == [n, t, code, text]  # machines: epoch seconds
 
 

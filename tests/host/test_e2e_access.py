@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.harness import ADMIN_ID, ADMIN_PIN, EmulatedCabinet, sign_in
+from sim.harness import ADMIN_ID, ADMIN_PIN, EmulatedCabinet, enrol, sign_in
 from tools.console import ConsoleClient
 
 PINS = {"att": "att-pin-1", "tech": "tech-pin-1", "aud": "aud-pin-1"}
@@ -60,7 +60,10 @@ def test_a_fresh_cabinet_has_no_credential_and_each_role_gets_only_its_commands(
             assert (uid, "logout", f"by {uid}") in seen
             if uid in REFUSED:
                 assert (uid, "refused", REFUSED[uid]) in seen
-        assert ("-", "refused", "meters") in seen and ("-", "refused", "state") in seen
+        # lines from no session are noise: counted in the summary, not records (issue 22.7)
+        assert ("-", "refused", "meters") not in seen and ("-", "refused", "state") not in seen
+        status = json.loads(con.command("security status")[0])
+        assert status["noise"] >= 3 and status["last"] == "refused -: state: log in first: 'login ID'", status
         assert (ADMIN_ID, "setup", "first administrator sim, logged in") in {tuple(r[2:]) for r in trail}
         for pin in (*PINS.values(), ADMIN_PIN):
             assert pin not in json.dumps(trail)  # a PIN is never logged
@@ -141,3 +144,89 @@ class ConsoleSwap:
         cab.console = ConsoleClient(f"socket://127.0.0.1:{cab.ports['console']}", connect_for=5)
         sign_in(cab.console, cab.panel)
         self.console = cab.console
+
+
+def test_a_lost_security_memory_needs_the_operators_enrolment_never_the_audit_key_alone(tmp_path: Path) -> None:
+    # issue 22.8: the NVRAM part wiped (STATE/nvram.bin deleted) on a machine that had an
+    # administrator. The audit key and `setup` no longer make one; an enrolment the operator signed
+    # for this board and a number above the board's "enrol" floor does, once
+    from tools import firmware as fwbuild, operator
+
+    cab = EmulatedCabinet(tmp_path).boot()  # the first administrator, with the audit key (a new machine)
+    cab.shutdown()
+    (tmp_path / "nvram.bin").unlink()
+    cab = EmulatedCabinet(tmp_path).boot(login=False)
+    try:
+        con = cab.console
+        assert cab.firmware.ready["state"] == "ramerror"
+        hint = "no account: this machine had accounts or lost its security memory: enrolment needs the operator's signature"
+        assert con.command("meters") == [f"refused: {hint} ('enrol' says how)"]
+        cab.panel.set_pin("key_audit", 1)
+        deadline = time.monotonic() + 10
+        while (out := con.setup("evil", "evil-pin-1")) == ["error: turn the audit key first"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert out == ["error: this machine had accounts or lost its security memory: enrolment needs the "
+                       "operator's signature ('enrol' says how)"]
+        info = con.command("enrol")[0]
+        board = info.split()[1].rstrip(":")
+        assert info == (f"board {board}: ask the operator for enrolment number 1 of an account id; then 'enrol ID N', "
+                        "the PIN twice and the signature in 12 lines of 64 hex digits")
+        # another key's signature, or the operator's for another board or number, is refused
+        other = tmp_path / "other.pem"
+        operator.sign.keygen(other)
+        for key, b, n in ((other, board, 1), (fwbuild.DEV_OPERATOR_KEY, "0" * 16, 1)):
+            con.command("enrol boss 1")
+            con.command("boss-pin-1")
+            con.command("boss-pin-1")
+            for line in operator.enrol_lines(key, b, n, "boss"):
+                out = con.command(line)
+            assert out == [f"error: not an enrolment the operator signed for board {board}, number 1, boss: "
+                           "nothing changed"], out
+        assert enrol(con, "boss", "boss-pin-1") == ["administrator boss enrolled (operator's enrolment 1); logged in"]
+        assert con.command("ramclear") == ["critical memory cleared; meters start at zero"]
+        trail = security(con)
+        assert trail[0][3] == "lost" and [r for r in trail if r[2:4] == ["boss", "enrol"]]
+    finally:
+        cab.panel.set_pin("key_audit", 0)
+        cab.shutdown()
+    (tmp_path / "nvram.bin").unlink()  # lost again: enrolment 1 was used, it is never taken again
+    cab = EmulatedCabinet(tmp_path).boot(login=False)
+    try:
+        cab.panel.set_pin("key_audit", 1)
+        time.sleep(0.1)
+        con = cab.console
+        assert con.command("enrol boss 1") == ["error: enrolment 1 was used or is older: the next is above 1"]
+        assert cab.sign_in()[-1].endswith("(operator's enrolment 2); logged in")  # the harness asks for number 2
+    finally:
+        cab.shutdown()
+
+
+def test_anonymous_lines_over_the_wire_push_out_no_security_record(tmp_path: Path) -> None:
+    # issue 22.7 end to end: the issue's 300 anonymous lines pushed the setup and both badpin records out
+    # of the log; here LINES of them, each answered before the next (10^5 at the device level:
+    # tests/device/test_firmware_access.py), after the security records of a session
+    lines = 2000
+    cab = EmulatedCabinet(tmp_path).boot()  # the setup record
+    try:
+        con = cab.console
+        con.command("logout")
+        for pin in ("wrong-pin-1", "wrong-pin-2"):
+            assert con.login(ADMIN_ID, pin) == ["error: wrong account or PIN"]
+        sign_in(con, cab.panel)
+        before = security(con)
+        assert [r for r in before if r[3] == "setup"] and len([r for r in before if r[3] == "badpin"]) == 2
+        noise = json.loads(con.command("security status")[0])["noise"]  # the harness's own 'setup' tries
+        con.command("logout")
+        con.port.timeout = 0.005  # each line answered as soon as its prompt arrives (sim/fuzz_rig.py)
+        for i in range(lines):
+            con.command(("meters", "xyzzy", "state", "setup x")[i % 4])
+        sign_in(con, cab.panel)
+        after = security(con)
+        assert after[:len(before)] == before  # every record of the session is still there
+        status = json.loads(con.command("security status")[0])
+        assert status["noise"] == noise + lines and status["no_room"] == 0, status
+        # the anonymous lines left no record: after the export above, the logout, the login and this session's
+        assert [r[3] for r in after[len(before):]] == ["ok", "ok", "logout", "login", "ok"], after[len(before):]
+    finally:
+        cab.shutdown()

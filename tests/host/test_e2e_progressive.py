@@ -21,7 +21,7 @@ CEILING = 4000 * 1000  # games/models/sept-royal-87.json: "ceiling": 4000, "rate
 def meter(cab: EmulatedCabinet) -> tuple[int, int, int]:
     """(credits shown, meter, rolled over) from the console's state."""
     text = "\n".join(cab.console.command("state"))
-    shown = re.search(r"^progressive: (\d+) credits on 3 SEVEN at bet 3 .*ceiling 4000", text, re.M)
+    shown = re.search(r"^progressive: (\d+) credits \(\$[\d,.]+\) on 3 SEVEN at bet 3 .*ceiling 4000", text, re.M)
     exact = re.search(r"^progressive meter: (\d+)/1000, rolled over (\d+)/1000$", text, re.M)
     assert shown and exact, text
     return int(shown.group(1)), int(exact.group(1)), int(exact.group(2))

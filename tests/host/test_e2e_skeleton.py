@@ -171,8 +171,8 @@ def test_tampered_model_is_refused_at_boot(state: Path, tamper) -> None:
 
 # the harness's heap for code compiled from source (sim/harness.py DEFAULT_HEAP): at 384K the boot's
 # first journal buffer (5 KB in one piece) or a console command's found no room once the compiled
-# modules had cut the heap up; the console's reading commands (firmware/console_read.py, compiled at
-# power-up as main.LATE says) put about 14 KB more in use
+# modules had cut the heap up (the console's reading commands, the operator's configuration and the
+# enrolment all came in): a tuned figure, not a bound
 SOURCE_HEAP = DEFAULT_HEAP["py"]
 
 

@@ -323,3 +323,34 @@ def test_an_mpy_added(tmp_path: Path, mpy_rig: Path) -> None:
 def test_an_mpy_removed(tmp_path: Path, mpy_rig: Path) -> None:
     (mpy_rig / "games" / "text.mpy").unlink()  # the paytable text, imported late: the cabinet still boots
     assert mpy_refused(tmp_path) == "mpy/games/text.mpy: listed in SHA256SUMS, missing"
+
+
+def test_a_wiped_nvram_part_does_not_reopen_the_door_to_an_older_release(tmp_path: Path, rig: Path) -> None:
+    # issue 22.8's attack: release 1000 ran and an administrator was made; the NVRAM part is wiped
+    # (STATE/nvram.bin deleted: both copies of the release number with it) and a correctly signed
+    # older release booted. It must be the software tilt (the release floor is kept where the board
+    # keeps its anti-rollback counter), and the audit key alone must not make a new administrator
+    # (so no RAM clear, no play)
+    cab, why, _ = boot(tmp_path)  # the harness makes its administrator with the audit key
+    cab.shutdown()
+    assert why is None
+    (tmp_path / "state" / "nvram.bin").unlink()
+    text = (rig / "release" / SUMS).read_text()
+    resign(rig, text.replace("version=0.1.0 counter=1000", "version=0.0.999 counter=999", 1))
+    cab = EmulatedCabinet(tmp_path / "state").boot(login=False)
+    try:
+        assert cab.firmware.ready["software"] == "refused" and cab.firmware.ready["game"] is None
+        tilt = [ln for ln in cab.firmware.lines if "TILT software: " in ln]
+        assert tilt and tilt[0].endswith(
+            "SHA256SUMS: release 0.0.999 (number 999) is older than number 1000, which ran here"), cab.firmware.lines
+        assert cab.firmware.ready["state"] == "ramerror"
+        cab.panel.set_pin("key_audit", 1)
+        deadline = time.monotonic() + 10
+        while (out := cab.console.setup("evil", "evil-pin-1"))[0] == "error: turn the audit key first":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert out[0].startswith("error: this machine had accounts or lost its security memory: "
+                                 "enrolment needs the operator's signature"), out
+        assert cab.console.command("ramclear")[0].startswith("refused: "), "no session, no RAM clear"
+    finally:
+        cab.shutdown()
