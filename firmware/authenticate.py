@@ -8,7 +8,7 @@
 import binascii
 import hashlib
 
-from firmware import signature
+from rng.crypto import rsa
 from firmware.program import feed
 
 SUMS = "SHA256SUMS"
@@ -83,7 +83,7 @@ def read_manifest(open_file, key, wanted, prefix=None):
             sig = f.read()
     except OSError:
         raise SoftwareError("%s: missing (an unsigned release)" % SIG)
-    if not signature.verify(key[0], key[1], h.digest(), sig):
+    if not rsa.verify(key[0], key[1], h.digest(), sig):
         raise SoftwareError("%s: not a signature of %s by the release key" % (SIG, SUMS))
     if version is None or counter is None or counter > MAX_COUNTER:
         raise SoftwareError("%s: no release number" % SUMS)

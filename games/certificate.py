@@ -21,7 +21,7 @@
 import gc
 import json
 
-from games.canon import math_hash
+from rng.crypto.canon import math_hash
 from games.floor import meets_floor, RTP_FLOOR_NUM
 from games.model import read
 from games.reels import ReelGame

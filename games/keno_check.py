@@ -4,7 +4,7 @@
 # certified return >= 83 % (games/floor.py), and the device's integer recomputation
 # (games/keno_exact.py) equals it. Returns (ok, reason, game); raises only MemoryError (the caller
 # collects and tries once more).
-from games.canon import math_hash
+from rng.crypto.canon import math_hash
 from games.floor import meets_floor, RTP_FLOOR_NUM
 from games.keno import KenoGame
 from games import keno_exact

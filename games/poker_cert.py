@@ -8,7 +8,7 @@
 import gc
 import json
 
-from games.canon import math_hash
+from rng.crypto.canon import math_hash
 from games.floor import meets_floor, RTP_FLOOR_NUM
 from games.certificate import _frac, _pct, NO_MEMORY, maxima
 from games.model import read

@@ -5,7 +5,7 @@ import os
 
 from devtest import raises, tmpdir, rmtree
 from games import certificate
-from games.canon import canonical, math_hash
+from rng.crypto.canon import canonical, math_hash
 from games.floor import RTP_FLOOR_NUM, RTP_FLOOR_DEN, meets_floor
 
 FIX = "tests/fixtures/games/"

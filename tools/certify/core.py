@@ -5,7 +5,7 @@ import json
 import math
 from fractions import Fraction
 
-from games.canon import math_hash
+from rng.crypto.canon import math_hash
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
 from games.model import Model
 from tools.certify.beside import beside
