@@ -123,18 +123,34 @@ class ReelSet:
 
 
 class Model:
+    """A reel model, validated and compiled: read in steps, each one a part of docs/game-format.md.
+    The order of the steps is the order of the checks, so a bad model names its first fault."""
+
     def __init__(self, m):
+        self._read_format(m)
+        self._read_symbols(m)
+        self._read_lines(m)
+        self._read_bets(m)
+        self._read_pays(m)
+        self._read_scatter_pays(m)
+        self._read_free_spins(m)
+
+    def _read_format(self, m):
         _need(isinstance(m, dict), "model must be an object")
         fmt = m.get("format", FORMAT)
         _need(fmt == FORMAT or fmt == FORMAT2, "unknown format %r" % fmt)
         # version 1 reads no key of version 2 (it ignored them, so a v1 model loads unchanged)
-        self.v2 = v2 = fmt == FORMAT2
+        self.v2 = fmt == FORMAT2
         self.id = m.get("id")
         _need(isinstance(self.id, str) and self.id, "id missing")
         name = m.get("name")
         _need(isinstance(name, dict) and "fr" in name and "en" in name, "name needs fr and en")
         self.name = name
         self.rows = _pos_int(m.get("rows", 1), "rows")
+
+    def _read_symbols(self, m):
+        """The symbols as codes 0..n-1, the wild and the scatter, v2's multiplier wilds and both-ways."""
+        v2 = self.v2
         syms = m.get("symbols")
         if isinstance(syms, dict):
             names = sorted(syms)
@@ -171,7 +187,9 @@ class Model:
         # the engine and games.exact take v2's general path (per reel, per group) when a pay needs it
         self.general = v2 and (self.both_ways or max(wmult) > 1)
 
-        self.base = ReelSet(m.get("reels"), codes, self.rows)
+    def _read_lines(self, m):
+        """The base game's reels, and the pay lines across them."""
+        self.base = ReelSet(m.get("reels"), self.codes, self.rows)
         self.nreels = nr = len(self.base.strips)
         lines = m.get("lines")
         _need(isinstance(lines, list) and lines, "lines missing")
@@ -182,6 +200,8 @@ class Model:
                 _need(isinstance(r, int) and 0 <= r < self.rows, "line row out of the window")
             self.lines.append(tuple(line))
 
+    def _read_bets(self, m):
+        """The bet levels, each a whole number of coins per line."""
         bets = m.get("bets")
         _need(isinstance(bets, list) and bets, "bets missing")
         prev = 0
@@ -191,17 +211,20 @@ class Model:
             _need(b % len(self.lines) == 0, "a bet must be a whole number of coins per line")
             prev = b
         self.bets = list(bets)
-        nb = len(bets)
         self.coins = [b // len(self.lines) for b in bets]
 
-        # line-pay groups: bit g set in gmask[code] when the symbol extends group g
+    def _read_pays(self, m):
+        """The line-pay groups: bit g set in gmask[code] when the symbol extends group g; the pays as
+        cumulative-max tables per bet level; the progressive on one of them."""
+        v2, codes, nr, nb = self.v2, self.codes, self.nreels, len(self.bets)
+        nsym = len(self.symbols)
         pays = m.get("pays", [])
         _need(isinstance(pays, list) and len(pays) <= 30, "pays must be a list of at most 30 groups")
         self.group_names = []
         self.cpay = [[] for _ in range(nb)]  # cpay[bet index][group] = list, index = run length
-        gmask = [0] * len(names)
+        gmask = [0] * nsym
         # per reel: the groups each code is a member of (v2 "reels": a member list per reel)
-        member = [[0] * len(names) for _ in range(nr)] if v2 else None
+        member = [[0] * nsym for _ in range(nr)] if v2 else None
         for g, p in enumerate(pays):
             gname = p.get("name")
             _need(isinstance(gname, str) and gname, "pay %d: name missing" % g)
@@ -240,8 +263,8 @@ class Model:
         if v2:
             self.rmember = member
             self.rgmask = [list(row) for row in member]
-            for c in range(len(names)):
-                if wmult[c]:
+            for c in range(nsym):
+                if self.wmult[c]:
                     gmask[c] = (1 << len(pays)) - 1
                     for row in self.rgmask:
                         row[c] = gmask[c]
@@ -252,24 +275,27 @@ class Model:
         _need(not self.progressive or not self.general,
               "progressive: not with multiplier wilds or both-ways pays (the pay would have several values)")
 
-        # scatter pays by number of visible scatters, per bet level
-        maxsc = nr * self.rows
-        self.spay = [[0] * (maxsc + 1) for _ in range(nb)]
+    def _read_scatter_pays(self, m):
+        """Scatter pays by the number of visible scatters, per bet level."""
+        maxsc = self.nreels * self.rows
+        self.spay = [[0] * (maxsc + 1) for _ in self.bets]
         sp = m.get("scatter_pays") or {}
         _need(not sp or self.scatter is not None, "scatter_pays without a scatter symbol")
         for k in sp:
             n = int(k)
             _need(1 <= n <= maxsc, "scatter count %s out of range" % k)
-            for bi in range(nb):
+            for bi in range(len(self.bets)):
                 self.spay[bi][n] = self._credits(sp[k], bi, "scatter pay")
 
-        # free spins
+    def _read_free_spins(self, m):
+        """Free spins: their reels, the spins a count of scatters awards and retriggers, the cap."""
+        maxsc = self.nreels * self.rows
         fs = m.get("free_spins")
         self.free = None
         if fs:
             _need(self.scatter is not None, "free_spins need a scatter symbol")
-            self.free = ReelSet(fs["reels"], codes, self.rows) if fs.get("reels") else self.base
-            _need(len(self.free.strips) == nr, "free reels: same number of reels")
+            self.free = ReelSet(fs["reels"], self.codes, self.rows) if fs.get("reels") else self.base
+            _need(len(self.free.strips) == self.nreels, "free reels: same number of reels")
             self.award = self._counts(fs.get("award"), maxsc, "award")
             self.retrigger = self._counts(fs.get("retrigger") or {}, maxsc, "retrigger")
             self.multiplier = _pos_int(fs.get("multiplier", 1), "multiplier")
