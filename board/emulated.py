@@ -549,8 +549,6 @@ class Board(hal.WiredBoard):
                  printer_port=None, sas_fd=None):
         """profile: a real board's pin map (board/pyboard.py ...) to boot as: only the wires it has
         (no EM coils where it wires none, its FRAM's size, no door latch), the display kept."""
-        import errno
-
         from board import state_lock
 
         try:

@@ -7,6 +7,7 @@
 # (anti-rollback, kept in critical memory).
 import binascii
 import hashlib
+import os
 
 from rng.crypto import rsa
 from firmware.program import feed
@@ -147,8 +148,6 @@ def _check_code(found, code_dir):
 
 def _mpy_files(base, rel):
     """Every .mpy under base + rel, as paths relative to base, sorted (a deterministic first fault)."""
-    import os
-
     out = []
     for name in sorted(os.listdir(base + rel if base + rel else ".")):
         path = rel + name
@@ -160,8 +159,6 @@ def _mpy_files(base, rel):
 
 
 def _is_dir(path):
-    import os
-
     try:
         return os.stat(path)[0] & 0x4000 != 0  # S_IFDIR, on both runtimes
     except OSError:

@@ -8,11 +8,10 @@ from rng.crypto.canon import math_hash
 from games.floor import meets_floor, RTP_FLOOR_NUM
 from games.keno import KenoGame
 from games import keno_exact
+from games.certificate import maxima  # games.certificate imports this module in a function
 
 
 def check_model(model, cert, recompute, frac, pct):
-    from games.certificate import maxima  # here: games.certificate imports this module
-
     h = math_hash(model)
     if cert.get("math_hash") != h:
         return False, "math hash mismatch: model %s..., certificate %s..." % (h[:16], str(cert.get("math_hash"))[:16]), None

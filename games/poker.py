@@ -5,6 +5,7 @@
 # cards are shown; they never draw anything from the generator (by-law s. 88: the result rests on
 # chance even when the player chooses). (deck, holds) replays the game: docs/games.md.
 from rng import shuffle
+from games.model import read
 from games.poker_model import PokerModel, HAND_SIZE, RANKS
 from games.poker_hand import award
 from games.poker_hold import pattern
@@ -35,8 +36,6 @@ class PokerOutcome:
 
 
 def load(path):
-    from games.model import read
-
     return PokerGame(read(path))
 
 

@@ -12,6 +12,7 @@ from rng.crypto.canon import math_hash
 from games.floor import meets_floor, RTP_FLOOR_NUM
 from games.certificate import _frac, _pct, NO_MEMORY, maxima
 from games.model import read
+from games.poker import PokerGame
 
 
 def check(model_path, cert_path):
@@ -27,8 +28,6 @@ def check(model_path, cert_path):
 
 
 def _check(model_path, cert_path):
-    from games.poker import PokerGame
-
     try:
         model = read(model_path)
         with open(cert_path) as f:
