@@ -13,7 +13,7 @@ export PYTHONPATH  := $(CURDIR)
 # Debian packages a target needs are installed with apt-get when missing: as root, or through sudo
 SUDO   := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: venv run console demo test bench clean distclean
+.PHONY: venv run console demo test lint bench clean distclean
 
 # Each room adds its own targets in mk/<room>.mk (rngtest, par, powercut, ...).
 -include mk/*.mk
@@ -57,6 +57,10 @@ bench: $(STAMP) unix32-tools
 TEST_JOBS ?= auto
 test: $(STAMP) saspy firmware firmware-arm browser-tools
 	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile
+
+## lint: ruff over the whole tree (pyproject.toml [tool.ruff]; `.venv/bin/ruff check --fix .` mends what it can)
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
 
 clean:
 	rm -rf var .pytest_cache
