@@ -276,8 +276,6 @@ def test_a_big_win_goes_to_the_credits_never_a_hand_pay():
 
 def power_up_vlt(board, fake):
     """A power-up as firmware/startup.py does it under vlt: the printer opened by open_printer."""
-    from firmware import startup
-
     gc.collect()
     led = Ledger(memory(board.nvram))
     led.open()

@@ -29,10 +29,10 @@ def worst_state():
                    "deck": "ff" * 53},  # a dealt poker hand's deck, 53 cards (firmware/play_poker.py)
           "tilts": {}, "doors": {}, "acc_ev": 255, "ref": BIG, "paying": {"ref": BIG, "coins": BIG, "cpc": BIG},
           "prog_n": BIG * 1000, "prog_r": BIG * 1000, "emb": {},  # the meter and its roll-over (1/q units)
-          "rel": 999999999,
+          "rel": 999999999,  # the release number (firmware/authenticate.py): MAJOR.MINOR.PATCH, each 0-999
           "basis": ["casino", 100000],  # the longest profile name, DENOM_CENTS at its bound (firmware/money_basis.py)
           "bill_ev": 255, "bill": {"t": 16, "k": BIG, "c": 255},  # a note being stacked (firmware/bill_books.py)
-          "unk": {"id": "type 16", "k": BIG, "s": 2 ** 32 - 1, "why": "x" * WHY_TEXT}}  # a note of unknown fate  # the release number (firmware/authenticate.py): MAJOR.MINOR.PATCH, each 0-999
+          "unk": {"id": "type 16", "k": BIG, "s": 2 ** 32 - 1, "why": "x" * WHY_TEXT}}  # a note of unknown fate
     for name in METERS:
         st["m"][name] = BIG
     for kind in KEY_CLEARABLE + ("audit", "prize", "note"):  # BOOT_TILTS are never stored
