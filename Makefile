@@ -52,10 +52,10 @@ bench: $(STAMP) unix32-tools
 
 ## test: pytest under CPython plus every device test under the MicroPython unix port (and the
 ## firmware image, which the emulated cabinet runs, the Cortex-M3 image for the rng/games tests, and Chromium for the PAR sheet render test: built or installed first)
-## TEST_JOBS=1 runs them in one process (default: one worker per core, each test file kept on one
-## worker so that a module's booted cabinet is shared by its tests)
+## The linter runs first (make lint). TEST_JOBS=1 runs them in one process (default: one worker per
+## core, each test file kept on one worker so that a module's booted cabinet is shared by its tests)
 TEST_JOBS ?= auto
-test: $(STAMP) saspy firmware firmware-arm browser-tools
+test: $(STAMP) lint saspy firmware firmware-arm browser-tools
 	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile
 
 ## lint: ruff over the whole tree (pyproject.toml [tool.ruff]; `.venv/bin/ruff check --fix .` mends what it can)

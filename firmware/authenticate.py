@@ -9,8 +9,8 @@ import binascii
 import hashlib
 import os
 
-from rng.crypto import rsa
 from firmware.program import feed
+from rng.crypto import rsa
 
 SUMS = "SHA256SUMS"
 SIG = "SHA256SUMS.sig"

@@ -6,8 +6,8 @@
 import json
 
 from firmware import config, localtime
-from firmware.money import dollars
 from firmware.ledger import COUNTS, METERS
+from firmware.money import dollars
 
 # the states in the technician's words (firmware/states.py says what each means)
 _WORDS = (("handpay", "a cash-out waits for the attendant's hand pay"), ("jackpot", "a win waits for the attendant"),

@@ -143,7 +143,7 @@ def supervise(boot, reset, clock, log=print):
             started = clock()
             cab.run()
             return
-        except Exception as e:  # noqa: the watchdog's job; SystemExit and KeyboardInterrupt pass
+        except Exception as e:  # noqa: BLE001  the watchdog's job; SystemExit and KeyboardInterrupt pass
             pe = getattr(sys, "print_exception", None)  # MicroPython: where it failed, for the record
             if pe is not None:
                 pe(e)

@@ -5,7 +5,6 @@ import hashlib
 import json
 import sys
 
-from games.certificate import check
 from board.cctalk import Master
 from board.coin_cctalk import CoinAcceptor
 from board.hopper_cctalk import Hopper
@@ -18,6 +17,7 @@ from firmware.console import READ_MODULES, Console
 from firmware.critmem import RamError
 from firmware.ledger import Ledger, open_memory
 from firmware.progressive import Progressive, ProgressiveError
+from games.certificate import check
 
 
 def log(msg):

@@ -12,4 +12,4 @@
 #   import games.text        a reel paytable's text: the console's `paytable`, imported late
 #   import games.poker_cert  a poker game's certificate check only (power-up)
 #   import games.keno_check  a keno game's certificate check only (power-up)
-from games.reels import load, ReelGame, Outcome  # noqa: F401
+from games.reels import Outcome, ReelGame, load  # noqa: F401

@@ -50,7 +50,7 @@
 #   import pyb            the pyboard's port only: its hardware RNG
 #   import network        the ESP32's port only: its radio, which makes os.urandom true random
 from rng.failure import RngFailure  # noqa: F401  (public API)
-from rng.scale import below, weighted, shuffle, deal  # noqa: F401
+from rng.scale import below, deal, shuffle, weighted  # noqa: F401
 from rng.sources import open_source  # noqa: F401
 
 

@@ -109,7 +109,7 @@ class Board:
             try:
                 self.t.exit_raw_repl()
                 self.t.close()
-            except Exception:  # noqa: the link is being thrown away anyway
+            except Exception:  # noqa: BLE001  the link is being thrown away anyway
                 pass
         self.t = None
 
@@ -118,7 +118,7 @@ class Board:
         for attempt in range(1, TRIES + 1):
             try:
                 t = self._open()
-            except Exception as e:  # noqa: serial, transport and OS errors alike
+            except Exception as e:  # noqa: BLE001  serial, transport and OS errors alike
                 if not self.answered:  # nothing to retry: no board was ever there
                     raise DeployError(f"no board answers on {self.port}: {_why(self.port, e)}") from None
                 t = None
@@ -127,7 +127,7 @@ class Board:
                 self.answered = True
                 try:
                     return fn(t)
-                except Exception as e:  # noqa: serial, transport and OS errors of a flaky link alike
+                except Exception as e:  # noqa: BLE001  serial, transport and OS errors of a flaky link alike
                     last = e
             self.log(f"deploy: {what}: {type(last).__name__}: {str(last).strip()[:120]} (try {attempt}/{TRIES})")
             self.drop()

@@ -10,11 +10,12 @@ import gc
 import os
 import sys
 
-from board import hal
 from devtest import raises, tmpdir
 from fakes_board import Acceptor, Clock, Hopper, Wire
 from fakes_nvram import FakeI2C, I2CFramChip
 from fakes_rng import Mem32
+
+from board import hal
 
 # (IRQ_RISING, IRQ_FALLING) of each port's machine.Pin (MicroPython ports/stm32/pin.c:
 # GPIO_MODE_IT_RISING / _FALLING of the STM32 HAL; ports/rp2/machine_pin.c: 8 / 4;

@@ -9,11 +9,12 @@
 # mp-heap: 896K  (the fake board's 128 KB NVRAM image and a game model, and the printer)
 import gc
 
-import rng
 from devtest import big_win, raises
 from fakes_cabinet import Acceptor, Board, coins, press, steps
 from fakes_firmware import RamNvram, memory, wiped
 from fakes_printer import FakePrinter
+
+import rng
 from board.printer_epic import Printer
 from firmware import config, coupon_number, coupon_store, coupon_system, jurisdiction, startup
 from firmware.cabinet import Cabinet

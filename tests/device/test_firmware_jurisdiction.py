@@ -7,6 +7,7 @@ import json
 import os
 
 from devtest import rmtree, tmpdir
+
 from firmware import config, jurisdiction
 from firmware.startup import load_games
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM

@@ -4,6 +4,7 @@ import gc
 
 from devtest import raises
 from fakes_firmware import FixedOutcome, PowerCut, RamNvram, memory
+
 from firmware.ledger import EVENT_CHUNKS, EVENTS_PER_CHUNK, RECALL, AuditError, Ledger
 
 

@@ -8,10 +8,11 @@
 # it passed in 624K before rng/crypto/ became a package, in 656K after: the contiguous NVRAM image's edge)
 import gc
 
-import rng
 from fakes_cabinet import Acceptor, Board, press, steps
 from fakes_firmware import PowerCut, RamNvram, memory, wiped
 from fakes_printer import FakePrinter
+
+import rng
 from board.printer_epic import Printer
 from firmware import config, coupon_store, coupon_system, jurisdiction
 from firmware.cabinet import Cabinet

@@ -4,6 +4,7 @@
 # mp-heap: 576K  (test_firmware_cabinet's fake cabinet: its 64 KB NVRAM image, the modules compiled from source;
 # it passed in 496K before rng/crypto/ became a package, in 528K after: the contiguous NVRAM image's edge)
 from test_firmware_cabinet import Cabinet, cabinet, coins, press, steps
+
 from firmware import config
 from firmware.play import played
 from games import load

@@ -10,9 +10,10 @@
 import gc
 import json
 
-import rng
 from fakes_cabinet import Acceptor, Board
 from fakes_firmware import RamNvram, memory
+
+import rng
 from firmware import states
 from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger

@@ -4,6 +4,7 @@ import gc
 
 from devtest import raises
 from fakes_firmware import FixedOutcome, RamNvram, memory
+
 from firmware import tournament
 from firmware.ledger import Ledger
 

@@ -8,7 +8,9 @@ def test_read_gives_what_json_gives():
     # games.model.read interns the file's short strings before json.load: the dict must not change,
     # escapes, non-ASCII text, long strings and a backslash before a quote included
     import json
-    from devtest import tmpdir, rmtree
+
+    from devtest import rmtree, tmpdir
+
     from games.model import read
 
     d = tmpdir("read")
@@ -36,7 +38,9 @@ def test_read_shares_the_names():
     if not hasattr(gc, "mem_alloc"):
         return
     import json
-    from devtest import tmpdir, rmtree
+
+    from devtest import rmtree, tmpdir
+
     from games.model import read
 
     tag = "".join("%02x" % b for b in os.urandom(4))

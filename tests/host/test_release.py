@@ -11,7 +11,6 @@ import pytest
 
 from tools import firmware, release, sign
 
-
 EPOCH = "1764115200"  # 2025-11-26 00:00:00 UTC, as a build system sets SOURCE_DATE_EPOCH
 
 

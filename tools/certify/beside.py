@@ -28,7 +28,7 @@ def beside(fn: Callable[..., T], *args, fork: bool = True) -> Callable[[], T]:
             os.close(r)
             try:
                 out = pickle.dumps((True, fn(*args)), pickle.HIGHEST_PROTOCOL)
-            except BaseException as e:  # noqa: the parent raises it, by name
+            except BaseException as e:  # noqa: BLE001  the parent raises it, by name
                 out, code = pickle.dumps((False, f"{type(e).__name__}: {e}")), 1
             with os.fdopen(w, "wb") as f:
                 f.write(out)

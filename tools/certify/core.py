@@ -5,9 +5,9 @@ import json
 import math
 from fractions import Fraction
 
-from rng.crypto.canon import math_hash
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
 from games.model import Model
+from rng.crypto.canon import math_hash
 from tools.certify.beside import beside
 from tools.certify.feature import SpinLaw, expected_spins, feature_moments
 from tools.certify.joint import line_entries, spin_distribution

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from games.model import Model, ReelSet
 
+
 def columns(m: Model, rs: ReelSet, reel: int) -> dict[tuple[tuple[int, ...], int], int]:
     """Distinct visible columns of one reel -> (codes per row, scatter count) with their weight."""
     out: dict[tuple[tuple[int, ...], int], int] = {}

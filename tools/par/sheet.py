@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from games.model import Model
-from tools.certify.core import FLOOR, Z, BetFigures, frac_str, to_json
+from tools.certify.core import FLOOR, BetFigures, Z, frac_str, to_json
 from tools.par import charts, paylines
 from tools.par.filing import SHORT, Exact, filing_blocks
 
