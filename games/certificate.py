@@ -23,12 +23,12 @@
 import gc
 import json
 
-from games.canon import math_hash
-from games.floor import meets_floor, RTP_FLOOR_NUM
+from games import exact
+from games.floor import RTP_FLOOR_NUM, meets_floor
+from games.keno_model import FORMAT as KENO
 from games.model import read
 from games.reels import ReelGame
-from games import exact
-from games.keno_model import FORMAT as KENO
+from rng.crypto.canon import math_hash
 
 NO_MEMORY = "boot check needs more memory than this board has free"
 
@@ -90,7 +90,7 @@ def _check(model_path, cert_path, recompute):
             cert = json.load(f)
     except MemoryError:
         raise  # the heap, not the files: check() collects and tries once more
-    except Exception as e:  # noqa: missing or unreadable file, bad JSON
+    except Exception as e:  # noqa: BLE001  missing or unreadable file, bad JSON
         return False, "unreadable model or certificate: %s" % (e,), None
     if not isinstance(model, dict):
         return False, "invalid model: model must be an object", None
@@ -150,5 +150,5 @@ def _check(model_path, cert_path, recompute):
         return True, "ok: %s, %d bet levels, lowest return %s" % (game.id, len(game.bets), _pct(lo[0], lo[1])), game
     except MemoryError:
         raise
-    except Exception as e:  # noqa: a malformed model disables the game, never crashes the boot
+    except Exception as e:  # noqa: BLE001  a malformed model disables the game, never crashes the boot
         return False, "invalid model: %s" % (e,), None

@@ -4,10 +4,11 @@
 # per discarded position from left to right. The holds only choose which of these predetermined
 # cards are shown; they never draw anything from the generator (by-law s. 88: the result rests on
 # chance even when the player chooses). (deck, holds) replays the game: docs/games.md.
-from rng import shuffle
-from games.poker_model import PokerModel, HAND_SIZE, RANKS
+from games.model import read
 from games.poker_hand import award
 from games.poker_hold import pattern
+from games.poker_model import HAND_SIZE, RANKS, PokerModel
+from rng import shuffle
 
 
 # the 24 orders of the four suits, 4 bytes each (new suit of clubs, diamonds, hearts, spades), in
@@ -43,8 +44,6 @@ class PokerOutcome:
 
 
 def load(path):
-    from games.model import read
-
     return PokerGame(read(path))
 
 

@@ -2,8 +2,8 @@
 # Every game is a function of (bet, draws): play() takes the draws from the generator through rng's
 # unbiased scaling, evaluate() replays them, so a recalled game reproduces bit for bit.
 
-from rng import below, weighted
 from games.model import Model, read
+from rng import below, weighted
 
 _EMPTY = ()
 

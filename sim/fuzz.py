@@ -36,8 +36,14 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, Verbosity, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, \
-    run_state_machine_as_test
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from firmware import config, states
 from firmware.cabinet import HARD_METERS
@@ -126,7 +132,7 @@ def logged(fn):
         if self.failed:  # the rest of a failed sequence runs unchecked (its steps keep the model's
             try:         # state, so hypothesis sees the same rules if it plays the sequence again)
                 fn(self, **kw)
-            except Exception:  # noqa: nothing is judged any more
+            except Exception:  # noqa: BLE001  nothing is judged any more
                 pass
             return None
         LAST_LOG.append([fn.__name__, kw])
@@ -978,7 +984,7 @@ def worker(args: tuple) -> dict:
             # sequence); each starts with hypothesis's simplest example, then random ones
             CAMPAIGN[0] = True
             run_machine(s, max(2, round(left / per_sequence)), seq_steps)
-        except Exception as e:  # noqa: the harness itself: reported, counted, the campaign goes on
+        except Exception as e:  # noqa: BLE001  the harness itself: reported, counted, the campaign goes on
             STATS["violations"] += 1
             failures.append({"violation": "harness: " + "".join(traceback.format_exception_only(e))[:600],
                              "file": str(write_failure(Path(out), s, Violation("harness", repr(e)), list(LAST_LOG)))})

@@ -7,6 +7,7 @@ import json
 import os
 
 from devtest import rmtree, tmpdir
+
 from firmware import config, jurisdiction
 from firmware.startup import load_games
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
@@ -201,7 +202,7 @@ def test_the_issue_sept_royal_88_with_an_uncapped_progressive_is_refused_under_v
     # issue 22.1: sept-royal-87 as it shipped (rate 1/100, no ceiling) passed the vlt boot check on
     # its pay-table entries (1500 credits) while its progressive passes $1,000 after 83,367 games at
     # bet 3. Its certificate as tools.certify writes it: the same returns, max_award null at bet 3
-    from games.canon import math_hash
+    from rng.crypto.canon import math_hash
 
     model, cert = _shipped()
     model["progressive"] = {"pay": "3 SEVEN", "bet": 3, "rate": "1/100"}

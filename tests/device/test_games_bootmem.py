@@ -30,7 +30,8 @@ def test_every_shipped_model_checks_in_a_small_heap():
         path = "games/models/%s.json" % name
         cert = "games/certs/%s.json" % name
         if name.startswith(("deuces", "double", "jacks", "joker")):
-            import games.poker_cert, games.poker  # noqa: F401,E401  (the poker code, frozen on a board, is not what a game keeps)
+            import games.poker
+            import games.poker_cert  # noqa: F401,E401  (the poker code, frozen on a board, is not what a game keeps)
         gc.collect()
         before = heap_used()
         ok, reason, game = check(path, cert)

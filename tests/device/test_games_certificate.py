@@ -3,10 +3,11 @@
 import json
 import os
 
-from devtest import raises, tmpdir, rmtree
+from devtest import rmtree, tmpdir
+
 from games import certificate
-from games.canon import canonical, math_hash
-from games.floor import RTP_FLOOR_NUM, RTP_FLOOR_DEN, meets_floor
+from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM, meets_floor
+from rng.crypto.canon import canonical, math_hash
 
 FIX = "tests/fixtures/games/"
 

@@ -7,7 +7,7 @@ import json
 
 from devtest import raises, tmpdir, rmtree
 from games import certificate, exact, limits
-from games.canon import math_hash
+from rng.crypto.canon import math_hash
 from games.keno_model import KenoModel
 from games.limits import ModelError
 from games.model import Model, read

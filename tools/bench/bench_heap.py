@@ -122,7 +122,7 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
             if _oom(cab) or not cab.firmware.alive():
                 return {"result": NOFIT, "why": "restart or reset during the session"}
             return out
-        except Exception as e:  # noqa: whatever broke (a stall, a closed console), the firmware's log decides
+        except Exception as e:  # noqa: BLE001  whatever broke (a stall, a closed console), the firmware's log decides
             # the firmware's own words decide: a memory failure is "did not fit", anything else a stall
             return {"result": NOFIT if _oom(cab) else TIMEOUT, "why": str(e).splitlines()[0]}
         finally:
