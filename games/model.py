@@ -3,9 +3,21 @@
 # Symbols become codes 0..n-1; each code carries a bit mask of the line-pay groups it can extend
 # (a wild extends every group, a scatter none); pays become cumulative-max tables per bet level,
 # so "highest win per line only" is max over groups of cpay[g][run length].
-from games.limits import (ModelError, MAX_REELS, MAX_ROWS, MAX_STOPS, MAX_REEL_WEIGHT, MAX_SYMBOLS,
-                          MAX_LINES, MAX_GROUPS, MAX_BETS, MAX_FREE_SPINS, count_key, known_keys, quote)
-from games.model_json import read  # noqa: the model reader (games.model.read for every caller)
+from games.limits import (
+    MAX_BETS,
+    MAX_FREE_SPINS,
+    MAX_GROUPS,
+    MAX_LINES,
+    MAX_REEL_WEIGHT,
+    MAX_REELS,
+    MAX_ROWS,
+    MAX_STOPS,
+    MAX_SYMBOLS,
+    ModelError,
+    count_key,
+    known_keys,
+    quote,
+)
 
 FORMAT = "jeton-reels/1"
 FORMAT2 = "jeton-reels/2"  # adds per-reel pay groups, multiplier wilds and both-ways pays

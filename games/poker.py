@@ -10,7 +10,6 @@ from games.poker_hold import pattern
 from games.poker_model import HAND_SIZE, RANKS, PokerModel
 from rng import shuffle
 
-
 # the 24 orders of the four suits, 4 bytes each (new suit of clubs, diamonds, hearts, spades), in
 # lexicographic order: a fixed enumeration (a literal: in flash on a board)
 _PERMS = (b"\x00\x01\x02\x03\x00\x01\x03\x02\x00\x02\x01\x03\x00\x02\x03\x01\x00\x03\x01\x02\x00\x03\x02\x01"

@@ -42,8 +42,9 @@ def test_release_manifest_hashes_match_the_files(made: Path) -> None:
     for rel, digest in listed.items():
         assert hashlib.sha256((dest / rel).read_bytes()).hexdigest() == digest, rel
     # what a cabinet needs is in it: the image, the .mpy of the cabinet core, a certified game and its sheet
-    for rel in ("firmware/micropython-unix", "firmware/qemu-mps2-an385.elf", "mpy/firmware/main.mpy", "mpy/firmware/config.mpy", "models/sept-royal-87.json",
-                "certs/sept-royal-87.json", "par/sept-royal-87.md", "RELEASE.md"):
+    for rel in ("firmware/micropython-unix", "firmware/qemu-mps2-an385.elf", "mpy/firmware/main.mpy",
+                "mpy/firmware/config.mpy", "models/sept-royal-87.json", "certs/sept-royal-87.json", "par/sept-royal-87.md",
+                "RELEASE.md"):
         assert rel in listed, rel
     # each board's .mpy set: its own pin map and the machine-module board, not the emulated board's sockets
     for board in ("pyboard", "rp2", "esp32"):
