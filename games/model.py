@@ -18,6 +18,7 @@ from games.limits import (
     known_keys,
     quote,
 )
+from games.model_json import read  # noqa: F401  the model reader (games.model.read for every caller)
 
 FORMAT = "jeton-reels/1"
 FORMAT2 = "jeton-reels/2"  # adds per-reel pay groups, multiplier wilds and both-ways pays
