@@ -12,4 +12,5 @@
 #   import games.text        a reel paytable's text: the console's `paytable`, imported late
 #   import games.poker_cert  a poker game's certificate check only (power-up)
 #   import games.keno_check  a keno game's certificate check only (power-up)
+#   import io                 a model given as text (model_json.loads: tests and tools, never the boot)
 from games.reels import Outcome, ReelGame, load  # noqa: F401
