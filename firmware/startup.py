@@ -95,6 +95,11 @@ def load_games(ids, models_dir, certs_dir, ledger, log):
         if ok:  # the profile's limits, again at boot (firmware/jurisdiction.py): the most one game pays
             broken = jurisdiction.check_game(config.JURISDICTION, config.DENOM_CENTS, game.bets,
                                              game.max_award, game.m.progressive)
+            kind = jurisdiction.check_kind(config.JURISDICTION, getattr(game, "kind", None))  # issue 26: vlt, cards
+            if kind:
+                broken.append(kind)
+            if hasattr(game, "check_stake"):  # a table game (games/table_game.py): no play flow on the cabinet yet
+                broken.append("table game: this cabinet has no play flow for it yet (issue 26)")
             if broken:
                 ok, reason = False, "; ".join(broken)
         log("game %s: %s" % (gid, "certified" if ok else "DISABLED: " + reason))
