@@ -10,7 +10,7 @@
 # draws = the cards in the order dealt (player, banker, player, banker, then the third cards).
 from rng import below
 from games.limits import quote
-from games.table_model import TableModel, need, is_int, ratio, win, ceil_div
+from games.table_model import TableModel, PAY, COMMISSION as COMM, need, is_int, ratio, win, ceil_div
 from games.table_game import TableGame
 from games.table_outcome import TableOutcome, WIN, LOSE, PUSH
 
@@ -34,16 +34,16 @@ class BaccaratModel(TableModel):
         decks = m.get("decks")
         need(is_int(decks) and 6 <= decks <= 8, "decks must be 6 to 8 (s. 27)")
         self.decks = decks
-        raw = m["wagers"]
         for wid in self.ids:
             w = self.wagers[wid]
-            w.pay = ratio(w.pays, "wagers %s: pays" % wid)
-            c = raw[wid].get("commission")
+            w[PAY] = ratio(self.raw[wid]["pays"], "wagers %s: pays" % wid)
+            c = self.raw[wid].get("commission")
             if wid == "banker":
                 need(c == COMMISSION, "wagers banker: commission %r, the by-law's is [5, 100] (5 %%, s. 31)" % (c,))
-                w.extra = {"commission": (5, 100)}
+                w[COMM] = (COMMISSION[0], COMMISSION[1])
             else:
                 need(c is None, "wagers %s: only the banker's wager pays a commission (s. 31, 35)" % quote(wid))
+        self.done()
 
 
 def value(card):
@@ -168,15 +168,15 @@ class BaccaratGame(TableGame):
 
     def settle(self, key, c, p, b):
         """[key, credits, status, returned, None] of one wager on the coup's totals (s. 32-36)."""
-        w = self.m.wagers[key]
+        n, d = self.m.pay(key)
         if key == "tie":
             if p == b:
-                return [key, c, WIN, win(c, w.pay[0], w.pay[1]), None]
+                return [key, c, WIN, win(c, n, d), None]
             return [key, c, LOSE, 0, None]
         if p == b:  # s. 36: a tie returns the player's and banker's wagers
             return [key, c, PUSH, c, None]
         if (key == "player") == (p > b):
-            back = win(c, w.pay[0], w.pay[1])
+            back = win(c, n, d)
             if key == "banker":
                 back -= commission(c)  # s. 31, 35: collected only when the banker's hand wins
             return [key, c, WIN if back > c else PUSH, back, None]

@@ -11,7 +11,7 @@
 # Docs: docs/game-format.md "Craps".
 from rng import below
 from games.limits import quote
-from games.table_model import TableModel, need, is_int, ratio, win, ceil_div
+from games.table_model import TableModel, SECTION, BETS, PAY, COMMISSION as COMM, need, is_int, ratio, win, ceil_div
 from games.table_game import TableGame
 from games.table_outcome import TableOutcome, WIN, LOSE, PUSH, STAND, RETURNED
 
@@ -39,6 +39,9 @@ ONE_ROLL = {
     "three_way": ({"2": [30, 1], "3": [15, 1], "12": [30, 1]}, "s. 95.15(11)"),
 }
 PARTS = ("horn", "world", "three_way")
+# the totals a one-payout one-roll wager wins on (ONE_ROLL's keys, as numbers)
+ONE_ROLL_TOTALS = {"any7": (7,), "eleven": (11,), "any_craps": (2, 3, 12), "craps2": (2,), "craps3": (3,),
+                   "craps12": (12,)}
 SINGLE_PAYS = ("any7", "eleven", "any_craps", "craps2", "craps3", "craps12")  # one payout [n, d] for its totals
 
 
@@ -75,27 +78,26 @@ def _multiples(v, what):
 class CrapsModel(TableModel):
     def __init__(self, m):
         TableModel.__init__(self, m, FORMAT, KEYS, WAGER_KEYS, _bylaw())
-        raw = m["wagers"]
         for wid in self.ids:
             w = self.wagers[wid]
+            raw = self.raw[wid]
             what = "wagers %s" % quote(wid)
-            c = raw[wid].get("commission")
-            buy_lay = wid[:3] in ("buy", "lay")
-            if buy_lay:
-                need(c == COMMISSION, "%s: commission %r, the by-law's is [5, 100] (5 %%, %s)" % (what, c, w.section))
-                w.extra = {"commission": (5, 100)}
+            c = raw.get("commission")
+            if wid.startswith("buy") or wid.startswith("lay"):
+                need(c == COMMISSION, "%s: commission %r, the by-law's is [5, 100] (5 %%, %s)" % (what, c, w[SECTION]))
+                w[COMM] = (COMMISSION[0], COMMISSION[1])
             else:
                 need(c is None, "%s: only buy and lay wagers take a commission" % what)
             if wid in ONE_ROLL and wid not in SINGLE_PAYS:
-                w.pay = {}
-                for t in w.pays:
-                    w.pay[int(t)] = ratio(w.pays[t], "%s: pays %s" % (what, t))
+                pay = {}
+                for t in raw["pays"]:
+                    pay[int(t)] = ratio(raw["pays"][t], "%s: pays %s" % (what, t))
                 if wid in PARTS:
-                    for b in w.bets:
-                        need(b % len(w.pay) == 0, "%s: bet %d does not split evenly over its %d totals" % (
-                            what, b, len(w.pay)))
+                    for b in w[BETS]:
+                        need(b % len(pay) == 0, "%s: bet %d does not split evenly over its %d totals" % (what, b, len(pay)))
+                w[PAY] = pay
             else:
-                w.pay = ratio(w.pays, "%s: pays" % what)
+                w[PAY] = ratio(raw["pays"], "%s: pays" % what)
         self.odds_max = None
         self.dont_odds_max = None
         if _any(self.ids, "odds"):
@@ -106,6 +108,7 @@ class CrapsModel(TableModel):
             self.dont_odds_max = _multiples(m.get("dont_odds_max"), "dont_odds_max")
         else:
             need(m.get("dont_odds_max") is None, "dont_odds_max without a don't odds wager")
+        self.done()
 
 
 def _any(ids, prefix):
@@ -120,119 +123,143 @@ def _point(s):
     return int(s) if s in ("4", "5", "6", "8", "9", "10") else 0
 
 
+def _number(wid):
+    # the point number a wager id ends with ("place10" -> 10, "odds6" -> 6), else 0
+    if wid[-2:] == "10":
+        return 10
+    return _point(wid[-1:])
+
+
 class CrapsGame(TableGame):
     kind = "dice"
 
     def __init__(self, model):
         TableGame.__init__(self, CrapsModel(model), model)
+        self._key = None  # parse(): the last key parsed, and what it gave
+        self._parsed = None
 
     # -- keys ------------------------------------------------------------------------------------------
     def parse(self, key):
         """(wager id, point or 0, what it backs or faces, standing): "pass" -> ("pass", 0, None, False);
         "pass6" -> ("pass", 6, None, True); "odds6:come" -> ("odds6", 6, "come", False);
-        "hop_easy:2-5" -> ("hop_easy", 0, b"\\x02\\x05", False). ValueError naming a key no wager has."""
+        "hop_easy:2-5" -> ("hop_easy", 0, b"\\x02\\x05", False). ValueError naming a key no wager has.
+        The last key parsed is kept: the recomputation asks for one key 36 times over."""
+        if key is self._key:
+            return self._parsed
+        got = self._parse(key)
+        self._key = key
+        self._parsed = got
+        return got
+
+    def _parse(self, key):
         if not isinstance(key, str):
             raise ValueError("stake: key %r is not a string" % (key,))
-        name, _, on = key.partition(":")
-        for base in LINE:
-            if name[:len(base)] == base and (len(name) == len(base) or name[len(base)].isdigit()):
-                rest = name[len(base):]
-                if on or (rest and not _point(rest)):
-                    break
-                self.m.wager(base)
-                return base, _point(rest), None, bool(rest)
         m = self.m
-        if name[:4] == "odds" or name[:9] == "dont_odds":
-            w = m.wager(name)
-            n = _point(name[4:] if name[:4] == "odds" else name[9:])
-            want = ("pass", "come") if name[:4] == "odds" else ("dont_pass", "dont_come")
+        if key in m.wagers:  # a wager placed under its own id: the line bets' first roll, place6, field...
+            if key.startswith("odds") or key.startswith("dont_odds") or key.startswith("hop"):
+                raise ValueError("%s: say what it is on (%s)" % (quote(key), "hop_easy:2-5" if key.startswith("hop")
+                                                                  else key + (":pass" if key[0] == "o" else ":dont_pass")))
+            return key, _number(key), None, False
+        name, _, on = key.partition(":")
+        if not on:
+            for base in LINE:  # a line wager standing on its point: "pass6", "dont_come9"
+                if name.startswith(base) and _point(name[len(base):]):
+                    m.wager(base)
+                    return base, _point(name[len(base):]), None, True
+        elif name in m.wagers and (name.startswith("odds") or name.startswith("dont_odds")):
+            want = ("pass", "come") if name.startswith("odds") else ("dont_pass", "dont_come")
             if on not in want:
                 raise ValueError("%s: odds back %s (%s:%s)" % (quote(key), " or ".join(want), name, want[0]))
-            return w.id, n, on, False
-        if name in ("hop_easy", "hop_hard"):
-            m.wager(name)
-            a, _, b = on.partition("-")
-            if len(a) != 1 or len(b) != 1 or not "1" <= a <= "6" or not "1" <= b <= "6" or (
-                    (a == b) != (name == "hop_hard")) or a > b:
+            return name, _number(name), on, False
+        elif name in m.wagers and (name == "hop_easy" or name == "hop_hard"):
+            if (len(on) != 3 or on[1] != "-" or not "1" <= on[0] <= on[2] <= "6"
+                    or (on[0] == on[2]) != (name == "hop_hard")):
                 raise ValueError("%s: %s on two faces 1-6, ascending (%s)" % (
                     quote(key), name, "hop_hard:3-3" if name == "hop_hard" else "hop_easy:2-5"))
-            return name, 0, bytes((int(a), int(b))), False
-        if on:
-            raise ValueError("%s: %s takes nothing after ':'" % (quote(key), name))
-        w = m.wager(name)
-        for base in ("place", "buy", "lay", "hard"):
-            if name[:len(base)] == base:
-                return w.id, _point(name[len(base):]), None, False
-        return w.id, 0, None, False
+            return name, 0, bytes((int(on[0]), int(on[2]))), False
+        m.wager(name)  # not offered: named
+        raise ValueError("%s: %s takes nothing after ':'" % (quote(key), name))
 
-    def commission(self, key, credits):
+    def commission(self, wid, credits):
         """The commission paid with a buy or lay wager (s. 95.17(2), (3)), rounded up to a whole credit."""
-        wid = self.parse(key)[0]
         w = self.m.wagers[wid]
-        if w.extra is None:
+        if w[COMM] is None:
             return 0
-        n, d = w.extra["commission"]
-        if wid[:3] == "buy":
+        n, d = w[COMM]
+        if wid.startswith("buy"):
             return ceil_div(credits * n, d)  # 5 % of the wager
-        return ceil_div((win(credits, w.pay[0], w.pay[1]) - credits) * n, d)  # 5 % of what it can win
+        return ceil_div((win(credits, w[PAY][0], w[PAY][1]) - credits) * n, d)  # 5 % of what it can win
 
     def at_risk(self, key, credits):
-        return credits + self.commission(key, credits)
+        return credits + self.commission(self.parse(key)[0], credits)
 
     # -- the table -------------------------------------------------------------------------------------
     def check_table(self, table):
-        """(point, {key: credits}) of a table that can stand between rolls; ValueError naming a fault."""
+        """(point, {key: credits}, [(key, credits, parsed)]) of a table that can stand between rolls;
+        ValueError naming a fault."""
         if table is None:
-            return 0, {}
-        if not isinstance(table, dict) or set(table) != {"point", "bets"}:
+            return 0, {}, []
+        if not isinstance(table, dict) or len(table) != 2 or "point" not in table or "bets" not in table:
             raise ValueError("table: {\"point\": 0 or a point, \"bets\": {key: credits}}")
         p = table["point"]
         if p != 0 and p not in POINTS:
             raise ValueError("table: point %r is not 0, 4, 5, 6, 8, 9 or 10" % (p,))
         bets = table["bets"]
+        out = []
         for key in self.keys(bets, "table"):
-            wid, n, on, standing = self.parse(key)
+            got = self.parse(key)
+            wid, n, on, standing = got
             c = bets[key]
             if not is_int(c) or c <= 0:
                 raise ValueError("table: %s: %r credits" % (quote(key), c))
             if wid in LINE and not standing:
                 raise ValueError("table: %s has no point: it is decided by the roll it is placed for" % quote(key))
-            if wid in ("pass", "dont_pass") and n != p:
+            if (wid == "pass" or wid == "dont_pass") and n != p:
                 raise ValueError("table: %s stands but the point is %d" % (quote(key), p))
-            if on is not None and wid[:3] != "hop" and "%s%d" % (on, n) not in bets:
+            if on is not None and not wid.startswith("hop") and "%s%d" % (on, n) not in bets:
                 raise ValueError("table: %s backs no %s%d" % (quote(key), on, n))
-            if wid in ONE_ROLL or wid[:3] == "hop":
+            if wid in ONE_ROLL or wid.startswith("hop"):
                 raise ValueError("table: %s is decided by one roll: it never stands" % quote(key))
-        return p, bets
+            out.append((key, c, got))
+        return p, bets, out
+
+    def _round(self, stake, table):
+        # (credits taken, point, [(key, credits, parsed)] of the stake then the table): every check, once
+        p, bets, standing = self.check_table(table)
+        total = 0
+        out = []
+        for key in self.keys(stake):
+            got = self.parse(key)
+            wid, n, on, standing_key = got
+            c = stake[key]
+            self.credits(wid, c, key)
+            if standing_key:
+                raise ValueError("%s: a line wager is placed as %s; its point is the dice's" % (quote(key), wid))
+            if key in bets:
+                raise ValueError("%s: already on the table" % quote(key))
+            if (wid == "pass" or wid == "dont_pass") and p:
+                raise ValueError("%s: on a come-out roll only (the point is %d; s. 95.14)" % (quote(key), p))
+            if (wid == "come" or wid == "dont_come") and not p:
+                raise ValueError("%s: after the come-out roll only (s. 95.14(3), (4))" % quote(key))
+            if on is not None and not wid.startswith("hop"):
+                line = "%s%d" % (on, n)
+                if line not in bets:
+                    raise ValueError("%s: no %s on the table to back (s. 95.16)" % (quote(key), line))
+                mult = (self.m.odds_max if wid.startswith("odds") else self.m.dont_odds_max)[n]
+                if c > mult * bets[line]:
+                    raise ValueError("%s: %d credits, at most %d x the %d on %s" % (quote(key), c, mult, bets[line], line))
+            total += c + self.commission(wid, c)
+            out.append((key, c, got))
+        if not p and out and "pass" not in stake and "dont_pass" not in stake:
+            raise ValueError("stake: a come-out roll needs a pass or don't pass wager (s. 95.11)")
+        if not out and not standing:
+            raise ValueError("stake: no wager on the table")
+        return total, p, out + standing
 
     def check_stake(self, stake, table=None):
         """Credits the round takes (its new wagers and their commissions); ValueError naming the first
         wager the table does not allow now."""
-        p, bets = self.check_table(table)
-        total = 0
-        for key in self.keys(stake):
-            wid, n, on, standing = self.parse(key)
-            c = stake[key]
-            self.credits(wid, c, key)
-            if standing:
-                raise ValueError("%s: a line wager is placed as %s; its point is the dice's" % (quote(key), wid))
-            if key in bets:
-                raise ValueError("%s: already on the table" % quote(key))
-            if wid in ("pass", "dont_pass") and p:
-                raise ValueError("%s: on a come-out roll only (the point is %d; s. 95.14)" % (quote(key), p))
-            if wid in ("come", "dont_come") and not p:
-                raise ValueError("%s: after the come-out roll only (s. 95.14(3), (4))" % quote(key))
-            if on is not None and wid[:3] != "hop":
-                line = "%s%d" % (on, n)
-                if line not in bets:
-                    raise ValueError("%s: no %s on the table to back (s. 95.16)" % (quote(key), line))
-                mult = (self.m.odds_max if wid[:4] == "odds" else self.m.dont_odds_max)[n]
-                if c > mult * bets[line]:
-                    raise ValueError("%s: %d credits, at most %d x the %d on %s" % (quote(key), c, mult, bets[line], line))
-            total += c + self.commission(key, c)
-        if not p and stake and "pass" not in stake and "dont_pass" not in stake:
-            raise ValueError("stake: a come-out roll needs a pass or don't pass wager (s. 95.11)")
-        return total
+        return self._round(stake, table)[0]
 
     def risk(self, stake, table=None):
         return self.check_stake(stake, table)
@@ -241,8 +268,7 @@ class CrapsGame(TableGame):
         """The standing wagers the player may take down between rolls, sorted: don't pass and don't
         come (s. 95.14), odds (s. 95.16), place, buy and lay (s. 95.17), hardways (s. 95.15(1)); never
         pass or come (they are played until won or lost)."""
-        p, bets = self.check_table(table)
-        return [k for k in self.keys(bets, "table") if self.parse(k)[0] not in ("pass", "come")]
+        return [k for k, c, got in self.check_table(table)[2] if got[0] != "pass" and got[0] != "come"]
 
     def withdraw(self, table, key):
         """(table after, credits returned): key taken down with the odds it carries; the stake is
@@ -253,7 +279,7 @@ class CrapsGame(TableGame):
         back = bets.pop(key)
         wid, n, on, standing = self.parse(key)
         if standing:  # its odds go with it
-            odds = "%s%d:%s" % ("dont_odds" if wid[:4] == "dont" else "odds", n, wid)
+            odds = "%s%d:%s" % ("dont_odds" if wid.startswith("dont") else "odds", n, wid)
             if odds in bets:
                 back += bets.pop(odds)
         return {"point": table["point"], "bets": bets}, back
@@ -267,20 +293,18 @@ class CrapsGame(TableGame):
 
     def evaluate(self, stake, draws, table=None):
         """The round of a recorded roll: draws = [die 1, die 2], faces 1-6."""
-        staked = self.check_stake(stake, table)
+        staked, p, wagers = self._round(stake, table)
         if not isinstance(draws, list) or len(draws) != 2 or not _face(draws[0]) or not _face(draws[1]):
             raise ValueError("draws: [die 1, die 2], faces 1 to 6")
-        p, bets = self.check_table(table)
         d1, d2 = draws
         t = d1 + d2
         results = []
         nxt = {}
-        for src in (stake, bets):
-            for key in self.keys(src):
-                r = self.settle(key, src[key], d1, d2, p != 0)
-                if r[4] is not None:
-                    nxt[r[4]] = nxt.get(r[4], 0) + r[1]  # a come bet moved onto a standing one: one wager
-                results.append(r)
+        for key, c, got in wagers:
+            r = self.settle(key, c, got, d1, d2, p != 0)
+            if r[4] is not None:
+                nxt[r[4]] = nxt.get(r[4], 0) + c  # a come bet moved onto a standing one: one wager
+            results.append(r)
         results.sort()
         if p:
             p = 0 if t == p or t == 7 else p
@@ -289,18 +313,18 @@ class CrapsGame(TableGame):
         return TableOutcome(staked, stake, list(draws), results, {"point": p, "bets": nxt},
                             {"dice": [d1, d2], "total": t, "point": p})
 
-    def settle(self, key, c, d1, d2, working):
-        """[key, credits, status, returned, next key] of one wager over the roll d1, d2; working: the
-        point is on (place, buy, hardways and a come bet's odds are off on a come-out roll)."""
-        wid, n, on, standing = self.parse(key)
-        w = self.m.wagers[wid]
+    def settle(self, key, c, got, d1, d2, working):
+        """[key, credits, status, returned, next key] of one wager (parsed: got) over the roll d1, d2;
+        working: the point is on (place, buy, hardways and a come bet's odds are off on a come-out roll)."""
+        wid, n, on, standing = got
+        pay = self.m.pay(wid)
         t = d1 + d2
         if wid in LINE:
             if not standing:  # its first roll: the come-out rules (s. 95.14(1)-(4))
-                if wid in ("pass", "come"):
+                if wid == "pass" or wid == "come":
                     if t == 7 or t == 11:
                         return [key, c, WIN, win(c, 1, 1), None]
-                    if t in (2, 3, 12):
+                    if t == 2 or t == 3 or t == 12:
                         return [key, c, LOSE, 0, None]
                 else:
                     if t == 2 or t == 3:
@@ -310,48 +334,44 @@ class CrapsGame(TableGame):
                     if t == 7 or t == 11:
                         return [key, c, LOSE, 0, None]
                 return [key, c, STAND, 0, "%s%d" % (wid, t)]
-            won, lost = (t == n, t == 7) if wid in ("pass", "come") else (t == 7, t == n)
-        elif wid[:4] == "odds":
+            won, lost = (t == n, t == 7) if wid == "pass" or wid == "come" else (t == 7, t == n)
+        elif wid.startswith("odds"):
             if on == "come" and not working:  # off on the come-out: returned if its come bet is decided
                 if t == n or t == 7:
                     return [key, c, RETURNED, c, None]
                 return [key, c, STAND, 0, key]
             won, lost = t == n, t == 7
-        elif wid[:4] == "dont":  # don't odds follow their line wager, on every roll
+        elif wid.startswith("dont_odds") or wid.startswith("lay"):  # on every roll
             won, lost = t == 7, t == n
-        elif wid[:3] == "lay":  # always working
-            won, lost = t == 7, t == n
-        elif wid[:5] == "place" or wid[:3] == "buy":
+        elif wid.startswith("place") or wid.startswith("buy"):
             if not working:
                 return [key, c, STAND, 0, key]
             won, lost = t == n, t == 7
-        elif wid[:4] == "hard":
+        elif wid.startswith("hard"):
             if not working:
                 return [key, c, STAND, 0, key]
             won, lost = t == n and d1 == d2, t == 7 or t == n
-        elif wid[:3] == "hop":
-            a, b = (d1, d2) if d1 <= d2 else (d2, d1)
-            if a == on[0] and b == on[1]:
-                return [key, c, WIN, win(c, w.pay[0], w.pay[1]), None]
-            return [key, c, LOSE, 0, None]
+        elif wid.startswith("hop"):
+            won = (d1 == on[0] and d2 == on[1]) or (d1 == on[1] and d2 == on[0])
+            return [key, c, WIN, win(c, pay[0], pay[1]), None] if won else [key, c, LOSE, 0, None]
         else:  # one roll
-            return self._one_roll(key, c, w, t)
+            return self._one_roll(key, c, wid, pay, t)
         if won:
-            return [key, c, WIN, win(c, w.pay[0], w.pay[1]), None]
+            return [key, c, WIN, win(c, pay[0], pay[1]), None]
         if lost:
             return [key, c, LOSE, 0, None]
         return [key, c, STAND, 0, key]
 
-    def _one_roll(self, key, c, w, t):
-        if w.id in SINGLE_PAYS:
-            if str(t) in ONE_ROLL[w.id][0]:
-                return [key, c, WIN, win(c, w.pay[0], w.pay[1]), None]
+    def _one_roll(self, key, c, wid, pay, t):
+        if wid in SINGLE_PAYS:
+            if t in ONE_ROLL_TOTALS[wid]:
+                return [key, c, WIN, win(c, pay[0], pay[1]), None]
             return [key, c, LOSE, 0, None]
-        pay = w.pay.get(t)
-        if pay is None:
+        p = pay.get(t)
+        if p is None:
             return [key, c, LOSE, 0, None]
-        part = c // len(w.pay) if w.id in PARTS else c  # the part on that total; the other parts lose
-        back = win(part, pay[0], pay[1])
+        part = c // len(pay) if wid in PARTS else c  # the part on that total; the other parts lose
+        back = win(part, p[0], p[1])
         return [key, c, WIN if back > c else PUSH, back, None]
 
     def most(self, stake, table=None):
@@ -378,7 +398,7 @@ class CrapsGame(TableGame):
         return [wid]
 
     def step(self, key, c, i):
-        r = self.settle(key, c, i // 6 + 1, i % 6 + 1, True)
+        r = self.settle(key, c, self.parse(key), i // 6 + 1, i % 6 + 1, True)
         return r[2], r[3], r[4]
 
 

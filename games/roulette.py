@@ -6,7 +6,7 @@
 # Pockets are numbered 0-36, and 37 for 00. Docs: docs/game-format.md "Roulette".
 from rng import below
 from games.limits import quote
-from games.table_model import TableModel, need, ratio, win
+from games.table_model import TableModel, PAY, need, ratio, win
 from games.table_game import TableGame
 from games.table_outcome import TableOutcome, WIN, LOSE, STAND
 
@@ -53,8 +53,8 @@ class RouletteModel(TableModel):
         self.zeros = zeros
         self.pockets = 36 + zeros
         for wid in self.ids:
-            w = self.wagers[wid]
-            w.pay = ratio(w.pays, "wagers %s: pays" % wid)
+            self.wagers[wid][PAY] = ratio(self.raw[wid]["pays"], "wagers %s: pays" % wid)
+        self.done()
 
 
 def pocket_name(p):
@@ -270,7 +270,7 @@ class RouletteGame(TableGame):
             k = "%s:%s/%d" % (wid, pocket_name(arg[0]), hits + 1)
             nxt[k] = credits
             return [key, credits, STAND, 0, k]
-        n, d = self.m.wagers[wid].pay
+        n, d = self.m.pay(wid)
         return [key, credits, WIN, win(credits, n, d), None]
 
     def most(self, stake, table=None):

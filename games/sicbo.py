@@ -7,7 +7,7 @@
 # three of a kind included; small and big lose on any three of a kind (s. 95.22(6), (7)).
 from rng import below
 from games.limits import quote
-from games.table_model import TableModel, ratio, win
+from games.table_model import TableModel, PAY, ratio, win
 from games.table_game import TableGame
 from games.table_outcome import TableOutcome, WIN, LOSE
 
@@ -31,11 +31,12 @@ class SicBoModel(TableModel):
     def __init__(self, m):
         TableModel.__init__(self, m, FORMAT, (), (), _bylaw())
         for wid in self.ids:
-            w = self.wagers[wid]
+            pays = self.raw[wid]["pays"]
             if wid == "single":  # 1, 2 or 3 dice showing the number: [1 to 1, 2 to 1, 3 to 1]
-                w.pay = [ratio(w.pays[k], "wagers single: pays %s" % k) for k in ("1", "2", "3")]
+                self.wagers[wid][PAY] = [ratio(pays[k], "wagers single: pays %s" % k) for k in ("1", "2", "3")]
             else:
-                w.pay = ratio(w.pays, "wagers %s: pays" % quote(wid))
+                self.wagers[wid][PAY] = ratio(pays, "wagers %s: pays" % quote(wid))
+        self.done()
 
 
 def _face(v):
@@ -94,7 +95,7 @@ class SicBoGame(TableGame):
 
     def settle(self, key, c, dice):
         wid, on = self.parse(key)
-        w = self.m.wagers[wid]
+        pay = self.m.pay(wid)
         a, b, d = dice
         t = a + b + d
         three = a == b == d
@@ -102,7 +103,7 @@ class SicBoGame(TableGame):
             k = (a == on[0]) + (b == on[0]) + (d == on[0])
             if not k:
                 return [key, c, LOSE, 0, None]
-            n, q = w.pay[k - 1]
+            n, q = pay[k - 1]
             return [key, c, WIN, win(c, n, q), None]
         if wid == "triple":
             ok = three and a == on[0]
@@ -119,7 +120,7 @@ class SicBoGame(TableGame):
         else:  # totalN
             ok = t == int(wid[5:])
         if ok:
-            return [key, c, WIN, win(c, w.pay[0], w.pay[1]), None]
+            return [key, c, WIN, win(c, pay[0], pay[1]), None]
         return [key, c, LOSE, 0, None]
 
     def most(self, stake, table=None):

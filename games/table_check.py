@@ -84,7 +84,7 @@ def check_cert(game, h, fmt, cert, recompute, frac, pct):
         return False, "certificate is for %r, model is %r" % (cert.get("id"), game.id), None
     lo = None
     for wid in game.m.ids:
-        bets = game.m.wagers[wid].bets
+        bets = game.m.bets_of(wid)
         rtps = per_level(cert, "rtp", wid, len(bets))
         if rtps is None:
             return False, "%s: no certified return" % wid, None
@@ -128,7 +128,7 @@ def levels(cert, key, game):
         return None, None
     out = [0] * len(game.bets)
     for wid in game.m.ids:
-        bets = game.m.wagers[wid].bets
+        bets = game.m.bets_of(wid)
         per = per_level(cert, key, wid, len(bets))
         if per is None:
             return None, "certificate: %s: no %s per bet level" % (wid, key)

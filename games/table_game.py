@@ -3,6 +3,7 @@
 # round, {key: credits}: a key names the wager and, where it needs one, what it is on
 # ("straight:17", "place6", "total:10", "duo:1-2"); credits is one of the wager's bet levels.
 from games.limits import MAX_STAKE_KEYS, quote
+from games.table_model import BETS
 from games.table_outcome import sorted_keys
 
 
@@ -16,7 +17,7 @@ class TableGame:
         # every bet level some wager takes, ascending (the model's bets, and the wagers' own levels)
         levels = []
         for wid in m.ids:
-            for b in m.wagers[wid].bets:
+            for b in m.bets_of(wid):
                 if b not in levels:
                     levels.append(b)
         levels.sort()
@@ -29,11 +30,10 @@ class TableGame:
 
     def credits(self, wid, credits, key):
         """credits, when it is one of wager wid's bet levels; ValueError naming the key otherwise."""
-        w = self.m.wager(wid)
-        if not isinstance(credits, int) or isinstance(credits, bool) or credits not in w.bets:
+        bets = self.m.wager(wid)[BETS]
+        if not isinstance(credits, int) or isinstance(credits, bool) or credits not in bets:
             raise ValueError("%s: %r credits is not a bet level of %s (%s)" % (
-                quote(key), credits, wid, ", ".join(str(b) for b in w.bets)))
-        return w
+                quote(key), credits, wid, ", ".join(str(b) for b in bets)))
 
     def keys(self, stake, what="stake"):
         keys = sorted_keys(stake, what)

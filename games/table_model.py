@@ -40,25 +40,21 @@ def ceil_div(a, b):
     return -(-a // b)
 
 
-class Wager:
-    """One wager of a model: its id, names, payout as written, section, bet levels (credits), and
-    what the family compiles from it (pay: (n, d) or a family's table)."""
-
-    __slots__ = ("id", "name", "pays", "section", "bets", "pay", "extra")
-
-    def __init__(self, wid, w, bets):
-        self.id = wid
-        self.name = w["name"]
-        self.pays = w.get("pays")
-        self.section = w["section"]
-        self.bets = bets
-        self.pay = None
-        self.extra = None
+# a wager of a compiled model: [names {fr, en}, section, bet levels (credits), payout as the family
+# compiles it, commission (n, d) or None]. Lists, not objects: craps offers 50 wagers, and an instance
+# with its attributes costs a board's heap twice what its five fields do.
+NAME = 0
+SECTION = 1
+BETS = 2
+PAY = 3
+COMMISSION = 4
 
 
 class TableModel:
-    """The shared part of a table-game model. wagers: {id: Wager}; ids: the ids, sorted (MicroPython's
-    dict has no insertion order: everything that iterates wagers goes through ids)."""
+    """The shared part of a table-game model. wagers: {id: [names, section, bets, pay, commission]};
+    ids: the ids, sorted (MicroPython's dict keeps no insertion order: what iterates wagers goes
+    through ids). raw: {id: the model's wager object} while the family's loader compiles the payouts
+    (it sets each PAY, and COMMISSION where the wager has one), None after (done())."""
 
     def __init__(self, m, fmt, keys=(), wager_keys=(), bylaw=None):
         need(isinstance(m, dict), "model must be an object")
@@ -74,6 +70,7 @@ class TableModel:
         need(len(wagers) <= MAX_WAGERS, "%d wagers: at most %d (limits.MAX_WAGERS)" % (len(wagers), MAX_WAGERS))
         self.ids = sorted(wagers)
         self.wagers = {}
+        self.raw = wagers
         for wid in self.ids:
             w = wagers[wid]
             what = "wagers %s" % quote(wid)
@@ -88,14 +85,24 @@ class TableModel:
                 need(w.get("pays") == law[0], "%s: pays %s, the by-law pays %s (%s)" % (
                     what, _show(w.get("pays")), _show(law[0]), law[1]))
                 need(w["section"] == law[1], "%s: section %s, the by-law's is %s" % (what, quote(w["section"]), quote(law[1])))
-            self.wagers[wid] = Wager(wid, w, bets)
+            self.wagers[wid] = [w["name"], w["section"], bets, None, None]
         self.progressive = None  # no progressive on a table game (firmware/startup.py asks every game)
+
+    def done(self):
+        """The family compiled every payout: the raw wagers go (the model can be dropped)."""
+        self.raw = None
 
     def wager(self, wid):
         w = self.wagers.get(wid)
         if w is None:
             raise ValueError("wager %s not offered" % quote(wid))
         return w
+
+    def bets_of(self, wid):
+        return self.wagers[wid][BETS]
+
+    def pay(self, wid):
+        return self.wagers[wid][PAY]
 
 
 def _show(v):

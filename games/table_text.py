@@ -1,6 +1,8 @@
 # s. 89 for a table game: its name, the rules the model states (what a round is, how each wager
 # wins), then every wager with its payout and its bet levels, before play. French first (Québec),
 # English second. Lines of plain text; the display wraps.
+from games.table_model import NAME, SECTION, BETS, PAY, COMMISSION
+
 _T = {
     "fr": {"to": "%d à %d", "bets": "mises %s crédits", "c": " :", "comm": "commission de %d %%",
            "head": "Mises et gains (rapport de paiement; la mise est remise avec le gain) :",
@@ -11,18 +13,15 @@ _T = {
 }
 
 
-def pays_text(pays, lang):
-    """A payout as the model writes it, in words: [35, 1] -> "35 to 1"; {"2": [2, 1], ...} -> "2: 2 to 1, ..."."""
+def pays_text(pay, lang):
+    """A compiled payout in words: (35, 1) -> "35 to 1"; {2: (2, 1), 3: (1, 1)} (the totals of a craps
+    wager) -> "2: 2 to 1, 3: 1 to 1"; [(1, 1), (2, 1), (3, 1)] (a sic bo single, by dice) -> "1: 1 to 1, ..."."""
     t = _T[lang]
-    if isinstance(pays, list):
-        return t["to"] % (pays[0], pays[1])
-    if isinstance(pays, dict):
-        return ", ".join("%s%s %s" % (k, t["c"], pays_text(pays[k], lang)) for k in sorted(pays, key=_num))
-    return str(pays)
-
-
-def _num(k):
-    return int(k) if k.isdigit() else 0
+    if isinstance(pay, tuple):
+        return t["to"] % (pay[0], pay[1])
+    if isinstance(pay, dict):
+        return ", ".join("%d%s %s" % (k, t["c"], pays_text(pay[k], lang)) for k in sorted(pay))
+    return ", ".join("%d%s %s" % (i + 1, t["c"], pays_text(pay[i], lang)) for i in range(len(pay)))
 
 
 def describe(game, lang="fr"):
@@ -31,10 +30,10 @@ def describe(game, lang="fr"):
     out = [m.name[lang], m.rules[lang], t["head"]]
     for wid in m.ids:
         w = m.wagers[wid]
-        line = "  %s%s %s (%s)" % (w.name[lang], t["c"], pays_text(w.pays, lang), w.section)
-        if w.extra is not None and isinstance(w.extra, dict) and w.extra.get("commission"):
-            n, d = w.extra["commission"]
+        line = "  %s%s %s (%s)" % (w[NAME][lang], t["c"], pays_text(w[PAY], lang), w[SECTION])
+        if w[COMMISSION] is not None:
+            n, d = w[COMMISSION]
             line += "; " + t["comm"] % (n * 100 // d)
-        out.append(line + "; " + t["bets"] % "/".join(str(b) for b in w.bets))
+        out.append(line + "; " + t["bets"] % "/".join(str(b) for b in w[BETS]))
     out.append(t["malf"])
     return out

@@ -6,14 +6,14 @@
 # draws = [segment index]. Docs: docs/game-format.md "Wheel of fortune".
 from rng import below
 from games.limits import quote
-from games.table_model import TableModel, need, ratio, win
+from games.table_model import TableModel, SECTION, PAY, need, ratio, win
 from games.table_game import TableGame
 from games.table_outcome import TableOutcome, WIN, LOSE
 
 FORMAT = "jeton-wheel/1"
 MIN_SEGMENTS = 9  # s. 117
 MAX_SEGMENTS = 60  # s. 117
-SECTION = "s. 117-120"  # every wager's section: the by-law gives the game, the model its prizes
+SECTION_TEXT = "s. 117-120"  # every wager's section: the by-law gives the game, the model its prizes
 
 
 class WheelModel(TableModel):
@@ -28,9 +28,11 @@ class WheelModel(TableModel):
             self.segments.append(segs[i])
         for wid in self.ids:
             w = self.wagers[wid]
-            need(w.section == SECTION, "wagers %s: section %s, a wheel's is %s" % (quote(wid), quote(w.section), quote(SECTION)))
+            need(w[SECTION] == SECTION_TEXT, "wagers %s: section %s, a wheel's is %s" % (
+                quote(wid), quote(w[SECTION]), quote(SECTION_TEXT)))
             need(wid in self.segments, "wagers %s: no segment of the wheel shows it" % quote(wid))
-            w.pay = ratio(w.pays, "wagers %s: pays" % quote(wid))
+            w[PAY] = ratio(self.raw[wid]["pays"], "wagers %s: pays" % quote(wid))
+        self.done()
 
 
 class WheelGame(TableGame):
@@ -71,7 +73,7 @@ class WheelGame(TableGame):
     def settle(self, key, c, i):
         if self.m.segments[i] != key:
             return [key, c, LOSE, 0, None]
-        n, d = self.m.wagers[key].pay
+        n, d = self.m.pay(key)
         return [key, c, WIN, win(c, n, d), None]
 
     def most(self, stake, table=None):

@@ -19,6 +19,7 @@ from games import table_exact
 from games.canon import math_hash
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
 from games.table_check import FORMATS, RECOMPUTED, build
+from games.table_model import NAME, SECTION
 from tools.certify import baccarat, craps, roulette, sicbo, wheel
 from tools.certify.table_law import Law
 
@@ -51,14 +52,13 @@ def certify(raw: dict) -> dict:
     out = {"id": m.id, "format": fmt, "kind": game.kind, "math_hash": math_hash(raw), "name": m.name,
            "bets": list(game.bets), "wagers": {}}
     for wid in m.ids:
-        w = m.wagers[wid]
         per = laws[wid]
         keys = list(per)
         if keys != game.selections(wid) and sorted(keys) != sorted(game.selections(wid)):
             raise HostDeviceMismatch("%s: the host's selections %s... differ from the engine's %s..." % (
                 wid, sorted(keys)[:4], sorted(game.selections(wid))[:4]))
         bets = {}
-        for bet in w.bets:
+        for bet in m.bets_of(wid):
             by_key = {k: per[k](bet) for k in keys}
             low = min(by_key, key=lambda k: by_key[k].rtp)
             law = by_key[low]
@@ -71,7 +71,8 @@ def certify(raw: dict) -> dict:
                     raise HostDeviceMismatch("%s at %d: the device recomputes %d/%d, the host %s" % (
                         keys[0], bet, n, d, by_key[keys[0]].rtp))
             bets[bet] = law
-        out["wagers"][wid] = {"name": w.name, "pays": w.pays, "section": w.section, "bets": bets}
+        w = m.wagers[wid]
+        out["wagers"][wid] = {"name": w[NAME], "pays": raw["wagers"][wid]["pays"], "section": w[SECTION], "bets": bets}
     return out
 
 
