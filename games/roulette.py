@@ -176,14 +176,25 @@ class RouletteGame(TableGame):
     kind = "roulette"
 
     def __init__(self, model):
+        self._key = None  # parse(): the last key parsed, and what it gave
+        self._parsed = None
         TableGame.__init__(self, RouletteModel(model), model)
         self.pockets = self.m.pockets
 
     # -- a key: what it is on ------------------------------------------------------------------------
     def parse(self, key):
-        """(wager id, what it is on, hits so far) of a stake or standing key: "straight:17" ->
+        """The last key parsed is kept (the recomputation asks for one key over every result).
+        (wager id, what it is on, hits so far) of a stake or standing key: "straight:17" ->
         ("straight", b"\\x11", 0); "double:17/1" -> ("double", b"\\x11", 1); "column:2" -> ("column", 2, 0);
         "red" -> ("red", None, 0). ValueError naming the key when the layout offers no such wager."""
+        if key is self._key:
+            return self._parsed
+        got = self._parse(key)
+        self._key = key
+        self._parsed = got
+        return got
+
+    def _parse(self, key):
         if not isinstance(key, str):
             raise ValueError("stake: key %r is not a string" % (key,))
         wid, _, rest = key.partition(":")

@@ -47,10 +47,21 @@ class SicBoGame(TableGame):
     kind = "dice"
 
     def __init__(self, model):
+        self._key = None  # parse(): the last key parsed, and what it gave
+        self._parsed = None
         TableGame.__init__(self, SicBoModel(model), model)
 
     def parse(self, key):
-        """(wager id, faces it is on as bytes or None): "duo:1-2" -> ("duo", b"\\x01\\x02")."""
+        """The last key parsed is kept (the recomputation asks for one key over every result).
+        (wager id, faces it is on as bytes or None): "duo:1-2" -> ("duo", b"\\x01\\x02")."""
+        if key is self._key:
+            return self._parsed
+        got = self._parse(key)
+        self._key = key
+        self._parsed = got
+        return got
+
+    def _parse(self, key):
         if not isinstance(key, str):
             raise ValueError("stake: key %r is not a string" % (key,))
         wid, _, on = key.partition(":")
