@@ -272,3 +272,22 @@ def test_the_setting_is_checked_like_the_others():
     assert probs == ["DENOM_CENTS: vlt maximum credit value: $0.50 above $0.25 (a credit; S-13.1, r. 7, s. 7)"], probs
     assert settings.check(settings._Merged(config, {"JURISDICTION": "vlt"})) == []
     assert settings.check(settings._Merged(config, {"JURISDICTION": "casino", "DENOM_CENTS": 50})) == []
+
+
+def test_a_vlt_offers_card_games_reel_games_keno_and_bingo_only():
+    # S-13.1, r. 7, s. 3: the kinds of game a video lottery system's terminal offers; the casino
+    # profile offers every kind (issue 26: roulette, dice and the wheel are refused under vlt by name)
+    for kind in ("cards", "reels", "keno", "bingo"):
+        assert jurisdiction.check_kind("vlt", kind) is None
+    for kind in ("roulette", "dice", "wheel", None):
+        assert jurisdiction.check_kind("vlt", kind) == \
+            "vlt game kind: %s not offered (cards, reels, keno, bingo: S-13.1, r. 7, s. 3)" % kind
+        assert jurisdiction.check_kind("casino", kind) is None
+    # at boot, a certified table game is disabled, naming both the kind and the missing play flow
+    model, cert = _shipped("roulette-simple-97")
+    ok, why, events = _boot("vlt", model, cert, "roulette-simple-97")
+    assert not ok and "; vlt game kind: roulette not offered (cards, reels, keno, bingo: S-13.1, r. 7, s. 3); " in why
+    assert why.startswith("vlt maximum bet: $6.25 above $2.50") and why.endswith("table game: this cabinet has no play flow for it yet (issue 26)"), why
+    model, cert = _shipped("baccarat-mini-85")
+    ok, why, events = _boot("vlt", model, cert, "baccarat-mini-85")
+    assert not ok and why == "table game: this cabinet has no play flow for it yet (issue 26)", why
