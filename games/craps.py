@@ -302,8 +302,8 @@ class CrapsGame(TableGame):
         nxt = {}
         for key, c, got in wagers:
             r = self.settle(key, c, got, d1, d2, p != 0)
-            if r[4] is not None:
-                nxt[r[4]] = nxt.get(r[4], 0) + c  # a come bet moved onto a standing one: one wager
+            if r[4] is not None:  # (a come bet moves only on the roll that decides one standing there)
+                nxt[r[4]] = c
             results.append(r)
         results.sort()
         if p:

@@ -43,7 +43,7 @@ def _chain(game, key, credits, memo, depth):
         status, returned, nxt = game.step(key, credits, i)
         if nxt is None:
             val = _add(val, returned, 1)
-            if status == WIN:
+            if status == WIN and returned > credits:  # a win above the stake (table_outcome.py)
                 hit = _add(hit, 1, 1)
         elif nxt == key:
             loops += 1

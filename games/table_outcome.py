@@ -2,7 +2,7 @@
 # Outcome's fields so the firmware's books, recall digest and sim.replay can treat it like the others
 # (bet, draws, stops, window, wins, award, free, triggered). A round is a function of (stake, draws,
 # table): play() draws, evaluate() replays, bit for bit.
-WIN = "win"  # the wager won: its stake and its winnings are returned
+WIN = "win"  # the wager won: its stake and its winnings (more than nothing) are returned
 LOSE = "lose"  # the wager lost: nothing is returned
 PUSH = "push"  # neither: the stake is returned
 STAND = "stand"  # not decided this round: the wager stays on the table (under its next key)
@@ -21,6 +21,8 @@ class TableOutcome:
         award = 0
         wins = []
         for r in results:
+            if r[2] == WIN and r[3] <= r[1]:
+                r[2] = PUSH  # a win that rounds to nothing returns the stake: a push
             if r[3]:
                 award += r[3]
                 wins.append([r[0], r[2], r[3]])

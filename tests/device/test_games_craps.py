@@ -239,3 +239,16 @@ def test_the_loader_refuses_by_name():
     refused(lambda m: m["odds_max"].pop("6"), "odds_max: point 6 needs a multiple 1 to 100")
     refused(lambda m: m["odds_max"].update({"7": 2}), "odds_max: points 4, 5, 6, 8, 9, 10 only")
     refused(lambda m: m["wagers"]["place6"].update(pays=[7, 5]), "pays 7 to 5, the by-law pays 7 to 6 (s. 95.17(1))")
+
+
+def test_a_win_that_rounds_to_nothing_is_a_push():
+    # a lay of 1 credit on the 4 wins 1 to 2: half a credit, rounded down to none: the stake comes back
+    # and it is no hit (the outside check found the certifier counting it as one)
+    raw = read("games/models/craps-83.json")
+    raw["wagers"]["lay4"]["bets"] = [1, 40]
+    g = CrapsGame(raw)
+    o = g.evaluate({}, [3, 4], {"point": 0, "bets": {"lay4": 1}})
+    assert o.results == [["lay4", 1, PUSH, 1, None]] and o.award == 1
+    from games import table_exact
+    (n, d), (h, k) = table_exact.figures(g, "lay4", 1)
+    assert h == 0 and n * 3 == 2 * d  # returned 1 with chance 2/3, per 1 + 1 (its commission) at risk

@@ -374,3 +374,14 @@ def test_the_certificate_layout_reads_back() -> None:
     assert text.count("\n") == 4 * (50 + 2) + 7 + 2  # one line a wager in each of its four tables
     assert law_of(read(str(MODELS / "craps-83.json")), "hop_easy:2-5", 5).rtp == Fraction(8, 9)
     assert craps.ways(7) == 6 and craps.first(4) == Fraction(1, 3)
+
+
+def test_a_win_that_rounds_to_nothing_is_no_hit() -> None:
+    # the outside check (a separate computation from the by-law's text) found the hit frequency of a lay
+    # of 1 credit counted as 2/3: its win of half a credit rounds down to none, the stake comes back
+    raw = read(str(MODELS / "craps-83.json"))
+    raw["wagers"]["lay4"]["bets"] = [1, 40]
+    raw["wagers"]["dont_odds4"]["bets"] = [1, 2]
+    c = certify(raw)
+    assert c["wagers"]["lay4"]["bets"][1].hit == 0 and c["wagers"]["lay4"]["bets"][40].hit == Fraction(2, 3)
+    assert c["wagers"]["dont_odds4"]["bets"][1].hit == 0 and c["wagers"]["dont_odds4"]["bets"][1].rtp == Fraction(2, 3)

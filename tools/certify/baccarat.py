@@ -107,7 +107,7 @@ def laws(raw: dict, wagers: dict) -> dict[str, dict[str, object]]:
     for wid, pays in wagers.items():
         pay = tuple(pays)
         if wid == "tie":
-            law = (lambda c: Law(c, [(tw, paid(c, *pay), True), (1 - tw, 0, False)]))
+            law = (lambda c: Law(c, [(tw, paid(c, *pay), paid(c, *pay) > c), (1 - tw, 0, False)]))
         else:
             win, lose = (pw, bw) if wid == "player" else (bw, pw)
             fee = commission if wid == "banker" else (lambda c: 0)

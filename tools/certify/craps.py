@@ -38,23 +38,23 @@ def line_law(c: int, dont: bool) -> Law:
     points = sum((Fraction(ways(n), 36) for n in POINTS), Fraction(0))
     if not dont:
         win = Fraction(ways(7) + ways(11), 36) + point
-        return Law(c, [(win, paid(c, 1, 1), True), (1 - win, 0, False)], rolls)
+        return Law(c, [(win, paid(c, 1, 1), paid(c, 1, 1) > c), (1 - win, 0, False)], rolls)
     win = Fraction(ways(2) + ways(3), 36) + (points - point)
     push = Fraction(ways(12), 36)  # barred: s. 95.14(2)
-    return Law(c, [(win, paid(c, 1, 1), True), (push, c, False), (1 - win - push, 0, False)], rolls)
+    return Law(c, [(win, paid(c, 1, 1), paid(c, 1, 1) > c), (push, c, False), (1 - win - push, 0, False)], rolls)
 
 
 def number_law(c: int, n: int, pay: tuple[int, int], right: bool, commission: int = 0) -> Law:
     """A wager decided by the first n or 7: right (place, buy, odds) wins on n, else (lay, don't odds) on 7."""
     p = first(n) if right else 1 - first(n)
     back = paid(c, *pay)
-    return Law(c + commission, [(p, back, True), (1 - p, 0, False)], decided_in(n))
+    return Law(c + commission, [(p, back, back > c), (1 - p, 0, False)], decided_in(n))
 
 
 def hard_law(c: int, n: int, pay: tuple[int, int]) -> Law:
     """Hard n (s. 95.15(1)): its one pair of equal faces before a 7 or an easy n."""
     p = Fraction(1, ways(n) + 6)
-    return Law(c, [(p, paid(c, *pay), True), (1 - p, 0, False)], decided_in(n))
+    return Law(c, [(p, paid(c, *pay), paid(c, *pay) > c), (1 - p, 0, False)], decided_in(n))
 
 
 def one_roll_law(c: int, pays: dict[int, tuple[int, int]], parts: int) -> Law:
@@ -72,7 +72,7 @@ def one_roll_law(c: int, pays: dict[int, tuple[int, int]], parts: int) -> Law:
 
 def hop_law(c: int, pair: tuple[int, int], pay: tuple[int, int]) -> Law:
     p = Fraction(1 if pair[0] == pair[1] else 2, 36)
-    return Law(c, [(p, paid(c, *pay), True), (1 - p, 0, False)])
+    return Law(c, [(p, paid(c, *pay), paid(c, *pay) > c), (1 - p, 0, False)])
 
 
 def commission(wid: str, c: int, pay: tuple[int, int]) -> int:

@@ -85,5 +85,6 @@ def laws(raw: dict, wagers: dict) -> dict[str, dict[str, object]]:
 
 def _law(p: Fraction, n: int, d: int, rounds: Fraction):
     def law(credits: int) -> Law:
-        return Law(credits, [(p, paid(credits, n, d), True), (1 - p, 0, False)], rounds)
+        back = paid(credits, n, d)
+        return Law(credits, [(p, back, back > credits), (1 - p, 0, False)], rounds)
     return law

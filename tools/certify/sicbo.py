@@ -62,6 +62,7 @@ def _law(wid: str, on: tuple[int, ...], pays):
                 out.append((Fraction(n, 216), 0, False))
             else:
                 pay = pays[str(k)] if isinstance(pays, dict) else pays
-                out.append((Fraction(n, 216), paid(c, pay[0], pay[1]), True))
+                back = paid(c, pay[0], pay[1])
+                out.append((Fraction(n, 216), back, back > c))
         return Law(c, out)
     return law

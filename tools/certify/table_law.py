@@ -16,7 +16,8 @@ def paid(credits: int, n: int, d: int) -> int:
 
 class Law:
     """risk: credits the wager puts at risk (its stake and any commission paid with it); outcomes:
-    [(probability, credits returned, won)], probabilities adding up to 1; rolls: the expected rounds
+    [(probability, credits returned, won)], probabilities adding up to 1, won when it returns more
+    than its stake (a win that rounds to nothing returns the stake: a push); rolls: the expected rounds
     (rolls, spins) to decide it when more than one can (craps, roulette's double), else 1."""
 
     def __init__(self, risk: int, outcomes: list[tuple[Fraction, int, bool]], rolls: Fraction = Fraction(1)):

@@ -16,5 +16,6 @@ def laws(raw: dict, wagers: dict) -> dict[str, dict[str, object]]:
     out: dict[str, dict[str, object]] = {}
     for wid, pays in wagers.items():
         p = Fraction(shown[wid], n)
-        out[wid] = {wid: (lambda c, p=p, pay=tuple(pays): Law(c, [(p, paid(c, *pay), True), (1 - p, 0, False)]))}
+        out[wid] = {wid: (lambda c, p=p, pay=tuple(pays): Law(c, [(p, paid(c, *pay), paid(c, *pay) > c),
+                                                                   (1 - p, 0, False)]))}
     return out
