@@ -385,3 +385,17 @@ def test_a_win_that_rounds_to_nothing_is_no_hit() -> None:
     c = certify(raw)
     assert c["wagers"]["lay4"]["bets"][1].hit == 0 and c["wagers"]["lay4"]["bets"][40].hit == Fraction(2, 3)
     assert c["wagers"]["dont_odds4"]["bets"][1].hit == 0 and c["wagers"]["dont_odds4"]["bets"][1].rtp == Fraction(2, 3)
+
+
+def test_the_worked_example_of_docs_game_format_by_hand() -> None:
+    # docs/game-format.md "Table games": nine equal parts, X on 5 paying 2 to 3, Y on 3 paying 2 to 1,
+    # Z on 1 paying 7 to 1. X at 3 credits returns 3 + 2 = 5 on 5/9: 25/27; at 1 credit its win of
+    # two thirds of a credit rounds down to none: 1 back on 5/9, no hit, refused. Y: 3/9 x 3 = 1. Z: 8/9.
+    c = certify(read(str(FIX / "wheel_example.json")))
+    w = c["wagers"]
+    assert (w["X"]["bets"][1].rtp, w["X"]["bets"][3].rtp, w["Y"]["bets"][1].rtp, w["Z"]["bets"][1].rtp) == (
+        Fraction(5, 9), Fraction(25, 27), Fraction(1), Fraction(8, 9))
+    assert w["X"]["bets"][1].hit == 0 and w["X"]["bets"][3].hit == Fraction(5, 9)
+    assert table.below_floor(c) == ["wager X, bet 1: return 5/9 = 55.5556 % is below the 83 % floor of by-law s. 93"]
+    r = _cli(str(FIX / "wheel_example.json"))  # a wager that never hits: its line says so (it divided by zero)
+    assert r.returncode == 1 and "CERTIFIER FAULT" not in r.stderr and "hit never" in r.stdout, r.stderr

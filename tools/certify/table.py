@@ -130,9 +130,9 @@ def summary(rep: dict, secs: float) -> str:
                                                       len(rep["wagers"]), secs)]
     for wid, w in rep["wagers"].items():
         for b, f in w["bets"].items():
-            lines.append("  %-12s bet %-4s RTP %s = %.4f %%  hit 1 in %.3f  σ %.3f  returns at most %d, risks %d" % (
-                wid, b, f["rtp"], f["rtp_float"] * 100, 1 / f["hit_frequency_float"], f["std_dev"], f["max_award"],
-                f["max_risk"]))
+            hit = "1 in %.3f" % (1 / f["hit_frequency_float"]) if f["hit_frequency_float"] else "never"
+            lines.append("  %-12s bet %-4s RTP %s = %.4f %%  hit %s  σ %.3f  returns at most %d, risks %d" % (
+                wid, b, f["rtp"], f["rtp_float"] * 100, hit, f["std_dev"], f["max_award"], f["max_risk"]))
     lo = rep["lowest"]
     lines.append("  lowest: %s at bet %d, %.4f %%" % (lo["wager"], lo["bet"], lo["rtp_float"] * 100))
     return "\n".join(lines)

@@ -89,7 +89,8 @@ def blocks(cert: dict, raw: dict, epoch: int | None = None) -> list[tuple]:
             edge_per = (1 - Fraction(f["rtp"])) / rounds
             rows.append([wid, "%s / %s" % (w["name"]["fr"], w["name"]["en"]), _pays(w["pays"]), w["section"], str(bet),
                          exact(f["rtp"], ex, "%s, bet %s: the return" % (wid, bet)), pct(f["rtp_float"]),
-                         "%s (%s)" % (one_in(1 / f["hit_frequency_float"]), pct(f["hit_frequency_float"], 3)),
+                         "%s (%s)" % (one_in(1 / f["hit_frequency_float"]) if f["hit_frequency_float"] else "never",
+                                      pct(f["hit_frequency_float"], 3)),
                          "%.3f" % f["std_dev"], str(f["max_award"]), str(f["max_risk"]),
                          "%.4f" % float(rounds), pct(float(edge_per), 3)])
     B.append(("table", "Every wager at every bet level", ["wager", "name (fr / en)", "pays", "by-law", "bet",
