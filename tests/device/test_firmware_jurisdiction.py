@@ -291,3 +291,20 @@ def test_a_vlt_offers_card_games_reel_games_keno_and_bingo_only():
     model, cert = _shipped("baccarat-mini-85")
     ok, why, events = _boot("vlt", model, cert, "baccarat-mini-85")
     assert not ok and why == "table game: this cabinet has no play flow for it yet (issue 26)", why
+
+
+def test_only_the_games_the_cabinet_can_play_are_offered():
+    # issue 26: a certified table game (mine, a blackjack or a card-poker table game from the other
+    # lanes, whatever its engine looks like) is disabled until the cabinet has its play flow
+    from firmware.startup import playable
+    from games.certificate import check
+
+    for gid, want in (("sept-royal-87", True), ("keno-classique-92", True), ("jacks-98", True),
+                      ("roulette-simple-97", False), ("craps-83", False), ("baccarat-85", False)):
+        ok, why, game = check("games/models/%s.json" % gid, "games/certs/%s.json" % gid)
+        assert ok and playable(game) is want, (gid, why)
+
+    class Other:  # an engine that names no kind: not one the cabinet knows how to play
+        bets = [1]
+
+    assert not playable(Other())
