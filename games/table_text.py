@@ -30,7 +30,10 @@ def describe(game, lang="fr"):
     out = [m.name[lang], m.rules[lang], t["head"]]
     for wid in m.ids:
         w = m.wagers[wid]
-        line = "  %s%s %s (%s)" % (w[NAME][lang], t["c"], pays_text(w[PAY], lang), w[SECTION])
+        sec = w[SECTION]
+        if lang == "fr" and sec.startswith("s. "):  # "art." in French (the model cites the English text)
+            sec = "art. " + sec[3:]
+        line = "  %s%s %s (%s)" % (w[NAME][lang], t["c"], pays_text(w[PAY], lang), sec)
         if w[COMMISSION] is not None:
             n, d = w[COMMISSION]
             line += "; " + t["comm"] % (n * 100 // d)

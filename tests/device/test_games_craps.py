@@ -252,3 +252,12 @@ def test_a_win_that_rounds_to_nothing_is_a_push():
     from games import table_exact
     (n, d), (h, k) = table_exact.figures(g, "lay4", 1)
     assert h == 0 and n * 3 == 2 * d  # returned 1 with chance 2/3, per 1 + 1 (its commission) at risk
+
+
+def test_the_rules_before_play_name_the_commissions_and_the_totals():
+    g = _game()
+    en = g.describe("en")
+    assert "  Buy 4: 2 to 1 (s. 95.17(2)); 5 % commission; bets 20/40/100 credits" in en
+    assert "  Field: 2: 2 to 1, 3: 1 to 1, 4: 1 to 1, 9: 1 to 1, 10: 1 to 1, 11: 1 to 1, 12: 2 to 1 (s. 95.14(5)); " \
+           "bets 1/2/5/10/25 credits" in en
+    assert "  Buy bet 4 : 2 à 1 (art. 95.17(2)); commission de 5 %; mises 20/40/100 crédits" in g.describe("fr")

@@ -238,3 +238,16 @@ def test_the_boot_check_recomputes_and_names_a_lying_certificate():
         assert not ok and reason == "double, bet 1: certified return 69.321 % below the 83 % floor (s. 93)", reason
     finally:
         rmtree(d)
+
+
+def test_the_rules_before_play_name_every_wager_and_its_payout():
+    # s. 89: the game's name, its rules, every wager with its payout, section and bet levels, French first
+    g = _game("roulette-americaine-92")
+    fr, en = g.describe("fr"), g.describe("en")
+    assert fr[0] == "Roulette américaine" and en[0] == "American roulette"
+    assert fr[1] == g.m.rules["fr"] and en[1] == g.m.rules["en"]
+    assert len(fr) == len(en) == 3 + 14 + 1
+    assert "  Plein (un numéro) : 35 à 1 (art. 72(2)(a)); mises 1/2/5/10/25 crédits" in fr
+    assert "  Straight (one number): 35 to 1 (s. 72(2)(a)); bets 1/2/5/10/25 credits" in en
+    assert "  First five (0, 00, 1, 2, 3): 6 to 1 (s. 72(2)(e)); bets 1/2/5/10/25 credits" in en
+    assert fr[-1].startswith("Toute défectuosité annule") and en[-1].startswith("Malfunction voids")
