@@ -85,6 +85,13 @@ def _has_uart(board, role):
     return True
 
 
+def playable(game):
+    """True for a game the cabinet has a play flow for: reels, keno (firmware/play_keno.py) and video
+    poker (firmware/play_poker.py is_poker); a table game of issue 26 (games/table_game.py, a blackjack,
+    a card-poker table game) is certified but not offered until the cabinet plays it."""
+    return getattr(game, "kind", None) in ("reels", "keno") or hasattr(game, "check_deck")
+
+
 def load_games(ids, models_dir, certs_dir, ledger, log):
     """Boot check of every offered game (s. 93): (id, ok, reason, game) each; failures are disabled."""
     out = []
@@ -93,6 +100,11 @@ def load_games(ids, models_dir, certs_dir, ledger, log):
         if ok:  # the profile's limits, again at boot (firmware/jurisdiction.py): the most one game pays
             broken = jurisdiction.check_game(config.JURISDICTION, config.DENOM_CENTS, game.bets,
                                              game.max_award, game.m.progressive)
+            kind = jurisdiction.check_kind(config.JURISDICTION, getattr(game, "kind", None))  # issue 26: vlt, cards
+            if kind:
+                broken.append(kind)
+            if not playable(game):
+                broken.append("table game: this cabinet has no play flow for it yet (issue 26)")
             if broken:
                 ok, reason = False, "; ".join(broken)
         log("game %s: %s" % (gid, "certified" if ok else "DISABLED: " + reason))

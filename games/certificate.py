@@ -28,7 +28,10 @@ from games.floor import RTP_FLOOR_NUM, meets_floor
 from games.keno_model import FORMAT as KENO
 from games.model import read
 from games.reels import ReelGame
+from games.model import FORMAT as REELS1, FORMAT2 as REELS2
 from rng.crypto.canon import math_hash
+
+REELS = (REELS1, REELS2)
 
 NO_MEMORY = "boot check needs more memory than this board has free"
 
@@ -83,9 +86,25 @@ def maxima(cert, bets, key=None):
     return out, None
 
 
+def _table(model):
+    # a table game's model (games/table_check.py FORMATS), without importing the table code for the others
+    fmt = model.get("format") if isinstance(model, dict) else None
+    if fmt in REELS or fmt == KENO or fmt == "jeton-poker/1":
+        return False
+    from games.table_check import FORMATS
+
+    return fmt in FORMATS
+
+
 def _check(model_path, cert_path, recompute):
     try:
         model = read(model_path)
+        if _table(model):  # a table game (issue 26): games/table_check.py reads both, one after the other
+            model = None
+            gc.collect()
+            from games.table_check import check as table_check
+
+            return table_check(model_path, cert_path, recompute, _frac, _pct)
         with open(cert_path) as f:
             cert = json.load(f)
     except MemoryError:

@@ -30,6 +30,8 @@ class KenoOutcome:
 
 
 class KenoGame:
+    kind = "keno"  # the game's kind, for the jurisdiction (firmware/jurisdiction.py check_kind)
+
     def __init__(self, model):
         self.m = m = KenoModel(model)
         self.model = {k: model[k] for k in model if k != "pays"}  # compiled into self.m.pay

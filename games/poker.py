@@ -54,6 +54,8 @@ def card_name(c):
 
 
 class PokerGame:
+    kind = "cards"  # the game's kind, for the jurisdiction (firmware/jurisdiction.py check_kind)
+
     def __init__(self, model):
         self.m = m = PokerModel(model)
         self.model = {k: model[k] for k in model if k != "strategy"}

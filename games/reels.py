@@ -33,6 +33,8 @@ _COMPILED = ("reels", "lines", "pays", "free_spins")
 
 
 class ReelGame:
+    kind = "reels"  # the game's kind, for the jurisdiction (firmware/jurisdiction.py check_kind)
+
     def __init__(self, model):
         self.m = m = Model(model)
         # the certified model's descriptive part (id, names, the symbols' display names, ...); its

@@ -273,3 +273,39 @@ def test_the_setting_is_checked_like_the_others():
     assert probs == ["DENOM_CENTS: vlt maximum credit value: $0.50 above $0.25 (a credit; S-13.1, r. 7, s. 7)"], probs
     assert settings.check(settings._Merged(config, {"JURISDICTION": "vlt"})) == []
     assert settings.check(settings._Merged(config, {"JURISDICTION": "casino", "DENOM_CENTS": 50})) == []
+
+
+def test_a_vlt_offers_card_games_reel_games_keno_and_bingo_only():
+    # S-13.1, r. 7, s. 3: the kinds of game a video lottery system's terminal offers; the casino
+    # profile offers every kind (issue 26: roulette, dice and the wheel are refused under vlt by name)
+    for kind in ("cards", "reels", "keno", "bingo"):
+        assert jurisdiction.check_kind("vlt", kind) is None
+    for kind in ("roulette", "dice", "wheel", None):
+        assert jurisdiction.check_kind("vlt", kind) == \
+            "vlt game kind: %s not offered (cards, reels, keno, bingo: S-13.1, r. 7, s. 3)" % kind
+        assert jurisdiction.check_kind("casino", kind) is None
+    # at boot, a certified table game is disabled, naming both the kind and the missing play flow
+    model, cert = _shipped("roulette-simple-97")
+    ok, why, events = _boot("vlt", model, cert, "roulette-simple-97")
+    assert not ok and "; vlt game kind: roulette not offered (cards, reels, keno, bingo: S-13.1, r. 7, s. 3); " in why
+    assert why.startswith("vlt maximum bet: $6.25 above $2.50") and why.endswith("table game: this cabinet has no play flow for it yet (issue 26)"), why
+    model, cert = _shipped("baccarat-mini-85")
+    ok, why, events = _boot("vlt", model, cert, "baccarat-mini-85")
+    assert not ok and why == "table game: this cabinet has no play flow for it yet (issue 26)", why
+
+
+def test_only_the_games_the_cabinet_can_play_are_offered():
+    # issue 26: a certified table game (mine, a blackjack or a card-poker table game from the other
+    # lanes, whatever its engine looks like) is disabled until the cabinet has its play flow
+    from firmware.startup import playable
+    from games.certificate import check
+
+    for gid, want in (("sept-royal-87", True), ("keno-classique-92", True), ("jacks-98", True),
+                      ("roulette-simple-97", False), ("craps-83", False), ("baccarat-85", False)):
+        ok, why, game = check("games/models/%s.json" % gid, "games/certs/%s.json" % gid)
+        assert ok and playable(game) is want, (gid, why)
+
+    class Other:  # an engine that names no kind: not one the cabinet knows how to play
+        bets = [1]
+
+    assert not playable(Other())

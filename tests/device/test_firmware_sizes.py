@@ -18,6 +18,7 @@ from firmware.cabinet import BOOT_TILTS, KEY_CLEARABLE
 from firmware.ledger import CHUNK_SIZE, EVENTS_PER_CHUNK, GAME_SIZE, LAYOUT, METERS, STATE_SIZE, TILT_TEXT, Ledger
 from games.keno_model import MAX_SPOTS, KenoModel
 from games.model import Model
+from games.table_check import FORMATS as TABLE_FORMATS
 
 BIG = 10 ** 10 - 1  # a 10-digit meter at its last value before it rolls over
 MODELS = "games/models"
@@ -142,6 +143,9 @@ def test_a_recall_record_of_every_shipped_game_fits_at_its_longest():
                    "prog": [BIG, BIG], "tour": BIG, "in": BIG}
             assert len(json.dumps(rec)) <= GAME_SIZE, (raw["id"], len(json.dumps(rec)), GAME_SIZE)
             raw = rec = None
+            continue
+        if raw.get("format") in TABLE_FORMATS:  # no recall record yet: the cabinet's play flow for table games
+            raw = None  # (issue 26, after issue 24) sizes its record with its stake, results and table
             continue
         if raw.get("format") == "jeton-keno/1":  # 10 picks then 20 numbers drawn, each up to 80
             m = KenoModel(raw)
