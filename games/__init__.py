@@ -12,5 +12,13 @@
 #   import games.text        a reel paytable's text: the console's `paytable`, imported late
 #   import games.poker_cert  a poker game's certificate check only (power-up)
 #   import games.keno_check  a keno game's certificate check only (power-up)
+#   import games.table_check  a table game's certificate check only (power-up)
+#   import games.roulette    a table game's engine, only the family its model names (table_check)
+#   import games.craps       the same
+#   import games.sicbo       the same
+#   import games.wheel       the same
+#   import games.baccarat    the same
+#   import games.table_text  a table game's rules text (the screen's rules, the console's `paytable`)
+#   bound games.model
 #   import io                 a model given as text (model_json.loads: tests and tools, never the boot)
 from games.reels import Outcome, ReelGame, load  # noqa: F401

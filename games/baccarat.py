@@ -8,11 +8,12 @@
 # K, 12 = ace; suits c, d, h, s), code // 52 its deck. Drawing rules: s. 37. Wagers: player, banker
 # (with the s. 31 commission), tie (s. 29-36). play(gen, stake) deals, evaluate(stake, draws) replays,
 # draws = the cards in the order dealt (player, banker, player, banker, then the third cards).
-from rng import below
 from games.limits import quote
-from games.table_model import TableModel, PAY, COMMISSION as COMM, need, is_int, ratio, win, ceil_div
 from games.table_game import TableGame
-from games.table_outcome import TableOutcome, WIN, LOSE, PUSH
+from games.table_model import COMMISSION as COMM
+from games.table_model import PAY, TableModel, ceil_div, is_int, need, ratio, win
+from games.table_outcome import LOSE, PUSH, WIN, TableOutcome
+from rng import below
 
 FORMAT = "jeton-baccarat/1"
 RANKS = "23456789TJQKA"

@@ -26,9 +26,10 @@ import json
 from games import exact
 from games.floor import RTP_FLOOR_NUM, meets_floor
 from games.keno_model import FORMAT as KENO
+from games.model import FORMAT as REELS1
+from games.model import FORMAT2 as REELS2
 from games.model import read
 from games.reels import ReelGame
-from games.model import FORMAT as REELS1, FORMAT2 as REELS2
 from rng.crypto.canon import math_hash
 
 REELS = (REELS1, REELS2)

@@ -9,11 +9,12 @@
 # Working (s. 95.15(1), 95.16(3), 95.17(1)-(2)): place, buy, hardways and a come bet's odds are off on
 # a come-out roll (they stay, undecided; a come bet decided then takes its odds down, returned).
 # Docs: docs/game-format.md "Craps".
-from rng import below
 from games.limits import quote
-from games.table_model import TableModel, SECTION, BETS, PAY, COMMISSION as COMM, need, is_int, ratio, win, ceil_div
 from games.table_game import TableGame
-from games.table_outcome import TableOutcome, WIN, LOSE, PUSH, STAND, RETURNED
+from games.table_model import BETS, PAY, SECTION, TableModel, ceil_div, is_int, need, ratio, win
+from games.table_model import COMMISSION as COMM
+from games.table_outcome import LOSE, PUSH, RETURNED, STAND, WIN, TableOutcome
+from rng import below
 
 FORMAT = "jeton-craps/1"
 POINTS = (4, 5, 6, 8, 9, 10)

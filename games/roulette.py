@@ -4,11 +4,11 @@
 # over 2 and 3 spins). A round is one spin: play(gen, stake, table) draws the pocket, evaluate(stake,
 # draws, table) replays it; table holds the doubles and triples standing after a hit ({key: credits}).
 # Pockets are numbered 0-36, and 37 for 00. Docs: docs/game-format.md "Roulette".
-from rng import below
 from games.limits import quote
-from games.table_model import TableModel, PAY, need, ratio, win
 from games.table_game import TableGame
-from games.table_outcome import TableOutcome, WIN, LOSE, STAND
+from games.table_model import PAY, TableModel, need, ratio, win
+from games.table_outcome import LOSE, STAND, WIN, TableOutcome
+from rng import below
 
 FORMAT = "jeton-roulette/1"
 DZ = 37  # the pocket of 00

@@ -5,11 +5,11 @@
 # Readings where the by-law's words leave a choice (docs/game-format.md "Sic bo"): a two of a kind
 # on a number wins when at least two dice show it (three do too); totals win whatever the dice, a
 # three of a kind included; small and big lose on any three of a kind (s. 95.22(6), (7)).
-from rng import below
 from games.limits import quote
-from games.table_model import TableModel, PAY, ratio, win
 from games.table_game import TableGame
-from games.table_outcome import TableOutcome, WIN, LOSE
+from games.table_model import PAY, TableModel, ratio, win
+from games.table_outcome import LOSE, WIN, TableOutcome
+from rng import below
 
 FORMAT = "jeton-sicbo/1"
 # s. 95.24: the payout of each total, 4 to 17

@@ -16,10 +16,10 @@
 # (the peak is the larger of the two with the game beside it, not their sum).
 import gc
 
-from rng.crypto.canon import math_hash
-from games.model_json import read
-from games.floor import meets_floor, RTP_FLOOR_NUM
 from games import table_exact
+from games.floor import RTP_FLOOR_NUM, meets_floor
+from games.model_json import read
+from rng.crypto.canon import math_hash
 
 FORMATS = ("jeton-roulette/1", "jeton-craps/1", "jeton-sicbo/1", "jeton-wheel/1", "jeton-baccarat/1")
 RECOMPUTED = ("jeton-roulette/1", "jeton-craps/1", "jeton-sicbo/1", "jeton-wheel/1")
@@ -49,7 +49,7 @@ def check(model_path, cert_path, recompute, frac, pct):
         model = read(model_path)
     except MemoryError:
         raise
-    except Exception as e:  # noqa: missing or unreadable file, bad JSON
+    except Exception as e:  # noqa: BLE001 missing or unreadable file, bad JSON
         return False, "unreadable model or certificate: %s" % (e,), None
     try:
         game = build(model)  # first: a malformed model is named as such, not as a hash mismatch
@@ -57,7 +57,7 @@ def check(model_path, cert_path, recompute, frac, pct):
         fmt = model.get("format")
     except MemoryError:
         raise
-    except Exception as e:  # noqa: a malformed model disables the game, never crashes the boot
+    except Exception as e:  # noqa: BLE001 a malformed model disables the game, never crashes the boot
         return False, "invalid model: %s" % (e,), None
     model = None  # the game keeps what it shows; the model goes before the certificate comes
     gc.collect()
@@ -73,7 +73,7 @@ def check(model_path, cert_path, recompute, frac, pct):
         return check_cert(game, h, fmt, cert, recompute, frac, pct)
     except MemoryError:
         raise
-    except Exception as e:  # noqa: a malformed certificate disables the game, never crashes the boot
+    except Exception as e:  # noqa: BLE001 a malformed certificate disables the game, never crashes the boot
         return False, "invalid certificate: %s" % (e,), None
 
 

@@ -5,8 +5,8 @@
 # by-law's payouts (BYLAW: wager id -> (pays, section)), so a model cannot offer a wager the by-law
 # does not know, nor pay one otherwise than the by-law does; the wheel of fortune, whose payouts the
 # by-law leaves open (s. 120), passes none and checks the form of each payout only.
-from games.limits import ModelError, MAX_WAGERS, known_keys, quote
-from games.model import describe, bet_list, fr_en
+from games.limits import MAX_WAGERS, ModelError, known_keys, quote
+from games.model import bet_list, describe, fr_en
 
 KEYS = ("format", "id", "family", "version", "name", "rules", "source", "bets", "wagers")
 WAGER_KEYS = ("name", "pays", "section", "bets")

@@ -1,7 +1,7 @@
 # s. 89 for a table game: its name, the rules the model states (what a round is, how each wager
 # wins), then every wager with its payout and its bet levels, before play. French first (Québec),
 # English second. Lines of plain text; the display wraps.
-from games.table_model import NAME, SECTION, BETS, PAY, COMMISSION
+from games.table_model import BETS, COMMISSION, NAME, PAY, SECTION
 
 _T = {
     "fr": {"to": "%d à %d", "bets": "mises %s crédits", "c": " :", "comm": "commission de %d %%",

@@ -4,11 +4,11 @@
 # table (s. 120): the model states both ("segments": the symbol of each segment, in wheel order;
 # "wagers": each symbol's payout). play(gen, stake) spins, evaluate(stake, draws) replays it,
 # draws = [segment index]. Docs: docs/game-format.md "Wheel of fortune".
-from rng import below
 from games.limits import quote
-from games.table_model import TableModel, SECTION, PAY, need, ratio, win
 from games.table_game import TableGame
-from games.table_outcome import TableOutcome, WIN, LOSE
+from games.table_model import PAY, SECTION, TableModel, need, ratio, win
+from games.table_outcome import LOSE, WIN, TableOutcome
+from rng import below
 
 FORMAT = "jeton-wheel/1"
 MIN_SEGMENTS = 9  # s. 117

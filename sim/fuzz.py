@@ -46,8 +46,8 @@ from hypothesis.stateful import (
 )
 
 from firmware import config, states
-from games.table_check import FORMATS as TABLE_FORMATS
 from firmware.cabinet import HARD_METERS
+from games.table_check import FORMATS as TABLE_FORMATS
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.fuzz_rig import Rig, parallel
 from sim.replay import load_game as load

@@ -4,12 +4,13 @@
 # same generator), a fresh shoe each coup; refusals by name; the boot check.
 import json
 
-from devtest import raises, tmpdir, rmtree
-from games.baccarat import BaccaratGame, commission, value, coup, bank_draws
+from devtest import raises, rmtree, tmpdir
+
+from games.baccarat import BaccaratGame, bank_draws, commission, coup, value
 from games.certificate import check
 from games.limits import ModelError
 from games.model import read
-from games.table_outcome import WIN, LOSE, PUSH
+from games.table_outcome import LOSE, PUSH, WIN
 from rng import deal
 
 RANK_OF_VALUE = (8, 12, 0, 1, 2, 3, 4, 5, 6, 7)  # a ten for 0, an ace for 1, then two to nine
@@ -122,7 +123,8 @@ def test_the_deal_is_the_standard_partial_shuffle():
 
 def test_a_recorded_deal_is_checked():
     g = _game()
-    for draws, want in ((deal_of(1, 4, 0), "the 4 to 6 cards dealt"), (deal_of(1, 4, 0, 4, 5), "the drawing rules (s. 37) take 4"),
+    for draws, want in ((deal_of(1, 4, 0), "the 4 to 6 cards dealt"),
+                        (deal_of(1, 4, 0, 4, 5), "the drawing rules (s. 37) take 4"),
                         (deal_of(2, 1, 3, 2), "the drawing rules (s. 37) take 6"), ([0, 0, 1, 2], "card 0 dealt twice"),
                         ([416, 0, 1, 2], "not a card of a 8-deck shoe"), ([0, 1, 2, True], "not a card")):
         with raises(ValueError) as e:

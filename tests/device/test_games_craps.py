@@ -6,11 +6,12 @@
 import json
 
 from devtest import raises
+
 from games.certificate import check
 from games.craps import CrapsGame
 from games.limits import ModelError
 from games.model import read
-from games.table_outcome import WIN, LOSE, PUSH, STAND, RETURNED
+from games.table_outcome import LOSE, PUSH, RETURNED, STAND, WIN
 
 
 class Script:

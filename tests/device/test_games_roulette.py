@@ -5,12 +5,13 @@
 # refusal of the loader, of a stake and of the boot check names its reason.
 import json
 
-from devtest import raises, tmpdir, rmtree
+from devtest import raises, rmtree, tmpdir
+
 from games.certificate import check
 from games.limits import ModelError
 from games.model import read
-from games.roulette import RouletteGame, selections, DZ
-from games.table_outcome import WIN, LOSE, STAND
+from games.roulette import DZ, RouletteGame, selections
+from games.table_outcome import LOSE, STAND, WIN
 
 FIX = "tests/fixtures/games/"
 

@@ -4,13 +4,14 @@
 # by name; the by-law's full table is refused at boot where a wager is under 83 %.
 import json
 
-from devtest import raises, tmpdir, rmtree
-from rng.crypto.canon import math_hash
+from devtest import raises, rmtree, tmpdir
+
 from games.certificate import check
 from games.limits import ModelError
 from games.model import read
 from games.sicbo import SicBoGame
-from games.table_outcome import WIN, LOSE
+from games.table_outcome import LOSE, WIN
+from rng.crypto.canon import math_hash
 
 FIX = "tests/fixtures/games/"
 

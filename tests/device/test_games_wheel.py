@@ -4,13 +4,14 @@
 # 60 equal parts); the Big Six wheel (the Wizard of Odds' layout) is refused at boot, naming its wager.
 import json
 
-from devtest import raises, tmpdir, rmtree
-from rng.crypto.canon import math_hash
+from devtest import raises, rmtree, tmpdir
+
 from games.certificate import check
 from games.limits import ModelError
 from games.model import read
-from games.table_outcome import WIN, LOSE
+from games.table_outcome import LOSE, WIN
 from games.wheel import WheelGame
+from rng.crypto.canon import math_hash
 
 FIX = "tests/fixtures/games/"
 
@@ -61,13 +62,16 @@ def test_the_layout_is_refused_by_name():
             WheelGame(raw)
         assert want in str(e.value), (want, str(e.value))
 
-    refused(lambda m: m.update(segments=m["segments"][:8]), "segments: the symbol of each of the wheel's 9 to 60 equal parts (s. 117)")
+    refused(lambda m: m.update(segments=m["segments"][:8]),
+            "segments: the symbol of each of the wheel's 9 to 60 equal parts (s. 117)")
     refused(lambda m: m.update(segments=m["segments"] * 2), "9 to 60 equal parts")
     refused(lambda m: m.update(segments=m["segments"][:3] + ["7"] + m["segments"][4:]),
             'segments[3]: "7" is not a wager of the model')
-    refused(lambda m: m.update(segments=[s for s in m["segments"] if s != "jeton"]), 'wagers "jeton": no segment of the wheel shows it')
+    refused(lambda m: m.update(segments=[s for s in m["segments"] if s != "jeton"]),
+            'wagers "jeton": no segment of the wheel shows it')
     refused(lambda m: m["wagers"]["2"].update(section="s. 72"), 'section "s. 72", a wheel\'s is "s. 117-120"')
-    refused(lambda m: m["wagers"]["2"].update(pays=[2, 0]), 'wagers "2": pays: a payout is [n, d] (n to d), positive integers')
+    refused(lambda m: m["wagers"]["2"].update(pays=[2, 0]),
+            'wagers "2": pays: a payout is [n, d] (n to d), positive integers')
     refused(lambda m: m["wagers"]["2"].update(pays="2 to 1"), "a payout is [n, d]")
     g = WheelGame(read("games/models/roue-fortune-85.json"))
     with raises(ValueError) as e:

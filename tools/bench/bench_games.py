@@ -12,8 +12,8 @@ import subprocess
 import time
 
 from games import load
-from tools.bench import LCG_SOURCE
 from games.table_check import FORMATS as TABLE_FORMATS
+from tools.bench import LCG_SOURCE
 from tools.certify import certify_model, load_model
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

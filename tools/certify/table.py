@@ -16,10 +16,10 @@ from fractions import Fraction
 
 from firmware import jurisdiction
 from games import table_exact
-from rng.crypto.canon import math_hash
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
 from games.table_check import FORMATS, RECOMPUTED, build
 from games.table_model import NAME, SECTION
+from rng.crypto.canon import math_hash
 from tools.certify import baccarat, craps, roulette, sicbo, wheel
 from tools.certify.table_law import Law
 

@@ -11,7 +11,8 @@ included) and the convergence of the realised return. Keno (tools/par/keno_sheet
 count and bet. Video poker (tools/par/poker_sheet.py): optimal play and the built-in strategy per
 bet level, each award's chance and part of the return, the strategy's hold patterns, checked
 against the shipped certificate. Table games (tools/par/table_sheet.py): every wager at every bet
-level, and the by-law's wagers the model does not offer with their verdict. Every figure is the certifier's (`python -m tools.certify --json`).
+level, and the by-law's wagers the model does not offer with their verdict. Every figure is the
+certifier's (`python -m tools.certify --json`).
 Each sheet opens with what a lab files it under (tools/par/filing.py: the software version, the
 source's date, the denomination), and writes long exact fractions in full at its end. --pdf also
 prints each sheet to <id>.pdf in headless Chromium (make par-pdf).

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from firmware import jurisdiction
 from tools.certify import table
-from tools.certify.table import FLOOR, FAMILIES, certify, frac_str
+from tools.certify.table import FAMILIES, FLOOR, certify, frac_str
 from tools.par.filing import Exact, filing_blocks
 from tools.par.sheet import exact, one_in, pct
 
