@@ -23,9 +23,9 @@ from hypothesis import HealthCheck, Phase, Verbosity, settings
 from hypothesis.stateful import run_state_machine_as_test
 
 from sim.fuzz import sequence_file
+from sim.fuzz.machine import Machine
 from sim.fuzz.oracle import Violation
 from sim.fuzz.record import FIGURES, Recorder
-from sim.fuzz.machine import Machine
 from sim.fuzz_rig import parallel
 
 
@@ -98,7 +98,7 @@ def worker(args: tuple) -> dict:
             # runs of enough sequences for the steps left: the budget ends the last one where the
             # steps asked for are done (its remaining rules do nothing, so hypothesis sees the same rules)
             run_machine(rec, s, max(1, math.ceil(left / per_sequence)), seq_steps)
-        except Exception as e:  # noqa: the harness itself: reported, counted, the campaign goes on
+        except Exception as e:  # noqa: BLE001  the harness itself: reported, counted, the campaign goes on
             rec.add("violations")
             failures.append({"violation": "harness: " + "".join(traceback.format_exception_only(e))[:600],
                              "file": str(sequence_file.write(Path(out), s, e, "harness", list(rec.log)))})

@@ -25,13 +25,30 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition,
 from firmware import config
 from sim.fuzz import oracle
 from sim.fuzz.games import CERTS, GAME_SETS, VLT_SETS, bets
-from sim.fuzz.inputs import ACCEPTOR_KINDS, ENTROPY, FAULT_CODES, FRAUD_CODES, HOPPER_FAULTS, JURISDICTIONS, \
-    LINE_MAX, PLAYER, POWER_DURING, PRIVILEGED, QUICK_SPOTS, READ_COMMANDS, REJECT_CODES, SWITCHES, TOKEN_CENTS, \
-    TOKEN_ID, UNKNOWN_POSITION
+from sim.fuzz.inputs import (
+    ACCEPTOR_KINDS,
+    ENTROPY,
+    FAULT_CODES,
+    FRAUD_CODES,
+    HOPPER_FAULTS,
+    JURISDICTIONS,
+    LINE_MAX,
+    PLAYER,
+    POWER_DURING,
+    PRIVILEGED,
+    QUICK_SPOTS,
+    READ_COMMANDS,
+    REJECT_CODES,
+    SWITCHES,
+    TOKEN_CENTS,
+    TOKEN_ID,
+    UNKNOWN_POSITION,
+)
 from sim.fuzz.oracle import Truth, Violation
 from sim.fuzz.record import Recorder
 from sim.fuzz_rig import Rig
-from tools import firmware as fwbuild, operator
+from tools import firmware as fwbuild
+from tools import operator
 from tools.console import ConsoleClosed
 
 # the technician's, the operator's and the test bench's rules that power the cabinet down or clear
@@ -57,7 +74,7 @@ def logged(fn):
         if self.failed:  # the rest of a failed sequence runs unchecked (its steps keep the model's
             try:         # state, so hypothesis sees the same rules if it plays the sequence again)
                 fn(self, **kw)
-            except Exception:  # noqa: nothing is judged any more
+            except Exception:  # noqa: BLE001  nothing is judged any more
                 pass
             return None
         self.rec.step(fn.__name__, kw)  # a step: counted here, checked by check() after it

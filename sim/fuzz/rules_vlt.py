@@ -10,8 +10,18 @@ from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
 from sim.fuzz import oracle
-from sim.fuzz.inputs import ACK_KINDS, ATTENDANT_KINDS, BILL_FAULT_CODES, BILL_FRAUD_CODES, BILL_REJECT_CODES, \
-    COUPON_MEMORY_KINDS, NOTE_TYPES, PRINTER_KINDS, VALIDATION_KINDS, VALIDATOR_KINDS
+from sim.fuzz.inputs import (
+    ACK_KINDS,
+    ATTENDANT_KINDS,
+    BILL_FAULT_CODES,
+    BILL_FRAUD_CODES,
+    BILL_REJECT_CODES,
+    COUPON_MEMORY_KINDS,
+    NOTE_TYPES,
+    PRINTER_KINDS,
+    VALIDATION_KINDS,
+    VALIDATOR_KINDS,
+)
 from sim.fuzz.oracle import Violation
 from sim.fuzz.rules import logged
 from sim.harness import SYSTEM_IDS, system_validation

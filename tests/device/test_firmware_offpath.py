@@ -6,15 +6,16 @@
 # the modules compiled from source: at 384K and 448K their compiling found no room in one piece)
 import gc
 
-import rng
 from fakes_cabinet import Acceptor, Board
 from fakes_firmware import RamNvram, memory, wiped
+
+import rng
 from board.meters_em import EmMeters
 from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger
 from games import load
 
-SEPT = "games/models/sept-royal-88.json"  # bets 1, 2, 3
+SEPT = "games/models/sept-royal-87.json"  # bets 1, 2, 3
 TREFLE = "games/models/trefle-90.json"  # bets 5, 10, 25: a fresh ledger's bet is not one of them
 
 
@@ -92,7 +93,7 @@ def test_a_wager_on_a_game_no_longer_offered_is_refunded_at_power_up():
     again = power_on(board, TREFLE)  # the operator changed the game set meanwhile
     led = again.ledger
     assert led.game["phase"] == "void" and led.credits == 4 and led.meters["refunds"] == 3
-    assert any(e[2] == "void" and "sept-royal-88 no longer offered" in e[3] for e in led.events())
+    assert any(e[2] == "void" and "sept-royal-87 no longer offered" in e[3] for e in led.events())
     assert led.bet == 5 and again.state == "credit"
     led.audit()
 
@@ -175,7 +176,7 @@ def test_cash_out_works_when_no_game_can_be_offered_and_the_panel_says_why():
     cab = power_on(board, SEPT)
     coins(cab, 2)
     cab = power_on(board, None)
-    cab.set_tilt("game", "no certified game to offer (sept-royal-88: math hash mismatch)")
+    cab.set_tilt("game", "no certified game to offer (sept-royal-87: math hash mismatch)")
     assert cab.state == "tilt"
     assert "no certified game to offer" in board.display.screen["msg"]
     press(cab, "cashout")

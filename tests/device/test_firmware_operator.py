@@ -9,12 +9,13 @@ import json
 
 from fakes_access import ADMIN_PIN, accounts, blank, security
 from fakes_firmware import floor_of
-from firmware import config, enrolment, money_basis, operator_config
-from firmware.accounts import LOST
-from firmware.console import Console
-from firmware.configuration import settle as settle_configuration
 from test_firmware_cabinet import cabinet, coins, steps
 from test_firmware_console import Uart, run
+
+from firmware import config, enrolment, money_basis, operator_config
+from firmware.accounts import LOST
+from firmware.configuration import settle as settle_configuration
+from firmware.console import Console
 
 VECTORS = __file__.rpartition("/")[0] + "/../fixtures/operator/vectors.json"
 PATH = "STATE/operator.json"
@@ -193,7 +194,7 @@ def test_a_note_of_unknown_fate_is_owed_under_the_old_rules():
     with Kept():
         cab, board, acc = cabinet()
         led = cab.ledger
-        vlt = {"JURISDICTION": "vlt", "DENOM_CENTS": 25, "GAMES": ("sept-royal-88",)}
+        vlt = {"JURISDICTION": "vlt", "DENOM_CENTS": 25, "GAMES": ("sept-royal-87",)}
         assert settle(cab, vlt, signed("vlt 1")) == []
         led.bill_escrow(3, 80, 1)
         led.bill_unproven(0, "CA0020A", "validator reset (event counter 1 -> 0)")

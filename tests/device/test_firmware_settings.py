@@ -59,10 +59,10 @@ def test_games_and_texts():
 
 def test_a_settings_file_is_applied_only_as_a_sound_whole():
     cfg = Cfg()
-    over, err = settings.parse('{"GAMES": ["trefle-90", "aurore-89"], "CREDIT_LIMIT": 2000}')
-    assert err is None and over["GAMES"] == ("trefle-90", "aurore-89")
+    over, err = settings.parse('{"GAMES": ["trefle-90", "aurore-88"], "CREDIT_LIMIT": 2000}')
+    assert err is None and over["GAMES"] == ("trefle-90", "aurore-88")
     assert settings.apply(cfg, over, settings.file_exists) == []
-    assert cfg.GAMES == ("trefle-90", "aurore-89") and cfg.CREDIT_LIMIT == 2000
+    assert cfg.GAMES == ("trefle-90", "aurore-88") and cfg.CREDIT_LIMIT == 2000
     over, err = settings.parse('{"CREDIT_LIMIT": 3000, "DENOM_CENTS": 30}')
     assert settings.apply(cfg, over) and cfg.CREDIT_LIMIT == 2000 and cfg.DENOM_CENTS == 25  # untouched
 

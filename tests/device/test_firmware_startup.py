@@ -3,9 +3,10 @@
 # mp-heap: 1024K  (the whole boot in the test's heap: the game, the console, the 128 KB part's maps)
 import gc
 
-from board import emulated
 from devtest import tmpdir
-from firmware import config, states, startup
+
+from board import emulated
+from firmware import config, startup, states
 from firmware.main import NVRAM_SIZE
 
 SAVED = [n for n in dir(config) if n.isupper()]
@@ -14,7 +15,7 @@ SAVED = [n for n in dir(config) if n.isupper()]
 def power_up(d, juris):
     gc.collect()
     b = emulated.Board(d, 0, 0, 0, nvram_size=NVRAM_SIZE)  # port 0: any free one
-    return b, startup.boot(b, ("sept-royal-88",), None, None, None, juris, None)
+    return b, startup.boot(b, ("sept-royal-87",), None, None, None, juris, None)
 
 
 def unplug(b):

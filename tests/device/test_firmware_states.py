@@ -5,20 +5,22 @@
 # too: cash-out everywhere but a RAM error, play only in idle/credit, money only in idle/credit/spin,
 # the RAM clear only in a RAM error or with the audit key on and nothing owed (issue 22, item 2:
 # L-6, r. 3, s. 7, nothing but a coupon erases credits). And docs/firmware.md shows this table.
-# mp-heap: 640K  (the firmware compiled from source by the stock 64-bit wheel, plus the 68 KB NVRAM image the fake board keeps in RAM)
+# mp-heap: 640K  (the firmware compiled from source by the stock 64-bit wheel, plus the 68 KB NVRAM image
+# the fake board keeps in RAM)
 import gc
 import json
 
-import rng
 from fakes_cabinet import Acceptor, Board
 from fakes_firmware import RamNvram, memory
+
+import rng
 from firmware import states
 from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger
 from games import load
 
-MODEL = "games/models/sept-royal-88.json"
-POKER = "games/models/jacks-96.json"
+MODEL = "games/models/sept-royal-87.json"
+POKER = "games/models/jacks-98.json"
 GAME = [None]
 POKER_GAME = [None]
 NVRAM = RamNvram(69632)  # one image, wiped for each cabinet: 64 KB blocks fragment a fixed heap

@@ -210,7 +210,7 @@ def test_the_basis_changes_only_with_nothing_owed_and_with_its_event():
 
 
 # --- the progressive -----------------------------------------------------------------------------------
-SEPT = {"bet": 3, "num": 1, "den": 1000, "reset": 1500, "ceiling": 4000}  # games/models/sept-royal-88.json
+SEPT = {"bet": 3, "num": 1, "den": 1000, "reset": 1500, "ceiling": 4000}  # games/models/sept-royal-87.json
 STATE = ["state idle: ready", "progressive: 4000 credits ($1000.00) on 3 SEVEN at bet 3 (+1/1000 of each credit wagered "
          "at bet 3, reset 1500, ceiling 4000)", "progressive meter: 4000000/1000, rolled over 2/1000"]
 
