@@ -188,11 +188,12 @@ class Checks:
         rig.panel.set_pin("key_audit", 1)
         time.sleep(0.1)  # past the key's debounce
         out = rig.command("ramclear")
-        rig.panel.set_pin("key_audit", self.levels.get("key_audit", 0))
         try:
             rig.wait_screen(lambda s: s.get("state") != "ramerror", 5.0)
         except TimeoutError:
             raise Violation("ramclear", f"still a RAM error after 'ramclear': {out}") from None
+        finally:
+            self._audit_key_back()
         self._cleared()
 
     def _cleared(self) -> None:

@@ -408,6 +408,19 @@ class CabinetRules(RuleBasedStateMachine):
             hopper.stock = 100000
 
     # --- doors and keys ----------------------------------------------------------------------------------
+    def _audit_key_back(self) -> None:
+        """The audit key back where the sequence left it; turned off, not left until the cabinet has
+        seen it off (its debounce: a command sent sooner still finds the key on, and a technician's
+        `testgame` after a RAM clear played in `service`, a race of the test, not a fault)."""
+        rig = self.rig
+        rig.panel.set_pin("key_audit", self.levels.get("key_audit", 0))
+        if self.levels.get("key_audit"):
+            return
+        try:
+            rig.wait_screen(lambda s: s.get("state") not in ("audit", "service"), 5.0)
+        except TimeoutError:
+            raise Violation("key", f"the audit key off, the cabinet still in {rig.screen.get('state')}") from None
+
     @precondition(_playable)
     @rule(name=st.sampled_from(SWITCHES))
     @logged
@@ -416,6 +429,8 @@ class CabinetRules(RuleBasedStateMachine):
         self.levels[name] = level
         self.rig.panel.set_pin(name, level)
         want = "door" if name.startswith("door") and level else "audit" if name == "key_audit" and level else None
+        if name == "key_audit" and not level:
+            return self._audit_key_back()
         try:
             if want:
                 self.rig.wait_screen(lambda s: s.get("state") in (want, "service", "ramerror", "handpay", "jackpot",

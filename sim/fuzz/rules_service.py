@@ -68,7 +68,7 @@ class ServiceRules:
         refusals = sum(1 for r in rig.console_json("security json")
                        if r[0] > mark and r[3] == "refused" and r[4].startswith("ramclear"))
         taken = oracle.ram_clear(out, owed, ram_error, refusals)
-        rig.panel.set_pin("key_audit", self.levels.get("key_audit", 0))
+        self._audit_key_back()
         rig.wait_polls(2)
         if taken:
             oracle.world_tilts_survive(oracle.tilt_kinds(lines), oracle.tilt_kinds(rig.command("state")))
@@ -97,7 +97,7 @@ class ServiceRules:
             rig.panel.set_pin("key_audit", 1)
             time.sleep(0.1)  # past the key's debounce
             rig.command("tournament end")
-            rig.panel.set_pin("key_audit", self.levels.get("key_audit", 0))
+            self._audit_key_back()
             rig.wait_polls(2)
             self._key()
         self._settle()
