@@ -74,7 +74,12 @@ class BlackjackModel:
         _need(m.get("format") == FORMAT, "unknown format %s" % quote(m.get("format")))
         self.id = describe(m, FORMAT, KEYS)
         self.name = m["name"]
-        self.rules = fr_en(m.get("rules"), "rules")  # s. 89: read before play
+        r = m.get("rules")  # s. 89: read before play, a paragraph at a time (a string is at most 1 KB)
+        _need(isinstance(r, list) and r, "rules must be a non-empty list of {fr, en} paragraphs")
+        _need(len(r) <= 16, "rules: at most 16 paragraphs")
+        for i, p in enumerate(r):
+            fr_en(p, "rules[%d]" % i)
+        self.rules = r
         self.bets = bets = bet_list(m.get("bets"))
         _need(len(bets) <= MAX_BETS, "too many bets")
         d = m.get("decks")

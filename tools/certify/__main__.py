@@ -164,6 +164,8 @@ def main(argv: list[str]) -> int:
         try:
             if isinstance(raw, dict) and raw.get("format") == "jeton-poker/1":  # its own exact analysis
                 rc = max(rc, _poker(path, raw, a, reports))
+            elif isinstance(raw, dict) and raw.get("format") == "jeton-blackjack/1":  # issue 26
+                rc = max(rc, _blackjack(path, raw, a, reports))
             else:
                 rc = max(rc, _reels_or_keno(path, raw, a, reports))
         except (ModelError, ValueError) as e:  # the model's fault, named: a bound, a wrong value
@@ -220,6 +222,26 @@ def _poker(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
         rc = 1
     if a.write_cert and not bad:
         write_cert(a.write_cert, rep, pr, a.json)
+    return rc
+
+
+def _blackjack(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
+    from tools.certify import blackjack as bj
+
+    rep = bj.certify(raw)
+    js = bj.to_json(rep)
+    js["model"] = path
+    reports.append(js)
+    if not a.json:
+        print(bj.summary(rep))
+    bad = bj.below_floor(rep) + bj.limit_refusals(rep, a.jurisdiction, a.denom)
+    for reason in bad:
+        print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
+    rc = 1 if bad else 0
+    if a.check_certs and not check_cert(path, rep, a.check_certs, quiet=a.json, kind=bj):
+        rc = 1
+    if a.write_cert and not bad:
+        write_cert(a.write_cert, rep, bj, a.json)
     return rc
 
 
