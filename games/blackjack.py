@@ -169,13 +169,12 @@ class Round:
 class BlackjackOutcome:
     """A settled round: results[wager] = (credits staked, credits returned); award = the total
     returned; draws = the shoe then the decisions (MOVES indexes): the round's record."""
-    __slots__ = ("stake", "bet", "draws", "shoe", "moves", "hands", "dealer", "results", "award", "wins")
+    __slots__ = ("stake", "bet", "shoe", "moves", "hands", "dealer", "results", "award", "wins")
 
     def __init__(self, stake, shoe, moves, hands, dealer, results):
         self.stake = stake
         self.shoe = shoe
         self.moves = moves
-        self.draws = list(shoe) + [MOVES.index(c) for c in moves]
         self.hands = hands
         self.dealer = dealer
         self.results = results
@@ -188,6 +187,14 @@ class BlackjackOutcome:
             self.award += r
             if r > 0:
                 self.wins.append([k, r])
+
+    @property
+    def draws(self):
+        # made when asked (recall, replay): an 8-deck shoe is 416 list items the outcome need not keep
+        out = list(self.shoe)
+        for mv in self.moves:
+            out.append(MOVES.index(mv))
+        return out
 
     def to_dict(self):
         return {"stake": self.stake, "moves": self.moves, "hands": self.hands, "dealer": self.dealer,
@@ -233,7 +240,13 @@ class BlackjackGame:
     def deal(self, gen, stake):
         """The state of a new round: ValueError on a stake this model does not take (nothing drawn)."""
         self.m.check_stake(stake)
-        return {"stake": dict(stake), "shoe": hexlify(self.shuffle(gen)).decode(), "moves": ""}
+        return self.state(stake, self.shuffle(gen))
+
+    def state(self, stake, shoe):
+        """The state of a round on this shoe (bytes), no decision made yet (a recalled round)."""
+        self.m.check_stake(stake)
+        self.check_shoe(shoe)
+        return {"stake": dict(stake), "shoe": hexlify(shoe).decode(), "moves": ""}
 
     def round(self, state):
         """The round of a state (a committed or resumed one is checked: ValueError if malformed)."""

@@ -100,6 +100,12 @@ def _check(model_path, cert_path, recompute):
         model = cert = None
         gc.collect()
         return poker_check(model_path, cert_path)
+    if model.get("format") == "jeton-blackjack/1":  # blackjack: games/blackjack_check.py (issue 26)
+        from games.blackjack_check import check as blackjack_check
+
+        model = cert = None
+        gc.collect()
+        return blackjack_check(model_path, cert_path)
     if not isinstance(cert, dict):
         return False, "unreadable certificate: not an object", None
     try:
