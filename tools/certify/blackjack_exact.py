@@ -77,10 +77,12 @@ def col(u: int) -> int:
 class UpCard:
     """Everything for one dealer up card u (1..10) and one strategy."""
 
-    def __init__(self, rules: BlackjackModel, u: int, dealer: dict, table: dict | None):
+    def __init__(self, rules: BlackjackModel, u: int, dealer: dict, table: dict | None,
+                 full: tuple[int, ...] | None = None, split: bool = True):
         self.r = rules
         self.u = u
-        self.base = add(full_shoe(rules.decks), u - 1, -1)
+        self.base = add(full or full_shoe(rules.decks), u - 1, -1)
+        self.splits = split  # False: no pair is split (a reduced rule set for the tests)
         self.N = sum(self.base)
         self.dealer = dealer  # R -> six P(outcome, no dealer blackjack)
         self.table = table  # None: optimal
@@ -286,7 +288,7 @@ class UpCard:
             return (x * q, x * x * q, q), "BJ"
         ev, e2, pw = self.value(R0)
         pick = "-"
-        if a == b:
+        if a == b and self.splits:
             sp = self.split(a)
             if self.table is None:
                 if sp[0] > ev:
@@ -299,9 +301,9 @@ class UpCard:
         return (ev - (1 - q), e2 + (1 - q), pw), pick
 
 
-def shoes_needed(rules: BlackjackModel, u: int) -> list[tuple[int, ...]]:
+def shoes_needed(rules: BlackjackModel, u: int, full: tuple[int, ...] | None = None) -> list[tuple[int, ...]]:
     """Every R (the player's cards seen, and a split hand's pair card) the analysis stands on."""
-    base = add(full_shoe(rules.decks), u - 1, -1)
+    base = add(full or full_shoe(rules.decks), u - 1, -1)
     out = {}
     for M in multisets(21):
         if sum(M) < 2 or any(m > b for m, b in zip(M, base)):
@@ -315,26 +317,33 @@ def shoes_needed(rules: BlackjackModel, u: int) -> list[tuple[int, ...]]:
     return list(out)
 
 
-def dealer_tables(rules: BlackjackModel) -> dict[int, dict]:
-    """u -> {R: six P(outcome, no dealer blackjack)}: the one expensive part, shared by both strategies."""
+def dealer_tables(rules: BlackjackModel, full: tuple[int, ...] | None = None) -> dict[int, dict]:
+    """u -> {R: six P(outcome, no dealer blackjack)}: the one expensive part, shared by both strategies.
+    full: the shoe's counts of value 1..10 (default: the model's decks; another for the tests)."""
+    full = full or full_shoe(rules.decks)
     out = {}
     for u in range(1, 11):
-        Rs = shoes_needed(rules, u)
-        base = add(full_shoe(rules.decks), u - 1, -1)
+        if not full[u - 1]:
+            continue
+        Rs = shoes_needed(rules, u, full)
+        base = add(full, u - 1, -1)
         probs = Graph(u, rules.h17).probabilities([tuple(b - r for b, r in zip(base, R)) for R in Rs])
         out[u] = dict(zip(Rs, probs))
     return out
 
 
-def analyse(rules: BlackjackModel, dealer: dict[int, dict], table: dict | None) -> dict:
+def analyse(rules: BlackjackModel, dealer: dict[int, dict], table: dict | None,
+            full: tuple[int, ...] | None = None, split: bool = True) -> dict:
     """The main wager's exact figures under one strategy (table None: optimal), per initial wager."""
-    full = full_shoe(rules.decks)
+    full = full or full_shoe(rules.decks)
     total = sum(full)
     ev = e2 = pw = F0
     split_part = F0  # the part of EV from split pairs (what the split approximation touches)
     ups = {}
     for u in range(1, 11):
-        U = UpCard(rules, u, dealer[u], table)
+        if not full[u - 1]:
+            continue
+        U = UpCard(rules, u, dealer[u], table, full, split)
         pu = Fraction(full[u - 1], total)
         base = U.base
         N = U.N
