@@ -1,20 +1,24 @@
 # Blackjack engine (by-law s. 13-26.7; jeton-blackjack/1): a round is a shuffled shoe and the
-# player's decisions, nothing else. The whole shoe is shuffled for every round (rng.shuffle, an
-# unbiased Fisher-Yates over every card of every deck) before the first card is shown; the cards are
-# then taken from it in the by-law's order (s. 22: player, dealer's up card, player; hits and split
-# hands in play order, s. 24(3); then the dealer's second card and draws, hand after hand for
-# multi-action, s. 26.7). A decision never draws from the generator: it only chooses which of the
-# already shuffled cards are shown where, so (shoe, decisions) replays the round bit for bit and a
-# power cut resumes the very same round. The round's state is {"stake", "shoe", "moves"}: small and
-# JSON-serialisable (the shoe in hex), committed once at the deal and again after every decision.
+# player's decisions, nothing else. The shoe is shuffled anew for every round before the first card
+# is shown: an unbiased partial Fisher-Yates (rng.deal) over every card of every deck picks, in
+# order, as many cards as a round can ever use (BlackjackModel.cards: 25 of one deck, 62 of eight),
+# exactly the first cards of a full shuffle in distribution. The cards are taken from it in the
+# by-law's order (s. 22: player, dealer's up card, player; hits and split hands in play order,
+# s. 24(3); then the dealer's second card and draws, hand after hand for multi-action, s. 26.7). A
+# decision never draws from the generator: it only chooses which of the already shuffled cards are
+# shown where, so (shoe, decisions) replays the round bit for bit and a power cut resumes the very
+# same round. The round's state is {"stake", "shoe", "moves"}: small and JSON-serialisable (the shoe
+# in hex, at most 166 characters), committed once at the deal and again after every decision. The
+# round's record (BlackjackOutcome.draws) is shorter still: the cards it used, then the decisions.
 # No hole card (s. 22, 26): the dealer takes his second card after the players' hands are complete;
 # against a dealer blackjack a split or doubled hand loses only the initial wager (s. 20).
 from binascii import hexlify, unhexlify
 
-from rng import shuffle
+from rng import deal
 from games.blackjack_model import BlackjackModel, value
 
 MOVES = "HSDPIN"  # hit, stand, double, split, insurance taken, insurance declined
+DECISION = 52  # in a record, decision i is 52 + i: after the cards (codes 0..51), never one of them
 _T = 10
 
 
@@ -86,6 +90,8 @@ class Round:
         return is_pair_ten_ace(self.hands[0].cards) and not self.hands[0].split
 
     def _next(self):
+        if self.pos >= len(self.shoe):  # a shoe holds what any round can use: a short record
+            raise ValueError("record: the round needs more cards than it holds")
         c = self.shoe[self.pos]
         self.pos += 1
         return c
@@ -168,12 +174,12 @@ class Round:
 
 class BlackjackOutcome:
     """A settled round: results[wager] = (credits staked, credits returned); award = the total
-    returned; draws = the shoe then the decisions (MOVES indexes): the round's record."""
+    returned; draws = the cards it used then its decisions (DECISION + MOVES index): its record."""
     __slots__ = ("stake", "bet", "shoe", "moves", "hands", "dealer", "results", "award", "wins")
 
     def __init__(self, stake, shoe, moves, hands, dealer, results):
         self.stake = stake
-        self.shoe = shoe
+        self.shoe = shoe  # the cards the round used, in shoe order
         self.moves = moves
         self.hands = hands
         self.dealer = dealer
@@ -190,10 +196,10 @@ class BlackjackOutcome:
 
     @property
     def draws(self):
-        # made when asked (recall, replay): an 8-deck shoe is 416 list items the outcome need not keep
+        # made when asked (recall, replay)
         out = list(self.shoe)
         for mv in self.moves:
-            out.append(MOVES.index(mv))
+            out.append(DECISION + MOVES.index(mv))
         return out
 
     def to_dict(self):
@@ -219,17 +225,19 @@ class BlackjackGame:
 
     # the shoe -----------------------------------------------------------------------------------
     def shuffle(self, gen):
-        """A fresh shoe: every code `decks` times, every order equally likely."""
-        shoe = bytearray(52 * self.m.decks)
-        for i in range(len(shoe)):
-            shoe[i] = i % 52
-        shuffle(gen, shoe)
+        """The first m.cards cards of a fresh shuffle of the whole shoe (each card of each deck is one
+        of 52 * decks; every ordered choice equally likely), as card codes."""
+        idx = deal(gen, 52 * self.m.decks, self.m.cards)
+        shoe = bytearray(len(idx))
+        for i in range(len(idx)):
+            shoe[i] = idx[i] % 52
         return bytes(shoe)
 
-    def check_shoe(self, shoe):
-        n = 52 * self.m.decks
+    def check_shoe(self, shoe, n=None):
+        """ValueError unless shoe holds n cards (default: m.cards), none more than `decks` times."""
+        n = self.m.cards if n is None else n
         if len(shoe) != n:
-            raise ValueError("shoe: %d cards, the game uses %d" % (len(shoe), n))
+            raise ValueError("shoe: %d cards, the game deals %d" % (len(shoe), n))
         seen = bytearray(52)
         for c in shoe:
             if c >= 52 or seen[c] >= self.m.decks:
@@ -315,23 +323,31 @@ class BlackjackGame:
         return self._outcome(r, stake, moves)
 
     def evaluate(self, stake, draws):
-        """The round from its record (BlackjackOutcome.draws: the shoe then the decisions):
-        replays bit for bit; ValueError on a record that is not a finished round of this model."""
+        """The round from its record (BlackjackOutcome.draws: the cards used, then DECISION + each
+        decision): replays bit for bit; ValueError on a record that is not a finished round of this
+        model, or that holds a card the round does not use."""
         self.m.check_stake(stake)
-        n = 52 * self.m.decks
-        if not isinstance(draws, (list, tuple)) or len(draws) < n:
-            raise ValueError("draws: the shoe (%d cards) then the decisions" % n)
+        if not isinstance(draws, (list, tuple)):
+            raise ValueError("draws: the cards used then the decisions")
+        n = 0
+        while n < len(draws) and isinstance(draws[n], int) and 0 <= draws[n] < DECISION:
+            n += 1
+        if n > self.m.cards or n < 4:
+            raise ValueError("draws: %d cards, a round uses 4 to %d" % (n, self.m.cards))
         shoe = bytes(draws[:n])
-        self.check_shoe(shoe)
+        self.check_shoe(shoe, n)
         moves = ""
         for d in draws[n:]:
-            if not isinstance(d, int) or not 0 <= d < len(MOVES):
+            if not isinstance(d, int) or not DECISION <= d < DECISION + len(MOVES):
                 raise ValueError("draws: decision %r unknown" % (d,))
-            moves += MOVES[d]
+            moves += MOVES[d - DECISION]
         r = Round(self, stake, shoe, moves)
         if not r.finished():
             raise ValueError("draws: round not finished")
-        return self._outcome(r, stake, moves)
+        out = self._outcome(r, stake, moves)
+        if r.pos != n:
+            raise ValueError("draws: %d cards recorded, the round used %d" % (n, r.pos))
+        return out
 
     def _outcome(self, r, stake, moves):
         m = self.m
@@ -363,7 +379,7 @@ class BlackjackGame:
                 a, b = m.pays[k]["win"]
                 res[k] = (stake[k], stake[k] + stake[k] * a // b if won else 0)
         hands = [[list(h.cards), h.stake, h.doubled] for h in r.hands]
-        return BlackjackOutcome(stake, shoe, moves, hands, [list(d) for d in dealer], res)
+        return BlackjackOutcome(stake, shoe[:r.pos], moves, hands, [list(d) for d in dealer], res)
 
     def _main(self, r, b, d, pays):
         """(staked, returned) of one main wager of b against dealer hand d (s. 18-21)."""

@@ -64,6 +64,21 @@ def _row(v, what, allowed):
     return v
 
 
+def most_cards(decks, hands):
+    """The most cards one round can use: each of its hands (two split hands, the dealer's 1-3)
+    takes cards worth at most 31 points (a hand draws only below 22, and a card is worth at most
+    10), so the round uses no more cards than the cheapest of the shoe that add up to that."""
+    budget = (2 + hands) * 31
+    n = 0
+    for v in range(1, 11):
+        for _ in range(4 * decks if v < 10 else 16 * decks):
+            if budget < v:
+                return n
+            budget -= v
+            n += 1
+    return n
+
+
 class BlackjackModel:
     """The rules as small values: decks, h17 (dealer hits soft 17), double_any, das, hands (dealer
     hands: 1, or 2-3 for multi-action), mains (the main wager ids), pays[wager][award] = (a, b),
@@ -134,6 +149,8 @@ class BlackjackModel:
             for b in bets:
                 _need(b % 2 == 0, "bet %d: insurance is half the wager (s. 25): bets must be even" % b)
         self.strategy = self._strategy(m.get("strategy"))
+        self.cards = most_cards(d, n)
+
 
     def _strategy(self, st):
         _need(isinstance(st, dict), "strategy (the built-in play, s. 93) missing")

@@ -11,8 +11,8 @@ import gc
 import json
 
 from devtest import raises, tmpdir, rmtree, MICROPYTHON
-from games.blackjack import BlackjackGame, total, MOVES
-from games.blackjack_model import BlackjackModel, ModelError
+from games.blackjack import BlackjackGame, total, MOVES, DECISION
+from games.blackjack_model import BlackjackModel, ModelError, most_cards
 from games.blackjack_check import check, side_return
 
 RANKS = "23456789TJQKA"
@@ -29,8 +29,9 @@ def load(name):
         return json.load(f)
 
 
-def shoe(decks, first):
-    """A shoe whose first cards are `first` (e.g. "As 9h Kd"), the rest in code order."""
+def shoe(decks, first, hands=1):
+    """The cards a round deals (most_cards of them), the first ones `first` (e.g. "As 9h Kd"), the
+    rest in code order."""
     cnt = [decks] * 52
     out = bytearray()
     for t in first.split():
@@ -41,7 +42,7 @@ def shoe(decks, first):
     for k in range(52):
         for _ in range(cnt[k]):
             out.append(k)
-    return bytes(out)
+    return bytes(out[:most_cards(decks, hands)])
 
 
 class Counter:
@@ -60,7 +61,7 @@ G8 = BlackjackGame(load("blackjack-8d-90"))  # stands on 17, s. 26.1: double any
 
 
 def run(g, stake, first, moves):
-    st = g.state(stake, shoe(g.m.decks, first))
+    st = g.state(stake, shoe(g.m.decks, first, g.m.hands))
     for mv in moves:
         st = g.decide(st, mv)
     assert g.legal(st) == "", g.legal(st)
@@ -222,6 +223,23 @@ def test_play_replays_bit_for_bit_and_resumes_after_every_decision():
         assert o.bet == sum(v[0] for v in o.results.values()) and o.award == sum(v[1] for v in o.results.values())
 
 
+def test_the_shoe_holds_what_a_round_can_use_and_records_are_short():
+    for name, n in (("blackjack-1d-94", 25), ("blackjack-6d-88", 55), ("blackjack-8d-90", 62), ("multi-action-6d-99", 74)):
+        g = BlackjackGame(load(name))
+        assert g.m.cards == n
+        st = g.deal(Counter(3), {g.m.mains[0]: 2} if g.m.hands == 1 else {k: 2 for k in g.m.mains})
+        assert len(st["shoe"]) == 2 * n and len(json.dumps(st)) < 250
+    # a long round: two split hands of twos hit with aces, twos, threes... and the dealer's
+    # (hit until nothing is open: a bust or a hard 21) stays within one deck's 25 cards
+    g = BlackjackGame(load("blackjack-1d-94"))
+    st = g.state({"main": 2}, shoe(1, "2c 3d 2h Ac Ad 2s As Ah 3c 3h 3s 4c 4d 4h 4s 5c 5d 5h 5s"))
+    st = g.decide(st, "P")
+    while g.legal(st):
+        st = g.decide(st, "H" if "H" in g.legal(st) else "S")
+    o = g.settle(st)
+    assert len(o.shoe) >= 20 and len(json.dumps(o.draws)) < 200, len(o.shoe)
+
+
 def test_bad_records_and_decisions_are_refused():
     st = G6.state({"main": 2}, shoe(6, "5h 9c 3d"))
     with raises(ValueError):
@@ -240,10 +258,16 @@ def test_bad_records_and_decisions_are_refused():
     with raises(ValueError):
         G6.evaluate({"main": 2}, list(shoe(6, "5h 9c 3d")))  # decisions missing (the round is not over)
     o = G6.play(Counter(7), {"main": 2})
+    d = o.draws
     with raises(ValueError):
-        G6.evaluate({"main": 2}, list(o.draws) + [len(MOVES)])
+        G6.evaluate({"main": 2}, d + [DECISION + len(MOVES)])  # no such decision
+    n = len(o.shoe)
     with raises(ValueError):
-        G6.evaluate({"main": 2}, list(o.draws)[:100])
+        G6.evaluate({"main": 2}, d[:n - 1] + d[n:])  # a card short: the round needs it
+    with raises(ValueError):
+        G6.evaluate({"main": 2}, d[:n] + [0] + d[n:])  # a card the round does not use
+    with raises(ValueError):
+        G6.evaluate({"main": 2}, [0] * 7 + d[n:])  # seven two of clubs: six decks hold six
 
 
 def test_model_errors_are_named():

@@ -179,3 +179,19 @@ def test_shipped_certificates_against_published_house_edges() -> None:
     e6 = edge("blackjack-6d-88")
     assert 0.02 + 0.53 + 0.03 + 0.20 < e6 < 0.02 + 0.53 + 0.03 + 0.20 + 0.21
     assert edge("multi-action-6d-99") == e6  # every wager, the single hand's (s. 26.7)
+
+
+def test_par_sheet(tmp_path: Path) -> None:
+    from tools.par import blackjack_sheet, render, save
+
+    raw = load("blackjack-6d-88")
+    rep = bj.certify(raw, full=SHOE_13)  # the main wager on a small shoe: the sheet's layout, quickly
+    line = save(rep, blackjack_sheet.blocks(rep, raw), str(tmp_path))
+    assert line.startswith("blackjack-6d-88: blackjack, 6 deck(s), main ") and "sevens 88.6000 %" in line, line
+    md = (tmp_path / "blackjack-6d-88.md").read_text(encoding="utf-8")
+    for k in ("main", "insurance", "twelve_sixteen", "sevens", "over_13", "under_13"):
+        assert "| %s | optimal |" % k in md and "| %s | built-in |" % k in md, k
+    assert "| sevens | optimal | %s |" % Fraction(26650800, 30079920) in md  # the exact return, lowest terms
+    assert "| 16 | S | S | S | S | S | H | H | H | H | H |" in md  # the built-in table, hard 16
+    assert "| 2 | 11 | 10023 |" in md  # at risk and returned at most, bet 2
+    assert "<table>" in render.page("x", blackjack_sheet.blocks(rep, raw))

@@ -13,7 +13,9 @@ from sim.harness import EmulatedCabinet
 from sim.replay import load_game
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = sorted(p.stem for p in (ROOT / "games" / "models").glob("*.json"))
+# the table games (issue 26: blackjack) are engines and certificates only until the cabinet plays them
+GAMES = sorted(p.stem for p in (ROOT / "games" / "models").glob("*.json")
+               if json.loads(p.read_text(encoding="utf-8")).get("format") != "jeton-blackjack/1")
 TOKEN_CREDITS = 4  # a $1 token at 25-cent credits (firmware/config.py)
 
 

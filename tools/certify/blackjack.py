@@ -181,15 +181,16 @@ def max_risk_award(m: BlackjackModel, sides: dict) -> tuple[dict, dict]:
     return risk, award
 
 
-def certify(raw: dict) -> dict:
+def certify(raw: dict, full: tuple[int, ...] | None = None) -> dict:
+    """The report of a model; full: another shoe for the main wager (tests: a small one, quick)."""
     t0 = time.perf_counter()
     c0 = time.process_time()
     m = BlackjackModel(raw)
-    dealer = bx.dealer_tables(m)
+    dealer = bx.dealer_tables(m, full)
     t1 = time.perf_counter()
-    opt = bx.analyse(m, dealer, None)
+    opt = bx.analyse(m, dealer, None, full)
     t2 = time.perf_counter()
-    auto = bx.analyse(m, dealer, m.strategy)
+    auto = bx.analyse(m, dealer, m.strategy, full)
     t3 = time.perf_counter()
     sides = side_wagers(m)
     risk, award = max_risk_award(m, sides)
