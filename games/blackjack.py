@@ -19,7 +19,6 @@ from games.blackjack_model import BlackjackModel, value
 
 MOVES = "HSDPIN"  # hit, stand, double, split, insurance taken, insurance declined
 DECISION = 52  # in a record, decision i is 52 + i: after the cards (codes 0..51), never one of them
-_T = 10
 
 
 def total(cards):

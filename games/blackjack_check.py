@@ -18,7 +18,6 @@ from games.canon import math_hash
 from games.floor import meets_floor, RTP_FLOOR_NUM
 from games.certificate import _frac, _pct, NO_MEMORY, maxima
 from games.model import read
-from games.blackjack_model import value
 
 
 def check(model_path, cert_path):

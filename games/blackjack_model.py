@@ -3,7 +3,7 @@
 # (games/blackjack_check.py) and the host certifier (tools/certify/blackjack.py). By-law s. 13-26.7.
 # Card values are 1 (ace) .. 10 (ten and face cards); card codes are rank * 4 + suit as in video
 # poker (rank 0 = two .. 12 = ace), a shoe holding every code `decks` times.
-from games.limits import ModelError, MAX_BETS, known_keys, quote
+from games.limits import ModelError, known_keys, quote
 from games.model import describe, bet_list, fr_en
 
 FORMAT = "jeton-blackjack/1"
@@ -96,7 +96,6 @@ class BlackjackModel:
             fr_en(p, "rules[%d]" % i)
         self.rules = r
         self.bets = bets = bet_list(m.get("bets"))
-        _need(len(bets) <= MAX_BETS, "too many bets")
         d = m.get("decks")
         _need(_is_int(d) and 1 <= d <= MAX_DECKS, "decks must be 1 to %d (s. 13)" % MAX_DECKS)
         self.decks = d

@@ -23,7 +23,7 @@ import math
 import time
 from fractions import Fraction
 
-from games.blackjack_model import BlackjackModel, WAGERS, PAIR_ROWS, HARD_ROWS, SOFT_ROWS
+from games.blackjack_model import BlackjackModel, PAIR_ROWS, HARD_ROWS, SOFT_ROWS
 from games.canon import math_hash
 from tools.certify import blackjack_exact as bx
 from tools.certify.core import FLOOR, frac_str
@@ -321,5 +321,3 @@ def summary(rep: dict) -> str:
         ", ".join("%s: %d" % kv for kv in rep["max_award"].items())))
     return "\n".join(lines)
 
-
-WAGER_IDS = tuple(WAGERS)
