@@ -301,6 +301,21 @@ class BlackjackGame:
             a = "S"
         return a
 
+    def at_risk(self, stake):
+        """The most credits this stake can put at risk in its round (doubles, a split, insurance):
+        what the cabinet holds to the jurisdiction's bet limit before the deal (s. 26.6: a double or
+        a split adds a wager on every dealer hand). The certificate's max_risk is this with every
+        wager at one bet level."""
+        m = self.m
+        m.check_stake(stake)
+        per_hand = 4 if m.das else 2  # a split pair, both hands doubled (s. 26.1(3)); else a double or a split
+        out = 0
+        for k in stake:
+            out += stake[k] * per_hand if k in m.mains else stake[k]
+        if "insurance" in m.pays:
+            out += stake["main"] // 2
+        return out
+
     def settle(self, state):
         r = self.round(state)
         if not r.finished():

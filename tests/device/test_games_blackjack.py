@@ -182,6 +182,23 @@ def test_stake_rules():
             G6.m.check_stake(bad)
 
 
+def test_what_a_stake_can_put_at_risk():
+    # the vlt's bet limit counts the whole round: a double (or a split), insurance, the side wagers
+    assert G6.at_risk({"main": 4}) == 8 + 2
+    assert G6.at_risk({"main": 4, "sevens": 2, "over_13": 2, "twelve_sixteen": 4}) == 8 + 2 + 2 + 2 + 4
+    assert G8.at_risk({"main": 4}) == 16 + 2  # s. 26.1(3): a split pair, both doubled
+    g = BlackjackGame(load("multi-action-6d-99"))
+    assert g.at_risk({"main_1": 2, "main_2": 4, "main_3": 10}) == 2 * (2 + 4 + 10)
+    with open("games/certs/blackjack-6d-88.json") as f:
+        cert = json.load(f)
+    for b in G6.bets:  # the certificate's max_risk: every wager the model offers at one bet level
+        stake = {"main": b, "sevens": b, "over_13": b, "twelve_sixteen": b}
+        assert G6.at_risk(stake) == cert["max_risk"][str(b)], b
+    # the worst a round can risk: insurance lost, a split pair each doubled and lost (s. 26.1(3))
+    o = run(G8, {"main": 4}, "8h As 8d 3c 2d 7h 9h 9c", "IPDD")
+    assert o.results["insurance"] == (2, 0) and o.results["main"] == (16, 0) and o.bet == G8.at_risk({"main": 4})
+
+
 def test_multi_action_dealer_hands_share_the_first_card_s26_7():
     g = BlackjackGame(load("multi-action-6d-99"))
     o = run(g, {"main_1": 2, "main_2": 4, "main_3": 10}, "Th 6c 9d Tc 5s 4h Td Kh Qh", "S")
