@@ -47,6 +47,19 @@ def is_pair_ten_ace(cards):
     return len(cards) == 2 and value(cards[0]) + value(cards[1]) == 11 and (value(cards[0]) == 1 or value(cards[1]) == 1)
 
 
+def bonus(cards, pays):
+    """The s. 18.1 pay (a, b) a hand of three cards earns, if the model offers it: three sevens, or a
+    6, 7 and 8 of one suit; else None."""
+    if len(cards) != 3:
+        return None
+    v = [value(c) for c in cards]
+    if v[0] == 7 and v[1] == 7 and v[2] == 7:
+        return pays.get("three_sevens")
+    if sorted(v) == [6, 7, 8] and cards[0] & 3 == cards[1] & 3 == cards[2] & 3:
+        return pays.get("six_seven_eight_suited")
+    return None
+
+
 def up_column(code):
     """The strategy table's column of the dealer's up card: 2..9 -> 0..7, ten -> 8, ace -> 9."""
     v = value(code)
@@ -416,7 +429,10 @@ class BlackjackGame:
             s = h.stake * b
             if t > 21:
                 continue
-            if dt > 21 or t > dt:
+            x = bonus(h.cards, pays)
+            if x is not None:  # s. 18.1: wins whatever the dealer's total (not against his blackjack, s. 20)
+                ret += s + s * x[0] // x[1]
+            elif dt > 21 or t > dt:
                 ret += s + s * a // q
             elif t == dt:
                 ret += s

@@ -23,6 +23,9 @@ WAGERS = {
     "over_13": ("win",),  # s. 21.4
     "under_13": ("win",),  # s. 21.4
 }
+# s. 18.1, "provided that it is so indicated at the table": a main wager's hand of three sevens (paid
+# 3 to 2, s. 21) or of a 6, 7 and 8 of one suit (2 to 1) also wins; awards a main wager may add
+BONUS = ("three_sevens", "six_seven_eight_suited")
 DEALER = ("hits_soft_17", "stands_17")  # s. 26: hits a soft 17 unless the table says otherwise
 DOUBLE = ("9-11", "any")  # s. 23; s. 26.1(1): 2 to 8 and 12 to 20 as well (never a blackjack)
 # the built-in strategy's table: rows per hand, one letter per dealer up card 2..9, ten, ace
@@ -125,11 +128,14 @@ class BlackjackModel:
             _need(isinstance(spec.get("section"), str), "wager %s: section (the by-law's) missing" % k)
             p = spec.get("pays")
             _need(isinstance(p, dict), "wager %s: pays must be an object" % k)
-            known_keys(p, WAGERS[k], "wager %s pays" % k)
+            known_keys(p, WAGERS[k] + (BONUS if k.startswith("main") else ()), "wager %s pays" % k)
             t = {}
             for a in WAGERS[k]:
                 _need(a in p, "wager %s: no pay for %s" % (k, a))
                 t[a] = _ratio(p[a], "wager %s pays %s" % (k, a))
+            for a in BONUS:
+                if a in p:
+                    t[a] = _ratio(p[a], "wager %s pays %s" % (k, a))
             self.pays[k] = t
         for k in self.mains:
             _need(k in w, "wager %s missing (%d dealer hand%s)" % (k, n, "s" if n > 1 else ""))

@@ -161,8 +161,8 @@ def test_side_wagers_s21_1_s21_3_s21_4():
     assert o.results["sevens"] == (2, 2 + 2 * 5000)  # three sevens of one suit
     assert o.results["over_13"] == (2, 4)  # 14
     assert o.results["twelve_sixteen"] == (4, 8)  # 14: 1 to 1
-    assert o.results["main"] == (4, 8)  # 21 against a dealer bust
-    assert o.award == 10002 + 4 + 8 + 8 and o.bet == 12
+    assert o.results["main"] == (4, 10)  # three sevens: 3 to 2 (s. 18.1, this table offers it)
+    assert o.award == 10002 + 4 + 8 + 10 and o.bet == 12
     o = run(G6, {"main": 2, "sevens": 2, "under_13": 2}, "7h 2c 6h Ks Tc Td", "S")
     assert o.results["sevens"] == (2, 8)  # the first card only: 3 to 1
     assert o.results["under_13"] == (2, 0)  # 13 loses both (s. 21.4)
@@ -173,6 +173,20 @@ def test_side_wagers_s21_1_s21_3_s21_4():
     assert o.results["sevens"] == (2, 0)
     o = run(G6, {"main": 2, "sevens": 2}, "7h 9c 7c 7d 9d", "S")
     assert o.results["sevens"] == (2, 2 + 2 * 500)  # three sevens, not one suit
+
+
+def test_three_sevens_and_a_suited_6_7_8_also_win_s18_1():
+    m = load("blackjack-6d-88")
+    assert m["wagers"]["main"]["pays"]["three_sevens"] == [3, 2]  # as s. 21 pays s. 18.1(1)
+    assert m["wagers"]["main"]["pays"]["six_seven_eight_suited"] == [2, 1]
+    o = run(G6, {"main": 2}, "7h 9c 7d 7s Tc Ad", "H")  # 777 against the dealer's 20: still wins, 3 to 2
+    assert o.results["main"] == (2, 5)
+    o = run(G6, {"main": 2}, "6h 9c 7h 8h 5c 7c", "H")  # suited 6-7-8 against a three-card 21: 2 to 1
+    assert o.dealer == [[c("9c"), c("5c"), c("7c")]] and o.results["main"] == (2, 6)
+    o = run(G6, {"main": 2}, "6h 9c 7h 8c 5c 7c", "H")  # not of one suit: 21 against 21, a push
+    assert o.results["main"] == (2, 2)
+    o = run(G6, {"main": 2}, "7h Tc 7d 7s Ad", "H")  # against a dealer blackjack it loses (s. 20)
+    assert o.results["main"] == (2, 0)
 
 
 def test_stake_rules():

@@ -24,7 +24,7 @@ def best(cards: tuple[int, ...]) -> tuple[int, bool]:
 
 class Brute:
     def __init__(self, full, h17=True, double_any=False, das=False, strategy="optimal", dealer_hands=1,
-                 wager=0, splits=True):
+                 wager=0, splits=True, sevens=None, suited_678=None):
         self.full = tuple(full)
         self.h17 = h17
         self.double_any = double_any
@@ -33,6 +33,11 @@ class Brute:
         self.nd = dealer_hands
         self.wager = wager  # which dealer hand's wager is valued
         self.splits = splits
+        # s. 18.1: three sevens (pay as a Fraction, "3 to 2": 3/2) and a suited 6-7-8; this evaluator
+        # deals values, and each of a 6, 7 and 8 is of any suit with the same chance, so a 6-7-8 is
+        # of one suit with chance 4/64
+        self.sevens = sevens
+        self.suited_678 = suited_678
         self.memo: dict = {}
 
     def value(self) -> Fraction:
@@ -205,8 +210,22 @@ class Brute:
             t = best(cards)[0]
             if t > 21:
                 out -= stake
-            elif dt > 21 or t > dt:
-                out += stake
-            elif t < dt:
-                out -= stake
+                continue
+            if len(cards) == 3 and cards == (7, 7, 7) and self.sevens is not None:
+                out += stake * self.sevens
+                continue
+            if len(cards) == 3 and cards == (6, 7, 8) and self.suited_678 is not None:
+                p = Fraction(4, 64)
+                out += p * stake * self.suited_678 + (1 - p) * self.plain(t, dt, stake)
+                continue
+            out += self.plain(t, dt, stake)
         return out
+
+    @staticmethod
+    def plain(t, dt, stake) -> Fraction:
+        # s. 18-19: a hand of 21 or less against the dealer's total
+        if dt > 21 or t > dt:
+            return Fraction(stake)
+        if t < dt:
+            return Fraction(-stake)
+        return Fraction(0)

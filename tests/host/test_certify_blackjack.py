@@ -155,7 +155,8 @@ def test_vlt_limits_count_what_a_round_puts_at_risk() -> None:
     six = rules("blackjack-6d-88")
     risk, award = bj.max_risk_award(six, bj.side_wagers(six))
     assert risk["2"] == 4 + 1 + 2 + 2 + 2  # double, insurance, 12-16, sevens, one of over/under
-    assert award["2"] == 8 + 3 + 6 + 10002 + 4  # sevens: three of one suit, 5000 to 1
+    # a split pair of sevens, each hand a suited 6-7-8 (s. 18.1: 2 to 1); sevens: three of one suit
+    assert award["2"] == 2 * (2 + 4) + 3 + 6 + 10002 + 4
     why = bj.limit_refusals({"bets": six.bets, "max_risk": risk, "max_award": award, "wagers": {}}, "vlt", 25)
     assert any(w.startswith("bet 4: at risk in one round") and "$2.50" in w for w in why), why
     assert any("maximum prize" in w for w in why), why
@@ -178,7 +179,11 @@ def test_shipped_certificates_against_published_house_edges() -> None:
     # 6 decks, hits soft 17, no double after split, double on 9-11 (between "any" and "10-11")
     e6 = edge("blackjack-6d-88")
     assert 0.02 + 0.53 + 0.03 + 0.20 < e6 < 0.02 + 0.53 + 0.03 + 0.20 + 0.21
-    assert edge("multi-action-6d-99") == e6  # every wager, the single hand's (s. 26.7)
+    e6 = edge("multi-action-6d-99")  # the same rules without the s. 18.1 bonuses
+    assert 0.02 + 0.53 + 0.03 + 0.20 < e6 < 0.02 + 0.53 + 0.03 + 0.20 + 0.21
+    cert = json.loads((CERTS / "multi-action-6d-99.json").read_text())
+    assert cert["rtp"]["main_1"] == cert["rtp"]["main_2"] == cert["rtp"]["main_3"]  # s. 26.7, docs/games.md
+    assert edge("blackjack-6d-88") < e6  # the bonuses are worth something to the player
 
 
 def test_par_sheet(tmp_path: Path) -> None:
@@ -193,5 +198,23 @@ def test_par_sheet(tmp_path: Path) -> None:
         assert "| %s | optimal |" % k in md and "| %s | built-in |" % k in md, k
     assert "| sevens | optimal | %s |" % Fraction(26650800, 30079920) in md  # the exact return, lowest terms
     assert "| 16 | S | S | S | S | S | H | H | H | H | H |" in md  # the built-in table, hard 16
-    assert "| 2 | 11 | 10023 |" in md  # at risk and returned at most, bet 2
+    assert "| 2 | 11 | 10027 |" in md  # at risk and returned at most, bet 2
     assert "<table>" in render.page("x", blackjack_sheet.blocks(rep, raw))
+
+
+def test_the_s18_1_bonuses_equal_the_enumeration() -> None:
+    # s. 18.1 (paid as s. 21 says: three sevens 3 to 2, a suited 6-7-8 2 to 1); a shoe with three
+    # sevens and the 6 and 8, so that both hands are there to be made
+    shoe = (1, 0, 0, 0, 1, 1, 3, 2, 1, 6)  # 6 + 7 + 21 + 16 + 9 + 60 + 1 + 5 = 125 points
+    raw = load("blackjack-1d-94")
+    raw["wagers"]["main"]["pays"].update(three_sevens=[3, 2], six_seven_eight_suited=[2, 1])
+    m = BlackjackModel(raw)
+    dealer = bx.dealer_tables(m, shoe)
+    got = {}
+    for table in (m.strategy, None):
+        got[table is None] = bx.analyse(m, dealer, table, shoe, split=table is not None)["ev"]
+        want = Brute(shoe, h17=m.h17, strategy=table or "optimal", splits=table is not None,
+                     sevens=Fraction(3, 2), suited_678=Fraction(2)).value()
+        assert got[table is None] == want, (float(got[table is None]), float(want))
+    plain = bx.analyse(BlackjackModel(load("blackjack-1d-94")), dealer, m.strategy, shoe)["ev"]
+    assert got[False] > plain  # the bonuses count, for the same table

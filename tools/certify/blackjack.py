@@ -161,7 +161,8 @@ def max_risk_award(m: BlackjackModel, sides: dict) -> tuple[dict, dict]:
         for k in m.mains:
             p = m.pays[k]
             r += per_hand * b
-            a += max(b + b * p["blackjack"][0] // p["blackjack"][1], per_hand * b + per_hand * b * p["win"][0] // p["win"][1])
+            top = max((Fraction(*p[k]) for k in ("win", "three_sevens", "six_seven_eight_suited") if k in p))
+            a += max(b + b * p["blackjack"][0] // p["blackjack"][1], int(per_hand * b * (1 + top)))
         if "insurance" in m.pays:
             s = b // 2
             r += s

@@ -121,7 +121,7 @@ class UpCard:
             return False  # an ace and a ten (s. 23)
         return self.r.double_any or 9 <= h <= 11
 
-    def action(self, h: int, ace: bool, n2: bool, pair: int, split: bool) -> str:
+    def action(self, h: int, ace: bool, pair: int) -> str:
         # the built-in table's letter (games/blackjack.py suggest, the same rules)
         t, soft = best(h, ace)
         c = col(self.u)
@@ -129,6 +129,38 @@ class UpCard:
         if pair >= 0 and st["pair"][ROWS_PAIR[pair]][c] == "P":
             return "P"
         return st["soft" if soft else "hard"][str(t)][c]
+
+    def bonus(self, H) -> tuple[Fraction, Fraction] | None:
+        """(pay, chance) of an s. 18.1 award for the three-card hand H (value counts), if offered:
+        three sevens always; a 6, 7 and 8 of one suit with chance 1/16 (docs/games.md: given the values
+        the three suits are independent and uniform, the decisions reading values only)."""
+        if sum(H) != 3:
+            return None
+        pays = self.r.pays[self.r.mains[0]]
+        if H[6] == 3 and "three_sevens" in pays:
+            return Fraction(*pays["three_sevens"]), Fraction(1)
+        if H[5] == H[6] == H[7] == 1 and "six_seven_eight_suited" in pays:
+            return Fraction(*pays["six_seven_eight_suited"]), Fraction(1, 16)
+        return None
+
+    def stand(self, H, R, s: int) -> dict:
+        """{net: probability, joint with no dealer blackjack} of standing with hand H (value counts),
+        the cards R seen, s initial wagers on it (2 when doubled)."""
+        t = best(hard(H), H[0] > 0)[0]
+        w, l = self.wl(R, t)
+        q = self.pnb(R)
+        d = {-s: l, 0: q - w - l, s: w}
+        b = self.bonus(H)
+        if b is not None:
+            x, p = b
+            d = {k: v * (1 - p) for k, v in d.items()}
+            d[s * x] = d.get(s * x, F0) + q * p
+        return d
+
+    @staticmethod
+    def moments(d: dict) -> tuple[Fraction, Fraction, Fraction]:
+        return (sum((k * v for k, v in d.items()), F0), sum((k * k * v for k, v in d.items()), F0),
+                sum((v for k, v in d.items() if k > 0), F0))
 
     # the non-split hand: (EV, E2, Pwin)
     def value(self, R) -> tuple[Fraction, Fraction, Fraction]:
@@ -139,29 +171,29 @@ class UpCard:
         ace = R[0] > 0
         n = sum(R)
         t, soft = best(h, ace)
-        w, l = self.wl(R, t)
-        opts = {"S": (w - l, w + l, w)}
+        opts = {"S": self.moments(self.stand(R, R, 1))}
         if not (t == 21 and not soft):  # no hit on a hard 21 (s. 22)
             opts["H"] = self.draw(R, False)
-        two = None
         if n == 2:
             vs = [v for v in range(10) for _ in range(R[v])]
-            two = (vs[0], vs[1])
-            if self.can_double(h, two, False):
+            if self.can_double(h, (vs[0], vs[1]), False):
                 opts["D"] = self.draw(R, True)
         if self.table is None:
             pick = max(opts, key=lambda a: (opts[a][0], -"SHD".index(a)))
             if n == 2:
                 self.options[R] = {a: o[0] for a, o in opts.items()}
         else:
-            a = self.action(h, ace, n == 2, -1, False)
-            if a in "DE":
-                a = "D" if "D" in opts else ("H" if a == "D" else "S")
-            if a == "H" and "H" not in opts:
-                a = "S"
-            pick = a
+            pick = self.letter(self.action(h, ace, -1), opts)
         got = self.memo[R] = opts[pick]
         return got
+
+    @staticmethod
+    def letter(a: str, opts: dict) -> str:
+        if a in "DE":
+            a = "D" if "D" in opts else ("H" if a == "D" else "S")
+        if a == "H" and "H" not in opts:
+            a = "S"
+        return a
 
     def draw(self, R, double: bool) -> tuple[Fraction, Fraction, Fraction]:
         s = self.shoe(R)
@@ -172,26 +204,19 @@ class UpCard:
                 continue
             p = Fraction(s[v], N)
             R2 = add(R, v)
-            h2 = hard(R2)
-            if h2 > 21:
+            if hard(R2) > 21:
                 q = self.pnb(R2)
                 ev -= p * q * (2 if double else 1)
                 e2 += p * q * (4 if double else 1)
                 continue
-            if double:
-                w, l = self.wl(R2, best(h2, R2[0] > 0)[0])
-                ev += p * 2 * (w - l)
-                e2 += p * 4 * (w + l)
-                pw += p * w
-            else:
-                a, b, c = self.value(R2)
-                ev += p * a
-                e2 += p * b
-                pw += p * c
+            a, b, c = self.moments(self.stand(R2, R2, 2)) if double else self.value(R2)
+            ev += p * a
+            e2 += p * b
+            pw += p * c
         return ev, e2, pw
 
-    # a hand after a split: its distribution over -2..2, joint with no dealer blackjack
-    def split_value(self, R, pair: int) -> tuple[Fraction, ...]:
+    # a hand after a split: its distribution {net: probability}, joint with no dealer blackjack
+    def split_value(self, R, pair: int) -> dict:
         key = (R, pair)
         got = self.memo.get(key)
         if got is not None:
@@ -201,77 +226,58 @@ class UpCard:
         ace = H[0] > 0
         n = sum(H)
         t, soft = best(h, ace)
-        w, l = self.wl(R, t)
-        q = self.pnb(R)
-        opts = {"S": (F0, l, q - w - l, w, F0)}
+        opts = {"S": self.stand(H, R, 1)}
         if not (pair == 0 and n == 2) and not (t == 21 and not soft):  # split aces: one card (s. 24(4))
             opts["H"] = self.split_draw(R, pair, False)
         if n == 2 and not pair == 0:
             vs = [v for v in range(10) for _ in range(H[v])]
             if self.can_double(h, (vs[0], vs[1]), True):
                 opts["D"] = self.split_draw(R, pair, True)
-
-        def ev(d):
-            return 2 * (d[4] - d[0]) + d[3] - d[1]
-
         if self.table is None:
-            pick = max(opts, key=lambda a: (ev(opts[a]), -"SHD".index(a)))
+            ev = {a: self.moments(d)[0] for a, d in opts.items()}
+            pick = max(opts, key=lambda a: (ev[a], -"SHD".index(a)))
         else:
-            a = self.action(h, ace, n == 2, -1, True)
-            if a in "DE":
-                a = "D" if "D" in opts else ("H" if a == "D" else "S")
-            if a == "H" and "H" not in opts:
-                a = "S"
-            pick = a
+            pick = self.letter(self.action(h, ace, -1), opts)
         got = self.memo[key] = opts[pick]
         return got
 
-    def split_draw(self, R, pair: int, double: bool) -> tuple[Fraction, ...]:
+    def split_draw(self, R, pair: int, double: bool) -> dict:
         s = self.shoe(R)
         N = sum(s)
-        d = [F0] * 5
+        d: dict = {}
         for v in range(10):
             if not s[v]:
                 continue
             p = Fraction(s[v], N)
             R2 = add(R, v)
             H2 = add(R2, pair, -1)
-            h2 = hard(H2)
-            if h2 > 21:
-                d[0 if double else 1] += p * self.pnb(R2)
+            if hard(H2) > 21:
+                k = -2 if double else -1
+                d[k] = d.get(k, F0) + p * self.pnb(R2)
                 continue
-            if double:
-                w, l = self.wl(R2, best(h2, H2[0] > 0)[0])
-                q = self.pnb(R2)
-                d[0] += p * l
-                d[2] += p * (q - w - l)
-                d[4] += p * w
-            else:
-                c = self.split_value(R2, pair)
-                for i in range(5):
-                    d[i] += p * c[i]
-        return tuple(d)
+            c = self.stand(H2, R2, 2) if double else self.split_value(R2, pair)
+            for k, x in c.items():
+                d[k] = d.get(k, F0) + p * x
+        return d
 
     def split(self, pair: int) -> tuple[Fraction, Fraction, Fraction]:
         """(EV, E2, Pwin) of splitting the pair (both hands)."""
         R0 = add((0,) * 10, pair, 2)
         s = self.shoe(R0)
         N = sum(s)
-        d1 = [F0] * 5
+        d1: dict = {}
         for v in range(10):
             if not s[v]:
                 continue
             p = Fraction(s[v], N)
-            c = self.split_value(add(R0, v), pair)
-            for i in range(5):
-                d1[i] += p * c[i]
+            for k, x in self.split_value(add(R0, v), pair).items():
+                d1[k] = d1.get(k, F0) + p * x
         q = self.pnb(R0)
-        c1 = [x / q for x in d1]
         ev = e2 = pw = F0
-        for i in range(5):
-            for j in range(5):
-                x = (i - 2) + (j - 2)
-                pr = c1[i] * c1[j] * q
+        for i, a in d1.items():
+            for j, b in d1.items():
+                x = i + j
+                pr = a * b / q
                 ev += pr * x
                 e2 += pr * x * x
                 if x > 0:
@@ -295,7 +301,7 @@ class UpCard:
                     ev, e2, pw = sp
                     pick = "P"
                 self.options[R0]["P"] = sp[0]
-            elif self.action(hard(R0), R0[0] > 0, True, a, False) == "P":
+            elif self.action(hard(R0), R0[0] > 0, a) == "P":
                 ev, e2, pw = sp
                 pick = "P"
         return (ev - (1 - q), e2 + (1 - q), pw), pick
