@@ -11,7 +11,10 @@ hash or an exact return or hit frequency that differs (`make certify`).
 maximum bet x credit value <= $2.50, the most one game can pay (lines, scatter, the whole free-spin
 series and the progressive at its ceiling; tools/certify/maxpay.py) <= $1,000, a progressive with a
 ceiling, credit value <= $0.25 (--denom CENTS, default firmware/config.py DENOM_CENTS), return >= 83 %;
-a broken rule is a refusal that names it (exit 1). A progressive whose rate cannot fit under its
+a broken rule is a refusal that names it (exit 1). Blackjack (jeton-blackjack/1, tools/certify/blackjack.py):
+every wager's exact return under optimal play and the built-in strategy, a wager under 83 % refused by
+name; under vlt what one round can put at risk (doubles, a split, insurance, side wagers) is held to
+the bet limit and what it can return to the prize limit. A progressive whose rate cannot fit under its
 ceiling (the roll-over would grow without end) is refused under every profile.
 """
 from __future__ import annotations
