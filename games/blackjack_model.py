@@ -155,6 +155,7 @@ class BlackjackModel:
                 _need(b % 2 == 0, "bet %d: insurance is half the wager (s. 25): bets must be even" % b)
         self.strategy = self._strategy(m.get("strategy"))
         self.cards = most_cards(d, n)
+        self.progressive = None  # no progressive on a blackjack model (s. 21.2 is not in this format)
 
 
     def _strategy(self, st):

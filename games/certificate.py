@@ -50,14 +50,22 @@ def _pct(p, q):
     return "%d.%03d %%" % (x // 1000, x % 1000)
 
 
-def check(model_path, cert_path, recompute=True):
+# The table games (issue 26) have boot checks of their own (games/blackjack_check.py); the cabinet
+# offers one only once it plays it: until its integration passes tables=True, such a game is
+# disabled at boot, naming why (offered as a reel game, a blackjack round faulted at every resume:
+# a board-reset loop).
+TABLE_FORMATS = ("jeton-blackjack/1",)
+NOT_PLAYED = "a table game: this cabinet does not play it yet (issue 26)"
+
+
+def check(model_path, cert_path, recompute=True, tables=False):
     try:
-        return _check(model_path, cert_path, recompute)
+        return _check(model_path, cert_path, recompute, tables)
     except MemoryError:
         pass  # leave the handler first: its frame still holds what the first try allocated
     gc.collect()
     try:
-        return _check(model_path, cert_path, recompute)
+        return _check(model_path, cert_path, recompute, tables)
     except MemoryError as e:
         return False, "%s (%s)" % (NO_MEMORY, e), None
 
@@ -83,7 +91,7 @@ def maxima(cert, bets, key=None):
     return out, None
 
 
-def _check(model_path, cert_path, recompute):
+def _check(model_path, cert_path, recompute, tables=False):
     try:
         model = read(model_path)
         with open(cert_path) as f:
@@ -100,6 +108,8 @@ def _check(model_path, cert_path, recompute):
         model = cert = None
         gc.collect()
         return poker_check(model_path, cert_path)
+    if model.get("format") in TABLE_FORMATS and not tables:
+        return False, "%s: %s" % (model.get("id"), NOT_PLAYED), None
     if model.get("format") == "jeton-blackjack/1":  # blackjack: games/blackjack_check.py (issue 26)
         from games.blackjack_check import check as blackjack_check
 

@@ -367,6 +367,19 @@ def test_side_returns_on_the_device_are_the_published_ones():
     assert n * 311 == 3 * 96 * d
 
 
+def test_the_cabinet_is_not_offered_a_table_game_before_it_plays_one():
+    # games.certificate.check is the firmware's boot check: a blackjack model is disabled there, named,
+    # until the cabinet's integration asks for table games (before: certified, and its first round
+    # faulted at every resume, a board-reset loop)
+    from games import certificate
+
+    ok, reason, game = certificate.check("games/models/blackjack-1d-94.json", "games/certs/blackjack-1d-94.json")
+    assert not ok and game is None and reason == "blackjack-1d-94: " + certificate.NOT_PLAYED, reason
+    ok, reason, game = certificate.check("games/models/blackjack-1d-94.json", "games/certs/blackjack-1d-94.json",
+                                         tables=True)
+    assert ok and game.id == "blackjack-1d-94", reason
+
+
 def test_a_lying_or_sub_floor_certificate_is_refused_by_wager():
     t = tmpdir("bj")
     try:

@@ -48,7 +48,10 @@ def shipped_games(root: Path = ROOT) -> list[str]:
     """Every game a cabinet can be offered: a model games/models/<id>.json with its certificate."""
     out = []
     for model in sorted((root / "games" / "models").glob("*.json")):
-        gid = json.loads(model.read_text()).get("id")
+        raw = json.loads(model.read_text())
+        gid = raw.get("id")
+        if raw.get("format") == "jeton-blackjack/1":  # issue 26: not on the cabinet yet (games/certificate.py)
+            continue
         if gid and model.stem == gid and (root / "games" / "certs" / f"{gid}.json").is_file():
             out.append(gid)
     return out
