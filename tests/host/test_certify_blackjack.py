@@ -127,8 +127,8 @@ def test_twelve_sixteen_by_hand() -> None:
     assert got["hit"] == Fraction(n, 2652) and got["rtp"] == ret / 2652
 
 
-def test_a_wager_under_83_percent_is_refused_by_name(tmp_path: Path) -> None:
-    # one deck has four sevens: the sevens wager returns 60.18 %, the main wager 99.69 %
+def test_a_wager_under_83_percent_is_refused_by_name_and_the_main_wager_is_the_published_one(tmp_path: Path) -> None:
+    # one deck has four sevens: the sevens wager returns 60.18 %, and the model is refused naming it
     r = subprocess.run([sys.executable, "-m", "tools.certify", "--json", "--write-cert", str(tmp_path),
                         str(FIX / "blackjack-1d-sevens-60.json")], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 1, r.stderr
@@ -137,12 +137,16 @@ def test_a_wager_under_83_percent_is_refused_by_name(tmp_path: Path) -> None:
                         % (FIX / "blackjack-1d-sevens-60.json")], r.stderr
     assert not list(tmp_path.iterdir())  # no certificate for a refused model
     rep = json.loads(r.stdout)
-    # the main wager of the same rules and table is the shipped 1-deck model's, digit for digit
-    assert load("blackjack-1d-94")["strategy"] == json.loads((FIX / "blackjack-1d-sevens-60.json").read_text())["strategy"]
-    shipped = json.loads((CERTS / "blackjack-1d-94.json").read_text())
-    assert rep["wagers"]["main"]["optimal"]["rtp"] == shipped["rtp"]["main"]["2"]
-    assert rep["wagers"]["main"]["strategy"]["rtp"] == shipped["strategy_rtp"]["main"]["2"]
     assert rep["seconds"]["total"] < 180
+    # its main wager: one deck, the dealer hits a soft 17, double on any two cards, no double after a
+    # split, composition-dependent optimal play, against published exact figures. The Wizard of Odds,
+    # blackjack appendix 9 (one deck, dealer hits soft 17, re-splits to four hands but aces; "a
+    # recursive combinatorial program that considered the exact hand composition at every step"):
+    # -0.001513 without double after split. Less the re-splits' worth for these rules in J. Nairn's
+    # one-deck table (geditcom.com, "Single Deck Blackjack Expected Values", dealer hits soft 17,
+    # double any two, no double after split: -0.22226 % without re-split, -0.20567 % with): -0.16789 %.
+    edge = (Fraction(rep["wagers"]["main"]["optimal"]["rtp"]) - 1) * 100
+    assert abs(float(edge) - (-0.1513 - (0.22226 - 0.20567))) < 0.005, float(edge)
 
 
 def test_vlt_limits_count_what_a_round_puts_at_risk() -> None:
