@@ -238,6 +238,8 @@ def test_built_in_strategy_is_the_table():
 
 def test_play_replays_bit_for_bit_and_resumes_after_every_decision():
     g = G6
+    with open("games/certs/blackjack-6d-88.json") as f:
+        most = max(json.load(f)["max_award"].values())
     stakes = ({"main": 2}, {"main": 4, "sevens": 2},
               {"main": 20, "twelve_sixteen": 10, "under_13": 4}, {"main": 10, "over_13": 2})
     for i in range(60):
@@ -252,6 +254,7 @@ def test_play_replays_bit_for_bit_and_resumes_after_every_decision():
             st = json.loads(json.dumps(g.decide(st, g.auto(st))))
         assert g.settle(st).to_dict() == o.to_dict()
         assert o.bet == sum(v[0] for v in o.results.values()) and o.award == sum(v[1] for v in o.results.values())
+        assert o.bet <= g.at_risk(stake) and o.award <= most  # the certificate's bound, any stake
 
 
 def test_the_shoe_holds_what_a_round_can_use_and_records_are_short():
