@@ -16,6 +16,7 @@ from binascii import hexlify, unhexlify
 
 from rng import deal
 from games.blackjack_model import BlackjackModel, value
+from games.blackjack_progressive import award as progressive_award
 
 MOVES = "HSDPIN"  # hit, stand, double, split, insurance taken, insurance declined
 DECISION = 52  # in a record, decision i is 52 + i: after the cards (codes 0..51), never one of them
@@ -371,9 +372,11 @@ class BlackjackGame:
         r = Round(self, stake, shoe, moves)
         if not r.finished():
             raise ValueError("draws: round not finished")
+        if n < 6 and self.m.progressive_wager in stake:
+            raise ValueError("draws: %d cards, the progressive wager reads 6" % n)
         out = self._outcome(r, stake, moves)
-        if r.pos != n:
-            raise ValueError("draws: %d cards recorded, the round used %d" % (n, r.pos))
+        if self.used(r, stake) != n:
+            raise ValueError("draws: %d cards recorded, the round used %d" % (n, self.used(r, stake)))
         return out
 
     def _outcome(self, r, stake, moves):
@@ -399,6 +402,11 @@ class BlackjackGame:
             res["twelve_sixteen"] = (s, s + s * p[key][0] // p[key][1] if key else 0)
         if "sevens" in stake:  # s. 21.3: the first card, first 2, first 3 (the shoe's next card)
             res["sevens"] = (stake["sevens"], self._sevens(stake["sevens"], (shoe[0], shoe[2], shoe[3])))
+        k = m.progressive_wager
+        if k is not None and k in stake:  # s. 21.2: the first five cards, the shoe's next ones included
+            a = progressive_award(k, (shoe[0], shoe[2], shoe[3], shoe[4], shoe[5]))
+            s = stake[k]
+            res[k] = (s, s + s * m.pays[k][a][0] // m.pays[k][a][1] if a else 0)
         for k in ("over_13", "under_13"):  # s. 21.4: aces count 1; 13 loses both
             if k in stake:
                 t = hard_sum(first)
@@ -406,7 +414,12 @@ class BlackjackGame:
                 a, b = m.pays[k]["win"]
                 res[k] = (stake[k], stake[k] + stake[k] * a // b if won else 0)
         hands = [[list(h.cards), h.stake, h.doubled] for h in r.hands]
-        return BlackjackOutcome(stake, shoe[:r.pos], moves, hands, [list(d) for d in dealer], res)
+        return BlackjackOutcome(stake, shoe[:self.used(r, stake)], moves, hands, [list(d) for d in dealer], res)
+
+    def used(self, r, stake):
+        """The cards a finished round uses: its own, and the progressive wager's five (s. 21.2)."""
+        k = self.m.progressive_wager
+        return max(r.pos, 6) if k is not None and k in stake else r.pos
 
     def _main(self, r, b, d, pays):
         """(staked, returned) of one main wager of b against dealer hand d (s. 18-21)."""

@@ -4,7 +4,8 @@
 # 2. its canonical math hash (rules, pays, wagers AND the built-in strategy) equals the certificate's;
 # 3. every wager the model offers has a certified return at every bet level, optimal and under the
 #    built-in strategy, each >= 83 %; a wager below is refused BY NAME;
-# 4. the side wagers (insurance, 12-16, sevens, over/under 13) are recomputed here with integers over
+# 4. the side wagers (insurance, 12-16, sevens, over/under 13; not s. 21.2's progressive, whose five
+#    cards the host enumerates) are recomputed here with integers over
 #    the shoe (a few hundred products) and must equal the certified fractions: a certificate cannot
 #    lie about them. The main wager's exact composition-dependent analysis (some 70,000 shoes) is the
 #    host's (tools/certify/blackjack.py); the hash ties its figures to this very model;
@@ -116,7 +117,7 @@ def _check(model_path, cert_path):
                             k, bet, what, _pct(p, q), RTP_FLOOR_NUM), None
                     if lo is None or p * lo[1] < lo[0] * q:
                         lo = (p, q)
-            if k not in m.mains:
+            if k not in m.mains and k != m.progressive_wager:  # s. 21.2's five cards: the host's enumeration
                 n, d = side_return(m, k)
                 p, q = _frac(cert["rtp"][k][str(game.bets[0])])
                 if n * q != p * d:

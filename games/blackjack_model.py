@@ -5,6 +5,7 @@
 # poker (rank 0 = two .. 12 = ace), a shoe holding every code `decks` times.
 from games.limits import ModelError, known_keys, quote
 from games.model import describe, bet_list, fr_en
+from games.blackjack_progressive import TABLES as PROGRESSIVE
 
 FORMAT = "jeton-blackjack/1"
 KEYS = ("format", "id", "family", "version", "name", "rules", "source", "bets", "decks", "dealer", "double",
@@ -23,6 +24,8 @@ WAGERS = {
     "over_13": ("win",),  # s. 21.4
     "under_13": ("win",),  # s. 21.4
 }
+for _k in PROGRESSIVE:  # s. 21.2: the three tables (games/blackjack_progressive.py)
+    WAGERS[_k] = tuple(p[0] for p in PROGRESSIVE[_k])
 # s. 18.1, "provided that it is so indicated at the table": a main wager's hand of three sevens (paid
 # 3 to 2, s. 21) or of a 6, 7 and 8 of one suit (2 to 1) also wins; awards a main wager may add
 BONUS = ("three_sevens", "six_seven_eight_suited")
@@ -143,6 +146,9 @@ class BlackjackModel:
             if k.startswith("main") and k in w:
                 _need(k in self.mains, "wager %s: not a wager of %d dealer hand%s" % (k, n, "s" if n > 1 else ""))
         _need(n == 1 or "insurance" not in w, "insurance is offered with one dealer hand only (this format)")
+        prog = [k for k in w if k in PROGRESSIVE]
+        _need(len(prog) <= 1, "wagers: %s: one progressive table at a time (s. 21.2)" % ", ".join(prog))
+        self.progressive_wager = prog[0] if prog else None
         # whole credits: every pay of every wager at every bet, and insurance at half the wager (s. 25(1))
         for k in self.pays:
             for a in self.pays[k]:

@@ -189,6 +189,41 @@ def test_three_sevens_and_a_suited_6_7_8_also_win_s18_1():
     assert o.results["main"] == (2, 0)
 
 
+def test_the_progressive_wager_reads_the_first_five_cards_s21_2():
+    def game(table, pays):
+        m = load("blackjack-1d-94")
+        m["wagers"][table] = {"name": {"fr": "Progressive", "en": "Progressive"}, "section": "s. 21.2",
+                              "pays": pays}
+        return BlackjackGame(m)
+
+    g = game("progressive_1", {"ace_to_five_suited": [10000, 1], "two_to_five_suited": [5000, 1],
+                               "four_five_six_suited": [500, 1], "ace_jack_suited": [50, 1],
+                               "blackjack_suited": [10, 1], "pair_ten_to_ace": [3, 1], "blackjack": [2, 1]})
+    # the player stands on 2-3: his "first five cards" are his two and the shoe's next three
+    o = run(g, {"main": 2, "progressive_1": 2}, "3s 9c 2s 4s 5s As Kd 8h", "S")
+    assert o.results["progressive_1"] == (2, 2 + 2 * 10000)  # A-2-3-4-5 of one suit: the jackpot line
+    assert len(o.shoe) >= 6 and g.evaluate(o.stake, o.draws).to_dict() == o.to_dict()
+    o = run(g, {"main": 2, "progressive_1": 2}, "3s 9c 2s 4s 5s Ad Kd 8h", "S")
+    assert o.results["progressive_1"] == (2, 2 + 2 * 5000)  # the first four: 2-3-4-5 of one suit
+    o = run(g, {"main": 2, "progressive_1": 2}, "Jh 9c Ah 4s 5s Ad Kd 8h", "")
+    assert o.results["progressive_1"] == (2, 2 + 2 * 50)  # ace and jack of one suit
+    o = run(g, {"main": 2, "progressive_1": 2}, "Qh 9c Ad 4s 5s Ac Kd 8h", "")
+    assert o.results["progressive_1"] == (2, 2 + 2 * 2)  # a blackjack
+    o = run(g, {"main": 2, "progressive_1": 2}, "Qh 9c Qd 4s 5s Ad Kd 8h", "S")
+    assert o.results["progressive_1"] == (2, 2 + 2 * 3)  # a pair of queens
+    o = run(g, {"main": 2, "progressive_1": 2}, "Qh 9c 9d 4s 5s Ad Kd 8h", "S")
+    assert o.results["progressive_1"] == (2, 0)
+    g = game("progressive_2", {"four_aces_one_colour": [10000, 1], "three_aces_suited": [2500, 1],
+                               "three_aces": [250, 1], "two_aces_suited": [100, 1], "two_aces": [25, 1]})
+    o = run(g, {"main": 2, "progressive_2": 2}, "Ah 9c Ad As 5s 2d Kd 8h", "P")
+    assert o.results["progressive_2"] == (2, 2 + 2 * 250)  # three aces, whatever the split made of them
+    with raises(ModelError):  # one progressive table at a time
+        m = load("blackjack-1d-94")
+        m["wagers"]["progressive_1"] = m["wagers"]["progressive_2"] = {
+            "name": {"fr": "P", "en": "P"}, "section": "s. 21.2", "pays": {}}
+        BlackjackModel(m)
+
+
 def test_stake_rules():
     for bad in ({}, {"main": 3}, {"main": 2, "insurance": 1}, {"main": 2, "twelve_sixteen": 4},
                 {"main": 2, "over_13": 2, "under_13": 2}, {"main": 2, "roulette": 2}, [2], {"main_1": 2}):
@@ -404,6 +439,25 @@ def test_a_lying_or_sub_floor_certificate_is_refused_by_wager():
             json.dump(cert, f)
         ok, reason, game = check("tests/fixtures/blackjack-1d-sevens-60.json", t + "/s.json")
         assert not ok and "wager sevens" in reason and "floor" in reason, reason
+        # s. 21.2's first table at the by-law's pays, one deck: 102,482/162,435 (63.091 %, the line
+        # counts of tests/host/test_certify_blackjack.py), refused by name though the device cannot
+        # recompute its five cards
+        m = load("blackjack-1d-94")
+        m["wagers"]["progressive_1"] = {"name": {"fr": "P", "en": "P"}, "section": "s. 21.2", "pays": {
+            "ace_to_five_suited": [10000, 1], "two_to_five_suited": [5000, 1], "four_five_six_suited": [500, 1],
+            "ace_jack_suited": [50, 1], "blackjack_suited": [10, 1], "pair_ten_to_ace": [3, 1], "blackjack": [2, 1]}}
+        with open(t + "/p.json", "w") as f:
+            json.dump(m, f)
+        with open("games/certs/blackjack-1d-94.json") as f:
+            cert = json.load(f)
+        from games.canon import math_hash
+        cert["math_hash"] = math_hash(m)
+        for key in ("rtp", "strategy_rtp"):
+            cert[key]["progressive_1"] = {str(b): "102482/162435" for b in m["bets"]}
+        with open(t + "/pc.json", "w") as f:
+            json.dump(cert, f)
+        ok, reason, game = check(t + "/p.json", t + "/pc.json")
+        assert not ok and "wager progressive_1" in reason and "floor" in reason, reason
     finally:
         rmtree(t)
 

@@ -222,3 +222,40 @@ def test_the_s18_1_bonuses_equal_the_enumeration() -> None:
         assert got[table is None] == want, (float(got[table is None]), float(want))
     plain = bx.analyse(BlackjackModel(load("blackjack-1d-94")), dealer, m.strategy, shoe)["ev"]
     assert got[False] > plain  # the bonuses count, for the same table
+
+
+def test_progressive_tables_by_hand_and_refused_at_the_bylaw_pays() -> None:
+    # s. 21.2's first five cards at one deck, counted by hand (ordered starts of 52 x 51 x ... cards)
+    one = bj.progressive_chances("progressive_1", 1)
+    assert one["ace_to_five_suited"] == Fraction(4 * 120, 52 * 51 * 50 * 49 * 48)
+    # 2-3-4-5 of one suit first, the fifth card not that suit's ace (which makes the line above)
+    assert one["two_to_five_suited"] == Fraction(4 * 24 * 47, 52 * 51 * 50 * 49 * 48)
+    assert one["ace_jack_suited"] == Fraction(2 * 4, 52 * 51)
+    assert one["blackjack_suited"] == Fraction(2 * 4 * 3, 52 * 51)
+    assert one["blackjack"] == Fraction(2 * 4 * 16 - 2 * 4 * 4, 52 * 51)
+    assert one["pair_ten_to_ace"] == Fraction(5 * 4 * 3, 52 * 51)
+    assert one["four_five_six_suited"] == Fraction(4 * 6, 52 * 51 * 50)  # no higher line starts with them
+    assert len(one) == 7  # every line counted above
+    # the by-law's dollars as "to 1" on the $1 wager: the return from the counts above
+    pays = {"ace_to_five_suited": 10000, "two_to_five_suited": 5000, "four_five_six_suited": 500, "ace_jack_suited": 50,
+            "blackjack_suited": 10, "pair_ten_to_ace": 3, "blackjack": 2}
+    assert sum(one[k] * (pays[k] + 1) for k in pays) == Fraction(102482, 162435)  # 63.091 %
+    two = bj.progressive_chances("progressive_2", 1)
+    assert two["four_aces_one_colour"] == two["three_aces_suited"] == two["two_aces_suited"] == 0  # one deck
+    assert two["three_aces"] == Fraction(4 * 3 * 2, 52 * 51 * 50)
+    assert two["two_aces"] == Fraction(4 * 3 * 48, 52 * 51 * 50)
+    six = bj.progressive_chances("progressive_3", 6)
+    assert six["four_low_red"] == six["four_low_black"] == Fraction(4 * 12 * 11 * 10 * 9, 312 * 311 * 310 * 309)
+    # the by-law's pays (dollars on the $1 wager as "to 1"), the jackpot lines at a fixed 10,000 to 1:
+    # every table returns under 83 % and is refused by name
+    raw = load("blackjack-6d-88")
+    raw["wagers"] = {"main": raw["wagers"]["main"], "progressive_1": {
+        "name": {"fr": "Progressive", "en": "Progressive"}, "section": "s. 21.2",
+        "pays": {"ace_to_five_suited": [10000, 1], "two_to_five_suited": [5000, 1], "four_five_six_suited": [500, 1],
+                 "ace_jack_suited": [50, 1], "blackjack_suited": [10, 1], "pair_ten_to_ace": [3, 1], "blackjack": [2, 1]}}}
+    m = BlackjackModel(raw)
+    f = bj.side_wagers(m)["progressive_1"]
+    assert 0.6 < f["rtp"] < 0.83, float(f["rtp"])
+    rep = {"wagers": {"progressive_1": {"optimal": f, "strategy": f}}}
+    assert bj.below_floor(rep) == ["wager progressive_1 returns %.4f %%, below the 83 %% floor of by-law s. 93"
+                                   % (float(f["rtp"]) * 100)]

@@ -24,6 +24,7 @@ import time
 from fractions import Fraction
 
 from games.blackjack_model import BlackjackModel, PAIR_ROWS, HARD_ROWS, SOFT_ROWS
+from games.blackjack_progressive import TABLES as PROGRESSIVE, colours_ok, ranks_ok
 from games.canon import math_hash
 from tools.certify import blackjack_exact as bx
 from tools.certify.core import FLOOR, frac_str
@@ -97,6 +98,58 @@ def side_wagers(m: BlackjackModel) -> dict:
                 (three_s, _net(pays["three_suited"]), "three_suited")]
         rest = 1 - sum(p for p, _, _ in rows)
         out["sevens"] = _figures([r for r in rows if r[0]] + [(rest, Fraction(-1), "")])
+    k = m.progressive_wager
+    if k is not None:  # s. 21.2: the first five cards
+        probs = progressive_chances(k, d)
+        rows = [(p, _net(m.pays[k][a]), a) for a, p in probs.items() if p]
+        out[k] = _figures(rows + [(1 - sum(probs.values()), Fraction(-1), "")])
+    return out
+
+
+def progressive_chances(table: str, decks: int) -> dict:
+    """{award: exact chance} of an s. 21.2 table: the first five cards of a fresh shuffle enumerated
+    card by card (a card a (rank, suit), `decks` of each), a prefix followed only while some award
+    not yet decided can still be made; each five-card start pays its table's first award."""
+    pats = PROGRESSIVE[table]
+    N = 52 * decks
+    out = {p[0]: Fraction(0) for p in pats}
+    left = [decks] * 52
+    cards: list[int] = []
+
+    def first_award(n):
+        for name, k, kind, mask, rule in pats:
+            if k <= n and ranks_ok(kind, mask, cards, k, True) and colours_ok(rule, cards, k):
+                return name, k
+        return None, 0
+
+    def alive(n):
+        # a longer award than n cards can still be made from this prefix
+        for name, k, kind, mask, rule in pats:
+            if k > n and ranks_ok(kind, mask, cards, n, False) and colours_ok(rule, cards, n):
+                return True
+        return False
+
+    def walk(n, p):
+        if n >= 2 and not alive(n):
+            a, k = first_award(n)
+            if a is not None:
+                out[a] += p
+            return
+        if n == 5:
+            a, k = first_award(5)
+            if a is not None:
+                out[a] += p
+            return
+        for c in range(52):
+            if left[c]:
+                q = p * Fraction(left[c], N - n)
+                left[c] -= 1
+                cards.append(c)
+                walk(n + 1, q)
+                cards.pop()
+                left[c] += 1
+
+    walk(0, Fraction(1))
     return out
 
 
@@ -168,7 +221,7 @@ def max_risk_award(m: BlackjackModel, sides: dict) -> tuple[dict, dict]:
             r += s
             x = m.pays["insurance"]["dealer_blackjack"]
             a += s + s * x[0] // x[1]
-        side = [k for k in ("twelve_sixteen", "sevens") if k in m.pays]
+        side = [k for k in ("twelve_sixteen", "sevens", m.progressive_wager) if k in m.pays]
         ou = [k for k in ("over_13", "under_13") if k in m.pays]
         for k in side + ou[:1]:  # over and under: one or the other (s. 21.4)
             r += b
