@@ -14,9 +14,9 @@
 # against a dealer blackjack a split or doubled hand loses only the initial wager (s. 20).
 from binascii import hexlify, unhexlify
 
-from rng import deal
 from games.blackjack_model import BlackjackModel, value
 from games.blackjack_progressive import award as progressive_award
+from rng import deal
 
 MOVES = "HSDPIN"  # hit, stand, double, split, insurance taken, insurance declined
 DECISION = 52  # in a record, decision i is 52 + i: after the cards (codes 0..51), never one of them
@@ -227,6 +227,8 @@ def load(path):
 
 
 class BlackjackGame:
+    kind = "cards"  # the game's kind, for the jurisdiction (firmware/jurisdiction.py check_kind)
+
     def __init__(self, model):
         self.m = m = BlackjackModel(model)
         self.model = {k: model[k] for k in model if k != "strategy"}
@@ -276,7 +278,7 @@ class BlackjackGame:
         self.m.check_stake(state.get("stake"))
         try:
             shoe = unhexlify(state["shoe"])
-        except Exception:  # noqa: not hex, missing: one message
+        except Exception:  # noqa: BLE001 not hex, missing: one message
             raise ValueError("state: shoe is not hex")
         self.check_shoe(shoe)
         return Round(self, state["stake"], shoe, state["moves"])

@@ -3,9 +3,9 @@
 # (games/blackjack_check.py) and the host certifier (tools/certify/blackjack.py). By-law s. 13-26.7.
 # Card values are 1 (ace) .. 10 (ten and face cards); card codes are rank * 4 + suit as in video
 # poker (rank 0 = two .. 12 = ace), a shoe holding every code `decks` times.
-from games.limits import ModelError, known_keys, quote
-from games.model import describe, bet_list, fr_en
 from games.blackjack_progressive import TABLES as PROGRESSIVE
+from games.limits import ModelError, known_keys, quote
+from games.model import bet_list, describe, fr_en
 
 FORMAT = "jeton-blackjack/1"
 KEYS = ("format", "id", "family", "version", "name", "rules", "source", "bets", "decks", "dealer", "double",
@@ -149,6 +149,7 @@ class BlackjackModel:
         prog = [k for k in w if k in PROGRESSIVE]
         _need(len(prog) <= 1, "wagers: %s: one progressive table at a time (s. 21.2)" % ", ".join(prog))
         self.progressive_wager = prog[0] if prog else None
+        self.progressive = None  # no jackpot meter (s. 91: firmware/startup.py asks every game); s. 21.2 pays are fixed
         # whole credits: every pay of every wager at every bet, and insurance at half the wager (s. 25(1))
         for k in self.pays:
             for a in self.pays[k]:

@@ -10,10 +10,11 @@
 import gc
 import json
 
-from devtest import raises, tmpdir, rmtree, MICROPYTHON
-from games.blackjack import BlackjackGame, total, MOVES, DECISION
-from games.blackjack_model import BlackjackModel, ModelError, most_cards
+from devtest import MICROPYTHON, raises, rmtree, tmpdir
+
+from games.blackjack import DECISION, MOVES, BlackjackGame, total
 from games.blackjack_check import check, side_return
+from games.blackjack_model import BlackjackModel, ModelError, most_cards
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -405,17 +406,18 @@ def test_side_returns_on_the_device_are_the_published_ones():
     assert n * 311 == 3 * 96 * d
 
 
-def test_the_cabinet_is_not_offered_a_table_game_before_it_plays_one():
-    # games.certificate.check is the firmware's boot check: a blackjack model is disabled there, named,
-    # until the cabinet's integration asks for table games (before: certified, and its first round
-    # faulted at every resume, a board-reset loop)
+def test_the_firmware_boot_check_certifies_it_and_reads_what_the_boot_asks():
+    # games.certificate.check is the firmware's boot check (it dispatches here); firmware/startup.py
+    # then asks every certified game its progressive (a reel game's jackpot meter: none here, s. 21.2's
+    # pays are fixed) and its kind (a card game: offered under vlt, S-13.1, r. 7, s. 3), and disables a
+    # game it has no play flow for by name (tests/host/test_e2e_games.py)
+    from firmware import jurisdiction
     from games import certificate
 
     ok, reason, game = certificate.check("games/models/blackjack-1d-94.json", "games/certs/blackjack-1d-94.json")
-    assert not ok and game is None and reason == "blackjack-1d-94: " + certificate.NOT_PLAYED, reason
-    ok, reason, game = certificate.check("games/models/blackjack-1d-94.json", "games/certs/blackjack-1d-94.json",
-                                         tables=True)
     assert ok and game.id == "blackjack-1d-94", reason
+    assert game.m.progressive is None and game.kind == "cards"
+    assert jurisdiction.check_kind("vlt", game.kind) is None
 
 
 def test_a_lying_or_sub_floor_certificate_is_refused_by_wager():
@@ -430,7 +432,7 @@ def test_a_lying_or_sub_floor_certificate_is_refused_by_wager():
         assert not ok and "over_13" in reason and "recomputed" in reason, reason
         # the sevens of one deck (60.181 %): a certificate telling the truth names the wager
         with open("tests/fixtures/blackjack-1d-sevens-60.json") as f:
-            from games.canon import math_hash
+            from rng.crypto.canon import math_hash
             h = math_hash(json.load(f))
         cert = {"id": "blackjack-1d-sevens-60", "math_hash": h,
                 "rtp": {"main": {"2": "99/100", "4": "99/100"}, "sevens": {"2": "13/20", "4": "13/20"}},
@@ -450,7 +452,7 @@ def test_a_lying_or_sub_floor_certificate_is_refused_by_wager():
             json.dump(m, f)
         with open("games/certs/blackjack-1d-94.json") as f:
             cert = json.load(f)
-        from games.canon import math_hash
+        from rng.crypto.canon import math_hash
         cert["math_hash"] = math_hash(m)
         for key in ("rtp", "strategy_rtp"):
             cert[key]["progressive_1"] = {str(b): "102482/162435" for b in m["bets"]}
@@ -478,6 +480,6 @@ def test_one_round_fits_a_small_heap():
         churn = max(churn, gc.mem_alloc() - before)
         gc.collect()
         live = max(live, gc.mem_alloc() - before)
-        o = None
+        del o  # the next round's measure starts without this one's outcome
     print("blackjack 8 decks: a round allocates %d bytes, its outcome keeps %d" % (churn, live))
     assert churn < 20 * 1024 and live < 4 * 1024, (churn, live)

@@ -9,11 +9,8 @@
 # source in the same heap (issue 13) it passed in 120 KB. The strict model reader and the model's
 # bounds (games/model_json.py, games/limits.py, issue 23.10) are 15 KB more bytecode compiled from
 # source (frozen into flash on a board): it passes in 140 KB and fails at 136 KB; 152K keeps 12 KB
-# of margin and still fails the old check. With blackjack's four models and its engine, model and
-# boot check compiled from source in the same heap (issue 26: some 30 KB of bytecode, frozen into
-# flash on a board) it passes in 192 KB and fails at 184 KB (trefle-85 already failed at 152K and
-# 176K: the listing and the heap's layout); 208K keeps 16 KB of margin.
-# mp-heap: 208K
+# of margin and still fails the old check.
+# mp-heap: 152K
 import gc
 import os
 
@@ -23,23 +20,25 @@ SHIPPED = ("aurore-85", "aurore-88", "aurore-93", "keno-classique-88", "keno-cla
            "keno-etoile-86", "keno-etoile-90", "sept-royal-84", "sept-royal-87", "sept-royal-91",
            "skeleton-88", "trefle-85", "trefle-90", "trefle-94", "tricolore-88", "tricolore-92",
            "deuces-wild-99", "deuces-wild-98", "double-bonus-99", "double-bonus-96", "jacks-96", "jacks-98",
-           "joker-poker-99", "joker-poker-96",  # video poker (issue 13)
-           "blackjack-1d-94", "blackjack-6d-88", "blackjack-8d-90", "multi-action-6d-99")  # blackjack (issue 26)
+           "joker-poker-99", "joker-poker-96")  # video poker (issue 13)
+# the table games (issue 26) in their own process and heap: tests/device/test_games_table_bootmem.py
+TABLE = ("roulette-simple-97", "roulette-americaine-92", "roulette-double-87", "craps-83", "sicbo-83",
+         "roue-fortune-85", "baccarat-85", "baccarat-mini-85",
+         "blackjack-1d-94", "blackjack-6d-88", "blackjack-8d-90", "multi-action-6d-99")
 
 
 def test_every_shipped_model_checks_in_a_small_heap():
     names = sorted(os.listdir("games/models"))
-    assert names == sorted(n + ".json" for n in SHIPPED), names  # a new model joins this test
+    assert names == sorted(n + ".json" for n in SHIPPED + TABLE), names  # a new model joins this test
     for name in SHIPPED:
         path = "games/models/%s.json" % name
         cert = "games/certs/%s.json" % name
         if name.startswith(("deuces", "double", "jacks", "joker")):
-            import games.poker_cert, games.poker  # noqa: F401,E401  (the poker code, frozen on a board, is not what a game keeps)
-        if name.startswith(("blackjack", "multi-action")):
-            import games.blackjack_check, games.blackjack  # noqa: F401,E401  (the same for blackjack's code)
+            import games.poker
+            import games.poker_cert  # noqa: F401,E401  (the poker code, frozen on a board, is not what a game keeps)
         gc.collect()
         before = heap_used()
-        ok, reason, game = check(path, cert, tables=True)  # the table games' own check (issue 26)
+        ok, reason, game = check(path, cert)
         assert ok, (name, reason)
         assert reason.startswith("ok: " + game.id), reason
         gc.collect()

@@ -23,9 +23,10 @@ import math
 import time
 from fractions import Fraction
 
-from games.blackjack_model import BlackjackModel, PAIR_ROWS, HARD_ROWS, SOFT_ROWS
-from games.blackjack_progressive import TABLES as PROGRESSIVE, colours_ok, ranks_ok
-from games.canon import math_hash
+from games.blackjack_model import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, BlackjackModel
+from games.blackjack_progressive import TABLES as PROGRESSIVE
+from games.blackjack_progressive import colours_ok, ranks_ok
+from rng.crypto.canon import math_hash
 from tools.certify import blackjack_exact as bx
 from tools.certify.core import FLOOR, frac_str
 

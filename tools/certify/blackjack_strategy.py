@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from games.blackjack_model import BlackjackModel, HARD_ROWS, PAIR_ROWS, SOFT_ROWS
+from games.blackjack_model import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, BlackjackModel
 from tools.certify.blackjack import basic_strategy
 from tools.certify.core import load_model
 

@@ -11,7 +11,9 @@ included) and the convergence of the realised return. Keno (tools/par/keno_sheet
 count and bet. Video poker (tools/par/poker_sheet.py): optimal play and the built-in strategy per
 bet level, each award's chance and part of the return, the strategy's hold patterns, checked
 against the shipped certificate. Blackjack (tools/par/blackjack_sheet.py): every wager under optimal
-play and the built-in strategy, the strategy's table, what a round risks and returns. Every figure is the certifier's (`python -m tools.certify --json`).
+play and the built-in strategy, the strategy's table, what a round risks and returns. Table games
+(tools/par/table_sheet.py): every wager at every bet level, and the by-law's wagers the model does
+not offer with their verdict. Every figure is the certifier's (`python -m tools.certify --json`).
 Each sheet opens with what a lab files it under (tools/par/filing.py: the software version, the
 source's date, the denomination), and writes long exact fractions in full at its end. --pdf also
 prints each sheet to <id>.pdf in headless Chromium (make par-pdf).
@@ -25,10 +27,10 @@ import sys
 
 from tqdm import tqdm
 
-from tools.certify import keno
+from tools.certify import keno, table
 from tools.certify.core import certify_model, load_model
 from tools.certify.poker_report import certify_poker
-from tools.par import blackjack_sheet, browser, filing, keno_sheet, poker_sheet, render, sheet
+from tools.par import blackjack_sheet, browser, filing, keno_sheet, poker_sheet, render, sheet, table_sheet
 from tools.progress import wanted
 
 
@@ -47,6 +49,9 @@ def build(path: str, epoch: int | None = None) -> tuple[dict, list[tuple]]:
 
         rep = certify_blackjack(raw)
         return rep, blackjack_sheet.blocks(rep, raw, epoch)
+    if table_sheet.is_table(raw):  # issue 26: every wager at every bet level, and the by-law's others
+        cert = table.certify(raw)
+        return cert, table_sheet.blocks(cert, raw, epoch)
     cert = certify_model(raw)
     return cert, sheet.blocks(cert, raw, epoch)
 
@@ -70,6 +75,8 @@ def save(cert: dict, blocks: list[tuple], out: str) -> str:
                 fh.write(b[2])
     if "spots" in cert:
         return keno_sheet.summary(cert)
+    if "wagers" in cert:
+        return table_sheet.summary(cert)
     if "deal_classes" in cert:
         return poker_sheet.summary(cert, poker_sheet.cert_check(cert))
     if cert.get("format") == blackjack_sheet.FORMAT:

@@ -39,9 +39,9 @@ def blocks(rep: dict, raw: dict, epoch: int | None = None) -> list[tuple]:
     for k, w in js["wagers"].items():
         for how in ("optimal", "strategy"):
             f = w[how]
+            hit = f["hit_frequency_float"]
             rows.append([k, "optimal" if how == "optimal" else "built-in", exact(f["rtp"], ex, "%s (%s): the return" % (k, how)),
-                         pct(f["rtp_float"], 4), "%s (%s)" % (one_in(1 / f["hit_frequency_float"]), pct(f["hit_frequency_float"], 3)),
-                         "%.3f" % f["std_dev"]])
+                         pct(f["rtp_float"], 4), "%s (%s)" % (one_in(1 / hit), pct(hit, 3)), "%.3f" % f["std_dev"]])
     B.append(("table", "Return of every wager", ["wager", "play", "return (exact)", "return", "hit frequency",
                                                  "σ per credit"], rows))
     for k, w in js["wagers"].items():
