@@ -75,12 +75,12 @@ def save(cert: dict, blocks: list[tuple], out: str) -> str:
                 fh.write(b[2])
     if "spots" in cert:
         return keno_sheet.summary(cert)
+    if cert.get("format") == blackjack_sheet.FORMAT:  # before the table games': its report has wagers too
+        return blackjack_sheet.summary(cert)
     if "wagers" in cert:
         return table_sheet.summary(cert)
     if "deal_classes" in cert:
         return poker_sheet.summary(cert, poker_sheet.cert_check(cert))
-    if cert.get("format") == blackjack_sheet.FORMAT:
-        return blackjack_sheet.summary(cert)
     return f"{ident}: " + ", ".join(f"bet {b} {float(f.rtp) * 100:.4f} % (hit 1 in {1 / float(f.hit):.2f},"
                                     f" σ {f.std_dev:.2f})" for b, f in cert["bets"].items())
 
