@@ -25,7 +25,7 @@ from firmware import eventlog
 from firmware.books import now
 from firmware.critmem import CriticalMemory
 
-SEC_BASE = 69632  # 68 KB: the ledger's memory fits below (firmware/ledger.py LAYOUT: ~65 KB); a 128 KB part
+SEC_BASE = 69632  # 68 KB: the ledger's memory fits below (tests/device/test_firmware_sizes.py; docs/nvram.md)
 ACCOUNTS_SIZE = 1280  # 8 accounts as JSON (firmware/accounts.py), ~125 bytes each
 PER_CHUNK = eventlog.PER_CHUNK  # the same ring as the event log's (eventlog.ring)
 RECORD = eventlog.RECORD

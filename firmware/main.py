@@ -18,8 +18,8 @@ def _add_root():
 
 _add_root()
 
-# the ledger's critical memory needs ~62 KB (firmware/ledger.py LAYOUT), the security memory above it
-# ~55 KB (firmware/audit.py SEC_BASE): a 128 KB FRAM part
+# the ledger's, the security and the coupon memories' layouts placed one above the other (their sizes:
+# docs/nvram.md's map, written by python -m tools.nvram_map): a 128 KB FRAM part
 NVRAM_SIZE = 131072
 # --profile: the board profile the firmware boots as on the emulated board: "emulated" (every wire),
 # or a real board's profile, whose wires only it gets (board/emulated.py Board, `profile`)

@@ -224,7 +224,7 @@ def open_accounts(board, cab, ledger, audit):
 
 def open_printer(board, cab, ledger, audit=None):
     """A coupon jurisdiction (vlt) pays by coupon only: its printer (board/printer_epic.py) and its
-    coupon memory, opened even when the books are in a RAM error (after the technician's RAM clear
+    coupon memory, opened even when the books are in a RAM error (after the administrator's RAM clear
     the cabinet pays by coupon again, and a coupon owed before it still prints)."""
     try:
         cab.jurisdiction = jurisdiction.profile(config.JURISDICTION)

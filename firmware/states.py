@@ -8,7 +8,7 @@
 # cabinet "in" a state its books contradict.
 
 # States, highest priority first.
-RAMERROR = "ramerror"  # critical memory unrecoverable: only a technician's RAM clear
+RAMERROR = "ramerror"  # critical memory unrecoverable: only an administrator's RAM clear (console_access.RIGHTS)
 HANDPAY = "handpay"  # a cash-out waits for the attendant to pay it by hand
 JACKPOT = "jackpot"  # a win at or above the jackpot limit (or a progressive) waits for the attendant
 PAYOUT = "payout"  # the hopper is paying, or a coupon is owed
@@ -102,7 +102,7 @@ TABLE = {
     (SPIN, CASHOUT): "keep_cashout",
     (SPIN, KEY): "attendant_key",
     (SPIN, HOST_ENABLE): "host_enable",
-    # service: the audit key on and nothing owed: the technician's test game and RAM clear
+    # service: the audit key on and nothing owed: the technician's test game and the administrator's RAM clear
     (SERVICE, CASHOUT): "cashout_by_hand",
     (SERVICE, KEY): "attendant_key",
     (SERVICE, TEST): "play_test_game",

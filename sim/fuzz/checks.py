@@ -183,7 +183,7 @@ class Checks:
         oracle.hard_meters(want, got, self.step_kind)
 
     def _ram_clear(self) -> None:
-        """The technician's RAM clear after a detected corruption: the model starts again from zero."""
+        """The administrator's RAM clear after a detected corruption: the model starts again from zero."""
         rig = self.rig
         rig.panel.set_pin("key_audit", 1)
         time.sleep(0.1)  # past the key's debounce
