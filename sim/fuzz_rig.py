@@ -30,6 +30,7 @@ from firmware.ledger import open_memory
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.cctalk_bills import BillValidatorPeer
 from sim.cctalk_hopper import HopperPeer
+from sim.critmem_live import live_ranges
 from sim.harness import FirmwareProcess, PanelLink, keep_log_room, sign_in, system_validation
 from sim.meter_monitor import MeterMonitor
 from sim.printer import PrinterPeer
@@ -252,7 +253,7 @@ class Rig:
             secret = SecretFile(str(self.state / "secret"), None).read()
             mem = open_memory(nv, secret, CounterFile(str(self.state / "counter")))
             mem.open()
-            return mem.live_ranges()
+            return live_ranges(mem)
         finally:
             nv.close()
 
