@@ -9,7 +9,7 @@ import binascii
 import hashlib
 
 from firmware import signature
-from firmware.program import feed
+from firmware.image_hmac import feed
 
 SUMS = "SHA256SUMS"
 SIG = "SHA256SUMS.sig"

@@ -400,11 +400,11 @@ class Console(AccessCommands):
         self.say("critical memory cleared; meters start at zero")
 
     def cmd_verify(self, args):
-        from firmware import program
+        from firmware import image_hmac
 
         if len(args) != 1:
             raise ValueError("usage: verify SEED (2 to 64 hex digits)")
-        digest, n = program.mac(self.cab.board, program.parse_seed(args[0]))
+        digest, n = image_hmac.mac(self.cab.board, image_hmac.parse_seed(args[0]))
         text = "".join("%02x" % b for b in digest)
         self.say("hmac-sha256 %s over %d bytes of the firmware image" % (text, n))
         if self.cab.ledger.st is not None:
