@@ -1,4 +1,4 @@
-# Notes in the books (firmware/bills.py drives the validator). A note held in escrow is committed
+# Notes in the books (firmware/bill_in.py drives the validator). A note held in escrow is committed
 # as pending, with what it will credit and the validator's event counter at its escrow event, BEFORE
 # the validator is told to stack it; the stacked event credits that amount, clears the pending note
 # and moves the counter in ONE commit. After any restart the counter says which buffered events are

@@ -3,16 +3,16 @@
 # ledger.settle (NVRAM) -> display -> cash-out -> hopper or hand pay (NVRAM).
 #
 # Its states, the events it takes and what each does are the table in firmware/states.py. It is
-# split by concept: money in (firmware/coins.py), play (firmware/play.py), money out
-# (firmware/payout.py); here: the state, boot, tilts, doors and keys, meters, display, the loop.
+# split by concept: money in (firmware/coin_in.py), play (firmware/play.py), money out
+# (firmware/hopper_out.py); here: the state, boot, tilts, doors and keys, meters, display, the loop.
 from board.cctalk import CcTalkError
 from board.doors import Doors
 from board.switches import Button
 from firmware import config, jurisdiction, states
 from firmware.books import AuditError
-from firmware.coins import CoinIn
+from firmware.coin_in import CoinIn
 from firmware.coupon_out import CouponOut
-from firmware.payout import HopperOut
+from firmware.hopper_out import HopperOut
 from firmware.play import GamePlay, played
 from firmware.play_keno import KenoPlay, is_keno
 from firmware.play_poker import PokerPlay, is_poker
@@ -85,7 +85,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         self.progressive = None  # firmware.progressive.Progressive for the game played, if any
         self.reopen_rng = None  # () -> (gen, failure); None: a fresh open_rng() on this board
         self.audit = None  # firmware/audit.py Audit: the security log, when the part holds one
-        self.bills = None  # firmware/bills.py BillIn, when the jurisdiction profile takes notes
+        self.bills = None  # firmware/bill_in.py BillIn, when the jurisdiction profile takes notes
         self.printer = None  # board.printer_epic.Printer under a coupon jurisdiction (vlt): cash-out by coupon
         self.coupons = None  # firmware/coupon_store.py CouponStore, with the printer
         self.jurisdiction = None  # firmware/jurisdiction.py profile
@@ -272,7 +272,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         self.show()
 
     def settle_note(self, stacked, who="-"):
-        """The attendant's word on the note of unknown fate (firmware/bills.py), once the cash box is
+        """The attendant's word on the note of unknown fate (firmware/bill_in.py), once the cash box is
         counted: stacked (credited, bill_in) or returned (nothing credited); the note tilt goes."""
         u = self.ledger.settle_note(stacked, who)
         self.log("note %s (%d credits) settled by %s: %s" % (u["id"], u["k"], who, "stacked" if stacked else "returned"))

@@ -427,7 +427,7 @@ class Console(AccessCommands):
         console_coupons.reprint(self, args)
 
     def cmd_note(self, args):
-        """The note whose fate the firmware could not prove (firmware/bills.py), and the attendant's
+        """The note whose fate the firmware could not prove (firmware/bill_in.py), and the attendant's
         settlement of it through the state table (states.NOTE): logged here and in the event log."""
         from firmware import states
 

@@ -247,7 +247,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         """What the books still owe a player, or None: "lock" (a hand pay or jackpot), "payout" (the
         hopper paying), "coupon" (committed, not yet issued), "game" (a wager not yet settled, a
         dealt hand, reels turning), "note" (in escrow), "unknown note" (its fate not proved: the
-        attendant settles it, firmware/bills.py), "credits", "tournament" (one running: an
+        attendant settles it, firmware/bill_in.py), "credits", "tournament" (one running: an
         entry's games, the prize pool). firmware/states.py: a RAM clear is taken only when this is
         None (or in a RAM error), so nothing but a coupon or a payout ever erases credits."""
         st = self.st

@@ -361,7 +361,7 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
                 log("meter %s: stroke cut by the power loss, driven again" % name)
     if ledger.st is not None and jurisdiction.PROFILES[config.JURISDICTION]["bills"]:
         from board.bill_cctalk import BillValidator
-        from firmware.bills import BillIn
+        from firmware.bill_in import BillIn
 
         cab.bills = BillIn(BillValidator(bus), ledger, config, log)  # same ccTalk bus, address 40
     cab.offered = offered

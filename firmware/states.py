@@ -118,7 +118,7 @@ TABLE = {
     # tilt: a fault stops play and money in; credits are still cashed out
     (TILT, CASHOUT): "cashout",
     (TILT, KEY): "attendant_key",
-    # a note of unknown fate (firmware/bills.py) is the "note" tilt, which the reset key cannot clear:
+    # a note of unknown fate (firmware/bill_in.py) is the "note" tilt, which the reset key cannot clear:
     # it cannot say stacked or returned. The attendant settles it, cash box counted, doors open or
     # shut; never while reels turn, a payout runs or a lock waits (those end first)
     (TILT, NOTE): "settle_note",

@@ -214,7 +214,7 @@ class Rig:
         return True
 
     def attend_note(self, base_cents: int = 0) -> tuple[dict | None, str | None]:
-        """A note of unknown fate (firmware/bills.py), settled as the attendant who counts the cash
+        """A note of unknown fate (firmware/bill_in.py), settled as the attendant who counts the cash
         box would: the stacker's notes (less base_cents, what it held at the last RAM clear) against
         bill_in: one note's worth more is "stacked", the same is "returned". Returns (the note, the
         word typed), (None, None) when none stands, or (note, None) when the cash box matches neither

@@ -311,8 +311,8 @@ def test_a_replaced_mpy_is_refused(tmp_path: Path, mpy_rig: Path) -> None:
 
 
 def test_one_byte_of_an_mpy(tmp_path: Path, mpy_rig: Path) -> None:
-    flip(mpy_rig / "firmware" / "payout.mpy", 40)
-    assert mpy_refused(tmp_path) == "mpy/firmware/payout.mpy: SHA-256 differs from the signed manifest"
+    flip(mpy_rig / "firmware" / "hopper_out.mpy", 40)
+    assert mpy_refused(tmp_path) == "mpy/firmware/hopper_out.mpy: SHA-256 differs from the signed manifest"
 
 
 def test_an_mpy_added(tmp_path: Path, mpy_rig: Path) -> None:

@@ -16,11 +16,6 @@ from board.cctalk import CcTalkError
 from board.compat import ticks_add, ticks_diff
 
 
-def payout_credits(config):
-    """Credits one coin from the hopper is worth (config.PAYOUT_COIN: (identity, cents))."""
-    return config.PAYOUT_COIN[1] // config.DENOM_CENTS
-
-
 class CoinIn:
     def __init__(self, acceptor, ledger, config, log):
         self.acceptor = acceptor

@@ -7,9 +7,13 @@ from board.compat import ticks_add, ticks_diff
 from board.hopper_cctalk import HopperError
 from firmware import config
 from firmware.books import AuditError
-from firmware.coins import payout_credits
 
 HOPPER_RETRY_MS = 5000
+
+
+def payout_credits(config):
+    """Credits one coin from the hopper is worth (config.PAYOUT_COIN: (identity, cents))."""
+    return config.PAYOUT_COIN[1] // config.DENOM_CENTS
 
 
 class HopperOut:
