@@ -22,7 +22,7 @@ import struct
 
 from board.compat import const, ticks_diff
 from firmware import eventlog
-from firmware.books import now
+from firmware.clock import now
 from firmware.critmem import CriticalMemory
 
 SEC_BASE = 69632  # 68 KB: the ledger's memory fits below (firmware/ledger.py LAYOUT: ~65 KB); a 128 KB part

@@ -11,7 +11,7 @@
 # (credits); self-audit: bill_unproven_credits == settled stacked + settled returned + the one standing.
 # Mixed into firmware.ledger.Ledger.
 from firmware import eventlog
-from firmware.books import now
+from firmware.clock import now
 
 WHY_TEXT = 48  # an unknown note's reason, cut on entry: the state block's size is bounded
 

@@ -9,7 +9,7 @@ from board.cctalk import CcTalkError
 from board.doors import Doors
 from board.switches import Button
 from firmware import config, jurisdiction, states
-from firmware.books import AuditError
+from firmware.audit_error import AuditError
 from firmware.coin_in import CoinIn
 from firmware.coupon_out import CouponOut
 from firmware.hopper_out import HopperOut

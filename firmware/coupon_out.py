@@ -6,7 +6,7 @@
 # the coupon's text are imported there, so a casino cabinet's heap does not hold them.
 from board.compat import ticks_add, ticks_diff
 from firmware import config
-from firmware.books import AuditError
+from firmware.audit_error import AuditError
 
 PRINTER_POLL_MS = 150  # while a coupon is owed or printing
 PRINTER_IDLE_MS = 2000  # otherwise: paper low, head open and the like are still seen
@@ -50,7 +50,7 @@ class CouponOut:
             self.log("%s refused: %s" % (why, refused))
             self.coupon_condition()
             return
-        from firmware.books import now
+        from firmware.clock import now
 
         try:
             rec = store.draft(credits, credits * config.DENOM_CENTS, now(), why)

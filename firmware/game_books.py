@@ -9,8 +9,11 @@
 import json
 
 from firmware import eventlog
-from firmware.books import RECALL, AuditError, now
+from firmware.audit_error import AuditError
+from firmware.clock import now
 from firmware.recall import digest
+
+RECALL = 10  # games kept for recall: the books' blocks g0 .. g9 (firmware/ledger.py LAYOUT)
 
 
 class GameBooks:

@@ -6,7 +6,7 @@ from board.cctalk import CcTalkError
 from board.compat import ticks_add, ticks_diff
 from board.hopper_cctalk import HopperError
 from firmware import config
-from firmware.books import AuditError
+from firmware.audit_error import AuditError
 
 HOPPER_RETRY_MS = 5000
 

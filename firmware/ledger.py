@@ -24,10 +24,11 @@ import json
 
 from firmware import eventlog
 from firmware.bill_books import BillBooks
-from firmware.books import RECALL, AuditError, now
+from firmware.audit_error import AuditError
+from firmware.clock import now
 from firmware.coupon_books import CouponBooks
 from firmware.critmem import CriticalMemory
-from firmware.game_books import GameBooks
+from firmware.game_books import RECALL, GameBooks
 from firmware.payout_books import PayoutBooks
 from firmware.tournament_books import TournamentBooks
 

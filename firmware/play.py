@@ -4,7 +4,7 @@
 # firmware.cabinet.Cabinet; the books it commits to are firmware/game_books.py.
 from board.compat import ticks_add, ticks_diff
 from firmware import config, jurisdiction
-from firmware.books import AuditError
+from firmware.audit_error import AuditError
 from firmware.play_keno import is_keno
 from firmware.play_poker import is_poker
 from rng import RngFailure

@@ -4,7 +4,8 @@
 import json
 
 from firmware import tournament
-from firmware.books import RECALL, now
+from firmware.clock import now
+from firmware.game_books import RECALL
 from firmware.recall import digest
 
 

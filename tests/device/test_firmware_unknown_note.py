@@ -9,7 +9,7 @@ import json
 from devtest import raises
 from fakes_cabinet import coins, press, steps
 from firmware import states
-from firmware.books import AuditError
+from firmware.audit_error import AuditError
 from test_firmware_console import console, run
 
 
