@@ -4,7 +4,7 @@
 # prize; a power cut at every NVRAM write of a progressive hit pays it exactly once. Real Cabinet and
 # Ledger over the fake board, the in-memory coupon printer; the game's draw replaced by the outcome a
 # test needs (a doctored model or state: what no certified game can do).
-# mp-heap: 640K  (as test_firmware_coupons.py: the fake board's 68 KB NVRAM image, a model, the printer)
+# mp-heap: 640K  (as test_firmware_coupon_cashout.py: the fake board's 68 KB NVRAM image, a model, the printer)
 import gc
 
 import rng

@@ -1,0 +1,64 @@
+# A cabinet powered on and off over one NVRAM part, as firmware/startup.py boots it (a new Ledger
+# and Cabinet on the same NVRAM: nothing kept from RAM), for the device tests of what a power cycle
+# keeps and what is found afresh (issue 9). Helpers only, no tests here; both runtimes.
+import gc
+
+import rng
+from fakes_cabinet import Acceptor, Board
+from fakes_firmware import RamNvram, memory, wiped
+from firmware.cabinet import Cabinet
+from firmware.ledger import Ledger
+from games import load
+
+SEPT = "games/models/sept-royal-88.json"  # bets 1, 2, 3
+TREFLE = "games/models/trefle-90.json"  # bets 5, 10, 25: a fresh ledger's bet is not one of them
+
+
+class LedgerStore:
+    """The EM meters' record kept in the ledger's critical memory, as firmware.startup wires it."""
+
+    def __init__(self, led):
+        self.load = led.em_state
+        self.save = led.save_em_state
+
+
+def gen():
+    return rng.open_generator(rng.open_source("emulated"))
+
+
+def power_on(board, model=SEPT, g="fresh", acc=None):
+    """Boot on the board's NVRAM as firmware.startup does: ledger, cabinet, resume."""
+    gc.collect()  # a board boots on a fresh heap: what the last boot left is garbage
+    led = Ledger(memory(board.nvram))
+    led.open()
+    game = load(model) if model else None
+    cab = Cabinet(board, led, game, gen() if g == "fresh" else g, acc or Acceptor(), log=lambda m: None)
+    cab.resume()
+    cab.step(0)
+    return cab
+
+
+NVRAM = RamNvram(69632)  # one part, wiped for each test: made while the heap is in one piece
+
+
+def new_board():
+    gc.collect()
+    return Board(wiped(NVRAM))
+
+
+def steps(cab, n=30):
+    for _ in range(n):
+        cab.step(10)
+
+
+def coins(cab, n):
+    for _ in range(n):
+        cab.acceptor.push("coin", 1, 1)
+    steps(cab, 12)
+
+
+def press(cab, name, hold=60):
+    cab.board.pins[name].value(1)
+    steps(cab, hold // 10)
+    cab.board.pins[name].value(0)
+    steps(cab, 8)
