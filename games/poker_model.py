@@ -3,6 +3,8 @@
 # engine (games/poker.py) and the host certifier (tools/certify/poker.py).
 # Cards are codes 0..51 = rank * 4 + suit (rank 0 = two ... 12 = ace), 52 = the joker.
 
+from games.model import ModelError  # one error for every model format
+
 FORMAT = "jeton-poker/1"
 RANKS = "23456789TJQKA"
 JOKER = 52
@@ -28,10 +30,6 @@ PAIR = 11
 HANDS = ("royal_flush", "four_wild", "wild_royal_flush", "five_of_a_kind", "straight_flush",
          "four_of_a_kind", "full_house", "flush", "straight", "three_of_a_kind", "two_pair", "pair")
 ALL_RANKS = 0x1FFF
-
-
-class ModelError(ValueError):
-    pass
 
 
 def _need(cond, msg):

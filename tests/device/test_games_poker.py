@@ -9,7 +9,8 @@ from devtest import raises
 from games.poker import PokerGame, card_name
 from games.poker_hand import award
 from games.poker_hold import pattern
-from games.poker_model import PokerModel, ModelError
+from games.model import ModelError
+from games.poker_model import PokerModel
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
