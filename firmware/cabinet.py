@@ -8,9 +8,10 @@
 from board.cctalk import CcTalkError
 from board.doors import Doors
 from board.switches import Button
-from firmware import config, jurisdiction, states
+from firmware import jurisdiction, states
 from firmware.audit_error import AuditError
 from firmware.coin_in import CoinIn
+from firmware.config import Config
 from firmware.coupon_out import CouponOut
 from firmware.hopper_out import HopperOut
 from firmware.play import GamePlay, played
@@ -56,7 +57,8 @@ SECURITY_TILTS = ("software", "game", "config")
 
 
 class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
-    def __init__(self, board, ledger, game, gen, acceptor, log=print):
+    def __init__(self, board, ledger, game, gen, acceptor, log=print, config=None):
+        self.config = config if config is not None else Config()  # firmware/config.py: what it runs under
         self.board = board
         self.ledger = ledger
         self.game = game
@@ -69,7 +71,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         self.win = 0
         self.reels = None
         self.message = None  # (id, args...): the player's message, translated by the screen (docs/screen.md)
-        self.coins = CoinIn(acceptor, ledger, config, log)  # money in: polling, identities, credits
+        self.coins = CoinIn(acceptor, ledger, self.config, log)  # money in: polling, identities, credits
         self.buttons = {}
         for name in ("bet_one", "bet_max", "play", "cashout"):
             self.buttons[name] = Button(board.pin(name), clock=board.ticks_ms)
@@ -231,7 +233,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
     # --- money in ---------------------------------------------------------------------------------
     def want_money(self):
         # a note of unknown fate stops money in at once, even while reels turn (spin outranks its tilt)
-        return self.state in states.MONEY_STATES and self.ledger.credits < config.CREDIT_LIMIT \
+        return self.state in states.MONEY_STATES and self.ledger.credits < self.config.CREDIT_LIMIT \
             and self.ledger.bill_unknown is None
 
     def service_acceptor(self):
@@ -283,7 +285,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         if self.reopen_rng is not None:
             gen, failure = self.reopen_rng()
         else:
-            gen, failure = open_rng(self.board, self.ledger, config.MACHINE_ID)
+            gen, failure = open_rng(self.board, self.ledger, self.config.MACHINE_ID)
         if failure is not None:
             self.log("rng still failing: %s" % failure)
             return False
@@ -337,7 +339,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         else:
             t = self.tilts
             why = "by %s, audit key, nothing owed%s" % (who, "; tilt " + " ".join(sorted(t)) if t else "")
-        self.ledger.format(("ramclear", why), [config.JURISDICTION, config.DENOM_CENTS])  # the basis it runs under
+        self.ledger.format(("ramclear", why), [self.config.JURISDICTION, self.config.DENOM_CENTS])  # the basis it runs under
         if self.audit is not None:
             self.audit.record(who, "ramclear", why)
         self.ram_error = None
@@ -426,7 +428,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             # the certified model's own text, games.ReelGame.describe, in both languages)
             "rules": self.game.id if self.game and st == states.IDLE else None,
             "id": self.game.id if self.game else None,  # the certified model: symbol names, pay table
-            "cents": config.DENOM_CENTS,  # one credit's value: the screen shows dollars too
+            "cents": self.config.DENOM_CENTS,  # one credit's value: the screen shows dollars too
             "hand": self.hand_screen(),  # video poker: the cards held, and a hand waiting for DRAW
             "outcome": self.played if st != "spin" else None,  # its bet and winning lines, once the reels stop
             "limits": self._limits(),  # the profile's bet and prize limits in cents (vlt), for the player's words
@@ -451,7 +453,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
 
     def _limits(self):
         # why a game or a bet is refused, in the player's words with the figures (docs/screen.md)
-        p = jurisdiction.PROFILES.get(config.JURISDICTION)
+        p = jurisdiction.PROFILES.get(self.config.JURISDICTION)
         if not p or p["max_bet_cents"] is None:
             return None
         return {"bet": p["max_bet_cents"], "prize": p["max_prize_cents"]}

@@ -17,7 +17,6 @@
 import json
 
 from board.compat import const, ticks_diff
-from firmware import config
 from firmware.console_access import AccessCommands
 
 PROMPT = b"jeton> "
@@ -195,7 +194,7 @@ class Console(AccessCommands):
                          ask[1].split()[1] if pin else None)
             self.uart.write(PROMPT)
             return
-        if self.user is not None and ticks_diff(now, self._seen) > config.SESSION_S * 1000:
+        if self.user is not None and ticks_diff(now, self._seen) > self.cab.config.SESSION_S * 1000:
             self._end("timed out")
             self.say("session timed out: log in again")
         self._seen = now
@@ -250,7 +249,7 @@ class Console(AccessCommands):
             return
         from firmware import console_read
 
-        for line in console_read.meters(snap, config.DENOM_CENTS):
+        for line in console_read.meters(snap, self.cab.config.DENOM_CENTS):
             self.say(line)
 
     def cmd_state(self, args):
@@ -332,7 +331,7 @@ class Console(AccessCommands):
         if args and args[0] == "json":
             # streamed: the records are already JSON in NVRAM; no big string in a small heap
             w = self.uart.write
-            w(('{"machine": %s, "games": [' % json.dumps(config.MACHINE_ID)).encode())
+            w(('{"machine": %s, "games": [' % json.dumps(self.cab.config.MACHINE_ID)).encode())
             for i, name in enumerate(led.recall_blocks()):
                 if i:
                     w(b", ")
@@ -468,13 +467,13 @@ class Console(AccessCommands):
         if p is not None and self.cab.ledger.st is not None:
             from firmware import console_read
 
-            self.say(console_read.progressive(self.cab.game, p, self.cab.ledger.st, lang))
+            self.say(console_read.progressive(self.cab.game, p, self.cab.ledger.st, lang, self.cab.config.DENOM_CENTS))
 
     def cmd_version(self, args):
         import sys
 
         self.say("Jeton %s on board %s, machine %s, runtime %s %s" % (
-            config.VERSION, self.cab.board.NAME, config.MACHINE_ID, sys.implementation.name,
+            self.cab.config.VERSION, self.cab.board.NAME, self.cab.config.MACHINE_ID, sys.implementation.name,
             ".".join(str(v) for v in sys.implementation.version[:3])))
 
     def cmd_hand(self, args):

@@ -5,7 +5,6 @@
 # firmware.cabinet.Cabinet. Its methods run only on a cabinet with a printer: the printer driver and
 # the coupon's text are imported there, so a casino cabinet's heap does not hold them.
 from board.compat import ticks_add, ticks_diff
-from firmware import config
 from firmware.audit_error import AuditError
 
 PRINTER_POLL_MS = 150  # while a coupon is owed or printing
@@ -53,7 +52,7 @@ class CouponOut:
         from firmware.clock import now
 
         try:
-            rec = store.draft(credits, credits * config.DENOM_CENTS, now(), why)
+            rec = store.draft(credits, credits * self.config.DENOM_CENTS, now(), why)
         except ValueError as e:  # an amount no record holds: the credits stay, the log says why
             self.log("%s refused: %s" % (why, e))
             return
@@ -81,7 +80,7 @@ class CouponOut:
         """L-6, r. 3, s. 6: credits worth the profile's amount or more are paid by coupon at once (the
         state table's COUPON event: in the credit state)."""
         limit = self.jurisdiction.get("auto_coupon_cents") if self.jurisdiction else 0
-        return bool(limit) and self.printer is not None and self.ledger.credits * config.DENOM_CENTS >= limit
+        return bool(limit) and self.printer is not None and self.ledger.credits * self.config.DENOM_CENTS >= limit
 
     def _print(self, rec, duplicate=False):
         from board.printer_epic import PrinterError
@@ -91,7 +90,7 @@ class CouponOut:
         # a DUPLICATE still in the paper path must not issue the coupon owed after it
         self._printing_seq = None if duplicate else rec["s"]
         try:
-            self.printer.print_ticket(coupon.lines(rec, config, duplicate, self.jurisdiction.get("claim_s")), rec["n"])
+            self.printer.print_ticket(coupon.lines(rec, self.config, duplicate, self.jurisdiction.get("claim_s")), rec["n"])
         except PrinterError as e:
             self.set_tilt("printer", str(e))
             return False

@@ -5,15 +5,14 @@ from board import hopper_codes
 from board.cctalk import CcTalkError
 from board.compat import ticks_add, ticks_diff
 from board.hopper_cctalk import HopperError
-from firmware import config
 from firmware.audit_error import AuditError
 
 HOPPER_RETRY_MS = 5000
 
 
-def payout_credits(config):
-    """Credits one coin from the hopper is worth (config.PAYOUT_COIN: (identity, cents))."""
-    return config.PAYOUT_COIN[1] // config.DENOM_CENTS
+def payout_credits(cfg):
+    """Credits one coin from the hopper is worth (cfg.PAYOUT_COIN: (identity, cents))."""
+    return cfg.PAYOUT_COIN[1] // cfg.DENOM_CENTS
 
 
 class HopperOut:
@@ -35,11 +34,11 @@ class HopperOut:
             self.log("cashout: no coupon printer: the credits stay")  # its config tilt says why
             return
         credits = self.ledger.credits
-        cpc = payout_credits(config)
+        cpc = payout_credits(self.config)
         coins = credits // cpc
         audited = "audit" not in self.tilts
         try:
-            if hopper and audited and self.hopper_usable() and coins and credits <= config.HOPPER_LIMIT:
+            if hopper and audited and self.hopper_usable() and coins and credits <= self.config.HOPPER_LIMIT:
                 ref = self.ledger.start_payout(coins, cpc)
                 try:
                     self.hopper.payout(coins, ref)  # saves its record (and our mark) before any coin
@@ -114,9 +113,9 @@ class HopperOut:
             h.settle()
             if kind == "payout" and unpaid:
                 self.set_tilt("hopper", "partial payout: %d coins unpaid stay as credits" % unpaid)
-            elif not self.ledger.lock and 0 < self.ledger.credits < payout_credits(config):
+            elif not self.ledger.lock and 0 < self.ledger.credits < payout_credits(self.config):
                 self.ledger.cashout(hand_pay=True)  # less than one coin left: the attendant pays it
-            self.message = ("paid", paid * payout_credits(config))
+            self.message = ("paid", paid * payout_credits(self.config))
             self.show()
         elif kind == "extra":
             self.set_tilt("hopper", "runaway: %d coins paid unasked" % a)

@@ -3,7 +3,7 @@
 # the game (s. 95), tournament entries (s. 124, 126) and the audit-mode test game. Mixed into
 # firmware.cabinet.Cabinet; the books it commits to are firmware/game_books.py.
 from board.compat import ticks_add, ticks_diff
-from firmware import config, jurisdiction
+from firmware import jurisdiction
 from firmware.audit_error import AuditError
 from firmware.play_keno import is_keno
 from firmware.play_poker import is_poker
@@ -58,7 +58,7 @@ class GamePlay:
                 self.set_tilt("audit", str(e))
                 return
         bet = self.offered_bet()
-        refused = jurisdiction.check_wager(config.JURISDICTION, config.DENOM_CENTS, bet)
+        refused = jurisdiction.check_wager(self.config.JURISDICTION, self.config.DENOM_CENTS, bet)
         if refused:  # again on every wager: nothing is committed (firmware/jurisdiction.py)
             self.ledger.event("bet-refused", refused)
             self.message = ("bet_refused",)
@@ -103,7 +103,7 @@ class GamePlay:
             fixed = p.hit(outcome)
             if fixed:
                 award += p.amount(self.ledger.st) - fixed
-        return jurisdiction.check_prize(config.JURISDICTION, config.DENOM_CENTS, award)
+        return jurisdiction.check_prize(self.config.JURISDICTION, self.config.DENOM_CENTS, award)
 
     def _settle(self, outcome):
         why = self._prize_refused(outcome)
@@ -117,15 +117,15 @@ class GamePlay:
             self.log("TILT prize: %s" % why)
             self.win = 0  # nothing of this outcome was committed: nothing of it is shown
             return
-        spin = config.SPIN_MS > 0 and not self.ledger.session
+        spin = self.config.SPIN_MS > 0 and not self.ledger.session
         # L-6, r. 3, s. 7: where only a coupon pays (vlt) no win locks for a hand pay; it is credited
         coupon = self.jurisdiction is not None and self.jurisdiction.get("payout") == "coupon"
-        self.ledger.settle(outcome, self.game.id, 0 if coupon else config.JACKPOT_LIMIT, self.progressive, spin)
+        self.ledger.settle(outcome, self.game.id, 0 if coupon else self.config.JACKPOT_LIMIT, self.progressive, spin)
         self.reels = outcome.window
         self.played = played(self.game, outcome)
         if spin:
             self.win = 0  # shown when the reels stop
-            self._spin_end = ticks_add(self.board.ticks_ms(), config.SPIN_MS)
+            self._spin_end = ticks_add(self.board.ticks_ms(), self.config.SPIN_MS)
         else:
             self.win = self.ledger.game.get("award", 0)
 

@@ -7,7 +7,7 @@ from board.cctalk import Master
 from board.coin_cctalk import CoinAcceptor
 from board.hopper_cctalk import Hopper
 from board.meters_em import EmMeters
-from firmware import config, jurisdiction
+from firmware import jurisdiction
 from firmware.accounts import LOST, Accounts
 from firmware.audit import Audit, open_security
 from firmware.cabinet import Cabinet, open_rng
@@ -87,13 +87,14 @@ def _has_uart(board, role):
     return True
 
 
-def load_games(ids, models_dir, certs_dir, ledger, log):
-    """Boot check of every offered game (s. 93): (id, ok, reason, game) each; failures are disabled."""
+def load_games(ids, models_dir, certs_dir, ledger, cfg, log):
+    """Boot check of every offered game (s. 93) under the configuration cfg's jurisdiction and
+    credit value: (id, ok, reason, game) each; failures are disabled."""
     out = []
     for gid in ids:
         ok, reason, game = check("%s/%s.json" % (models_dir, gid), "%s/%s.json" % (certs_dir, gid))
         if ok:  # the profile's limits, again at boot (firmware/jurisdiction.py): the most one game pays
-            broken = jurisdiction.check_game(config.JURISDICTION, config.DENOM_CENTS, game.bets,
+            broken = jurisdiction.check_game(cfg.JURISDICTION, cfg.DENOM_CENTS, game.bets,
                                              game.max_award, game.m.progressive)
             if broken:
                 ok, reason = False, "; ".join(broken)
@@ -104,7 +105,7 @@ def load_games(ids, models_dir, certs_dir, ledger, log):
     return out
 
 
-def open_progressive(game, certs_dir, ledger, log):
+def open_progressive(game, certs_dir, ledger, cfg, log):
     """The progressive the game's certified model declares, or None (s. 91-92 checks at boot)."""
     spec = game.m.progressive if game is not None else None
     if not spec:
@@ -113,8 +114,8 @@ def open_progressive(game, certs_dir, ledger, log):
         with open("%s/%s.json" % (certs_dir, game.id)) as f:
             math_hash = json.load(f)["math_hash"]
         # where only a coupon pays (vlt: L-6, r. 3, s. 7) a hit is credited like any win, no hand pay
-        prog = Progressive(spec, math_hash, config.PROGRESSIVE_LINK,
-                           jurisdiction.PROFILES[config.JURISDICTION]["payout"] != "coupon")
+        prog = Progressive(spec, math_hash, cfg.PROGRESSIVE_LINK,
+                           jurisdiction.PROFILES[cfg.JURISDICTION]["payout"] != "coupon")
     except (ProgressiveError, OSError, ValueError, KeyError) as e:
         log("progressive DISABLED: %s" % e)
         if ledger.st is not None:
@@ -184,7 +185,7 @@ def open_audit(board, ledger):
     return audit
 
 
-def open_accounts(board, cab, ledger, audit):
+def open_accounts(board, cab, ledger, audit, cfg):
     """The technician accounts, kept with the audit trail; None without a security memory."""
     if audit is None:
         return None
@@ -195,7 +196,7 @@ def open_accounts(board, cab, ledger, audit):
             # that is still unique to this machine, this moment and this record (not secret)
             import hashlib
 
-            h = hashlib.sha256(("%s/%d/%d/%d" % (config.MACHINE_ID, ledger.meters["power_resets"] if ledger.st
+            h = hashlib.sha256(("%s/%d/%d/%d" % (cfg.MACHINE_ID, ledger.meters["power_resets"] if ledger.st
                                                  else 0, board.ticks_ms(), audit.n)).encode())
             audit.record("-", "salt", "rng tilt: salt from machine id, power-ups, clock")
             return h.digest()[:n]
@@ -205,12 +206,12 @@ def open_accounts(board, cab, ledger, audit):
 
     try:
         accounts = Accounts(lambda: audit.mem.read("acct"), lambda raw: audit.mem.commit({"acct": raw}), random,
-                            board.ticks_ms, config.PIN_TRIES, config.PIN_LOCK_S)
+                            board.ticks_ms, cfg.PIN_TRIES, cfg.PIN_LOCK_S)
     except (ValueError, KeyError, TypeError) as e:  # unreadable accounts: as a lost memory
         log("security memory LOST: accounts: %s" % e)
         audit.reset("accounts unreadable: %s" % e, LOST)
         accounts = Accounts(lambda: LOST, lambda raw: audit.mem.commit({"acct": raw}), random,
-                            board.ticks_ms, config.PIN_TRIES, config.PIN_LOCK_S)
+                            board.ticks_ms, cfg.PIN_TRIES, cfg.PIN_LOCK_S)
     return accounts
 
 
@@ -221,7 +222,7 @@ def open_printer(board, cab, ledger, audit=None):
     from firmware import jurisdiction
 
     try:
-        cab.jurisdiction = jurisdiction.profile(config.JURISDICTION)
+        cab.jurisdiction = jurisdiction.profile(cab.config.JURISDICTION)
     except ValueError as e:
         cab.set_tilt("config", str(e))
         return
@@ -255,13 +256,15 @@ def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, j
     Returns (problems, overrides, the signed configuration as (path, bytes, signature) or None, the
     (games, models folder, certificates folder) asked for)."""
     from firmware import operator_config, settings  # given back once settled (SETTLE_ONLY)
+    from firmware.config import Config
 
     overrides = {}
     text = settings.read_file(settings_path) if settings_path else None
     if text is not None:
         parsed, problem = settings.parse(text)
         if problem:
-            return [problem], {}, None, (config.GAMES, config.MODELS_DIR, config.CERTS_DIR)
+            cfg = Config()
+            return [problem], {}, None, (cfg.GAMES, cfg.MODELS_DIR, cfg.CERTS_DIR)
         overrides = parsed
     if games:
         overrides["GAMES"] = tuple(games)
@@ -286,10 +289,9 @@ def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, j
             problems += operator_config.contradictions(fields, overrides)
             for name in operator_config.PROTECTED:
                 overrides[name] = fields[name]
-    problems += settings.check(settings.merged(config, overrides), settings.file_exists)
-    return problems, overrides, op, (overrides.get("GAMES", config.GAMES),
-                                     overrides.get("MODELS_DIR", config.MODELS_DIR),
-                                     overrides.get("CERTS_DIR", config.CERTS_DIR))
+    cfg = Config(overrides)
+    problems += settings.check(cfg, settings.file_exists)
+    return problems, overrides, op, (cfg.GAMES, cfg.MODELS_DIR, cfg.CERTS_DIR)
 
 
 # needed only to settle the configuration: given back to the heap before the games' boot check,
@@ -331,44 +333,44 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     except (RamError, ValueError, KeyError) as e:
         ram_error = str(e)
         ledger.st = None
-    problems = settle(board, ledger, problems, overrides, op, authenticate.builtin_operator(), log)
+    problems, cfg = settle(board, ledger, problems, overrides, op, authenticate.builtin_operator(), log)
     settle = None
     _release(SETTLE_ONLY)
     for p in problems:
         log("configuration: " + p)
-    gen, rng_failure = open_rng(board, ledger, config.MACHINE_ID)
+    gen, rng_failure = open_rng(board, ledger, cfg.MACHINE_ID)
     audit = open_audit(board, ledger)
     software, soft_status = authenticate_software(board, ledger, audit, log, *asked)
     # with a configuration in doubt no game is offered: which games, and from where, is part of it;
     # nor with software that is not the signed release
-    offered = [] if problems or software else load_games(config.GAMES, config.MODELS_DIR, config.CERTS_DIR, ledger, log)
+    offered = [] if problems or software else load_games(cfg.GAMES, cfg.MODELS_DIR, cfg.CERTS_DIR, ledger, cfg, log)
     playable = [g for _, ok, _, g in offered if ok]
     game = playable[0] if playable else None
     bus = Master(board.uart("cctalk"), board.idle)
-    cab = Cabinet(board, ledger, game, gen, CoinAcceptor(bus), log=log)
+    cab = Cabinet(board, ledger, game, gen, CoinAcceptor(bus), log=log, config=cfg)
     if ledger.st is not None:
         # a VLT pays by coupon only (S-13.1, r. 7, s. 4): a hopper wired on its board is never driven
-        if config.HOPPER and jurisdiction.PROFILES[config.JURISDICTION]["payout"] != "coupon":
+        if cfg.HOPPER and jurisdiction.PROFILES[cfg.JURISDICTION]["payout"] != "coupon":
             cab.hopper = Hopper(bus, _Store(ledger.hopper_record, ledger.save_hopper_record), log=log)
         names = board.meter_names()
         if names:  # a board without meter coils keeps soft meters only (cab.em stays None)
             coils = {}
             for name in names:
                 coils[name] = board.meter(name)
-            cab.em = EmMeters(coils, _Store(ledger.em_state, ledger.save_em_state), config.EM_ON_MS,
-                              config.EM_OFF_MS)
+            cab.em = EmMeters(coils, _Store(ledger.em_state, ledger.save_em_state), cfg.EM_ON_MS,
+                              cfg.EM_OFF_MS)
             for name in cab.em.recovered:
                 log("meter %s: stroke cut by the power loss, driven again" % name)
-    if ledger.st is not None and jurisdiction.PROFILES[config.JURISDICTION]["bills"]:
+    if ledger.st is not None and jurisdiction.PROFILES[cfg.JURISDICTION]["bills"]:
         from board.bill_cctalk import BillValidator
         from firmware.bill_in import BillIn
 
-        cab.bills = BillIn(BillValidator(bus), ledger, config, log)  # same ccTalk bus, address 40
+        cab.bills = BillIn(BillValidator(bus), ledger, cfg, log)  # same ccTalk bus, address 40
     cab.offered = offered
     open_printer(board, cab, ledger, audit)
-    cab.progressive = open_progressive(game, config.CERTS_DIR, ledger, log)
+    cab.progressive = open_progressive(game, cfg.CERTS_DIR, ledger, cfg, log)
     cab.audit = audit
-    cab.console = Console(board.uart("console"), cab, open_accounts(board, cab, ledger, audit), audit)
+    cab.console = Console(board.uart("console"), cab, open_accounts(board, cab, ledger, audit, cfg), audit)
     if _code_form() == "frozen":
         cab.console.release = READ_MODULES  # their code is in flash: dropped after each command
     if ledger.exceptions is not None:
@@ -387,15 +389,15 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
         if game is None and not problems and not software:
             reasons = ["%s: %s" % (gid, why) for gid, ok, why, _ in offered if not ok]
             # certified but every one over the profile's limits: the player is told so (docs/screen.md)
-            over = bool(offered) and all(jurisdiction.is_refusal(config.JURISDICTION, why) for _, _, why, _ in offered)
-            head = "no game within the %s limits to offer" % config.JURISDICTION if over else "no certified game to offer"
+            over = bool(offered) and all(jurisdiction.is_refusal(cfg.JURISDICTION, why) for _, _, why, _ in offered)
+            head = "no game within the %s limits to offer" % cfg.JURISDICTION if over else "no certified game to offer"
             cab.set_tilt("limits" if over else "game", head + (" (%s)" % "; ".join(reasons) if reasons else ""))
         cab.resume()  # with no game too: a wager committed before the reboot is refunded, never lost
     cab.show()
     log("ready " + json.dumps({"game": game.id if game else None, "credits": ledger.credits if ledger.st else None,
                                "state": cab.state, "runtime": sys.implementation.name, "heap": _heap_size(),
                                "code": _code_form(), "image": _image_id(), "software": soft_status,
-                               "jurisdiction": config.JURISDICTION}))
+                               "jurisdiction": cfg.JURISDICTION}))
     if hasattr(sys.stdout, "flush"):
         sys.stdout.flush()
     return cab

@@ -19,7 +19,7 @@ MODEL = "games/models/sept-royal-88.json"
 NVRAM = RamNvram(69632)  # one part, wiped for each test: made while the heap is in one piece
 
 
-def cabinet(gen=None):
+def cabinet(gen=None, cfg=None):
     gc.collect()
     board = Board(wiped(NVRAM))
     led = Ledger(memory(board.nvram))
@@ -27,7 +27,7 @@ def cabinet(gen=None):
     game = load(MODEL)
     acc = Acceptor()
     gen = gen or rng.open_generator(rng.open_source("emulated"))
-    cab = Cabinet(board, led, game, gen, acc, log=lambda m: None)
+    cab = Cabinet(board, led, game, gen, acc, log=lambda m: None, config=cfg)
     cab.resume()
     cab.step(0)
     return cab, board, acc

@@ -8,8 +8,11 @@ import os
 
 from devtest import rmtree, tmpdir
 from firmware import config, jurisdiction
+from firmware.config import Config
 from firmware.startup import load_games
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
+
+VLT = Config({"JURISDICTION": "vlt"})  # the defaults under the vlt profile
 
 
 def test_the_profiles_carry_the_keys_the_coupon_and_screen_helpers_read():
@@ -124,14 +127,9 @@ class _Ledger:
 
 
 def test_boot_disables_a_game_that_breaks_the_vlt_limits_and_names_the_rule():
-    was = config.JURISDICTION
     ledger = _Ledger()
     lines = []
-    try:
-        config.JURISDICTION = "vlt"
-        out = load_games(("trefle-86", "sept-royal-88"), "games/models", "games/certs", ledger, lines.append)
-    finally:
-        config.JURISDICTION = was
+    out = load_games(("trefle-86", "sept-royal-88"), "games/models", "games/certs", ledger, VLT, lines.append)
     (t, t_ok, t_why, t_game), (s, s_ok, _, s_game) = out
     assert t == "trefle-86" and not t_ok and t_game is None
     # trefle-86 bets up to 25 credits: $6.25 at 25 cents
@@ -139,19 +137,14 @@ def test_boot_disables_a_game_that_breaks_the_vlt_limits_and_names_the_rule():
     assert ledger.events[0][0] == "game-off" and "vlt maximum bet" in ledger.events[0][1]
     assert s == "sept-royal-88" and s_ok and s_game is not None
     ledger = _Ledger()
-    out = load_games(("trefle-86",), "games/models", "games/certs", ledger, lines.append)
+    out = load_games(("trefle-86",), "games/models", "games/certs", ledger, Config(), lines.append)
     assert out[0][1] and not ledger.events  # the casino profile offers it
 
 
 def test_a_refusal_by_the_limits_is_told_apart_from_a_certificate_failure():
     """firmware/startup.py: with every offered game refused by the profile's limits the tilt is
     "limits" (the player's screen says why), with any other failure it is "game"."""
-    was = config.JURISDICTION
-    try:
-        config.JURISDICTION = "vlt"
-        out = load_games(("trefle-86",), "games/models", "games/certs", _Ledger(), lambda line: None)
-    finally:
-        config.JURISDICTION = was
+    out = load_games(("trefle-86",), "games/models", "games/certs", _Ledger(), VLT, lambda line: None)
     assert jurisdiction.is_refusal("vlt", out[0][2]), out
     d = tmpdir("juris")
     try:
@@ -160,7 +153,7 @@ def test_a_refusal_by_the_limits_is_told_apart_from_a_certificate_failure():
         raw["pays"][1]["pays"]["3"][0] += 1  # BAR3's pay at bet 1: the math hash differs
         with open(d + "/sept-royal-88.json", "w") as f:
             json.dump(raw, f)
-        out = load_games(("sept-royal-88",), d, "games/certs", _Ledger(), lambda line: None)
+        out = load_games(("sept-royal-88",), d, "games/certs", _Ledger(), VLT, lambda line: None)
     finally:
         rmtree(d)
     assert not out[0][1] and not jurisdiction.is_refusal("vlt", out[0][2]), out
@@ -176,13 +169,11 @@ def _boot(juris, model, cert, gid="sept-royal-88"):
         os.mkdir(d + "/" + sub)
         with open("%s/%s/%s.json" % (d, sub, gid), "w") as f:
             json.dump(data, f)
-    was = config.JURISDICTION
     ledger = _Ledger()
     try:
-        config.JURISDICTION = juris
-        [(_, ok, why, _)] = load_games((gid,), d + "/models", d + "/certs", ledger, lambda line: None)
+        [(_, ok, why, _)] = load_games((gid,), d + "/models", d + "/certs", ledger, Config({"JURISDICTION": juris}),
+                                       lambda line: None)
     finally:
-        config.JURISDICTION = was
         rmtree(d)
     return ok, why, ledger.events
 
@@ -265,10 +256,10 @@ def test_a_keno_certificate_gives_a_maximum_for_every_spot_count():
 def test_the_setting_is_checked_like_the_others():
     from firmware import settings
 
-    probs = settings.check(settings._Merged(config, {"JURISDICTION": "vlt2"}))
+    probs = settings.check(Config({"JURISDICTION": "vlt2"}))
     assert probs == ['JURISDICTION must be one of casino, vlt, not "vlt2"'], probs
-    probs = settings.check(settings._Merged(config, {"JURISDICTION": "vlt", "DENOM_CENTS": 50,
+    probs = settings.check(Config({"JURISDICTION": "vlt", "DENOM_CENTS": 50,
                                                      "COINS": {"CA100T": 100}}))
     assert probs == ["DENOM_CENTS: vlt maximum credit value: $0.50 above $0.25 (a credit; S-13.1, r. 7, s. 7)"], probs
-    assert settings.check(settings._Merged(config, {"JURISDICTION": "vlt"})) == []
-    assert settings.check(settings._Merged(config, {"JURISDICTION": "casino", "DENOM_CENTS": 50})) == []
+    assert settings.check(Config({"JURISDICTION": "vlt"})) == []
+    assert settings.check(Config({"JURISDICTION": "casino", "DENOM_CENTS": 50})) == []
