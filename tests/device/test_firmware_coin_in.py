@@ -192,7 +192,7 @@ def test_an_acceptor_reset_reads_the_identities_again():
 
 def test_bus_failure_sets_up_again_inhibited_first():
     dev, coins, led, cab, tick, logs = rig()
-    w = coins.acceptor.bus.uart
+    w = coins.device.bus.uart
     w.devices.pop(2)  # unplugged
     tick()
     assert not coins.ok and "acceptor: timeout" in logs
