@@ -2,21 +2,22 @@
 # coin (ccTalk 229 event) -> ledger.accept -> bet -> ledger.wager (NVRAM) -> RNG -> game.play ->
 # ledger.settle (NVRAM) -> display -> cash-out -> hopper or hand pay (NVRAM).
 #
-# Its states, the events it takes and what each does are the table in firmware/states.py. It is
-# split by concept: money in (firmware/coin_in.py), play (firmware/play.py), money out
-# (firmware/hopper_out.py); here: the state, boot, tilts, doors and keys, meters, display, the loop.
-from board.cctalk import CcTalkError
+# Its states, the events it takes and what each does are the table in firmware/states.py; each
+# action the table names is a method here, which hands the work to the part that does it. The
+# cabinet is made whole at power-up (firmware/startup.py boot builds every part, Cabinet receives
+# them): the configuration (firmware/config.py Config), the game's play (firmware/play.py and its
+# families), money in (firmware/coin_in.py, firmware/bill_in.py), money out (firmware/hopper_out.py
+# or, on a coupon cabinet, firmware/coupon_out.py), the EM meters, the security log, the screen
+# (firmware/screen.py); the console and the SAS link, which need the cabinet, come in through
+# attach(). Here: the state, tilts, doors and keys, meters, the display frame, the loop.
+#
+# A part is given what it uses when it is made; what it must tell the cabinet goes through the
+# cabinet passed to its service or action as `cab`: set_tilt(kind, why), condition(kind, why),
+# disrupted(why), show(), want_money(), handle(event, *args) and the tilts.
 from board.doors import Doors
 from board.switches import Button
 from firmware import jurisdiction, states
 from firmware.audit_error import AuditError
-from firmware.coin_in import CoinIn
-from firmware.config import Config
-from firmware.coupon_out import CouponOut
-from firmware.hopper_out import HopperOut
-from firmware.play import GamePlay, played
-from firmware.play_keno import KenoPlay, is_keno
-from firmware.play_poker import PokerPlay, is_poker
 
 import rng
 from rng import RngFailure
@@ -46,7 +47,7 @@ KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 # tilts found afresh at every power-up, so never kept in critical memory: the boot check of the
 # offered games (limits: each one refused by the jurisdiction's limits), the configuration's and
 # the software's authentication (firmware/authenticate.py), the coupon memory's condition (no
-# validation id, records awaiting the system: coupon_condition), and the central system's link
+# validation id, records awaiting the system: firmware/coupon_out.py), and the central system's link
 # where the jurisdiction requires it (firmware/sas/machine.py)
 BOOT_TILTS = ("game", "limits", "config", "software", "coupons", "link")
 # tilts of a device whose fault is a physical condition read from it again at power-up, so kept in RAM
@@ -56,46 +57,51 @@ DEVICE_TILTS = ("printer",)
 SECURITY_TILTS = ("software", "game", "config")
 
 
-class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
-    def __init__(self, board, ledger, game, gen, acceptor, log=print, config=None):
-        self.config = config if config is not None else Config()  # firmware/config.py: what it runs under
+class Cabinet:
+    def __init__(self, board, ledger, config, gameplay, coins, money_out, screen, bills=None, em=None, audit=None,
+                 offered=(), open_rng=None, log=print):
         self.board = board
         self.ledger = ledger
-        self.game = game
-        self.gen = gen
-        self.acceptor = acceptor
+        self.config = config  # firmware/config.py Config: what it runs under
+        self.gameplay = gameplay  # firmware/play.py GamePlay (or its family's): the game offered, its generator
+        self.coins = coins  # firmware/coin_in.py CoinIn: money in by coin
+        self.bills = bills  # firmware/bill_in.py BillIn, when the jurisdiction profile takes notes
+        self.money_out = money_out  # firmware/hopper_out.py HopperOut, or coupon_out.py CouponOut
+        self.screen = screen  # firmware/screen.py Screen: what the parts show besides the books
+        self.em = em  # board.meters_em.EmMeters, when the board has meter coils
+        self.audit = audit  # firmware/audit.py Audit: the security log, when the part holds one
+        self.offered = offered  # (id, ok, reason, game) from the boot check
+        self._open_rng = open_rng  # () -> (gen, failure) when the rng tilt is cleared; None: open_rng() here
         self.log = log
         self.ram_error = None
         self._boot_tilts = {}  # found afresh at every power-up (game, config): never persisted
         self._cashout_asked = False  # a cash-out pressed while it must wait (reels turning, a lock)
-        self.win = 0
-        self.reels = None
-        self.message = None  # (id, args...): the player's message, translated by the screen (docs/screen.md)
-        self.coins = CoinIn(acceptor, ledger, self.config, log)  # money in: polling, identities, credits
         self.buttons = {}
         for name in ("bet_one", "bet_max", "play", "cashout"):
             self.buttons[name] = Button(board.pin(name), clock=board.ticks_ms)
         self.switches = Doors(board, clock=board.ticks_ms)  # doors and key switches, debounced levels
-        now = board.ticks_ms()
-        self.console = None
-        self._spin_end = now
-        self.hopper = None  # board.hopper_cctalk.Hopper, or None: cash-out by hand pay
-        self.hopper_ok = False
-        self._hopper_retry = now
-        self.em = None  # board.meters_em.EmMeters, when the board has meter coils
-        self.offered = []  # (id, ok, reason, game) from the boot check
-        self.progressive = None  # firmware.progressive.Progressive for the game played, if any
-        self.reopen_rng = None  # () -> (gen, failure); None: a fresh open_rng() on this board
-        self.audit = None  # firmware/audit.py Audit: the security log, when the part holds one
-        self.bills = None  # firmware/bill_in.py BillIn, when the jurisdiction profile takes notes
-        self.printer = None  # board.printer_epic.Printer under a coupon jurisdiction (vlt): cash-out by coupon
-        self.coupons = None  # firmware/coupon_store.py CouponStore, with the printer
-        self.jurisdiction = None  # firmware/jurisdiction.py profile
-        self._printer_next = now
-        self._printer_wait = None  # ticks by which a printer silent at power-up must answer, or None
-        self._printing_seq = None  # the coupon whose ticket was sent last (None: a DUPLICATE, or nothing)
+        self.console = None  # firmware/console.py Console (attach)
+        self.sas = None  # firmware/sas/machine.py SasMachine, when the board has a SAS port (attach)
         self.tested = None  # the outcome of the last test game (console 'testgame' reads it)
-        self.sas = None  # firmware/sas/machine.py SasMachine, when the board has a SAS port
+
+    def attach(self, console=None, sas=None):
+        """The console and the central system's link, made once the cabinet is (they read it)."""
+        self.console = console
+        self.sas = sas
+
+    # what the parts hold that the console, the SAS link and the display read
+    @property
+    def game(self):
+        return self.gameplay.game
+
+    @property
+    def progressive(self):
+        return self.gameplay.progressive
+
+    @property
+    def coupons(self):
+        """The coupon memory (firmware/coupon_store.py) of a coupon cabinet, else None."""
+        return self.money_out.store
 
     # --- state ------------------------------------------------------------------------------------
     @property
@@ -118,7 +124,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             return states.RAMERROR
         lock = st["lock"]
         g = st["game"]
-        return states.derive(False, lock["kind"] if lock else None, st.get("paying") or self._owed(),
+        return states.derive(False, lock["kind"] if lock else None, st.get("paying") or self.money_out.owed(),
                              g and g["phase"] == "spin",
                              self.switches.any_open(), self._boot_tilts or st.get("tilts"), self.audit_mode(),
                              st["credits"], bool(g and g["phase"] == "wager" and g.get("deck")),
@@ -157,7 +163,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         if what == "coupon":
             return "a coupon is owed: it prints first"
         if what == "game":
-            return "a dealt hand waits for the draw" if self.hand_open() else "a game is in progress"
+            return "a dealt hand waits for the draw" if self.gameplay.hand_open() else "a game is in progress"
         if what == "note":
             return "a note is in escrow"
         if what == "unknown note":
@@ -170,8 +176,8 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
 
     # --- boot -------------------------------------------------------------------------------------
     def resume(self):
-        """After power-up: a committed wager without an outcome is completed, never lost or redone;
-        doors opened while the power was off are recorded."""
+        """After power-up: doors opened while the power was off are recorded; the books audit
+        themselves; then the game's play completes a wager committed before the cut (firmware/play.py)."""
         out = []
         self.switches.check_boot(out, self.ledger.st.get("doors"), self.board.door_latch)
         for _, name, _ in out:
@@ -182,53 +188,53 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         except AuditError as e:
             self.set_tilt("audit", str(e))
             return
-        g = self.ledger.game
-        if g and g["phase"] == "wager":
-            why = self._cannot_complete(g)
-            if why:
-                # s. 95: the machine cannot finish the game it took the wager for: refunded, never lost
-                self.log("resume: %s: wager %d refunded" % (why, g["bet"]))
-                self.ledger.void(why)
-            elif g.get("deck"):
-                self.resume_hand()  # a poker hand dealt before the cut: the same cards wait
-            else:
-                self.log("resume: completing game with bet %d" % g["bet"])
-                self._draw_and_settle(g["bet"])
-            g = self.ledger.game
-        if g and g["phase"] == "spin":
-            # cut while the reels turned: nothing proves a disruption, the award is paid
-            self.ledger.conclude(self.progressive)
-            g = self.ledger.game
-        if g and g["phase"] == "done":
-            self.win = g.get("award", 0)
-            rec = self.last_recall()
-            if rec and self.game and rec["id"] == self.game.id:  # the last game again, rebuilt from its draws
-                o = self.game.evaluate(rec["bet"], rec["draws"])
-                self.reels = o.window
-                self.played = played(self.game, o)
-                self.shown_last(rec)
-        if self.game and self.ledger.bet not in self.game.bets:
-            self.ledger.set_bet(self.game.bets[0])  # a fresh machine, or the game set changed
+        self.gameplay.resume(self)
 
-    def _cannot_complete(self, g):
-        """Why a committed wager cannot be completed by this boot's game, or None."""
-        if self.game is None:
-            return "no certified game to complete it"
-        if g.get("id") not in (None, self.game.id):
-            return "game %s no longer offered" % g.get("id")
-        if g["bet"] not in self.game.bets:
-            return "bet %d not offered by %s" % (g["bet"], self.game.id)
-        if g.get("deck"):  # a dealt hand needs no generator: its draw is in the committed deck
-            return self.poker_cannot_complete(g) if is_poker(self.game) else "dealt hand, no poker game"
-        if self.gen is None:
-            return "rng failure at power-up"
-        if is_keno(self.game):
-            return self.keno_cannot_complete()
-        return None
+    # --- play (firmware/play.py: the state table's play actions, carried out by the game's play) ---------
+    def bet_one(self):
+        self.gameplay.bet_one()
+        self.show()
 
-    def last_recall(self):
-        games = self.ledger.recall()
-        return games[-1] if games else None
+    def bet_max(self):
+        self.gameplay.bet_max()
+        self.play()
+
+    def play(self):
+        self.gameplay.play(self)
+
+    def disrupted(self, why):
+        """s. 94: a player who disrupts the machine during a game gets no prize for it."""
+        self.gameplay.disrupted(why)
+
+    def play_test_game(self, bet=None):
+        """The audit key's test game (the table: AUDIT, SERVICE): a real draw through the real engine
+        that never touches the meters. The outcome is kept in self.tested for the console."""
+        outcome = self.gameplay.test_game(bet)
+        self.tested = outcome
+        self.board.display.show({"state": self.state, "test": True, "reels": outcome.window,
+                                 "win": outcome.award})
+        return outcome
+
+    def keno_spot(self, n):
+        self.gameplay.spot(self, n)
+
+    def keno_quick(self, n):
+        self.gameplay.quick(self, n)
+
+    def keno_clear(self):
+        self.gameplay.clear(self)
+
+    def toggle_hold(self, key):
+        self.gameplay.toggle_hold(key)
+        self.show()
+
+    def auto_hold(self):
+        self.gameplay.auto_hold()
+        self.show()
+
+    def draw(self):
+        self.gameplay.draw()
+        self.show()
 
     # --- money in ---------------------------------------------------------------------------------
     def want_money(self):
@@ -246,17 +252,48 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         if self.bills is not None:
             self.bills.inhibit()
 
+    # --- money out (firmware/hopper_out.py, or firmware/coupon_out.py on a coupon cabinet) -------------
+    def cashout(self, hopper=True):
+        """Credits belong to the player. The state table (firmware/states.py) says where this runs:
+        every state but a RAM error, and where a press is kept instead (keep_cashout); money out
+        pays them (by hopper where the table names this method, by hand, or by coupon)."""
+        if self.gameplay.hand_open():
+            return self.keep_cashout()  # a dealt poker hand is drawn first, even under a door or a tilt
+        self._cashout_asked = False
+        if not self.ledger.credits:
+            return
+        self.money_out.cashout(self, hopper)
+
+    def cashout_by_hand(self):
+        """A cash-out where the hopper must not pay (a door open, the audit key on): a hand pay, or
+        the coupon where only a coupon pays."""
+        self.cashout(hopper=False)
+
+    def keep_cashout(self):
+        self._cashout_asked = True  # carried out by step() once the game, payout or lock has ended
+
+    def coupon_cashout(self, why="cash-out"):
+        """The automatic coupon (the state table's COUPON event): firmware/coupon_out.py."""
+        self._cashout_asked = False
+        self.money_out.coupon_cashout(self, why)
+
+    def coupon_condition(self):
+        self.money_out.condition(self)
+
+    def reprint_coupon(self):
+        return self.money_out.reprint(self)
+
     def attendant_key(self):
         lock = self.ledger.clear_lock()
         if lock:
             self.log("attendant paid %s of %d" % (lock["kind"], lock["amount"]))
-            self.message = ("paid", lock["amount"])
+            self.screen.message = ("paid", lock["amount"])
         else:
             for kind in list(self.tilts):
                 if kind == "rng" and not self._retry_rng():
                     continue
                 if kind in DEVICE_TILTS:
-                    if self.printer_ready():
+                    if self.money_out.ready():
                         self._boot_tilts.pop(kind, None)
                         self.ledger.event("tilt-clear", kind)
                     continue
@@ -266,11 +303,8 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
                         self.coins.clear_fault()
                     if kind in ("acceptor", "fraud") and self.bills is not None:
                         self.bills.clear_fault()
-                    if kind in ("hopper", "fraud") and self.hopper is not None and self.hopper_ok:
-                        try:
-                            self.hopper.clear_faults()
-                        except CcTalkError:
-                            self.hopper_ok = False
+                    if kind in ("hopper", "fraud"):
+                        self.money_out.clear_faults()
         self.show()
 
     def settle_note(self, stacked, who="-"):
@@ -282,14 +316,14 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
 
     def _retry_rng(self):
         """The RNG tilt clears only when a fresh generator passes its start-up tests again."""
-        if self.reopen_rng is not None:
-            gen, failure = self.reopen_rng()
+        if self._open_rng is not None:
+            gen, failure = self._open_rng()
         else:
             gen, failure = open_rng(self.board, self.ledger, self.config.MACHINE_ID)
         if failure is not None:
             self.log("rng still failing: %s" % failure)
             return False
-        self.gen = gen
+        self.gameplay.use_generator(gen)
         return True
 
     # --- the central system (SAS long polls 01/02: firmware/sas/polls.py) ---------------------------
@@ -318,6 +352,22 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             self.ledger.tilt(kind, why)  # kept in critical memory with its event: one commit
         self.show()
 
+    def condition(self, kind, why):
+        """A boot tilt that follows a condition read again and again (the coupon memory's: why, or
+        None when it no longer stands): set with its event when it appears, its reason updated
+        silently while it stands (the same condition, no new event), cleared with its event when it
+        goes."""
+        had = self._boot_tilts.get(kind)
+        if why and not had:
+            self.set_tilt(kind, why)
+        elif why:
+            self._boot_tilts[kind] = why
+        elif had:
+            del self._boot_tilts[kind]
+            if self.ledger.st is not None and not self.ram_error:
+                self.ledger.event("tilt-clear", kind)
+            self.show()
+
     def set_ram_error(self, why):
         self.ram_error = why
         if self.audit is not None:
@@ -339,7 +389,8 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         else:
             t = self.tilts
             why = "by %s, audit key, nothing owed%s" % (who, "; tilt " + " ".join(sorted(t)) if t else "")
-        self.ledger.format(("ramclear", why), [self.config.JURISDICTION, self.config.DENOM_CENTS])  # the basis it runs under
+        # the basis it runs under
+        self.ledger.format(("ramclear", why), [self.config.JURISDICTION, self.config.DENOM_CENTS])
         if self.audit is not None:
             self.audit.record(who, "ramclear", why)
         self.ram_error = None
@@ -349,10 +400,8 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
                 kept[kind] = self._boot_tilts[kind]
         self._boot_tilts = kept
         self._cashout_asked = False
-        self.win = 0
-        self.reels = None
-        self.played = None
-        self.coupon_condition()  # the coupon memory is not cleared: its condition stands
+        self.screen.clear()
+        self.money_out.condition(self)  # the coupon memory is not cleared: its condition stands
         self.show()
 
     # --- doors and keys --------------------------------------------------------------------------
@@ -395,7 +444,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         lock = self.ledger.lock if self.ledger.st else None
         # say: the player's message as an id and its arguments, which the screen translates
         # (docs/screen.md); msg: a technician's line (the id and arguments, a tilt's reasons)
-        say = self.message
+        say = self.screen.message
         if self.ram_error:
             say = ("ramerror",)
             msg = "RAM ERROR"
@@ -416,8 +465,8 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             "game": self.game.name if self.game else {"fr": "aucun jeu", "en": "no game"},
             "credits": self.ledger.credits if self.ledger.st else 0,
             "bet": self.ledger.bet if self.ledger.st else 0,
-            "win": self.win,
-            "reels": self.reels,
+            "win": self.screen.win,
+            "reels": self.screen.reels,
             "games": self.ledger.meters["games_played"] if self.ledger.st else 0,
             "msg": msg,
             "say": say,
@@ -429,8 +478,8 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             "rules": self.game.id if self.game and st == states.IDLE else None,
             "id": self.game.id if self.game else None,  # the certified model: symbol names, pay table
             "cents": self.config.DENOM_CENTS,  # one credit's value: the screen shows dollars too
-            "hand": self.hand_screen(),  # video poker: the cards held, and a hand waiting for DRAW
-            "outcome": self.played if st != "spin" else None,  # its bet and winning lines, once the reels stop
+            "hand": self.gameplay.hand_screen(),  # video poker: the cards held, and a hand waiting for DRAW
+            "outcome": self.screen.played if st != "spin" else None,  # its bet and winning lines, once the reels stop
             "limits": self._limits(),  # the profile's bet and prize limits in cents (vlt), for the player's words
             "link": ("up" if self.sas.link.up else "down") if self.sas else None,  # the central system's (SAS)
         })
@@ -446,10 +495,17 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         t = self.board.touch.take()
         if t is None:
             return
-        if is_poker(self.game):
-            self.poker_touch(t[0], t[1])
-        elif is_keno(self.game):
-            self.keno_touch(t[0], t[1])
+        self.gameplay.touch(self, t[0], t[1])
+
+    def _tour_screen(self):
+        """s. 126: a tournament machine says so; during an entry, its credits and games left."""
+        t = self.ledger.tour if self.ledger.st else None
+        if not t:
+            return None
+        s = t["session"]
+        if s:
+            return {"entry": s["entry"], "credits": s["credits"], "left": s["left"]}
+        return {"fee": t["fee"], "credits": t["credits"], "games": t["games"]}
 
     def _limits(self):
         # why a game or a bet is refused, in the player's words with the figures (docs/screen.md)
@@ -480,17 +536,16 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             self.service_touch()
         if not self.ram_error:
             self.service_acceptor()
-            self.service_hopper()
-            self.service_spin()
-            self.service_printer()
-            if self.auto_coupon_due():
+            self.money_out.service(self)
+            self.gameplay.service_spin(self)
+            if self.money_out.due():
                 self.handle(states.COUPON, "automatic coupon")
         idle_ms = min(idle_ms, self.service_meters())
         if self.console:
             self.console.service()
         if self.sas:
             self.sas.service()
-        idle = getattr(self.gen, "idle", None)
+        idle = getattr(self.gameplay.gen, "idle", None)
         if idle:
             try:
                 idle()

@@ -51,7 +51,7 @@ def _release(name):
 
 
 class Console(AccessCommands):
-    def __init__(self, uart, cabinet, accounts=None, audit=None):
+    def __init__(self, uart, cabinet, accounts=None, audit=None, release=()):
         self.uart = uart
         self.cab = cabinet
         self.accounts = accounts  # firmware/accounts.py Accounts; None: no security memory, no access
@@ -70,7 +70,7 @@ class Console(AccessCommands):
         self._buf = bytearray(64)
         # the emulated board's UART says where it lost input; a plain machine.UART does not
         self._take_overrun = getattr(uart, "take_overrun", None)
-        self.release = ()  # modules to drop after each command (firmware/startup.py: READ_MODULES when frozen)
+        self.release = release  # modules to drop after each command (firmware/startup.py: READ_MODULES when frozen)
         self.commands = {
             "help": (self.cmd_help, "this list"),
             "login": (self.cmd_login, "'login ID', then the PIN on the next line"),
@@ -480,7 +480,7 @@ class Console(AccessCommands):
         """The player's hand keys from the console (a test bench's): each goes through the state
         table as the touch screen's would, and is refused where the table refuses it."""
         from firmware import states
-        from firmware.play_poker import is_poker
+        from firmware.play import is_poker
 
         c = self.cab
         if args:
@@ -499,9 +499,9 @@ class Console(AccessCommands):
                 raise ValueError("usage: hand [deal | hold N (1-5) | auto | draw]")
             if not ok:
                 raise ValueError("%s refused in state %s" % (" ".join(args), c.state))
-        h = c.hand_screen()
+        h = c.gameplay.hand_screen()
         if h is None:
             self.say("no hand")
             return
-        self.say("hand %s held %s%s" % (" ".join(c.reels[0]), "".join(str(b) for b in h["held"]),
-                                        " waiting for the draw" if h["open"] else " win %d" % c.win))
+        self.say("hand %s held %s%s" % (" ".join(c.screen.reels[0]), "".join(str(b) for b in h["held"]),
+                                        " waiting for the draw" if h["open"] else " win %d" % c.screen.win))

@@ -45,7 +45,7 @@ def coupons(con, args):
     if args:
         return
     validation_line(con, store)
-    pr = c.printer
+    pr = c.money_out.printer
     if pr is None:
         con.say("no coupon printer (jurisdiction %s)" % con.cab.config.JURISDICTION)
     else:

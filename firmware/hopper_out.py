@@ -1,6 +1,12 @@
-# Money out: the cash-out (hopper or hand pay) and the hopper's service and events. Mixed into
-# firmware.cabinet.Cabinet; the hopper driver is board/hopper_cctalk.py, the books
-# firmware/payout_books.py.
+# Money out on a cabinet that pays by hopper or by hand (every profile but a coupon one: casino): the
+# cash-out and the hopper's service and events. The hopper driver is board/hopper_cctalk.py, the
+# books firmware/payout_books.py; a coupon cabinet's money out is firmware/coupon_out.py, with the
+# same interface (the cabinet asks its money out, never which kind it is).
+#
+# A part of the cabinet (firmware/cabinet.py), made at power-up (firmware/startup.py) with the hopper
+# (or None: every cash-out a hand pay), the books, the configuration, the screen it sets, the board's
+# clock and the log. The cabinet calls service(cab) every loop and cashout(cab, hopper) from the state
+# table; cab provides tilts, set_tilt(kind, why), disrupted(why) and show().
 from board import hopper_codes
 from board.cctalk import CcTalkError
 from board.compat import ticks_add, ticks_diff
@@ -16,35 +22,38 @@ def payout_credits(cfg):
 
 
 class HopperOut:
-    def cashout(self, hopper=True):
-        """Credits belong to the player. The state table (firmware/states.py) says where this runs:
-        every state but a RAM error, and where a press is kept instead (keep_cashout). The hopper
-        pays only where the table names this method (idle, credit, tilt) and when it is usable and
-        within its limit; else it is a hand pay. Under the self-audit tilt, which says the books
-        disagree, the credit meter is paid by hand as it stands (an attendant checks it; the tilt
-        stays for the technician), so the RAM clear that ends the tilt never erases credits."""
-        if self.hand_open():
-            return self.keep_cashout()  # a dealt poker hand is drawn first, even under a door or a tilt
-        self._cashout_asked = False
-        if not self.ledger.credits:
-            return
-        if self.printer is not None:
-            return self.coupon_cashout()  # a coupon jurisdiction pays by coupon only (S-13.1, r. 7, s. 4)
-        if self.jurisdiction and self.jurisdiction.get("payout") == "coupon":
-            self.log("cashout: no coupon printer: the credits stay")  # its config tilt says why
-            return
+    store = None  # no coupon memory, no printer: a coupon cabinet's money out has them
+    printer = None
+
+    def __init__(self, hopper, ledger, config, screen, clock, log):
+        self.hopper = hopper  # board.hopper_cctalk.Hopper, or None: cash-out by hand pay
+        self.ledger = ledger
+        self.config = config
+        self.screen = screen
+        self.clock = clock
+        self.log = log
+        self.ok = False  # the hopper set up and answering
+        self._retry = clock()
+
+    def cashout(self, cab, hopper=True):
+        """The credits on the meter, paid. The hopper pays only where the state table names the
+        cash-out (idle, credit, tilt: hopper=True) and when it is usable and within its limit; else
+        it is a hand pay. Under the self-audit tilt, which says the books disagree, the credit meter
+        is paid by hand as it stands (an attendant checks it; the tilt stays for the technician), so
+        the RAM clear that ends the tilt never erases credits."""
         credits = self.ledger.credits
         cpc = payout_credits(self.config)
         coins = credits // cpc
-        audited = "audit" not in self.tilts
+        tilts = cab.tilts
+        audited = "audit" not in tilts
         try:
-            if hopper and audited and self.hopper_usable() and coins and credits <= self.config.HOPPER_LIMIT:
+            if hopper and audited and self.usable(tilts) and coins and credits <= self.config.HOPPER_LIMIT:
                 ref = self.ledger.start_payout(coins, cpc)
                 try:
                     self.hopper.payout(coins, ref)  # saves its record (and our mark) before any coin
                 except (CcTalkError, HopperError) as e:
                     self.ledger.abandon_payout()
-                    self.hopper_ok = False
+                    self.ok = False
                     self.log("hopper refused the payout (%s): hand pay" % e)
                     self.ledger.cashout(hand_pay=True)
                 else:
@@ -53,55 +62,77 @@ class HopperOut:
                 self.ledger.cashout(hand_pay=True, audited=audited)
                 self.log("cashout: %d credits by hand pay" % credits)
         except AuditError as e:
-            self.set_tilt("audit", str(e))
+            cab.set_tilt("audit", str(e))
             return
-        self.win = 0
-        self.show()
+        self.screen.win = 0
+        cab.show()
 
-    def cashout_by_hand(self):
-        """A cash-out where the hopper must not pay (a door open, the audit key on): a hand pay, or
-        the coupon where only a coupon pays."""
-        self.cashout(hopper=False)
+    def usable(self, tilts):
+        # a wrong configuration may price the hopper's coin wrong: hand pay then
+        return self.hopper is not None and self.ok and "hopper" not in tilts and "fraud" not in tilts \
+            and "config" not in tilts
 
-    def keep_cashout(self):
-        self._cashout_asked = True  # carried out by step() once the game, payout or lock has ended
+    def owed(self):
+        """Nothing beyond the books: a hopper payout under way is theirs ("paying")."""
+        return False
 
-    def hopper_usable(self):
-        t = self.tilts  # a wrong configuration may price the hopper's coin wrong: hand pay then
-        return self.hopper is not None and self.hopper_ok and "hopper" not in t and "fraud" not in t \
-            and "config" not in t
+    def due(self):
+        """No cash-out of its own accord (a coupon cabinet's automatic coupon)."""
+        return False
 
-    def service_hopper(self):
+    def ready(self):
+        """No device tilt of its own to clear (a coupon cabinet's printer)."""
+        return True
+
+    def condition(self, cab):
+        """No condition of its own that stops play (a coupon cabinet's coupon memory)."""
+
+    def coupon_cashout(self, cab, why="cash-out"):
+        """No coupon: a hopper cabinet prints none (and due() never asks for one)."""
+
+    def reprint(self, cab):
+        raise ValueError("no coupon printer on this cabinet")
+
+    def clear_faults(self):
+        """The attendant's key on a hopper or fraud tilt: the hopper's latched flags cleared."""
+        if self.hopper is not None and self.ok:
+            try:
+                self.hopper.clear_faults()
+            except CcTalkError:
+                self.ok = False
+
+    def service(self, cab):
         h = self.hopper
         if h is None:
             return
-        now = self.board.ticks_ms()
+        now = self.clock()
         out = []
         try:
-            if not self.hopper_ok:
-                if ticks_diff(now, self._hopper_retry) < 0:
+            if not self.ok:
+                if ticks_diff(now, self._retry) < 0:
                     return
-                self._hopper_retry = ticks_add(now, HOPPER_RETRY_MS)
+                self._retry = ticks_add(now, HOPPER_RETRY_MS)
                 h.begin(out)  # finishes or proves a payout left open by a restart
-                self.hopper_ok = True
+                self.ok = True
                 self.log("hopper: online")
-            elif h.busy() or ticks_diff(now, self._hopper_retry) >= 0:
+            elif h.busy() or ticks_diff(now, self._retry) >= 0:
                 if not h.busy():
-                    self._hopper_retry = ticks_add(now, HOPPER_RETRY_MS)
+                    self._retry = ticks_add(now, HOPPER_RETRY_MS)
                 h.service(out)
         except (CcTalkError, HopperError) as e:
-            if self.hopper_ok:
+            if self.ok:
                 self.log("hopper: %s" % e)
-            self.hopper_ok = False
+            self.ok = False
             return
         for kind, a, b in out:
-            self.hopper_event(kind, a, b)
+            self.event(cab, kind, a, b)
 
-    def hopper_event(self, kind, a, b):
+    def event(self, cab, kind, a, b):
         h = self.hopper
+        sc = self.screen
         if kind == "paying":
-            self.message = ("paying", b)
-            self.show()
+            sc.message = ("paying", b)
+            cab.show()
         elif kind in ("payout", "uncertain"):
             ref = h.record["ref"] if h.record else None
             if kind == "payout":
@@ -112,17 +143,17 @@ class HopperOut:
                 self.log("hopper %s: %d paid, %d unpaid" % (kind, paid, unpaid))
             h.settle()
             if kind == "payout" and unpaid:
-                self.set_tilt("hopper", "partial payout: %d coins unpaid stay as credits" % unpaid)
+                cab.set_tilt("hopper", "partial payout: %d coins unpaid stay as credits" % unpaid)
             elif not self.ledger.lock and 0 < self.ledger.credits < payout_credits(self.config):
                 self.ledger.cashout(hand_pay=True)  # less than one coin left: the attendant pays it
-            self.message = ("paid", paid * payout_credits(self.config))
-            self.show()
+            sc.message = ("paid", paid * payout_credits(self.config))
+            cab.show()
         elif kind == "extra":
-            self.set_tilt("hopper", "runaway: %d coins paid unasked" % a)
+            cab.set_tilt("hopper", "runaway: %d coins paid unasked" % a)
         elif kind == "fraud":
-            self.disrupted("hopper fraud flag %d: %s" % (a, hopper_codes.name(a)))
-            self.set_tilt("fraud", "hopper flag %d: %s" % (a, hopper_codes.name(a)))
+            cab.disrupted("hopper fraud flag %d: %s" % (a, hopper_codes.name(a)))
+            cab.set_tilt("fraud", "hopper flag %d: %s" % (a, hopper_codes.name(a)))
         elif kind == "fault":
-            self.set_tilt("hopper", "hopper flag %d: %s" % (a, hopper_codes.name(a)))
+            cab.set_tilt("hopper", "hopper flag %d: %s" % (a, hopper_codes.name(a)))
         else:
             self.log("hopper %s flag %d: %s" % (kind, a, hopper_codes.name(a)))

@@ -11,10 +11,13 @@ from firmware import jurisdiction
 from firmware.accounts import LOST, Accounts
 from firmware.audit import Audit, open_security
 from firmware.cabinet import Cabinet, open_rng
+from firmware.coin_in import CoinIn
 from firmware.console import READ_MODULES, Console
 from firmware.critmem import RamError
 from firmware.ledger import Ledger, open_memory
+from firmware.play import for_game
 from firmware.progressive import Progressive, ProgressiveError
+from firmware.screen import Screen
 
 
 def log(msg):
@@ -114,8 +117,7 @@ def open_progressive(game, certs_dir, ledger, cfg, log):
         with open("%s/%s.json" % (certs_dir, game.id)) as f:
             math_hash = json.load(f)["math_hash"]
         # where only a coupon pays (vlt: L-6, r. 3, s. 7) a hit is credited like any win, no hand pay
-        prog = Progressive(spec, math_hash, cfg.PROGRESSIVE_LINK,
-                           jurisdiction.PROFILES[cfg.JURISDICTION]["payout"] != "coupon")
+        prog = Progressive(spec, math_hash, cfg.PROGRESSIVE_LINK, not jurisdiction.pays_by_coupon(cfg.JURISDICTION))
     except (ProgressiveError, OSError, ValueError, KeyError) as e:
         log("progressive DISABLED: %s" % e)
         if ledger.st is not None:
@@ -191,7 +193,8 @@ def open_accounts(board, cab, ledger, audit, cfg):
         return None
 
     def random(n):
-        if cab.gen is None:
+        gen = cab.gameplay.gen  # the generator in use now (a cleared rng tilt gives a fresh one)
+        if gen is None:
             # the RNG is in tilt, and the technician who must look at it needs an account: a salt
             # that is still unique to this machine, this moment and this record (not secret)
             import hashlib
@@ -201,7 +204,7 @@ def open_accounts(board, cab, ledger, audit, cfg):
             audit.record("-", "salt", "rng tilt: salt from machine id, power-ups, clock")
             return h.digest()[:n]
         buf = bytearray(n)
-        cab.gen.readinto(buf)
+        gen.readinto(buf)
         return buf
 
     try:
@@ -215,38 +218,69 @@ def open_accounts(board, cab, ledger, audit, cfg):
     return accounts
 
 
-def open_printer(board, cab, ledger, audit=None):
-    """A coupon jurisdiction (vlt) pays by coupon only: its printer (board/printer_epic.py) and its
-    coupon memory, opened even when the books are in a RAM error (after the technician's RAM clear
-    the cabinet pays by coupon again, and a coupon owed before it still prints)."""
-    from firmware import jurisdiction
+def open_meters(board, ledger, cfg, log):
+    """The electromechanical meters on the coils the board has, or None: a board without meter
+    coils keeps soft meters only."""
+    names = board.meter_names()
+    if not names:
+        return None
+    coils = {}
+    for name in names:
+        coils[name] = board.meter(name)
+    em = EmMeters(coils, _Store(ledger.em_state, ledger.save_em_state), cfg.EM_ON_MS, cfg.EM_OFF_MS)
+    for name in em.recovered:
+        log("meter %s: stroke cut by the power loss, driven again" % name)
+    return em
 
+
+def open_money_out(board, bus, ledger, cfg, audit, screen, found, log):
+    """Money out as the jurisdiction's profile says: by coupon only on a coupon cabinet
+    (open_coupon_out), else by hopper (address 3 on the ccTalk bus, when the configuration has one
+    and the books can be trusted) or by hand. found: (kind, why) of each fault found on the way,
+    the cabinet's tilts once it is made."""
     try:
-        cab.jurisdiction = jurisdiction.profile(cab.config.JURISDICTION)
+        profile = jurisdiction.profile(cfg.JURISDICTION)
     except ValueError as e:
-        cab.set_tilt("config", str(e))
-        return
-    if cab.jurisdiction.get("payout") != "coupon":
-        return
-    from firmware import coupon_system
+        found.append(("config", str(e)))
+        profile = None
+    if profile is not None and jurisdiction.pays_by_coupon(cfg.JURISDICTION):
+        return open_coupon_out(board, ledger, cfg, profile, audit, screen, found, log)
+    from firmware.hopper_out import HopperOut
 
-    coupon_system.open_coupons(cab, audit)
+    # a VLT pays by coupon only (S-13.1, r. 7, s. 4): a hopper wired on its board is never driven
+    hopper = None
+    if ledger.st is not None and cfg.HOPPER:
+        hopper = Hopper(bus, _Store(ledger.hopper_record, ledger.save_hopper_record), log=log)
+    return HopperOut(hopper, ledger, cfg, screen, board.ticks_ms, log)
+
+
+def open_coupon_out(board, ledger, cfg, profile, audit, screen, found, log, printer=None):
+    """A coupon jurisdiction (vlt) pays by coupon only: its printer (board/printer_epic.py, on the
+    board's "printer" UART unless one is given) and its coupon memory (firmware/coupon_system.py),
+    opened even when the books are in a RAM error (after the technician's RAM clear the cabinet pays
+    by coupon again, and a coupon owed before it still prints). found: as open_money_out's."""
+    from firmware import coupon_system
+    from firmware.coupon_out import CouponOut
+
+    store = coupon_system.open_coupons(board, ledger, audit, found, log)
     from board.printer_epic import Printer
 
-    try:
-        cab.printer = Printer(board.uart("printer"), board.idle)
-    except (KeyError, ValueError, NotImplementedError) as e:
-        cab.set_tilt("config", "coupon printer: %s" % e)
-        return
+    if printer is None:
+        try:
+            printer = Printer(board.uart("printer"), board.idle)
+        except (KeyError, ValueError, NotImplementedError) as e:
+            found.append(("config", "coupon printer: %s" % e))
+            return CouponOut(None, store, ledger, cfg, profile, screen, board.ticks_ms, log)
     from board.printer_epic import FAULTS, OFFLINE, describe
 
-    f = cab.printer.begin()  # ESC @: a ticket half sent before a cut is forgotten; an owed coupon prints again
+    out = CouponOut(printer, store, ledger, cfg, profile, screen, board.ticks_ms, log)
+    f = printer.begin()  # ESC @: a ticket half sent before a cut is forgotten; an owed coupon prints again
     if f & OFFLINE:  # a printer powered up with the cabinet may still be starting: it gets a moment,
-        cab.printer_silent_at_boot()  # then its silence is a tilt (not only at the first coupon)
+        out.silent_at_boot()  # then its silence is a tilt (not only at the first coupon)
     elif f & FAULTS:  # its fault is found again at power-up
-        cab.set_tilt("printer", describe(f))
-    coupon_system.reconcile(cab)  # the books and the coupon memory agree on the latest coupon
-    cab.coupon_condition()
+        found.append(("printer", describe(f)))
+    coupon_system.reconcile(store, ledger, log)  # the books and the coupon memory agree on the latest coupon
+    return out
 
 
 def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None, operator_path=None):
@@ -346,37 +380,34 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     offered = [] if problems or software else load_games(cfg.GAMES, cfg.MODELS_DIR, cfg.CERTS_DIR, ledger, cfg, log)
     playable = [g for _, ok, _, g in offered if ok]
     game = playable[0] if playable else None
+    # the cabinet's parts, each given what it uses; found: what making them found, tilts once the cabinet is
+    found = []
     bus = Master(board.uart("cctalk"), board.idle)
-    cab = Cabinet(board, ledger, game, gen, CoinAcceptor(bus), log=log, config=cfg)
-    if ledger.st is not None:
-        # a VLT pays by coupon only (S-13.1, r. 7, s. 4): a hopper wired on its board is never driven
-        if cfg.HOPPER and jurisdiction.PROFILES[cfg.JURISDICTION]["payout"] != "coupon":
-            cab.hopper = Hopper(bus, _Store(ledger.hopper_record, ledger.save_hopper_record), log=log)
-        names = board.meter_names()
-        if names:  # a board without meter coils keeps soft meters only (cab.em stays None)
-            coils = {}
-            for name in names:
-                coils[name] = board.meter(name)
-            cab.em = EmMeters(coils, _Store(ledger.em_state, ledger.save_em_state), cfg.EM_ON_MS,
-                              cfg.EM_OFF_MS)
-            for name in cab.em.recovered:
-                log("meter %s: stroke cut by the power loss, driven again" % name)
-    if ledger.st is not None and jurisdiction.PROFILES[cfg.JURISDICTION]["bills"]:
+    coins = CoinIn(CoinAcceptor(bus), ledger, cfg, log)
+    em = open_meters(board, ledger, cfg, log) if ledger.st is not None else None
+    bills = None
+    if ledger.st is not None and jurisdiction.PROFILES.get(cfg.JURISDICTION, {}).get("bills"):
         from board.bill_cctalk import BillValidator
         from firmware.bill_in import BillIn
 
-        cab.bills = BillIn(BillValidator(bus), ledger, cfg, log)  # same ccTalk bus, address 40
-    cab.offered = offered
-    open_printer(board, cab, ledger, audit)
-    cab.progressive = open_progressive(game, cfg.CERTS_DIR, ledger, cfg, log)
-    cab.audit = audit
-    cab.console = Console(board.uart("console"), cab, open_accounts(board, cab, ledger, audit, cfg), audit)
-    if _code_form() == "frozen":
-        cab.console.release = READ_MODULES  # their code is in flash: dropped after each command
+        bills = BillIn(BillValidator(bus), ledger, cfg, log)  # same ccTalk bus, address 40
+    screen = Screen()
+    money_out = open_money_out(board, bus, ledger, cfg, audit, screen, found, log)
+    progressive = open_progressive(game, cfg.CERTS_DIR, ledger, cfg, log)
+    gameplay = for_game(game, gen, ledger, cfg, progressive, audit, screen, board.ticks_ms, log)
+    cab = Cabinet(board, ledger, cfg, gameplay, coins, money_out, screen, bills=bills, em=em, audit=audit,
+                  offered=offered, log=log)
+    for kind, why in found:
+        cab.set_tilt(kind, why)
+    money_out.condition(cab)  # a coupon cabinet's coupon memory: no validation id yet, or too full
+    console = Console(board.uart("console"), cab, open_accounts(board, cab, ledger, audit, cfg), audit,
+                      READ_MODULES if _code_form() == "frozen" else ())  # frozen: their code is in flash
+    sas = None
     if ledger.exceptions is not None:
         from firmware.sas.machine import open_link
 
-        cab.sas = open_link(board, cab, log)
+        sas = open_link(board, cab, log)
+    cab.attach(console, sas)
     if software:  # no game; credits already on the meter are still paid (the tilt state's cash-out)
         cab.set_tilt("software", software)
     if ram_error:

@@ -4,9 +4,9 @@
 import gc
 
 import rng
-from fakes_cabinet import Acceptor, Board
+from fakes_cabinet import Acceptor, Board, make_cabinet
+from board.meters_em import EmMeters
 from fakes_firmware import RamNvram, memory, wiped
-from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger
 from games import load
 
@@ -26,13 +26,16 @@ def gen():
     return rng.open_generator(rng.open_source("emulated"))
 
 
-def power_on(board, model=SEPT, g="fresh", acc=None):
-    """Boot on the board's NVRAM as firmware.startup does: ledger, cabinet, resume."""
+def power_on(board, model=SEPT, g="fresh", acc=None, em=False, open_rng=None):
+    """Boot on the board's NVRAM as firmware.startup does: ledger, cabinet, resume. em: the board's
+    meter coils driven, their record in the books as the boot keeps it."""
     gc.collect()  # a board boots on a fresh heap: what the last boot left is garbage
     led = Ledger(memory(board.nvram))
     led.open()
     game = load(model) if model else None
-    cab = Cabinet(board, led, game, gen() if g == "fresh" else g, acc or Acceptor(), log=lambda m: None)
+    cab = make_cabinet(board, led, game, gen() if g == "fresh" else g, acc or Acceptor(),
+                       em=EmMeters(board.coils, LedgerStore(led), on_ms=20, off_ms=20) if em else None,
+                       open_rng=open_rng)
     cab.resume()
     cab.step(0)
     return cab
@@ -53,7 +56,7 @@ def steps(cab, n=30):
 
 def coins(cab, n):
     for _ in range(n):
-        cab.acceptor.push("coin", 1, 1)
+        cab.coins.device.push("coin", 1, 1)
     steps(cab, 12)
 
 

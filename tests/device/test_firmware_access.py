@@ -17,9 +17,8 @@ REFUSED = {"attendant": "events", "technician": "meters", "auditor": "testgame",
 
 
 def fresh(users=None):
-    cab, board, acc = cabinet()
     sec = security()
-    cab.audit = sec
+    cab, board, acc = cabinet(audit=sec)
     users = users or accounts(sec, board.ticks_ms)
     return Console(Uart(), cab, users, sec), cab, board, users, sec
 

@@ -3,8 +3,7 @@
 # Ledger over a fake board (tests/device/power_cycle.py).
 # mp-heap: 640K  (the firmware's 256K, the 68 KB NVRAM image the fake board keeps in RAM, and
 # the modules compiled from source: at 384K and 448K their compiling found no room in one piece)
-from board.meters_em import EmMeters
-from power_cycle import LedgerStore, SEPT, coins, new_board, power_on, press, steps
+from power_cycle import SEPT, coins, new_board, power_on, press, steps
 
 
 # --- fault 8: a RAM clear keeps the hard meters' positions ----------------------------------------------
@@ -26,8 +25,7 @@ def cash_out_by_hand(cab):
 
 def test_ram_clear_keeps_the_hard_meters_known_positions():
     board = new_board()
-    cab = power_on(board, SEPT)
-    cab.em = EmMeters(board.coils, LedgerStore(cab.ledger), on_ms=20, off_ms=20)
+    cab = power_on(board, SEPT, em=True)
     coins(cab, 5)
     steps(cab, 200)
     assert board.coils["meter_drop"].rises == 20 and cab.em.done("meter_drop") == 20
@@ -35,7 +33,7 @@ def test_ram_clear_keeps_the_hard_meters_known_positions():
     steps(cab, 200)  # the 20 cancelled credits stroke the jackpot meter first
     assert board.coils["meter_jackpot"].rises == 20
     assert ram_clear(cab)
-    cab.em = EmMeters(board.coils, LedgerStore(cab.ledger), on_ms=20, off_ms=20)
+    cab = power_on(board, SEPT, em=True)  # a power cycle: the coils' record read from the cleared books
     board.pins["key_audit"].value(0)
     steps(cab, 20)
     assert "meter" not in cab.tilts and cab.state == "idle"
@@ -49,8 +47,7 @@ def test_ram_clear_keeps_the_hard_meters_known_positions():
 # --- fault 9: tournament games are games -----------------------------------------------------------------
 def test_tournament_games_are_counted_and_metered():
     board = new_board()
-    cab = power_on(board, SEPT)
-    cab.em = EmMeters(board.coils, LedgerStore(cab.ledger), on_ms=20, off_ms=20)
+    cab = power_on(board, SEPT, em=True)
     coins(cab, 3)
     cab.ledger.tour_start(8, 10, 2, 40, "2026-12-05", 6)
     press(cab, "play")
@@ -64,8 +61,7 @@ def test_ram_clear_waits_for_a_stroke_on_its_way():
     from devtest import raises
 
     board = new_board()
-    cab = power_on(board, SEPT)
-    cab.em = EmMeters(board.coils, LedgerStore(cab.ledger), on_ms=20, off_ms=20)
+    cab = power_on(board, SEPT, em=True)
     coins(cab, 1)  # four strokes to drive on the drop meter
     steps(cab, 60)
     cash_out_by_hand(cab)  # four strokes to drive on the jackpot meter

@@ -25,6 +25,30 @@ def test_the_profiles_carry_the_keys_the_coupon_and_screen_helpers_read():
     assert config.JURISDICTION == "casino"  # today's behaviour stays the default
 
 
+def test_a_coupon_cabinet_is_asked_one_way():
+    # vlt-rules.md: S-13.1, r. 7, s. 4 (a redemption coupon), L-6, r. 3, s. 7 (nothing else pays)
+    assert jurisdiction.pays_by_coupon("vlt") and not jurisdiction.pays_by_coupon("casino")
+
+
+def test_money_out_under_an_unknown_profile_is_the_config_tilt_and_never_a_crash():
+    # the settings check refuses such a jurisdiction: were one to reach the boot all the same, it is
+    # named (the config tilt, which keeps the hopper still: a hand pay) and the boot goes on
+    from fakes_cabinet import Board
+    from fakes_firmware import RamNvram
+    from firmware.hopper_out import HopperOut
+    from firmware.screen import Screen
+    from firmware.startup import open_money_out
+
+    class Books:
+        st = None  # no books to trust: no hopper either
+
+    found = []
+    out = open_money_out(Board(RamNvram(1024)), None, Books(), Config({"JURISDICTION": "vlt2"}), None, Screen(), found,
+                         lambda line: None)
+    assert type(out) is HopperOut and out.hopper is None
+    assert found == [("config", "no jurisdiction profile vlt2 (casino, vlt)")]
+
+
 def test_the_return_floor_of_every_profile_is_the_one_the_boot_check_enforces():
     for name in jurisdiction.PROFILES:
         assert jurisdiction.PROFILES[name]["return_floor"] == (RTP_FLOOR_NUM, RTP_FLOOR_DEN) == (83, 100)

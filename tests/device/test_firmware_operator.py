@@ -223,10 +223,9 @@ def image_key(test):
 
 def lost_console():
     """A machine whose security memory was lost: accounts gone, the loss remembered."""
-    cab, board, acc = cabinet()
     sec = security()
     sec.reset("test: lost", LOST)
-    cab.audit = sec
+    cab, board, acc = cabinet(audit=sec)
     users = accounts(sec, board.ticks_ms)
     return Console(Uart(), cab, users, sec), cab, board, users, sec
 
@@ -254,9 +253,8 @@ def test_the_board_id_is_the_hmac_of_the_machine_secret():
 
 
 def test_a_new_machine_enrols_with_the_audit_key_once_and_never_again():
-    cab, board, acc = cabinet()
     sec = security()
-    cab.audit = sec
+    cab, board, acc = cabinet(audit=sec)
     con = Console(Uart(), cab, accounts(sec, board.ticks_ms), sec)
     key_on(board, cab)
     assert board.floor("enrol").read() is None

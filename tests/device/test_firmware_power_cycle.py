@@ -6,6 +6,7 @@
 # the modules compiled from source: at 384K and 448K their compiling found no room in one piece)
 import gc
 
+import rng
 from power_cycle import SEPT, TREFLE, coins, gen, new_board, power_on, press, steps
 
 
@@ -72,9 +73,13 @@ def test_rng_failure_at_power_up_voids_the_committed_wager_then_recovers():
     assert again.state == "tilt"
     again = led = None
     gc.collect()
-    third = power_on(board, SEPT, g=None)  # every later boot with the source still dead: no loop
+    healthy = [False]  # the source's start-up tests, when the reset key asks for a fresh generator
+    third = power_on(board, SEPT, g=None, open_rng=lambda: (gen(), None) if healthy[0] else
+                     (None, rng.RngFailure("startup", "stuck source")))  # every later boot with it dead: no loop
     assert third.ledger.credits == 4 and third.state == "tilt" and "rng" in third.tilts
-    third.reopen_rng = lambda: (gen(), None)  # the source passes its start-up test again
+    press(third, "key_reset")
+    assert third.state == "tilt" and "rng" in third.tilts  # still failing: the key cannot clear it
+    healthy[0] = True  # the source passes its start-up test again
     press(third, "key_reset")
     assert third.state == "credit"
     press(third, "play")
@@ -94,7 +99,7 @@ def test_fraud_acceptor_and_hopper_tilts_survive_a_power_cycle():
         again = power_on(board, SEPT)
         assert again.state == "tilt" and again.tilts == {kind: why}, (kind, again.tilts)
         steps(again, 12)
-        assert not again.acceptor.on  # no money taken while it stands
+        assert not again.coins.device.on  # no money taken while it stands
         press(again, "key_reset")
         assert again.state == "credit" and not again.tilts
         again = None
