@@ -22,7 +22,6 @@ import struct
 
 from board.compat import const, ticks_diff
 from firmware import eventlog
-from firmware.clock import now
 from firmware.critmem import CriticalMemory
 
 SEC_BASE = 69632  # 68 KB: the ledger's memory fits below (firmware/ledger.py LAYOUT: ~65 KB); a 128 KB part
@@ -118,7 +117,7 @@ class Audit:
         self.last = ""
 
     def _pack(self, chunk, n, who, code, text):
-        return chunk + struct.pack(_FMT, n & 0xFFFFFFFF, now() & 0xFFFFFFFF, eventlog.clean(who, WHO).encode(),
+        return chunk + struct.pack(_FMT, n & 0xFFFFFFFF, eventlog.now() & 0xFFFFFFFF, eventlog.clean(who, WHO).encode(),
                                    eventlog.clean(code, CODE).encode(), eventlog.clean(text, TEXT).encode())
 
     def _summary(self):
@@ -154,7 +153,7 @@ class Audit:
 
     # --- noise, room and the archive ----------------------------------------------------------------
     def _remember(self, line):
-        t = now()
+        t = eventlog.now()
         if not self.noise_n and not self.no_room:
             self.since = t
         self.last_t = t

@@ -67,14 +67,17 @@ class BillIn(MoneyIn):
                 continue
             values[t] = cents
             mask |= 1 << (t - 1)
-        self._set_up(ids, values, mask)
+        self.ids = ids
+        self.values = values
+        self.mask = mask
+        self.ok = True
         # a note left in escrow with no commit is handed back; a pending one is routed to the stacker
         # after the first poll, once its events (or a reset) since the commit have been read
         if self.ledger.bill_pending is None:
             v.route(False)
         else:
             self._resume = True
-        self._say_online("bill validator")
+        self.log("bill validator: online, accepting %s" % ", ".join(ids[t] for t in sorted(values)))
 
     def _cap_cents(self):
         return jurisdiction.credit_cap_cents(self.config.JURISDICTION, self.config.CREDIT_LIMIT,

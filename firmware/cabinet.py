@@ -71,6 +71,10 @@ class Cabinet:
         self.em = em  # board.meters_em.EmMeters, when the board has meter coils
         self.audit = audit  # firmware/audit.py Audit: the security log, when the part holds one
         self.offered = offered  # (id, ok, reason, game) from the boot check
+        # what the parts hold that the console, the SAS link and the display read
+        self.game = gameplay.game  # the certified game offered, or None
+        self.progressive = gameplay.progressive  # its progressive, or None
+        self.coupons = money_out.store  # a coupon cabinet's coupon memory (firmware/coupon_store.py), else None
         self._open_rng = open_rng  # () -> (gen, failure) when the rng tilt is cleared; None: open_rng() here
         self.log = log
         self.ram_error = None
@@ -88,20 +92,6 @@ class Cabinet:
         """The console and the central system's link, made once the cabinet is (they read it)."""
         self.console = console
         self.sas = sas
-
-    # what the parts hold that the console, the SAS link and the display read
-    @property
-    def game(self):
-        return self.gameplay.game
-
-    @property
-    def progressive(self):
-        return self.gameplay.progressive
-
-    @property
-    def coupons(self):
-        """The coupon memory (firmware/coupon_store.py) of a coupon cabinet, else None."""
-        return self.money_out.store
 
     # --- state ------------------------------------------------------------------------------------
     @property
@@ -139,7 +129,10 @@ class Cabinet:
         name = states.action(self.state, event)
         if name is None:
             return False
-        getattr(self, name)(*args)
+        if name in states.PLAY_ACTIONS:
+            getattr(self.gameplay, name)(self, *args)  # the game's play carries it out (firmware/play.py)
+        else:
+            getattr(self, name)(*args)
         return True
 
     def why_refused(self, event):
@@ -190,18 +183,7 @@ class Cabinet:
             return
         self.gameplay.resume(self)
 
-    # --- play (firmware/play.py: the state table's play actions, carried out by the game's play) ---------
-    def bet_one(self):
-        self.gameplay.bet_one()
-        self.show()
-
-    def bet_max(self):
-        self.gameplay.bet_max()
-        self.play()
-
-    def play(self):
-        self.gameplay.play(self)
-
+    # --- play (the state table's PLAY_ACTIONS are the game's play's: firmware/play.py) -------------------
     def disrupted(self, why):
         """s. 94: a player who disrupts the machine during a game gets no prize for it."""
         self.gameplay.disrupted(why)
@@ -214,27 +196,6 @@ class Cabinet:
         self.board.display.show({"state": self.state, "test": True, "reels": outcome.window,
                                  "win": outcome.award})
         return outcome
-
-    def keno_spot(self, n):
-        self.gameplay.spot(self, n)
-
-    def keno_quick(self, n):
-        self.gameplay.quick(self, n)
-
-    def keno_clear(self):
-        self.gameplay.clear(self)
-
-    def toggle_hold(self, key):
-        self.gameplay.toggle_hold(key)
-        self.show()
-
-    def auto_hold(self):
-        self.gameplay.auto_hold()
-        self.show()
-
-    def draw(self):
-        self.gameplay.draw()
-        self.show()
 
     # --- money in ---------------------------------------------------------------------------------
     def want_money(self):

@@ -36,8 +36,11 @@ class CoinIn(MoneyIn):
             else:
                 values[pos] = cents
                 mask |= 1 << (pos - 1)
-        self._set_up(ids, values, mask)
-        self._say_online("acceptor")
+        self.ids = ids
+        self.values = values
+        self.mask = mask
+        self.ok = True
+        self.log("acceptor: online, accepting %s" % ", ".join(ids[p] for p in sorted(values)))
 
     def service(self, now, cab):
         if not self._due(now):

@@ -66,7 +66,7 @@ class CouponOut:
             self.log("%s refused: %s" % (why, refused))
             self.condition(cab)
             return
-        from firmware.clock import now
+        from firmware.eventlog import now
 
         try:
             rec = store.draft(credits, credits * self.config.DENOM_CENTS, now(), why)

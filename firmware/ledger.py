@@ -25,7 +25,6 @@ import json
 from firmware import eventlog
 from firmware.bill_books import BillBooks
 from firmware.audit_error import AuditError
-from firmware.clock import now
 from firmware.coupon_books import CouponBooks
 from firmware.critmem import CriticalMemory
 from firmware.game_books import RECALL, GameBooks
@@ -115,7 +114,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             self.exceptions.load(b"")  # the "sas" block is cleared with the rest
         if first_event:
             self.st["ev"] = 1
-            blocks["e0"] = eventlog.pack(b"", 1, now(), first_event[0], first_event[1])
+            blocks["e0"] = eventlog.pack(b"", 1, eventlog.now(), first_event[0], first_event[1])
         blocks["state"] = self._state_bytes()
         self.mem.format(blocks)
 
@@ -305,7 +304,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         name = "e%d" % ((n // EVENTS_PER_CHUNK) % EVENT_CHUNKS)
         chunk = self.mem.read(name) if n % EVENTS_PER_CHUNK else b""
         blocks = dict(extra) if extra else {}
-        blocks[name] = eventlog.pack(chunk, n + 1, now(), code, text)
+        blocks[name] = eventlog.pack(chunk, n + 1, eventlog.now(), code, text)
         self._commit(blocks)
 
     def event_chunks(self):

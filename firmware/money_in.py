@@ -18,9 +18,11 @@ class MoneyIn:
         self.ledger = ledger
         self.config = config
         self.log = log
-        self.ids = {}  # position or bill type -> identity, as the device reported them at set-up
-        self.values = {}  # position or bill type -> cents: only the ones accepted
-        self.mask = 0  # header 231 bits of those
+        # set at each set-up (setup(), inhibited first): position or bill type -> identity, as the device
+        # reported them, and -> cents for the ones accepted only, and their header 231 bits
+        self.ids = {}
+        self.values = {}
+        self.mask = 0
         self.ok = False  # set up (inhibited, counter baselined, identities read)
         self.accepting = None
         self._events = []
@@ -42,15 +44,6 @@ class MoneyIn:
             self.device.enable(want, self.mask)
             self.accepting = want
         return want
-
-    def _set_up(self, ids, values, mask):
-        self.ids = ids
-        self.values = values
-        self.mask = mask
-        self.ok = True
-
-    def _say_online(self, what):
-        self.log("%s: online, accepting %s" % (what, ", ".join(self.ids[k] for k in sorted(self.values))))
 
     def _lost(self, what, e):
         """A bus error: logged once, and set up again (inhibited first) on the next good poll."""

@@ -68,14 +68,17 @@ class GamePlay:
         """A fresh generator, once the rng tilt's source passes its start-up tests again."""
         self.gen = gen
 
-    # --- the state table's actions (bet, play and the test game do not ask the state again) -------------
-    def bet_one(self):
+    # --- the state table's PLAY_ACTIONS (firmware/states.py): bet, play and the test game do not ask the
+    # state again
+    def bet_one(self, cab):
         bets = self.game.bets
         i = bets.index(self.ledger.bet) if self.ledger.bet in bets else -1
         self.ledger.set_bet(bets[(i + 1) % len(bets)])
+        cab.show()
 
-    def bet_max(self):
+    def bet_max(self, cab):
         self.ledger.set_bet(self.game.bets[-1])
+        self.play(cab)
 
     def offered_bet(self):
         """The bet to play: always one the offered game accepts, chosen before anything is committed."""

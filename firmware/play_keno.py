@@ -25,7 +25,7 @@ class KenoPlay(GamePlay):
             cab.handle(states.CLEAR)
         # a poker word (hold, auto): not a keno card's
 
-    def spot(self, cab, n):
+    def keno_spot(self, cab, n):
         game = self.game
         picks = list(self.picks())
         sc = self.screen
@@ -41,7 +41,7 @@ class KenoPlay(GamePlay):
             picks.sort()
         self._card(cab, picks)
 
-    def quick(self, cab, n):
+    def keno_quick(self, cab, n):
         game = self.game
         picks = self.picks()
         sc = self.screen
@@ -58,7 +58,7 @@ class KenoPlay(GamePlay):
                 return
         self._card(cab, picks)
 
-    def clear(self, cab):
+    def keno_clear(self, cab):
         self.screen.message = None
         self._card(cab, [])
 

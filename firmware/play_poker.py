@@ -70,16 +70,18 @@ class PokerPlay(GamePlay):
         sc.win = 0
         sc.played = None  # a hand on the screen: no game's outcome until the draw
 
-    def toggle_hold(self, key):
+    def toggle_hold(self, cab, key):
         self.holds = toggle(self.holds, key)
         self._shown_holds = self.holds
+        cab.show()
 
-    def auto_hold(self):
+    def auto_hold(self, cab):
         deck = self.hand_deck()
         self.holds = self.game.suggest(deck[:HAND_SIZE])
         self._shown_holds = self.holds
+        cab.show()
 
-    def draw(self):
+    def draw(self, cab):
         """DRAW: the held cards stay, each discarded position takes the next unseen card of the
         committed deck; the outcome (deck, holds, result) is committed before it is shown."""
         g = self.ledger.game
@@ -88,6 +90,7 @@ class PokerPlay(GamePlay):
         self._settle(outcome)
         self._shown_holds = outcome.holds
         self.screen.message = None
+        cab.show()
 
     def touch(self, cab, word, n):
         """The player's screen: 'hold N' under a card, 'auto' (auto-hold); a keno word is lost."""

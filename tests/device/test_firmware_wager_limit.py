@@ -7,6 +7,7 @@ import gc
 import rng
 from fakes_cabinet import Acceptor, Board, make_cabinet
 from fakes_firmware import RamNvram, memory, wiped
+from firmware import states
 from firmware.config import Config
 from firmware.ledger import Ledger
 from games import load
@@ -39,7 +40,7 @@ def test_a_wager_over_the_vlt_maximum_is_refused_and_commits_nothing():
     credits = cab.ledger.credits
     assert credits == 3
     cab.ledger.set_bet(3)
-    cab.play()
+    cab.handle(states.PLAY)
     assert cab.ledger.meters["games_played"] == before["games_played"]
     assert cab.ledger.credits == credits and cab.ledger.meters["coin_in"] == before["coin_in"]
     ev = cab.ledger.events()[-1]
@@ -51,5 +52,5 @@ def test_a_wager_inside_the_limit_plays():
     cab = cabinet("vlt", 25)
     cab.ledger.set_bet(3)
     games = cab.ledger.meters["games_played"]
-    cab.play()
+    cab.handle(states.PLAY)
     assert cab.ledger.meters["games_played"] == games + 1
