@@ -3,7 +3,8 @@
 # ledger.settle (NVRAM) -> display -> cash-out -> hopper or hand pay (NVRAM).
 #
 # Its states, the events it takes and what each does are the table in firmware/states.py; each
-# action the table names is a method here, which hands the work to the part that does it. The
+# action the table names is a method here, or for the table's PLAY_ACTIONS the game's play's (handle
+# passes it the event). The
 # cabinet is made whole at power-up (firmware/startup.py boot builds every part, Cabinet receives
 # them): the configuration (firmware/config.py Config), the game's play (firmware/play.py and its
 # families), money in (firmware/coin_in.py, firmware/bill_in.py), money out (firmware/hopper_out.py
