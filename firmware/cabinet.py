@@ -15,12 +15,11 @@
 # A part is given what it uses when it is made; what it must tell the cabinet goes through the
 # cabinet passed to its service or action as `cab`: set_tilt(kind, why), condition(kind, why),
 # disrupted(why), show(), want_money(), handle(event, *args) and the tilts.
+import rng
 from board.doors import Doors
 from board.switches import Button
 from firmware import jurisdiction, states
 from firmware.audit_error import AuditError
-
-import rng
 from rng import RngFailure
 
 

@@ -7,7 +7,7 @@ COINS = {"CA100T": 100}
 CREDIT_LIMIT = 4000  # above this, the acceptor is inhibited (no more money taken)
 # Games offered, by model id: games/models/<id>.json checked at boot against games/certs/<id>.json.
 # The first one that passes is played; a game that fails is disabled (event, console `games`).
-GAMES = ("sept-royal-88",)
+GAMES = ("sept-royal-87",)
 MODELS_DIR = "games/models"
 CERTS_DIR = "games/certs"
 ACCEPTOR_POLL_MS = 100  # well inside the 5-event buffer at any real coin rate; ccTalk devices inhibit if not polled

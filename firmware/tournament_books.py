@@ -3,8 +3,7 @@
 # firmware.ledger.Ledger; the rules and the arithmetic are firmware/tournament.py.
 import json
 
-from firmware import tournament
-from firmware import eventlog
+from firmware import eventlog, tournament
 from firmware.game_books import RECALL
 from firmware.recall import digest
 

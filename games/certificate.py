@@ -1,5 +1,7 @@
 # Boot check of a shipped game against its certificate (by-law s. 93, issue 4):
 #   ok, reason, game = games.certificate.check("games/models/x.json", "games/certs/x.json")
+# 0. the model is read (games/model_json.py) and built (games/model.py): a malformed model, or one
+#    past a bound of games/limits.py, is refused naming the fault, in bounded time and heap;
 # 1. the canonical math hash of the model equals the certificate's (a tampered model fails);
 # 2. every bet level's certified return is >= the 83 % floor (games/floor.py);
 # 3. the device recomputes the exact return of every bet level with integers (games/exact.py)
@@ -21,17 +23,23 @@
 import gc
 import json
 
-from games.canon import math_hash
-from games.floor import meets_floor, RTP_FLOOR_NUM
+from games import exact
+from games.floor import RTP_FLOOR_NUM, meets_floor
+from games.keno_model import FORMAT as KENO
+from games.model import FORMAT as REELS1
+from games.model import FORMAT2 as REELS2
 from games.model import read
 from games.reels import ReelGame
-from games import exact
-from games.keno_model import FORMAT as KENO
+from rng.crypto.canon import math_hash
+
+REELS = (REELS1, REELS2)
 
 NO_MEMORY = "boot check needs more memory than this board has free"
 
 
 def _frac(s):
+    if not isinstance(s, str):
+        raise ValueError("certified fraction %r is not \"p/q\"" % (s,))
     p, _, q = s.partition("/")
     p = int(p)
     q = int(q) if q else 1
@@ -79,37 +87,61 @@ def maxima(cert, bets, key=None):
     return out, None
 
 
+def _table(model):
+    # a table game's model (games/table_check.py FORMATS), without importing the table code for the others
+    fmt = model.get("format") if isinstance(model, dict) else None
+    if fmt in REELS or fmt == KENO or fmt == "jeton-poker/1":
+        return False
+    from games.table_check import FORMATS
+
+    return fmt in FORMATS
+
+
 def _check(model_path, cert_path, recompute):
     try:
         model = read(model_path)
+        if _table(model):  # a table game (issue 26): games/table_check.py reads both, one after the other
+            model = None
+            gc.collect()
+            from games.table_check import check as table_check
+
+            return table_check(model_path, cert_path, recompute, _frac, _pct)
         with open(cert_path) as f:
             cert = json.load(f)
     except MemoryError:
         raise  # the heap, not the files: check() collects and tries once more
-    except Exception as e:  # noqa: missing or unreadable file, bad JSON
+    except Exception as e:  # noqa: BLE001  missing or unreadable file, bad JSON
         return False, "unreadable model or certificate: %s" % (e,), None
-    if isinstance(model, dict) and model.get("format") == "jeton-poker/1":  # video poker: games/poker_cert.py
+    if not isinstance(model, dict):
+        return False, "invalid model: model must be an object", None
+    if model.get("format") == "jeton-poker/1":  # video poker: games/poker_cert.py
         from games.poker_cert import check as poker_check
 
         model = cert = None
         gc.collect()
         return poker_check(model_path, cert_path)
+    if not isinstance(cert, dict):
+        return False, "unreadable certificate: not an object", None
     try:
         if model.get("format") == KENO:  # a keno card game: its own tables, same rules (issue 13)
             from games.keno_check import check_model
 
             return check_model(model, cert, recompute, _frac, _pct)
+        # the game first: a malformed model or one past a bound is named as such (games/limits.py),
+        # not as a hash mismatch (it has no certificate)
+        game = ReelGame(model)
         gc.collect()
         h = math_hash(model)
+        model = None  # the game keeps what it needs of it; the strips and pays go before the recomputation
         gc.collect()  # the hash's canonical pieces
         if cert.get("math_hash") != h:
             return False, "math hash mismatch: model %s..., certificate %s..." % (
                 h[:16], str(cert.get("math_hash"))[:16]), None
-        if cert.get("id") != model.get("id"):
-            return False, "certificate is for %r, model is %r" % (cert.get("id"), model.get("id")), None
-        game = ReelGame(model)
-        model = None  # the game keeps what it needs of it; the strips and pays go before the recomputation
-        rtps = cert.get("rtp") or {}
+        if cert.get("id") != game.id:
+            return False, "certificate is for %r, model is %r" % (cert.get("id"), game.id), None
+        rtps = cert.get("rtp")
+        if not isinstance(rtps, dict):
+            return False, "certificate: no certified returns", None
         for bi, bet in enumerate(game.bets):
             s = rtps.get(str(bet))
             if s is None:
@@ -121,8 +153,9 @@ def _check(model_path, cert_path, recompute):
             if recompute:
                 gc.collect()  # what the previous step left: one bet level at a time
                 n, d = exact.rtp(game.m, bi)
-                if n * q != p * d:
-                    return False, "bet %d: recomputed return %d/%d differs from certified %s" % (bet, n, d, s), None
+                if n * q != p * d:  # percentages: a 600-digit fraction is no line for the event log
+                    return False, "bet %d: recomputed return %s differs from the certified %s" % (
+                        bet, _pct(n, d), _pct(p, q)), None
                 if not meets_floor(n, d):
                     return False, "bet %d: return %s below the %d %% floor (s. 93)" % (
                         bet, _pct(n, d), RTP_FLOOR_NUM), None
@@ -137,5 +170,5 @@ def _check(model_path, cert_path, recompute):
         return True, "ok: %s, %d bet levels, lowest return %s" % (game.id, len(game.bets), _pct(lo[0], lo[1])), game
     except MemoryError:
         raise
-    except Exception as e:  # noqa: a malformed model disables the game, never crashes the boot
+    except Exception as e:  # noqa: BLE001  a malformed model disables the game, never crashes the boot
         return False, "invalid model: %s" % (e,), None

@@ -12,6 +12,27 @@
 # distinct (reel, row); the free-spin recursion keeps one bigint per reachable total, not a table
 # over (spins left, headroom). Everything is dropped on return, so a caller can gc.collect()
 # between steps (games/certificate.py does, one bet level at a time).
+#
+# Time: the boot check runs at every power-up, so the work is bounded, not only the model's size:
+# the line programme counts the (state, symbol) pairs it visits and refuses the model past
+# limits.MAX_WORK per bet level (a hostile pay table can make the states grow as symbols**reels),
+# and its heap past limits.MAX_STATES states after one reel.
+# The free-spin recursion runs at most cap (limits.MAX_FREE_SPINS) steps.
+from games.limits import MAX_STATES, MAX_WORK, ModelError
+
+
+def _crowded(states):
+    # the heap's bound: a state is a dict entry with a bigint key and weight (some 40 bytes)
+    raise ModelError("too large to recompute at boot: more than %d states of the line programme "
+                     "after one reel (limits.MAX_STATES)" % MAX_STATES)
+
+
+def _spend(work, n):
+    # work[0]: the (state, symbol) pairs visited so far for this bet level
+    work[0] += n
+    if work[0] > MAX_WORK:
+        raise ModelError("too large to recompute at boot: more than %d steps of the line programme "
+                         "for one bet level (limits.MAX_WORK)" % MAX_WORK)
 
 
 def _dists(m, rs):
@@ -54,14 +75,17 @@ def _maxpay(cpay, mask, n):
     return v
 
 
-def line_sum(m, rs, bi):
-    """Sum over the cycle of the line pays of all lines (credits), at bet index bi."""
+def line_sum(m, rs, bi, work=None):
+    """Sum over the cycle of the line pays of all lines (credits), at bet index bi. work: the
+    budget's counter, [steps so far] (ModelError past limits.MAX_WORK)."""
+    if work is None:
+        work = [0]
     table, key_of = _dists(m, rs)
     nr = m.nreels
     nsym = len(m.symbols)
     cpay = m.cpay[bi]
     if m.general:
-        return _general_sum(m, rs, table, key_of, cpay)
+        return _general_sum(m, rs, table, key_of, cpay, work)
     rgmask = m.rgmask
     shift = len(m.group_names)  # state key: alive groups in the low bits, best pay above them
     low = (1 << shift) - 1
@@ -81,6 +105,7 @@ def line_sum(m, rs, bi):
                 dist = table[key[n]]
                 gmask = rgmask[n]
                 nxt_states = {}
+                _spend(work, len(states) * nsym)
                 for st in states:
                     alive = st & low
                     best = st >> shift
@@ -101,6 +126,8 @@ def line_sum(m, rs, bi):
                             nxt_states[k2] = nxt_states.get(k2, 0) + w * cw
                         elif b:
                             v += b * w * cw * tail[n + 1]
+                    if len(nxt_states) > MAX_STATES:
+                        _crowded(nxt_states)
                 states = nxt_states
             for st in states:
                 best = st >> shift
@@ -111,7 +138,7 @@ def line_sum(m, rs, bi):
     return total
 
 
-def _general_sum(m, rs, table, key_of, cpay):
+def _general_sum(m, rs, table, key_of, cpay, work):
     # jeton-reels/2 with multiplier wilds or both-ways pays: per line and direction, a state is
     # (groups still matching grouped by the multiplier their wilds gave so far, best pay so far).
     # A wild multiplies a group where it substitutes (is no member of it on that reel).
@@ -124,12 +151,12 @@ def _general_sum(m, rs, table, key_of, cpay):
         for rev in (0, 1) if m.both_ways else (0,):
             v = cache.get((key, rev))
             if v is None:
-                v = cache[(key, rev)] = _general_line(m, rs, table, key, cpay, rev, nsym)
+                v = cache[(key, rev)] = _general_line(m, rs, table, key, cpay, rev, nsym, work)
             total += v
     return total
 
 
-def _general_line(m, rs, table, key, cpay, rev, nsym):
+def _general_line(m, rs, table, key, cpay, rev, nsym, work):
     # A state is one int (dict keys stay small on the device: no tuple per state): the best pay so
     # far in the low `bb` bits, above them one mask of g bits per multiplier slot, `mults[j]` the
     # multiplier of slot j (slots are added as products of wild multipliers appear).
@@ -163,6 +190,7 @@ def _general_line(m, rs, table, key, cpay, rev, nsym):
         rg = m.rgmask[i]
         rm = m.rmember[i]
         nxt_states = {}
+        _spend(work, len(states) * nsym)
         for st in states:
             w = states[st]
             for code in range(nsym):
@@ -189,6 +217,9 @@ def _general_line(m, rs, table, key, cpay, rev, nsym):
                     if ext & ~mem:  # a wild standing in: this slot's multiplier times its own
                         kk = k * m.wmult[code]
                         if kk not in mults:
+                            if len(mults) >= MAX_STATES:  # a slot widens every state by g bits
+                                raise ModelError("too large to recompute at boot: more than %d products of "
+                                                 "wild multipliers on one line (limits.MAX_STATES)" % MAX_STATES)
                             mults.append(kk)
                         out |= (ext & ~mem) << (g * mults.index(kk))
                     j += 1
@@ -197,6 +228,8 @@ def _general_line(m, rs, table, key, cpay, rev, nsym):
                     nxt_states[k2] = nxt_states.get(k2, 0) + w * cw
                 elif b:
                     v += b * w * cw * tail[n + 1]
+            if len(nxt_states) > MAX_STATES:
+                _crowded(nxt_states)
         states = nxt_states
     for st in states:
         best = st & low
@@ -300,7 +333,8 @@ def rtp(m, bi):
     bet = m.bets[bi]
     db = m.base.cycle
     cb = scatter_counts(m, m.base)
-    lb = line_sum(m, m.base, bi)
+    work = [0]
+    lb = line_sum(m, m.base, bi, work)
     base = lb
     for n in range(len(cb)):
         base += cb[n] * m.spay[bi][n]
@@ -309,7 +343,7 @@ def rtp(m, bi):
         df = m.free.cycle
         same = m.free is m.base
         cf = cb if same else scatter_counts(m, m.free)
-        per = lb if same else line_sum(m, m.free, bi)
+        per = lb if same else line_sum(m, m.free, bi, work)
         for n in range(len(cf)):
             per += cf[n] * m.spay[bi][n]
         per *= m.multiplier  # sum over the free cycle of one free spin's credits

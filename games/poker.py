@@ -4,10 +4,18 @@
 # per discarded position from left to right. The holds only choose which of these predetermined
 # cards are shown; they never draw anything from the generator (by-law s. 88: the result rests on
 # chance even when the player chooses). (deck, holds) replays the game: docs/games.md.
-from rng import shuffle
-from games.poker_model import PokerModel, HAND_SIZE, RANKS
+from games.model import read
 from games.poker_hand import award
 from games.poker_hold import pattern
+from games.poker_model import HAND_SIZE, RANKS, PokerModel
+from rng import shuffle
+
+# the 24 orders of the four suits, 4 bytes each (new suit of clubs, diamonds, hearts, spades), in
+# lexicographic order: a fixed enumeration (a literal: in flash on a board)
+_PERMS = (b"\x00\x01\x02\x03\x00\x01\x03\x02\x00\x02\x01\x03\x00\x02\x03\x01\x00\x03\x01\x02\x00\x03\x02\x01"
+          b"\x01\x00\x02\x03\x01\x00\x03\x02\x01\x02\x00\x03\x01\x02\x03\x00\x01\x03\x00\x02\x01\x03\x02\x00"
+          b"\x02\x00\x01\x03\x02\x00\x03\x01\x02\x01\x00\x03\x02\x01\x03\x00\x02\x03\x00\x01\x02\x03\x01\x00"
+          b"\x03\x00\x01\x02\x03\x00\x02\x01\x03\x01\x00\x02\x03\x01\x02\x00\x03\x02\x00\x01\x03\x02\x01\x00")
 
 
 class PokerOutcome:
@@ -35,8 +43,6 @@ class PokerOutcome:
 
 
 def load(path):
-    from games.model import read
-
     return PokerGame(read(path))
 
 
@@ -48,6 +54,8 @@ def card_name(c):
 
 
 class PokerGame:
+    kind = "cards"  # the game's kind, for the jurisdiction (firmware/jurisdiction.py check_kind)
+
     def __init__(self, model):
         self.m = m = PokerModel(model)
         self.model = {k: model[k] for k in model if k != "strategy"}
@@ -55,6 +63,10 @@ class PokerGame:
         self.name = m.name
         self.bets = m.bets
         self._hand = bytearray(HAND_SIZE)
+        self._rep = bytearray(HAND_SIZE)  # suggest(): the deal's canonical form, sorted
+        self._back = bytearray(HAND_SIZE)  # suggest(): the dealt position of each card of _rep
+        self._keys = [0] * HAND_SIZE  # canonical(): card * 8 + dealt position, sorted
+        self._best = [0] * HAND_SIZE
         self.max_award = None  # the certificate's most one game pays per bet (games/certificate.py)
 
     def shuffle(self, gen):
@@ -120,17 +132,66 @@ class PokerGame:
         return self.m.names[i].get(lang, self.m.names[i]["en"]) if i >= 0 else ""
 
     def suggest(self, deal):
-        """The built-in strategy's holds for the five dealt cards: of the 32 holds, the one whose
-        pattern comes first in the model's strategy list (ties: the lowest mask); 0 (draw five) when
-        no pattern is listed or the model has no strategy."""
+        """The built-in strategy's holds for the five dealt cards (bit i: card i of the deal).
+
+        The rule, the certifier's (tools/certify/poker.py strategy_holds), independent of the order
+        the cards were dealt in: the deal is relabelled to its canonical form (canonical(): the
+        suit relabelling whose sorted cards come first in colex order, which is the certifier's
+        representative of the deal's suit-symmetry class), the hold whose pattern comes first in
+        the model's strategy list is chosen over that sorted hand (ties: the lowest mask, bit i =
+        its i-th card), and the held cards are mapped back to the dealt positions. So every order of
+        the same five cards holds the same cards, and each deal holds the image of what the
+        certifier's representative holds: the certified auto-hold return is the return of these
+        holds (tests/host/test_poker_autohold.py). 0 (draw five) when no pattern is listed or the
+        model has no strategy."""
         st = self.m.strategy
         if not st:
             return 0
+        rep = self._rep
+        back = self._back
+        self.canonical(deal, rep, back)
         best = 0
         pos = len(st)
         for mask in range(32):
-            p = st.get(pattern(self.m, deal, mask), pos)
+            p = st.get(pattern(self.m, rep, mask), pos)
             if p < pos:
                 pos = p
                 best = mask
-        return best
+        holds = 0
+        for i in range(HAND_SIZE):
+            if best >> i & 1:
+                holds |= 1 << back[i]
+        return holds
+
+    def canonical(self, deal, rep, back):
+        """rep <- the deal relabelled by the suit order (of the 24, the first in _PERMS) whose
+        sorted cards are least in colex order (compared from the highest card down); back[i] <- the
+        dealt position of rep[i]. The joker keeps its code. A function of the set of cards only."""
+        keys = self._keys
+        best = self._best
+        have = False
+        for p in range(0, 96, 4):
+            for i in range(HAND_SIZE):
+                c = deal[i]
+                if c < 52:
+                    c = (c & 0xFC) | _PERMS[p + (c & 3)]
+                keys[i] = c << 3 | i
+            for i in range(1, HAND_SIZE):  # insertion sort of five
+                k = keys[i]
+                j = i - 1
+                while j >= 0 and keys[j] > k:
+                    keys[j + 1] = keys[j]
+                    j -= 1
+                keys[j + 1] = k
+            if have:
+                j = HAND_SIZE - 1  # colex: the highest card first; cards only, not positions
+                while j >= 0 and keys[j] >> 3 == best[j] >> 3:
+                    j -= 1
+                if j < 0 or keys[j] >> 3 > best[j] >> 3:
+                    continue
+            for i in range(HAND_SIZE):
+                best[i] = keys[i]
+            have = True
+        for i in range(HAND_SIZE):
+            rep[i] = best[i] >> 3
+            back[i] = best[i] & 7

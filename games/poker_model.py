@@ -2,8 +2,8 @@
 # compile it into small integer tables shared by the hand evaluator (games/poker_hand.py), the
 # engine (games/poker.py) and the host certifier (tools/certify/poker.py).
 # Cards are codes 0..51 = rank * 4 + suit (rank 0 = two ... 12 = ace), 52 = the joker.
-
-from games.model import ModelError  # one error for every model format
+from games.limits import MAX_POKER_COINS, MAX_STRATEGY, ModelError, known_keys, quote
+from games.model import bet_list, describe, fr_en
 
 FORMAT = "jeton-poker/1"
 RANKS = "23456789TJQKA"
@@ -30,6 +30,9 @@ PAIR = 11
 HANDS = ("royal_flush", "four_wild", "wild_royal_flush", "five_of_a_kind", "straight_flush",
          "four_of_a_kind", "full_house", "flush", "straight", "three_of_a_kind", "two_pair", "pair")
 ALL_RANKS = 0x1FFF
+# every key the format knows, per object: any other is refused by name
+KEYS = ("format", "id", "family", "version", "name", "source", "wild", "deck", "bets", "awards", "strategy")
+AWARD_KEYS = ("hand", "name", "pays", "ranks", "kicker")
 
 
 def _need(cond, msg):
@@ -57,12 +60,9 @@ class PokerModel:
 
     def __init__(self, m):
         _need(isinstance(m, dict), "model must be an object")
-        _need(m.get("format") == FORMAT, "unknown format %r" % m.get("format"))
-        self.id = m.get("id")
-        _need(isinstance(self.id, str) and self.id, "id missing")
-        name = m.get("name")
-        _need(isinstance(name, dict) and "fr" in name and "en" in name, "name needs fr and en")
-        self.name = name
+        _need(m.get("format") == FORMAT, "unknown format %s" % quote(m.get("format")))
+        self.id = describe(m, FORMAT, KEYS)
+        self.name = m["name"]
         wild = m.get("wild", "none")
         _need(wild in WILDS, "wild must be one of none, deuces, joker (not %r)" % (wild,))
         self.wild = WILDS.index(wild)
@@ -70,13 +70,10 @@ class PokerModel:
         _need(deck in (52, 53), "deck must be 52 or 53 cards")
         _need((deck == 53) == (self.wild == JOKER_WILD), "a 53-card deck goes with the joker wild, and only with it")
         self.deck = deck
-        bets = m.get("bets")
-        _need(isinstance(bets, list) and bets, "bets missing")
-        prev = 0
-        for b in bets:
-            _need(_is_int(b) and b > prev, "bets must be ascending positive integers")
-            prev = b
-        self.bets = list(bets)
+        # one credit per coin, 1 to 5 coins: the pay table's columns (a royal's 4000 at 5 coins)
+        self.bets = bets = bet_list(m.get("bets"))
+        _need(bets[-1] <= MAX_POKER_COINS, "bet %d: a video poker bet is 1 to %d coins (limits.MAX_POKER_COINS)" % (
+            bets[-1], MAX_POKER_COINS))
         self.progressive = None  # no progressive jackpot on a poker model (jeton-poker/1)
         awards = m.get("awards")
         _need(isinstance(awards, list) and awards, "awards missing")
@@ -89,15 +86,14 @@ class PokerModel:
         self.pays = [[0] * len(awards) for _ in range(nb)]
         for i, a in enumerate(awards):
             _need(isinstance(a, dict), "award %d must be an object" % i)
+            known_keys(a, AWARD_KEYS, "award %d" % i)
             h = a.get("hand")
             _need(h in HANDS, "award %d: unknown hand %r" % (i, h))
             k = HANDS.index(h)
             _need(self.wild != NONE or k not in (FOUR_WILD, WILD_ROYAL, FIVE), "award %d: %s needs wild cards" % (i, h))
             _need(k != FOUR_WILD or self.wild == DEUCES, "award %d: four_wild needs deuces wild" % i)
             self.kind[i] = k
-            an = a.get("name")
-            _need(isinstance(an, dict) and "fr" in an and "en" in an, "award %d: name needs fr and en" % i)
-            self.names.append(an)
+            self.names.append(fr_en(a.get("name"), "award %d name" % i))
             r = a.get("ranks")
             if r is None:
                 self.ranks.append(ALL_RANKS)
@@ -131,6 +127,8 @@ class PokerModel:
             self.strategy = None
         else:
             _need(isinstance(st, list) and st, "strategy must be a non-empty list of hold patterns")
+            _need(len(st) <= MAX_STRATEGY, "strategy: %d patterns, at most %d (limits.MAX_STRATEGY)" % (
+                len(st), MAX_STRATEGY))
             self.strategy = {}
             for i, s in enumerate(st):
                 _need(isinstance(s, str) and s not in self.strategy, "strategy: bad or repeated pattern %r" % (s,))

@@ -1,5 +1,5 @@
 # Games room: PAR sheets for every shipped model, reels, keno and video poker (terminal summary + build/par/<id>.md/.html).
-.PHONY: par par-pdf certify browser-tools
+.PHONY: par par-pdf certify autohold browser-tools
 
 ## par: PAR sheets of every shipped game (exact figures, reel strips, every pay, feature, progressive, charts)
 par: $(STAMP)
@@ -22,3 +22,9 @@ browser-tools:
 ## a model has no certificate in games/certs/, or its math hash or exact return differs from it
 certify: $(STAMP)
 	$(PY) -m tools.certify --check-certs games/certs games/models/*.json
+
+## autohold: the device's own auto-hold (PokerGame.suggest) on every deal class of every shipped video
+## poker table, as dealt (a random member, in a random order): its exact return must equal the
+## certificate's strategy_rtp at every bet level (about 30 s per table; issue 23.11)
+autohold: $(STAMP)
+	$(PY) -m tools.certify.poker_autohold

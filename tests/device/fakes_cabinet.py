@@ -1,8 +1,9 @@
 # A fake board and acceptor for driving firmware.cabinet.Cabinet in device tests (both runtimes),
 # and the cabinet made of its parts over them as firmware/startup.py makes it (make_cabinet).
-from board import hal
 from fakes_board import Pin  # a switch input with value() and irq(handler, trigger)
 from fakes_firmware import TEST_SECRET, counter_of, floor_of
+
+from board import hal
 
 
 class Out:

@@ -3,14 +3,15 @@
 # keeps and what is found afresh (issue 9). Helpers only, no tests here; both runtimes.
 import gc
 
-import rng
 from fakes_cabinet import Acceptor, Board, make_cabinet
-from board.meters_em import EmMeters
 from fakes_firmware import RamNvram, memory, wiped
+
+import rng
+from board.meters_em import EmMeters
 from firmware.ledger import Ledger
 from games import load
 
-SEPT = "games/models/sept-royal-88.json"  # bets 1, 2, 3
+SEPT = "games/models/sept-royal-87.json"  # bets 1, 2, 3
 TREFLE = "games/models/trefle-90.json"  # bets 5, 10, 25: a fresh ledger's bet is not one of them
 
 

@@ -12,7 +12,7 @@ def test_cash_out_works_when_no_game_can_be_offered_and_the_panel_says_why():
     cab = power_on(board, SEPT)
     coins(cab, 2)
     cab = power_on(board, None)
-    cab.set_tilt("game", "no certified game to offer (sept-royal-88: math hash mismatch)")
+    cab.set_tilt("game", "no certified game to offer (sept-royal-87: math hash mismatch)")
     assert cab.state == "tilt"
     assert "no certified game to offer" in board.display.screen["msg"]
     press(cab, "cashout")

@@ -4,13 +4,13 @@
 # mp-heap: 1024K  (the firmware's 256K, the 64 + 54 KB NVRAM images the fakes keep in RAM, the tests)
 import json
 
-from fakes_firmware import memory
 from fakes_access import ADMIN, ADMIN_PIN, accounts, security
-from firmware.console import Console
-from firmware.ledger import Ledger
-from firmware.critmem import RamError
+from fakes_firmware import memory
 from test_firmware_cabinet import cabinet, coins, press, steps
 
+from firmware.console import Console
+from firmware.critmem import RamError
+from firmware.ledger import Ledger
 
 
 class Uart:
@@ -112,8 +112,9 @@ def test_backspace_edits_the_line():
 
 
 def test_hardmeters_reports_counts_pending_pulses_and_a_meter_ahead():
-    from board.meters_em import EmMeters
     from fakes_board import Store
+
+    from board.meters_em import EmMeters
 
     con, cab, board, acc = console()
     assert run(con, "hardmeters") == ["no electromechanical meters on this board"]
@@ -315,7 +316,6 @@ def test_meters_in_aligned_columns_with_units_and_dollars():
 
 
 def test_state_in_words():
-    from devtest import big_win
 
     con, cab, board, acc = console()
     assert run(con, "state") == ["state idle: no credits, ready", "credits 0 ($0.00), bet 1"]
@@ -352,7 +352,7 @@ def test_events_and_the_security_log_in_local_time():
 def test_recall_with_time_and_the_models_symbol_names():
     from firmware import localtime
 
-    with open("games/models/sept-royal-88.json") as f:
+    with open("games/models/sept-royal-87.json") as f:
         symbols = json.load(f)["symbols"]  # {"BAR2": {"fr": "Double barre", "en": "Double bar"}, ...}
     con, cab, board, acc = console()
     coins(cab, acc, 1)
@@ -361,7 +361,7 @@ def test_recall_with_time_and_the_models_symbol_names():
     shown = cab.screen.reels  # the window the player saw, as codes
     rec = cab.ledger.recall()[-1]
     out = run(con, "recall")
-    assert out[0] == "#1 %s sept-royal-88 bet 1 win %d credits 4 -> %d" % (localtime.stamp(rec["t"]), rec["win"], rec["after"])
+    assert out[0] == "#1 %s sept-royal-87 bet 1 win %d credits 4 -> %d" % (localtime.stamp(rec["t"]), rec["win"], rec["after"])
     rows = out[1:4]
     assert rows == ["    " + " | ".join(symbols[c]["en"] for c in row) for row in shown], (rows, shown)
     assert not [ln for ln in out for code in symbols if code in ln.replace(symbols[code]["en"], "")]
@@ -375,7 +375,7 @@ def test_paytable_shows_the_progressive():
 
     con, cab, board, acc = console(progressive=lambda game: Progressive(game.m.progressive, "hash"))
     en = run(con, "paytable")
-    # sept-royal-88's progressive (games/models/sept-royal-88.json): reset 1500, rate 1/1000 at bet 3,
+    # sept-royal-87's progressive (games/models/sept-royal-87.json): reset 1500, rate 1/1000 at bet 3,
     # ceiling 4000 ($1,000 at 25 cents: the vlt prize limit, issue 22.1)
     assert en[-1] == ("Progressive on 3 Red seven at bet 3: 1500 credits now ($375.00); reset 1500, "
                       "grows 1/1000 of each credit wagered at that bet, ceiling 4000")

@@ -9,11 +9,12 @@
 # mp-heap: 896K  (the fake board's 128 KB NVRAM image and a game model, and the printer)
 import gc
 
-import rng
 from devtest import big_win, raises
 from fakes_cabinet import Acceptor, Board, coins, make_cabinet, press, quiet, steps
 from fakes_firmware import RamNvram, memory, wiped
 from fakes_printer import FakePrinter
+
+import rng
 from board.printer_epic import Printer
 from firmware import config, coupon_number, coupon_store, coupon_system, jurisdiction, startup
 from firmware.config import Config
@@ -21,7 +22,7 @@ from firmware.critmem import RamError
 from firmware.ledger import Ledger
 from games import load
 
-MODEL = "games/models/sept-royal-88.json"
+MODEL = "games/models/sept-royal-87.json"
 NVRAM = RamNvram(coupon_store.PART)
 VID = 4242  # the validation id "the system" sets (SAS 4C; the console's `validation set`)
 

@@ -6,10 +6,11 @@
 import gc
 import json
 
-import rng
-from board.touch import TouchQueue
 from fakes_cabinet import Acceptor, Board, make_cabinet
 from fakes_firmware import RamNvram, memory, wiped
+
+import rng
+from board.touch import TouchQueue
 from firmware.ledger import Ledger
 from games.keno import load
 
@@ -131,7 +132,7 @@ def test_power_cut_after_the_wager_completes_on_the_committed_card():
 def test_touch_is_ignored_during_a_game_and_on_a_reel_game():
     from games import load as load_reels
 
-    cab, board, acc = cabinet(game=load_reels("games/models/sept-royal-88.json"))
+    cab, board, acc = cabinet(game=load_reels("games/models/sept-royal-87.json"))
     touch(board, cab, "spot", 5)
     assert cab.ledger.st.get("picks") is None
     cab, board, acc = cabinet()
@@ -179,6 +180,7 @@ def test_audit_test_game_plays_a_card():
 
 def test_quick_pick_without_a_working_rng():
     from fakes_cabinet import FailingGen
+
     from rng import RngFailure
 
     cab, board, acc = cabinet()

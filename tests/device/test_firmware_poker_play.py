@@ -7,16 +7,17 @@
 import gc
 import json
 
-import rng
-from board.touch import TouchQueue
 from fakes_cabinet import Acceptor, Board, FailingGen, coins, make_cabinet, press, steps
 from fakes_firmware import RamNvram, memory, wiped
+
+import rng
+from board.touch import TouchQueue
 from firmware import states
 from firmware.ledger import Ledger
 from firmware.play_poker import held_list, pack_deck, toggle, unpack_deck
 from games.poker import load
 
-MODEL = "games/models/jacks-96.json"
+MODEL = "games/models/jacks-98.json"
 NVRAM = RamNvram(69632)
 GAME = [None]
 RANKS = "23456789TJQKA"
@@ -218,7 +219,7 @@ def test_a_corrupt_committed_deck_is_refunded():
     cab2, _, _ = cabinet(nv=board.nvram)
     led = cab2.ledger
     assert led.game["phase"] == "void" and led.credits == c0 and led.meters["refunds"] == 1
-    assert any("hand not playable on jacks-96" in e[3] for e in led.events())
+    assert any("hand not playable on jacks-98" in e[3] for e in led.events())
 
 
 def test_recall_in_words_a_deal_the_holds_and_the_hand():

@@ -5,13 +5,15 @@
 # Ledger over the fake board, the in-memory coupon printer; the game's draw replaced by the outcome a
 # test needs (a doctored model or state: what no certified game can do).
 # mp-heap: 768K  (as test_firmware_coupon_cashout.py: the fake board's 128 KB NVRAM image, a model, the printer, and
-# firmware/startup.py, whose open_coupon_out makes money out as a power-up does)
+# firmware/startup.py, whose open_coupon_out makes money out as a power-up does; 704K was enough before that,
+# once rng/crypto/ became a package: the contiguous NVRAM image's edge)
 import gc
 
-import rng
 from fakes_cabinet import Acceptor, Board, make_cabinet, press, quiet, steps
 from fakes_firmware import PowerCut, RamNvram, memory, wiped
 from fakes_printer import FakePrinter
+
+import rng
 from board.printer_epic import Printer
 from firmware import coupon_store, coupon_system, jurisdiction
 from firmware.config import Config
@@ -19,7 +21,7 @@ from firmware.ledger import Ledger
 from firmware.progressive import Progressive
 from games import load
 
-MODEL = "games/models/sept-royal-88.json"
+MODEL = "games/models/sept-royal-87.json"
 NVRAM = RamNvram(coupon_store.PART)  # the books, the security memory and the coupon memory
 VID = 4242  # the validation id "the system" sets (SAS 4C): a vlt takes no money before it
 LIMIT = 4000  # $1,000 at 25 cents a credit (firmware/jurisdiction.py vlt max_prize_cents)

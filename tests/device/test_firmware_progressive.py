@@ -5,12 +5,13 @@ import gc
 
 from devtest import raises
 from fakes_firmware import RamNvram, memory, wiped
+
 from firmware.ledger import Ledger
 from firmware.progressive import Progressive, ProgressiveError
 from games import load
 from games.model import Model, ModelError
 
-MODEL = "games/models/sept-royal-88.json"
+MODEL = "games/models/sept-royal-87.json"
 NVRAM = RamNvram(69632)  # one part, wiped for each test: made while the heap is in one piece
 
 
@@ -45,7 +46,7 @@ def custom(rate="1/100", ceiling=None):
 
 
 def test_declared_in_the_certified_model():
-    # games/models/sept-royal-88.json: "progressive": {"pay": "3 SEVEN", "bet": 3, "rate": "1/1000",
+    # games/models/sept-royal-87.json: "progressive": {"pay": "3 SEVEN", "bet": 3, "rate": "1/1000",
     # "ceiling": 4000}, and its pay table gives 3 SEVEN 1500 credits at 3 coins: that is the reset
     assert spec() == {"pay": "3 SEVEN", "bet": 3, "num": 1, "den": 1000, "reset": 1500, "ceiling": 4000}
 

@@ -49,12 +49,12 @@ def test_games_and_texts():
 
 
 def test_a_settings_file_is_read_over_the_defaults_which_are_never_written_to():
-    over, err = settings.parse('{"GAMES": ["trefle-90", "aurore-89"], "CREDIT_LIMIT": 2000}')
-    assert err is None and over["GAMES"] == ("trefle-90", "aurore-89")
+    over, err = settings.parse('{"GAMES": ["trefle-90", "aurore-88"], "CREDIT_LIMIT": 2000}')
+    assert err is None and over["GAMES"] == ("trefle-90", "aurore-88")
     cfg = Config(over)
     assert settings.check(cfg, settings.file_exists) == []
-    assert cfg.GAMES == ("trefle-90", "aurore-89") and cfg.CREDIT_LIMIT == 2000 and cfg.DENOM_CENTS == 25
-    assert config.GAMES == ("sept-royal-88",) and config.CREDIT_LIMIT == 4000  # the module keeps its defaults
+    assert cfg.GAMES == ("trefle-90", "aurore-88") and cfg.CREDIT_LIMIT == 2000 and cfg.DENOM_CENTS == 25
+    assert config.GAMES == ("sept-royal-87",) and config.CREDIT_LIMIT == 4000  # the module keeps its defaults
     over, err = settings.parse('{"CREDIT_LIMIT": 3000, "DENOM_CENTS": 30}')
     assert settings.check(Config(over))  # not sound: firmware/configuration.py settles on the defaults then
     assert getattr(Config(), "NO_SUCH_SETTING", None) is None  # a name no setting has is no setting

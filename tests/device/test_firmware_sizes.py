@@ -2,20 +2,23 @@
 # its fields allow, computed here from the bounds the firmware enforces on entry (meters roll over at
 # 10 digits, texts are cut on entry, tournament figures are bounded), not from what a test session
 # happened to write. A block that could overflow would turn an ordinary commit into a RAM error.
-# mp-heap: 448K  (a 68 KB NVRAM image in RAM beside the largest game model)
+# mp-heap: 512K  (a 68 KB NVRAM image in RAM beside the largest game model; 448K was short once the
+# games' model reader and limits were compiled from source too, 480K passes)
 import gc
 import json
 import os
+
+from devtest import raises
+from fakes_firmware import RamNvram, memory
 
 from board import hal
 from firmware import eventlog, tournament
 from firmware.bill_books import WHY_TEXT
 from firmware.cabinet import BOOT_TILTS, KEY_CLEARABLE
 from firmware.ledger import CHUNK_SIZE, EVENTS_PER_CHUNK, GAME_SIZE, LAYOUT, METERS, STATE_SIZE, TILT_TEXT, Ledger
-from devtest import raises
-from fakes_firmware import RamNvram, memory
 from games.keno_model import MAX_SPOTS, KenoModel
 from games.model import Model
+from games.table_check import FORMATS as TABLE_FORMATS
 
 BIG = 10 ** 10 - 1  # a 10-digit meter at its last value before it rolls over
 MODELS = "games/models"
@@ -28,10 +31,10 @@ def worst_state():
                    "deck": "ff" * 53},  # a dealt poker hand's deck, 53 cards (firmware/play_poker.py)
           "tilts": {}, "doors": {}, "acc_ev": 255, "ref": BIG, "paying": {"ref": BIG, "coins": BIG, "cpc": BIG},
           "prog_n": BIG * 1000, "prog_r": BIG * 1000, "emb": {},  # the meter and its roll-over (1/q units)
-          "rel": 999999999,
+          "rel": 999999999,  # the release number (firmware/authenticate.py): MAJOR.MINOR.PATCH, each 0-999
           "basis": ["casino", 100000],  # the longest profile name, DENOM_CENTS at its bound (firmware/money_basis.py)
           "bill_ev": 255, "bill": {"t": 16, "k": BIG, "c": 255},  # a note being stacked (firmware/bill_books.py)
-          "unk": {"id": "type 16", "k": BIG, "s": 2 ** 32 - 1, "why": "x" * WHY_TEXT}}  # a note of unknown fate  # the release number (firmware/authenticate.py): MAJOR.MINOR.PATCH, each 0-999
+          "unk": {"id": "type 16", "k": BIG, "s": 2 ** 32 - 1, "why": "x" * WHY_TEXT}}  # a note of unknown fate
     for name in METERS:
         st["m"][name] = BIG
     for kind in KEY_CLEARABLE + ("audit", "prize", "note"):  # BOOT_TILTS are never stored
@@ -70,11 +73,13 @@ def test_the_coupon_memory_full_at_its_bounds_commits_reopens_and_lists_in_a_sma
     """The worst-case coupon store: every slot taken by a record whose fields are at their bounds,
     none acknowledged. It fits its chunks, fits the part above the security memory, reopens, and is
     listed a record at a time (the console's `coupons json`) without the list in the heap."""
-    from firmware import coupon_number, coupon_store
-    from firmware.audit import SEC_BASE
-    from firmware.audit import LAYOUT as SEC_LAYOUT, JOURNAL as SEC_JOURNAL
-    from firmware.critmem import CriticalMemory
     from fakes_firmware import TEST_SECRET, MemCounter
+
+    from firmware import coupon_number, coupon_store
+    from firmware.audit import JOURNAL as SEC_JOURNAL
+    from firmware.audit import LAYOUT as SEC_LAYOUT
+    from firmware.audit import SEC_BASE
+    from firmware.critmem import CriticalMemory
 
     class Part:  # a 128 KB part, never read or written: the constructors only place their layouts on it
         size = coupon_store.PART
@@ -139,6 +144,9 @@ def test_a_recall_record_of_every_shipped_game_fits_at_its_longest():
             assert len(json.dumps(rec)) <= GAME_SIZE, (raw["id"], len(json.dumps(rec)), GAME_SIZE)
             raw = rec = None
             continue
+        if raw.get("format") in TABLE_FORMATS:  # no recall record yet: the cabinet's play flow for table games
+            raw = None  # (issue 26, after issue 24) sizes its record with its stake, results and table
+            continue
         if raw.get("format") == "jeton-keno/1":  # 10 picks then 20 numbers drawn, each up to 80
             m = KenoModel(raw)
             draws = [m.numbers] * (MAX_SPOTS + m.drawn)
@@ -169,7 +177,7 @@ def test_a_tournament_with_the_longest_figures_and_name_commits_and_reboots():
     led.tour_start(tournament.MAX_FEE, tournament.MAX_CREDITS, tournament.MAX_GAMES, 100, "2026-12-05",
                    tournament.MAX_HOURS, "9" * tournament.NAME_LEN)
     for i in range(3 * EVENTS_PER_CHUNK):
-        led.event("game-off", "aurore-89: " + "boot check needs more memory " * 5)
+        led.event("game-off", "aurore-88: " + "boot check needs more memory " * 5)
     again = Ledger(memory(nv))
     assert again.open() == [] and again.tour["name"] == "9" * tournament.NAME_LEN
     assert len(again.events()) == 3 * EVENTS_PER_CHUNK + 1

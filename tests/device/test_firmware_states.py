@@ -5,23 +5,25 @@
 # too: cash-out everywhere but a RAM error, play only in idle/credit, money only in idle/credit/spin,
 # the RAM clear only in a RAM error or with the audit key on and nothing owed (issue 22, item 2:
 # L-6, r. 3, s. 7, nothing but a coupon erases credits). And docs/firmware.md shows this table.
-# mp-heap: 640K  (the firmware compiled from source by the stock 64-bit wheel, plus the 68 KB NVRAM image the fake board keeps in RAM)
+# mp-heap: 640K  (the firmware compiled from source by the stock 64-bit wheel, plus the 68 KB NVRAM image
+# the fake board keeps in RAM)
 import gc
 import json
 
-import rng
 from fakes_cabinet import Acceptor, Board, make_cabinet
 from fakes_firmware import RamNvram, memory
+
+import rng
 from firmware import states
 from firmware.cabinet import Cabinet
+from firmware.ledger import Ledger
 from firmware.play import GamePlay
 from firmware.play_keno import KenoPlay
 from firmware.play_poker import PokerPlay
-from firmware.ledger import Ledger
 from games import load
 
-MODEL = "games/models/sept-royal-88.json"
-POKER = "games/models/jacks-96.json"
+MODEL = "games/models/sept-royal-87.json"
+POKER = "games/models/jacks-98.json"
 GAME = [None]
 POKER_GAME = [None]
 NVRAM = RamNvram(69632)  # one image, wiped for each cabinet: 64 KB blocks fragment a fixed heap
@@ -326,7 +328,8 @@ def test_taken_events_do_what_the_table_says():
         ("jackpot", states.KEY, lambda c: c.ledger.meters["jackpot"] == 1500 and c.state == states.CREDIT),
         ("tilt", states.KEY, lambda c: not c.tilts and c.state == states.CREDIT),
         ("service, door open, tilt", states.KEY, lambda c: not c.tilts and c.state == states.SERVICE),
-        ("hold", states.AUTO, lambda c: c.gameplay.holds == c.game.suggest(c.gameplay.hand_deck()[:5]) and c.state == states.HOLD),
+        ("hold", states.AUTO,
+         lambda c: c.gameplay.holds == c.game.suggest(c.gameplay.hand_deck()[:5]) and c.state == states.HOLD),
         ("hold", states.PLAY, lambda c: c.ledger.game["phase"] in ("spin", "done") and len(c.ledger.recall()) == 1),
         ("hold", states.DRAW, lambda c: c.ledger.game["phase"] in ("spin", "done") and len(c.ledger.recall()) == 1),
     )

@@ -4,9 +4,10 @@
 # mp-heap: 640K  (as test_firmware_cabinet.py: the 68 KB NVRAM image and the modules from source)
 import gc
 
-import rng
 from fakes_cabinet import Acceptor, Board, make_cabinet
 from fakes_firmware import RamNvram, memory, wiped
+
+import rng
 from firmware import states
 from firmware.config import Config
 from firmware.ledger import Ledger
@@ -22,7 +23,7 @@ def cabinet(juris, denom):
     led = Ledger(memory(board.nvram))
     led.open()
     acc = Acceptor()
-    cab = make_cabinet(board, led, load("games/models/sept-royal-88.json"), rng.open_generator(rng.open_source("emulated")),
+    cab = make_cabinet(board, led, load("games/models/sept-royal-87.json"), rng.open_generator(rng.open_source("emulated")),
                        acc, Config({"JURISDICTION": juris, "DENOM_CENTS": denom}))
     cab.resume()
     cab.step(0)

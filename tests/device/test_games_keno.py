@@ -8,9 +8,10 @@ import os
 
 from devtest import raises, tmpdir
 from fakes_rng import Lcg
+
+from games import keno_exact
 from games.certificate import check
 from games.keno import KenoGame, load
-from games import keno_exact
 from games.model import ModelError
 
 
@@ -131,7 +132,7 @@ def test_model_errors_name_the_field():
         (dict(pays={"2": {"2": 0}}), "pays nothing"),
         (dict(pays={"2": {"2": [1, 2]}}), "one value per bet level"),
         (dict(pays={"2": {"2": -1}}), "integer >= 0"),
-        (dict(pays={"x": {"2": 1}}), "not a number"),
+        (dict(pays={"x": {"2": 1}}), "pays: key \"x\" is not a count"),
         (dict(bets=[2, 1]), "ascending"),
         (dict(pays={}), "pays missing"),
         (dict(name={"fr": "x"}), "fr and en"),

@@ -7,10 +7,11 @@ import json
 
 from devtest import raises
 from fakes_rng import Lcg
+
+from games.model import ModelError
 from games.poker import PokerGame, card_name
 from games.poker_hand import award
 from games.poker_hold import pattern
-from games.model import ModelError
 from games.poker_model import PokerModel
 
 RANKS = "23456789TJQKA"
@@ -36,7 +37,7 @@ def names(m, hand):
 
 
 def test_bylaw_ranks_jacks_or_better():
-    m = PokerModel(load("jacks-96"))
+    m = PokerModel(load("jacks-98"))
     # s. 67.2 (1)-(9); "jacks or better" is the pay table's lowest award
     assert names(m, "Ts Js Qs Ks As") == "Royal flush"
     assert names(m, "9h Th Jh Qh Kh") == "Straight flush"
@@ -56,7 +57,7 @@ def test_bylaw_ranks_jacks_or_better():
 
 
 def test_bonus_quads_by_rank():
-    m = PokerModel(load("double-bonus-107"))
+    m = PokerModel(load("double-bonus-99"))
     assert names(m, "Ac Ad Ah As Kc") == "Four aces"
     assert names(m, "3c 3d 3h 3s Kc") == "Four 2s-4s"
     assert names(m, "9c 9d 9h 9s Kc") == "Four 5s-Ks"
@@ -66,7 +67,7 @@ def test_bonus_quads_by_rank():
 
 
 def test_deuces_wild():
-    m = PokerModel(load("deuces-wild-100"))
+    m = PokerModel(load("deuces-wild-99"))
     assert names(m, "Th Jh Qh Kh Ah") == "Royal flush"
     assert names(m, "2c 2d 2h 2s 9c") == "Four deuces"
     assert names(m, "2c Jh Qh Kh Ah") == "Wild royal flush"
@@ -81,7 +82,7 @@ def test_deuces_wild():
 
 
 def test_joker():
-    m = PokerModel(load("joker-poker-100"))
+    m = PokerModel(load("joker-poker-99"))
     assert m.deck == 53
     assert names(m, "JK Ac Ad Ah As") == "Five of a kind"
     assert names(m, "JK Jh Qh Kh Ah") == "Wild royal flush"
@@ -93,7 +94,7 @@ def test_joker():
 
 
 def test_kicker_awards():
-    raw = load("jacks-96")
+    raw = load("jacks-98")
     raw["awards"].insert(2, {"hand": "four_of_a_kind", "name": {"fr": "x", "en": "Four aces with 2-4"},
                              "pays": 400, "ranks": ["A"], "kicker": ["2", "3", "4"]})
     m = PokerModel(raw)
@@ -102,7 +103,7 @@ def test_kicker_awards():
 
 
 def test_model_errors():
-    base = load("jacks-96")
+    base = load("jacks-98")
 
     def bad(change, words):
         raw = json.loads(json.dumps(base))
@@ -127,7 +128,7 @@ def test_model_errors():
 
 
 def test_deck_shuffle_and_draw_order():
-    g = PokerGame(load("jacks-96"))
+    g = PokerGame(load("jacks-98"))
     deck = g.shuffle(Lcg(7))
     assert sorted(deck) == list(range(52))
     assert deck != bytes(range(52))
@@ -141,7 +142,7 @@ def test_deck_shuffle_and_draw_order():
 
 
 def test_evaluate_replays_and_rejects_bad_records():
-    g = PokerGame(load("jacks-96"))
+    g = PokerGame(load("jacks-98"))
     top = cards("Ts Js Qs Ks 3d As 9c 9h 9d 2c")
     deck = bytes(top + [c for c in range(52) if c not in top])
     o = g.evaluate(5, list(deck) + [0b01111])
@@ -169,7 +170,7 @@ def test_evaluate_replays_and_rejects_bad_records():
 
 
 def test_patterns_describe_the_held_cards_only():
-    m = PokerModel(load("jacks-96"))
+    m = PokerModel(load("jacks-98"))
     a = cards("Ts Js Qs Ks 3d")
     b = cards("Qs 3c Ks Ts Js")
     assert pattern(m, a, 0b01111) == pattern(m, b, 0b11101) == "40|1111|-31|121"
@@ -179,7 +180,7 @@ def test_patterns_describe_the_held_cards_only():
 
 
 def test_suggestion_follows_the_strategy_list():
-    raw = load("jacks-96")
+    raw = load("jacks-98")
     raw["strategy"] = ["P0", "40|1111|-31|121", "20|2|10-|000"]
     g = PokerGame(raw)
     assert g.suggest(cards("Ts Js Qs Ks 3d")) == 0b01111  # four to a royal
@@ -190,8 +191,60 @@ def test_suggestion_follows_the_strategy_list():
     assert PokerGame(raw).suggest(cards("Ts Js Qs Ks As")) == 0
 
 
+def _orders(hand):
+    # the 120 orders of five cards (no itertools on MicroPython)
+    if len(hand) <= 1:
+        return [list(hand)]
+    out = []
+    for i in range(len(hand)):
+        for rest in _orders(hand[:i] + hand[i + 1:]):
+            out.append([hand[i]] + rest)
+    return out
+
+
+def _held(g, deal):
+    h = g.suggest(bytes(deal))
+    return sorted(deal[i] for i in range(5) if h >> i & 1)
+
+
+def test_the_same_cards_are_held_in_every_order():
+    # issue 23.11: 2c 4d 5d 8c 9c dealt as [0,9,13,24,28] held 2c 4d 5d, dealt as [24,28,0,9,13]
+    # 8c 9c 2c (ties went to the lowest dealt position); the certifier counts 2c 4d 5d
+    for name, hand, want in (("deuces-wild-99", [0, 9, 13, 24, 28], [0, 9, 13]),
+                             ("deuces-wild-98", [0, 9, 13, 24, 28], [0, 9, 13]),
+                             ("joker-poker-99", cards("JK 9h Ts 3c 4d"), None),
+                             ("jacks-98", cards("Jc 3h Jd 6s 9c"), cards("Jc Jd"))):
+        g = PokerGame(load(name))
+        first = _held(g, hand)
+        if want is not None:
+            assert first == sorted(want), (name, first)
+        for order in _orders(hand):
+            assert _held(g, order) == first, (name, order)
+
+
+def test_canonical_relabels_the_suits_to_the_least_sorted_hand():
+    # the certifier's representative of a suit-symmetry class: of the 24 suit relabellings, the one
+    # whose sorted cards come first in colex order (the highest card compared first)
+    g = PokerGame(load("jacks-98"))
+    rep = bytearray(5)
+    back = bytearray(5)
+    g.canonical(bytes(cards("As Ks Qs Js Ts")), rep, back)  # a royal in spades: in clubs
+    assert list(rep) == cards("Tc Jc Qc Kc Ac") and list(back) == [4, 3, 2, 1, 0]
+    g.canonical(bytes([24, 28, 0, 9, 13]), rep, back)  # already canonical: the deal sorted
+    assert list(rep) == [0, 9, 13, 24, 28] and list(back) == [2, 3, 4, 0, 1]
+    # the aces (the highest cards) take the two lowest suits, the sevens the other two; the deuce
+    # shares its suit with an ace, and the lowest deuce decides which ace is the club
+    g.canonical(bytes(cards("Ah Ad 7s 7c 2h")), rep, back)
+    assert list(rep) == cards("2c 7h 7s Ac Ad"), [card_name(c) for c in rep]
+    assert list(back) == [4, 3, 2, 0, 1]  # 7c is 7h: of two equal relabellings, the first in _PERMS
+    j = PokerGame(load("joker-poker-99"))
+    # the joker stays the highest card; the kings take clubs and diamonds, the spades hearts
+    j.canonical(bytes(cards("JK Kh Kd 2s 9s")), rep, back)
+    assert list(rep) == cards("2h 9h Kc Kd JK"), [card_name(c) for c in rep]
+
+
 def test_play_deals_holds_and_draws_from_one_shuffle():
-    raw = load("jacks-96")
+    raw = load("jacks-98")
     raw["strategy"] = ["20|2|10-|000", "10|1|-11|000"]  # a pair of jacks or better, else one high card
     g = PokerGame(raw)
     wins = 0
@@ -209,7 +262,7 @@ def test_play_deals_holds_and_draws_from_one_shuffle():
 
 
 def test_describe_lists_every_award():
-    g = PokerGame(load("double-bonus-107"))
+    g = PokerGame(load("double-bonus-99"))
     fr = g.describe("fr")
     en = g.describe("en")
     assert fr[0] == "Double bonus 10/7" and en[0] == "Double Bonus 10/7"
@@ -219,7 +272,7 @@ def test_describe_lists_every_award():
 
 def test_describe_says_how_a_hand_is_played_deal_hold_draw_and_the_wild_cards():
     # s. 89: how prizes are won, not only what they pay (issue 23.14: the rules were one line)
-    g = PokerGame(load("double-bonus-107"))
+    g = PokerGame(load("double-bonus-99"))
     fr, en = g.describe("fr"), g.describe("en")
     assert fr[1] == "Mises : 1, 2, 3, 4, 5 crédits" and en[1] == "Bets: 1, 2, 3, 4, 5 credits"
     assert "Donner : cinq cartes sont données d'un paquet de 52 cartes, brassé à chaque partie." in fr
@@ -227,9 +280,10 @@ def test_describe_says_how_a_hand_is_played_deal_hold_draw_and_the_wild_cards():
     assert not [ln for ln in en if "wild" in ln]  # no wild card in double bonus
     assert fr[-1].startswith("Toute défectuosité") and en[-1].startswith("Malfunction voids")
     # the pay lines come after the rules, still "AWARD : v1 / v2 / ..." (the screen's table)
-    assert fr.index("Quinte flush royale : 250 / 500 / 750 / 1000 / 4000") > fr.index("Gains (crédits) selon la mise 1 / 2 / 3 / 4 / 5 :")
-    deuces = PokerGame(load("deuces-wild-100")).describe("en")
+    assert fr.index("Quinte flush royale : 250 / 500 / 750 / 1000 / 4000") > \
+        fr.index("Gains (crédits) selon la mise 1 / 2 / 3 / 4 / 5 :")
+    deuces = PokerGame(load("deuces-wild-99")).describe("en")
     assert "The four deuces are wild: each stands for any card." in deuces
-    joker = PokerGame(load("joker-poker-100")).describe("fr")
+    joker = PokerGame(load("joker-poker-99")).describe("fr")
     assert "Le joker est frimé : il tient lieu de n'importe quelle carte." in joker
     assert "Donner : cinq cartes sont données d'un paquet de 52 cartes et un joker, brassé à chaque partie." in joker

@@ -1,20 +1,23 @@
-# games.model.read: the model dict json.load gives, with its short strings interned first so that
-# a name used 500 times is stored once (the boot check's memory, issue 9 fault 2, docs/games.md).
+# games.model.read (games/model_json.py): the model dict json.load gives for a valid model, with its
+# short strings shared so that a name used 500 times is stored once (the boot check's memory, issue 9
+# fault 2, docs/games.md). What it refuses: tests/device/test_games_model_json.py.
 import gc
 import os
 
 
 def test_read_gives_what_json_gives():
-    # games.model.read interns the file's short strings before json.load: the dict must not change,
-    # escapes, non-ASCII text, long strings and a backslash before a quote included
+    # the dict of a valid model is json's: escapes, non-ASCII text, long strings, a backslash
+    # before a quote, negative integers, true and null included
     import json
-    from devtest import tmpdir, rmtree
+
+    from devtest import rmtree, tmpdir
+
     from games.model import read
 
     d = tmpdir("read")
     try:
         text = ('{"a\\"b": ["WILD", "WILD", "\\u00e9t\\u00e9", "\u00e9t\u00e9", "x\\\\", "x\\\\"],'
-                ' "long": "%s", "n": [1, -2, 3.5, true, null], "": ""}' % ("y" * 300))
+                ' "long": "%s", "n": [1, -2, 0, true, null, false], "": ""}' % ("y" * 300))
         path = d + "/m.json"
         with open(path, "w") as f:
             f.write(text)
@@ -31,12 +34,14 @@ def test_read_gives_what_json_gives():
 
 def test_read_shares_the_names():
     # MicroPython only (CPython has no fixed heap to measure): json.load makes a fresh copy of a
-    # name at each use unless the name is already interned; aurore-89 held 52 KB that way, 18 KB
+    # name at each use unless the name is already interned; aurore-88 held 52 KB that way, 18 KB
     # read by games.model.read. Names made up here, so no earlier test has interned them.
     if not hasattr(gc, "mem_alloc"):
         return
     import json
-    from devtest import tmpdir, rmtree
+
+    from devtest import rmtree, tmpdir
+
     from games.model import read
 
     tag = "".join("%02x" % b for b in os.urandom(4))

@@ -16,9 +16,9 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
 
 
 def test_a_game_inside_every_vlt_limit_is_certified(capsys: pytest.CaptureFixture[str]) -> None:
-    # sept-royal-88: bets 1-3 credits (75 c at most), one game pays at most its progressive's ceiling,
+    # sept-royal-87: bets 1-3 credits (75 c at most), one game pays at most its progressive's ceiling,
     # 4000 credits ($1,000.00: at the limit), return 87.98 %
-    rc, err = _run(capsys, "games/models/sept-royal-88.json", "--jurisdiction", "vlt")
+    rc, err = _run(capsys, "games/models/sept-royal-87.json", "--jurisdiction", "vlt")
     assert rc == 0 and "REFUSED" not in err
 
 
@@ -47,9 +47,9 @@ def test_prize_alone_over_the_limit(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_credit_value_over_the_limit_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    rc, err = _run(capsys, "games/models/sept-royal-88.json", "--jurisdiction", "vlt", "--denom", "26")
+    rc, err = _run(capsys, "games/models/sept-royal-87.json", "--jurisdiction", "vlt", "--denom", "26")
     assert rc == 1 and "REFUSED: vlt maximum credit value: $0.26 above $0.25" in err
-    assert _run(capsys, "games/models/sept-royal-88.json", "--jurisdiction", "vlt", "--denom", "25")[0] == 0
+    assert _run(capsys, "games/models/sept-royal-87.json", "--jurisdiction", "vlt", "--denom", "25")[0] == 0
 
 
 def test_a_return_under_83_percent_is_refused_under_vlt(capsys: pytest.CaptureFixture[str]) -> None:
@@ -65,9 +65,9 @@ def test_keno_and_poker_are_held_to_the_same_limits(capsys: pytest.CaptureFixtur
     assert rc == 1
     assert "REFUSED: vlt maximum bet: $6.25 above $2.50" in err
     assert "REFUSED: vlt maximum prize: $62500.00 above $1000.00" in err
-    # jacks-96 at 25 c: bet 5 credits ($1.25); its royal flush pays 4000 credits at five coins,
+    # jacks-98 at 25 c: bet 5 credits ($1.25); its royal flush pays 4000 credits at five coins,
     # $1,000.00 exactly: inside the limit. At 26 c the same royal is over it
-    rc, err = _run(capsys, "games/models/jacks-96.json", "--jurisdiction", "vlt")
+    rc, err = _run(capsys, "games/models/jacks-98.json", "--jurisdiction", "vlt")
     assert rc == 0 and "REFUSED" not in err, err
-    rc, err = _run(capsys, "games/models/jacks-96.json", "--jurisdiction", "vlt", "--denom", "26")
+    rc, err = _run(capsys, "games/models/jacks-98.json", "--jurisdiction", "vlt", "--denom", "26")
     assert rc == 1 and "REFUSED: vlt maximum prize: $1040.00 above $1000.00" in err, err

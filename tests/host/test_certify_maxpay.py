@@ -34,7 +34,7 @@ def maxima(raw: dict) -> dict[int, int | None]:
 
 
 SMALL = ["tests/fixtures/games/mini5.json", "tests/fixtures/games/mini2.json", "tests/fixtures/games/mini2-plain.json",
-         "tests/fixtures/games/easyslot.json", "games/models/skeleton-3reel.json", "games/models/sept-royal-88.json",
+         "tests/fixtures/games/easyslot.json", "games/models/skeleton-88.json", "games/models/sept-royal-87.json",
          "games/models/trefle-90.json", "games/models/tricolore-92.json"]
 
 
@@ -105,9 +105,9 @@ def test_a_progressive_without_a_ceiling_is_unbounded_at_its_bet_only() -> None:
 
 
 def test_a_stop_of_weight_zero_is_never_shown() -> None:
-    # sept-royal-88 with its reel-1 SEVEN given weight 0: 3 SEVEN can no longer show, so one game
+    # sept-royal-87 with its reel-1 SEVEN given weight 0: 3 SEVEN can no longer show, so one game
     # pays at most 3 BAR3 (100 / 200 / 300) and the progressive is never won
-    raw = _load("games/models/sept-royal-88.json")
+    raw = _load("games/models/sept-royal-87.json")
     raw["reels"][0]["weights"][0] = 0
     assert maxima(raw) == {1: 100, 2: 200, 3: 300} == {b: brute(raw, b) for b in raw["bets"]}
 
@@ -164,7 +164,7 @@ def test_video_poker_pays_at_most_its_royal_flush_as_published() -> None:
     # royal flush 250 for one coin up to four, 4000 for five (800 a coin); no hand pays more
     from tools.certify.poker_report import certify_poker
 
-    rep = certify_poker(_load("games/models/jacks-96.json"))
+    rep = certify_poker(_load("games/models/jacks-98.json"))
     assert {b: v["max_award"] for b, v in rep["bets"].items()} == {1: 250, 2: 500, 3: 750, 4: 1000, 5: 4000}
 
 
@@ -176,12 +176,12 @@ def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
 
 def test_the_shipped_sept_royal_88_is_valid_under_vlt_and_the_issue_model_is_refused(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    rc, out, err = _cli(capsys, "games/models/sept-royal-88.json", "--jurisdiction", "vlt")
+    rc, out, err = _cli(capsys, "games/models/sept-royal-87.json", "--jurisdiction", "vlt")
     assert rc == 0 and "REFUSED" not in err and "one game pays at most 4000 credits" in out
     # the model as the issue found it: rate 1/100, no ceiling
-    raw = _load("games/models/sept-royal-88.json")
+    raw = _load("games/models/sept-royal-87.json")
     raw["progressive"] = {"pay": "3 SEVEN", "bet": 3, "rate": "1/100"}
-    path = tmp_path / "sept-royal-88.json"
+    path = tmp_path / "sept-royal-87.json"
     path.write_text(json.dumps(raw))
     rc, out, err = _cli(capsys, str(path), "--jurisdiction", "vlt")
     assert rc == 1 and "REFUSED: vlt maximum prize: progressive 3 SEVEN has no ceiling" in err, err
@@ -193,7 +193,7 @@ def test_a_ceiling_its_rate_cannot_fit_under_is_refused_under_every_profile(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # 1/100 of bet 3 is 3/100 credit a game; 3 SEVEN comes once in 340,480 games: 10214.4 credits
     # between two wins on average, more than the 2500 from the reset 1500 to a ceiling of 4000
-    raw = _load("games/models/sept-royal-88.json")
+    raw = _load("games/models/sept-royal-87.json")
     raw["progressive"]["rate"] = "1/100"
     path = tmp_path / "m.json"
     path.write_text(json.dumps(raw))
@@ -210,10 +210,10 @@ def test_a_ceiling_its_rate_cannot_fit_under_is_refused_under_every_profile(
 def test_the_certificate_carries_the_maxima_and_check_certs_names_a_wrong_one(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     certs = tmp_path / "certs"
-    assert _cli(capsys, "games/models/sept-royal-88.json", "--write-cert", str(certs))[0] == 0
-    cert = json.loads((certs / "sept-royal-88.json").read_text())
+    assert _cli(capsys, "games/models/sept-royal-87.json", "--write-cert", str(certs))[0] == 0
+    cert = json.loads((certs / "sept-royal-87.json").read_text())
     assert cert["max_award"] == {"1": 200, "2": 400, "3": 4000}
-    assert cert == _load("games/certs/sept-royal-88.json")  # the shipped one is what the tool writes
+    assert cert == _load("games/certs/sept-royal-87.json")  # the shipped one is what the tool writes
     for doctored, why in ((dict(cert["max_award"], **{"3": 3999}),
                            "bet 3: maximum one-game pay 4000 credits differs from the certificate's 3999"),
                           (None, "the certificate has no maximum one-game pay (max_award): recertify"),
@@ -223,6 +223,6 @@ def test_the_certificate_carries_the_maxima_and_check_certs_names_a_wrong_one(
             del c["max_award"]
         else:
             c["max_award"] = doctored
-        (certs / "sept-royal-88.json").write_text(json.dumps(c))
-        rc, _, err = _cli(capsys, "--check-certs", str(certs), "games/models/sept-royal-88.json")
+        (certs / "sept-royal-87.json").write_text(json.dumps(c))
+        rc, _, err = _cli(capsys, "--check-certs", str(certs), "games/models/sept-royal-87.json")
         assert rc == 1 and why in err, err

@@ -99,16 +99,23 @@ def test_both_ways_worked_by_hand() -> None:
     assert _all_agree(one_way) == [Fraction(6, 8)]
 
 
-def test_version_1_ignores_the_keys_of_version_2() -> None:
+def test_version_1_refuses_the_keys_of_version_2() -> None:
+    # issue 23.10: a version-2 key in a version-1 model was ignored, so the model was certified as
+    # another (plain) game than its author wrote; now it is refused, naming the key and the format
     raw = copy.deepcopy(RWB)
     raw["format"] = "jeton-reels/1"
     del raw["pays"][0]  # version 1 has no per-reel groups
+    del raw["wilds"]
     raw["wild"] = "X"
-    plain = copy.deepcopy(raw)
-    raw["wilds"] = {"X": 5}
-    raw["both_ways"] = True
-    assert not Model(raw).general
-    assert certify_model(raw)["bets"][1].rtp == certify_model(plain)["bets"][1].rtp == Fraction(27, 27)
+    assert certify_model(raw)["bets"][1].rtp == Fraction(27, 27)  # the plain model is fine
+    for key, value in (("wilds", {"X": 5}), ("both_ways", True)):
+        with pytest.raises(ModelError, match='jeton-reels/1: key "%s" is a key of jeton-reels/2' % key):
+            Model(dict(raw, **{key: value}))
+    per_reel = copy.deepcopy(RWB)
+    per_reel["format"] = "jeton-reels/1"
+    del per_reel["wilds"]
+    with pytest.raises(ModelError, match=r'pays\[0\]: key "reels" is a key of jeton-reels/2'):
+        Model(per_reel)
 
 
 @pytest.mark.parametrize("name", ["mini2.json", "mini2-plain.json"])

@@ -119,7 +119,7 @@ def test_deploy_installs_checks_switches_and_the_board_boots(root: Path, tmp_pat
 
     proc, ready, ports = boot(root, tmp_path / "state")
     try:
-        assert ready["code"] == "mpy" and ready["game"] == "sept-royal-88" and ready["state"] == "idle"
+        assert ready["code"] == "mpy" and ready["game"] == "sept-royal-87" and ready["state"] == "idle"
         console = ConsoleClient(f"socket://127.0.0.1:{ports['console']}", connect_for=5)
         try:
             # the deployed console answers, and with no credential made on this board it runs nothing

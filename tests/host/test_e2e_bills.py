@@ -19,7 +19,7 @@ from sim.harness import ADMIN_ID, EmulatedCabinet
 
 
 def _vlt(tmp_path: Path, bills: BillValidatorPeer | None = None) -> EmulatedCabinet:
-    cab = EmulatedCabinet(tmp_path / "s", extra_args=firmware_args("sept-royal-88", "emulated", "vlt"))
+    cab = EmulatedCabinet(tmp_path / "s", extra_args=firmware_args("sept-royal-87", "emulated", "vlt"))
     return cab.boot(bills=bills)
 
 

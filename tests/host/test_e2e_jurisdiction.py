@@ -11,16 +11,17 @@ from pathlib import Path
 from sim.cabinet import firmware_args
 from sim.cctalk_hopper import HopperPeer
 from sim.harness import EmulatedCabinet, free_ports
-from tools import firmware as fwbuild, operator
+from tools import firmware as fwbuild
+from tools import operator
 
 MACHINE = "JTN-EMU-0001"  # firmware/config.py MACHINE_ID
 
 
 def test_vlt_boot_disables_a_game_over_the_limits(tmp_path: Path) -> None:
-    cab = EmulatedCabinet(tmp_path / "s", extra_args=firmware_args("aurore-93,sept-royal-88", "emulated", "vlt")).boot()
+    cab = EmulatedCabinet(tmp_path / "s", extra_args=firmware_args("aurore-93,sept-royal-87", "emulated", "vlt")).boot()
     try:
         ready = cab.firmware.ready
-        assert ready["jurisdiction"] == "vlt" and ready["game"] == "sept-royal-88", ready
+        assert ready["jurisdiction"] == "vlt" and ready["game"] == "sept-royal-87", ready
         assert cab.console
         events = "\n".join(cab.console.command("events"))
         # aurore-93 bets 100 credits: $25.00 at 25 cents
@@ -53,11 +54,11 @@ def test_the_casino_profile_is_the_default(tmp_path: Path) -> None:
 
 # --- a change of jurisdiction across a reboot (issue 22.6) -------------------------------------------
 
-def juris_args(juris: str, games: str = "sept-royal-88") -> list[str]:
+def juris_args(juris: str, games: str = "sept-royal-87") -> list[str]:
     return firmware_args(games, "emulated", juris)
 
 
-def signed_config(state: Path, number: int, juris: str, denom: int = 25, games: tuple[str, ...] = ("sept-royal-88",)) -> None:
+def signed_config(state: Path, number: int, juris: str, denom: int = 25, games: tuple[str, ...] = ("sept-royal-87",)) -> None:
     """The operator's configuration `number`, signed with the development operator key the image trusts."""
     operator.sign_config(state / "operator.json", fwbuild.DEV_OPERATOR_KEY, number, MACHINE, juris, denom, list(games))
 
@@ -114,7 +115,7 @@ def test_vlt_to_casino_with_a_coupon_owed_waits_until_the_coupon_is_printed(tmp_
         assert cab.meters()["coupon_out"] == 8
         cab.shutdown()
         reboot_as(cab, "casino")  # nothing owed now: the operator's change is taken
-        assert cab.firmware.ready["jurisdiction"] == "casino" and cab.firmware.ready["game"] == "sept-royal-88"
+        assert cab.firmware.ready["jurisdiction"] == "casino" and cab.firmware.ready["game"] == "sept-royal-87"
         events = "\n".join(cab.console.command("events"))
         assert "basis      vlt at 25 -> casino at 25 cents a credit (operator configuration 2)" in events, events
         cab.insert_token()
@@ -147,7 +148,7 @@ def test_casino_to_vlt_after_a_cut_hopper_payout_books_the_coins_paid_first(tmp_
         assert m["hopper_out"] == 12 and m["credits"] == 0 and s["credits"] == 0 and hopper.coins_out == 3
         cab.shutdown()
         reboot_as(cab, "vlt", hopper=hopper)
-        assert cab.firmware.ready["jurisdiction"] == "vlt" and cab.firmware.ready["game"] == "sept-royal-88"
+        assert cab.firmware.ready["jurisdiction"] == "vlt" and cab.firmware.ready["game"] == "sept-royal-87"
         assert tilt_config(cab) == ""
         cab.panel.wait_for(lambda s: s.get("state") == "idle")  # its system set its validation id
         assert hopper.coins_out == 3 and cab.meters()["hopper_out"] == 12  # booked once
@@ -195,7 +196,7 @@ def test_under_vlt_an_unsigned_or_older_configuration_is_refused_by_name(tmp_pat
         cab.firmware.extra_args = ["--jurisdiction", "vlt"]  # the games are the configuration's
         # the settings file edited: another game set, another credit value
         for settings, want in (({"GAMES": ["trefle-90"]}, "GAMES: the operator's signed configuration says "
-                                "sept-royal-88; the settings file or the command line may not change it"),
+                                "sept-royal-87; the settings file or the command line may not change it"),
                                ({"DENOM_CENTS": 10}, "DENOM_CENTS: the operator's signed configuration says 25; the "
                                 "settings file or the command line may not change it")):
             (state / "settings.json").write_text(json.dumps(settings))
@@ -214,9 +215,9 @@ def test_under_vlt_an_unsigned_or_older_configuration_is_refused_by_name(tmp_pat
         cab.shutdown()
         signed_config(state, 3, "vlt")
         cab.boot()
-        assert tilt_config(cab) == "" and cab.firmware.ready["game"] == "sept-royal-88"
+        assert tilt_config(cab) == "" and cab.firmware.ready["game"] == "sept-royal-87"
         cab.shutdown()
-        signed_config(state, 2, "vlt", games=("trefle-90", "sept-royal-88"))  # a genuine, older configuration
+        signed_config(state, 2, "vlt", games=("trefle-90", "sept-royal-87"))  # a genuine, older configuration
         cab.boot()
         assert tilt_config(cab).endswith("operator.json: configuration 2 is older than number 3, accepted here "
                                          "(never taken again)")

@@ -16,7 +16,7 @@ from sim import replay
 from sim.harness import ROOT, EmulatedCabinet
 
 MODELS = ROOT / "games" / "models"
-GAME = "deuces-wild-100"
+GAME = "deuces-wild-99"
 RANKS = "23456789TJQKA"
 # the player's holds, hand by hand: none, all, a mix, the built-in strategy's (None)
 HOLDS = (0b00000, 0b11111, 0b10101, None, 0b01100, 0b00011, None)

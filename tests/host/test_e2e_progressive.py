@@ -1,6 +1,6 @@
 """The progressive near its ceiling on the real firmware image under vlt (issue 22.1): a test bench
 presets the meter while the cabinet is off (sim/preset.py: the firmware's own Ledger, sealed with
-the machine's secret), and the cabinet then stops the meter at sept-royal-88's ceiling of 4000
+the machine's secret), and the cabinet then stops the meter at sept-royal-87's ceiling of 4000
 credits, rolls the rest over exactly, feeds it only from bet 3 (s. 92) and keeps both across a
 power cut. The console's `state` gives the exact figures (1/q credit)."""
 from __future__ import annotations
@@ -15,7 +15,7 @@ from board.state_lock import Busy
 from sim.harness import EmulatedCabinet
 from sim.preset import set_progressive
 
-CEILING = 4000 * 1000  # games/models/sept-royal-88.json: "ceiling": 4000, "rate": "1/1000"
+CEILING = 4000 * 1000  # games/models/sept-royal-87.json: "ceiling": 4000, "rate": "1/1000"
 
 
 def meter(cab: EmulatedCabinet) -> tuple[int, int, int]:

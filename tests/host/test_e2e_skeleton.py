@@ -103,7 +103,7 @@ def test_console_help_and_meters(state: Path) -> None:
         assert "Sept Royal" in fr and "Mise" in fr  # s. 89, in French first
         assert "PLAYING" in cab.console.command("games")[0]
         assert cab.panel is not None and cab.panel.screen["jackpot"] == 1500  # shown continuously (s. 91)
-        assert cab.panel.screen["rules"] == "sept-royal-88"  # s. 89: the rules page, before play
+        assert cab.panel.screen["rules"] == "sept-royal-87"  # s. 89: the rules page, before play
         from sim.cabinet import rules_page
 
         page = rules_page(cab.panel.screen["rules"])
@@ -149,20 +149,20 @@ def test_tampered_model_is_refused_at_boot(state: Path, tamper) -> None:
     certificate's math hash, which would disable that game alone, is tests/device/test_games_certificate.py's)."""
     # a short path: the firmware refuses a models folder over 64 characters (firmware/settings.py)
     models = Path(tempfile.mkdtemp(prefix="jeton-models-"))
-    for gid in ("sept-royal-88", "sept-royal-92"):
+    for gid in ("sept-royal-87", "sept-royal-91"):
         (models / f"{gid}.json").write_text((ROOT / f"games/models/{gid}.json").read_text())
-    model = json.loads((models / "sept-royal-88.json").read_text())
+    model = json.loads((models / "sept-royal-87.json").read_text())
     tamper(model)
-    assert model["id"] == "sept-royal-88"  # same id, same certificate file: the math alone differs
-    (models / "sept-royal-88.json").write_text(json.dumps(model))
-    args = ["--games", "sept-royal-88,sept-royal-92", "--models", str(models)]
+    assert model["id"] == "sept-royal-87"  # same id, same certificate file: the math alone differs
+    (models / "sept-royal-87.json").write_text(json.dumps(model))
+    args = ["--games", "sept-royal-87,sept-royal-91", "--models", str(models)]
     cab = EmulatedCabinet(state, extra_args=args).boot()
     try:
-        assert "jeton: TILT software: models/sept-royal-88.json: SHA-256 differs from the signed manifest" \
+        assert "jeton: TILT software: models/sept-royal-87.json: SHA-256 differs from the signed manifest" \
             in cab.firmware.lines
         assert cab.firmware.ready["game"] is None and cab.firmware.ready["state"] == "tilt"
         events = "\n".join(cab.console.command("events"))
-        assert "tilt" in events and "software: models/sept-royal-88.json" in events
+        assert "tilt" in events and "software: models/sept-royal-87.json" in events
         assert not [line for line in cab.firmware.lines if "configuration:" in line]  # our folder was read
     finally:
         cab.shutdown()

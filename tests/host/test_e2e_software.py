@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from sim.harness import ROOT, EmulatedCabinet
-from tools import firmware as fwbuild, sign
+from tools import firmware as fwbuild
+from tools import sign
 
 SUMS = "SHA256SUMS"
 SIG = "SHA256SUMS.sig"
@@ -75,7 +76,7 @@ def test_the_untampered_image_boots_authentic_and_records_its_release(tmp_path: 
     cab, why, events = boot(tmp_path)
     try:
         assert why is None
-        assert cab.firmware.ready["game"] == "sept-royal-88" and cab.firmware.ready["state"] == "idle"
+        assert cab.firmware.ready["game"] == "sept-royal-87" and cab.firmware.ready["state"] == "idle"
         assert cab.firmware.ready["software"] == "release 0.1.0 (number 1000) authentic, development key"
         assert any("release 0.1.0 (number 1000) runs" in e for e in events), events
     finally:
@@ -92,7 +93,7 @@ def test_one_byte_appended_to_the_image(tmp_path: Path, rig: Path) -> None:
 def test_one_byte_of_a_model_inside_the_image(tmp_path: Path, rig: Path) -> None:
     # the frozen ROMFS holds the model's JSON text: change one digit of it in the image itself
     data = bytearray((rig / "micropython").read_bytes())
-    at = data.find(b'"id": "sept-royal-88"')
+    at = data.find(b'"id": "sept-royal-87"')
     assert at > 0
     at = data.find(b"1", at)
     data[at] = ord("2")
@@ -103,26 +104,26 @@ def test_one_byte_of_a_model_inside_the_image(tmp_path: Path, rig: Path) -> None
 
 def test_one_byte_in_a_model_on_the_file_system(tmp_path: Path, rig: Path) -> None:
     models = data_copy(tmp_path, "models")
-    text = (models / "sept-royal-88.json").read_text()
-    (models / "sept-royal-88.json").write_text(text.replace(" ", "  ", 1))  # one byte more, same JSON
+    text = (models / "sept-royal-87.json").read_text()
+    (models / "sept-royal-87.json").write_text(text.replace(" ", "  ", 1))  # one byte more, same JSON
     why, _ = refused(tmp_path, "--models", str(models))
-    assert why == "models/sept-royal-88.json: SHA-256 differs from the signed manifest"
+    assert why == "models/sept-royal-87.json: SHA-256 differs from the signed manifest"
 
 
 def test_one_byte_in_a_certificate(tmp_path: Path, rig: Path) -> None:
     certs = data_copy(tmp_path, "certs")
-    flip(certs / "sept-royal-88.json", 30)
+    flip(certs / "sept-royal-87.json", 30)
     why, _ = refused(tmp_path, "--certs", str(certs))
-    assert why == "certs/sept-royal-88.json: SHA-256 differs from the signed manifest"
+    assert why == "certs/sept-royal-87.json: SHA-256 differs from the signed manifest"
 
 
 def test_another_games_files_swapped_in(tmp_path: Path, rig: Path) -> None:
-    # the issue's attack: sept-royal-85 (84.9 %) copied over sept-royal-88's model and certificate
+    # the issue's attack: sept-royal-84 (84.9 %) copied over sept-royal-87's model and certificate
     models, certs = data_copy(tmp_path, "models"), data_copy(tmp_path, "certs")
-    shutil.copy(models / "sept-royal-85.json", models / "sept-royal-88.json")
-    shutil.copy(certs / "sept-royal-85.json", certs / "sept-royal-88.json")
+    shutil.copy(models / "sept-royal-84.json", models / "sept-royal-87.json")
+    shutil.copy(certs / "sept-royal-84.json", certs / "sept-royal-87.json")
     why, _ = refused(tmp_path, "--models", str(models), "--certs", str(certs))
-    assert why == "models/sept-royal-88.json: SHA-256 differs from the signed manifest"
+    assert why == "models/sept-royal-87.json: SHA-256 differs from the signed manifest"
 
 
 def test_one_byte_in_the_manifest(tmp_path: Path, rig: Path) -> None:
@@ -148,24 +149,24 @@ def test_a_manifest_signed_with_another_key(tmp_path: Path, rig: Path) -> None:
 
 
 def test_a_file_the_release_does_not_list(tmp_path: Path, rig: Path) -> None:
-    # a release (signed with the right key) that has no sept-royal-88 certificate: the cabinet's is an added file
+    # a release (signed with the right key) that has no sept-royal-87 certificate: the cabinet's is an added file
     text = "".join(ln for ln in (rig / "release" / SUMS).read_text().splitlines(True)
-                   if not ln.endswith("  certs/sept-royal-88.json\n"))
+                   if not ln.endswith("  certs/sept-royal-87.json\n"))
     resign(rig, text)
     why, _ = refused(tmp_path)
-    assert why == "certs/sept-royal-88.json: not in the signed manifest"
+    assert why == "certs/sept-royal-87.json: not in the signed manifest"
 
 
 def test_a_file_removed(tmp_path: Path, rig: Path) -> None:
     # a configured game's certificate gone: the configuration check (firmware/settings.py) refuses
     # the configuration, and the software check, run on the files it asked for, names the file
     certs = data_copy(tmp_path, "certs")
-    (certs / "sept-royal-88.json").unlink()
+    (certs / "sept-royal-87.json").unlink()
     cab, why, _ = boot(tmp_path, "--certs", str(certs))
     try:
-        assert why == "certs/sept-royal-88.json: listed in SHA256SUMS, missing"
+        assert why == "certs/sept-royal-87.json: listed in SHA256SUMS, missing"
         assert cab.firmware.ready["game"] is None and cab.firmware.ready["software"] == "refused"
-        assert any("TILT config: GAMES: sept-royal-88 has no %s/sept-royal-88.json" % certs in ln
+        assert any("TILT config: GAMES: sept-royal-87 has no %s/sept-royal-87.json" % certs in ln
                    for ln in cab.firmware.lines), cab.firmware.lines
     finally:
         cab.shutdown()
@@ -250,7 +251,7 @@ def test_a_signed_release_folder_boots_its_own_image(tmp_path: Path, monkeypatch
     monkeypatch.setattr(fwbuild, "ensure_built", lambda *a, **k: image)
     cab, why, _ = boot(tmp_path)
     cab.shutdown()
-    assert why is None and cab.firmware.ready["game"] == "sept-royal-88"
+    assert why is None and cab.firmware.ready["game"] == "sept-royal-87"
     assert cab.firmware.ready["software"] == "release 0.1.0 (number 1000) authentic, development key"
     flip(rel / SIG, 7)
     why, _ = refused(tmp_path)

@@ -21,7 +21,7 @@ for m in ("board.hal", "board.coin_cctalk", "board.hopper_cctalk", "firmware.led
     __import__(m)
     gc.collect(); out.append(gc.mem_alloc() - b)
 import games.reels
-g = games.reels.load("/rom/games/models/aurore-89.json")
+g = games.reels.load("/rom/games/models/aurore-88.json")
 gc.collect(); out.append(gc.mem_alloc() - b)
 print("HEAP", out)
 '''

@@ -51,7 +51,7 @@ def _run_with_tty_stderr(args: list[str], ci: bool) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("args,unit", [
-    (["-m", "sim.montecarlo", "games/models/skeleton-3reel.json", "--spins", "300000", "--workers", "1"], "game"),
+    (["-m", "sim.montecarlo", "games/models/skeleton-88.json", "--spins", "300000", "--workers", "1"], "game"),
     (["-m", "tools.rngtest", "--only", "scaled", "--draws", "20000"], "test"),
 ])
 def test_bar_on_a_terminal_and_none_under_ci_stdout_unchanged(args: list[str], unit: str) -> None:

@@ -49,10 +49,10 @@ def test_the_cli_signs_a_configuration_and_an_enrolment(tmp_path: Path, capsys: 
     pub = sign.load_public(sign.pub_path(key))
     out = tmp_path / "operator.json"
     assert operator.main(["config", str(out), "--key", str(key), "--number", "3", "--machine", "JTN-EMU-0007",
-                          "--jurisdiction", "vlt", "--denom", "25", "--games", "sept-royal-88,trefle-90"]) == 0
+                          "--jurisdiction", "vlt", "--denom", "25", "--games", "sept-royal-87,trefle-90"]) == 0
     d = json.loads(out.read_text())
     assert d == {"format": "jeton-operator-config/1", "config": 3, "machine": "JTN-EMU-0007", "JURISDICTION": "vlt",
-                 "DENOM_CENTS": 25, "GAMES": ["sept-royal-88", "trefle-90"]}
+                 "DENOM_CENTS": 25, "GAMES": ["sept-royal-87", "trefle-90"]}
     assert verifies(pub, (tmp_path / "operator.json.sig").read_bytes(), out.read_bytes())
     capsys.readouterr()
     assert operator.main(["enrol", "--key", str(key), "--board", "00112233aabbccdd", "--number", "2",
@@ -66,10 +66,10 @@ def test_the_cli_signs_a_configuration_and_an_enrolment(tmp_path: Path, capsys: 
 def test_the_emulated_cabinets_configuration_is_signed_again_only_when_it_changes(tmp_path: Path) -> None:
     key = tmp_path / "dev.pem"
     sign.keygen(key)
-    out = operator.dev_config(tmp_path, "vlt", ["sept-royal-88"], 25, "JTN-EMU-0001", key)
+    out = operator.dev_config(tmp_path, "vlt", ["sept-royal-87"], 25, "JTN-EMU-0001", key)
     assert json.loads(out.read_text())["config"] == 1
     before = out.read_bytes()
-    operator.dev_config(tmp_path, "vlt", ["sept-royal-88"], 25, "JTN-EMU-0001", key)
+    operator.dev_config(tmp_path, "vlt", ["sept-royal-87"], 25, "JTN-EMU-0001", key)
     assert out.read_bytes() == before  # the same: no new number (the board's floor would not need one)
     operator.dev_config(tmp_path, "vlt", ["trefle-90"], 25, "JTN-EMU-0001", key)
     assert json.loads(out.read_text())["config"] == 2

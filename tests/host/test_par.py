@@ -98,13 +98,13 @@ def test_the_strict_parser_catches_what_the_old_sheet_did() -> None:
 @pytest.fixture(scope="module")
 def sheets(tmp_path_factory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("par")
-    for name in ("sept-royal-88", "trefle-90", "skeleton-3reel"):
+    for name in ("sept-royal-87", "trefle-90", "skeleton-88"):
         par.write(str(MODELS / (name + ".json")), str(out))
     par.write(str(FIX / "mini5.json"), str(out))
     return {p.stem: p for p in out.iterdir()}
 
 
-@pytest.mark.parametrize("ident", ["sept-royal-88", "trefle-90", "skeleton-3reel", "test-mini5"])
+@pytest.mark.parametrize("ident", ["sept-royal-87", "trefle-90", "skeleton-88", "test-mini5"])
 def test_html_is_valid_every_table_closed_with_its_own_caption(sheets, ident: str) -> None:
     doc = (sheets[ident].parent / (ident + ".html")).read_text(encoding="utf-8")
     p = strict(doc)
@@ -140,7 +140,7 @@ def _table(blocks: list[tuple], caption_start: str) -> tuple[list[str], list[lis
     return found[0][2], found[0][3]
 
 
-@pytest.mark.parametrize("name", ["sept-royal-88", "trefle-90"])
+@pytest.mark.parametrize("name", ["sept-royal-87", "trefle-90"])
 def test_every_pay_with_its_hits_and_return_adds_up_to_the_certificate(name: str) -> None:
     raw = _load(MODELS / (name + ".json"))
     shipped = _load(CERTS / (name + ".json"))  # written by an earlier run, checked by make certify
@@ -161,7 +161,7 @@ def test_every_pay_with_its_hits_and_return_adds_up_to_the_certificate(name: str
 
 
 def test_sept_royal_hits_per_cycle_are_the_reel_weights() -> None:
-    raw = _load(MODELS / "sept-royal-88.json")
+    raw = _load(MODELS / "sept-royal-87.json")
     blocks = sheet.blocks(certify_model(raw), raw)
     _, rows = _table(blocks, "Bet 3: every pay")
     w = [{s: sum(x for t, x in zip(r["strip"], r["weights"]) if t == s) for s in set(r["strip"])} for r in raw["reels"]]
@@ -179,14 +179,14 @@ def test_sept_royal_hits_per_cycle_are_the_reel_weights() -> None:
 
 
 def test_progressive_reset_rate_and_return_at_levels() -> None:
-    raw = _load(MODELS / "sept-royal-88.json")
-    shipped = Fraction(_load(CERTS / "sept-royal-88.json")["rtp"]["3"])
+    raw = _load(MODELS / "sept-royal-87.json")
+    shipped = Fraction(_load(CERTS / "sept-royal-87.json")["rtp"]["3"])
     blocks = sheet.blocks(certify_model(raw), raw)
     _, rows = _table(blocks, "Progressive: 3 SEVEN at bet 3")
     fig = dict((r[0], r[1]) for r in rows)
     p = Fraction(2, 112 * 80 * 76)  # SEVEN weights 2·1·1 out of the reel totals
     assert p == Fraction(1, 340480)
-    # the model's "rate": "1/1000", "ceiling": 4000 (games/models/sept-royal-88.json)
+    # the model's "rate": "1/1000", "ceiling": 4000 (games/models/sept-royal-87.json)
     assert fig["reset"] == "1500 credits" and fig["rate"].startswith("1/1000 of every credit wagered at bet 3")
     assert fig["ceiling"].startswith("4000 credits")
     assert fig["won"].startswith("1 in 340,480 games")
@@ -194,13 +194,14 @@ def test_progressive_reset_rate_and_return_at_levels() -> None:
     assert fig["mean level when won"].startswith("%.1f credits" % float(mean_level))
     assert fig["long-run return at bet 3"].startswith("%.4f %%" % (float(shipped + Fraction(1, 1000)) * 100))
     _, levels = _table(blocks, "Progressive: return at bet 3 by jackpot level")
-    assert levels[0][:3] == ["1500.0", str(shipped.numerator) + "/" + str(shipped.denominator), "%.4f %%" % (float(shipped) * 100)]
+    assert levels[0][:3] == ["1500.0", str(shipped.numerator) + "/" + str(shipped.denominator),
+                             "%.4f %%" % (float(shipped) * 100)]
     for row, j in zip(levels, (1500, 2250, mean_level, 3000, 4000)):
         assert row[2] == "%.4f %%" % (float(shipped + p * (j - 1500) / 3) * 100), row
     # the typical levels (1, 1.5, 2, 3 times the reset) up to the ceiling, the ceiling, the mean level
     assert [r[0] for r in levels] == ["1500.0", "2250.0", "%.1f" % float(mean_level), "3000.0", "4000.0"]
     # and tools.certify reports the same figures
-    out = subprocess.run([sys.executable, "-m", "tools.certify", "--json", str(MODELS / "sept-royal-88.json")],
+    out = subprocess.run([sys.executable, "-m", "tools.certify", "--json", str(MODELS / "sept-royal-87.json")],
                          cwd=ROOT, capture_output=True, text=True, check=True).stdout
     prog = json.loads(out)["progressive"]
     assert prog["hit"] == "1/340480" and Fraction(prog["long_run_return"]) == shipped + Fraction(1, 1000)
@@ -289,19 +290,20 @@ def test_convergence_chart_axes_and_the_floor_label_kept_off_the_certified_label
     svg = charts.convergence("c", "t", 0.8305, 3.0, 0.83, z)
     assert "games played (log scale)" in svg and "realised return" in svg
     assert all("1e%d" % e in svg for e in range(2, 10))
-    ys = {m.group(2): float(m.group(1)) for m in re.finditer(r'y="([\d.]+)" text-anchor="start" class="line-label[^"]*"[^>]*>([^<]+)<', svg)}
+    label = r'y="([\d.]+)" text-anchor="start" class="line-label[^"]*"[^>]*>([^<]+)<'
+    ys = {m.group(2): float(m.group(1)) for m in re.finditer(label, svg)}
     (a, b) = ys.values()
     assert abs(a - b) >= charts.FONT + 2, ys  # two labels for lines half a pixel apart
 
 
 def test_cli_writes_md_html_and_svg_with_a_progress_bar(tmp_path: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "tools.par", str(MODELS / "sept-royal-88.json"), "--out", str(tmp_path)],
+    r = subprocess.run([sys.executable, "-m", "tools.par", str(MODELS / "sept-royal-87.json"), "--out", str(tmp_path)],
                        cwd=ROOT, capture_output=True, text=True, check=True)
-    assert r.stdout.startswith("sept-royal-88: bet 1 87.9817 %")
+    assert r.stdout.startswith("sept-royal-87: bet 1 87.9817 %")
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert "sept-royal-88.html" in names and "sept-royal-88.md" in names and "sept-royal-88-bet3-wins.svg" in names
-    md = (tmp_path / "sept-royal-88.md").read_text(encoding="utf-8")
-    assert "![sept-royal-88-bet3-return](sept-royal-88-bet3-return.svg)" in md
+    assert "sept-royal-87.html" in names and "sept-royal-87.md" in names and "sept-royal-87-bet3-wins.svg" in names
+    md = (tmp_path / "sept-royal-87.md").read_text(encoding="utf-8")
+    assert "![sept-royal-87-bet3-return](sept-royal-87-bet3-return.svg)" in md
     for svg in tmp_path.glob("*.svg"):
         assert not strict(svg.read_text(encoding="utf-8")).errors, svg
 
@@ -337,7 +339,7 @@ def test_the_source_date_is_source_date_epoch_else_the_last_commits(monkeypatch)
 def test_a_sheet_is_the_same_every_run() -> None:
     """Nothing of the run is written (it said 'Certified in 0.76 s'): the same model and source
     date make the same sheet, byte for byte (make release's PAR sheets)."""
-    raw = _load(MODELS / "sept-royal-88.json")
+    raw = _load(MODELS / "sept-royal-87.json")
     one = render.page("t", sheet.blocks(certify_model(raw), raw, EPOCH))
     two = render.page("t", sheet.blocks(certify_model(raw), raw, EPOCH))
     assert one == two and not re.search(r"\d s\b", one)

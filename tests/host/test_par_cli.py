@@ -22,14 +22,14 @@ def files(d: Path) -> dict[str, bytes]:
 
 
 def test_a_game_id_is_its_shipped_model(tmp_path: Path) -> None:
-    # issue 23.7: `python -m tools.par aurore-89` died in a FileNotFoundError traceback
+    # issue 23.7: `python -m tools.par aurore-88` died in a FileNotFoundError traceback
     by_id, by_path = tmp_path / "id", tmp_path / "path"
-    r = par("sept-royal-88", "--out", str(by_id), cwd=tmp_path)  # any working directory
+    r = par("sept-royal-87", "--out", str(by_id), cwd=tmp_path)  # any working directory
     assert r.returncode == 0, r.stderr
-    assert r.stdout.startswith("sept-royal-88: bet 1 87.9817 %")
-    assert par(str(MODELS / "sept-royal-88.json"), "--out", str(by_path)).returncode == 0
+    assert r.stdout.startswith("sept-royal-87: bet 1 87.9817 %")
+    assert par(str(MODELS / "sept-royal-87.json"), "--out", str(by_path)).returncode == 0
     assert files(by_id) == files(by_path)
-    assert "sept-royal-88.html" in files(by_id)
+    assert "sept-royal-87.html" in files(by_id)
 
 
 def test_an_unknown_game_is_one_line_naming_the_ids(tmp_path: Path) -> None:
@@ -37,7 +37,7 @@ def test_an_unknown_game_is_one_line_naming_the_ids(tmp_path: Path) -> None:
     assert r.returncode == 2
     assert r.stderr.count("\n") == 1, r.stderr
     assert r.stderr.startswith("python -m tools.par: aurore-8: no such game id or model file (game ids: ")
-    assert "aurore-89" in r.stderr and "jacks-96" in r.stderr
+    assert "aurore-88" in r.stderr and "jacks-98" in r.stderr
     assert not any(tmp_path.iterdir())
 
 
@@ -52,7 +52,7 @@ def test_a_file_that_is_not_a_model_is_one_line(tmp_path: Path) -> None:
 
 def test_the_same_model_gives_the_same_bytes(tmp_path: Path) -> None:
     # issue 23.8: every sheet embedded the certifier's run time, so two releases of a commit differed
-    games = ("sept-royal-88", "keno-etoile-86", "jacks-96")  # a reel, a keno and a video poker sheet
+    games = ("sept-royal-87", "keno-etoile-86", "jacks-98")  # a reel, a keno and a video poker sheet
     one, two = tmp_path / "1", tmp_path / "2"
     assert par(*games, "--out", str(one)).returncode == 0
     assert par(*games, "--out", str(two)).returncode == 0

@@ -1,6 +1,6 @@
-"""Video poker PAR sheet (issue 13 §6): one pay table's sheet (jacks-96, one solver run for the
+"""Video poker PAR sheet (issue 13 §6): one pay table's sheet (jacks-98, one solver run for the
 module), parsed as HTML: every table closed with its own caption, and its figures equal to the
-shipped certificate's (games/certs/jacks-96.json) and to the model's pay table."""
+shipped certificate's (games/certs/jacks-98.json) and to the model's pay table."""
 from __future__ import annotations
 
 import json
@@ -18,8 +18,8 @@ from tools import par
 from tools.par import poker_sheet, render
 
 ROOT = Path(__file__).resolve().parents[2]
-MODEL = ROOT / "games" / "models" / "jacks-96.json"
-CERT = ROOT / "games" / "certs" / "jacks-96.json"
+MODEL = ROOT / "games" / "models" / "jacks-98.json"
+CERT = ROOT / "games" / "certs" / "jacks-98.json"
 
 
 class Tables(HTMLParser):
@@ -71,11 +71,11 @@ def sheet(tmp_path_factory) -> dict:
     out = tmp_path_factory.mktemp("par-poker")
     rep, blocks = par.build(str(MODEL))  # the one solver run of the module
     line = par.save(rep, blocks, str(out))
-    doc = (out / "jacks-96.html").read_text(encoding="utf-8")
+    doc = (out / "jacks-98.html").read_text(encoding="utf-8")
     p = Tables()
     p.feed(doc)
     return {"rep": rep, "blocks": blocks, "line": line, "out": out, "html": doc, "tables": p.tables,
-            "md": (out / "jacks-96.md").read_text(encoding="utf-8")}
+            "md": (out / "jacks-98.md").read_text(encoding="utf-8")}
 
 
 def _cert() -> dict:
@@ -102,14 +102,14 @@ def test_html_is_valid_every_table_closed_with_its_caption_inside(sheet) -> None
     for line in sheet["md"].splitlines():
         assert line.count("`") % 2 == 0, line
     names = sorted(x.name for x in sheet["out"].iterdir())
-    assert names == ["jacks-96-bet1-return.svg", "jacks-96-bet1-wins.svg", "jacks-96-bet5-return.svg",
-                     "jacks-96-bet5-wins.svg", "jacks-96.html", "jacks-96.md"]
+    assert names == ["jacks-98-bet1-return.svg", "jacks-98-bet1-wins.svg", "jacks-98-bet5-return.svg",
+                     "jacks-98-bet5-wins.svg", "jacks-98.html", "jacks-98.md"]
     for svg in sheet["out"].glob("*.svg"):
         doc = svg.read_text(encoding="utf-8")
         assert not strict(doc).errors, svg
-    wins = (sheet["out"] / "jacks-96-bet5-wins.svg").read_text(encoding="utf-8")
+    wins = (sheet["out"] / "jacks-98-bet5-wins.svg").read_text(encoding="utf-8")
     assert "wins per game (log scale)" in wins and "win (multiples of the bet)" in wins
-    ret = (sheet["out"] / "jacks-96-bet5-return.svg").read_text(encoding="utf-8")
+    ret = (sheet["out"] / "jacks-98-bet5-return.svg").read_text(encoding="utf-8")
     assert "games played (log scale)" in ret and "realised return" in ret and "83 % floor" in ret
 
 
@@ -127,8 +127,8 @@ def test_returns_and_hit_frequency_equal_the_certificate(sheet) -> None:
     _, rows = _table(sheet, "Hit frequency and volatility")
     for r in rows:
         assert r[1].split(" ")[0] == cert["hit_frequency"][r[0]], r
-    assert "matches its certificate <code>games/certs/jacks-96.json</code>" in sheet["html"]
-    assert sheet["line"] == ("jacks-96: video poker, bets 1, 2, 3, 4 98.3735 % (built-in 98.1584 %), "
+    assert "matches its certificate <code>games/certs/jacks-98.json</code>" in sheet["html"]
+    assert sheet["line"] == ("jacks-98: video poker, bets 1, 2, 3, 4 98.3735 % (built-in 98.1584 %), "
                              "bet 5 99.5439 % (built-in 99.5429 %); matches its certificate")
 
 
@@ -193,13 +193,13 @@ def test_a_pattern_in_words_names_what_is_held() -> None:
 def test_a_certificate_that_differs_is_named_on_the_sheet(sheet, tmp_path: Path) -> None:
     cert = _cert()
     cert["strategy_rtp"]["5"] = "1653509955078/1661102543100"  # one in the last digit
-    (tmp_path / "jacks-96.json").write_text(json.dumps(cert), encoding="utf-8")
+    (tmp_path / "jacks-98.json").write_text(json.dumps(cert), encoding="utf-8")
     blocks = poker_sheet.blocks(sheet["rep"], _raw(), cert_dir=str(tmp_path))
     doc = render.page("t", blocks)
     assert "CERTIFICATE: bet 5: strategy_rtp 1653509955077/1661102543100 differs" in doc
     assert "matches its certificate" not in doc
     missing = poker_sheet.blocks(sheet["rep"], _raw(), cert_dir=str(tmp_path / "none"))
-    assert "CERTIFICATE: no shipped certificate games/certs/jacks-96.json" in render.page("t", missing)
+    assert "CERTIFICATE: no shipped certificate games/certs/jacks-98.json" in render.page("t", missing)
 
 
 def test_a_return_under_the_floor_is_marked_refused(sheet) -> None:
@@ -214,7 +214,7 @@ def test_a_return_under_the_floor_is_marked_refused(sheet) -> None:
 
 
 def test_without_ranked_awards_a_pattern_names_no_rank_class() -> None:
-    raw = json.loads((ROOT / "games" / "models" / "deuces-wild-100.json").read_text(encoding="utf-8"))
+    raw = json.loads((ROOT / "games" / "models" / "deuces-wild-99.json").read_text(encoding="utf-8"))
     m = PokerModel(raw)
     assert poker_sheet.rank_classes(m) == {"0": "2–A"}
     card = lambda r, s: "23456789TJQKA".index(r) * 4 + s

@@ -43,7 +43,7 @@ def test_the_measurement_sees_overlapping_labels_and_a_label_on_a_curve(tmp_path
     assert browser.overlaps(r["labels"]) == [("c", "on the band", "overlapping")]
 
 
-@pytest.mark.parametrize("name", ["trefle-90", "sept-royal-88"])
+@pytest.mark.parametrize("name", ["trefle-90", "sept-royal-87"])
 def test_rendered_sheet_has_no_overlapping_labels(tmp_path: Path, name: str) -> None:
     par.write(str(MODELS / (name + ".json")), str(tmp_path))
     page = tmp_path / (name + ".html")

@@ -131,13 +131,13 @@ BAD_FILES = {
     "cut short": ('logged in as sim (admin)\n{"machine": "JTN-1", "games": [{"n": 1', "the recall is not valid JSON ("),
     "no games": ('{"machine": "JTN-1"}', 'not a recall export (no "games" list)'),
     "a list": ("{}\n[1, 2]", 'not a recall export (no "games" list)'),
-    "a record without draws": ('{"games": [{"n": 1, "id": "sept-royal-88", "bet": 1, "win": 0, "before": 4, "after": 3}]}',
+    "a record without draws": ('{"games": [{"n": 1, "id": "sept-royal-87", "bet": 1, "win": 0, "before": 4, "after": 3}]}',
                                "game record 1 has no valid draws"),
     "a path for a game id": ('{"games": [{"n": 1, "id": "../../etc/x", "bet": 1, "draws": [], "win": 0, "before": 4,'
                              ' "after": 3}]}', "game record 1: '../../etc/x' is not a game id"),
-    "a progressive that is no pair": ('{"games": [{"n": 1, "id": "sept-royal-88", "bet": 1, "draws": [0, 0, 0], "win": 0,'
+    "a progressive that is no pair": ('{"games": [{"n": 1, "id": "sept-royal-87", "bet": 1, "draws": [0, 0, 0], "win": 0,'
                                       ' "before": 4, "after": 3, "prog": [1]}]}', "not enough values to unpack"),
-    "money in that is no number": ('{"games": [{"n": 1, "id": "sept-royal-88", "bet": 1, "draws": [0, 0, 0], "win": 0,'
+    "money in that is no number": ('{"games": [{"n": 1, "id": "sept-royal-87", "bet": 1, "draws": [0, 0, 0], "win": 0,'
                                    ' "before": 4, "after": 3, "in": "4"}]}', "game #1: 'prog' and 'in' must be integers"),
     "an unknown game": ('{"games": [{"n": 1, "id": "no-such-game", "bet": 1, "draws": [], "win": 0, "before": 4,'
                         ' "after": 3}]}', None),

@@ -7,7 +7,6 @@ POLLS per host (default 2000; `SAS_POLLS=100000` for the issue's figure, docs/sa
 with no CRC or framing error."""
 from __future__ import annotations
 
-import json
 import os
 import time
 
@@ -143,7 +142,7 @@ def test_identity_polls(cab, host) -> None:
     assert d[0] == len(d) - 1 and d[1:4] == b"602" and d[4:] == b"JTN-EMU-0001"
     d = host.checked(0x1F, 24)
     assert d[:5] == b"JT000" and d[5] == 0x04  # 25 cents: SAS Table C-4 code 04
-    assert d[6] == 3  # sept-royal-88's largest bet (games/models/sept-royal-88.json "bets")
+    assert d[6] == 3  # sept-royal-87's largest bet (games/models/sept-royal-87.json "bets")
     assert d[7:10] == b"\0\0\0" and d[10:16] == b"SEPTRO"  # no progressive group, no options; paytable id
     assert d[16:20] == b"8806"  # its certified return at bet 3, 14993/17024 = 88.07 %, cut to 88.06
 

@@ -284,10 +284,12 @@ def test_the_winning_lines_are_drawn_over_the_window_and_listed(rig, page: Chrom
     # the rules' pay lines: one diagram per line of the model, its highlighted cell in each reel
     # on the line's row (the cells' positions read from the drawing)
     diagrams = c.js("""[...document.querySelectorAll('#lines figure')].map(f => {
-        const rects = [...f.querySelectorAll('rect')], xs = [...new Set(rects.map(r => +r.getAttribute('x')))].sort((a, b) => a - b);
+        const rects = [...f.querySelectorAll('rect')];
+        const xs = [...new Set(rects.map(r => +r.getAttribute('x')))].sort((a, b) => a - b);
         const ys = [...new Set(rects.map(r => +r.getAttribute('y')))].sort((a, b) => a - b);
         const on = rects.filter(r => r.getAttribute('fill') === '#ffd34d');
-        return [f.querySelector('figcaption').textContent, on.map(r => [xs.indexOf(+r.getAttribute('x')), ys.indexOf(+r.getAttribute('y'))])]; })""")
+        return [f.querySelector('figcaption').textContent,
+                on.map(r => [xs.indexOf(+r.getAttribute('x')), ys.indexOf(+r.getAttribute('y'))])]; })""")
     assert [d[0] for d in diagrams] == ["Ligne %d" % (i + 1) for i in range(len(MODEL["lines"]))]
     for (_, on), line in zip(diagrams, MODEL["lines"]):
         assert sorted(on) == [[reel, row] for reel, row in enumerate(line)]
@@ -303,12 +305,17 @@ def unpin(c: Chromium) -> None:
     c.js("if (window.drawFrame) { draw = window.drawFrame; delete window.drawFrame; } draw()")
 
 
+# the message, whether it is said plainly, whether the win meter is celebrated
+SAID = "[$('message').textContent, $('message').classList.contains('plain'), $('m-win').classList.contains('won')]"
+
+
 def test_a_win_no_larger_than_the_bet_is_said_plainly_a_larger_one_celebrated(page: Chromium) -> None:
     """Issue 23.12: 'Gagné : 10 crédits (2,50 $)' was celebrated on a 5,00 $ bet. A win at most the
     bet it was played at (frame.outcome.bet, not the bet meter, which the player may have changed
     since) is said as what it is, in neither the gold nor the bold of a win."""
     c = page
-    base = "{state: 'credit', credits: 40, cents: 25, id: %s, reels: %s, bet: %%d, win: %%d, outcome: {bet: %%d, lines: [[1, %%d]]}}" % (
+    base = ("{state: 'credit', credits: 40, cents: 25, id: %s, reels: %s, bet: %%d, win: %%d, "
+            "outcome: {bet: %%d, lines: [[1, %%d]]}}") % (
         json.dumps(GAME), json.dumps([["COIN", "CLOVER", "BELL"], ["HAT", "COIN", "BLANK"], ["BLANK", "BELL", "HAT"]]))
     try:
         for lang in ("fr", "en"):
@@ -316,18 +323,19 @@ def test_a_win_no_larger_than_the_bet_is_said_plainly_a_larger_one_celebrated(pa
                 c.click("#b-lang")
             # played at 25 (6,25 $), won 10; the bet meter is back at 5 since
             show_frame(c, base % (5, 10, 25, 10))
-            said = c.js("[$('message').textContent, $('message').classList.contains('plain'), $('m-win').classList.contains('won')]")
+            said = c.js(SAID)
             assert said == [{"fr": "Gagné 10 crédits (2,50 $) sur une mise de 6,25 $",
                              "en": "Won 10 credits ($2.50) on a $6.25 bet"}[lang], True, False]
             shot(c, "win-below-bet-%s.png" % lang)
             show_frame(c, base % (5, 5, 5, 5))  # the bet back: still not a gain
             assert c.js("[$('message').textContent, $('m-win').classList.contains('won')]") == [
-                {"fr": "Gagné 5 crédits (1,25 $) sur une mise de 1,25 $", "en": "Won 5 credits ($1.25) on a $1.25 bet"}[lang], False]
+                {"fr": "Gagné 5 crédits (1,25 $) sur une mise de 1,25 $",
+                 "en": "Won 5 credits ($1.25) on a $1.25 bet"}[lang], False]
             show_frame(c, base % (5, 1, 1, 1))  # one credit: singular
             assert text(c, "#message") == {"fr": "Gagné 1 crédit (0,25 $) sur une mise de 0,25 $",
                                            "en": "Won 1 credit ($0.25) on a $0.25 bet"}[lang]
             show_frame(c, base % (5, 6000, 5, 6000))
-            said = c.js("[$('message').textContent, $('message').classList.contains('plain'), $('m-win').classList.contains('won')]")
+            said = c.js(SAID)
             assert said == [{"fr": "Gagné : 6000 crédits (1\u00a0500,00 $)", "en": "You won 6000 credits ($1,500.00)"}[lang],
                             False, True]
     finally:
@@ -456,7 +464,7 @@ def test_a_poker_hand_is_drawn_as_cards_with_hold_keys(rig, page: Chromium) -> N
     c = page
     lang = c.js("document.documentElement.lang")
     held = {"fr": "GARDÉE", "en": "HELD"}[lang]
-    frame = ("{state: 'hold', credits: 7, cents: 25, id: 'jacks-96', reels: [['As', 'Td', '7h', '7c', 'JK']], "
+    frame = ("{state: 'hold', credits: 7, cents: 25, id: 'jacks-98', reels: [['As', 'Td', '7h', '7c', 'JK']], "
              "hand: {held: [0, 0, 1, 1, 0], open: true}}")
     shown = c.js("const posts = []; const was = window.fetch; window.fetch = (u, o) => { if (!o || o.method !== 'POST') "
                  "return was(u, o); posts.push(u); return Promise.resolve({ok: false}); }; S.frame = %s; draw(); "
@@ -473,7 +481,7 @@ def test_a_poker_hand_is_drawn_as_cards_with_hold_keys(rig, page: Chromium) -> N
     # the screenshot, for a human: the frame pinned meanwhile (a frame from the cabinet draws it again)
     c.js("window.drawFrame = draw; draw = () => { S.frame = %s; drawFrame(); }; draw()" % frame)
     try:
-        # its pay table: one row per award, a column per bet (games/models/jacks-96.json: the royal
+        # its pay table: one row per award, a column per bet (games/models/jacks-98.json: the royal
         # flush pays 250 per coin, 4000 at 5 coins)
         c.wait(lambda: c.js("document.querySelectorAll('#pays tbody tr').length") == 9, "the poker pay table")
         royal = c.js(PAY_ROWS % "'#pays tbody tr'")[0]
@@ -612,10 +620,10 @@ def test_a_vlt_whose_game_is_over_the_limits_says_why_in_player_words(tmp_path_f
 
 
 def test_a_poker_hand_on_the_real_firmware_deal_hold_draw(tmp_path_factory, page: Chromium) -> None:
-    """Issue 23.14 on a jacks-96 cabinet, with the page's own buttons: the play button says Donner,
+    """Issue 23.14 on a jacks-98 cabinet, with the page's own buttons: the play button says Donner,
     deals; a card touched is held (GARDÉE under it, the firmware's frame agrees); the button says
     Tirer and draws; then no card is marked held any more and the button says Donner again."""
-    cab = EmulatedCabinet(tmp_path_factory.mktemp("poker-screen"), extra_args=["--games", "jacks-96"]).boot(login=False)
+    cab = EmulatedCabinet(tmp_path_factory.mktemp("poker-screen"), extra_args=["--games", "jacks-98"]).boot(login=False)
     server = ScreenServer(cab.ports["panel"], lambda what: act(cab, what))
     c = page
     try:

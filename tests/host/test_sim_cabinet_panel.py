@@ -17,7 +17,7 @@ from rich.console import Console
 from sim import cabinet
 
 ROOT = Path(__file__).resolve().parents[2]
-MODEL = json.loads((ROOT / "games" / "models" / "sept-royal-88.json").read_text(encoding="utf-8"))
+MODEL = json.loads((ROOT / "games" / "models" / "sept-royal-87.json").read_text(encoding="utf-8"))
 WINDOW = [["BAR2", "SEVEN", "BLANK"], ["CHERRY", "BAR1", "BAR3"], ["BLANK", "CHERRY", "SEVEN"]]
 
 
@@ -30,7 +30,7 @@ def panel(screen: dict, lang: str = "fr") -> str:
 
 
 def test_the_reels_show_the_models_names_in_the_players_language_never_the_codes() -> None:
-    frame = {"id": "sept-royal-88", "state": "credit", "reels": WINDOW, "credits": 40, "bet": 3, "win": 0}
+    frame = {"id": "sept-royal-87", "state": "credit", "reels": WINDOW, "credits": 40, "bet": 3, "win": 0}
     for lang in ("fr", "en"):
         text = panel(frame, lang)
         for row in WINDOW:
@@ -41,7 +41,7 @@ def test_the_reels_show_the_models_names_in_the_players_language_never_the_codes
 
 
 def test_credits_bet_and_win_are_shown_in_dollars_too() -> None:
-    text = panel({"id": "sept-royal-88", "state": "credit", "reels": WINDOW, "credits": 4000, "bet": 3, "win": 40,
+    text = panel({"id": "sept-royal-87", "state": "credit", "reels": WINDOW, "credits": 4000, "bet": 3, "win": 40,
                   "outcome": {"bet": 3, "lines": [[0, 40]]}})
     # 25 cents a credit (the frame's cents): 4000 credits are 1 000,00 $
     assert "CRÉDITS 4000 (1\u00a0000,00 $)" in text and "MISE 3 (0,75 $)" in text and "GAIN 40 (10,00 $)" in text
@@ -51,7 +51,7 @@ def test_credits_bet_and_win_are_shown_in_dollars_too() -> None:
 
 
 def test_while_the_reels_turn_nothing_of_the_outcome_is_shown() -> None:
-    text = panel({"id": "sept-royal-88", "state": "spin", "reels": WINDOW, "credits": 37, "bet": 3, "win": 0,
+    text = panel({"id": "sept-royal-87", "state": "spin", "reels": WINDOW, "credits": 37, "bet": 3, "win": 0,
                   "outcome": None})
     assert not [n for n in ("Sept rouge", "Cerise", "Double barre") if n in text] and "…" in text
 
@@ -62,7 +62,7 @@ def test_a_piped_session_prints_each_game_once_its_reels_stop(tmp_path: Path) ->
     credits before - bet + win = credits after, game after game."""
     ports = ["--auto-ports", "--screen-port", "0"]
     cmds = "token\ntoken\nplay\nplay\nplay\nplay\nquit\n"
-    r = subprocess.run([sys.executable, "-m", "sim.cabinet", "--state", str(tmp_path / "s"), "--games", "sept-royal-88",
+    r = subprocess.run([sys.executable, "-m", "sim.cabinet", "--state", str(tmp_path / "s"), "--games", "sept-royal-87",
                         *ports], input=cmds, capture_output=True, text=True, timeout=120, cwd=ROOT,
                        env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert r.returncode == 0, r.stderr[-2000:]

@@ -78,10 +78,10 @@ def test_multi_game_sets_play_the_first_certified(games):
 def test_power_cut_mid_game_shows_the_committed_outcome():
     """A cut during each game of a run: after every reboot the reels shown replay the last recall
     record, and the meters and credits agree with the peers (Machine.check)."""
-    log = [["power_on", {"games": ("sept-royal-88",)}], ["player", {"actions": ["token"]}]]
+    log = [["power_on", {"games": ("sept-royal-87",)}], ["player", {"actions": ["token"]}]]
     for delay in (0.0, 0.05, 0.2, 0.45, 0.6):
         log.append(["power", {"kind": "cut", "during": "play", "delay": delay, "hopper_too": False, "k": 0, "bit": 0,
-                              "games": ("sept-royal-88",), "tamper": False}])
+                              "games": ("sept-royal-87",), "tamper": False}])
     m = play(log)
     try:
         assert m.truth.meters["power_resets"] == 6
@@ -97,8 +97,8 @@ def test_poker_hands_with_random_holds_and_cuts_between_deal_and_draw():
     the screen to the peers (the bet debited once, the award paid once); the recall replays."""
     from sim import replay
 
-    cut = {"kind": "cut", "delay": 0.05, "hopper_too": False, "k": 0, "bit": 0, "games": ("jacks-96",), "tamper": False}
-    log = [["power_on", {"games": ("jacks-96",)}], ["player", {"actions": ["token", "token", "play", "hold"]}]]
+    cut = {"kind": "cut", "delay": 0.05, "hopper_too": False, "k": 0, "bit": 0, "games": ("jacks-98",), "tamper": False}
+    log = [["power_on", {"games": ("jacks-98",)}], ["player", {"actions": ["token", "token", "play", "hold"]}]]
     for during in ("idle", "cashout", "door"):
         log.append(["power", dict(cut, during=during)])
         if during == "door":
@@ -112,9 +112,9 @@ def test_poker_hands_with_random_holds_and_cuts_between_deal_and_draw():
         games = export["games"]
         assert m.truth.meters["games_played"] == 4 and len(games) == 3  # the fourth hand waits for its draw
         assert m.rig.screen["hand"]["open"] and m.rig.screen["state"] == "hold"
-        g = fuzz.game("jacks-96")
+        g = fuzz.game("jacks-98")
         assert any(r["draws"][-1] != g.suggest(bytes(r["draws"][:5])) for r in games)  # the player's own holds
-        assert all(not r["diffs"] for r in replay.replay(export, fuzz.MODELS["jacks-96"].parent))
+        assert all(not r["diffs"] for r in replay.replay(export, fuzz.MODELS["jacks-98"].parent))
     finally:
         m.teardown()
 
@@ -147,9 +147,9 @@ def test_random_sequences():
 def test_a_tilt_that_needs_the_key_survives_a_power_cut(kind):
     """Fault 7 of issue 9: an acceptor fraud or fault tilt survives a power cycle (checked by
     Machine.check after the power step), and the attendant's key clears it."""
-    log = [["power_on", {"games": ("sept-royal-88",)}], ["acceptor", {"kind": kind, "i": 0, "k": 1}],
+    log = [["power_on", {"games": ("sept-royal-87",)}], ["acceptor", {"kind": kind, "i": 0, "k": 1}],
            ["power", {"kind": "cut", "during": "idle", "delay": 0.0, "hopper_too": False, "k": 0, "bit": 0,
-                      "games": ("sept-royal-88",), "tamper": False}]]
+                      "games": ("sept-royal-87",), "tamper": False}]]
     m = play(log)
     try:
         assert m.tilts, m.rig.command("state")
@@ -165,11 +165,11 @@ def test_vlt_notes_with_power_cuts_at_every_instant_of_the_escrow():
     escrow exchange (before its escrow is read, after the pending commit, after the stack command,
     after the stacked event). After every reboot Machine.check holds bill_in to the notes the
     validator's stacker really took, and the credit identity with bill_in in it."""
-    log = [["power_on", {"games": ("sept-royal-88",), "juris": "vlt"}], ["notes", {"types": [3, 1]}],
+    log = [["power_on", {"games": ("sept-royal-87",), "juris": "vlt"}], ["notes", {"types": [3, 1]}],
            ["player", {"actions": ["play", "play"]}]]
     for delay in (0.0, 0.01, 0.03, 0.06, 0.1, 0.15, 0.25, 0.4):
         log.append(["power", {"kind": "cut", "during": "note", "delay": delay, "hopper_too": False, "k": 0, "bit": 0,
-                              "games": ("sept-royal-88",), "tamper": False}])
+                              "games": ("sept-royal-87",), "tamper": False}])
     log += [["notes", {"types": [5]}], ["player", {"actions": ["play", "cashout", "key"]}]]
     m = play(log)
     try:
@@ -207,12 +207,12 @@ def test_vlt_coupons_with_printer_faults_cuts_and_a_reprint():
     coupons read from the printer's paper."""
     def cut(during: str, delay: float) -> list:
         return ["power", {"kind": "cut", "during": during, "delay": delay, "hopper_too": False, "k": 0, "bit": 0,
-                          "games": ("sept-royal-88",), "tamper": False}]
+                          "games": ("sept-royal-87",), "tamper": False}]
 
     def printer(kind: str, k: int = 0) -> list:
         return ["printer", {"kind": kind, "k": k}]
 
-    log = [["power_on", {"games": ("aurore-93",), "juris": "vlt", "vlt_games": ("sept-royal-88",)}],
+    log = [["power_on", {"games": ("aurore-93",), "juris": "vlt", "vlt_games": ("sept-royal-87",)}],
            ["notes", {"types": [3]}], ["player", {"actions": ["play", "play"]}],
            printer("paper_out", 4), ["cashout", {"hopper_cut": None}], printer("fix"), ["player", {"actions": ["key"]}],
            printer("reprint"), ["notes", {"types": [2]}], cut("cashout", 0.12),

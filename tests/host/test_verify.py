@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from sim.harness import EmulatedCabinet
-from tools import firmware as fwbuild, release, sign, verify
+from tools import firmware as fwbuild
+from tools import release, sign, verify
 
 SEEDS = ("00", "5eed", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef")
 
@@ -95,9 +96,9 @@ def test_the_tool_checks_the_signature_first_when_given_a_key_and_refuses_bad_se
     assert first == (f"release {release.version()} (number {release.counter(release.version())}) signed by "
                      f"{tmp_path / 'k.pub.pem'} (key SHA-256 {hashlib.sha256(der).hexdigest()}); every file checked")
     assert code == 0 and last.startswith("hmac-sha256 ")
-    (d / "models" / "sept-royal-88.json").write_bytes(b"{}")
+    (d / "models" / "sept-royal-87.json").write_bytes(b"{}")
     code, out = _tool(capsys, "--seed", "00", str(d), "--pub", str(tmp_path / "k.pub.pem"))
-    assert code == 1 and "models/sept-royal-88.json" in out
+    assert code == 1 and "models/sept-royal-87.json" in out
     for bad in ("0", "xyz1", "ab" * 33):
         code, out = _tool(capsys, "--seed", bad, str(rel))
         assert code == 1 and out.startswith("verify: "), out

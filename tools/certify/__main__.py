@@ -25,7 +25,7 @@ import time
 from firmware import config as fw_config
 from firmware import jurisdiction
 from games.model import Model, ModelError
-from tools.certify import core, keno
+from tools.certify import core, keno, table
 from tools.certify.core import load_model
 from tools.certify.maxpay import describe
 from tools.certify.progressive import ceiling_refusals
@@ -35,6 +35,12 @@ CERT_DIR = os.path.join("games", "certs")
 
 def short(frac: str) -> str:
     return frac if len(frac) <= 41 else "(exact, %d/%d digits)" % tuple(len(x) for x in frac.split("/"))
+
+
+def fault(path: str, what: str, e: BaseException) -> str:
+    """One line naming the model and the problem: the certifier never prints a traceback."""
+    msg = " ".join(str(e).split()) or type(e).__name__
+    return "%s: %s: %s" % (path, what, msg if len(msg) <= 300 else msg[:300] + "...")
 
 
 def summary(rep: dict, secs: float) -> str:
@@ -111,8 +117,11 @@ def write_cert(cert_dir: str, cert: dict, kind, quiet: bool) -> None:
     os.makedirs(cert_dir, exist_ok=True)
     out = os.path.join(cert_dir, cert["id"] + ".json")
     with open(out, "w", encoding="utf-8") as fh:
-        json.dump(kind.certificate(cert), fh, indent=1)
-        fh.write("\n")
+        if hasattr(kind, "dumps"):  # its own layout (a table game's: one wager a line)
+            fh.write(kind.dumps(kind.certificate(cert)))
+        else:
+            json.dump(kind.certificate(cert), fh, indent=1)
+            fh.write("\n")
     if not quiet:
         print("  certificate written: %s" % out)
 
@@ -149,64 +158,65 @@ def main(argv: list[str]) -> int:
     rc = 0
     reports = []
     for path in a.models:
-        if _is_poker(path):  # video poker (jeton-poker/1): its own exact analysis
-            rc = max(rc, _poker(path, a, reports))
-            continue
-        t0 = time.perf_counter()
-        kind = core  # a reel model; a keno model (jeton-keno/1) has its own figures (issue 13)
         try:
             raw = load_model(path)
-            kind = keno if keno.is_keno(raw) else core
-            cert = keno.certify(raw) if kind is keno else core.certify_model(raw)
-        except (ModelError, ValueError, KeyError, OSError) as e:
-            print("%s: INVALID MODEL: %s" % (path, e), file=sys.stderr)
+        except (ModelError, OSError) as e:  # unreadable, malformed JSON or beyond a reader's bound
+            print(fault(path, "INVALID MODEL", e), file=sys.stderr)
             rc = max(rc, 2)
             continue
-        secs = time.perf_counter() - t0
-        rep = kind.to_json(cert)
-        rep["model"] = path
-        rep["seconds"] = secs
-        reports.append(rep)
-        if not a.json:
-            print(keno.summary(rep, secs) if kind is keno else summary(rep, secs))
-        # keno's floor is checked per spot count by below_floor; its limits like any game's
-        bad = kind.below_floor(cert) + (limit_refusals(raw, a.jurisdiction, a.denom, maxima(keno, cert)) if kind is keno
-                                        else profile_refusals(raw, cert, a.jurisdiction, a.denom) + ceiling_refusals(cert))
-        for reason in bad:
-            print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
-        if bad:
-            rc = max(rc, 1)
-        if a.check_certs and not check_cert(path, cert, a.check_certs, quiet=a.json, kind=kind):
-            rc = max(rc, 1)
-        if a.write_cert and not bad:
-            write_cert(a.write_cert, cert, kind, a.json)
+        try:
+            if isinstance(raw, dict) and raw.get("format") == "jeton-poker/1":  # its own exact analysis
+                rc = max(rc, _poker(path, raw, a, reports))
+            elif table.is_table(raw):  # roulette, craps, sic bo, wheel, baccarat: every wager on its own
+                rc = max(rc, _table(path, raw, a, reports))
+            else:
+                rc = max(rc, _reels_or_keno(path, raw, a, reports))
+        except (ModelError, ValueError) as e:  # the model's fault, named: a bound, a wrong value
+            print(fault(path, "INVALID MODEL", e), file=sys.stderr)
+            rc = max(rc, 2)
+        except Exception as e:  # noqa: a fault of the certifier itself: one line, and a failure
+            print(fault(path, "CERTIFIER FAULT (%s)" % type(e).__name__, e), file=sys.stderr)
+            rc = max(rc, 3)
     if a.json:
         print(json.dumps(reports[0] if len(reports) == 1 else reports, indent=1))
     return rc
 
 
-def _is_poker(path: str) -> bool:
-    try:
-        return load_model(path).get("format") == "jeton-poker/1"
-    except (OSError, ValueError, AttributeError):
-        return False
+def _reels_or_keno(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
+    t0 = time.perf_counter()
+    kind = keno if keno.is_keno(raw) else core  # a keno model (jeton-keno/1) has its own figures
+    cert = keno.certify(raw) if kind is keno else core.certify_model(raw)
+    secs = time.perf_counter() - t0
+    rep = kind.to_json(cert)
+    rep["model"] = path
+    rep["seconds"] = secs
+    reports.append(rep)
+    if not a.json:
+        print(keno.summary(rep, secs) if kind is keno else summary(rep, secs))
+    # keno's floor is checked per spot count by below_floor; its limits like any game's
+    bad = kind.below_floor(cert) + (limit_refusals(raw, a.jurisdiction, a.denom, maxima(keno, cert)) if kind is keno
+                                    else profile_refusals(raw, cert, a.jurisdiction, a.denom) + ceiling_refusals(cert))
+    for reason in bad:
+        print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
+    rc = 1 if bad else 0
+    if a.check_certs and not check_cert(path, cert, a.check_certs, quiet=a.json, kind=kind):
+        rc = 1
+    if a.write_cert and not bad:
+        write_cert(a.write_cert, cert, kind, a.json)
+    return rc
 
 
-def _poker(path: str, a: argparse.Namespace, reports: list) -> int:
+def _poker(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
     from tools.certify import poker_report as pr
 
-    try:
-        rep = pr.certify_poker(load_model(path))
-    except (ModelError, ValueError, KeyError, OSError) as e:
-        print("%s: INVALID MODEL: %s" % (path, e), file=sys.stderr)
-        return 2
+    rep = pr.certify_poker(raw)
     js = pr.to_json(rep)
     js["model"] = path
     reports.append(js)
     if not a.json:
         print(pr.summary(rep))
     rc = 0
-    bad = pr.below_floor(rep) + limit_refusals(load_model(path), a.jurisdiction, a.denom, maxima(pr, rep))
+    bad = pr.below_floor(rep) + limit_refusals(raw, a.jurisdiction, a.denom, maxima(pr, rep))
     for reason in bad:
         print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
     if bad:
@@ -215,6 +225,28 @@ def _poker(path: str, a: argparse.Namespace, reports: list) -> int:
         rc = 1
     if a.write_cert and not bad:
         write_cert(a.write_cert, rep, pr, a.json)
+    return rc
+
+
+def _table(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
+    t0 = time.perf_counter()
+    cert = table.certify(raw)
+    secs = time.perf_counter() - t0
+    js = table.to_json(cert)
+    js["model"] = path
+    js["seconds"] = secs
+    reports.append(js)
+    if not a.json:
+        print(table.summary(js, secs))
+    # every wager under the floor, by name; the profile's kinds of game and limits
+    bad = table.below_floor(cert) + table.profile_refusals(cert, a.jurisdiction, a.denom)
+    for reason in bad:
+        print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
+    rc = 1 if bad else 0
+    if a.check_certs and not check_cert(path, cert, a.check_certs, quiet=a.json, kind=table):
+        rc = 1
+    if a.write_cert and not bad:
+        write_cert(a.write_cert, cert, table, a.json)
     return rc
 
 

@@ -11,12 +11,15 @@ import os
 import pickle
 from typing import Callable, TypeVar
 
+from games.limits import ModelError
+
 T = TypeVar("T")
 
 
 def beside(fn: Callable[..., T], *args, fork: bool = True) -> Callable[[], T]:
     """Start fn(*args) in a forked child; the returned callable waits for it and returns its result
-    (or raises what it raised, as a RuntimeError naming it). fork=False runs it here and now."""
+    (or raises what it raised: a ModelError as itself, anything else as a RuntimeError naming it).
+    fork=False runs it here and now."""
     if not fork or not hasattr(os, "fork"):
         value = fn(*args)
         return lambda: value
@@ -28,8 +31,15 @@ def beside(fn: Callable[..., T], *args, fork: bool = True) -> Callable[[], T]:
             os.close(r)
             try:
                 out = pickle.dumps((True, fn(*args)), pickle.HIGHEST_PROTOCOL)
-            except BaseException as e:  # noqa: the parent raises it, by name
-                out, code = pickle.dumps((False, f"{type(e).__name__}: {e}")), 1
+            except BaseException as e:  # noqa: BLE001  the parent raises it, by name
+                out = b""
+                if isinstance(e, ModelError):  # a model refused past a limit stays a refusal
+                    try:
+                        out = pickle.dumps((False, e))
+                        pickle.loads(out)
+                    except Exception:  # noqa: BLE001  not picklable after all: its name and text below
+                        out = b""
+                out, code = out or pickle.dumps((False, f"{type(e).__name__}: {e}")), 1
             with os.fdopen(w, "wb") as f:
                 f.write(out)
         finally:
@@ -45,6 +55,8 @@ def beside(fn: Callable[..., T], *args, fork: bool = True) -> Callable[[], T]:
         if not data:
             raise RuntimeError(f"{getattr(fn, '__name__', fn)}: the child process died without a result")
         ok, value = pickle.loads(data)
+        if not ok and isinstance(value, ModelError):
+            raise value
         if not ok:
             raise RuntimeError(f"{getattr(fn, '__name__', fn)} in the child process: {value}")
         return value

@@ -1,13 +1,14 @@
 """Certification of a reel model: exact figures per bet level (fractions.Fraction throughout)."""
 from __future__ import annotations
 
-import json
 import math
+import sys
 from fractions import Fraction
 
-from games.canon import math_hash
+from games import exact
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
-from games.model import Model
+from games.model import Model, read
+from rng.crypto.canon import math_hash
 from tools.certify.beside import beside
 from tools.certify.feature import SpinLaw, expected_spins, feature_moments
 from tools.certify.joint import line_entries, spin_distribution
@@ -80,6 +81,10 @@ def _proportional(m: Model, bi: int) -> bool:
 def certify_model(raw: dict, jobs: int = 2) -> dict:
     """Exact figures per bet level; jobs > 1 lets a 5-reel game's two reel sets be worked out at once."""
     m = Model(raw)
+    # the boot check's own recomputation first (games/exact.py, milliseconds): bounded by the same
+    # limits, so a model the device would refuse at power-up is refused here in the same words
+    # before any long work; its figures must be this module's, to the last digit
+    device = [Fraction(*exact.rtp(m, bi)) for bi in range(len(m.bets))]
     out = {"id": m.id, "name": m.name, "math_hash": math_hash(raw), "cycle": m.base.cycle,
            "free_cycle": m.free.cycle if m.free else None, "bets": {}, "progressive": m.progressive}
     cache: dict[int, tuple] = {}
@@ -103,6 +108,8 @@ def certify_model(raw: dict, jobs: int = 2) -> dict:
             cache[src] = (base, free, law, line_entries(m, m.base, src))
         out["bets"][bet] = _figures(m, bi, bet, *cache[src], scale)
         out["bets"][bet].max_award = game_max(m, bi, cache[src][0], cache[src][1], scale)
+        if out["bets"][bet].rtp != device[bi]:
+            raise RuntimeError("bet %d: the certifier's return differs from the device's recomputation" % bet)
     return out
 
 
@@ -211,7 +218,37 @@ def feature_figures(f: BetFigures) -> dict | None:
 
 
 def frac_str(x: Fraction) -> str:
-    return "%d/%d" % (x.numerator, x.denominator)
+    """"p/q", every digit. Python refuses int -> str past 4,300 digits (sys.int_info's default, a
+    guard against untrusted input); these are the certifier's own figures, bounded by the model's
+    limits (games/limits.py: a variance at MAX_FREE_SPINS on the heaviest reels runs to some 5,000
+    digits), and a certificate needs them whole, so the guard is lifted for this conversion only."""
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return "%d/%d" % (x.numerator, x.denominator)
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def frac_short(x: Fraction) -> str:
+    """"p/q" for a line a person reads: whole up to 41 characters, else its size in digits (counted
+    from the bits, without converting)."""
+    if x.numerator.bit_length() + x.denominator.bit_length() <= 120:
+        s = "%d/%d" % (x.numerator, x.denominator)
+        if len(s) <= 41:
+            return s
+    return "(exact, %d/%d digits)" % (_digits(x.numerator), _digits(x.denominator))
+
+
+def _digits(n: int) -> int:
+    # decimal digits of n >= 0 without str(): from the bit length, then one exact correction
+    n = abs(n)
+    d = max(1, (n.bit_length() * 30103) // 100000)
+    while n >= 10 ** d:
+        d += 1
+    while d > 1 and n < 10 ** (d - 1):
+        d -= 1
+    return d
 
 
 def to_json(cert: dict) -> dict:
@@ -315,10 +352,11 @@ def cert_mismatches(cert: dict, shipped: dict) -> list[str]:
 
 def below_floor(cert: dict) -> list[str]:
     return ["bet %d: return %s = %.4f %% is below the %d %% floor of by-law s. 93"
-            % (b, frac_str(f.rtp), float(f.rtp) * 100, RTP_FLOOR_NUM)
+            % (b, frac_short(f.rtp), float(f.rtp) * 100, RTP_FLOOR_NUM)
             for b, f in cert["bets"].items() if f.rtp < FLOOR]
 
 
 def load_model(path: str) -> dict:
-    with open(path, encoding="utf-8") as fh:
-        return json.load(fh)
+    """The model file as the device reads it (games/model_json.py: strict JSON, bounded; a
+    ModelError names the fault, an OSError the missing file)."""
+    return read(path)

@@ -7,7 +7,23 @@ All weights are exact integers counting cycle positions (they sum to the reel se
 """
 from __future__ import annotations
 
-from games.model import Model, ReelSet
+from games.model import Model, ModelError, ReelSet
+
+# The programme's work and memory on one reel set, bounded so that a model it cannot finish in
+# reasonable time is refused by name rather than left running (a hostile pay table makes the lines'
+# states multiply): steps are (alive set, column) pairs merged plus settled-credit entries carried,
+# over every reel; the shipped 5x3 games take at most 0.5 M (0.2 s) and 4 220 alive sets.
+MAX_STEPS = 20_000_000
+MAX_ALIVE = 200_000  # alive sets after one reel
+
+
+def _spend(steps: list[int], n: int) -> None:
+    steps[0] += n
+    if steps[0] > MAX_STEPS:
+        raise ModelError("too large to certify exactly: the reel-by-reel programme passes %d steps "
+                         "(tools/certify/joint.py MAX_STEPS)" % MAX_STEPS)
+
+
 
 def columns(m: Model, rs: ReelSet, reel: int) -> dict[tuple[tuple[int, ...], int], int]:
     """Distinct visible columns of one reel -> (codes per row, scatter count) with their weight."""
@@ -55,6 +71,7 @@ def spin_distribution(m: Model, rs: ReelSet, bi: int, mult: int = 1) -> dict[tup
     # alive lines (rows left, groups still matching, best pay so far), sorted ->
     # {settled credits * sk + scatters: weight}
     states: dict[tuple, dict[int, int]] = {start: {0: 1}}
+    steps = [0]
     for n in range(nr):
         cols = columns(m, rs, n)
         cscs = [csc for _, csc in cols]
@@ -69,6 +86,7 @@ def spin_distribution(m: Model, rs: ReelSet, bi: int, mult: int = 1) -> dict[tup
         pay_n, pay_last = pay_at[n], pay_at[nr]
         nxt: dict[tuple, dict[int, int]] = {}
         merged: dict[tuple, dict[int, int]] = {}  # last reel: moves -> the dists that take them
+        _spend(steps, len(states) * len(cols))
         for alive, dist in states.items():
             sig = tuple((rest[0], mask) for rest, mask, _ in alive)
             tr = moves_of.get(sig)
@@ -117,6 +135,10 @@ def spin_distribution(m: Model, rs: ReelSet, bi: int, mult: int = 1) -> dict[tup
                     for k, w in dist.items():
                         into[k] = into.get(k, 0) + w
                 continue
+            _spend(steps, len(moves) * len(dist))
+            if len(nxt) > MAX_ALIVE:
+                raise ModelError("too large to certify exactly: more than %d sets of alive lines after one "
+                                 "reel (tools/certify/joint.py MAX_ALIVE)" % MAX_ALIVE)
             for (na, delta), cw in moves.items():
                 into = nxt.get(na)
                 if into is None:

@@ -21,8 +21,22 @@ from fractions import Fraction
 
 import numpy as np
 
-from games.poker_model import (PokerModel, ROYAL, FOUR_WILD, WILD_ROYAL, FIVE, STRAIGHT_FLUSH, FOUR,
-                               FULL_HOUSE, FLUSH, STRAIGHT, THREE, TWO_PAIR, DEUCES, JOKER_WILD)
+from games.poker_model import (
+    DEUCES,
+    FIVE,
+    FLUSH,
+    FOUR,
+    FOUR_WILD,
+    FULL_HOUSE,
+    JOKER_WILD,
+    ROYAL,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    THREE,
+    TWO_PAIR,
+    WILD_ROYAL,
+    PokerModel,
+)
 
 _COMBOS: dict = {}
 
@@ -388,8 +402,10 @@ class Analysis:
         return r
 
     def strategy_holds(self, order: dict) -> np.ndarray:
-        """The built-in strategy's hold per deal (games/poker.py suggest): the first-listed pattern,
-        ties to the lowest mask, 0 when no pattern is listed."""
+        """The built-in strategy's hold per deal class, as a mask over its representative's sorted
+        cards: the first-listed pattern, ties to the lowest mask, 0 when no pattern is listed. The
+        device (games/poker.py suggest) holds on each deal's canonical form, which is this
+        representative, by the same rule: the cabinet's holds are these (issue 23.11)."""
         big = len(order)
         pos = np.full(len(self.pattern_names), big, dtype=np.int64)
         for i, nm in enumerate(self.pattern_names):

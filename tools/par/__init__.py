@@ -1,6 +1,6 @@
 """PAR sheets: `python -m tools.par [GAME ...] [--out build/par]` (make par: every shipped model).
 
-GAME is a game id, as `make run GAMES=` takes it (`aurore-89`: games/models/aurore-89.json), or the
+GAME is a game id, as `make run GAMES=` takes it (`aurore-88`: games/models/aurore-88.json), or the
 path of a model file.
 
 For each model: a terminal summary, and in the output directory <id>.md (with its charts as
@@ -10,7 +10,9 @@ return, the free spins feature, the progressive, the win distribution (log scale
 included) and the convergence of the realised return. Keno (tools/par/keno_sheet.py): per spot
 count and bet. Video poker (tools/par/poker_sheet.py): optimal play and the built-in strategy per
 bet level, each award's chance and part of the return, the strategy's hold patterns, checked
-against the shipped certificate. Every figure is the certifier's (`python -m tools.certify --json`).
+against the shipped certificate. Table games (tools/par/table_sheet.py): every wager at every bet
+level, and the by-law's wagers the model does not offer with their verdict. Every figure is the
+certifier's (`python -m tools.certify --json`).
 Each sheet opens with what a lab files it under (tools/par/filing.py: the software version, the
 source's date, the denomination), and writes long exact fractions in full at its end. --pdf also
 prints each sheet to <id>.pdf in headless Chromium (make par-pdf).
@@ -24,10 +26,10 @@ import sys
 
 from tqdm import tqdm
 
-from tools.certify import keno
+from tools.certify import keno, table
 from tools.certify.core import certify_model, load_model
 from tools.certify.poker_report import certify_poker
-from tools.par import browser, filing, keno_sheet, poker_sheet, render, sheet
+from tools.par import browser, filing, keno_sheet, poker_sheet, render, sheet, table_sheet
 from tools.progress import wanted
 
 
@@ -41,6 +43,9 @@ def build(path: str, epoch: int | None = None) -> tuple[dict, list[tuple]]:
     if poker_sheet.is_poker(raw):  # issue 13: one solver run, optimal play and the built-in strategy
         rep = certify_poker(raw)
         return rep, poker_sheet.blocks(rep, raw, epoch=epoch)
+    if table_sheet.is_table(raw):  # issue 26: every wager at every bet level, and the by-law's others
+        cert = table.certify(raw)
+        return cert, table_sheet.blocks(cert, raw, epoch)
     cert = certify_model(raw)
     return cert, sheet.blocks(cert, raw, epoch)
 
@@ -64,6 +69,8 @@ def save(cert: dict, blocks: list[tuple], out: str) -> str:
                 fh.write(b[2])
     if "spots" in cert:
         return keno_sheet.summary(cert)
+    if "wagers" in cert:
+        return table_sheet.summary(cert)
     if "deal_classes" in cert:
         return poker_sheet.summary(cert, poker_sheet.cert_check(cert))
     return f"{ident}: " + ", ".join(f"bet {b} {float(f.rtp) * 100:.4f} % (hit 1 in {1 / float(f.hit):.2f},"
@@ -88,7 +95,7 @@ def model_path(game: str, models: str = MODELS) -> str:
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m tools.par", description=__doc__.split("\n\n")[0])
     ap.add_argument("models", nargs="*", metavar="GAME",
-                    help="a game id (aurore-89) or a model file (default: every shipped model)")
+                    help="a game id (aurore-88) or a model file (default: every shipped model)")
     ap.add_argument("--out", default=os.path.join("build", "par"))
     ap.add_argument("--pdf", action="store_true", help="also <id>.pdf, each sheet printed by headless Chromium")
     a = ap.parse_args(argv)
