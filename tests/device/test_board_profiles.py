@@ -222,7 +222,7 @@ def session(name):
                 "meter_names": board.meter_names(), "lamps_low": [board.lamp(n).value() for n in hal.LAMPS]}
         led = cab.ledger
         # the security memory builds its records in the ledger memory's buffers (firmware/audit.py)
-        seen["shared"] = cab.audit is not None and cab.audit.mem._jbuf is led.mem._jbuf \
+        seen["one_buffer"] = cab.audit is not None and cab.audit.mem._jbuf is led.mem._jbuf \
             and cab.audit.mem._cbuf is led.mem._cbuf
         assert steps(cab, 100, lambda: m.acceptor.master == 1), "acceptor never enabled"
         m.acceptor.event(1, 1)  # a $1 token in position 1
@@ -255,7 +255,7 @@ def check_session(name):
     assert s["state"] == "idle", s["state"]  # pulled-up keys and buttons read off, shut doors shut
     assert s["lamps_low"] == [0, 0, 0, 0]
     assert s["credits"] == TOKEN
-    assert s["shared"]
+    assert s["one_buffer"]
     m = s["meters"]
     assert s["after"] == ("idle", 0)
     assert m["acceptor_in"] == TOKEN and m["games_played"] == 1
