@@ -383,6 +383,7 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     software, soft_status = authenticate_software(board, ledger, audit, log, *asked)
     # with a configuration in doubt no game is offered: which games, and from where, is part of it;
     # nor with software that is not the signed release
+    gc.collect()  # the boot check is the boot's peak: the software check's garbage goes first (docs/build.md)
     offered = [] if problems or software else load_games(cfg.GAMES, cfg.MODELS_DIR, cfg.CERTS_DIR, ledger, cfg, log)
     playable = [g for _, ok, _, g in offered if ok]
     game = playable[0] if playable else None
