@@ -90,7 +90,7 @@ def _mkdirs(path):
 # they live in flash; on the emulated board the 256K heap holds every module's bytecode).
 BOOT_ONLY = ("games.certificate", "games.exact", "games.floor", "rng.selftest", "firmware.startup", "firmware.settings",
              "firmware.strictjson", "board.state_lock", "firmware.authenticate", "rng.crypto.rsa",
-             "firmware.program", "firmware.operator_config", "firmware.money_basis", "firmware.configuration")
+             "firmware.image_hmac", "firmware.operator_config", "firmware.money_basis", "firmware.configuration")
 
 
 def start(board, opts):

@@ -73,8 +73,9 @@ NOTE = "note"  # console 'note stacked|returned' (an attendant): a note of unkno
 EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR, DEAL, DRAW, HOLD_KEY, AUTO, SPOT, QUICK, CLEAR, COUPON, NOTE,
           HOST_DISABLE, HOST_ENABLE)
 
-# What the cabinet does: the name of its method. An event a state does not list is refused
-# (nothing happens, nothing is committed). The methods:
+# What the cabinet does: the name of its method, or of its game's play's for PLAY_ACTIONS below
+# (firmware/play.py and its families). An event a state does not list is refused (nothing happens,
+# nothing is committed). The methods:
 #   cashout          the hopper pays (when usable and within its limit), else a hand pay; a coupon
 #                    where only a coupon pays (vlt)
 #   cashout_by_hand  never the hopper (a door open, the audit key on): a hand pay, or the coupon
@@ -118,7 +119,7 @@ TABLE = {
     # tilt: a fault stops play and money in; credits are still cashed out
     (TILT, CASHOUT): "cashout",
     (TILT, KEY): "attendant_key",
-    # a note of unknown fate (firmware/bills.py) is the "note" tilt, which the reset key cannot clear:
+    # a note of unknown fate (firmware/bill_in.py) is the "note" tilt, which the reset key cannot clear:
     # it cannot say stacked or returned. The attendant settles it, cash box counted, doors open or
     # shut; never while reels turn, a payout runs or a lock waits (those end first)
     (TILT, NOTE): "settle_note",
@@ -169,6 +170,10 @@ TABLE = {
 MONEY_STATES = (IDLE, CREDIT, SPIN)
 # the states a game is played from (the play rows above)
 PLAY_STATES = (IDLE, CREDIT)
+# the actions the game's play carries out (firmware/play.py GamePlay and its families): the cabinet
+# hands it the event with itself (Cabinet.handle); every other action is the cabinet's own
+PLAY_ACTIONS = ("bet_one", "bet_max", "play", "keno_spot", "keno_quick", "keno_clear", "toggle_hold", "auto_hold",
+                "draw")
 
 
 def action(state, event):

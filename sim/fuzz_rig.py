@@ -30,6 +30,7 @@ from firmware.ledger import open_memory
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.cctalk_bills import BillValidatorPeer
 from sim.cctalk_hopper import HopperPeer
+from sim.critmem_live import live_ranges
 from sim.harness import FirmwareProcess, PanelLink, keep_log_room, sign_in, system_validation
 from sim.meter_monitor import MeterMonitor
 from sim.printer import PrinterPeer
@@ -223,7 +224,7 @@ class Rig:
         return True
 
     def attend_note(self, base_cents: int = 0) -> tuple[dict | None, str | None]:
-        """A note of unknown fate (firmware/bills.py), settled as the attendant who counts the cash
+        """A note of unknown fate (firmware/bill_in.py), settled as the attendant who counts the cash
         box would: the stacker's notes (less base_cents, what it held at the last RAM clear) against
         bill_in: one note's worth more is "stacked", the same is "returned". Returns (the note, the
         word typed), (None, None) when none stands, or (note, None) when the cash box matches neither
@@ -262,7 +263,7 @@ class Rig:
             secret = SecretFile(str(self.state / "secret"), None).read()
             mem = open_memory(nv, secret, CounterFile(str(self.state / "counter")))
             mem.open()
-            return mem.live_ranges()
+            return live_ranges(mem)
         finally:
             nv.close()
 

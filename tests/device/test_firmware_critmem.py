@@ -6,6 +6,7 @@ from devtest import raises
 from fakes_firmware import TEST_SECRET, MemCounter, PowerCut, RamNvram, counter_of
 
 from firmware.critmem import CriticalMemory, RamError
+from sim.critmem_live import live_ranges
 
 try:
     from binascii import crc32
@@ -106,7 +107,7 @@ def test_single_bit_flip_anywhere_live_is_detected_and_repaired():
     cm.commit({"state": b"credits=40", "g0": b"last game"})
     snapshot = save(nv)
     positions = []
-    for off, n in cm.live_ranges():
+    for off, n in live_ranges(cm):
         for i in range(n):  # every live byte, one bit each
             positions.append(off + i)
     for pos in positions:
