@@ -181,20 +181,21 @@ def test_a_note_of_unknown_fate_is_owed_under_the_old_rules():
     # `make fuzz` (issue 22.9's rules): the validator lost its power with a $20 note pending (80
     # credits at 25 cents), then the operator signed casino at 10 cents and the change was taken; the
     # attendant's 'note stacked' would then credit 80 credits of 10 cents, $8 for the player's $20
-    with Kept():
-        cab, board, acc = cabinet()
-        led = cab.ledger
-        vlt = {"JURISDICTION": "vlt", "DENOM_CENTS": 25, "GAMES": ("sept-royal-87",)}
-        assert settle(cab, vlt, signed("vlt 1")) == []
-        led.bill_escrow(3, 80, 1)
-        led.bill_unproven(0, "CA0020A", "validator reset (event counter 1 -> 0)")
-        assert money_basis.owed(led) == ["a note of unknown fate to settle"]
-        assert settle(cab, dict(vlt, DENOM_CENTS=10), signed("vlt 3 at 10 cents")) == [
-            "change to vlt at 10 cents a credit waits: a note of unknown fate to settle under vlt at 25 cents (paid "
-            "by those rules first)"]
-        assert config.DENOM_CENTS == 25
-        led.settle_note(True, "boss")
-        assert led.credits == 80 and money_basis.owed(led) == ["80 credits on the meter"]
+    cab, board, acc = cabinet()
+    led = cab.ledger
+    vlt = {"JURISDICTION": "vlt", "DENOM_CENTS": 25, "GAMES": ("sept-royal-87",)}
+    problems, cfg = settle(cab, vlt, signed("vlt 1"))
+    assert problems == []
+    led.bill_escrow(3, 80, 1)
+    led.bill_unproven(0, "CA0020A", "validator reset (event counter 1 -> 0)")
+    assert money_basis.owed(led) == ["a note of unknown fate to settle"]
+    problems, cfg = settle(cab, dict(vlt, DENOM_CENTS=10), signed("vlt 3 at 10 cents"))
+    assert problems == [
+        "change to vlt at 10 cents a credit waits: a note of unknown fate to settle under vlt at 25 cents (paid "
+        "by those rules first)"]
+    assert cfg.DENOM_CENTS == 25
+    led.settle_note(True, "boss")
+    assert led.credits == 80 and money_basis.owed(led) == ["80 credits on the meter"]
 
 
 def test_a_ram_clear_records_the_basis_the_cabinet_runs_under():
