@@ -7,7 +7,7 @@
 #
 # Sizing: AUDIT_CHUNKS x 8 = 256 records. A console command and its result take one record, a login
 # or a logout one: a day of 12 service visits of 15 commands each is 12 x 17 = 204 records
-# (docs/firmware.md "Security log").
+# (docs/console.md "Security log").
 #
 # Noise (issue 22.7): a line from no session (refused, unknown, or failed) is not a record of its
 # own. It is counted in RAM, and the count, the time since when and the last such line are one

@@ -532,3 +532,12 @@ def test_no_machine_secret_no_memory():
     for secret in (None, b""):
         with raises(RamError):
             CriticalMemory(RamNvram(4096), LAYOUT, 208, secret, MemCounter())
+
+
+def test_the_heap_keeps_one_16_byte_tag_per_block_and_the_directory():
+    # RFC 4868's HMAC-SHA-256-128 length, one per block, in one buffer (no bytes object per block)
+    nv, cm = mem()
+    assert len(cm._tags) == 16 * (len(LAYOUT) + 1) == 80
+    from firmware.ledger import LAYOUT as BOOKS
+
+    assert 16 * (len(BOOKS) + 1) == 480  # the books' figure docs/critical-memory.md gives
