@@ -24,6 +24,12 @@
 #   import firmware.bill_in          a jurisdiction that takes notes only
 #   import board.bill_cctalk         a jurisdiction that takes notes only
 #   import firmware.sas.machine      a board with a SAS line only
+#   import board.meters_em           a board with meter coils only (startup.open_meters)
+#   import board.hopper_cctalk       a cabinet that pays by hopper only (startup.open_money_out)
+#   import board.coin_cctalk         after the game's boot check, the boot's peak (startup.boot): the
+#   import firmware.coin_in          ... parts' code is not in the heap beside it (aurore-93 boots in
+#   import firmware.console          ... 104K, not 120K: python -m tools.bench.bench_heap)
+#   import firmware.screen           ... the same
 #   import firmware.enrolment        making an administrator only; given back once one is made
 #   import firmware.console_read     the reading commands; given back after each (console.READ_MODULES)
 #   import firmware.localtime        the reading commands and the security listing (console.READ_MODULES)

@@ -6,20 +6,13 @@ import json
 import sys
 
 from board.cctalk import Master
-from board.coin_cctalk import CoinAcceptor
-from board.hopper_cctalk import Hopper
-from board.meters_em import EmMeters
 from firmware import jurisdiction
 from firmware.accounts import LOST, Accounts
 from firmware.audit import Audit, open_security
 from firmware.cabinet import Cabinet, open_rng
-from firmware.coin_in import CoinIn
-from firmware.console import READ_MODULES, Console
 from firmware.critmem import RamError
 from firmware.ledger import Ledger, open_memory
-from firmware.play import for_game
 from firmware.progressive import Progressive, ProgressiveError
-from firmware.screen import Screen
 from games.certificate import check
 
 
@@ -235,6 +228,8 @@ def open_meters(board, ledger, cfg, log):
     coils = {}
     for name in names:
         coils[name] = board.meter(name)
+    from board.meters_em import EmMeters
+
     em = EmMeters(coils, _Store(ledger.em_state, ledger.save_em_state), cfg.EM_ON_MS, cfg.EM_OFF_MS)
     for name in em.recovered:
         log("meter %s: stroke cut by the power loss, driven again" % name)
@@ -258,6 +253,8 @@ def open_money_out(board, bus, ledger, cfg, audit, screen, found, log):
     # a VLT pays by coupon only (S-13.1, r. 7, s. 4): a hopper wired on its board is never driven
     hopper = None
     if ledger.st is not None and cfg.HOPPER:
+        from board.hopper_cctalk import Hopper
+
         hopper = Hopper(bus, _Store(ledger.hopper_record, ledger.save_hopper_record), log=log)
     return HopperOut(hopper, ledger, cfg, screen, board.ticks_ms, log)
 
@@ -386,6 +383,13 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     gc.collect()  # the boot check is the boot's peak: the software check's garbage goes first (docs/build.md)
     offered = [] if problems or software else load_games(cfg.GAMES, cfg.MODELS_DIR, cfg.CERTS_DIR, ledger, cfg, log)
     playable = [g for _, ok, _, g in offered if ok]
+    # the parts' code comes in after the boot check, the boot's peak: not beside it in the heap
+    from board.coin_cctalk import CoinAcceptor
+    from firmware.coin_in import CoinIn
+    from firmware.console import READ_MODULES, Console
+    from firmware.play import for_game
+    from firmware.screen import Screen
+
     game = playable[0] if playable else None
     # the cabinet's parts, each given what it uses; found: what making them found, tilts once the cabinet is
     found = []

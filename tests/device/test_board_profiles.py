@@ -5,7 +5,8 @@
 # - the ccTalk UART as a single-wire bus with a coin acceptor (address 2) and a hopper (address 3),
 # - a byte-exact fake 64 KB I2C FRAM part (fakes_nvram) for critical memory,
 # and the platform's entropy hardware (pyb.rng, machine.mem32, network) stands in as well.
-# mp-heap: 768K  (the 128 KB fake FRAM part lives in RAM)
+# mp-heap: 1024K  (the 128 KB fake FRAM part lives in RAM; since the parts' modules come in after the boot
+# check, 768K no longer finds one 128 KB piece for it beside the firmware compiled from source)
 import gc
 import os
 import sys
