@@ -187,7 +187,17 @@ def open_audit(board, ledger):
         if ledger.st is not None:
             ledger.event("nvram", "security memory lost: %s" % e)
     audit.record("-", "power", "power up")
+    log_unlogged_clear(audit, ledger)
     return audit
+
+
+def log_unlogged_clear(audit, ledger):
+    """A RAM clear whose security record a power cut prevented (the books cleared first): recorded
+    now, once, so the security log tells of every clear the books show."""
+    cleared = ledger.unlogged_clear()
+    if cleared:
+        audit.record(cleared[0], "ramclear", cleared[1] + " (logged at power-up)")
+        ledger.logged()
 
 
 def open_accounts(board, cab, ledger, audit, cfg):
