@@ -124,12 +124,12 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         self.mem.format(blocks)
 
     def unlogged_clear(self):
-        """(who, what the books' first event says) of a RAM clear the security log has not recorded
-        yet, or None."""
+        """(who, what the books' first event says, its time) of a RAM clear the security log may not
+        have recorded yet, or None."""
         if self.st is None or not self.st.get("cl"):
             return None
         first = self.chunk_events("e0")
-        return self.st["cl"], first[0][3] if first else "ramclear"
+        return (self.st["cl"],) + ((first[0][3], first[0][1]) if first else ("ramclear", 0))
 
     def logged(self):
         """The security log holds the RAM clear's record now."""
