@@ -289,11 +289,15 @@ def boot_or_refuse(cab: EmulatedCabinet, login: bool = True, console: bool = Tru
         cab.boot(login=login, console=console)
     except RuntimeError:
         fw = cab.firmware
-        if fw.proc is not None and fw.proc.poll() == BUSY_EXIT and fw.lines:
-            cab.shutdown()
+        status = fw.proc.poll() if fw.proc is not None else None
+        cab.shutdown()
+        if status == BUSY_EXIT and fw.lines:
             print(fw.lines[-1], file=sys.stderr)
             return BUSY_EXIT
-        raise
+        # the firmware's own last word names why (its log, tracebacks included, is not the user's)
+        last = fw.lines[-1] if fw.lines else "no output"
+        print(f"cabinet: the firmware did not boot (exit status {status}): {last}", file=sys.stderr)
+        return status or 1
     return None
 
 
