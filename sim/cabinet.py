@@ -16,12 +16,14 @@ reels stop: its own win).
 from __future__ import annotations
 
 import argparse
+import json
 import select
 import sys
 import termios
 import time
 import tty
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Iterator
 
 from rich.console import Group
@@ -301,6 +303,23 @@ def boot_or_refuse(cab: EmulatedCabinet, login: bool = True, console: bool = Tru
     return None
 
 
+def vlt_state(state: str, jurisdiction: str | None) -> str | None:
+    """Why a cabinet whose state holds a signed vlt configuration cannot boot as asked: it stays a
+    VLT until its operator signs another (docs/firmware.md "The operator's signed configuration"),
+    and only `--jurisdiction vlt` plugs in its coupon printer. None when it can."""
+    if jurisdiction == "vlt":
+        return None
+    try:
+        config = json.loads((Path(state) / "operator.json").read_text())
+    except (OSError, ValueError):
+        return None  # none, or one the firmware refuses by name
+    if not isinstance(config, dict) or config.get("JURISDICTION") != "vlt":
+        return None
+    return (f"cabinet: {state} is a video-lottery terminal (its operator.json, signed by an earlier "
+            "`make run JURIS=vlt`): run it with JURIS=vlt (--jurisdiction vlt), give another --state, "
+            "or start afresh (`make clean` removes var/)")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m sim.cabinet", description=__doc__.splitlines()[0])
     ap.add_argument("--heap", default=None, help="the firmware's fixed heap (default: the board's, sim/harness.py BOARD_HEAP)")
@@ -315,6 +334,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="no SAS line (by default a pseudo-terminal a SAS host opens: docs/sas.md)")
     add_config_args(ap)
     args = ap.parse_args(argv)
+    why = vlt_state(args.state, args.jurisdiction)
+    if why:
+        print(why, file=sys.stderr)
+        return 2
     ports = dict(DEFAULT_PORTS)
     if args.ports:
         ports = dict(zip(DEFAULT_PORTS, (int(p) for p in args.ports.split(","))))
