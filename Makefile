@@ -32,10 +32,12 @@ PROFILE ?= emulated
 # JURIS=vlt: boot under the video-lottery profile (firmware/jurisdiction.py; default config.JURISDICTION)
 JURIS   ?=
 CONFIG_ARGS = $(if $(GAMES),--games $(GAMES)) --profile $(PROFILE) $(if $(JURIS),--jurisdiction $(JURIS))
+# SAS=no: `make run` without its SAS line (a vlt with no central system to poll it: no link tilt; docs/sas.md)
+SAS     ?=
 
 ## run: boot the firmware (micropython) on the emulated board with the terminal cabinet panel
 run: $(STAMP) unix32-tools
-	$(PY) -m sim.cabinet $(if $(HEAP),--heap $(HEAP)) $(CONFIG_ARGS)
+	$(PY) -m sim.cabinet $(if $(HEAP),--heap $(HEAP)) $(CONFIG_ARGS) $(if $(filter no,$(SAS)),--no-sas)
 
 ## console: technician console client (URL=socket://127.0.0.1:7770 or /dev/ttyUSB0; USER_ID=id logs in)
 URL ?= socket://127.0.0.1:7770

@@ -16,12 +16,14 @@ reels stop: its own win).
 from __future__ import annotations
 
 import argparse
+import json
 import select
 import sys
 import termios
 import time
 import tty
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Iterator
 
 from rich.console import Group
@@ -289,12 +291,33 @@ def boot_or_refuse(cab: EmulatedCabinet, login: bool = True, console: bool = Tru
         cab.boot(login=login, console=console)
     except RuntimeError:
         fw = cab.firmware
-        if fw.proc is not None and fw.proc.poll() == BUSY_EXIT and fw.lines:
-            cab.shutdown()
+        status = fw.proc.poll() if fw.proc is not None else None
+        cab.shutdown()
+        if status == BUSY_EXIT and fw.lines:
             print(fw.lines[-1], file=sys.stderr)
             return BUSY_EXIT
-        raise
+        # the firmware's own last word names why (its log, tracebacks included, is not the user's)
+        last = fw.lines[-1] if fw.lines else "no output"
+        print(f"cabinet: the firmware did not boot (exit status {status}): {last}", file=sys.stderr)
+        return status or 1
     return None
+
+
+def vlt_state(state: str, jurisdiction: str | None) -> str | None:
+    """Why a cabinet whose state holds a signed vlt configuration cannot boot as asked: it stays a
+    VLT until its operator signs another (docs/firmware.md "The operator's signed configuration"),
+    and only `--jurisdiction vlt` plugs in its coupon printer. None when it can."""
+    if jurisdiction == "vlt":
+        return None
+    try:
+        config = json.loads((Path(state) / "operator.json").read_text())
+    except (OSError, ValueError):
+        return None  # none, or one the firmware refuses by name
+    if not isinstance(config, dict) or config.get("JURISDICTION") != "vlt":
+        return None
+    return (f"cabinet: {state} is a video-lottery terminal (its operator.json, signed by an earlier "
+            "`make run JURIS=vlt`): run it with JURIS=vlt (--jurisdiction vlt), give another --state, "
+            "or start afresh (`make clean` removes var/)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -311,6 +334,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="no SAS line (by default a pseudo-terminal a SAS host opens: docs/sas.md)")
     add_config_args(ap)
     args = ap.parse_args(argv)
+    why = vlt_state(args.state, args.jurisdiction)
+    if why:
+        print(why, file=sys.stderr)
+        return 2
     ports = dict(DEFAULT_PORTS)
     if args.ports:
         ports = dict(zip(DEFAULT_PORTS, (int(p) for p in args.ports.split(","))))

@@ -152,6 +152,10 @@ def sign(folder: Path, key: Path) -> Path:
 
 def check(folder: Path, pub: Path) -> dict[str, str]:
     """The release's header once its signature and every file check; ReleaseError otherwise."""
+    if not folder.is_dir():
+        raise ReleaseError(f"{folder}: no such folder")
+    if not (folder / SUMS).is_file():
+        raise ReleaseError(f"{folder}: no {SUMS} (not a release folder)")
     if not (folder / SIG).is_file():
         raise ReleaseError(f"{SIG}: missing (an unsigned release)")
     try:

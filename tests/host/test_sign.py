@@ -119,3 +119,15 @@ def test_a_manifest_without_its_release_number_is_refused(tmp_path: Path) -> Non
         sign.parse_sums("0" * 64 + "  a\n")
     with pytest.raises(sign.ReleaseError, match="line feed"):
         sign.parse_sums("# jeton-release version=0.1.0 counter=1000\n" + "0" * 64 + "  a")
+
+
+def test_check_names_a_folder_that_is_not_a_release(tmp_path: Path, keys: dict[str, Path],
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A mistyped path, or the folder above the release, was "SHA256SUMS.sig: missing (an unsigned
+    release)" (issue 23: docs/build.md's `tools.sign check` run as written, on a wrong path)."""
+    d = _release(tmp_path)
+    sign.sign(d, keys["a"])
+    for folder, named in ((tmp_path / "jeton-9.9.9", f"{tmp_path / 'jeton-9.9.9'}: no such folder"),
+                          (tmp_path, f"{tmp_path}: no SHA256SUMS (not a release folder)")):
+        assert sign.main(["check", str(folder), "--pub", str(keys["a.pub"])]) == 1
+        assert capsys.readouterr().err == f"sign: {named}\n"

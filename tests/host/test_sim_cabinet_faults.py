@@ -1,0 +1,51 @@
+"""`make run` (python -m sim.cabinet) when the cabinet cannot run as asked (issue 23, the docs' commands
+run as written): one line naming the fault and an exit status, never a traceback.
+
+- A firmware that does not boot (here: a heap too small for it, `make run HEAP=48K`; found with
+  `make run HEAP=112K` on a vlt state) printed the harness's RuntimeError traceback.
+- `make run` on a state directory an earlier `make run JURIS=vlt` left (its signed operator.json)
+  booted as the VLT it is, without the coupon printer only `--jurisdiction vlt` plugs in, and sat
+  in a tilt naming a UART ("coupon printer: board emulated has no UART 'printer'")."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from sim.cabinet import vlt_state
+from sim.harness import ROOT, EmulatedCabinet
+
+
+def cabinet(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "sim.cabinet", "--auto-ports", "--no-sas", *args],
+                          cwd=ROOT, input="quit\n", capture_output=True, text=True, timeout=120)
+
+
+def test_a_firmware_that_does_not_boot_is_one_line_with_its_status(tmp_path: Path) -> None:
+    r = cabinet("--state", str(tmp_path / "s"), "--heap", "48K")
+    assert "Traceback" not in r.stdout + r.stderr
+    assert r.returncode == 75  # the board reset after three out-of-memory restarts (firmware/main.py)
+    assert r.stderr.splitlines() == ["cabinet: the firmware did not boot (exit status 75): "
+                                     "jeton: out of memory, 3 times in a row: board reset"]
+
+
+def test_a_vlt_state_run_as_a_casino_is_refused_in_one_line(tmp_path: Path) -> None:
+    state = tmp_path / "s"
+    vlt = EmulatedCabinet(state, extra_args=["--jurisdiction", "vlt"])  # `make run JURIS=vlt`
+    try:
+        vlt.boot(login=False, console=False)
+    finally:
+        vlt.shutdown()
+    assert (state / "operator.json").exists()
+    for asked in ((), ("--jurisdiction", "casino")):  # `make run`, and casino by name
+        r = cabinet("--state", str(state), *asked)
+        assert r.returncode == 2 and r.stdout == ""
+        assert r.stderr.splitlines() == [
+            f"cabinet: {state} is a video-lottery terminal (its operator.json, signed by an earlier "
+            "`make run JURIS=vlt`): run it with JURIS=vlt (--jurisdiction vlt), give another --state, "
+            "or start afresh (`make clean` removes var/)"]
+    assert vlt_state(str(state), "vlt") is None  # as it was made: it boots (the e2e vlt tests)
+    assert vlt_state(str(tmp_path / "fresh"), None) is None
+    (tmp_path / "casino").mkdir()
+    (tmp_path / "casino" / "operator.json").write_text('{"JURISDICTION": "casino"}')
+    assert vlt_state(str(tmp_path / "casino"), None) is None  # the firmware checks that one itself
