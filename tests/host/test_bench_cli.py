@@ -39,3 +39,18 @@ def test_one_bench_by_its_short_name():
     assert p.stdout.startswith("== bench_signature\n")
     assert "RSA-3072 PKCS#1 v1.5 verify, 200 times" in p.stdout
     assert "== bench_rng" not in p.stdout
+
+
+def test_each_bench_module_answers_help_and_refuses_an_unknown_option_without_running():
+    # make newcomer's sweep: bench_keno --help and bench_montecarlo --help ran the whole bench
+    from tools.bench.__main__ import bench_names
+
+    for name in bench_names():
+        mod = f"tools.bench.bench_{name}"
+        p = subprocess.run([sys.executable, "-m", mod, "--help"], cwd=ROOT, capture_output=True, text=True,
+                           timeout=60)
+        assert p.returncode == 0 and p.stdout.startswith(f"usage: python -m {mod}"), (name, p.stdout, p.stderr)
+        p = subprocess.run([sys.executable, "-m", mod, "--no-such-option"], cwd=ROOT, capture_output=True,
+                           text=True, timeout=60)
+        assert p.returncode == 2 and "Traceback" not in p.stderr, (name, p.stderr)
+        assert p.stderr.strip().splitlines()[-1].endswith("--no-such-option"), (name, p.stderr)

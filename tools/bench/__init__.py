@@ -1,6 +1,7 @@
 """Benchmarks (`make bench`); each module reports ratios against a reference measured in the same run."""
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -8,6 +9,16 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def cli(doc: str | None, prog: str, argv: list[str] | None = None, **extra: dict) -> argparse.Namespace:
+    """A bench's command line: `--help` says what it measures (the module's docstring) and an
+    unknown argument is refused in one line, instead of either running the whole bench. extra:
+    option name -> add_argument keywords, for the few that take any."""
+    ap = argparse.ArgumentParser(prog=prog, description=(doc or "").split("\n\n")[0])
+    for name, kw in extra.items():
+        ap.add_argument(name, **kw)
+    return ap.parse_args(argv)
 
 
 # A 31-bit LCG standing in for the DRBG in the device scripts (the engines' own cost, not the RNG's)

@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 
+from tools.bench import cli
 from tools.image import ROOT, build, micropypath
 
 MPY = ROOT / ".venv" / "bin" / "micropython"
@@ -115,4 +116,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(cli(__doc__, "python -m tools.bench.bench_bootcheck",
+                      models={"nargs": "*", "metavar": "ID", "help": "model ids (default: every one)"}).models))

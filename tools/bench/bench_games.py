@@ -13,7 +13,7 @@ import time
 
 from games import load
 from games.table_check import FORMATS as TABLE_FORMATS
-from tools.bench import LCG_SOURCE
+from tools.bench import LCG_SOURCE, cli
 from tools.certify import certify_model, load_model
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -117,4 +117,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    cli(__doc__, "python -m tools.bench.bench_games")
     main()

@@ -17,7 +17,7 @@ from pathlib import Path
 from games.keno import load
 from sim.harness import BOARD_HEAP
 from tools import firmware as fwbuild
-from tools.bench import ROOT, run_script
+from tools.bench import ROOT, cli, run_script
 from tools.bench.bench_games import _reference as _additions
 from tools.certify import keno
 from tools.certify.core import load_model
@@ -96,4 +96,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    cli(__doc__, "python -m tools.bench.bench_keno")
     main()

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from tools.bench import run_script
+from tools.bench import cli, run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
@@ -76,5 +76,6 @@ def main() -> dict:
 
 
 if __name__ == "__main__":
+    cli(__doc__, "python -m tools.bench.bench_login")
     main()
     sys.exit(0)

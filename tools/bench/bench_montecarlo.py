@@ -15,6 +15,7 @@ from games import load
 from games.model import read
 from sim import montecarlo
 from sim.mc_stream import GameGen, Streams, key_for
+from tools.bench import cli
 from tools.progress import bar
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -60,4 +61,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    cli(__doc__, "python -m tools.bench.bench_montecarlo")
     main()

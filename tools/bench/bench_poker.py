@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from tools.bench import LCG_SOURCE
+from tools.bench import LCG_SOURCE, cli
 from tools.certify.poker_report import certify_poker
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -98,4 +98,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    cli(__doc__, "python -m tools.bench.bench_poker")
     main()

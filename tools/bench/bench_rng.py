@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import hmac
 import json
-import sys
 import time
 from pathlib import Path
 
-from tools.bench import run_script
+from tools.bench import cli, run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
@@ -160,4 +159,5 @@ def main(floor: float = 0.3) -> dict:
 
 
 if __name__ == "__main__":
-    main(float(sys.argv[1]) if len(sys.argv) > 1 else 0.3)
+    main(cli(__doc__, "python -m tools.bench.bench_rng", floor={"nargs": "?", "type": float, "default": 0.3,
+                                                              "help": "seconds each measure runs at least"}).floor)

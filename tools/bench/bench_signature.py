@@ -17,6 +17,7 @@ import sys
 import time
 
 from tools import firmware
+from tools.bench import cli
 from tools.image import ROOT
 
 MPY = ROOT / ".venv" / "bin" / "micropython"
@@ -97,4 +98,5 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 if __name__ == "__main__":
+    cli(__doc__, "python -m tools.bench.bench_signature")
     main()
