@@ -26,6 +26,8 @@ from pathlib import Path
 
 from tools import sign
 
+MODELS = Path(__file__).resolve().parent.parent / "games" / "models"
+
 FORMAT = "jeton-operator-config/1"
 ENROL = "jeton-enrol/1"
 SIG_SUFFIX = ".sig"
@@ -105,6 +107,21 @@ def enrol_lines(key: Path, board: str, number: int, uid: str) -> list[str]:
     return [h[i:i + LINE_HEX] for i in range(0, len(h), LINE_HEX)]
 
 
+def check_config(jurisdiction: str, games: list[str], models: Path = MODELS) -> None:
+    """What the cabinet would refuse is refused before it is signed: a jurisdiction it has no
+    profile for, no game, a game id this release does not ship (a typo would otherwise be signed
+    and every cabinet given it would stand with a config tilt)."""
+    from firmware.jurisdiction import PROFILES
+
+    if jurisdiction not in PROFILES:
+        raise ValueError(f"no jurisdiction {jurisdiction!r} (one of {', '.join(sorted(PROFILES))})")
+    if not games:
+        raise ValueError("no game: --games ID,ID")
+    unknown = [g for g in games if not (models / f"{g}.json").is_file()]
+    if unknown:
+        raise ValueError(f"no shipped game {', '.join(unknown)} (games/models/)")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tools.operator", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -130,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.number < 1:
                 raise sign.ReleaseError("a configuration number is 1 or more")
             games = [g for g in args.games.split(",") if g]
+            check_config(args.jurisdiction, games)
             print(sign_config(args.out, args.key, args.number, args.machine, args.jurisdiction, args.denom, games))
         else:
             print(f"enrol {args.id} {args.number}")

@@ -63,6 +63,21 @@ def test_the_cli_signs_a_configuration_and_an_enrolment(tmp_path: Path, capsys: 
     assert operator.main(["keygen", str(key)]) == 1  # never overwrites a key
 
 
+def test_a_configuration_the_cabinet_would_refuse_is_not_signed(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    key = tmp_path / "op.pem"
+    assert operator.main(["keygen", str(key)]) == 0
+    out = tmp_path / "operator.json"
+    base = ["config", str(out), "--key", str(key), "--number", "3", "--machine", "JTN-EMU-0007", "--denom", "25"]
+    for extra, why in ((["--jurisdiction", "vlt", "--games", "no-such-game"], "no shipped game no-such-game"),
+                       (["--jurisdiction", "loto", "--games", "sept-royal-87"], "no jurisdiction 'loto'"),
+                       (["--jurisdiction", "vlt", "--games", ","], "no game")):
+        capsys.readouterr()
+        assert operator.main(base + extra) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and why in err, err
+        assert not out.exists()  # nothing signed
+
+
 def test_the_emulated_cabinets_configuration_is_signed_again_only_when_it_changes(tmp_path: Path) -> None:
     key = tmp_path / "dev.pem"
     sign.keygen(key)
