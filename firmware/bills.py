@@ -23,7 +23,7 @@
 # Validator faults are the acceptor tilt (money in), named "bill validator: ...", cleared by the
 # attendant's key like the coin acceptor's.
 #
-# The cabinet calls service(now, cab) every loop; cab provides want_money(), set_tilt(kind, why),
+# The cabinet calls service(now, cab) every loop; cab provides want_notes(), set_tilt(kind, why),
 # disrupted(why) and show().
 from board import bill_codes
 from board.bill_cctalk import ESCROW, RETURNED, STACKED, bill_cents, fate, parse_bill_id
@@ -104,7 +104,7 @@ class BillIn:
         try:
             if not self.ok:
                 self.setup()
-            want = cab.want_money()
+            want = cab.want_notes()
             if want != self.accepting:
                 v.enable(want, self.mask)
                 self.accepting = want

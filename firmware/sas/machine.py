@@ -7,6 +7,7 @@
 from board.sas_link import SasLink
 from firmware import config, jurisdiction
 from firmware.sas import exceptions, polls
+from firmware.sas.rom_signature import RomSignature, reply
 
 
 def open_link(board, cab, log=print):
@@ -37,6 +38,7 @@ class SasMachine:
         if gap_ms is not None:
             kw["gap_ms"] = gap_ms
         self.link = SasLink(uart, address, clock, self, **kw)
+        self.signature = RomSignature(cab.board)  # long poll 21, computed a piece a loop
         played = self.ledger.meters["games_played"]
         self.played_at_boot = played
         self.played_at_door = played  # no closure seen since power-up: counted from it
@@ -45,6 +47,11 @@ class SasMachine:
         self.required = bool(jurisdiction.PROFILES.get(config.JURISDICTION, {}).get("link_required"))
         if self.required:
             cab.set_tilt("link", "no poll from the central system yet")
+        # the system's orders kept across the power cut (firmware/sas/control.py)
+        if self.queue.flags & exceptions.MAINTENANCE:
+            cab.set_tilt("maintenance", "maintenance mode, by the central system")
+        if self.queue.flags & exceptions.GAME_OFF:
+            cab.set_tilt("sas-game", "game 1 disabled by the central system")
 
     # --- what the link asks ---------------------------------------------------------------------------
     def spec(self, cmd):
@@ -53,10 +60,18 @@ class SasMachine:
     def long_poll(self, cmd, rx, k, out):
         return polls.TABLE[cmd][2](self, rx, k, out)
 
-    def general_poll(self):
+    def general_poll(self, out=None):
+        sig = self.signature
+        if sig.owed and out is not None:
+            sig.owed = False
+            return 0x100 | reply(sig, out)  # the ROM signature the system asked for (21): now done
         if self.cab.ram_error:
             return exceptions.NONE
         return self.queue.take()  # its removal is committed once the reply is on the wire (service)
+
+    def notes_off(self):
+        """The system disabled the bill acceptor (07; 06 enables it): firmware/cabinet.py want_notes."""
+        return bool(self.queue.flags & exceptions.NOTES_OFF)
 
     def link_changed(self, up):
         self.ledger.event("sas", "link up" if up else "link down: no poll for 5 s")
@@ -70,6 +85,7 @@ class SasMachine:
     # --- the cabinet's loop -----------------------------------------------------------------------------
     def service(self):
         self.link.service()
+        self.signature.step()  # a piece of the image, if 21 asked for one: play goes on
         q = self.queue
         if q.dirty and not self.cab.ram_error:
             self.ledger.mem.commit({"sas": q.block()})  # what was reported leaves the queue

@@ -2,9 +2,9 @@
 # the first two (board/sas_link.py); a handler writes the reply's data at out[2:] and returns its
 # length, or ACK / NACK. Meters are Jeton's own (firmware/ledger.py METERS), in credits, as 4-byte
 # BCD (8 digits: they roll over there, SAS 6.02 s. 2.2.3); the mapping is docs/sas.md's table.
-from board.sas_link import ACK, NACK, R, S
+from board.sas_link import ACK, NACK, M, R, S
 from firmware import states
-from firmware.sas import bcd
+from firmware.sas import bcd, control, games, meter_polls, rom_signature, tickets
 
 SAS_VERSION = "602"  # the SAS version the machine implements (long poll 54)
 GAME_ID = "JT"  # long poll 1F's game id (SAS Table C-1 lists manufacturers' codes: none is ours)
@@ -44,6 +44,7 @@ METER_POLLS = {
     0x19: (COIN_IN, COIN_OUT, drop, JACKPOT, PLAYED),  # meters 11 through 15
     0x1A: (CREDITS,),  # current credits
 }
+METER_POLLS.update(meter_polls.METER_POLLS)  # 1C, 20, 2A, 2B, 46
 
 
 def meters(m, rx, k, out):
@@ -110,6 +111,29 @@ TABLE = {
     0x18: (R, 0, since),
     0x1F: (R, 0, machine_info),
     0x54: (R, 0, version),
+    # part 2: docs/sas.md's table; each module cites its layouts
+    0x06: (S, 0, control.notes),  # enable bill acceptor
+    0x07: (S, 0, control.notes),  # disable bill acceptor
+    0x09: (S, 3, control.game),  # enable/disable game N
+    0x0A: (S, 0, control.maintenance),  # enter maintenance mode
+    0x0B: (S, 0, control.maintenance),  # exit maintenance mode
+    0x94: (S, 0, control.handpay_reset),
+    0x7E: (R, 0, control.now),  # current date and time
+    0x7F: (S, 7, control.set_clock),  # receive date and time
+    0x21: (S, 2, rom_signature.verify),
+    0x2D: (S, 2, meter_polls.handpaid),  # total hand paid cancelled credits, game N
+    0x2F: (M, 0, meter_polls.selected),  # selected meters for game N
+    0x6F: (M, 0, meter_polls.extended),  # extended meters for game N
+    0xAF: (M, 0, meter_polls.extended),  # the same, alternate
+    0x51: (R, 0, games.count),
+    0x53: (S, 2, games.configuration),  # game N configuration
+    0x55: (R, 0, games.chosen),
+    0x56: (R, 0, games.enabled),
+    0xA0: (S, 2, games.features),  # enabled features, game N
+    0x4C: (S, 6, tickets.set_id),  # set secure enhanced validation id
+    0x4D: (S, 1, tickets.info),  # enhanced validation information
+    0x3D: (R, 0, tickets.last),  # cash out ticket information
 }
 for _c in METER_POLLS:
     TABLE[_c] = (R, 0, meters)
+

@@ -1,0 +1,72 @@
+# What the system reads of the games (SAS 6.02 as saspy's sas.py and Monaco's public
+# `Aristocrat.Sas.Client` LPParsers lay them out): 51 games implemented (2 BCD), 55 the selected
+# game (2 BCD), 56 the enabled games (length, count, 2 BCD each), 53 game N's configuration (game
+# number, then 1F's fields), A0 game N's enabled features (game number, 3 feature bytes). A Jeton
+# cabinet offers one game: game 1 (game 0 is the machine, and answers as 1F does).
+from board.sas_link import NACK
+from firmware.sas import bcd
+
+GAME = 1
+
+
+def _offered(m):
+    return 1 if m.cab.game is not None else 0
+
+
+def count(m, rx, k, out):
+    """51: the number of games implemented."""
+    bcd.put(out, 2, _offered(m), 2)
+    return 2
+
+
+def chosen(m, rx, k, out):
+    """55: the game selected (0: none, no game offered)."""
+    bcd.put(out, 2, _offered(m), 2)
+    return 2
+
+
+def enabled(m, rx, k, out):
+    """56: length, how many games are enabled, their numbers."""
+    from firmware.sas.exceptions import GAME_OFF
+
+    on = _offered(m) and not m.queue.flags & GAME_OFF
+    out[3] = 1 if on else 0
+    if on:
+        bcd.put(out, 4, GAME, 2)
+    out[2] = 1 + 2 * out[3]
+    return 1 + out[2]
+
+
+def configuration(m, rx, k, out):
+    """53: game number (2 BCD) in; the game number and 1F's 20 bytes out (game 0: the machine)."""
+    from firmware.sas.polls import machine_info
+
+    try:
+        n = bcd.get(rx, 2, 2)
+    except ValueError:
+        return NACK
+    if n not in (0, _offered(m)):
+        return NACK
+    out[2], out[3] = rx[2], rx[3]
+    info = bytearray(24)
+    w = machine_info(m, rx, k, info)
+    for i in range(w):
+        out[4 + i] = info[2 + i]
+    return 2 + w
+
+
+def features(m, rx, k, out):
+    """A0: game number in; game number and features 1-3 out. Feature 1 bits 5-6 are the validation
+    style: 10 (secure enhanced) on a cabinet with a coupon memory (firmware/coupon_store.py), 00
+    otherwise; no jackpot multiplier, no AFT or legacy bonus, no SAS tournament, no ticket in."""
+    try:
+        n = bcd.get(rx, 2, 2)
+    except ValueError:
+        return NACK
+    if n not in (0, _offered(m)):
+        return NACK
+    out[2], out[3] = rx[2], rx[3]
+    out[4] = 0x40 if m.cab.coupons is not None else 0
+    out[5] = 0
+    out[6] = 0
+    return 5
