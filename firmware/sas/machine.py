@@ -85,7 +85,7 @@ class SasMachine:
     # --- the cabinet's loop -----------------------------------------------------------------------------
     def service(self):
         self.link.service()
-        self.signature.step()  # a piece of the image, if 21 asked for one: play goes on
+        self.signature.step(self.link.clock)  # pieces of the image, if 21 asked: play goes on
         q = self.queue
         if q.dirty and not self.cab.ram_error:
             self.ledger.mem.commit({"sas": q.block()})  # what was reported leaves the queue

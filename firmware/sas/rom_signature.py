@@ -3,12 +3,14 @@
 # address, 21, the signature (2 bytes, LSB first), CRC, as Monaco's public LP21 parser describes).
 # The signature is CRC-16/KERMIT (board/sas_crc.py) over every byte of the image as stored
 # (board.image(): the firmware file on the emulated board, flash on a real one), with the seed as
-# the CRC's initial value. It is computed PIECE bytes a cabinet loop, so play never stops; the
-# same seed asked again once done is answered at once.
-from board.compat import const
+# the CRC's initial value. It is computed in pieces for at most BUDGET_MS of each cabinet loop, so
+# play never stops (and a poll waits at most that long); the same seed asked again once done is
+# answered at once.
+from board.compat import const, ticks_diff
 from board.sas_crc import crc16
 
-PIECE = const(1024)  # bytes CRC'd per cabinet loop: a few ms on a Cortex-M3
+PIECE = const(512)  # bytes read and CRC'd at a time
+BUDGET_MS = const(4)  # of each cabinet loop: well inside SAS's 20 ms to start a reply
 
 
 class RomSignature:
@@ -46,19 +48,24 @@ class RomSignature:
     def busy(self):
         return self._reader is not None
 
-    def step(self):
-        """One piece; True when this call finished it."""
+    def step(self, clock=None):
+        """Pieces for up to BUDGET_MS of clock() (one piece without a clock); True when this call
+        finished it."""
         if self._reader is None:
             return False
-        try:
-            n = self._reader.readinto(self._buf)
-        except OSError as e:
-            self.failed = str(e)
-            self.stop()
-            return False
-        if n:
+        start = clock() if clock else 0
+        while True:
+            try:
+                n = self._reader.readinto(self._buf)
+            except OSError as e:
+                self.failed = str(e)
+                self.stop()
+                return False
+            if not n:
+                break
             self._crc = crc16(self._buf, 0, n, self._crc)
-            return False
+            if clock is None or ticks_diff(clock(), start) >= BUDGET_MS:
+                return False
         self.stop()
         self.result = self._crc
         self.owed = True
