@@ -124,3 +124,18 @@ def utc_of_local(y, mo, d, h, mi, s):
     if localtime.local(t - 3600)[6]:
         t -= 3600  # EDT
     return t
+
+
+def handle(m, rx, k, out):
+    cmd = rx[1]
+    if cmd == 0x06 or cmd == 0x07:
+        return notes(m, rx, k, out)
+    if cmd == 0x09:
+        return game(m, rx, k, out)
+    if cmd == 0x0A or cmd == 0x0B:
+        return maintenance(m, rx, k, out)
+    if cmd == 0x94:
+        return handpay_reset(m, rx, k, out)
+    if cmd == 0x7E:
+        return now(m, rx, k, out)
+    return set_clock(m, rx, k, out)

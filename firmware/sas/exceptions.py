@@ -17,64 +17,70 @@ NOTES_OFF = const(1)  # flags: the system disabled the bill acceptor (long poll 
 MAINTENANCE = const(2)  # in maintenance mode (0A; 0B leaves it)
 GAME_OFF = const(4)  # game 1 disabled (09)
 
-# what the books raise (firmware/ledger.py Ledger.exception) -> (codes, priority: 0 reported first).
-# A pair (opened/closed, pending/reset, started/ended) shares its priority, so it stays in order.
-# Codes as bytes literals: the table's values stay in flash on a frozen image.
-RAISED = {
-    "handpay": (b"\x51", 0),  # hand pay is pending (a cash-out or a jackpot locked for the attendant)
-    "handpaid": (b"\x52", 0),  # hand pay was reset (the attendant's key, or the system's 94)
-    "ramclear": (b"\x3a", 0),  # memory error reset (the RAM clear: the queue starts again from it)
-    "tilt software": (b"\x37", 0),  # EPROM error, bad checksum compare: the image failed its check at power-up
-    "progressive": (b"\x54", 0),  # progressive win (paid onto the credit meter, or locked: 51 too)
-    "door_main open": (b"\x11", 1),  # slot door was opened
-    "door_main closed": (b"\x12", 1),
-    "door_logic open": (b"\x15", 1),  # card cage was opened
-    "door_logic closed": (b"\x16", 1),
-    "door_cashbox open": (b"\x19", 1),  # cashbox door was opened
-    "door_cashbox closed": (b"\x1a", 1),
-    "door_main off": (b"\x99", 1),  # power off slot door access (found open at power-up)
-    "door_logic off": (b"\x98", 1),  # power off card cage access
-    "door_cashbox off": (b"\x9a", 1),  # power off cashbox door access
-    # power applied: AC power was lost (the cut this power-up ends), then applied
-    "power": (b"\x18\x17", 2),
-    "tilt acceptor": (b"\x21", 2),  # coin in tilt
-    "tilt note-acceptor": (b"\x29", 2),  # bill acceptor hardware failure (the validator's faults)
-    "tilt note": (b"\x28", 2),  # a note whose fate is unknown (bill jam: the closest code)
-    "tilt fraud": (b"\x2c", 2),  # counterfeit bill / coin fraud detected
-    "tilt hopper": (b"\x22", 2),  # coin out tilt
-    "tilt printer": (b"\x60", 2),  # printer communication error
-    "coupon": (b"\x3d", 3),  # a cash out ticket has been printed (long poll 3D, 4D: its record)
-    "game-start": (b"\x7e", 3),  # game has started
-    "game-end": (b"\x7f", 3),  # game has ended
-}
+# what the books raise (firmware/ledger.py Ledger.exception): its name, its codes, their priority
+# (0 reported first). A pair (opened/closed, pending/reset, started/ended) shares its priority, so
+# it stays in order. A constant tuple: in flash on a frozen image, no dict in the heap.
+RAISED = (
+    "handpay", b"\x51", 0,  # hand pay is pending (a cash-out or a jackpot locked for the attendant)
+    "handpaid", b"\x52", 0,  # hand pay was reset (the attendant's key, or the system's 94)
+    "ramclear", b"\x3a", 0,  # memory error reset (the RAM clear: the queue starts again from it)
+    "tilt software", b"\x37", 0,  # EPROM error, bad checksum compare: the image failed its check
+    "progressive", b"\x54", 0,  # progressive win (paid onto the credit meter, or locked: 51 too)
+    "door_main open", b"\x11", 1,  # slot door was opened
+    "door_main closed", b"\x12", 1,
+    "door_logic open", b"\x15", 1,  # card cage was opened
+    "door_logic closed", b"\x16", 1,
+    "door_cashbox open", b"\x19", 1,  # cashbox door was opened
+    "door_cashbox closed", b"\x1a", 1,
+    "door_main off", b"\x99", 1,  # power off slot door access (found open at power-up)
+    "door_logic off", b"\x98", 1,  # power off card cage access
+    "door_cashbox off", b"\x9a", 1,  # power off cashbox door access
+    "power", b"\x18\x17", 2,  # power applied: AC power was lost (the cut it ends), then applied
+    "tilt acceptor", b"\x21", 2,  # coin in tilt
+    "tilt note-acceptor", b"\x29", 2,  # bill acceptor hardware failure (the validator's faults)
+    "tilt note", b"\x28", 2,  # a note whose fate is unknown (bill jam: the closest code)
+    "tilt fraud", b"\x2c", 2,  # counterfeit bill / coin fraud detected
+    "tilt hopper", b"\x22", 2,  # coin out tilt
+    "tilt printer", b"\x60", 2,  # printer communication error
+    "coupon", b"\x3d", 3,  # a cash out ticket has been printed (long polls 3D, 4D: its record)
+    "game-start", b"\x7e", 3,  # game has started
+    "game-end", b"\x7f", 3,  # game has ended
+)
 GENERAL_TILT = const(0x20)  # a tilt no other code names (audit, rng, meter, config ...)
+_TILT_PRIORITY = const(2)
 # tilts that are no fault for the system: its own orders, and the link itself
 QUIET_TILTS = ("host", "link", "maintenance", "sas-game")
-# notes accepted (SAS Table A-1, 47-4E and 50), by the note's value in cents; any other note: 4F
-NOTE_CODES = {100: 0x47, 500: 0x48, 1000: 0x49, 2000: 0x4A, 5000: 0x4B, 10000: 0x4C, 200: 0x4D, 50000: 0x4E,
-              20000: 0x50}
+# notes accepted (SAS Table A-1, 47-4E and 50): the note's value in cents, its code; any other: 4F
+NOTE_CODES = ((100, 0x47), (500, 0x48), (1000, 0x49), (2000, 0x4A), (5000, 0x4B), (10000, 0x4C), (200, 0x4D),
+              (50000, 0x4E), (20000, 0x50))
 NOTE_ANY = const(0x4F)
-_NOTE_PRIORITY = const(3)
-_PRIORITY = {}
-for _k in RAISED:
-    for _c in RAISED[_k][0]:
-        _PRIORITY[_c] = RAISED[_k][1]
-_PRIORITY[GENERAL_TILT] = 2
+_NOTE_PRIORITY = const(3)  # with the game's
 
 
 def codes(what):
-    """The codes (bytes) an event raises, or None: not the system's business. "note CENTS" is a
+    """The codes (bytes) an event raises, or None: not the system's business. "note CREDITS" is a
     note stacked; "tilt KIND" a tilt (quiet ones raise nothing, unnamed ones the general tilt)."""
-    entry = RAISED.get(what)
-    if entry is not None:
-        return entry[0]
-    if what.startswith("note "):  # "note CREDITS"
+    for i in range(0, len(RAISED), 3):
+        if RAISED[i] == what:
+            return RAISED[i + 1]
+    if what.startswith("note "):
         from firmware import config
 
-        return bytes((NOTE_CODES.get(int(what[5:]) * config.DENOM_CENTS, NOTE_ANY),))
+        cents = int(what[5:]) * config.DENOM_CENTS
+        for c, code in NOTE_CODES:
+            if c == cents:
+                return bytes((code,))
+        return bytes((NOTE_ANY,))
     if what.startswith("tilt ") and what[5:] not in QUIET_TILTS:
         return bytes((GENERAL_TILT,))
     return None
+
+
+def _priority(code):
+    for i in range(1, len(RAISED), 3):
+        if code in RAISED[i]:
+            return RAISED[i + 1]
+    return _TILT_PRIORITY if code == GENERAL_TILT else _NOTE_PRIORITY
 
 
 class ExceptionQueue:
@@ -158,6 +164,3 @@ class ExceptionQueue:
         """The codes waiting, oldest first (a test's, the console's)."""
         return bytes(self._codes[:self.n])
 
-
-def _priority(code):
-    return _PRIORITY.get(code, _NOTE_PRIORITY)  # notes accepted: with the game's

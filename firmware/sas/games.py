@@ -70,3 +70,16 @@ def features(m, rx, k, out):
     out[5] = 0
     out[6] = 0
     return 5
+
+
+def handle(m, rx, k, out):
+    cmd = rx[1]
+    if cmd == 0x51:
+        return count(m, rx, k, out)
+    if cmd == 0x53:
+        return configuration(m, rx, k, out)
+    if cmd == 0x55:
+        return chosen(m, rx, k, out)
+    if cmd == 0x56:
+        return enabled(m, rx, k, out)
+    return features(m, rx, k, out)

@@ -7,7 +7,6 @@
 from board.sas_link import SasLink
 from firmware import config, jurisdiction
 from firmware.sas import exceptions, polls
-from firmware.sas.rom_signature import RomSignature, reply
 
 
 def open_link(board, cab, log=print):
@@ -38,7 +37,8 @@ class SasMachine:
         if gap_ms is not None:
             kw["gap_ms"] = gap_ms
         self.link = SasLink(uart, address, clock, self, **kw)
-        self.signature = RomSignature(cab.board)  # long poll 21, computed a piece a loop
+        self.signature = None  # long poll 21's RomSignature, from the first 21 on
+        self._spec = [0, 0]  # what spec() tells the link: type, data length (no tuple per poll)
         played = self.ledger.meters["games_played"]
         self.played_at_boot = played
         self.played_at_door = played  # no closure seen since power-up: counted from it
@@ -55,14 +55,21 @@ class SasMachine:
 
     # --- what the link asks ---------------------------------------------------------------------------
     def spec(self, cmd):
-        return polls.TABLE.get(cmd)
+        i = polls.find(cmd)
+        if i < 0:
+            return None
+        self._spec[0] = polls.TABLE[i + 1]
+        self._spec[1] = polls.TABLE[i + 2]
+        return self._spec
 
     def long_poll(self, cmd, rx, k, out):
-        return polls.TABLE[cmd][2](self, rx, k, out)
+        return polls.answer(self, polls.find(cmd), rx, k, out)
 
     def general_poll(self, out=None):
         sig = self.signature
-        if sig.owed and out is not None:
+        if sig is not None and sig.owed and out is not None:
+            from firmware.sas.rom_signature import reply
+
             sig.owed = False
             return 0x100 | reply(sig, out)  # the ROM signature the system asked for (21): now done
         if self.cab.ram_error:
@@ -85,7 +92,8 @@ class SasMachine:
     # --- the cabinet's loop -----------------------------------------------------------------------------
     def service(self):
         self.link.service()
-        self.signature.step(self.link.clock)  # pieces of the image, if 21 asked: play goes on
+        if self.signature is not None:
+            self.signature.step(self.link.clock)  # pieces of the image, if 21 asked: play goes on
         q = self.queue
         if q.dirty and not self.cab.ram_error:
             self.ledger.mem.commit({"sas": q.block()})  # what was reported leaves the queue

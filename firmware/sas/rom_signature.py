@@ -72,12 +72,14 @@ class RomSignature:
         return True
 
 
-def verify(m, rx, k, out):
+def handle(m, rx, k, out):
     """21: seed in; ACK while computing, the signature once done (or on the next general poll)."""
     from board.sas_link import ACK, NACK
 
     seed = rx[2] | rx[3] << 8
     sig = m.signature
+    if sig is None:
+        sig = m.signature = RomSignature(m.cab.board)  # made at the first 21: no heap until then
     if sig.seed == seed and sig.result is not None:
         sig.owed = False
         return reply(sig, out)

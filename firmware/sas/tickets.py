@@ -106,3 +106,12 @@ def last(m, rx, k, out):
     bcd.put(out, 2, int(n), 4)
     bcd.put(out, 6, rec["c"] if rec else 0, 5)
     return 9
+
+
+def handle(m, rx, k, out):
+    cmd = rx[1]
+    if cmd == 0x4C:
+        return set_id(m, rx, k, out)
+    if cmd == 0x4D:
+        return info(m, rx, k, out)
+    return last(m, rx, k, out)

@@ -348,3 +348,16 @@ def test_a_version_1_block_is_read():
     q = exceptions.ExceptionQueue(bytes((1, 2, 0, 1, 0x11, 0x7E)))  # part 1's layout
     assert q.n == 2 and q.overflows == 2 and q.flags == 0
     assert q.take() == exceptions.OVERFLOW and q.take() == 0x11
+
+
+def test_the_table_is_the_links_types_and_every_command_is_answered():
+    from board import sas_link
+    from firmware.sas import polls
+
+    # the table's own R, S, M (const() names: MicroPython keeps no attribute for them) are the link's
+    for cmd, kind in ((0x1A, sas_link.R), (0x01, sas_link.S), (0x2F, sas_link.M)):
+        assert polls.TABLE[polls.find(cmd) + 1] == kind
+    cmds = [polls.TABLE[i] for i in range(0, len(polls.TABLE), 4)]
+    assert len(cmds) == len(set(cmds)) == 42  # docs/sas.md lists them
+    for i in range(0, len(polls.TABLE), 4):
+        assert polls.TABLE[i + 1] in (0, 1, 2) and 0 <= polls.TABLE[i + 3] < len(polls.MODULES)
