@@ -20,6 +20,9 @@
 #   import firmware.bills            a jurisdiction that takes notes only
 #   import board.bill_cctalk         a jurisdiction that takes notes only
 #   import firmware.sas.machine      a board with a SAS line only
+#   import firmware.sas.meter_codes  a SAS meter poll only (from the first one on)
+#   import firmware.sas.rom_signature  a SAS long poll 21 only (from the first one on)
+#   (by name, at a poll of theirs: firmware.sas.control, meter_polls, games, tickets: polls.MODULES)
 #   import firmware.enrolment        making an administrator only; given back once one is made
 #   import firmware.console_read     the reading commands; given back after each (console.READ_MODULES)
 #   import firmware.localtime        the reading commands and the security listing (console.READ_MODULES)
@@ -37,3 +40,4 @@
 # _add_root ran). Moved to the tops of their modules they took 130-160 bytes more (issue 24.5).
 #   bound gc sys os binascii json firmware firmware.config firmware.states firmware.tournament
 #   bound firmware.play_poker firmware.books firmware.critmem board.compat
+#   bound firmware.jurisdiction firmware.sas.exceptions firmware.sas.polls board.sas_link
