@@ -7,7 +7,6 @@
 # has a machine do with a poll it does not support).
 from board.sas_link import NACK
 from firmware.sas import bcd
-from firmware.sas.meter_codes import value
 
 GAME = 1  # the one game a Jeton cabinet offers (0: the machine)
 
@@ -35,6 +34,8 @@ def selected(m, rx, k, out):
     each code Jeton keeps with its meter (4 BCD) out. A code it does not keep is left out."""
     if m.cab.ram_error or _game(rx, 3) is None:
         return NACK
+    from firmware.sas.meter_codes import value
+
     out[3], out[4] = rx[3], rx[4]
     i = 5
     for j in range(5, k - 2):
@@ -52,6 +53,8 @@ def extended(m, rx, k, out):
     kept) and the meter."""
     if m.cab.ram_error or _game(rx, 3) is None:
         return NACK
+    from firmware.sas.meter_codes import value
+
     out[3], out[4] = rx[3], rx[4]
     i = 5
     for j in range(5, k - 3, 2):
