@@ -1,8 +1,11 @@
 # What the system reads of the games (SAS 6.02 as saspy's sas.py and Monaco's public
 # `Aristocrat.Sas.Client` LPParsers lay them out): 51 games implemented (2 BCD), 55 the selected
 # game (2 BCD), 56 the enabled games (length, count, 2 BCD each), 53 game N's configuration (game
-# number, then 1F's fields), A0 game N's enabled features (game number, 3 feature bytes). A Jeton
-# cabinet offers one game: game 1 (game 0 is the machine, and answers as 1F does).
+# number, then 1F's fields), A0 game N's enabled features (game number, 3 feature bytes), B5 game
+# N's extended information (Monaco's LPB5 parser: length, game number, max bet (2 BCD),
+# progressive group, progressive levels (4 binary), game name and paytable name (a length, then up
+# to 20 ASCII each), wager categories (2 BCD), player denominations (a count, then SAS Table C-4
+# codes)). A Jeton cabinet offers one game: game 1 (game 0 is the machine, and answers as 1F does).
 from board.sas_link import NACK
 from firmware.sas import bcd
 
@@ -72,8 +75,43 @@ def features(m, rx, k, out):
     return 5
 
 
+def extended(m, rx, k, out):
+    """B5: game number in; its extended information out: its English name, its model id as the
+    paytable's name, no progressive, no wager categories, the one denomination."""
+    from firmware import config
+    from firmware.sas.polls import DENOMINATIONS
+
+    game = m.cab.game
+    try:
+        n = bcd.get(rx, 2, 2)
+    except ValueError:
+        return NACK
+    if n not in (0, _offered(m)) or game is None:
+        return NACK
+    out[3], out[4] = rx[2], rx[3]
+    bcd.put(out, 5, max(game.bets), 2)
+    for i in range(7, 12):
+        out[i] = 0  # progressive group, levels
+    i = 12
+    for text in (game.name.get("en", "") if isinstance(game.name, dict) else str(game.name), game.id):
+        text = text[:20]
+        out[i] = len(text)
+        i = bcd.ascii(out, i + 1, text, len(text))
+    i = bcd.put(out, i, 0, 2)  # wager categories: none (long poll B4 is not answered)
+    out[i] = 1
+    out[i + 1] = 0
+    for cents, code in DENOMINATIONS:
+        if cents == config.DENOM_CENTS:
+            out[i + 1] = code
+    i += 2
+    out[2] = i - 3
+    return i - 2
+
+
 def handle(m, rx, k, out):
     cmd = rx[1]
+    if cmd == 0xB5:
+        return extended(m, rx, k, out)
     if cmd == 0x51:
         return count(m, rx, k, out)
     if cmd == 0x53:

@@ -139,6 +139,7 @@ TABLE = (
     0x94, _S, 0, 1,  # remote hand-pay reset
     0xA0, _S, 2, 3,  # enabled features: game (2 BCD)
     0xAF, _M, 0, 2,  # extended meters for game N (alternate)
+    0xB5, _S, 2, 3,  # extended game N information: game (2 BCD)
 )
 MODULES = (None, "control", "meter_polls", "games", "rom_signature", "tickets")
 

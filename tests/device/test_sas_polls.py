@@ -236,6 +236,15 @@ def test_games_polls_51_53_55_a0():
     assert d[2:] == info  # game 1 is the machine's one game: 1F's fields
     d = long_poll(cab, board, uart, 0xA0, b"\x00\x01", n=9)[2:-2]
     assert d == b"\x00\x01\x00\x00\x00"  # no coupon memory: standard validation, no features
+    r = long_poll(cab, board, uart, 0xB5, b"\x00\x01")
+    assert with_crc(r[:-2]) == r and r[2] == len(r) - 5
+    d = r[3:-2]  # game, max bet 2 BCD, group, levels 4, name, paytable, categories 2 BCD, denoms
+    assert d[:2] == b"\x00\x01" and digits(d[2:4]) == 3 and d[4:9] == bytes(5)
+    name = d[10:10 + d[9]]
+    j = 10 + d[9]
+    assert name == b"Royal Sevens" and d[j + 1:j + 1 + d[j]] == b"sept-royal-87"  # the model's names
+    j += 1 + d[j]
+    assert d[j:j + 2] == b"\x00\x00" and d[j + 2:] == b"\x01\x04"  # one denomination: 25 cents (C-4: 04)
 
 
 def test_21_rom_signature_is_kermit_seeded_and_answered_later_without_stopping_play():
@@ -358,6 +367,6 @@ def test_the_table_is_the_links_types_and_every_command_is_answered():
     for cmd, kind in ((0x1A, sas_link.R), (0x01, sas_link.S), (0x2F, sas_link.M)):
         assert polls.TABLE[polls.find(cmd) + 1] == kind
     cmds = [polls.TABLE[i] for i in range(0, len(polls.TABLE), 4)]
-    assert len(cmds) == len(set(cmds)) == 42  # docs/sas.md lists them
+    assert len(cmds) == len(set(cmds)) == 43  # docs/sas.md lists them
     for i in range(0, len(polls.TABLE), 4):
         assert polls.TABLE[i + 1] in (0, 1, 2) and 0 <= polls.TABLE[i + 3] < len(polls.MODULES)

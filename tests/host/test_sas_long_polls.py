@@ -6,14 +6,18 @@ against the SAS code. Layouts: docs/sas.md's table (saspy's sizes, Monaco's LPPa
 from __future__ import annotations
 
 import datetime
+import json
 import time
 import zoneinfo
+from pathlib import Path
 
 import pytest
 from crccheck.crc import CrcKermit
 
 from sim.harness import EmulatedCabinet
 from sim.sas_host import SasHost, bcd
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +98,14 @@ def test_games_51_53_55_56_a0(cab, host, saspy) -> None:
     d = host.checked(0x53, 26, b"\x00\x01")
     assert d[:2] == b"\x00\x01" and d[2:] == host.checked(0x1F, 24)  # game 1: 1F's fields
     assert host.checked(0xA0, 9, b"\x00\x01") == b"\x00\x01\x00\x00\x00"
+    d = host.variable(0xB5, b"\x00\x01")  # Monaco's LPB5 layout
+    model = json.loads((ROOT / "games/models/sept-royal-87.json").read_text())
+    n = d[9]
+    assert d[:2] == b"\x00\x01" and bcd(d[2:4]) == max(model["bets"]) and d[4:9] == bytes(5)
+    assert d[10:10 + n].decode() == model["name"]["en"]
+    j = 10 + n
+    assert d[j + 1:j + 1 + d[j]].decode() == model["id"]
+    assert d[j + 1 + d[j]:] == b"\x00\x00\x01\x04"  # no wager categories; one denomination, 25 cents
     assert saspy.total_number_of_games_implemented() == "b'0001'"  # saspy hexlifies the 2 BCD
     assert saspy.selected_game_number() == b"0001"
 
