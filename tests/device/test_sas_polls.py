@@ -346,11 +346,43 @@ def test_ram_clear_and_doors_opened_while_off():
     assert got.count(0x98) == 1 and got.count(0x15) == 1 and got.index(0x98) < got.index(0x15), got
 
 
-def test_hand_pay_coupon_and_progressive_codes_are_in_the_table():
-    # their sources are exercised in tests/host/test_sas_hosts.py (a vlt's coupon) and above (94);
-    # the codes are SAS Table A-1's (saspy's models/GPoll.py agrees)
-    assert exceptions.codes("coupon") == b"\x3d" and exceptions.codes("progressive") == b"\x54"
-    assert exceptions.codes("handpay") == b"\x51" and exceptions.codes("tilt host") is None
+def test_hand_pay_pending():
+    cab, board, uart = fresh()
+    coins(cab, board.acc, 2)
+    press(board, cab, "cashout")  # the fake cabinet has no hopper: a hand pay
+    assert cab.state == states.HANDPAY
+    assert cut_and_report(board).count(0x51) == 1
+
+
+def test_a_coupon_printed():
+    cab, board, uart = fresh()
+    led = cab.ledger
+    coins(cab, board.acc, 2)
+    rec = {"s": 7, "n": "011930467938027599", "c": 200, "k": 8, "t": 1, "st": "owed", "d": 0, "why": "cash-out"}
+    assert led.issue_coupon(rec) is rec and led.coupon_issued(7)
+    assert cut_and_report(board).count(0x3D) == 1
+
+
+def test_a_progressive_win():
+    from firmware.progressive import Progressive
+
+    cab, board, uart = fresh()
+    led = cab.ledger
+    prog = Progressive(cab.game.m.progressive, "h")
+    coins(cab, board.acc, 1)
+
+    class Outcome:  # a hit of the model's progressive pay (games/models/sept-royal-87.json)
+        bet, award, wins, draws, stops, window, triggered, free = 3, 1500, [(0, "3 SEVEN", 1500)], [0] * 3, \
+            [0] * 3, [["X"]], 0, []
+
+    led.wager(3, prog)
+    led.settle(Outcome(), cab.game.id, 1200, prog)
+    got = cut_and_report(board)
+    assert got.count(0x54) == 1 and got.count(0x51) == 1, got  # the win, and its hand pay (a lock)
+
+
+def test_quiet_tilts_raise_nothing():
+    assert exceptions.codes("tilt host") is None and exceptions.codes("tilt maintenance") is None
 
 
 def test_a_version_1_block_is_read():
