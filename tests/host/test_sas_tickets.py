@@ -51,6 +51,19 @@ def rig(tmp_path_factory):
     cab.close_sas()
 
 
+def saspy_on(cab):
+    """saspy on this line, at the address its start() reads from the machine's chirp (the link is
+    up here, kept so by the keep-alive: tests/host/test_sas_hosts.py has its start())."""
+    from sim.sas_pty import accept_parity
+
+    accept_parity()
+    import sas as saspy_module  # installed by `make saspy` (mk/sas.mk)
+
+    s = saspy_module.Sas(cab.sas_path, timeout=1, poll_address=0x82, denom=0.25, debug_level="CRITICAL")
+    s.address = 1
+    return s
+
+
 def validation(cab) -> dict:
     return json.loads(cab.console.command("validation json")[-1])
 
@@ -105,6 +118,15 @@ def test_a_note_then_a_coupon_each_reported_once_and_3d_4d_read_its_record(rig) 
     assert host.exceptions() == []
     d = host.checked(0x3D, 13)
     assert bcd(d[:4]) == int(rec["n"][-8:]) and bcd(d[4:9]) == rec["c"] == 500
+    # saspy: its cash_out_ticket_info() reads one byte (its size default) and gives None; its own
+    # framing, wakeup and CRC check with the reply's real size read the same 3D and 4D (FF: no read)
+    sp = saspy_on(cab)
+    with host.lock:  # the keep-alive waits: one host on the line at a time
+        assert sp.cash_out_ticket_info() is None
+        assert sp._send_command([0x3D], crc_need=False, size=13) == b"\x3d" + d
+        look = sp._send_command([0x4D, 0xFF], crc_need=True, size=35)
+    sp.close()
+    assert look[0] == 0x4D and look[10:18].hex() == rec["n"][2:]
     d = host.checked(0x4D, 35, b"\xff")  # look ahead: the record, not read yet
     assert d[0] == 0 and d[1] == 1  # cashable ticket; index 1
     when = datetime.datetime.strptime(d[2:9].hex(), "%m%d%Y%H%M%S")
