@@ -1,9 +1,11 @@
 # The machine's side of SAS: the link (board/sas_link.py) on the board's "sas" UART, the exception
 # queue in the books (firmware/sas/exceptions.py) and the long polls (firmware/sas/polls.py). The
-# cabinet gives it a read-only view (its ledger, game, ram_error, doors) and one door in: handle()
-# of the state table for 01/02. Its own state: the link up or down, shown on the display frame
-# ("link") and, where the jurisdiction requires the central system (profile "link_required"),
-# a "link" tilt while it is down: no play without the system (L-6, r. 3, s. 2).
+# cabinet gives it a read-only view (its ledger, game, coupons, ram_error, doors, state) and its
+# doors in: handle() of the state table (01/02, 94's key), set_tilt / clear_boot_tilt (the orders'
+# tilts), and reads back notes_off() (Cabinet.want_notes). Its own state: the link up or down,
+# shown on the display frame ("link") and, where the jurisdiction requires the central system
+# (profile "link_required"), a "link" tilt while it is down: no play without the system (L-6,
+# r. 3, s. 2).
 from board.sas_link import SasLink
 from firmware import config, jurisdiction
 from firmware.sas import exceptions, polls
