@@ -19,6 +19,8 @@
 #   import games.wheel       the same
 #   import games.baccarat    the same
 #   import games.table_text  a table game's rules text (the screen's rules, the console's `paytable`)
+#   import games.blackjack_check  a blackjack game's certificate check only (power-up)
+#   import games.blackjack   its engine (blackjack_check), with its model and progressive tables
 #   bound games.model
 #   import io                 a model given as text (model_json.loads: tests and tools, never the boot)
 from games.reels import Outcome, ReelGame, load  # noqa: F401

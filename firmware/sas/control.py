@@ -82,7 +82,7 @@ def handpay_reset(m, rx, k, out):
 def now(m, rx, k, out):
     """7E: the machine's date and time, local (firmware/localtime.py)."""
     from firmware import localtime
-    from firmware.books import now as clock
+    from firmware.eventlog import now as clock
 
     y, mo, d, h, mi, s, _ = localtime.local(clock())
     bcd.put(out, 2, (mo * 100 + d) * 10000 + y, 4)
@@ -93,9 +93,9 @@ def now(m, rx, k, out):
 def set_clock(m, rx, k, out):
     """7F: set the clock, only where the jurisdiction profile lets the system set it and the board
     has a clock that can be set (board set_clock(utc seconds)); refused (NACK) otherwise."""
-    from firmware import config, jurisdiction
+    from firmware import jurisdiction
 
-    if not jurisdiction.PROFILES.get(config.JURISDICTION, {}).get("host_clock"):
+    if not jurisdiction.PROFILES.get(m.cab.config.JURISDICTION, {}).get("host_clock"):
         return NACK
     setter = getattr(m.cab.board, "set_clock", None)
     try:

@@ -57,18 +57,17 @@ NOTE_ANY = const(0x4F)
 _NOTE_PRIORITY = const(3)  # with the game's
 
 
-def codes(what):
+def codes(what, cents=None):
     """The codes (bytes) an event raises, or None: not the system's business. "note CREDITS" is a
-    note stacked; "tilt KIND" a tilt (quiet ones raise nothing, unnamed ones the general tilt)."""
+    note stacked, valued at `cents` a credit (None: not known, 4F); "tilt KIND" a tilt (quiet ones
+    raise nothing, unnamed ones the general tilt)."""
     for i in range(0, len(RAISED), 3):
         if RAISED[i] == what:
             return RAISED[i + 1]
     if what.startswith("note "):
-        from firmware import config
-
-        cents = int(what[5:]) * config.DENOM_CENTS
+        value = int(what[5:]) * cents if cents else 0
         for c, code in NOTE_CODES:
-            if c == cents:
+            if c == value:
                 return bytes((code,))
         return bytes((NOTE_ANY,))
     if what.startswith("tilt ") and what[5:] not in QUIET_TILTS:
@@ -91,6 +90,7 @@ class ExceptionQueue:
         self._report_overflow = False
         self.flags = 0  # NOTES_OFF: kept in the same block, so a power cut keeps the system's order
         self.dirty = False  # changed since the books last committed it
+        self.cents = None  # a credit's value, the cabinet's config's (SasMachine): a note's code
         self.load(raw)
 
     def load(self, raw):
@@ -128,7 +128,7 @@ class ExceptionQueue:
 
     def raise_(self, what):
         """An event (codes() says which are the system's business): queued, or counted."""
-        found = codes(what)
+        found = codes(what, self.cents)
         if found is None:
             return
         for code in found:

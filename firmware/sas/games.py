@@ -78,7 +78,6 @@ def features(m, rx, k, out):
 def extended(m, rx, k, out):
     """B5: game number in; its extended information out: its English name, its model id as the
     paytable's name, no progressive, no wager categories, the one denomination."""
-    from firmware import config
     from firmware.sas.polls import DENOMINATIONS
 
     game = m.cab.game
@@ -101,7 +100,7 @@ def extended(m, rx, k, out):
     out[i] = 1
     out[i + 1] = 0
     for cents, code in DENOMINATIONS:
-        if cents == config.DENOM_CENTS:
+        if cents == m.cab.config.DENOM_CENTS:
             out[i + 1] = code
     i += 2
     out[2] = i - 3

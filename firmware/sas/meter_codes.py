@@ -72,7 +72,5 @@ def value(m, code):
     if code == POWER_RESETS:
         return mt["power_resets"]
     if code == BILL_DOLLARS:
-        from firmware import config
-
-        return mt["bill_in"] * config.DENOM_CENTS // 100
+        return mt["bill_in"] * m.cab.config.DENOM_CENTS // 100
     return None

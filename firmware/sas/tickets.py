@@ -74,7 +74,7 @@ def info(m, rx, k, out):
 
 
 def _record(m, index, rec, out):
-    from firmware import config, jurisdiction, localtime
+    from firmware import jurisdiction, localtime
 
     out[2] = 0  # cashable ticket from a cash-out or a win, no hand pay lockup
     out[3] = index
@@ -86,7 +86,7 @@ def _record(m, index, rec, out):
     bcd.put(out, 19, rec["c"], 5)
     bcd.put(out, 24, rec["s"], 2)
     bcd.put(out, 26, int(n[:2]), 1)
-    claim = jurisdiction.PROFILES.get(config.JURISDICTION, {}).get("claim_s")
+    claim = jurisdiction.PROFILES.get(m.cab.config.JURISDICTION, {}).get("claim_s")
     if claim:
         y, mo, d = localtime.local(rec["t"] + claim)[:3]
         bcd.put(out, 27, (mo * 100 + d) * 10000 + y, 4)

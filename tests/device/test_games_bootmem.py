@@ -23,7 +23,8 @@ SHIPPED = ("aurore-85", "aurore-88", "aurore-93", "keno-classique-88", "keno-cla
            "joker-poker-99", "joker-poker-96")  # video poker (issue 13)
 # the table games (issue 26) in their own process and heap: tests/device/test_games_table_bootmem.py
 TABLE = ("roulette-simple-97", "roulette-americaine-92", "roulette-double-87", "craps-83", "sicbo-83",
-         "roue-fortune-85", "baccarat-85", "baccarat-mini-85")
+         "roue-fortune-85", "baccarat-85", "baccarat-mini-85",
+         "blackjack-1d-94", "blackjack-6d-88", "blackjack-8d-90", "multi-action-6d-99")
 
 
 def test_every_shipped_model_checks_in_a_small_heap():

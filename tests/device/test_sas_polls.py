@@ -6,13 +6,12 @@
 # meters, decoded here from BCD digit by digit (not by firmware/sas/bcd.py).
 import gc
 
-from fakes_cabinet import Acceptor, Board, coins, press, steps
+from fakes_cabinet import Acceptor, Board, coins, make_cabinet, press, steps
 from fakes_firmware import RamNvram, memory, wiped
 
 import rng
 from board.sas_crc import crc16
 from firmware import states
-from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger
 from firmware.sas import exceptions
 from firmware.sas.machine import SasMachine, attach_queue
@@ -67,7 +66,7 @@ class Latch:  # a battery-backed door latch, as an RTC tamper input gives (board
         self.opened = []
 
 
-def boot(nvram=None, latch=None):
+def boot(nvram=None, latch=None, cfg=None):
     gc.collect()
     board = Board(nvram or wiped(NVRAM))
     if latch:
@@ -76,12 +75,11 @@ def boot(nvram=None, latch=None):
     led.open()
     attach_queue(led)
     board.acc = Acceptor()
-    cab = Cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), board.acc,
-                  log=lambda m: None)
+    cab = make_cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), board.acc, cfg=cfg)
     led.power_up()
     cab.resume()
     uart = Uart()
-    cab.sas = SasMachine(cab, uart, 1, board.ticks_ms, gap_ms=10)
+    cab.attach(None, SasMachine(cab, uart, 1, board.ticks_ms, gap_ms=10))
     cab.step(0)
     return cab, board, uart
 
@@ -131,8 +129,8 @@ def drain(cab, board, uart):
     raise AssertionError(got)
 
 
-def fresh():
-    cab, board, uart = boot()
+def fresh(cfg=None):
+    cab, board, uart = boot(cfg=cfg)
     drain(cab, board, uart)
     return cab, board, uart
 
@@ -266,7 +264,6 @@ def test_21_rom_signature_is_kermit_seeded_and_answered_later_without_stopping_p
 
 
 def test_7e_reads_the_clock_and_7f_is_refused_where_the_profile_or_the_board_cannot_set_it():
-    from firmware import config
     from firmware.sas import control
 
     cab, board, uart = boot()
@@ -274,7 +271,7 @@ def test_7e_reads_the_clock_and_7f_is_refused_where_the_profile_or_the_board_can
     mo, day, y = digits(d[0:1]), digits(d[1:2]), digits(d[2:4])
     assert 1 <= mo <= 12 and 1 <= day <= 31 and y >= 2024 and digits(d[4:5]) < 24
     msg = b"\x01\x15\x20\x26\x12\x00\x00"  # 2026-01-15 12:00:00
-    assert config.JURISDICTION == "casino"  # host_clock False: refused
+    assert cab.config.JURISDICTION == "casino"  # host_clock False: refused
     assert long_poll(cab, board, uart, 0x7F, msg) == b"\x81"
     # 2026-01-15 12:00 EST is 17:00 UTC: 1768496400 (20468 days after 1970-01-01, 17 h)
     assert control.utc_of_local(2026, 1, 15, 12, 0, 0) == 20468 * 86400 + 17 * 3600
@@ -322,15 +319,18 @@ def test_tilts_of_the_hopper_acceptor_validator_printer_and_a_general_one():
 
 
 def test_notes_accepted_by_value():
-    from firmware import config
+    from firmware.config import Config
 
-    for credits, code in ((100 // config.DENOM_CENTS, 0x47), (2000 // config.DENOM_CENTS, 0x4A),
-                          (10000 // config.DENOM_CENTS, 0x4C), (7, 0x4F)):
-        cab, board, uart = fresh()
+    # SAS Table A-1: 47 $1, 4A $20, 4C $100, 4F a note of another value; the credits are valued at the
+    # cabinet's own config's credit (25 cents by default, 5 cents for the last two)
+    five = Config({"DENOM_CENTS": 5})
+    for cfg, credits, code in ((None, 4, 0x47), (None, 80, 0x4A), (None, 400, 0x4C), (None, 7, 0x4F),
+                               (five, 20, 0x47), (five, 4, 0x4F)):
+        cab, board, uart = fresh(cfg)
         led = cab.ledger
         led.bill_escrow(1, credits, 1)
         led.bill_stacked(2, "type 1")
-        assert cut_and_report(board).count(code) == 1, credits
+        assert cut_and_report(board).count(code) == 1, (credits, code)
 
 
 def test_ram_clear_and_doors_opened_while_off():
