@@ -359,9 +359,11 @@ class Cabinet:
             t = self.tilts
             why = "by %s, audit key, nothing owed%s" % (who, "; tilt " + " ".join(sorted(t)) if t else "")
         # the basis it runs under
-        self.ledger.format(("ramclear", why), [self.config.JURISDICTION, self.config.DENOM_CENTS])
-        if self.audit is not None:
+        self.ledger.format(("ramclear", why), [self.config.JURISDICTION, self.config.DENOM_CENTS],
+                           unlogged=who if self.audit is not None else None)
+        if self.audit is not None:  # a cut before this is made good at power-up (startup.open_audit)
             self.audit.record(who, "ramclear", why)
+            self.ledger.logged()
         self.ram_error = None
         kept = {}
         for kind in self._boot_tilts:  # read from the world at power-up, not from the books: still so

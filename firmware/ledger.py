@@ -87,16 +87,20 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             self.st["m"].setdefault(name, 0)
         return self.mem.findings
 
-    def format(self, first_event=None, basis=None):
+    def format(self, first_event=None, basis=None, unlogged=None):
         """Fresh books. first_event (code, text), e.g. the RAM clear itself, is written in the same
         transaction: memory is never cleared without the record that says so. The hard meters'
         known positions survive: a counter on the cabinet cannot go back to zero, so the new soft
         meters count on from where each coil stands (st["emb"]). basis: [jurisdiction, cents per
-        credit] the money taken from now on arises under (firmware/money_basis.py), or None."""
+        credit] the money taken from now on arises under (firmware/money_basis.py), or None.
+        unlogged: the account whose clear this is, until the security log has its record
+        (st["cl"], logged()): a power cut between the two is made good at the next power-up."""
         em = self.mem.salvage("em")
         self.st = self.initial()
         if basis:
             self.st["basis"] = basis
+        if unlogged:
+            self.st["cl"] = unlogged
         blocks = {}
         for name, _ in LAYOUT[1:]:
             blocks[name] = b""
@@ -121,6 +125,19 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             blocks["e0"] = eventlog.pack(b"", 1, eventlog.now(), first_event[0], first_event[1])
         blocks["state"] = self._state_bytes()
         self.mem.format(blocks)
+
+    def unlogged_clear(self):
+        """(who, what the books' first event says, its time) of a RAM clear the security log may not
+        have recorded yet, or None."""
+        if self.st is None or not self.st.get("cl"):
+            return None
+        first = self.chunk_events("e0")
+        return (self.st["cl"],) + ((first[0][3], first[0][1]) if first else ("ramclear", 0))
+
+    def logged(self):
+        """The security log holds the RAM clear's record now."""
+        if self.st is not None and self.st.pop("cl", None) is not None:
+            self._commit()
 
     def _state_bytes(self):
         return json.dumps(self.st).encode()

@@ -187,7 +187,26 @@ def open_audit(board, ledger):
         if ledger.st is not None:
             ledger.event("nvram", "security memory lost: %s" % e)
     audit.record("-", "power", "power up")
+    log_unlogged_clear(audit, ledger)
     return audit
+
+
+def log_unlogged_clear(audit, ledger):
+    """A RAM clear whose security record a power cut prevented (the books cleared first): recorded
+    now, once, so the security log tells of every clear the books show. A record already there (the
+    cut fell after it) is not written twice."""
+    cleared = ledger.unlogged_clear()
+    if not cleared:
+        return
+    who, why, t = cleared
+    there = False
+    for name in audit.chunks():  # one chunk in the heap at a time
+        for r in audit.chunk_records(name):
+            if r[3] == "ramclear" and r[2] == who and r[1] >= t and why.startswith(r[4]):
+                there = True
+    if not there:
+        audit.record(who, "ramclear", why + " (logged at power-up)")
+    ledger.logged()
 
 
 def open_accounts(board, cab, ledger, audit, cfg):

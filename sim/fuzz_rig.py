@@ -112,7 +112,9 @@ class Rig:
             self.printer.start()
         self.monitor.connect(self.ports["panel"])
         self.panel = PanelLink(self.ports["panel"])
-        self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", connect_for=5)
+        # 15 s for a reply's prompt: a firmware that answers at all answers in milliseconds, but a loaded
+        # 2-core CI host once took more than the client's 5 s (an 'unresponsive' violation from load)
+        self.console = ConsoleClient(f"socket://127.0.0.1:{self.ports['console']}", timeout=15.0, connect_for=5)
         self.console.port.timeout = CONSOLE_POLL_S
         self.panel.wait_for(lambda s: "state" in s, timeout)
         sign_in(self.console, self.panel)  # the campaign's commands run as the harness's administrator

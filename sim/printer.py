@@ -98,6 +98,7 @@ class PrinterPeer:
         self.tickets: list[Ticket] = []
         self.requests = 0
         self.lock = threading.RLock()
+        self._unsaved: list[tuple[Ticket, int]] = []  # tickets ended, their files not yet written
         self._low = False
         self._out = False
         self._open = False
@@ -153,9 +154,12 @@ class PrinterPeer:
 
         os.makedirs(self.out_dir, exist_ok=True)
         base = os.path.join(self.out_dir, "coupon-%d" % n)
-        with open(base + ".txt", "w") as f:
+        # each file appears whole (written aside, then renamed): a reader waiting for it never opens half
+        with open(base + ".txt.part", "w") as f:
             f.write(t.text())
-        render_png(t, base + ".png")
+        os.replace(base + ".txt.part", base + ".txt")
+        render_png(t, base + ".part.png")
+        os.replace(base + ".part.png", base + ".png")
 
     def status_byte(self) -> int:
         with self.lock:
@@ -197,11 +201,14 @@ class PrinterPeer:
                 return
             with self.lock:
                 replies = self.feed(data)
+                done, self._unsaved = self._unsaved, []
             if replies:
                 try:
                     sock.sendall(replies)
                 except OSError:
                     return
+            for t, n in done:  # a ticket's files are written outside the lock: status polls are answered
+                self.save(t, n)  # meanwhile (Pillow's PNG took longer than the firmware waits on a loaded host)
 
     # --- the decoder -----------------------------------------------------------------------------
     def feed(self, data: bytes) -> bytes:
@@ -267,7 +274,7 @@ class PrinterPeer:
                     t.complete = True
                     self._path_until = time.monotonic() + self.print_ms / 1000
                     if self.out_dir:
-                        self.save(t, len(self.tickets))
+                        self._unsaved.append((t, len(self.tickets)))
                 self._cur = None
             else:
                 del b[:1]

@@ -191,6 +191,35 @@ def test_ramclear_needs_the_audit_key_and_records_who_cleared():
     assert trail[-2][2:] == ["admin1", "ramclear", "by admin1, audit key, nothing owed"]
     assert trail[-1][2:] == ["admin1", "ok", "ramclear => critical memory cleared; meters start at"]
     assert [r for r in trail if r[3] == "login"]  # the log of what came before is kept
+    assert "cl" not in cab.ledger.st  # the security log has it: nothing left to make good
+
+
+def test_a_ram_clear_cut_before_its_security_record_is_recorded_at_the_next_power_up():
+    # make powercut: the books were cleared and the power cut before the security log had the
+    # record, so the log never told of a clear the books show (and the campaign took it for lost money)
+    from firmware.startup import log_unlogged_clear
+
+    con, cab, board, acc = console()
+    audit(board, cab, True)
+    why = "by admin1, audit key, nothing owed"
+    cab.ledger.format(("ramclear", why), ["casino", 25], unlogged="admin1")  # the cut comes here
+    assert cab.ledger.unlogged_clear()[:2] == ("admin1", why)
+    before = len(cab.audit.records())
+    cab.ledger.open()  # power-up: the books reopened (the flag is in critical memory), then the log
+    assert cab.ledger.unlogged_clear()[:2] == ("admin1", why)
+    log_unlogged_clear(cab.audit, cab.ledger)
+    log_unlogged_clear(cab.audit, cab.ledger)  # once only
+    new = [r[2:] for r in cab.audit.records()[before:]]
+    assert new == [["admin1", "ramclear", why + " (logged at power-up)"]]
+    assert cab.ledger.unlogged_clear() is None and "cl" not in cab.ledger.st
+    cab.ledger.open()
+    assert cab.ledger.unlogged_clear() is None  # committed
+    # the cut after the security record, before the books knew: not written twice
+    cab.ledger.format(("ramclear", why), ["casino", 25], unlogged="admin1")
+    cab.audit.record("admin1", "ramclear", why)
+    before = len(cab.audit.records())
+    log_unlogged_clear(cab.audit, cab.ledger)
+    assert len(cab.audit.records()) == before and cab.ledger.unlogged_clear() is None
 
 
 def test_ramclear_never_erases_credits():

@@ -31,6 +31,7 @@ def worst_state():
                    "deck": "ff" * 53},  # a dealt poker hand's deck, 53 cards (firmware/play_poker.py)
           "tilts": {}, "doors": {}, "acc_ev": 255, "ref": BIG, "paying": {"ref": BIG, "coins": BIG, "cpc": BIG},
           "prog_n": BIG * 1000, "prog_r": BIG * 1000, "emb": {},  # the meter and its roll-over (1/q units)
+          "cl": "x" * 8,  # a RAM clear's account until the security log has it (accounts.MAX_ID)
           "rel": 999999999,  # the release number (firmware/authenticate.py): MAJOR.MINOR.PATCH, each 0-999
           "basis": ["casino", 100000],  # the longest profile name, DENOM_CENTS at its bound (firmware/money_basis.py)
           "bill_ev": 255, "bill": {"t": 16, "k": BIG, "c": 255},  # a note being stacked (firmware/bill_books.py)

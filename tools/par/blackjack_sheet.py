@@ -29,12 +29,12 @@ def blocks(rep: dict, raw: dict, epoch: int | None = None) -> list[tuple]:
               "one split of two cards of the same value; %d dealer hand(s)%s. Returns are per credit staked on the "
               "wager (the main wager: per initial wager, doubles and splits counted in its result), the same at every "
               "bet level; each must reach 83 %% (s. 93) under optimal play and under the built-in strategy. Certified "
-              "in %.0f s (%.0f s CPU) by `tools.certify`." % (
+              "by `tools.certify` (its run time is the bench's, never the sheet's: two releases of one commit are "
+              "the same bytes)." % (
                   js["decks"], "hits a soft 17" if ru["dealer"] == "hits_soft_17" else "stands on every 17",
                   "on any two cards" if ru["double"] == "any" else "on 9, 10 or 11",
                   ", after a split too" if ru["double_after_split"] else "", ru["dealer_hands"],
-                  " sharing his first card (multi-action, s. 26.2-26.7)" if ru["dealer_hands"] > 1 else "",
-                  js["seconds"]["total"], js["cpu_seconds"])))
+                  " sharing his first card (multi-action, s. 26.2-26.7)" if ru["dealer_hands"] > 1 else "")))
     rows = []
     for k, w in js["wagers"].items():
         for how in ("optimal", "strategy"):
