@@ -33,8 +33,9 @@ _SKIP = const(2)  # a message for someone else, an unknown or oversized one: ski
 
 class SasLink:
     """host gives: spec(cmd) -> (type, data length, ...) or None (unknown); long_poll(cmd, frame, n, out)
-    -> n data bytes written at out[2:], ACK, NACK or None (no answer); general_poll() -> exception
-    code; link_changed(up) on each change of the link's state."""
+    -> n data bytes written at out[2:], ACK, NACK or None (no answer); general_poll(out) -> exception
+    code, or 0x100 | n: a long reply owed (its command at out[1], n data bytes after it);
+    link_changed(up) on each change of the link's state."""
 
     def __init__(self, uart, address, clock, host, gap_ms=INTER_BYTE_MS, nine_bit=False):
         if not 1 <= address <= 127:
@@ -185,7 +186,11 @@ class SasLink:
         self._valid(now)
         self._req_n = 0  # implied ACK of the last long poll's reply
         self.general += 1
-        self._one[0] = self.host.general_poll()
+        code = self.host.general_poll(self._tx)
+        if code > 0xFF:  # a long poll's reply the machine owes (21's signature), written at _tx[1:]
+            self._finish(code & 0xFF)
+            return
+        self._one[0] = code
         self._send(self._one, 1)
 
     def _long_poll(self, k, now):
@@ -214,13 +219,20 @@ class SasLink:
             tx[0] = self.address | (POLL if r == NACK else 0)
             self._tx_n = 1
         else:
-            tx[0] = self.address
             tx[1] = rx[1]
-            end = 2 + r
-            crc = crc16(tx, 0, end)
-            tx[end] = crc & 0xFF
-            tx[end + 1] = crc >> 8
-            self._tx_n = end + 2
+            self._finish(r)
+            return
+        self._send(tx, self._tx_n)
+
+    def _finish(self, r):
+        """Send the reply whose command is at _tx[1] and r data bytes after it, with its CRC."""
+        tx = self._tx
+        tx[0] = self.address
+        end = 2 + r
+        crc = crc16(tx, 0, end)
+        tx[end] = crc & 0xFF
+        tx[end + 1] = crc >> 8
+        self._tx_n = end + 2
         self._send(tx, self._tx_n)
 
     def _send(self, buf, n, mark=0):

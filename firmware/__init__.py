@@ -24,6 +24,9 @@
 #   import firmware.bill_in          a jurisdiction that takes notes only
 #   import board.bill_cctalk         a jurisdiction that takes notes only
 #   import firmware.sas.machine      a board with a SAS line only
+#   import firmware.sas.meter_codes  a SAS meter poll only (from the first one on)
+#   import firmware.sas.rom_signature  a SAS long poll 21 only (from the first one on)
+#   (by name, at a poll of theirs: firmware.sas.control, meter_polls, games, tickets: polls.MODULES)
 #   import board.meters_em           a board with meter coils only (startup.open_meters)
 #   import board.hopper_cctalk       a cabinet that pays by hopper only (startup.open_money_out)
 #   import board.coin_cctalk         after the game's boot check, the boot's peak (startup.boot): the
@@ -47,3 +50,4 @@
 # _add_root ran). Moved to the tops of their modules they took 130-160 bytes more (issue 24.5).
 #   bound gc sys os binascii json firmware firmware.config firmware.states firmware.tournament
 #   bound firmware.play firmware.eventlog firmware.critmem board.compat
+#   bound firmware.jurisdiction firmware.sas.exceptions firmware.sas.polls board.sas_link

@@ -49,6 +49,7 @@ class BillBooks:
         self._add("bill_in", p["k"])
         self.st["credits"] += p["k"]
         self.money_in(p["k"])
+        self.exception("note %d" % p["k"])  # SAS 47-50: a note of this value accepted
         self.event("bill", "%s stacked: +%d credits" % (what, p["k"]))  # the same commit
         return p["k"]
 
@@ -95,6 +96,7 @@ class BillBooks:
             self.st["credits"] += u["k"]
             self.money_in(u["k"])
             self._add("bill_settled_stacked", u["k"])
+            self.exception("note %d" % u["k"])
             self.event("note-stacked", "%s of unknown fate: stacked, says %s: +%d credits" % (u["id"], who, u["k"]))
         else:
             self._add("bill_settled_returned", u["k"])

@@ -23,7 +23,8 @@
 # Validator faults are the acceptor tilt (money in), named "bill validator: ...", cleared by the
 # attendant's key like the coin acceptor's.
 #
-# The cabinet calls service(now, cab) every loop (what it shares with CoinIn: firmware/money_in.py).
+# The cabinet calls service(now, cab) every loop (what it shares with CoinIn: firmware/money_in.py);
+# notes are taken while cab.want_notes() (want_money, unless the central system disabled them: SAS 07).
 from board import bill_codes
 from board.bill_cctalk import ESCROW, RETURNED, STACKED, bill_cents, fate, parse_bill_id
 from board.cctalk import CcTalkError
@@ -91,7 +92,7 @@ class BillIn(MoneyIn):
         try:
             if not self.ok:
                 self.setup()
-            want = self._enable(cab)
+            want = self._enable(cab.want_notes())
             before = v.last
             v.poll(self._events)
             if v.rebased:  # a fresh baseline: the events since the pending note's commit were not all read

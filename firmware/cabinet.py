@@ -48,8 +48,9 @@ KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 # offered games (limits: each one refused by the jurisdiction's limits), the configuration's and
 # the software's authentication (firmware/authenticate.py), the coupon memory's condition (no
 # validation id, records awaiting the system: firmware/coupon_out.py), and the central system's link
-# where the jurisdiction requires it (firmware/sas/machine.py)
-BOOT_TILTS = ("game", "limits", "config", "software", "coupons", "link")
+# where the jurisdiction requires it, and its orders kept in the SAS queue's block (maintenance mode,
+# game disabled: firmware/sas/control.py), set again from there (firmware/sas/machine.py)
+BOOT_TILTS = ("game", "limits", "config", "software", "coupons", "link", "maintenance", "sas-game")
 # tilts of a device whose fault is a physical condition read from it again at power-up, so kept in RAM
 # only, and cleared by the reset key once the device reports no fault (the coupon printer)
 DEVICE_TILTS = ("printer",)
@@ -174,6 +175,7 @@ class Cabinet:
         out = []
         self.switches.check_boot(out, self.ledger.st.get("doors"), self.board.door_latch)
         for _, name, _ in out:
+            self.ledger.exception(name + " off")  # SAS 98-9B, before the door's own 11/15/19
             self.ledger.door(name, True, self.switches.levels())
             self.ledger.event("door-off", "%s opened while powered off" % name)
         try:
@@ -202,6 +204,10 @@ class Cabinet:
         # a note of unknown fate stops money in at once, even while reels turn (spin outranks its tilt)
         return self.state in states.MONEY_STATES and self.ledger.credits < self.config.CREDIT_LIMIT \
             and self.ledger.bill_unknown is None
+
+    def want_notes(self):
+        """Money in by note: as want_money, unless the central system disabled the bill acceptor (SAS 07)."""
+        return self.want_money() and not (self.sas is not None and self.sas.notes_off())
 
     def service_acceptor(self):
         self.coins.service(self.board.ticks_ms(), self)
@@ -303,6 +309,8 @@ class Cabinet:
     # --- faults -----------------------------------------------------------------------------------
     def set_tilt(self, kind, why):
         self.log("TILT %s: %s" % (kind, why))
+        if kind not in self.tilts:  # new: the central system is told (SAS, firmware/sas/exceptions.py)
+            self.ledger.exception("tilt note-acceptor" if why.startswith("bill validator") else "tilt " + kind)
         if kind in SECURITY_TILTS and self.audit is not None:
             self.audit.record("-", "tilt", "%s: %s" % (kind, why))  # evidence a RAM clear keeps
         if kind in BOOT_TILTS or kind in DEVICE_TILTS or self.ledger.st is None or self.ram_error:

@@ -48,7 +48,7 @@ class CoinIn(MoneyIn):
         try:
             if not self.ok:
                 self.setup()
-            self._enable(cab)
+            self._enable(cab.want_money())
             self.device.poll(self._events)
         except CcTalkError as e:
             self._lost("acceptor", e)

@@ -67,6 +67,7 @@ class CouponBooks:
         if not last or last["s"] != seq or last["st"] != "owed":
             return False
         last["st"] = "issued"
+        self.exception("coupon")  # SAS 3D, a cash out ticket printed
         self.event("coupon", "no %d issued" % seq, {"cpn": json.dumps([last]).encode()})
         self._cpn_owed = False
         self._cpn_st = self.st

@@ -98,6 +98,7 @@ class GameBooks:
                 prog = progressive.won(self.st)
                 award = award - g["fixed"] + prog
                 self._add("progressive_paid", prog)
+                self.exception("progressive")
                 rec["prog"] = [prog, g["fixed"]]  # the progressive paid, and the fixed award it replaced
                 hand = progressive.hand
             if award:

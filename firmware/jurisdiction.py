@@ -6,7 +6,8 @@
 #           s. 6 wager <= $2.50, prize <= $1,000; s. 7 credit <= $0.25), L-6, r. 3 (s. 4 the same
 #           limits, s. 6 automatic coupon at $1,000), L-6, r. 13 (s. 1 return >= 83 %); no play
 #           without the central system's link (L-6, r. 3, s. 2 lists it among a terminal's parts):
-#           link_required, firmware/sas/machine.py.
+#           link_required, firmware/sas/machine.py; the central system keeps the terminal's time:
+#           host_clock, SAS long poll 7F (firmware/sas/control.py), where the board's clock can be set.
 # Money in cents, integers only. None: no limit under that profile.
 # Coupons: claim_s, how long a coupon may be claimed after its issue, printed on it (S-13.1, r. 7,
 # s. 14: 24 hours; None: no deadline printed); reprint, whether an attendant may print a DUPLICATE of
@@ -18,10 +19,10 @@
 PROFILES = {
     "casino": {"max_bet_cents": None, "max_prize_cents": None, "max_credit_cents": None,
                "auto_coupon_cents": None, "payout": "hopper", "bills": False, "return_floor": (83, 100),
-               "claim_s": None, "reprint": True, "link_required": False, "kinds": None},
+               "claim_s": None, "reprint": True, "link_required": False, "host_clock": False, "kinds": None},
     "vlt": {"max_bet_cents": 250, "max_prize_cents": 100000, "max_credit_cents": 25,
             "auto_coupon_cents": 100000, "payout": "coupon", "bills": True, "return_floor": (83, 100),
-            "claim_s": 86400, "reprint": False, "link_required": True,
+            "claim_s": 86400, "reprint": False, "link_required": True, "host_clock": True,
             "kinds": ("cards", "reels", "keno", "bingo")},
 }
 

@@ -118,6 +118,9 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         if self.exceptions is not None:
             self.exceptions.load(b"")  # the "sas" block is cleared with the rest
         if first_event:
+            if self.exceptions is not None:
+                self.exceptions.raise_("ramclear")  # SAS 3A, the cleared queue's first entry
+                blocks["sas"] = self.exceptions.block()
             self.st["ev"] = 1
             blocks["e0"] = eventlog.pack(b"", 1, eventlog.now(), first_event[0], first_event[1])
         blocks["state"] = self._state_bytes()

@@ -37,9 +37,8 @@ class MoneyIn:
         self._next_poll = ticks_add(now, self.config.ACCEPTOR_POLL_MS)
         return True
 
-    def _enable(self, cab):
-        """Acceptance as the cabinet wants it now; returns what it wants."""
-        want = cab.want_money()
+    def _enable(self, want):
+        """Acceptance as the cabinet wants it now (cab.want_money(), notes cab.want_notes()); returns it."""
         if want != self.accepting:
             self.device.enable(want, self.mask)
             self.accepting = want

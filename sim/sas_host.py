@@ -5,6 +5,7 @@ its own. On the emulated board a message ends with a silence (board/emulated.py 
 `gap` seconds separate what must not run together."""
 from __future__ import annotations
 
+import threading
 import time
 
 import serial
@@ -31,6 +32,7 @@ class SasHost:
         self.address = address
         self.gap = gap
         self.port = serial.Serial(path, 19200, timeout=timeout)
+        self.lock = threading.RLock()  # one poll at a time: a keep-alive thread may share the line
 
     def close(self) -> None:
         self.port.close()
@@ -55,10 +57,21 @@ class SasHost:
 
     # --- polls -------------------------------------------------------------------------------------
     def general_poll(self) -> int | None:
-        self.flush()
-        self.send(bytes([0x80 | self.address]))
-        b = self.read(1)
-        return b[0] if b else None
+        with self.lock:
+            self.flush()
+            self.send(bytes([0x80 | self.address]))
+            b = self.read(1)
+            return b[0] if b else None
+
+    def general_poll_reply(self, n: int) -> bytes:
+        """A general poll that may be answered by a long reply the machine owes (21's signature,
+        which starts with the address: no exception code is 01): the n bytes of it, or the one
+        byte of an exception code."""
+        with self.lock:
+            self.flush()
+            self.send(bytes([0x80 | self.address]))
+            b = self.read(1)
+            return b + self.read(n - 1) if b == bytes([self.address]) else b
 
     def exceptions(self, limit: int = 64) -> list[int]:
         """General polls until 00: every exception pending, in the order reported."""
@@ -77,9 +90,30 @@ class SasHost:
         msg = bytes([self.address, cmd]) + data
         if data or with_crc:
             msg += crc(msg)
-        self.flush()
-        self.send(msg)
-        return self.read(reply) if reply else b""
+        with self.lock:
+            self.flush()
+            self.send(msg)
+            return self.read(reply) if reply else b""
+
+    def variable(self, cmd: int, data: bytes = b"", multi: bool = False) -> bytes:
+        """A long poll whose reply carries its length in its third byte (2F, 56, 6F ...); with
+        `multi` the poll is type M (a length byte before `data`). Returns the reply's data after
+        the length byte, its echo and CRC checked."""
+        body = bytes([len(data)]) + data if multi else data
+        msg = bytes([self.address, cmd]) + body
+        if body:
+            msg += crc(msg)
+        with self.lock:
+            self.flush()
+            self.send(msg)
+            head = self.read(3)
+            if len(head) != 3:
+                raise TimeoutError(f"long poll {cmd:02X}: {head.hex()}")
+            rest = self.read(head[2] + 2)
+        r = head + rest
+        if r[0] != self.address or r[1] != cmd or len(rest) != head[2] + 2 or crc(r[:-2]) != r[-2:]:
+            raise ValueError(f"long poll {cmd:02X}: bad reply {r.hex()}")
+        return r[3:-2]
 
     def checked(self, cmd: int, reply: int, data: bytes = b"", with_crc: bool = False) -> bytes:
         """A long poll whose reply echoes address and command and passes its CRC: the data."""
@@ -95,9 +129,9 @@ class SasHost:
     def meter(self, cmd: int) -> int:
         return bcd(self.checked(cmd, 8))
 
-    def command(self, cmd: int) -> int | None:
-        """01/02 and the like (type S, no data): the answer byte (the address: taken; 0x80|address: refused)."""
-        r = self.long_poll(cmd, with_crc=True, reply=1)
+    def command(self, cmd: int, data: bytes = b"") -> int | None:
+        """01/02 and the like (type S): the answer byte (the address: taken; 0x80|address: refused)."""
+        r = self.long_poll(cmd, data, with_crc=True, reply=1)
         return r[0] if r else None
 
     def ack(self) -> None:

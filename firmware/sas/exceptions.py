@@ -9,28 +9,77 @@ from board.compat import const
 NONE = const(0x00)  # no activity
 OVERFLOW = const(0x70)  # exception buffer overflow
 CAPACITY = const(32)  # pending exceptions kept; the block holds them all (BLOCK_SIZE)
-_HEAD = const(4)  # version, overflow count (u16, LSB first, capped), 70 still to report
-_VERSION = const(1)
+_HEAD = const(5)  # version, overflow count (u16, LSB first, capped), 70 still to report, flags
+_HEAD_V1 = const(4)  # a version-1 block (part 1's firmware) has no flags byte: read as flags 0
+_VERSION = const(2)
 BLOCK_SIZE = _HEAD + CAPACITY  # bytes of the ledger's "sas" block (firmware/ledger.py SAS_SIZE)
+NOTES_OFF = const(1)  # flags: the system disabled the bill acceptor (long poll 07; 06 enables it)
+MAINTENANCE = const(2)  # in maintenance mode (0A; 0B leaves it)
+GAME_OFF = const(4)  # game 1 disabled (09)
 
-# what the books raise (firmware/ledger.py Ledger.exception) -> (code, priority: 0 reported first).
-# A pair (opened/closed, pending/reset, started/ended) shares its priority, so it stays in order.
-RAISED = {
-    "handpay": (0x51, 0),  # hand pay is pending (a cash-out or a jackpot locked for the attendant)
-    "handpaid": (0x52, 0),  # hand pay was reset (the attendant's key)
-    "door_main open": (0x11, 1),  # slot door was opened
-    "door_main closed": (0x12, 1),
-    "door_logic open": (0x15, 1),  # card cage was opened
-    "door_logic closed": (0x16, 1),
-    "door_cashbox open": (0x19, 1),  # cashbox door was opened
-    "door_cashbox closed": (0x1A, 1),
-    "power": (0x17, 2),  # AC power was applied to the gaming machine
-    "game-start": (0x7E, 3),  # game has started
-    "game-end": (0x7F, 3),  # game has ended
-}
-_PRIORITY = {}
-for _k in RAISED:
-    _PRIORITY[RAISED[_k][0]] = RAISED[_k][1]
+# what the books raise (firmware/ledger.py Ledger.exception): its name, its codes, their priority
+# (0 reported first). A pair (opened/closed, pending/reset, started/ended) shares its priority, so
+# it stays in order. A constant tuple: in flash on a frozen image, no dict in the heap.
+RAISED = (
+    "handpay", b"\x51", 0,  # hand pay is pending (a cash-out or a jackpot locked for the attendant)
+    "handpaid", b"\x52", 0,  # hand pay was reset (the attendant's key, or the system's 94)
+    "ramclear", b"\x3a", 0,  # memory error reset (the RAM clear: the queue starts again from it)
+    "tilt software", b"\x37", 0,  # EPROM error, bad checksum compare: the image failed its check
+    "progressive", b"\x54", 0,  # progressive win (paid onto the credit meter, or locked: 51 too)
+    "door_main open", b"\x11", 1,  # slot door was opened
+    "door_main closed", b"\x12", 1,
+    "door_logic open", b"\x15", 1,  # card cage was opened
+    "door_logic closed", b"\x16", 1,
+    "door_cashbox open", b"\x19", 1,  # cashbox door was opened
+    "door_cashbox closed", b"\x1a", 1,
+    "door_main off", b"\x99", 1,  # power off slot door access (found open at power-up)
+    "door_logic off", b"\x98", 1,  # power off card cage access
+    "door_cashbox off", b"\x9a", 1,  # power off cashbox door access
+    "power", b"\x18\x17", 2,  # power applied: AC power was lost (the cut it ends), then applied
+    "tilt acceptor", b"\x21", 2,  # coin in tilt
+    "tilt note-acceptor", b"\x29", 2,  # bill acceptor hardware failure (the validator's faults)
+    "tilt note", b"\x28", 2,  # a note whose fate is unknown (bill jam: the closest code)
+    "tilt fraud", b"\x2c", 2,  # counterfeit bill / coin fraud detected
+    "tilt hopper", b"\x22", 2,  # coin out tilt
+    "tilt printer", b"\x60", 2,  # printer communication error
+    "coupon", b"\x3d", 3,  # a cash out ticket has been printed (long polls 3D, 4D: its record)
+    "game-start", b"\x7e", 3,  # game has started
+    "game-end", b"\x7f", 3,  # game has ended
+)
+GENERAL_TILT = const(0x20)  # a tilt no other code names (audit, rng, meter, config ...)
+_TILT_PRIORITY = const(2)
+# tilts that are no fault for the system: its own orders, and the link itself
+QUIET_TILTS = ("host", "link", "maintenance", "sas-game")
+# notes accepted (SAS Table A-1, 47-4E and 50): the note's value in cents, its code; any other: 4F
+NOTE_CODES = ((100, 0x47), (500, 0x48), (1000, 0x49), (2000, 0x4A), (5000, 0x4B), (10000, 0x4C), (200, 0x4D),
+              (50000, 0x4E), (20000, 0x50))
+NOTE_ANY = const(0x4F)
+_NOTE_PRIORITY = const(3)  # with the game's
+
+
+def codes(what, cents=None):
+    """The codes (bytes) an event raises, or None: not the system's business. "note CREDITS" is a
+    note stacked, valued at `cents` a credit (None: not known, 4F); "tilt KIND" a tilt (quiet ones
+    raise nothing, unnamed ones the general tilt)."""
+    for i in range(0, len(RAISED), 3):
+        if RAISED[i] == what:
+            return RAISED[i + 1]
+    if what.startswith("note "):
+        value = int(what[5:]) * cents if cents else 0
+        for c, code in NOTE_CODES:
+            if c == value:
+                return bytes((code,))
+        return bytes((NOTE_ANY,))
+    if what.startswith("tilt ") and what[5:] not in QUIET_TILTS:
+        return bytes((GENERAL_TILT,))
+    return None
+
+
+def _priority(code):
+    for i in range(1, len(RAISED), 3):
+        if code in RAISED[i]:
+            return RAISED[i + 1]
+    return _TILT_PRIORITY if code == GENERAL_TILT else _NOTE_PRIORITY
 
 
 class ExceptionQueue:
@@ -39,7 +88,9 @@ class ExceptionQueue:
         self.n = 0
         self.overflows = 0  # exceptions lost to a full queue since the last RAM clear
         self._report_overflow = False
+        self.flags = 0  # NOTES_OFF: kept in the same block, so a power cut keeps the system's order
         self.dirty = False  # changed since the books last committed it
+        self.cents = None  # a credit's value, the cabinet's config's (SasMachine): a note's code
         self.load(raw)
 
     def load(self, raw):
@@ -47,12 +98,16 @@ class ExceptionQueue:
         self.n = 0
         self.overflows = 0
         self._report_overflow = False
-        if raw and raw[0] == _VERSION and len(raw) >= _HEAD:
+        self.flags = 0
+        head = _HEAD if raw and raw[0] == _VERSION else _HEAD_V1 if raw and raw[0] == 1 else 0
+        if head and len(raw) >= head:
             self.overflows = raw[1] | raw[2] << 8
             self._report_overflow = bool(raw[3])
-            n = min(len(raw) - _HEAD, CAPACITY)
+            if head == _HEAD:
+                self.flags = raw[4]
+            n = min(len(raw) - head, CAPACITY)
             for i in range(n):
-                self._codes[i] = raw[_HEAD + i]
+                self._codes[i] = raw[head + i]
             self.n = n
         self.dirty = False
 
@@ -62,22 +117,28 @@ class ExceptionQueue:
         out[1] = self.overflows & 0xFF
         out[2] = self.overflows >> 8
         out[3] = 1 if self._report_overflow else 0
+        out[4] = self.flags
         for i in range(self.n):
             out[_HEAD + i] = self._codes[i]
         return bytes(out)
 
+    def set_flag(self, flag, on):
+        self.flags = (self.flags | flag) if on else (self.flags & ~flag)
+        self.dirty = True
+
     def raise_(self, what):
-        """An event of RAISED (others are not the system's business): queued, or counted."""
-        entry = RAISED.get(what)
-        if entry is None:
+        """An event (codes() says which are the system's business): queued, or counted."""
+        found = codes(what, self.cents)
+        if found is None:
             return
-        if self.n >= CAPACITY:
-            if self.overflows < 0xFFFF:
-                self.overflows += 1
-            self._report_overflow = True
-        else:
-            self._codes[self.n] = entry[0]
-            self.n += 1
+        for code in found:
+            if self.n >= CAPACITY:
+                if self.overflows < 0xFFFF:
+                    self.overflows += 1
+                self._report_overflow = True
+            else:
+                self._codes[self.n] = code
+                self.n += 1
         self.dirty = True
 
     def take(self):
@@ -90,7 +151,7 @@ class ExceptionQueue:
             return NONE
         best = 0
         for i in range(1, self.n):
-            if _PRIORITY.get(self._codes[i], 9) < _PRIORITY.get(self._codes[best], 9):
+            if _priority(self._codes[i]) < _priority(self._codes[best]):
                 best = i
         code = self._codes[best]
         for i in range(best, self.n - 1):
@@ -102,3 +163,4 @@ class ExceptionQueue:
     def pending(self):
         """The codes waiting, oldest first (a test's, the console's)."""
         return bytes(self._codes[:self.n])
+

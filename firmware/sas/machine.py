@@ -1,9 +1,11 @@
 # The machine's side of SAS: the link (board/sas_link.py) on the board's "sas" UART, the exception
 # queue in the books (firmware/sas/exceptions.py) and the long polls (firmware/sas/polls.py). The
-# cabinet gives it a read-only view (its ledger, game, ram_error, doors) and one door in: handle()
-# of the state table for 01/02. Its own state: the link up or down, shown on the display frame
-# ("link") and, where the jurisdiction requires the central system (profile "link_required"),
-# a "link" tilt while it is down: no play without the system (L-6, r. 3, s. 2).
+# cabinet gives it a read-only view (its ledger, game, coupons, ram_error, doors, state) and its
+# doors in: handle() of the state table (01/02, 94's key), set_tilt / clear_boot_tilt (the orders'
+# tilts), and reads back notes_off() (Cabinet.want_notes). Its own state: the link up or down,
+# shown on the display frame ("link") and, where the jurisdiction requires the central system
+# (profile "link_required"), a "link" tilt while it is down: no play without the system (L-6,
+# r. 3, s. 2).
 from board.sas_link import SasLink
 from firmware import jurisdiction
 from firmware.sas import exceptions, polls
@@ -33,10 +35,13 @@ class SasMachine:
         self.cab = cab
         self.ledger = cab.ledger
         self.queue = cab.ledger.exceptions
+        self.queue.cents = cab.config.DENOM_CENTS  # what a stacked note's credits are worth (47-50)
         kw = {"nine_bit": nine_bit}
         if gap_ms is not None:
             kw["gap_ms"] = gap_ms
         self.link = SasLink(uart, address, clock, self, **kw)
+        self.signature = None  # long poll 21's RomSignature, from the first 21 on
+        self._spec = [0, 0]  # what spec() tells the link: type, data length (no tuple per poll)
         played = self.ledger.meters["games_played"]
         self.played_at_boot = played
         self.played_at_door = played  # no closure seen since power-up: counted from it
@@ -45,18 +50,38 @@ class SasMachine:
         self.required = bool(jurisdiction.PROFILES.get(cab.config.JURISDICTION, {}).get("link_required"))
         if self.required:
             cab.set_tilt("link", "no poll from the central system yet")
+        # the system's orders kept across the power cut (firmware/sas/control.py)
+        if self.queue.flags & exceptions.MAINTENANCE:
+            cab.set_tilt("maintenance", "maintenance mode, by the central system")
+        if self.queue.flags & exceptions.GAME_OFF:
+            cab.set_tilt("sas-game", "game 1 disabled by the central system")
 
     # --- what the link asks ---------------------------------------------------------------------------
     def spec(self, cmd):
-        return polls.TABLE.get(cmd)
+        i = polls.find(cmd)
+        if i < 0:
+            return None
+        self._spec[0] = polls.TABLE[i + 1]
+        self._spec[1] = polls.TABLE[i + 2]
+        return self._spec
 
     def long_poll(self, cmd, rx, k, out):
-        return polls.TABLE[cmd][2](self, rx, k, out)
+        return polls.answer(self, polls.find(cmd), rx, k, out)
 
-    def general_poll(self):
+    def general_poll(self, out=None):
+        sig = self.signature
+        if sig is not None and sig.owed and out is not None:
+            from firmware.sas.rom_signature import reply
+
+            sig.owed = False
+            return 0x100 | reply(sig, out)  # the ROM signature the system asked for (21): now done
         if self.cab.ram_error:
             return exceptions.NONE
         return self.queue.take()  # its removal is committed once the reply is on the wire (service)
+
+    def notes_off(self):
+        """The system disabled the bill acceptor (07; 06 enables it): firmware/cabinet.py want_notes."""
+        return bool(self.queue.flags & exceptions.NOTES_OFF)
 
     def link_changed(self, up):
         self.ledger.event("sas", "link up" if up else "link down: no poll for 5 s")
@@ -70,6 +95,8 @@ class SasMachine:
     # --- the cabinet's loop -----------------------------------------------------------------------------
     def service(self):
         self.link.service()
+        if self.signature is not None:
+            self.signature.step(self.link.clock)  # pieces of the image, if 21 asked: play goes on
         q = self.queue
         if q.dirty and not self.cab.ram_error:
             self.ledger.mem.commit({"sas": q.block()})  # what was reported leaves the queue

@@ -36,6 +36,9 @@ class Cab:
         self.disruptions = []
         self.money = True
 
+    def want_notes(self):
+        return self.want_money()
+
     def want_money(self):
         return self.money and not self.tilts and not self.ledger.tilts  # a tilt in the books stops money too
 

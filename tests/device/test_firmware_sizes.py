@@ -38,7 +38,8 @@ def worst_state():
           "unk": {"id": "type 16", "k": BIG, "s": 2 ** 32 - 1, "why": "x" * WHY_TEXT}}  # a note of unknown fate
     for name in METERS:
         st["m"][name] = BIG
-    for kind in KEY_CLEARABLE + ("audit", "prize", "note"):  # BOOT_TILTS are never stored
+    # "host": the central system's shut down (SAS 01), kept in the books (firmware/cabinet.py host_disable)
+    for kind in KEY_CLEARABLE + ("audit", "prize", "note", "host"):  # BOOT_TILTS are never stored
         st["tilts"][kind] = "x" * TILT_TEXT
     for name in hal.DOORS + hal.KEYS:
         st["doors"][name] = 1

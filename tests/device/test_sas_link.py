@@ -39,7 +39,7 @@ class Host:
         out[2] = 0x12
         return 1
 
-    def general_poll(self):
+    def general_poll(self, out=None):
         return self.code
 
     def link_changed(self, up):
@@ -148,7 +148,7 @@ def test_queue_priority_order_overflow_and_its_block():
     got = [q2.take() for _ in range(6)]
     assert got == [0x51, 0x11, 0x12, 0x7E, 0x7F, 0]
     for _ in range(CAPACITY + 3):
-        q2.raise_("power")
+        q2.raise_("door_main open")
     assert q2.take() == OVERFLOW and q2.overflows == 3 and q2.n == CAPACITY
     q2.raise_("not an exception")
     assert q2.n == CAPACITY and q2.overflows == 3
