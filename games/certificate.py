@@ -100,6 +100,14 @@ def _check(model_path, cert_path, recompute):
         model = cert = None
         gc.collect()
         return poker_check(model_path, cert_path)
+    from games.cardtable_games import FORMATS as CARD_TABLES
+
+    if model.get("format") in CARD_TABLES:  # the card-poker table games: games/cardtable_cert.py
+        from games.cardtable_cert import check as cardtable_check
+
+        model = cert = None
+        gc.collect()
+        return cardtable_check(model_path, cert_path)
     if not isinstance(cert, dict):
         return False, "unreadable certificate: not an object", None
     try:

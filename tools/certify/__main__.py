@@ -25,7 +25,7 @@ import time
 from firmware import config as fw_config
 from firmware import jurisdiction
 from games.model import Model, ModelError
-from tools.certify import core, keno
+from tools.certify import cardtable, core, keno
 from tools.certify.core import load_model
 from tools.certify.maxpay import describe
 from tools.certify.progressive import ceiling_refusals
@@ -164,6 +164,8 @@ def main(argv: list[str]) -> int:
         try:
             if isinstance(raw, dict) and raw.get("format") == "jeton-poker/1":  # its own exact analysis
                 rc = max(rc, _poker(path, raw, a, reports))
+            elif cardtable.is_cardtable(raw):  # the card-poker table games: per wager (tools/certify/cardtable.py)
+                rc = max(rc, _cardtable(path, raw, a, reports))
             else:
                 rc = max(rc, _reels_or_keno(path, raw, a, reports))
         except (ModelError, ValueError) as e:  # the model's fault, named: a bound, a wrong value
@@ -220,6 +222,24 @@ def _poker(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
         rc = 1
     if a.write_cert and not bad:
         write_cert(a.write_cert, rep, pr, a.json)
+    return rc
+
+
+def _cardtable(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
+    rep = cardtable.certify(raw)
+    js = cardtable.to_json(rep)
+    js["model"] = path
+    reports.append(js)
+    if not a.json:
+        print(cardtable.summary(rep))
+    bad = cardtable.below_floor(rep) + cardtable.profile_refusals(rep, a.jurisdiction, a.denom)
+    for reason in bad:
+        print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
+    rc = 1 if bad else 0
+    if a.check_certs and not check_cert(path, rep, a.check_certs, quiet=a.json, kind=cardtable):
+        rc = 1
+    if a.write_cert and not bad:
+        write_cert(a.write_cert, rep, cardtable, a.json)
     return rc
 
 

@@ -1,0 +1,26 @@
+# The card-poker table games by model format (by-law s. 63-67.87): which engine plays a model. The
+# engines are imported only when asked for, so a cabinet offering one game keeps one in its heap.
+FORMATS = ("jeton-three-card/1", "jeton-caribbean/1")
+
+
+def engine(fmt):
+    """The engine class of a model format; ValueError naming the formats for any other."""
+    if fmt == "jeton-three-card/1":
+        from games.three_card import ThreeCardGame
+
+        return ThreeCardGame
+    if fmt == "jeton-caribbean/1":
+        from games.caribbean import CaribbeanGame
+
+        return CaribbeanGame
+    raise ValueError("no card-table game of format %r (%s)" % (fmt, ", ".join(FORMATS)))
+
+
+def load(path):
+    """The game of a model file (games.model.read: the strict reader)."""
+    from games.model import read
+
+    model = read(path)
+    if not isinstance(model, dict):
+        raise ValueError("model must be an object")
+    return engine(model.get("format"))(model)
