@@ -1,6 +1,6 @@
 # The card-poker table games by model format (by-law s. 63-67.87): which engine plays a model. The
 # engines are imported only when asked for, so a cabinet offering one game keeps one in its heap.
-FORMATS = ("jeton-three-card/1", "jeton-caribbean/1")
+FORMATS = ("jeton-three-card/1", "jeton-caribbean/1", "jeton-let-it-ride/1", "jeton-red-dog/1", "jeton-war/1")
 
 
 def engine(fmt):
@@ -13,6 +13,18 @@ def engine(fmt):
         from games.caribbean import CaribbeanGame
 
         return CaribbeanGame
+    if fmt == "jeton-let-it-ride/1":
+        from games.let_it_ride import LetItRideGame
+
+        return LetItRideGame
+    if fmt == "jeton-red-dog/1":
+        from games.red_dog import RedDogGame
+
+        return RedDogGame
+    if fmt == "jeton-war/1":
+        from games.war import WarGame
+
+        return WarGame
     raise ValueError("no card-table game of format %r (%s)" % (fmt, ", ".join(FORMATS)))
 
 

@@ -5,8 +5,8 @@
 #
 # schema: a tuple of wagers (id, kind, pays, extras): kind STAKE (the player places it before the
 # deal), OPTIONAL (a stake the model may leave out: a side wager) or DECISION (placed or withdrawn
-# at a decision point: play, raise, war); pays ODDS (one integer, X to 1) or a tuple of the hand
-# names a pay table may list; extras: ((key, spec), ...) with spec a tuple of hand names (a pay of
+# at a decision point: play, raise, war); pays ODDS (one integer, X to 1), a tuple of the hand
+# names a pay table may list, or None (no pays of its own: paid as the wager it adds to); extras: ((key, spec), ...) with spec a tuple of hand names (a pay of
 # its own on the wager, {name, pays, section}: 3 Card Poker's ante bonus) or RANK (a rank letter,
 # e.g. the lowest paying pair).
 from games.limits import ModelError, MAX_ODDS, MAX_DECKS, known_keys, quote
@@ -102,7 +102,11 @@ class CardTableModel:
             self.names[wid] = fr_en(v.get("name"), what + ".name")
             self.section[wid] = _section(v.get("section"), what)
             p = v.get("pays")
-            self.pays[wid] = _odds(p, what + ".pays") if pays == ODDS else _table(p, pays, what + ".pays")
+            if pays is None:  # paid as the wager it adds to (Red Dog's raise, s. 67)
+                _need(p is None, "%s has no pays of its own (it is paid as the wager it adds to)" % what)
+                self.pays[wid] = None
+            else:
+                self.pays[wid] = _odds(p, what + ".pays") if pays == ODDS else _table(p, pays, what + ".pays")
             ex = {}
             for key, spec in extras:
                 e = v.get(key)

@@ -7,15 +7,19 @@ _T = {
            "hands": {"royal_flush": "Quinte royale", "straight_flush": "Quinte couleur",
                      "four_of_a_kind": "Carré", "full_house": "Main pleine", "flush": "Couleur",
                      "straight": "Quinte", "three_of_a_kind": "Brelan", "two_pair": "Deux paires",
-                     "pair": "Paire", "ace_king": "As et roi"},
-           "table": "%s (%s) :", "malf": "Toute défectuosité annule jeux et paiements; la mise est "
+                     "pair": "Paire", "ace_king": "As et roi",
+                     "spread_1": "Écart de 1", "spread_2": "Écart de 2", "spread_3": "Écart de 3",
+                     "spread_4": "Écart de 4 ou plus", "win": "Guerre gagnée", "tie": "Guerre à égalité"},
+           "table": "%s (%s) :", "same": "%s (%s) : payée comme la mise qu'elle augmente", "malf": "Toute défectuosité annule jeux et paiements; la mise est "
                                          "remboursée si le joueur n'y est pour rien."},
     "en": {"bets": "Bets: %s credits a wager", "odds": "%s (%s): %d to 1", "hand": "  %s: %d to 1",
            "hands": {"royal_flush": "Royal flush", "straight_flush": "Straight flush",
                      "four_of_a_kind": "Four of a kind", "full_house": "Full house", "flush": "Flush",
                      "straight": "Straight", "three_of_a_kind": "Three of a kind", "two_pair": "Two pairs",
-                     "pair": "Pair", "ace_king": "Ace and king"},
-           "table": "%s (%s):", "malf": "Malfunction voids all pays and plays; the wager is refunded "
+                     "pair": "Pair", "ace_king": "Ace and king",
+                     "spread_1": "Spread of 1", "spread_2": "Spread of 2", "spread_3": "Spread of 3",
+                     "spread_4": "Spread of 4 and over", "win": "War won", "tie": "War tied"},
+           "table": "%s (%s):", "same": "%s (%s): paid as the wager it adds to", "malf": "Malfunction voids all pays and plays; the wager is refunded "
                                         "when the player is not at fault."},
 }
 
@@ -43,7 +47,9 @@ def describe(game, lang="fr"):
             continue
         title = m.names[wid].get(lang, m.names[wid]["en"])
         p = m.pays[wid]
-        if isinstance(p, int):
+        if p is None:
+            out.append(t["same"] % (title, m.section[wid]))
+        elif isinstance(p, int):
             out.append(t["odds"] % (title, m.section[wid], p))
         else:
             _table(out, t, lang, title, m.section[wid], spec[2], p)

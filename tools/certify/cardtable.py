@@ -32,6 +32,9 @@ FLOOR = Fraction(RTP_FLOOR_NUM, RTP_FLOOR_DEN)
 FORMATS: dict[str, str] = {  # format -> the family's certifier module (tools.certify.<name>)
     "jeton-three-card/1": "three_card",
     "jeton-caribbean/1": "caribbean",
+    "jeton-let-it-ride/1": "let_it_ride",
+    "jeton-red-dog/1": "red_dog",
+    "jeton-war/1": "war",
 }
 
 
