@@ -124,6 +124,7 @@ class Report:
     round_risk: Fraction  # the most one round puts at risk, every wager at one credit
     strategy: dict = field(default_factory=dict)  # the family's words on its strategies
     seconds: float = 0.0
+    analysis: dict | None = field(default=None, repr=False)  # the family's per-deal tables (tests, PAR)
 
     @property
     def math_hash(self) -> str:

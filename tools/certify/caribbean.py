@@ -125,4 +125,5 @@ def certify(raw: dict) -> Report:
             "built-in strategy: total loss": str((1 - ante.builtin.rtp) * ante.builtin.total),
             "built-in strategy differs from the optimal on": "%d of 122,151,120 (hand, up card) pairs" % differ,
             "built-in strategy costs": "%s of the ante" % (ante.optimal.rtp - ante.builtin.rtp)}
-    return Report(raw, game.FORMAT, game.id, list(game.bets), w, Fraction(int(feasible.max())), Fraction(risk), info)
+    return Report(raw, game.FORMAT, game.id, list(game.bets), w, Fraction(int(feasible.max())), Fraction(risk), info,
+                  analysis=an)

@@ -101,4 +101,4 @@ def certify(raw: dict) -> Report:
                                                              int((an["ev3"] == 0).sum()), int((an["ev4"] == 0).sum())),
             "built-in strategy differs from the optimal on": "%d three-card and %d four-card hands" % (d3, d4),
             "built-in strategy costs": "%s of a wager" % (ride.optimal.rtp - ride.builtin.rtp)}
-    return Report(raw, game.FORMAT, game.id, list(game.bets), w, Fraction(top), Fraction(risk), info)
+    return Report(raw, game.FORMAT, game.id, list(game.bets), w, Fraction(top), Fraction(risk), info, analysis=an)

@@ -61,4 +61,4 @@ def certify(raw: dict) -> Report:
                 "%d or more" % spreads[0] if spreads and spreads == list(range(spreads[0], 12)) else spreads),
             "built-in strategy differs from the optimal on spreads": str(differ or "none"),
             "built-in strategy costs": "%s of the wager" % (w["wager"].optimal.rtp - w["wager"].builtin.rtp)}
-    return Report(raw, game.FORMAT, game.id, list(game.bets), w, Fraction(top), Fraction(2), info)
+    return Report(raw, game.FORMAT, game.id, list(game.bets), w, Fraction(top), Fraction(2), info, analysis=an)

@@ -62,4 +62,4 @@ def certify(raw: dict) -> Report:
     info = {"optimal strategy": "go to war on a tie" if an["war_optimal"] else "surrender on a tie",
             "built-in strategy": "go to war on a tie" if an["auto"] else "surrender on a tie",
             "surrendering every tie instead": "return %s" % law(an["surrender"]).rtp}
-    return Report(raw, game.FORMAT, game.id, list(game.bets), w, Fraction(top), Fraction(risk), info)
+    return Report(raw, game.FORMAT, game.id, list(game.bets), w, Fraction(top), Fraction(risk), info, analysis=an)
