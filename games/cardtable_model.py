@@ -6,9 +6,9 @@
 # schema: a tuple of wagers (id, kind, pays, extras): kind STAKE (the player places it before the
 # deal), OPTIONAL (a stake the model may leave out: a side wager) or DECISION (placed or withdrawn
 # at a decision point: play, raise, war); pays ODDS (one integer, X to 1), a tuple of the hand
-# names a pay table may list, or None (no pays of its own: paid as the wager it adds to); extras: ((key, spec), ...) with spec a tuple of hand names (a pay of
-# its own on the wager, {name, pays, section}: 3 Card Poker's ante bonus) or RANK (a rank letter,
-# e.g. the lowest paying pair).
+# names a pay table may list, or None (no pays of its own: paid as the wager it adds to); extras:
+# ((key, spec), ...) with spec a tuple of hand names (a pay of its own on the wager, {name, pays,
+# section}: 3 Card Poker's ante bonus) or RANK (a rank letter, e.g. the lowest paying pair).
 from games.limits import ModelError, MAX_ODDS, MAX_DECKS, known_keys, quote
 from games.model import describe, bet_list, fr_en
 

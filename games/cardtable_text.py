@@ -10,8 +10,9 @@ _T = {
                      "pair": "Paire", "ace_king": "As et roi",
                      "spread_1": "Écart de 1", "spread_2": "Écart de 2", "spread_3": "Écart de 3",
                      "spread_4": "Écart de 4 ou plus", "win": "Guerre gagnée", "tie": "Guerre à égalité"},
-           "table": "%s (%s) :", "same": "%s (%s) : payée comme la mise qu'elle augmente", "malf": "Toute défectuosité annule jeux et paiements; la mise est "
-                                         "remboursée si le joueur n'y est pour rien."},
+           "table": "%s (%s) :", "same": "%s (%s) : payée comme la mise qu'elle augmente",
+           "malf": "Toute défectuosité annule jeux et paiements; la mise est remboursée si le joueur n'y "
+                   "est pour rien."},
     "en": {"bets": "Bets: %s credits a wager", "odds": "%s (%s): %d to 1", "hand": "  %s: %d to 1",
            "hands": {"royal_flush": "Royal flush", "straight_flush": "Straight flush",
                      "four_of_a_kind": "Four of a kind", "full_house": "Full house", "flush": "Flush",
@@ -19,8 +20,9 @@ _T = {
                      "pair": "Pair", "ace_king": "Ace and king",
                      "spread_1": "Spread of 1", "spread_2": "Spread of 2", "spread_3": "Spread of 3",
                      "spread_4": "Spread of 4 and over", "win": "War won", "tie": "War tied"},
-           "table": "%s (%s):", "same": "%s (%s): paid as the wager it adds to", "malf": "Malfunction voids all pays and plays; the wager is refunded "
-                                        "when the player is not at fault."},
+           "table": "%s (%s):", "same": "%s (%s): paid as the wager it adds to",
+           "malf": "Malfunction voids all pays and plays; the wager is refunded when the player is not at "
+                   "fault."},
 }
 
 

@@ -8,7 +8,7 @@ import json
 
 from devtest import raises, tmpdir, MICROPYTHON
 from games import cards, hand3, hand5
-from games.cardtable_games import FORMATS, engine, load
+from games.cardtable_games import FORMATS, RECORD, engine, load
 from games.certificate import check
 from games.limits import ModelError
 from games.model import read
@@ -154,8 +154,8 @@ def test_every_refusal_names_its_key():
     _refused("war-97", lambda m: m.__setitem__("decks", 7), "decks 7: this game is played with 6 or 8")
     _refused("red-dog-97", lambda m: m["wagers"]["raise"].__setitem__("pays", 1), "wagers.raise has no pays")
     _refused("let-it-ride-96", lambda m: m["wagers"]["ride"].__setitem__("min_pair", "10"), "wagers.ride.min_pair")
-    for f in FORMATS:  # every format has an engine
-        assert engine(f).FORMAT == f
+    for f in FORMATS:  # every format has an engine, and its record's size is the one stated
+        assert engine(f).FORMAT == f and RECORD[f][0] == engine(f).CARDS
     with raises(ValueError):
         engine("jeton-reels/1")
 
@@ -198,6 +198,7 @@ def _lcg_rounds(name, stakes, rounds):
         while True:
             legal = g.pending(stake, cs, made)
             if legal is None:
+                assert len(made) <= RECORD[g.FORMAT][1]
                 break
             d = legal[(i + len(made)) % len(legal)]  # every decision taken, not only the built-in one
             paid += g.cost(stake, cs, made, d)
@@ -216,9 +217,12 @@ def test_every_shipped_game_replays_from_its_record():
               "war-97": [{"wager": 2}], "red-dog-97": [{"wager": 5}, {"wager": 1}]}
     for name in SHIPPED:
         n = 0
+        ok, why, certified = check("games/models/%s.json" % name, "games/certs/%s.json" % name)
         for g, stake, out in _lcg_rounds(name, stakes[name], 60):
             n += 1
-            assert out.bet <= g.check_stake(stake) * 3
+            # within the certificate's most a round pays and puts at risk at the stake's bet level
+            bi = certified.bets.index(max(stake.values()))
+            assert out.award <= certified.max_award[bi] and out.bet <= certified.max_risk[bi], (name, out.to_dict())
         assert n == 60
         g = load("games/models/%s.json" % name)
         o = g.play(Counter(99), stakes[name][0])  # the built-in strategy's round

@@ -120,4 +120,5 @@ def certify(raw: dict) -> Report:
                 hand_name(hands[weakest]), "" if monotone else " (not a threshold: some stronger hands fold)"),
             "built-in strategy differs from the optimal on": "%d of 22100 hands" % int((play_opt != auto).sum()),
             "built-in strategy costs": "%s of the ante" % (w["ante"].optimal.rtp - w["ante"].builtin.rtp)}
-    return Report(raw, game.FORMAT, game.id, list(game.bets), w, Fraction(int(per_hand.max())), Fraction(risk), info, analysis=an)
+    return Report(raw, game.FORMAT, game.id, list(game.bets), w, Fraction(int(per_hand.max())), Fraction(risk), info,
+                  analysis=an)

@@ -10,7 +10,8 @@ return, the free spins feature, the progressive, the win distribution (log scale
 included) and the convergence of the realised return. Keno (tools/par/keno_sheet.py): per spot
 count and bet. Video poker (tools/par/poker_sheet.py): optimal play and the built-in strategy per
 bet level, each award's chance and part of the return, the strategy's hold patterns, checked
-against the shipped certificate. Every figure is the certifier's (`python -m tools.certify --json`).
+against the shipped certificate. The card-poker table games (tools/par/cardtable_sheet.py): per
+wager, optimal and built-in strategy, every outcome, the round's most paid and put at risk. Every figure is the certifier's (`python -m tools.certify --json`).
 Each sheet opens with what a lab files it under (tools/par/filing.py: the software version, the
 source's date, the denomination), and writes long exact fractions in full at its end. --pdf also
 prints each sheet to <id>.pdf in headless Chromium (make par-pdf).
@@ -24,10 +25,10 @@ import sys
 
 from tqdm import tqdm
 
-from tools.certify import keno
+from tools.certify import cardtable, keno
 from tools.certify.core import certify_model, load_model
 from tools.certify.poker_report import certify_poker
-from tools.par import browser, filing, keno_sheet, poker_sheet, render, sheet
+from tools.par import browser, cardtable_sheet, filing, keno_sheet, poker_sheet, render, sheet
 from tools.progress import wanted
 
 
@@ -41,6 +42,9 @@ def build(path: str, epoch: int | None = None) -> tuple[dict, list[tuple]]:
     if poker_sheet.is_poker(raw):  # issue 13: one solver run, optimal play and the built-in strategy
         rep = certify_poker(raw)
         return rep, poker_sheet.blocks(rep, raw, epoch=epoch)
+    if cardtable_sheet.is_cardtable(raw):  # issue 26: per wager, optimal and built-in strategy
+        rep = cardtable.certify(raw)
+        return rep, cardtable_sheet.blocks(rep, raw, epoch)
     cert = certify_model(raw)
     return cert, sheet.blocks(cert, raw, epoch)
 
@@ -62,6 +66,8 @@ def save(cert: dict, blocks: list[tuple], out: str) -> str:
         if b[0] == "svg":
             with open(os.path.join(out, b[1] + ".svg"), "w", encoding="utf-8") as fh:
                 fh.write(b[2])
+    if isinstance(cert, cardtable.Report):
+        return cardtable_sheet.summary(cert, cardtable_sheet.cert_check(cert))
     if "spots" in cert:
         return keno_sheet.summary(cert)
     if "deal_classes" in cert:
