@@ -4,17 +4,19 @@
 # naming the key (games/limits.py ModelError), on the device and on the host alike.
 #
 # schema: a tuple of wagers (id, kind, pays, extras): kind STAKE (the player places it before the
-# deal), OPTIONAL (a stake the model may leave out: a side wager) or DECISION (placed or withdrawn
-# at a decision point: play, raise, war); pays ODDS (one integer, X to 1), a tuple of the hand
-# names a pay table may list, or None (no pays of its own: paid as the wager it adds to); extras:
-# ((key, spec), ...) with spec a tuple of hand names (a pay of its own on the wager, {name, pays,
-# section}: 3 Card Poker's ante bonus) or RANK (a rank letter, e.g. the lowest paying pair).
+# deal), OPTIONAL (a stake the model may leave out: a side wager), DECISION (placed or withdrawn at
+# a decision point: play, raise, war) or PART (placed with the stake's wager: a Super Bonus); pays
+# ODDS (one integer, X to 1), a tuple of the hand names a pay table may list, or None (no pays of
+# its own: paid as the wager it adds to); extras: ((key, spec), ...) with spec a tuple of hand names
+# (a pay of its own on the wager, {name, pays, section}: 3 Card Poker's ante bonus) or RANK (a rank
+# letter, e.g. the lowest paying pair).
 from games.limits import ModelError, MAX_ODDS, MAX_DECKS, known_keys, quote
 from games.model import describe, bet_list, fr_en
 
 STAKE = 0
 OPTIONAL = 1
 DECISION = 2
+PART = 3  # placed with the stake's first wager, equal to it (Crazy Four's Super Bonus, s. 67.79)
 ODDS = "odds"
 RANK = "rank"
 KEYS = ("format", "id", "family", "version", "name", "rules", "source", "decks", "bets", "wagers")
@@ -126,4 +128,4 @@ class CardTableModel:
                     self.parts[(wid, key)] = e
             self.extra[wid] = ex
             self.wagers.append(wid)
-        self.stakes = sorted(s[0] for s in schema if s[1] != DECISION and s[0] in self.pays)
+        self.stakes = sorted(s[0] for s in schema if s[1] in (STAKE, OPTIONAL) and s[0] in self.pays)

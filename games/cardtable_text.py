@@ -9,7 +9,9 @@ _T = {
                      "straight": "Quinte", "three_of_a_kind": "Brelan", "two_pair": "Deux paires",
                      "pair": "Paire", "ace_king": "As et roi",
                      "spread_1": "Écart de 1", "spread_2": "Écart de 2", "spread_3": "Écart de 3",
-                     "spread_4": "Écart de 4 ou plus", "win": "Guerre gagnée", "tie": "Guerre à égalité"},
+                     "spread_4": "Écart de 4 ou plus", "win": "Guerre gagnée", "tie": "Guerre à égalité",
+                     "four_aces": "Quatre as", "pair_aces": "Paire d'as", "pair_kings": "Paire de rois",
+                     "pair_queens": "Paire de dames"},
            "table": "%s (%s) :", "same": "%s (%s) : payée comme la mise qu'elle augmente",
            "malf": "Toute défectuosité annule jeux et paiements; la mise est remboursée si le joueur n'y "
                    "est pour rien."},
@@ -19,7 +21,9 @@ _T = {
                      "straight": "Straight", "three_of_a_kind": "Three of a kind", "two_pair": "Two pairs",
                      "pair": "Pair", "ace_king": "Ace and king",
                      "spread_1": "Spread of 1", "spread_2": "Spread of 2", "spread_3": "Spread of 3",
-                     "spread_4": "Spread of 4 and over", "win": "War won", "tie": "War tied"},
+                     "spread_4": "Spread of 4 and over", "win": "War won", "tie": "War tied",
+                     "four_aces": "Four aces", "pair_aces": "Pair of aces", "pair_kings": "Pair of kings",
+                     "pair_queens": "Pair of queens"},
            "table": "%s (%s):", "same": "%s (%s): paid as the wager it adds to",
            "malf": "Malfunction voids all pays and plays; the wager is refunded when the player is not at "
                    "fault."},

@@ -13,7 +13,7 @@ from games.certificate import check
 from games.limits import ModelError
 from games.model import read
 
-SHIPPED = ("three-card-96", "let-it-ride-96", "caribbean-94", "war-97", "red-dog-97")
+SHIPPED = ("three-card-96", "let-it-ride-96", "caribbean-94", "war-97", "red-dog-97", "crazy-four-92")
 RANKS = "23456789TJQKA"
 
 
@@ -214,7 +214,8 @@ def _lcg_rounds(name, stakes, rounds):
 def test_every_shipped_game_replays_from_its_record():
     stakes = {"three-card-96": [{"ante": 1}, {"ante": 2, "pair_plus": 1}, {"pair_plus": 3}],
               "let-it-ride-96": [{"ride": 1}], "caribbean-94": [{"ante": 3}, {"ante": 1}],
-              "war-97": [{"wager": 2}], "red-dog-97": [{"wager": 5}, {"wager": 1}]}
+              "war-97": [{"wager": 2}], "red-dog-97": [{"wager": 5}, {"wager": 1}],
+              "crazy-four-92": [{"ante": 1}, {"ante": 1, "queens_up": 1}]}
     for name in SHIPPED:
         n = 0
         ok, why, certified = check("games/models/%s.json" % name, "games/certs/%s.json" % name)

@@ -127,6 +127,33 @@ def strength3(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return cat * BASE + tie, cat
 
 
+C4 = ("high_card", "pair", "two_pair", "straight", "flush", "three_of_a_kind", "straight_flush", "four_of_a_kind")
+
+
+def strength4(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(strength, category index into C4) of each row of four card codes (s. 67.65: four of a kind
+    above a straight flush above three of a kind above a flush; A-2-3-4 the lowest straight)."""
+    ranks = _sorted_desc((cards >> 2).astype(np.int64))
+    suits = cards & 3
+    flush = (suits == suits[:, :1]).all(axis=1)
+    distinct = (ranks[:, :-1] != ranks[:, 1:]).all(axis=1)
+    wheel = distinct & (ranks[:, 0] == 12) & (ranks[:, 1] == 2) & (ranks[:, 3] == 0)
+    straight = (distinct & (ranks[:, 0] - ranks[:, 3] == 3)) | wheel
+    top = np.where(wheel, 2, ranks[:, 0])
+    grouped, big = _grouped(ranks)
+    pairs = (grouped[:, :-1] == grouped[:, 1:]).sum(axis=1)
+    cat = np.zeros(len(cards), dtype=np.int64)
+    cat[big == 2] = 1
+    cat[(big == 2) & (pairs == 2)] = 2
+    cat[straight] = 3
+    cat[flush] = 4
+    cat[big == 3] = 5
+    cat[straight & flush] = 6
+    cat[big == 4] = 7
+    tie = np.where(straight, top * 13 ** 4, _digits(grouped))
+    return cat * BASE + tie, cat
+
+
 def dense(strength: np.ndarray) -> np.ndarray:
     """Strengths renumbered 0, 1, ... in the same order (ties kept equal)."""
     return np.unique(strength, return_inverse=True)[1].astype(np.int64)

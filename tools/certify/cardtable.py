@@ -35,6 +35,7 @@ FORMATS: dict[str, str] = {  # format -> the family's certifier module (tools.ce
     "jeton-let-it-ride/1": "let_it_ride",
     "jeton-red-dog/1": "red_dog",
     "jeton-war/1": "war",
+    "jeton-crazy-four/1": "crazy_four",
 }
 
 
