@@ -13,7 +13,7 @@ from games.certificate import check
 from games.limits import ModelError
 from games.model import read
 
-SHIPPED = ("three-card-96", "let-it-ride-96", "caribbean-94", "war-97", "red-dog-97", "crazy-four-92")
+SHIPPED = ("three-card-96", "let-it-ride-98", "caribbean-94", "war-97", "red-dog-97", "crazy-four-92", "boston-93")
 RANKS = "23456789TJQKA"
 
 
@@ -153,7 +153,7 @@ def test_every_refusal_names_its_key():
     _refused("war-97", lambda m: m.__setitem__("bets", [2, 3]), "bet 3: every bet is an even number")
     _refused("war-97", lambda m: m.__setitem__("decks", 7), "decks 7: this game is played with 6 or 8")
     _refused("red-dog-97", lambda m: m["wagers"]["raise"].__setitem__("pays", 1), "wagers.raise has no pays")
-    _refused("let-it-ride-96", lambda m: m["wagers"]["ride"].__setitem__("min_pair", "10"), "wagers.ride.min_pair")
+    _refused("let-it-ride-98", lambda m: m["wagers"]["ride"].__setitem__("min_pair", "10"), "wagers.ride.min_pair")
     for f in FORMATS:  # every format has an engine, and its record's size is the one stated
         assert engine(f).FORMAT == f and RECORD[f][0] == engine(f).CARDS
     with raises(ValueError):
@@ -168,7 +168,7 @@ def test_stakes_are_checked_before_anything_is_dealt():
         with raises(ValueError):
             g.deal(gen, bad)
         assert gen.asked == []  # nothing drawn for a refused stake
-    lir = _good("let-it-ride-96")(_model("let-it-ride-96"))
+    lir = _good("let-it-ride-98")(_model("let-it-ride-98"))
     assert lir.check_stake({"ride": 1}) == 3  # three equal wagers (s. 67.4)
     cs = _good("caribbean-94")(_model("caribbean-94"))
     with raises(ValueError):
@@ -213,9 +213,10 @@ def _lcg_rounds(name, stakes, rounds):
 
 def test_every_shipped_game_replays_from_its_record():
     stakes = {"three-card-96": [{"ante": 1}, {"ante": 2, "pair_plus": 1}, {"pair_plus": 3}],
-              "let-it-ride-96": [{"ride": 1}], "caribbean-94": [{"ante": 3}, {"ante": 1}],
+              "let-it-ride-98": [{"ride": 1}], "caribbean-94": [{"ante": 3}, {"ante": 1}],
               "war-97": [{"wager": 2}], "red-dog-97": [{"wager": 5}, {"wager": 1}],
-              "crazy-four-92": [{"ante": 1}, {"ante": 1, "queens_up": 1}]}
+              "crazy-four-92": [{"ante": 1}, {"ante": 1, "queens_up": 1}],
+              "boston-93": [{"ante": 1}, {"ante": 1, "bonus": 1}]}
     for name in SHIPPED:
         n = 0
         ok, why, certified = check("games/models/%s.json" % name, "games/certs/%s.json" % name)

@@ -7,7 +7,7 @@ from games.let_it_ride import PULL, RIDE, ride3, ride4, LetItRideGame
 from games.model import read
 
 RANKS = "23456789TJQKA"
-G = load("games/models/let-it-ride-96.json")
+G = load("games/models/let-it-ride-98.json")
 
 
 def h(text):
@@ -54,7 +54,7 @@ def test_built_in_rules_on_four_cards():
 
 
 def test_the_supplemental_wager_of_a_model_offering_it():
-    m = read("games/models/let-it-ride-96.json")
+    m = read("games/models/let-it-ride-98.json")
     m["wagers"]["bonus"] = {"name": {"fr": "Mise supplémentaire", "en": "Bonus"}, "section": "s. 67.9",
                             "pays": {"royal_flush": 20000, "straight_flush": 2000, "four_of_a_kind": 200,
                                      "full_house": 100, "flush": 50, "straight": 25}}
@@ -66,5 +66,5 @@ def test_the_supplemental_wager_of_a_model_offering_it():
 
 
 def test_boot_check():
-    ok, why, g = check("games/models/let-it-ride-96.json", "games/certs/let-it-ride-96.json")
+    ok, why, g = check("games/models/let-it-ride-98.json", "games/certs/let-it-ride-98.json")
     assert ok and g.max_award == [3003] and g.max_risk == [3], why

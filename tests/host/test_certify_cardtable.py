@@ -15,7 +15,7 @@ from pathlib import Path
 from games.model_json import read
 
 ROOT = Path(__file__).resolve().parents[2]
-FAST = ["three-card-96", "let-it-ride-96", "war-97", "red-dog-97"]  # Caribbean Stud: its own module
+FAST = ["three-card-96", "let-it-ride-98", "war-97", "red-dog-97"]  # Caribbean Stud: its own module
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
@@ -53,7 +53,7 @@ def test_tampered_model_and_certificate_named(tmp_path: Path) -> None:
 
 def test_every_wager_under_the_floor_refused_by_name(tmp_path: Path) -> None:
     # the by-law's own side wagers: Let It Ride's $1 bonus (s. 67.9) and War's tie (s. 67.40)
-    lir = read("games/models/let-it-ride-96.json")
+    lir = read("games/models/let-it-ride-98.json")
     lir["wagers"]["bonus"] = {"name": {"fr": "Mise supplémentaire", "en": "Bonus"}, "section": "s. 67.9",
                               "pays": {"royal_flush": 20000, "straight_flush": 2000, "four_of_a_kind": 200,
                                        "full_house": 100, "flush": 50, "straight": 25}}
@@ -87,7 +87,7 @@ def test_vlt_counts_the_whole_round(tmp_path: Path) -> None:
     assert "REFUSED: bet 4: one round puts at risk 12 credits: vlt maximum bet: $3.00 above $2.50" in r.stderr, r.stderr
     assert _cli(_write(tmp_path, "tcp.json", m)).returncode == 0  # the casino has no such limit
     # $1,000 a round: Let It Ride's royal flush on three wagers of 2 credits pays 6,006 credits
-    m = read("games/models/let-it-ride-96.json")
+    m = read("games/models/let-it-ride-98.json")
     m["bets"] = [1, 2]
     r = _cli(_write(tmp_path, "lir.json", m), "--jurisdiction", "vlt")
     assert r.returncode == 1 and "vlt maximum prize: $1501.50 above $1000.00 (bet 2: one game" in r.stderr, r.stderr

@@ -35,13 +35,14 @@ def rep() -> cardtable.Report:
 def test_published_figures_with_the_games_own_table() -> None:
     an = crazy_four.analyse(load(MODEL), [200, 30, 15, 2, Fraction(3, 2), 1])
     lw = crazy_four.ante_law(an, an["optimal"])
-    assert round(float(1 - lw.rtp) * 100, 2) == 3.42
+    assert round(float(lw.house_edge_per_unit) * 100, 2) == 3.42  # per credit of ante
+    assert lw.rtp == 1 - lw.house_edge_per_unit / 2  # per credit placed: the ante and the Super Bonus
     assert round(float(1 - lw.rtp_wagered) * 100, 2) == 1.09
 
 
 def test_the_by_laws_table_gives_the_player_the_edge(rep) -> None:
     ante = rep.wagers["ante"]
-    assert round(float(ante.optimal.rtp) * 100, 2) == 103.20
+    assert round(float(1 - ante.optimal.house_edge_per_unit) * 100, 2) == 103.20
     assert ante.builtin.rtp < ante.optimal.rtp  # K-Q-8-4 differs on a few hands
     assert rep.strategy["built-in strategy differs from the optimal on"] == "1440 of 2,598,960 hands"
     assert round(float(rep.wagers["queens_up"].optimal.rtp) * 100, 4) == 92.4256

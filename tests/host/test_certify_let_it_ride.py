@@ -24,7 +24,7 @@ from games.let_it_ride import pay_index, LetItRideGame
 from games.model_json import read
 from tools.certify import cardtable, cards
 
-MODEL = "games/models/let-it-ride-96.json"
+MODEL = "games/models/let-it-ride-98.json"
 
 
 @pytest.fixture(scope="module")
@@ -34,12 +34,13 @@ def rep() -> cardtable.Report:
 
 def test_house_edge_as_published(rep) -> None:
     ride = rep.wagers["ride"]
-    assert round(float(1 - ride.optimal.rtp) * 100, 3) == 3.506
+    assert round(float(ride.optimal.house_edge_per_unit) * 100, 3) == 3.506  # per one of the three wagers
+    assert ride.optimal.rtp == 1 - ride.optimal.house_edge_per_unit / 3  # per credit placed: the three
     assert ride.builtin.counts == ride.optimal.counts
     assert ride.optimal.total == 22100 * 49 * 48
     m = copy.deepcopy(read(MODEL))
     m["wagers"]["ride"]["pays"]["royal_flush"] = 500
-    assert round(float(1 - cardtable.certify(m).wagers["ride"].optimal.rtp) * 100, 3) == 3.737
+    assert round(float(cardtable.certify(m).wagers["ride"].optimal.house_edge_per_unit) * 100, 3) == 3.737
 
 
 def test_expectations_by_direct_enumeration(rep) -> None:
@@ -76,6 +77,6 @@ def test_optimal_rules_and_the_devices_rules(rep) -> None:
 
 
 def test_certificate_is_the_shipped_one(rep) -> None:
-    with open("games/certs/let-it-ride-96.json", encoding="utf-8") as fh:
+    with open("games/certs/let-it-ride-98.json", encoding="utf-8") as fh:
         assert cardtable.cert_mismatches(rep, json.load(fh)) == []
     assert rep.round_award == 3003 and rep.round_risk == 3

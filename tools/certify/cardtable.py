@@ -5,8 +5,10 @@ each wager a stake can name: how many of the equally likely rounds end with each
 credits paid back) per credit staked, under the optimal strategy and under the built-in one (the
 device's auto()). From a law come the figures, all exact fractions:
 
-- rtp: what a wager pays back per credit staked (1 - the house edge, as the published tables give
-  it); rtp_wagered: per credit wagered in the end, plays, raises and wars included, pull-backs not
+- rtp: 1 + the mean net result per credit placed before the deal (1 - the house edge; Let It
+  Ride's three wagers, Crazy Four's ante and Super Bonus, Boston's ante and first bet are placed
+  together, and the published tables give the edge per one of them: house_edge_per_unit);
+  rtp_wagered: per credit wagered in the end, plays, raises and wars included, pull-backs not
   (1 - the element of risk: what the cabinet's meters measure);
 - hit frequency (the round pays back more than was wagered), push frequency, the variance of the
   net result per credit staked;
@@ -36,6 +38,7 @@ FORMATS: dict[str, str] = {  # format -> the family's certifier module (tools.ce
     "jeton-red-dog/1": "red_dog",
     "jeton-war/1": "war",
     "jeton-crazy-four/1": "crazy_four",
+    "jeton-boston/1": "boston",
 }
 
 
@@ -46,17 +49,26 @@ def is_cardtable(raw: object) -> bool:
 @dataclass
 class Law:
     """counts[(wagered, returned)]: the number of equally likely rounds (out of total) in which one
-    credit staked on the wager ends with that much wagered and paid back."""
+    credit of the stake's wager (the stake's {wager: credits}) ends with that much wagered and paid
+    back; units: the credits that one credit of it places before the deal (Let It Ride's three
+    wagers: 3; Crazy Four's ante and Super Bonus: 2; Boston's ante and first bet: 3)."""
     counts: dict[tuple[Fraction, Fraction], int]
     total: int
+    units: int = 1
 
     def _sum(self, f) -> Fraction:
         return sum((Fraction(c) * f(w, r) for (w, r), c in self.counts.items()), Fraction(0))
 
     @property
     def rtp(self) -> Fraction:
-        """1 + the mean net result per credit staked: 1 - the house edge."""
-        return 1 + self._sum(lambda w, r: r - w) / self.total
+        """1 + the mean net result per credit placed before the deal: 1 - the house edge."""
+        return 1 + self._sum(lambda w, r: r - w) / self.total / self.units
+
+    @property
+    def house_edge_per_unit(self) -> Fraction:
+        """The mean loss per credit of the stake's wager: the published tables' house edge (Let It
+        Ride's per one of its three wagers, Crazy Four's per credit of ante)."""
+        return -self._sum(lambda w, r: r - w) / self.total
 
     @property
     def returned(self) -> Fraction:
@@ -80,8 +92,9 @@ class Law:
 
     @property
     def variance(self) -> Fraction:
+        """Of the net result per credit placed before the deal."""
         mean = self._sum(lambda w, r: r - w) / self.total
-        return self._sum(lambda w, r: (r - w) ** 2) / self.total - mean * mean
+        return (self._sum(lambda w, r: (r - w) ** 2) / self.total - mean * mean) / (self.units * self.units)
 
     @property
     def max_award(self) -> Fraction:
@@ -92,7 +105,7 @@ class Law:
         return max(w for (w, r), c in self.counts.items() if c)
 
 
-def law(pairs) -> Law:
+def law(pairs, units: int = 1) -> Law:
     """A Law from (wagered, returned, count) triples, equal keys added together."""
     counts: dict[tuple[Fraction, Fraction], int] = {}
     total = 0
@@ -102,7 +115,7 @@ def law(pairs) -> Law:
             k = (Fraction(w), Fraction(r))
             counts[k] = counts.get(k, 0) + c
             total += c
-    return Law(counts, total)
+    return Law(counts, total, units)
 
 
 @dataclass
@@ -254,6 +267,7 @@ def to_json(rep: Report) -> dict:
         return {"rtp": frac_str(lw.rtp), "rtp_float": float(lw.rtp),
                 "rtp_wagered": frac_str(lw.rtp_wagered), "rtp_wagered_float": float(lw.rtp_wagered),
                 "house_edge_float": 1 - float(lw.rtp), "element_of_risk_float": 1 - float(lw.rtp_wagered),
+                "units": lw.units, "house_edge_per_unit": frac_str(lw.house_edge_per_unit),
                 "average_wagered": frac_str(lw.wagered), "hit_frequency": frac_str(lw.hit),
                 "hit_frequency_float": float(lw.hit), "push_frequency": frac_str(lw.push),
                 "variance": frac_str(lw.variance), "std_dev": math.sqrt(lw.variance),
@@ -278,8 +292,10 @@ def summary(rep: Report) -> str:
         for how, lw in (("optimal", w.optimal), ("built-in", w.builtin)):
             if how == "built-in" and not w.decisions:
                 continue
-            lines.append("  %-10s %-8s return %s (house edge %.4f %%), per credit wagered %s, hit 1 in %.3f, σ %.3f"
+            lines.append("  %-10s %-8s return %s (house edge %.4f %%%s), per credit wagered %s, hit 1 in %.3f, σ %.3f"
                          % (wid, how if w.decisions else "", pct(lw.rtp), (1 - float(lw.rtp)) * 100,
+                            "" if lw.units == 1 else ", %.4f %% per unit of %d" % (float(lw.house_edge_per_unit) * 100,
+                                                                                   lw.units),
                             pct(lw.rtp_wagered), 1 / float(lw.hit) if lw.hit else float("inf"),
                             math.sqrt(lw.variance)))
     for k, v in rep.strategy.items():

@@ -124,7 +124,7 @@ def ante_law(an: dict, choice: np.ndarray):
                 n = int((counts[which, o] * sizes[which]).sum())
                 sb_back = (1 + odds) if odds else (0 if o == 3 else 1)
                 trip.append((2 + k, an["backs"][k][o] + sb_back, n))
-    return law(trip)
+    return law(trip, units=2)
 
 
 def certify(raw: dict) -> Report:
@@ -157,6 +157,6 @@ def certify(raw: dict) -> Report:
                                         words, "every stronger hand" if ((opt >= 1) == (ps >= ps[weakest])).all()
                                         else "some hands of the same best four folding, by the fifth card"),
             "built-in strategy differs from the optimal on": "%d of 2,598,960 hands" % differ,
-            "built-in strategy costs": "%s of the ante" % (w["ante"].optimal.rtp - w["ante"].builtin.rtp)}
+            "built-in strategy costs": "%s per credit placed" % (w["ante"].optimal.rtp - w["ante"].builtin.rtp)}
     return Report(raw, game.FORMAT, game.id, list(game.bets), w, Fraction(max(per_class)), Fraction(risk), info,
                   analysis=an)

@@ -74,7 +74,7 @@ def ride_law(an: dict, r3: np.ndarray, r4: np.ndarray):
         u, n = np.unique(key, return_counts=True)
         for kk, nn in zip(u.tolist(), n.tolist()):
             tally[(kk // 1_000_000, kk % 1_000_000)] = tally.get((kk // 1_000_000, kk % 1_000_000), 0) + nn
-    return law((w, r, n) for (w, r), n in tally.items())
+    return law(((w, r, n) for (w, r), n in tally.items()), units=3)
 
 
 def certify(raw: dict) -> Report:
@@ -100,5 +100,5 @@ def certify(raw: dict) -> Report:
                                 "nothing are taken back)" % (int(an["ride3"].sum()), int(an["ride4"].sum()),
                                                              int((an["ev3"] == 0).sum()), int((an["ev4"] == 0).sum())),
             "built-in strategy differs from the optimal on": "%d three-card and %d four-card hands" % (d3, d4),
-            "built-in strategy costs": "%s of a wager" % (ride.optimal.rtp - ride.builtin.rtp)}
+            "built-in strategy costs": "%s per credit placed" % (ride.optimal.rtp - ride.builtin.rtp)}
     return Report(raw, game.FORMAT, game.id, list(game.bets), w, Fraction(top), Fraction(risk), info, analysis=an)

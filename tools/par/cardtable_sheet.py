@@ -51,7 +51,8 @@ def blocks(rep: Report, raw: dict, epoch: int | None = None) -> list[tuple]:
     B += filing_blocks(rep.bets, epoch)
     B.append(("p", "%s; %d deck%s of 52 cards, a fresh shuffle for every round. Every round is counted exactly "
               "(full enumeration, tools/certify). Each wager is certified on its own at every bet level (%s credits), "
-              "per credit staked (1 − the house edge, as published tables give it) and per credit wagered in the "
+              "per credit placed before the deal (1 − the house edge; where one credit of the stake places "
+              "several, the published edge per unit is beside it) and per credit wagered in the "
               "end, plays, raises and wars included and wagers taken back not (1 − the element of risk, what the "
               "meters measure); the floor of by-law s. 93, %s = %s, holds for both, under the optimal and the "
               "built-in strategy. Certified by `tools.certify`; %s." % (
@@ -67,12 +68,13 @@ def blocks(rep: Report, raw: dict, epoch: int | None = None) -> list[tuple]:
             sd = math.sqrt(lw.variance)
             rows.append([wid, how if w.decisions else "(no decision)",
                          exact(frac_str(lw.rtp), ex, "%s, %s: the return" % (wid, how)), pct(float(lw.rtp)),
-                         pct(1 - float(lw.rtp), 4), exact(frac_str(lw.rtp_wagered), ex, "%s, %s: per credit wagered"
-                                                          % (wid, how)),
+                         pct(1 - float(lw.rtp), 4) + ("" if lw.units == 1 else " (%s per unit of %d)" % (
+                             pct(float(lw.house_edge_per_unit), 4), lw.units)),
+                         exact(frac_str(lw.rtp_wagered), ex, "%s, %s: per credit wagered" % (wid, how)),
                          pct(1 - float(lw.rtp_wagered), 4), "%.4f" % float(lw.wagered),
                          "%s (%s)" % (one_in(1 / float(lw.hit)), pct(float(lw.hit), 3)) if lw.hit else "never",
                          pct(float(lw.push), 3), "%.3f" % sd, "%.2f" % (Z90 * sd)])
-    B.append(("table", "Return by wager (per credit staked; the same at every bet level)",
+    B.append(("table", "Return by wager (per credit placed before the deal; the same at every bet level)",
               ["wager", "strategy", "return (exact)", "return", "house edge", "per credit wagered (exact)",
                "element of risk", "mean wagered", "hit frequency", "push", "σ", "volatility index (90 %)"], rows))
     rows = []
