@@ -129,3 +129,4 @@ class CardTableModel:
             self.extra[wid] = ex
             self.wagers.append(wid)
         self.stakes = sorted(s[0] for s in schema if s[1] in (STAKE, OPTIONAL) and s[0] in self.pays)
+        self.progressive = None  # no progressive meter on a card-table model (the cabinet's, later)

@@ -41,6 +41,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from firmware import config, states
 from firmware.cabinet import HARD_METERS
+from games.cardtable_games import FORMATS as CARD_TABLES
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.fuzz_rig import Rig, parallel
 from sim.replay import load_game as load
@@ -49,7 +50,8 @@ from tools.console import ConsoleClosed
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = {json.loads(p.read_text())["id"]: p for p in sorted((ROOT / "games" / "models").glob("*.json"))}
 # the firmware offers a game by id (games/models/<id>.json): a model filed under another name cannot be
-OFFERED = tuple(sorted(g for g, p in MODELS.items() if p.stem == g))
+OFFERED = tuple(sorted(g for g, p in MODELS.items() if p.stem == g
+                       and json.loads(p.read_text())["format"] not in CARD_TABLES))  # not played yet (issue 26)
 GAME_IDS = OFFERED
 CERTS = ROOT / "games" / "certs"
 # every shipped game alone, and multi-game sets (the first that passes its boot check is played)

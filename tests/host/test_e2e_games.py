@@ -9,11 +9,15 @@ from pathlib import Path
 
 import pytest
 
+from games.cardtable_games import FORMATS as CARD_TABLES
 from sim.harness import EmulatedCabinet
 from sim.replay import load_game
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = sorted(p.stem for p in (ROOT / "games" / "models").glob("*.json"))
+# the card-poker table games (issue 26) are certified but not yet played by this firmware: offered
+# alone they are a named "game" tilt (tests/host/test_e2e_cardtable.py)
+GAMES = sorted(p.stem for p in (ROOT / "games" / "models").glob("*.json")
+               if json.loads(p.read_text(encoding="utf-8"))["format"] not in CARD_TABLES)
 TOKEN_CREDITS = 4  # a $1 token at 25-cent credits (firmware/config.py)
 
 
