@@ -32,8 +32,8 @@ def rep() -> cardtable.Report:
     return cardtable.certify(read(MODEL))
 
 
-def test_published_figures_with_the_games_own_table() -> None:
-    an = crazy_four.analyse(load(MODEL), [200, 30, 15, 2, Fraction(3, 2), 1])
+def test_published_figures_with_the_games_own_table(rep) -> None:
+    an = crazy_four.analyse(load(MODEL), [200, 30, 15, 2, Fraction(3, 2), 1], rep.analysis["base"])
     lw = crazy_four.ante_law(an, an["optimal"])
     assert round(float(lw.house_edge_per_unit) * 100, 2) == 3.42  # per credit of ante
     assert lw.rtp == 1 - lw.house_edge_per_unit / 2  # per credit placed: the ante and the Super Bonus

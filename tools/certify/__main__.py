@@ -13,6 +13,8 @@ series and the progressive at its ceiling; tools/certify/maxpay.py) <= $1,000, a
 ceiling, credit value <= $0.25 (--denom CENTS, default firmware/config.py DENOM_CENTS), return >= 83 %;
 a broken rule is a refusal that names it (exit 1). A progressive whose rate cannot fit under its
 ceiling (the roll-over would grow without end) is refused under every profile.
+The card-poker table games (issue 26, tools/certify/cardtable.py) are certified per wager: every
+wager under the floor is refused by its name; under vlt the bet limit holds the whole round's risk.
 """
 from __future__ import annotations
 

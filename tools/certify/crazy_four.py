@@ -61,8 +61,11 @@ def pays(table: list, names: tuple[str, ...], cat: np.ndarray, top: np.ndarray, 
     return out
 
 
-def analyse(game: dev.CrazyFourGame, super_pays: list | None = None) -> dict:
-    m = game.m
+def deals(base: dict | None = None) -> dict:
+    """What the pays do not change: per suit class of the player's hand, its representative, size,
+    strength and best four, and the dealer's hands by outcome (from `base` when given)."""
+    if base is not None:
+        return base
     hands = cards.subsets(52, 5).astype(np.int64)
     s, cat, ranks = best4(hands)
     q = int(s[(cat == 0) & (ranks[:, 0] == 11)].min())  # K-4-3-2, the least hand that opens
@@ -76,16 +79,27 @@ def analyse(game: dev.CrazyFourGame, super_pays: list | None = None) -> dict:
     win = np.where(opens, lo - nq, 0)
     tie = np.where(opens, le - lo, 0)
     lose = N_DEALER - nq - win - tie
-    pcat, pranks = cat[reps], ranks[reps]
+    return {"reps": reps, "sizes": sizes, "players": players, "strength": ps, "category": cat[reps],
+            "ranks": ranks[reps], "counts": np.stack([nq, win, tie, lose], axis=1), "qualify": q, "aces": aces}
+
+
+def analyse(game: dev.CrazyFourGame, super_pays: list | None = None, base: dict | None = None) -> dict:
+    """The figures of every decision, per suit class; super_pays: another Super Bonus table (a
+    published 3 to 2 as a Fraction); base: the pay-independent part of an earlier analysis."""
+    m = game.m
+    d = deals(base)
+    reps, sizes, players, ps, aces = d["reps"], d["sizes"], d["players"], d["strength"], d["aces"]
+    nq, win, tie, lose = (d["counts"][:, i] for i in range(4))
+    q = d["qualify"]
+    pcat, pranks = d["category"], d["ranks"]
     pair_rank = np.full(len(reps), -1, dtype=np.int64)  # a pair's rank: the rank that comes twice
     for i in range(3):
         pair_rank = np.where((pcat == 1) & (pranks[:, i] == pranks[:, i + 1]), pranks[:, i], pair_rank)
     table = super_pays if super_pays is not None else m.pays["super_bonus"]
     sb = pays(table, dev.SUPER, pcat, pranks[:, 0], pair_rank, SUPER_CAT)
     a, p = m.pays["ante"], m.pays["play"]
-    out = {"reps": reps, "sizes": sizes, "players": players, "strength": ps, "category": pcat,
-           "counts": np.stack([nq, win, tie, lose], axis=1), "super": sb, "qualify": q, "aces": aces,
-           "pair_rank": pair_rank, "top": pranks[:, 0]}
+    out = dict(d)
+    out.update({"super": sb, "pair_rank": pair_rank, "top": pranks[:, 0], "base": d})
     # per class, what each decision pays back in all over the dealer's hands, per credit of ante:
     # (wagered, returned) pairs by outcome for k = 0 (fold), 1, 3
     backs = {}
