@@ -13,7 +13,7 @@ export PYTHONPATH  := $(CURDIR)
 # Debian packages a target needs are installed with apt-get when missing: as root, or through sudo
 SUDO   := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: venv run console demo test bench clean distclean
+.PHONY: venv run console demo test lint bench clean distclean
 
 # Each room adds its own targets in mk/<room>.mk (rngtest, par, powercut, ...).
 -include mk/*.mk
@@ -52,11 +52,15 @@ bench: $(STAMP) unix32-tools
 
 ## test: pytest under CPython plus every device test under the MicroPython unix port (and the
 ## firmware image, which the emulated cabinet runs, the Cortex-M3 image for the rng/games tests, and Chromium for the PAR sheet render test: built or installed first)
-## TEST_JOBS=1 runs them in one process (default: one worker per core, each test file kept on one
-## worker so that a module's booted cabinet is shared by its tests)
+## The linter runs first (make lint). TEST_JOBS=1 runs them in one process (default: one worker per
+## core, each test file kept on one worker so that a module's booted cabinet is shared by its tests)
 TEST_JOBS ?= auto
-test: $(STAMP) saspy firmware firmware-arm browser-tools
+test: $(STAMP) lint saspy firmware firmware-arm browser-tools
 	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile
+
+## lint: ruff over the whole tree (pyproject.toml [tool.ruff]; `.venv/bin/ruff check --fix .` mends what it can)
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
 
 clean:
 	rm -rf var .pytest_cache

@@ -15,9 +15,9 @@
 # note held at that moment, so nothing after a reset proves it.
 # Bill ids (header 157) are 7 ASCII characters "CCVVVVI": country, value in the country's scaling
 # units, issue letter ("CA0020A"); header 156 gives the country's scaling factor and decimal places.
-from board.compat import const
 from board import bill_codes
 from board.coin_cctalk import EVENTS, CoinAcceptor, new_events
+from board.compat import const
 
 ADDR = const(40)  # the bill validator's usual ccTalk address
 H_READ_BILL_EVENTS = const(159)

@@ -5,9 +5,9 @@
 # Replies: header 0 = ACK (with data), 5 = NAK (refused: never retried), 6 = BUSY (retried
 # after a pause). Transient faults (timeout, bad checksum, echo) are retried `retries` times,
 # except where the caller says a repeat would be unsafe (retries=0, e.g. dispense).
-from board.compat import const, ticks_ms, ticks_diff, ticks_add
 from board import cctalk_frame
-from board.cctalk_frame import Scanner, MAX_FRAME
+from board.cctalk_frame import MAX_FRAME, Scanner
+from board.compat import const, ticks_add, ticks_diff, ticks_ms
 
 HOST_ADDR = const(1)
 HDR_ACK = const(0)

@@ -4,8 +4,8 @@
 # splitter such as @serialport/parser-cctalk does. The Scanner adds what a master needs on a
 # noisy single-wire bus: it checks each candidate and, on a bad one, slides one byte and tries
 # again (resynchronisation), so garbage before a good reply costs time, never the reply.
-from board.compat import const
 from board.cctalk_crc import frame_crc
+from board.compat import const
 
 MAX_FRAME = const(260)  # dest + len + src + header + 255 data + checksum
 OVERHEAD = const(5)

@@ -20,9 +20,9 @@
 #   ("status", 0, code)            null event, data block request
 #   ("counter", was, now)          counter out of sequence (backwards, or beyond the buffer): tilt
 #   ("reset", last, 0)             the device was reset or powered up (counter back to 0)
-from board.compat import const
 from board import cctalk_codes
 from board.cctalk import CcTalkError
+from board.compat import const
 
 ADDR = const(2)
 H_RESET = const(1)

@@ -10,7 +10,7 @@
 # Events appended by poll(out), 3-tuples: ("coin", position or pulse count, 0),
 # ("fault", line + 1, width_ms) for a bad pulse or a stuck line (width so far).
 from board import hal
-from board.compat import const, ticks_ms, ticks_diff
+from board.compat import const, ticks_diff, ticks_ms
 
 RING = const(32)  # edges; 4 lines x 4 coins between two polls is far beyond a real acceptor
 

@@ -14,7 +14,7 @@
 # Events (3-tuples): ("door", name, 1 open | 0 closed), ("key", name, 1 on | 0 off),
 # ("door_while_off", name, 0).
 from board import hal
-from board.compat import ticks_ms, ticks_diff
+from board.compat import ticks_diff, ticks_ms
 
 
 class Switch:

@@ -31,11 +31,11 @@ import select
 import socket
 
 from board import hal
-from board.compat import const, ticks_diff, ticks_ms, PinBase
+from board.compat import PinBase, const, ticks_diff, ticks_ms
 from board.counter_file import CounterFile
-from board.secret_file import SecretFile
-from board.touch import TouchQueue, WORDS
 from board.nvram_file import prepare
+from board.secret_file import SecretFile
+from board.touch import WORDS, TouchQueue
 
 NAME = "emulated"
 ENTROPY = "emulated"
@@ -472,7 +472,7 @@ class EntropyWire:
             # RESEED_MS, 5 minutes); the host wants the fault now, so the board reseeds at once.
             try:
                 self._gen.reseed()
-            except Exception:  # noqa: the generator latches it; its next idle() or draw raises it: rng tilt
+            except Exception:  # noqa: BLE001  the generator latches it; its next idle() or draw raises it: rng tilt
                 pass
 
 
@@ -549,8 +549,6 @@ class Board(hal.WiredBoard):
                  printer_port=None, sas_fd=None):
         """profile: a real board's pin map (board/pyboard.py ...) to boot as: only the wires it has
         (no EM coils where it wires none, its FRAM's size, no door latch), the display kept."""
-        import errno
-
         from board import state_lock
 
         try:

@@ -9,7 +9,8 @@ PINS = {
     "key_audit": 13, "key_reset": 15,
     "lamp_play": 18, "lamp_cashout": 19, "lamp_tower": 21, "lamp_bet": 22,
 }
-# Critical memory: a 128 KB I2C FRAM (e.g. MB85RC1MT: the ledger and the security log) on I2C0, GPIO23 SDA / GPIO2 SCL, address 0x50.
+# Critical memory: a 128 KB I2C FRAM (e.g. MB85RC1MT: the ledger and the security log) on I2C0,
+# GPIO23 SDA / GPIO2 SCL, address 0x50.
 FRAM = {"i2c": 0, "scl": 2, "sda": 23, "addr": 0x50, "size": 131072, "freq": 400000}
 # The firmware as stored (board.image()): the app partition it runs from, whole
 # (esp32.Partition.RUNNING, read with readblocks).

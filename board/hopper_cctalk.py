@@ -27,9 +27,9 @@
 #   ("uncertain", n, paid_known) final: the outcome cannot be proven: hand-pay lockup
 #   ("extra", coins, 0)          coins came out that nobody asked for (runaway): tilt
 #   (kind, flag bit, 0)          kind from board/hopper_codes.py for each newly set 163 flag
-from board.compat import const
-from board.cctalk import CcTalkError
 from board import hopper_codes
+from board.cctalk import CcTalkError
+from board.compat import const
 
 ADDR = const(3)
 H_RESET = const(1)

@@ -20,7 +20,7 @@
 #     a power-cut campaign found it about once in 100-300 cuts). Boards with a power-fail
 #     interrupt and hold-up close the window by finishing the pulse and the save.
 # The firmware must never lower a target: a meter only goes forward.
-from board.compat import const, ticks_ms, ticks_diff
+from board.compat import const, ticks_diff, ticks_ms
 
 MODULO = const(10000000)  # 7-digit counters
 

@@ -9,7 +9,8 @@ PINS = {
     "key_audit": "X8", "key_reset": "X11",
     "lamp_play": "Y1", "lamp_cashout": "Y2", "lamp_tower": "Y3", "lamp_bet": "Y4",
 }
-# Critical memory: a 128 KB I2C FRAM (e.g. MB85RC1MT: the ledger and the security log) on I2C bus 2 (Y9 SCL / Y10 SDA), address 0x50.
+# Critical memory: a 128 KB I2C FRAM (e.g. MB85RC1MT: the ledger and the security log) on I2C bus 2
+# (Y9 SCL / Y10 SDA), address 0x50.
 FRAM = {"i2c": 2, "scl": None, "sda": None, "addr": 0x50, "size": 131072, "freq": 400000}
 # The firmware as stored (board.image()): sector 0 (the vector table, 16 KB at 0x08000000) and
 # sectors 5-11 (896 KB at 0x08020000); sectors 1-4 between them are the file system

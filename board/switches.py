@@ -1,7 +1,7 @@
 # Buttons: a press is latched by the pin's edge IRQ, so it is never lost between two scans of the
 # main loop; edges closer than the debounce time to the last accepted one are contact bounce.
 from board import hal
-from board.compat import ticks_ms, ticks_diff
+from board.compat import ticks_diff, ticks_ms
 
 
 class Button:

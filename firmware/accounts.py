@@ -14,8 +14,8 @@ import binascii
 import json
 
 from board.compat import const, ticks_add, ticks_diff
-from rng.hmac_sha256 import equal
-from rng.pbkdf2 import pbkdf2_sha256
+from rng.crypto.hmac_sha256 import equal
+from rng.crypto.pbkdf2 import pbkdf2_sha256
 
 ROLES = ("attendant", "technician", "auditor", "administrator")
 ADMIN = const(3)  # ROLES index

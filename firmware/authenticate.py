@@ -7,9 +7,10 @@
 # (anti-rollback, kept in critical memory).
 import binascii
 import hashlib
+import os
 
-from firmware import signature
 from firmware.program import feed
+from rng.crypto import rsa
 
 SUMS = "SHA256SUMS"
 SIG = "SHA256SUMS.sig"
@@ -83,7 +84,7 @@ def read_manifest(open_file, key, wanted, prefix=None):
             sig = f.read()
     except OSError:
         raise SoftwareError("%s: missing (an unsigned release)" % SIG)
-    if not signature.verify(key[0], key[1], h.digest(), sig):
+    if not rsa.verify(key[0], key[1], h.digest(), sig):
         raise SoftwareError("%s: not a signature of %s by the release key" % (SIG, SUMS))
     if version is None or counter is None or counter > MAX_COUNTER:
         raise SoftwareError("%s: no release number" % SUMS)
@@ -147,8 +148,6 @@ def _check_code(found, code_dir):
 
 def _mpy_files(base, rel):
     """Every .mpy under base + rel, as paths relative to base, sorted (a deterministic first fault)."""
-    import os
-
     out = []
     for name in sorted(os.listdir(base + rel if base + rel else ".")):
         path = rel + name
@@ -160,8 +159,6 @@ def _mpy_files(base, rel):
 
 
 def _is_dir(path):
-    import os
-
     try:
         return os.stat(path)[0] & 0x4000 != 0  # S_IFDIR, on both runtimes
     except OSError:

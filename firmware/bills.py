@@ -19,8 +19,9 @@
 # escrow without touching the pending record. A second note in escrow while one is pending means the
 # first one's fate was never reported: it becomes a note of unknown fate. A note stacked without a
 # pending commit is never credited, nor is one whose escrow event is read together with its end
-# (escrow is on: only our route moves a note on, so that reading is not the validator's word). Validator faults are the acceptor tilt (money in), named "bill
-# validator: ...", cleared by the attendant's key like the coin acceptor's.
+# (escrow is on: only our route moves a note on, so that reading is not the validator's word).
+# Validator faults are the acceptor tilt (money in), named "bill validator: ...", cleared by the
+# attendant's key like the coin acceptor's.
 #
 # The cabinet calls service(now, cab) every loop; cab provides want_money(), set_tilt(kind, why),
 # disrupted(why) and show().

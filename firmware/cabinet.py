@@ -5,6 +5,7 @@
 # Its states, the events it takes and what each does are the table in firmware/states.py. It is
 # split by concept: money in (firmware/coins.py), play (firmware/play.py), money out
 # (firmware/payout.py); here: the state, boot, tilts, doors and keys, meters, display, the loop.
+import rng
 from board.cctalk import CcTalkError
 from board.doors import Doors
 from board.switches import Button
@@ -16,8 +17,6 @@ from firmware.payout import HopperOut
 from firmware.play import GamePlay, played
 from firmware.play_keno import KenoPlay, is_keno
 from firmware.play_poker import PokerPlay, is_poker
-
-import rng
 from rng import RngFailure
 
 

@@ -92,15 +92,19 @@ class Console(AccessCommands):
             "events": (self.cmd_events, "event log in local time, newest last ('events json')"),
             "recall": (self.cmd_recall, "last 10 games: time, symbols ('recall fr' in French, 'recall json' to export)"),
             "testgame": (self.cmd_testgame, "technician, audit key on: play a test game (meters untouched)"),
-            "tournament": (self.cmd_tournament, "status and rules; administrator, audit key: 'tournament start FEE CREDITS GAMES PCT DATE HOURS [NAME]' / 'tournament end'"),
-            "ramclear": (self.cmd_ramclear, "administrator, audit key on, nothing owed (or a RAM error): clears critical memory (not the security log)"),
-            "verify": (self.cmd_verify, "auditor: 'verify SEED' (hex): HMAC-SHA256 keyed by SEED over the firmware image as stored"),
+            "tournament": (self.cmd_tournament, "status and rules; administrator, audit key: "
+                           "'tournament start FEE CREDITS GAMES PCT DATE HOURS [NAME]' / 'tournament end'"),
+            "ramclear": (self.cmd_ramclear, "administrator, audit key on, nothing owed (or a RAM error): "
+                         "clears critical memory (not the security log)"),
+            "verify": (self.cmd_verify, "auditor: 'verify SEED' (hex): HMAC-SHA256 keyed by SEED over the firmware "
+                       "image as stored"),
             "coupons": (self.cmd_coupons, "coupon records kept until the system acknowledges them, and the printer "
                         "('coupons json', 'coupons N'; auditor: 'coupons ack N [M]')"),
             "validation": (self.cmd_validation, "validation id and coupon sequence ('validation json'); "
                            "administrator: 'validation set ID [SEQ]', as a system's SAS 4C"),
             "reprint": (self.cmd_reprint, "attendant: reprint the last coupon issued, marked DUPLICATE"),
-            "note": (self.cmd_note, "a note of unknown fate ('note json'); attendant, cash box counted: 'note stacked' / 'note returned'"),
+            "note": (self.cmd_note, "a note of unknown fate ('note json'); attendant, cash box counted: "
+                     "'note stacked' / 'note returned'"),
             "hand": (self.cmd_hand, "video poker: the hand; 'hand deal' / 'hand hold N' / 'hand auto' / 'hand draw'"),
         }
 

@@ -6,8 +6,8 @@
 import json
 
 from firmware import config, localtime
-from firmware.money import dollars
 from firmware.ledger import COUNTS, METERS
+from firmware.money import dollars
 
 # the states in the technician's words (firmware/states.py says what each means)
 _WORDS = (("handpay", "a cash-out waits for the attendant's hand pay"), ("jackpot", "a win waits for the attendant"),
@@ -155,7 +155,8 @@ def progressive(game, p, st, lang):
     amount = p.amount(st)
     ceiling = p.ceiling  # None: no ceiling (casino; refused under a prize limit)
     if lang == "fr":
-        line = "Progressif sur %s à la mise %d : %d crédits maintenant (%s); remis à %d, croît de %d/%d de chaque crédit misé à cette mise"
+        line = ("Progressif sur %s à la mise %d : %d crédits maintenant (%s); remis à %d, croît de %d/%d "
+                "de chaque crédit misé à cette mise")
         cap = ", plafond %d"
     else:
         line = "Progressive on %s at bet %d: %d credits now (%s); reset %d, grows %d/%d of each credit wagered at that bet"

@@ -23,7 +23,7 @@
 #   typing, not a secret: the secret is in the 9 permuted digits.
 # 18 digits is the length SAS gives a secure enhanced validation number on a ticket, and an even
 # count, which Interleaved 2 of 5 needs (it encodes digits in pairs).
-from rng.hmac_sha256 import Hmac, pads
+from rng.crypto.hmac_sha256 import Hmac, pads
 
 VID_MAX = 0xFFFFFF  # SAS 4C: 3 bytes
 SEQ_MAX = 999999999  # the permutation's domain, [0, 10^9)

@@ -22,7 +22,7 @@
 import struct
 
 from board.compat import const
-from rng.hmac_sha256 import Hmac, equal, pads
+from rng.crypto.hmac_sha256 import Hmac, equal, pads
 
 _BLOCK_HEAD = "<2sBIH"
 _BLOCK_HEAD_SIZE = const(9)

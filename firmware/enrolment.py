@@ -15,7 +15,7 @@
 # floor, which takes N before the account is made: an enrolment is never used twice.
 import hashlib
 
-from rng.hmac_sha256 import hmac_sha256
+from rng.crypto.hmac_sha256 import hmac_sha256
 
 FORMAT = "jeton-enrol/1"
 SIG_BYTES = 384  # RSA-3072
@@ -63,6 +63,6 @@ def number_refused(number, floor):
 
 def verify(key, board, number, uid, sig):
     """True when sig is the operator's signature of this enrolment (key: (modulus, exponent))."""
-    from firmware import signature
+    from rng.crypto import rsa
 
-    return signature.verify(key[0], key[1], hashlib.sha256(message(board, number, uid)).digest(), sig)
+    return rsa.verify(key[0], key[1], hashlib.sha256(message(board, number, uid)).digest(), sig)

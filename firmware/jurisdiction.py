@@ -18,10 +18,11 @@
 PROFILES = {
     "casino": {"max_bet_cents": None, "max_prize_cents": None, "max_credit_cents": None,
                "auto_coupon_cents": None, "payout": "hopper", "bills": False, "return_floor": (83, 100),
-               "claim_s": None, "reprint": True, "link_required": False},
+               "claim_s": None, "reprint": True, "link_required": False, "kinds": None},
     "vlt": {"max_bet_cents": 250, "max_prize_cents": 100000, "max_credit_cents": 25,
             "auto_coupon_cents": 100000, "payout": "coupon", "bills": True, "return_floor": (83, 100),
-            "claim_s": 86400, "reprint": False, "link_required": True},
+            "claim_s": 86400, "reprint": False, "link_required": True,
+            "kinds": ("cards", "reels", "keno", "bingo")},
 }
 
 # the rules, as a refusal names them: (profile key, name, source)
@@ -29,6 +30,10 @@ MAX_BET = ("max_bet_cents", "maximum bet", "L-6, r. 3, s. 4; S-13.1, r. 7, s. 6"
 MAX_PRIZE = ("max_prize_cents", "maximum prize", "L-6, r. 3, s. 4; S-13.1, r. 7, s. 6")
 MAX_CREDIT = ("max_credit_cents", "maximum credit value", "S-13.1, r. 7, s. 7")
 RETURN_FLOOR = ("return_floor", "minimum return", "L-6, r. 13, s. 1; S-13.1, r. 3, s. 93")
+# the kinds of game a profile offers (None: every kind). Each engine names its own (games/: ReelGame
+# "reels", KenoGame "keno", PokerGame and BaccaratGame "cards", RouletteGame "roulette", CrapsGame and
+# SicBoGame "dice", WheelGame "wheel"); a VLT's are card games, reel games, keno and bingo
+GAME_KIND = ("kinds", "game kind", "S-13.1, r. 7, s. 3")
 
 
 def profile(name):
@@ -55,6 +60,14 @@ def _over(name, rule, what, cents):
 def is_refusal(name, why):
     """True when why is one of _over's refusals under profile name (they name the profile first)."""
     return why.startswith(name + " ")
+
+
+def check_kind(name, kind):
+    """None, or why a game of that kind (its engine's `kind`) may not be offered under the profile."""
+    kinds = PROFILES[name][GAME_KIND[0]]
+    if kinds is None or kind in kinds:
+        return None
+    return "%s %s: %s not offered (%s: %s)" % (name, GAME_KIND[1], kind, ", ".join(kinds), GAME_KIND[2])
 
 
 def check_credit(name, denom_cents):

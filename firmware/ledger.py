@@ -50,7 +50,8 @@ EM_SIZE = 256  # electromechanical meters: [done, inflight] per coil (board/mete
 COUPON_SIZE = 512  # the last coupons (firmware/coupon_books.py KEEP records, each bounded)
 SAS_SIZE = 40  # the SAS exception queue (firmware/sas/exceptions.py BLOCK_SIZE fits)
 LAYOUT = (("state", STATE_SIZE),) + tuple(("g%d" % i, GAME_SIZE) for i in range(RECALL)) + \
-    tuple(("e%d" % i, CHUNK_SIZE) for i in range(EVENT_CHUNKS)) + (("hop", HOPPER_SIZE), ("em", EM_SIZE), ("cpn", COUPON_SIZE)) + \
+    tuple(("e%d" % i, CHUNK_SIZE) for i in range(EVENT_CHUNKS)) + \
+    (("hop", HOPPER_SIZE), ("em", EM_SIZE), ("cpn", COUPON_SIZE)) + \
     (("sas", SAS_SIZE),)
 # the largest transaction: state + game + event chunk, and the exception the event raised
 JOURNAL = STATE_SIZE + GAME_SIZE + CHUNK_SIZE + SAS_SIZE

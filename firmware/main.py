@@ -89,7 +89,7 @@ def _mkdirs(path):
 # Needed once, at power-up: their bytecode goes back to the heap once the cabinet runs (on a board
 # they live in flash; on the emulated board the 256K heap holds every module's bytecode).
 BOOT_ONLY = ("games.certificate", "games.exact", "games.floor", "rng.selftest", "firmware.startup", "firmware.settings",
-             "firmware.strictjson", "board.state_lock", "firmware.authenticate", "firmware.signature",
+             "firmware.strictjson", "board.state_lock", "firmware.authenticate", "rng.crypto.rsa",
              "firmware.program", "firmware.operator_config", "firmware.money_basis", "firmware.configuration")
 
 
@@ -143,7 +143,7 @@ def supervise(boot, reset, clock, log=print):
             started = clock()
             cab.run()
             return
-        except Exception as e:  # noqa: the watchdog's job; SystemExit and KeyboardInterrupt pass
+        except Exception as e:  # noqa: BLE001  the watchdog's job; SystemExit and KeyboardInterrupt pass
             pe = getattr(sys, "print_exception", None)  # MicroPython: where it failed, for the record
             if pe is not None:
                 pe(e)

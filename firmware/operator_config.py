@@ -4,7 +4,7 @@
 #
 #   operator.json      {"format": "jeton-operator-config/1", "config": N, "machine": "JTN-...",
 #                       "JURISDICTION": "vlt", "DENOM_CENTS": 25, "GAMES": ["sept-royal-87"]}
-#   operator.json.sig  RSASSA-PKCS1-v1_5 / SHA-256 over the file's exact bytes (firmware/signature.py),
+#   operator.json.sig  RSASSA-PKCS1-v1_5 / SHA-256 over the file's exact bytes (rng/crypto/rsa.py),
 #                      by the operator's key, whose public half the signed release carries
 #                      (jeton_key.OPERATOR, tools/firmware.py)
 #
@@ -16,7 +16,8 @@
 # is the function it calls.
 import hashlib
 
-from firmware import signature, strictjson
+from firmware import strictjson
+from rng.crypto import rsa
 
 FILE = "operator.json"
 SIG_SUFFIX = ".sig"
@@ -74,7 +75,7 @@ def parse(raw):
 
 def verify(key, raw, sig):
     """True when sig is the operator's signature of raw (key: (modulus bytes, exponent))."""
-    return signature.verify(key[0], key[1], hashlib.sha256(raw).digest(), sig)
+    return rsa.verify(key[0], key[1], hashlib.sha256(raw).digest(), sig)
 
 
 def check(path, raw, sig, key, machine_id, floor):

@@ -5,7 +5,7 @@
 import binascii
 
 from board.compat import const
-from rng.hmac_sha256 import Hmac
+from rng.crypto.hmac_sha256 import Hmac
 
 PIECE = const(512)  # bytes read at a time
 MAX_SEED = const(32)  # bytes: 64 hex digits fit a console line with room to spare

@@ -32,7 +32,8 @@ class Progressive:
         self.hand = hand
         if link:
             if link.get("bet") != self.bet:
-                raise ProgressiveError("link %s needs %s coins, this machine %d (s. 92)" % (link.get("id"), link.get("bet"), self.bet))
+                raise ProgressiveError("link %s needs %s coins, this machine %d (s. 92)"
+                                       % (link.get("id"), link.get("bet"), self.bet))
             if link.get("math_hash") != math_hash:
                 raise ProgressiveError("link %s plays other math: not the same chances (s. 92)" % link.get("id"))
         self.link = link

@@ -1,7 +1,7 @@
-# Game recall digests: a SHA-256 over the canonical form (games/canon.py, the same bytes under
+# Game recall digests: a SHA-256 over the canonical form (rng/crypto/canon.py, the same bytes under
 # MicroPython and CPython) of the whole outcome: stops, window, every win, free spins, award. A host
 # replays a recorded game from its draws and proves it bit for bit (python -m sim.replay).
-from games.canon import sha256
+from rng.crypto.canon import sha256
 
 
 def digest(outcome):

@@ -1,9 +1,10 @@
 # Power-up: critical memory, RNG, game, drivers; then hand over to the cabinet's main loop.
+import binascii
+import gc
+import hashlib
 import json
 import sys
 
-from games.certificate import check
-from games.cardtable_games import FORMATS as CARD_TABLES
 from board.cctalk import Master
 from board.coin_cctalk import CoinAcceptor
 from board.hopper_cctalk import Hopper
@@ -16,6 +17,7 @@ from firmware.console import READ_MODULES, Console
 from firmware.critmem import RamError
 from firmware.ledger import Ledger, open_memory
 from firmware.progressive import Progressive, ProgressiveError
+from games.certificate import check
 
 
 def log(msg):
@@ -44,9 +46,6 @@ def _code_form():
 
 def _image_id():
     # the firmware image's identity: SHA-256 of the running binary (the emulated board's image file)
-    import binascii
-    import hashlib
-
     path = getattr(sys, "executable", "")
     if not path or sys.implementation.name != "micropython":
         return None  # a board: the image is in flash, not a file; CPython: no image at all
@@ -65,8 +64,6 @@ def _image_id():
 
 
 def _heap_size():
-    import gc
-
     if hasattr(gc, "mem_free"):  # MicroPython: the fixed heap given by -X heapsize
         return gc.mem_free() + gc.mem_alloc()
     return None
@@ -88,16 +85,26 @@ def _has_uart(board, role):
     return True
 
 
+def playable(game):
+    """True for a game the cabinet has a play flow for: reels, keno (firmware/play_keno.py) and video
+    poker (firmware/play_poker.py is_poker); a table game of issue 26 (games/table_game.py, a blackjack,
+    a card-poker table game) is certified but not offered until the cabinet plays it."""
+    return getattr(game, "kind", None) in ("reels", "keno") or hasattr(game, "check_deck")
+
+
 def load_games(ids, models_dir, certs_dir, ledger, log):
     """Boot check of every offered game (s. 93): (id, ok, reason, game) each; failures are disabled."""
     out = []
     for gid in ids:
         ok, reason, game = check("%s/%s.json" % (models_dir, gid), "%s/%s.json" % (certs_dir, gid))
-        if ok and getattr(game, "FORMAT", None) in CARD_TABLES:  # certified; the cabinet plays no table yet
-            ok, reason = False, "card-table game, not played by this firmware yet (issue 26)"
         if ok:  # the profile's limits, again at boot (firmware/jurisdiction.py): the most one game pays
             broken = jurisdiction.check_game(config.JURISDICTION, config.DENOM_CENTS, game.bets,
                                              game.max_award, game.m.progressive)
+            kind = jurisdiction.check_kind(config.JURISDICTION, getattr(game, "kind", None))  # issue 26: vlt, cards
+            if kind:
+                broken.append(kind)
+            if not playable(game):
+                broken.append("table game: this cabinet has no play flow for it yet (issue 26)")
             if broken:
                 ok, reason = False, "; ".join(broken)
         log("game %s: %s" % (gid, "certified" if ok else "DISABLED: " + reason))
@@ -196,8 +203,6 @@ def open_accounts(board, cab, ledger, audit):
         if cab.gen is None:
             # the RNG is in tilt, and the technician who must look at it needs an account: a salt
             # that is still unique to this machine, this moment and this record (not secret)
-            import hashlib
-
             h = hashlib.sha256(("%s/%d/%d/%d" % (config.MACHINE_ID, ledger.meters["power_resets"] if ledger.st
                                                  else 0, board.ticks_ms(), audit.n)).encode())
             audit.record("-", "salt", "rng tilt: salt from machine id, power-ups, clock")
@@ -221,8 +226,6 @@ def open_printer(board, cab, ledger, audit=None):
     """A coupon jurisdiction (vlt) pays by coupon only: its printer (board/printer_epic.py) and its
     coupon memory, opened even when the books are in a RAM error (after the technician's RAM clear
     the cabinet pays by coupon again, and a coupon owed before it still prints)."""
-    from firmware import jurisdiction
-
     try:
         cab.jurisdiction = jurisdiction.profile(config.JURISDICTION)
     except ValueError as e:
@@ -309,8 +312,6 @@ def _release(names):
                 delattr(sys.modules[parent], child)
             except (KeyError, AttributeError):
                 pass
-    import gc
-
     gc.collect()
 
 

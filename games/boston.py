@@ -14,9 +14,9 @@
 # pairs of ten or better", read as the higher pair tens or better). The Bonus pays on the first three
 # cards alone (s. 67.59), played or folded. Built-in strategy (auto()): the second bet on every
 # hand, the exact optimum (tools/certify/boston.py derives it: no first three cards are worth a fold).
-from games.cardtable import CardTable
-from games.cardtable_model import STAKE, OPTIONAL, DECISION, PART, ODDS, RANK
 from games import hand3, hand5
+from games.cardtable import CardTable
+from games.cardtable_model import DECISION, ODDS, OPTIONAL, PART, RANK, STAKE
 
 FOLD = 0
 PLAY = 1

@@ -16,8 +16,8 @@
 #   shown(stake, cards, made)           how many of the dealt cards the player sees at this point
 #   _settle(stake, cards, made, out)    fills out.wagered / out.returned / out.hands
 # cards are card codes (games/cards.py), made the decisions so far (a list of small ints).
-from games.cardtable_model import CardTableModel
 from games import cards as _cards
+from games.cardtable_model import CardTableModel
 
 
 class CardOutcome:
@@ -55,6 +55,7 @@ class CardOutcome:
 
 class CardTable:
     FORMAT = None
+    kind = "cards"  # the game's kind, for the jurisdiction (firmware/jurisdiction.py check_kind): card games
     CARDS = 0
     DECKS = (1,)
     WAGERS = ()

@@ -17,9 +17,9 @@
 import gc
 import json
 
-from games.canon import math_hash
-from games.floor import meets_floor, RTP_FLOOR_NUM
+from games.floor import RTP_FLOOR_NUM, meets_floor
 from games.model import read
+from rng.crypto.canon import math_hash
 
 NO_MEMORY = "boot check needs more memory than this board has free"
 MEASURES = (("rtp", "return"), ("rtp_wagered", "return per credit wagered"),
@@ -78,7 +78,7 @@ def _check(model_path, cert_path):
             cert = json.load(f)
     except MemoryError:
         raise
-    except Exception as e:  # noqa: missing or unreadable file, bad JSON
+    except Exception as e:  # noqa: BLE001 missing or unreadable file, bad JSON
         return False, "unreadable model or certificate: %s" % (e,), None
     if not isinstance(cert, dict):
         return False, "unreadable certificate: not an object", None
@@ -121,5 +121,5 @@ def _check(model_path, cert_path):
             game.id, len(game.m.stakes), len(game.bets), _pct(lo[0], lo[1])), game
     except MemoryError:
         raise
-    except Exception as e:  # noqa: a malformed model disables the game, never crashes the boot
+    except Exception as e:  # noqa: BLE001 a malformed model disables the game, never crashes the boot
         return False, "invalid model: %s" % (e,), None

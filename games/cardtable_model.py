@@ -10,8 +10,8 @@
 # its own: paid as the wager it adds to); extras: ((key, spec), ...) with spec a tuple of hand names
 # (a pay of its own on the wager, {name, pays, section}: 3 Card Poker's ante bonus) or RANK (a rank
 # letter, e.g. the lowest paying pair).
-from games.limits import ModelError, MAX_ODDS, MAX_DECKS, known_keys, quote
-from games.model import describe, bet_list, fr_en
+from games.limits import MAX_DECKS, MAX_ODDS, ModelError, known_keys, quote
+from games.model import bet_list, describe, fr_en
 
 STAKE = 0
 OPTIONAL = 1

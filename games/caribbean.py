@@ -13,9 +13,9 @@
 # Built-in strategy (auto()): raise with a pair or better, fold below an ace and a king; with ace-king
 # high, raise when ak_raise() says so (three rules of thumb, tools/certify/caribbean.py: how many
 # decisions differ from the optimal and what it costs).
-from games.cardtable import CardTable
-from games.cardtable_model import STAKE, OPTIONAL, DECISION, ODDS
 from games import hand5
+from games.cardtable import CardTable
+from games.cardtable_model import DECISION, ODDS, OPTIONAL, STAKE
 
 FOLD = 0
 RAISE = 1

@@ -23,12 +23,16 @@
 import gc
 import json
 
-from games.canon import math_hash
-from games.floor import meets_floor, RTP_FLOOR_NUM
+from games import exact
+from games.floor import RTP_FLOOR_NUM, meets_floor
+from games.keno_model import FORMAT as KENO
+from games.model import FORMAT as REELS1
+from games.model import FORMAT2 as REELS2
 from games.model import read
 from games.reels import ReelGame
-from games import exact
-from games.keno_model import FORMAT as KENO
+from rng.crypto.canon import math_hash
+
+REELS = (REELS1, REELS2)
 
 NO_MEMORY = "boot check needs more memory than this board has free"
 
@@ -83,14 +87,30 @@ def maxima(cert, bets, key=None):
     return out, None
 
 
+def _table(model):
+    # a table game's model (games/table_check.py FORMATS), without importing the table code for the others
+    fmt = model.get("format") if isinstance(model, dict) else None
+    if fmt in REELS or fmt == KENO or fmt == "jeton-poker/1":
+        return False
+    from games.table_check import FORMATS
+
+    return fmt in FORMATS
+
+
 def _check(model_path, cert_path, recompute):
     try:
         model = read(model_path)
+        if _table(model):  # a table game (issue 26): games/table_check.py reads both, one after the other
+            model = None
+            gc.collect()
+            from games.table_check import check as table_check
+
+            return table_check(model_path, cert_path, recompute, _frac, _pct)
         with open(cert_path) as f:
             cert = json.load(f)
     except MemoryError:
         raise  # the heap, not the files: check() collects and tries once more
-    except Exception as e:  # noqa: missing or unreadable file, bad JSON
+    except Exception as e:  # noqa: BLE001  missing or unreadable file, bad JSON
         return False, "unreadable model or certificate: %s" % (e,), None
     if not isinstance(model, dict):
         return False, "invalid model: model must be an object", None
@@ -158,5 +178,5 @@ def _check(model_path, cert_path, recompute):
         return True, "ok: %s, %d bet levels, lowest return %s" % (game.id, len(game.bets), _pct(lo[0], lo[1])), game
     except MemoryError:
         raise
-    except Exception as e:  # noqa: a malformed model disables the game, never crashes the boot
+    except Exception as e:  # noqa: BLE001  a malformed model disables the game, never crashes the boot
         return False, "invalid model: %s" % (e,), None

@@ -12,9 +12,9 @@
 # it to no other wager, so it is settled whether the player plays or folds. Built-in strategy
 # (auto()): 3 x with a pair of aces or better, 1 x from K-Q-8-4, fold below (tools/certify/
 # crazy_four.py derives the optimum and counts the hands where this differs).
-from games.cardtable import CardTable
-from games.cardtable_model import STAKE, OPTIONAL, DECISION, PART, ODDS
 from games import hand4
+from games.cardtable import CardTable
+from games.cardtable_model import DECISION, ODDS, OPTIONAL, PART, STAKE
 
 FOLD = 0
 PLAY = 1

@@ -18,7 +18,7 @@
 # limits.MAX_WORK per bet level (a hostile pay table can make the states grow as symbols**reels),
 # and its heap past limits.MAX_STATES states after one reel.
 # The free-spin recursion runs at most cap (limits.MAX_FREE_SPINS) steps.
-from games.limits import ModelError, MAX_WORK, MAX_STATES
+from games.limits import MAX_STATES, MAX_WORK, ModelError
 
 
 def _crowded(states):

@@ -2,9 +2,9 @@
 # award from the pay table of that spot count. Pure logic: no hardware, no NVRAM. A game is a
 # function of (bet, draws), draws = the picks then the numbers drawn, in draw order: play() draws
 # them, evaluate() replays them, so a recalled game reproduces bit for bit (firmware/recall.py).
-from rng import below
-from games.keno_model import KenoModel, FORMAT  # noqa: F401  (FORMAT: the loaders' dispatch)
+from games.keno_model import FORMAT, KenoModel  # noqa: F401  (FORMAT: the loaders' dispatch)
 from games.model import read
+from rng import below
 
 
 class KenoOutcome:
@@ -30,6 +30,8 @@ class KenoOutcome:
 
 
 class KenoGame:
+    kind = "keno"  # the game's kind, for the jurisdiction (firmware/jurisdiction.py check_kind)
+
     def __init__(self, model):
         self.m = m = KenoModel(model)
         self.model = {k: model[k] for k in model if k != "pays"}  # compiled into self.m.pay

@@ -4,15 +4,14 @@
 # certified return >= 83 % (games/floor.py), and the device's integer recomputation
 # (games/keno_exact.py) equals it. Returns (ok, reason, game); raises only MemoryError (the caller
 # collects and tries once more).
-from games.canon import math_hash
-from games.floor import meets_floor, RTP_FLOOR_NUM
-from games.keno import KenoGame
 from games import keno_exact
+from games.certificate import maxima  # games.certificate imports this module in a function
+from games.floor import RTP_FLOOR_NUM, meets_floor
+from games.keno import KenoGame
+from rng.crypto.canon import math_hash
 
 
 def check_model(model, cert, recompute, frac, pct):
-    from games.certificate import maxima  # here: games.certificate imports this module
-
     game = KenoGame(model)  # first: a malformed model is named as such, not as a hash mismatch
     h = math_hash(model)
     if cert.get("math_hash") != h:

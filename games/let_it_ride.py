@@ -10,9 +10,9 @@
 # the same hand (s. 67.9). Built-in strategy (auto(), ride3() and ride4()): the exact optimum
 # (tools/certify/let_it_ride.py derives it and counts the hands where a rule differs); where riding
 # and taking back are worth exactly the same, the wager is taken back (less at risk).
-from games.cardtable import CardTable
-from games.cardtable_model import STAKE, OPTIONAL, DECISION, RANK
 from games import hand5
+from games.cardtable import CardTable
+from games.cardtable_model import OPTIONAL, RANK, STAKE
 
 PULL = 0
 RIDE = 1

@@ -35,6 +35,8 @@ MAX_WORK = const(200000)
 MAX_STATES = const(256)  # states of that programme after one reel (the shipped games: at most 28)
 MAX_POKER_COINS = const(5)  # video poker: 1 to 5 coins of one credit
 MAX_STRATEGY = const(256)  # hold patterns of a poker strategy (the shipped ones: 50-85)
+MAX_WAGERS = const(64)  # wagers a table-game model offers (craps, the most: 44)
+MAX_STAKE_KEYS = const(48)  # wagers one round of a table game holds, standing ones included
 
 
 def count_key(k, what):

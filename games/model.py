@@ -3,9 +3,22 @@
 # Symbols become codes 0..n-1; each code carries a bit mask of the line-pay groups it can extend
 # (a wild extends every group, a scatter none); pays become cumulative-max tables per bet level,
 # so "highest win per line only" is max over groups of cpay[g][run length].
-from games.limits import (ModelError, MAX_REELS, MAX_ROWS, MAX_STOPS, MAX_REEL_WEIGHT, MAX_SYMBOLS,
-                          MAX_LINES, MAX_GROUPS, MAX_BETS, MAX_FREE_SPINS, count_key, known_keys, quote)
-from games.model_json import read  # noqa: the model reader (games.model.read for every caller)
+from games.limits import (
+    MAX_BETS,
+    MAX_FREE_SPINS,
+    MAX_GROUPS,
+    MAX_LINES,
+    MAX_REEL_WEIGHT,
+    MAX_REELS,
+    MAX_ROWS,
+    MAX_STOPS,
+    MAX_SYMBOLS,
+    ModelError,
+    count_key,
+    known_keys,
+    quote,
+)
+from games.model_json import read  # noqa: F401  the model reader (games.model.read for every caller)
 
 FORMAT = "jeton-reels/1"
 FORMAT2 = "jeton-reels/2"  # adds per-reel pay groups, multiplier wilds and both-ways pays
@@ -153,7 +166,20 @@ class ReelSet:
 
 
 class Model:
+    """A reel model, validated and compiled: read in steps, each one a part of docs/game-format.md.
+    The order of the steps is the order of the checks, so a bad model names its first fault."""
+
     def __init__(self, m):
+        self._read_format(m)
+        self._read_symbols(m)
+        self._read_lines(m)
+        self._read_bets(m)
+        self._read_pays(m)
+        self._read_scatter_pays(m)
+        self._read_free_spins(m)
+
+    def _read_format(self, m):
+        """The format and version (v1 knows no key of v2), the id, the names, the window's rows."""
         _need(isinstance(m, dict), "model must be an object")
         fmt = m.get("format", FORMAT)
         _need(fmt == FORMAT or fmt == FORMAT2, "unknown format %s" % quote(fmt))
@@ -165,6 +191,10 @@ class Model:
         self.name = m["name"]
         self.rows = _pos_int(m.get("rows", 1), "rows")
         _need(self.rows <= MAX_ROWS, "%d rows, at most %d (limits.MAX_ROWS)" % (self.rows, MAX_ROWS))
+
+    def _read_symbols(self, m):
+        """The symbols as codes 0..n-1, the wild and the scatter, v2's multiplier wilds and both-ways."""
+        v2 = self.v2
         syms = m.get("symbols")
         if isinstance(syms, dict):
             names = sorted(syms)
@@ -201,7 +231,9 @@ class Model:
         # the engine and games.exact take v2's general path (per reel, per group) when a pay needs it
         self.general = v2 and (self.both_ways or max(wmult) > 1)
 
-        self.base = ReelSet(m.get("reels"), codes, self.rows)
+    def _read_lines(self, m):
+        """The base reels and the pay lines, one row per reel each."""
+        self.base = ReelSet(m.get("reels"), self.codes, self.rows)
         self.nreels = nr = len(self.base.strips)
         lines = m.get("lines")
         _need(isinstance(lines, list) and lines, "lines missing")
@@ -213,13 +245,22 @@ class Model:
                 _need(_is_int(r) and 0 <= r < self.rows, "line row out of the window")
             self.lines.append(tuple(line))
 
+    def _read_bets(self, m):
+        """The bet levels, each a whole number of coins per line."""
         self.bets = bet_list(m.get("bets"))
         for b in self.bets:
             _need(b % len(self.lines) == 0, "a bet must be a whole number of coins per line")
-        nb = len(self.bets)
         self.coins = [b // len(self.lines) for b in self.bets]
 
-        # line-pay groups: bit g set in gmask[code] when the symbol extends group g
+    def _read_pays(self, m):
+        """Line-pay groups (bit g set in gmask[code] when the symbol extends group g), their pays per
+        bet level, and the progressive that replaces one of them."""
+        v2 = self.v2
+        codes = self.codes
+        names = self.symbols
+        nr = self.nreels
+        nb = len(self.bets)
+        wmult = self.wmult
         pays = m.get("pays", [])
         _need(isinstance(pays, list) and len(pays) <= MAX_GROUPS,
               "pays must be a list of at most %d groups (limits.MAX_GROUPS)" % MAX_GROUPS)
@@ -287,8 +328,10 @@ class Model:
         _need(not self.progressive or not self.general,
               "progressive: not with multiplier wilds or both-ways pays (the pay would have several values)")
 
-        # scatter pays by number of visible scatters, per bet level
-        maxsc = nr * self.rows
+    def _read_scatter_pays(self, m):
+        """Scatter pays by the number of visible scatters, per bet level."""
+        maxsc = self.nreels * self.rows
+        nb = len(self.bets)
         self.spay = [[0] * (maxsc + 1) for _ in range(nb)]
         sp = m.get("scatter_pays")
         if sp is not None:
@@ -300,15 +343,17 @@ class Model:
                 for bi in range(nb):
                     self.spay[bi][n] = self._credits(sp[k], bi, "scatter pay")
 
-        # free spins
+    def _read_free_spins(self, m):
+        """The free spins: their reels, the awards and retriggers by scatter count, multiplier, cap."""
+        maxsc = self.nreels * self.rows
         fs = m.get("free_spins")
         self.free = None
         if fs is not None:
             _obj(fs, "free_spins", FREE_KEYS)
             _need(self.scatter is not None, "free_spins need a scatter symbol")
             fr = fs.get("reels")
-            self.free = self.base if fr is None else ReelSet(fr, codes, self.rows, "free_spins.reels")
-            _need(len(self.free.strips) == nr, "free reels: same number of reels")
+            self.free = self.base if fr is None else ReelSet(fr, self.codes, self.rows, "free_spins.reels")
+            _need(len(self.free.strips) == self.nreels, "free reels: same number of reels")
             self.award = self._counts(fs.get("award"), maxsc, "award")
             _need(max(self.award) > 0, "free_spins award: no count awards spins")
             self.retrigger = self._counts(fs.get("retrigger") or {}, maxsc, "retrigger")

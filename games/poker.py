@@ -4,11 +4,11 @@
 # per discarded position from left to right. The holds only choose which of these predetermined
 # cards are shown; they never draw anything from the generator (by-law s. 88: the result rests on
 # chance even when the player chooses). (deck, holds) replays the game: docs/games.md.
-from rng import shuffle
-from games.poker_model import PokerModel, HAND_SIZE, RANKS
+from games.model import read
 from games.poker_hand import award
 from games.poker_hold import pattern
-
+from games.poker_model import HAND_SIZE, RANKS, PokerModel
+from rng import shuffle
 
 # the 24 orders of the four suits, 4 bytes each (new suit of clubs, diamonds, hearts, spades), in
 # lexicographic order: a fixed enumeration (a literal: in flash on a board)
@@ -43,8 +43,6 @@ class PokerOutcome:
 
 
 def load(path):
-    from games.model import read
-
     return PokerGame(read(path))
 
 
@@ -56,6 +54,8 @@ def card_name(c):
 
 
 class PokerGame:
+    kind = "cards"  # the game's kind, for the jurisdiction (firmware/jurisdiction.py check_kind)
+
     def __init__(self, model):
         self.m = m = PokerModel(model)
         self.model = {k: model[k] for k in model if k != "strategy"}

@@ -8,10 +8,11 @@
 import gc
 import json
 
-from games.canon import math_hash
-from games.floor import meets_floor, RTP_FLOOR_NUM
-from games.certificate import _frac, _pct, NO_MEMORY, maxima
+from games.certificate import NO_MEMORY, _frac, _pct, maxima
+from games.floor import RTP_FLOOR_NUM, meets_floor
 from games.model import read
+from games.poker import PokerGame
+from rng.crypto.canon import math_hash
 
 
 def check(model_path, cert_path):
@@ -27,15 +28,13 @@ def check(model_path, cert_path):
 
 
 def _check(model_path, cert_path):
-    from games.poker import PokerGame
-
     try:
         model = read(model_path)
         with open(cert_path) as f:
             cert = json.load(f)
     except MemoryError:
         raise
-    except Exception as e:  # noqa: missing or unreadable file, bad JSON
+    except Exception as e:  # noqa: BLE001  missing or unreadable file, bad JSON
         return False, "unreadable model or certificate: %s" % (e,), None
     if not isinstance(cert, dict):
         return False, "unreadable certificate: not an object", None
@@ -69,5 +68,5 @@ def _check(model_path, cert_path):
             game.id, len(game.bets), _pct(lo[0], lo[1])), game
     except MemoryError:
         raise
-    except Exception as e:  # noqa: a malformed model disables the game, never crashes the boot
+    except Exception as e:  # noqa: BLE001  a malformed model disables the game, never crashes the boot
         return False, "invalid model: %s" % (e,), None

@@ -2,8 +2,19 @@
 # high, or low in a straight / straight flush from two to five only; no wrap-around (Q-K-A-2-3).
 # A wild card (deuces, the joker) stands for any card, a duplicate included (five of a kind), and
 # a hand is paid the FIRST award of the model it can form (docs/game-format.md).
-from games.poker_model import (ROYAL, FOUR_WILD, WILD_ROYAL, FIVE, STRAIGHT_FLUSH, FOUR, FULL_HOUSE,
-                               FLUSH, STRAIGHT, THREE, TWO_PAIR, PAIR)
+from games.poker_model import (
+    FIVE,
+    FLUSH,
+    FOUR,
+    FOUR_WILD,
+    FULL_HOUSE,
+    ROYAL,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    THREE,
+    TWO_PAIR,
+    WILD_ROYAL,
+)
 
 _cnt = bytearray(13)  # natural cards per rank of the hand being evaluated (preallocated)
 

@@ -2,8 +2,8 @@
 # compile it into small integer tables shared by the hand evaluator (games/poker_hand.py), the
 # engine (games/poker.py) and the host certifier (tools/certify/poker.py).
 # Cards are codes 0..51 = rank * 4 + suit (rank 0 = two ... 12 = ace), 52 = the joker.
-from games.limits import ModelError, MAX_POKER_COINS, MAX_STRATEGY, known_keys, quote
-from games.model import describe, bet_list, fr_en
+from games.limits import MAX_POKER_COINS, MAX_STRATEGY, ModelError, known_keys, quote
+from games.model import bet_list, describe, fr_en
 
 FORMAT = "jeton-poker/1"
 RANKS = "23456789TJQKA"

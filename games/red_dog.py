@@ -10,7 +10,7 @@
 # Built-in strategy (auto()): raise on a spread of 7 or more, the exact optimum at every deck count
 # (tools/certify/red_dog.py derives it).
 from games.cardtable import CardTable
-from games.cardtable_model import STAKE, DECISION
+from games.cardtable_model import DECISION, STAKE
 
 NO_RAISE = 0
 RAISE = 1

@@ -2,8 +2,8 @@
 # Every game is a function of (bet, draws): play() takes the draws from the generator through rng's
 # unbiased scaling, evaluate() replays them, so a recalled game reproduces bit for bit.
 
-from rng import below, weighted
 from games.model import Model, read
+from rng import below, weighted
 
 _EMPTY = ()
 
@@ -33,6 +33,8 @@ _COMPILED = ("reels", "lines", "pays", "free_spins")
 
 
 class ReelGame:
+    kind = "reels"  # the game's kind, for the jurisdiction (firmware/jurisdiction.py check_kind)
+
     def __init__(self, model):
         self.m = m = Model(model)
         # the certified model's descriptive part (id, names, the symbols' display names, ...); its

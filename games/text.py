@@ -13,7 +13,8 @@ _T = {
            "mwild": "%s remplace tous les symboles et multiplie le gain par %d (plusieurs se multiplient).",
            "both": "Les gains de ligne se lisent aussi de droite à gauche; une ligne complète est payée une fois.",
            "reel": "rouleau",
-           "prog": "Progressif à la mise de %d : %s le remporte à la place de %d crédits; il croît de %s de chaque crédit misé à cette mise.",
+           "prog": "Progressif à la mise de %d : %s le remporte à la place de %d crédits; il croît de %s de chaque "
+                   "crédit misé à cette mise.",
            "ceil": "Il paie au plus %d crédits : ce qui est misé au-delà s'ajoute au progressif suivant."},
     "en": {"c": ":", "bet": "Bet", "credits": "credits", "line": "line", "lines": "lines",
            "pays": "Pays (credits) by bet", "scatter": "%s scattered, anywhere",
@@ -27,7 +28,8 @@ _T = {
            "mwild": "%s substitutes for all symbols and multiplies the win by %d (several multiply).",
            "both": "Line wins also pay right to left; a full line pays once.",
            "reel": "reel",
-           "prog": "Progressive at a bet of %d: %s wins it instead of %d credits; it grows by %s of every credit wagered at that bet.",
+           "prog": "Progressive at a bet of %d: %s wins it instead of %d credits; it grows by %s of every credit "
+                   "wagered at that bet.",
            "ceil": "It pays at most %d credits: what is wagered past that goes to the next progressive."},
 }
 

@@ -9,9 +9,9 @@
 # alone (s. 67.32); the by-law ties it to no other wager, so it is settled whether the ante is
 # played or folded. Built-in strategy: play Q-6-4 or better (auto()), the exact optimum
 # (tools/certify/three_card.py derives it and the tests check they are the same hands).
-from games.cardtable import CardTable
-from games.cardtable_model import STAKE, OPTIONAL, DECISION, ODDS
 from games import hand3
+from games.cardtable import CardTable
+from games.cardtable_model import DECISION, ODDS, OPTIONAL, STAKE
 
 FOLD = 0
 PLAY = 1

@@ -11,7 +11,7 @@
 # (3)); a lower card loses both. The tie wager pays 10 to 1 when the first two cards tie (s. 67.40).
 # Built-in strategy (auto()): go to war, the optimum (tools/certify/war.py).
 from games.cardtable import CardTable
-from games.cardtable_model import STAKE, OPTIONAL, DECISION, ODDS
+from games.cardtable_model import DECISION, ODDS, OPTIONAL, STAKE
 
 SURRENDER = 0
 WAR = 1

@@ -11,7 +11,7 @@ unix32-tools:
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(UNIX32_PACKAGES) >/dev/null; \
 	fi
 
-## firmware: MicroPython's unix port with manifest.py frozen (the emulated board's 32-bit image), build/firmware/
+## firmware: MicroPython's unix port with manifests/unix.py frozen (the emulated board's 32-bit image), build/firmware/
 firmware: $(STAMP) unix32-tools
 	$(PY) -m tools.firmware
 
@@ -24,14 +24,18 @@ arm-tools:
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(ARM_PACKAGES) >/dev/null; \
 	fi
 
-## firmware-arm: the qemu port (MPS2-AN385, Cortex-M3) with the same manifest frozen, build/firmware/qemu/
+## firmware-arm: the qemu port (MPS2-AN385, Cortex-M3) with manifests/qemu.py frozen, build/firmware/qemu/
 firmware-arm: $(STAMP) arm-tools
 	$(PY) -m tools.firmware --arm
 
-## deploy: install the .mpy image, models, certificates and main.py on a board (PORT=/dev/ttyACM0)
+# The image target of PROFILE (tools/targets.py): the emulated board's image is the unix port's.
+IMAGE_TARGET = $(if $(filter emulated,$(PROFILE)),unix,$(PROFILE))
+
+## deploy: install the .mpy image, models, certificates and main.py on a board (PORT=/dev/ttyACM0;
+## PROFILE=pyboard|rp2|esp32: that board's .mpy set, manifests/PROFILE.py; default the emulated board's)
 PORT ?= /dev/ttyACM0
 deploy: $(STAMP)
-	$(PY) -m tools.deploy $(PORT)
+	$(PY) -m tools.deploy $(PORT) --target $(IMAGE_TARGET)
 
 ## release: build/release/jeton-<version>/ (images, certificates, PAR sheets, SHA-256 manifest)
 release: $(STAMP) firmware firmware-arm

@@ -37,8 +37,20 @@
 #   The firmware must catch it, tilt (play unavailable), record e.reason, void the wager in play.
 #
 # Games see only the scaling functions and a generator object.
+#
+# Imported on first use, in the function that needs them, not at the top of a module: each stays
+# off the heap until then (a frozen module's code is in flash; what an import costs is its objects).
+# tests/host/test_lazy_imports.py keeps this table true: every import in a function of this room
+# names a module listed here, and a module of this room imports one at its top only if it is listed
+# too (it is then lazy itself).
+#   import rng.entropy    a cabinet's generator only (open_generator): games and the host's tools
+#   import rng.generator  ... import rng for its scaling functions
+#   import rng.selftest   power-up only; given back once the cabinet runs (firmware/main.py BOOT_ONLY)
+#   import machine        a board's port only (rng/sources.py: its register window)
+#   import pyb            the pyboard's port only: its hardware RNG
+#   import network        the ESP32's port only: its radio, which makes os.urandom true random
 from rng.failure import RngFailure  # noqa: F401  (public API)
-from rng.scale import below, weighted, shuffle, deal  # noqa: F401
+from rng.scale import below, deal, shuffle, weighted  # noqa: F401
 from rng.sources import open_source  # noqa: F401
 
 

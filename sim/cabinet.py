@@ -33,7 +33,8 @@ from rich.text import Text
 from board.state_lock import BUSY_EXIT
 from sim.harness import DEFAULT_PORTS, EmulatedCabinet
 from sim.say import line_wins, money, sentence, win_message
-from sim.screen import ScreenServer, model as rules_page, model_page  # the display's stored pages
+from sim.screen import ScreenServer, model_page  # the display's stored pages
+from sim.screen import model as rules_page
 
 SCREEN_PORT = 7780  # the player's screen in a browser (sim/screen.py)
 

@@ -36,22 +36,30 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, Verbosity, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, \
-    run_state_machine_as_test
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from firmware import config, states
 from firmware.cabinet import HARD_METERS
 from games.cardtable_games import FORMATS as CARD_TABLES
+from games.table_check import FORMATS as TABLE_FORMATS
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.fuzz_rig import Rig, parallel
 from sim.replay import load_game as load
 from tools.console import ConsoleClosed
 
 ROOT = Path(__file__).resolve().parent.parent
-MODELS = {json.loads(p.read_text())["id"]: p for p in sorted((ROOT / "games" / "models").glob("*.json"))}
+# the table games (issue 26) are disabled by the firmware until the cabinet can play them: not offered here
+MODELS = {json.loads(p.read_text())["id"]: p for p in sorted((ROOT / "games" / "models").glob("*.json"))
+          if json.loads(p.read_text())["format"] not in TABLE_FORMATS + CARD_TABLES}
 # the firmware offers a game by id (games/models/<id>.json): a model filed under another name cannot be
-OFFERED = tuple(sorted(g for g, p in MODELS.items() if p.stem == g
-                       and json.loads(p.read_text())["format"] not in CARD_TABLES))  # not played yet (issue 26)
+OFFERED = tuple(sorted(g for g, p in MODELS.items() if p.stem == g))
 GAME_IDS = OFFERED
 CERTS = ROOT / "games" / "certs"
 # every shipped game alone, and multi-game sets (the first that passes its boot check is played)
@@ -128,7 +136,7 @@ def logged(fn):
         if self.failed:  # the rest of a failed sequence runs unchecked (its steps keep the model's
             try:         # state, so hypothesis sees the same rules if it plays the sequence again)
                 fn(self, **kw)
-            except Exception:  # noqa: nothing is judged any more
+            except Exception:  # noqa: BLE001  nothing is judged any more
                 pass
             return None
         LAST_LOG.append([fn.__name__, kw])
@@ -980,7 +988,7 @@ def worker(args: tuple) -> dict:
             # sequence); each starts with hypothesis's simplest example, then random ones
             CAMPAIGN[0] = True
             run_machine(s, max(2, round(left / per_sequence)), seq_steps)
-        except Exception as e:  # noqa: the harness itself: reported, counted, the campaign goes on
+        except Exception as e:  # noqa: BLE001  the harness itself: reported, counted, the campaign goes on
             STATS["violations"] += 1
             failures.append({"violation": "harness: " + "".join(traceback.format_exception_only(e))[:600],
                              "file": str(write_failure(Path(out), s, Violation("harness", repr(e)), list(LAST_LOG)))})

@@ -20,7 +20,8 @@ from sim.meter_monitor import MeterMonitor
 from sim.panel_tap import PanelTap
 from sim.printer import PrinterPeer
 from sim.sas_pty import SasPty
-from tools import firmware as fwbuild, image
+from tools import firmware as fwbuild
+from tools import image
 from tools.console import ConsoleClient
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,7 +21,7 @@ from firmware.progressive import Progressive
 from games.model import read
 from games.reels import ReelGame
 from sim.mc_eval import VectorGame
-from sim.mc_stream import PREFIX, EXT, GameGen, Streams, key_for
+from sim.mc_stream import EXT, PREFIX, GameGen, Streams, key_for
 from tools.progress import bar
 
 CHUNK = 10_000  # games per job: the bar moves every few seconds

@@ -135,7 +135,8 @@ def run(path: str, games: int, bet: int | None = None, workers: int | None = Non
     se = math.sqrt(var / n) / bet
     obs = mean / bet
     out = {"model": path, "id": game.m.id, "bet": bet, "games": n, "seed": seed, "workers": workers,
-           "seconds": secs, "games_per_s": n / secs if secs else None, "cpu_seconds": tot["cpu"], "evaluator": "sim.mc_eval (numpy)",
+           "seconds": secs, "games_per_s": n / secs if secs else None, "cpu_seconds": tot["cpu"],
+           "evaluator": "sim.mc_eval (numpy)",
            "certified_rtp": float(want), "certified_rtp_fraction": "%d/%d" % (want.numerator, want.denominator),
            "certified_from": source, "observed_rtp": obs, "std_error": se,
            "hit_frequency": tot["hits"] / n, "certified_hit_frequency": float(want_hit),

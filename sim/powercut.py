@@ -428,7 +428,7 @@ class Session:
                 if self.printer is not None and not first:
                     try:  # read while the power is off: a coupon committed and not yet issued?
                         recs = self.rig.coupon_records()
-                    except Exception:  # noqa: memory the firmware itself will judge at the next boot
+                    except Exception:  # noqa: BLE001  memory the firmware itself will judge at the next boot
                         recs = []
                     if recs and recs[-1]["st"] == "owed":
                         self.report["cuts_coupon_owed"] += 1
@@ -469,7 +469,7 @@ def run_one(args: tuple) -> dict:
     try:
         session = Session(state, seed, heap, flip_every, progress, jurisdiction)
         report = session.run(cuts)
-    except Exception as e:  # noqa: anything the checks did not expect is a finding, reported, never a silent exit
+    except Exception as e:  # noqa: BLE001  anything the checks did not expect is a finding, reported, never a silent exit
         report = stopped(session.report if session is not None else None, e)
     finally:
         shutil.rmtree(state, ignore_errors=True)
@@ -506,7 +506,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     try:
         reports = parallel(run_one, work, args.cuts, "cut", not args.no_progress)
-    except Exception as e:  # noqa: a session's process died (killed, out of memory): its figures are lost
+    except Exception as e:  # noqa: BLE001  a session's process died (killed, out of memory): its figures are lost
         reports = [stopped(None, e)]
         reports[0]["session"] = "a worker process"
     minutes = (time.monotonic() - t0) / 60

@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 
 from firmware.recall import digest
-from games import load as load_reels
 from games import keno
+from games import load as load_reels
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -21,8 +21,8 @@ from typing import Callable
 from games import ReelGame
 from games.keno import KenoGame
 from games.poker import PokerGame
-from sim.replay import load_game
 from sim.panel_tap import PanelTap
+from sim.replay import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = Path(__file__).resolve().parent / "screen"

@@ -1,8 +1,9 @@
 # In-house test runner for the MicroPython unix port (micropython-lib's unittest is not installable
 # offline). Usage: micropython -X heapsize=256K tests/mprun.py tests/device/test_x.py [name ...]
 # Prints one "@@MP <PASS|FAIL|SKIP> <name> <peak bytes>" line per test; tracebacks follow FAIL.
-import sys
 import gc
+import sys
+
 import micropython
 
 MARK = "@@MP"
@@ -30,7 +31,7 @@ def main(argv):
         except SkipTest as e:
             print(MARK, "SKIP", name, 0, e)
             continue
-        except BaseException as e:  # noqa: report every failure, keep going
+        except BaseException as e:  # noqa: BLE001  report every failure, keep going
             failed += 1
             print(MARK, "FAIL", name, 0)
             sys.print_exception(e)

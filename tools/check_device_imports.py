@@ -5,8 +5,9 @@ guarded by `try: ... except ImportError` are ignored.
     python -m tools.check_device_imports [ROOT]     (exit 1 when something is found)
 
 Source: the project's design-time checker (shared with the design notes, outside this repository),
-copied here so the repository checks itself; added: the room rules (ROOM_MAY_IMPORT) and
-`tests/host/test_device_imports.py`, which runs it on every test run.
+copied here so the repository checks itself; added: the room rules (ROOM_MAY_IMPORT), games' share
+of rng (GAMES_FROM_RNG, GAMES_RNG_PACKAGES) and `tests/host/test_device_imports.py`, which runs it on
+every test run.
 """
 from __future__ import annotations
 
@@ -23,6 +24,10 @@ ROOM_MAY_IMPORT = {
     "board": set(),
     "firmware": {"rng", "games", "board"},
 }
+# games/ takes of rng/ its scaling API (rng/__init__.py: what every outcome comes through) and the
+# crypto package, whose canonical hashing binds a model to its certificate (docs/architecture.md)
+GAMES_FROM_RNG = {"below", "weighted", "shuffle", "deal"}
+GAMES_RNG_PACKAGES = ("rng.crypto",)
 CPYTHON_ONLY = {
     "typing", "dataclasses", "fractions", "enum", "abc", "pathlib", "logging", "itertools",
     "functools", "numpy", "serial", "cryptography", "decimal", "statistics", "secrets",
@@ -82,7 +87,16 @@ def problems(root: str) -> list[str]:
                         elif top in ROOM_MAY_IMPORT and top != room and top not in ROOM_MAY_IMPORT[room]:
                             # a room rule is never excused by a try/except: the import is there
                             found.append(f"{rel}:{node.lineno}: import {m} ({room}/ may not import {top})")
+                        elif room == "games" and top == "rng" and not _games_may_take(node, m):
+                            found.append(f"{rel}:{node.lineno}: import {m} (games/ takes of rng only its scaling API"
+                                         " and rng.crypto)")
     return sorted(found)
+
+
+def _games_may_take(node: ast.AST, module: str) -> bool:
+    if module == "rng":  # the package itself: `import rng`, or its scaling functions by name
+        return not isinstance(node, ast.ImportFrom) or {a.name for a in node.names} <= GAMES_FROM_RNG
+    return any(module == p or module.startswith(p + ".") for p in GAMES_RNG_PACKAGES)
 
 
 def main(argv: list[str] | None = None) -> int:

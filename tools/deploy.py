@@ -1,10 +1,13 @@
-"""Deploy Jeton to a board running stock MicroPython: `python -m tools.deploy PORT` (make deploy PORT=...).
+"""Deploy Jeton to a board running stock MicroPython: `python -m tools.deploy PORT [--target T]`
+(make deploy PORT=... [PROFILE=pyboard|rp2|esp32]).
 
-PORT is anything mpremote opens: /dev/ttyACM0, a pty path, socket://HOST:PORT.
+PORT is anything mpremote opens: /dev/ttyACM0, a pty path, socket://HOST:PORT. The target is the
+board whose .mpy set goes (tools/image.py, manifests/<target>.py): a real board's profile, or `unix`
+(the default: the emulated board, on the stock unix port's REPL).
 
 What lands on the board's file system (paths relative to its working directory, / on a board):
 
-    jeton-<id>/          the .mpy image (tools.image) of rng games board firmware, with
+    jeton-<id>/          the target's .mpy image (tools.image) of rng games board firmware, with
                          games/models and games/certs; <id> is the first 12 hex digits of the
                          SHA-256 over the image's file list and digests
     main.py              the root loader: enters jeton-<id>/ and runs firmware.main
@@ -29,7 +32,8 @@ import sys
 import time
 from pathlib import Path
 
-from tools import image
+from tools import image, targets
+from tools.firmware import BuildError
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ("games/models", "games/certs")
@@ -53,11 +57,11 @@ class DeployError(Exception):
     pass
 
 
-def payload(root: Path = ROOT) -> dict[str, bytes]:
-    """The image's files by their path inside jeton-<id>/: the .mpy of every device module, the
-    models and the certificates."""
-    out_dir = image.OUT
-    image.build(out_dir, root)
+def payload(root: Path = ROOT, target: str = "unix") -> dict[str, bytes]:
+    """The image's files by their path inside jeton-<id>/: the .mpy of every device module the
+    target carries, the models and the certificates."""
+    out_dir = image.out_dir(target)
+    image.build(out_dir, root, target=target)
     files = {p.relative_to(out_dir).as_posix(): p.read_bytes() for p in sorted(out_dir.rglob("*.mpy"))}
     for name in ("SHA256SUMS", "SHA256SUMS.sig"):  # what the board authenticates them with at power-up
         if (out_dir / name).is_file():
@@ -105,7 +109,7 @@ class Board:
             try:
                 self.t.exit_raw_repl()
                 self.t.close()
-            except Exception:  # noqa: the link is being thrown away anyway
+            except Exception:  # noqa: BLE001  the link is being thrown away anyway
                 pass
         self.t = None
 
@@ -114,7 +118,7 @@ class Board:
         for attempt in range(1, TRIES + 1):
             try:
                 t = self._open()
-            except Exception as e:  # noqa: serial, transport and OS errors alike
+            except Exception as e:  # noqa: BLE001  serial, transport and OS errors alike
                 if not self.answered:  # nothing to retry: no board was ever there
                     raise DeployError(f"no board answers on {self.port}: {_why(self.port, e)}") from None
                 t = None
@@ -123,7 +127,7 @@ class Board:
                 self.answered = True
                 try:
                     return fn(t)
-                except Exception as e:  # noqa: serial, transport and OS errors of a flaky link alike
+                except Exception as e:  # noqa: BLE001  serial, transport and OS errors of a flaky link alike
                     last = e
             self.log(f"deploy: {what}: {type(last).__name__}: {str(last).strip()[:120]} (try {attempt}/{TRIES})")
             self.drop()
@@ -158,12 +162,13 @@ def _mkdirs(t, path: str) -> None:
            % path)
 
 
-def deploy(port: str, files: dict[str, bytes] | None = None, log=print, connect=None, reset: bool = True) -> str:
+def deploy(port: str, files: dict[str, bytes] | None = None, log=print, connect=None, reset: bool = True,
+           target: str = "unix") -> str:
     """Stage, check and switch to the image; returns its folder name (jeton-<id>)."""
     board = Board(port, log, connect)
     try:
         board.call("connect", lambda t: None)  # no board: said at once, before the image is built
-        files = payload() if files is None else files
+        files = payload(target=target) if files is None else files
         name = image_id(files)
         dirs = sorted({f"{name}/{rel.rpartition('/')[0]}".rstrip("/") for rel in files})
         for d in dirs:
@@ -207,11 +212,13 @@ def deploy(port: str, files: dict[str, bytes] | None = None, log=print, connect=
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tools.deploy", description=__doc__.split("\n\n")[0])
     ap.add_argument("port", help="serial device, pty path or socket://HOST:PORT (mpremote)")
+    ap.add_argument("--target", choices=targets.TARGETS, default="unix",
+                    help="the board whose .mpy set is installed (default unix: the emulated board)")
     ap.add_argument("--no-reset", action="store_true")
     args = ap.parse_args(argv)
     try:
-        deploy(args.port, reset=not args.no_reset)
-    except DeployError as e:
+        deploy(args.port, reset=not args.no_reset, target=args.target)
+    except (DeployError, BuildError, targets.TargetError) as e:
         print(f"deploy: {e}", file=sys.stderr)
         return 1
     return 0

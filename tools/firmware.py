@@ -1,11 +1,13 @@
 """Build the Jeton firmware image from MicroPython source (`make firmware`, `make firmware-arm`).
 
     python -m tools.firmware [--arm] [--data] [--source]
+    python -m tools.firmware --sizes     what each target's image carries (docs/build.md)
 
-The image is MicroPython itself with `manifest.py` frozen into it: the four device rooms as
-bytecode, and the game models and certificates as a ROMFS held in a frozen constant
-(`jeton_rom.ROMFS`, mounted at /rom by firmware/main.py). The heap then holds data only, as on a
-board whose bytecode stays in flash.
+The image is MicroPython itself with its target's manifest frozen into it (manifests/unix.py for
+the emulated board, manifests/qemu.py for the Cortex-M3; each includes the common manifest.py: see
+tools/targets.py): the device code as bytecode, and the game models and certificates as a ROMFS
+held in a frozen constant (`jeton_rom.ROMFS`, mounted at /rom by firmware/main.py). The heap then
+holds data only, as on a board whose bytecode stays in flash.
 
 MicroPython source, pinned to commit PIN, is looked for in this order, and nothing falls back
 silently:
@@ -27,6 +29,8 @@ import sys
 import tarfile
 from pathlib import Path
 
+from tools.targets import TargetError
+
 ROOT = Path(__file__).resolve().parent.parent
 PIN = "1c3c201149f37fe8d81246191b3127bb198d6306"
 LIB_PIN = "ee4bb8ff139e24c42b739935fbd8ec7c4d061e02"
@@ -36,7 +40,8 @@ VENDOR = ROOT.parent / "shared" / "vendor"
 TARBALL = "micropython-1c3c2011.tar.gz"
 BUILD = ROOT / "build" / "firmware"
 GEN = BUILD / "gen"
-MANIFEST = ROOT / "manifest.py"
+MANIFEST = ROOT / "manifests" / "unix.py"  # the emulated board's image
+MANIFEST_ARM = ROOT / "manifests" / "qemu.py"  # the Cortex-M3's
 FIRMWARE = BUILD / "unix32" / "micropython"  # the emulated board's image: 32-bit, as every board is
 FIRMWARE64 = BUILD / "unix64" / "micropython"  # the same image with 64-bit words (bench_heap's comparison)
 FIRMWARE_ARM = BUILD / "qemu" / "firmware.elf"  # MPS2-AN385 (Cortex-M3) under qemu-system-arm
@@ -325,7 +330,7 @@ def device_test_modules(root: Path = ROOT) -> list[Path]:
 
 def write_test_manifest(gen: Path = GEN, root: Path = ROOT) -> Path:
     write_data_module(gen, root, "jeton_testrom", TEST_DATA)
-    lines = [f"include({str(root / 'manifest.py')!r})",
+    lines = [f"include({str(root / 'manifests' / 'qemu.py')!r})",
              f"module('jeton_testrom.py', base_path={str(gen)!r})"]
     for rel in TEST_HELPERS:
         p = root / "tests" / rel
@@ -333,6 +338,20 @@ def write_test_manifest(gen: Path = GEN, root: Path = ROOT) -> Path:
     for p in device_test_modules(root):
         lines.append(f"module({p.relative_to(root).as_posix()!r}, base_path={str(root)!r})")
     return _write_if_changed(gen / "manifest_tests.py", "\n".join(lines) + "\n")
+
+
+def _forget_frozen(src: Path, manifest: Path, out: Path) -> None:
+    """MicroPython regenerates the frozen content only when a frozen file is newer than it, so a
+    module taken out of the manifest would stay in the image: the content is made again whenever
+    the list of frozen files is not the one it was made from (kept beside it)."""
+    from tools import targets
+
+    names = "".join(f"{name} {path}\n" for name, path in targets.read_manifest(manifest, src))
+    made = out / "frozen_content.list"
+    if not made.is_file() or made.read_text() != names:
+        (out / "frozen_content.c").unlink(missing_ok=True)
+        out.mkdir(parents=True, exist_ok=True)
+        made.write_text(names)
 
 
 def _make(src: Path, args: list[str], what: str) -> None:
@@ -376,6 +395,7 @@ def build_unix(src: Path | None = None, build: Path = BUILD, manifest: Path = MA
     write_key_module(build / "gen")
     cross = build_mpy_cross(src, build)
     out = "unix32" if word == 32 else "unix64"
+    _forget_frozen(src, manifest, build / out)
     _make(src, ["-C", str(src / "ports" / "unix"), *UNIX_ARGS, *(UNIX32_ARGS if word == 32 else ()),
                 f"BUILD={build / out}", f"FROZEN_MANIFEST={manifest}", f"MICROPY_MPYCROSS={cross}"],
           "the unix port")
@@ -388,7 +408,8 @@ def inputs(root: Path = ROOT) -> list[Path]:
 
     data = [p for rel in DATA for p in (root / rel).glob("*.json")]
     key = [GEN / "jeton_key.py"] if (GEN / "jeton_key.py").is_file() else []
-    return sources(root) + data + [root / "manifest.py"] + key
+    manifests = [root / "manifest.py"] + sorted((root / "manifests").glob("*.py"))
+    return sources(root) + data + manifests + key
 
 
 def _input_names(root: Path) -> str:
@@ -469,7 +490,7 @@ def arm_tools_missing() -> list[str]:
     return missing
 
 
-def build_arm(src: Path | None = None, build: Path = BUILD, manifest: Path = MANIFEST, out: str = "qemu") -> Path:
+def build_arm(src: Path | None = None, build: Path = BUILD, manifest: Path = MANIFEST_ARM, out: str = "qemu") -> Path:
     """The qemu port (MPS2-AN385, Cortex-M3) with the manifest frozen: build/firmware/qemu/firmware.elf."""
     missing = arm_tools_missing()
     if missing:
@@ -480,6 +501,7 @@ def build_arm(src: Path | None = None, build: Path = BUILD, manifest: Path = MAN
     write_data_module(build / "gen")
     write_key_module(build / "gen")
     cross = build_mpy_cross(src, build)
+    _forget_frozen(src, manifest, build / out)
     _make(src, ["-C", str(src / "ports" / "qemu"), f"BOARD={QEMU_BOARD}", f"BUILD={build / out}",
            f"FROZEN_MANIFEST={manifest}", f"MICROPY_MPYCROSS={cross}"], "the qemu port")
     return build / out / "firmware.elf"
@@ -499,8 +521,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="the unix port's word size (default 32, a board's; 64 for comparison)")
     ap.add_argument("--data", action="store_true", help="only write build/firmware/gen/jeton_rom.py")
     ap.add_argument("--source", action="store_true", help="only print where the MicroPython source is")
+    ap.add_argument("--sizes", action="store_true",
+                    help="only print what each target carries and its size (the images built here, every .mpy set)")
     args = ap.parse_args(argv)
     try:
+        if args.sizes:
+            from tools import targets
+
+            print(targets.table(targets.sizes()))
+            return 0
         if args.data:
             print(write_data_module().relative_to(ROOT))
             print(write_key_module().relative_to(ROOT))
@@ -513,7 +542,7 @@ def main(argv: list[str] | None = None) -> int:
             mark_built(out)
             if not args.arm:
                 write_boot_release(out)
-    except BuildError as e:
+    except (BuildError, TargetError) as e:
         print(f"firmware: {e}", file=sys.stderr)
         return 1
     print(f"{out.relative_to(ROOT)}  sha256 {sha256_file(out)}")

@@ -4,7 +4,8 @@ Writes build/release/jeton-<version>/ (version: firmware/config.py VERSION) from
 
     firmware/micropython-unix    the emulated board's image (make firmware), device rooms frozen
     firmware/qemu-mps2-an385.elf the Cortex-M3 image, when make firmware-arm has built it
-    mpy/                         the .mpy image a board running stock MicroPython gets (make deploy)
+    mpy/                         the emulated board's .mpy image (stock MicroPython's unix port: make deploy)
+    mpy-<board>/                 each board profile's .mpy image (pyboard, rp2, esp32: make deploy PROFILE=...)
     models/ certs/               the certified game models and their certificates
     par/                         the PAR sheets of every shipped game (tools.par)
     RELEASE.md                   what this is, the image's SHA-256, how to check it
@@ -43,7 +44,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tools import firmware, image, par, sign
+from tools import firmware, image, par, sign, targets
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "build" / "release"
@@ -110,11 +111,17 @@ def source_epoch(root: Path = ROOT, env: dict | None = None) -> int | None:
     return int(r.stdout) if r.returncode == 0 and r.stdout.strip().isdigit() else None
 
 
+def _mpy_folder(target: str) -> str:
+    return "mpy" if target == "unix" else f"mpy-{target}"
+
+
 def release(out: Path = OUT, root: Path = ROOT) -> Path:
     key, pub, signed = signer()
     fw = firmware.ensure_built()
     arm = firmware.ensure_built_arm()  # always both: what a release holds never depends on what was built before
     image.build()
+    for board in targets.BOARDS:
+        image.build(image.out_dir(board), target=board)
     ver = version(root)
     dest = out / f"jeton-{ver}"
     tmp = out / f".jeton-{ver}.tmp"
@@ -122,7 +129,8 @@ def release(out: Path = OUT, root: Path = ROOT) -> Path:
     (tmp / "firmware").mkdir(parents=True)
     shutil.copy2(fw, tmp / "firmware" / "micropython-unix")
     shutil.copy2(arm, tmp / "firmware" / "qemu-mps2-an385.elf")
-    shutil.copytree(image.OUT, tmp / "mpy", ignore=shutil.ignore_patterns("SHA256SUMS*"))  # the release signs its own
+    for target in ("unix",) + targets.BOARDS:  # the release signs its own: not each set's SHA256SUMS
+        shutil.copytree(image.out_dir(target), tmp / _mpy_folder(target), ignore=shutil.ignore_patterns("SHA256SUMS*"))
     shipped = []
     for kind in ("models", "certs"):
         (tmp / kind).mkdir()
@@ -140,11 +148,13 @@ def release(out: Path = OUT, root: Path = ROOT) -> Path:
     (tmp / "RELEASE.md").write_text(
         f"# Jeton {ver}\n\n"
         f"- `firmware/micropython-unix`: the emulated board's image (MicroPython {firmware.PIN[:8]}, unix port,"
-        f" `manifest.py` frozen), SHA-256 `{fw_sum}`: the firmware's ready line reports the same digest."
+        f" `manifests/unix.py` frozen), SHA-256 `{fw_sum}`: the firmware's ready line reports the same digest."
         f" At power-up it authenticates this folder's `{SUMS}.sig` with the public key built into it,"
         f" {pub.name}.\n"
-        "- `firmware/qemu-mps2-an385.elf`: the same manifest frozen for the Cortex-M3 (qemu MPS2-AN385).\n"
-        "- `mpy/`: the device rooms as .mpy for a board running stock MicroPython (`make deploy`).\n"
+        "- `firmware/qemu-mps2-an385.elf`: `manifests/qemu.py` frozen for the Cortex-M3 (qemu MPS2-AN385).\n"
+        "- `mpy/`: the emulated board's device code as .mpy, for stock MicroPython's unix port (`make deploy`);"
+        f" {', '.join(f'`{_mpy_folder(b)}/`' for b in targets.BOARDS)}: each board's, its manifest's modules"
+        " (`make deploy PROFILE=...`).\n"
         f"- `models/`, `certs/`, `par/`: the {len(shipped)} shipped games, their certificates and PAR sheets.\n"
         f"- `{SUMS}`: the release number, then every other file's SHA-256; check with `sha256sum -c {SUMS}`."
         f" It is the one blob the release signature `{SUMS}.sig` covers (`python -m tools.sign check DIR --pub"
@@ -170,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         dest = release(args.out)
-    except (firmware.BuildError, sign.ReleaseError, OSError, ValueError) as e:
+    except (firmware.BuildError, targets.TargetError, sign.ReleaseError, OSError, ValueError) as e:
         print(f"release: {e}", file=sys.stderr)
         return 1
     n = len((dest / SUMS).read_text().splitlines()) - 1

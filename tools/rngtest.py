@@ -154,7 +154,8 @@ class Results:
         lines.append("-" * (sum(w) + 12))
         for r in self.rows:
             lines.append(
-                f"{r['battery']:{w[0]}} {r['test']:{w[1]}} {r['value']:{w[2]}} {r['criterion']:{w[3]}} {'PASS' if r['ok'] else 'FAIL'}"
+                f"{r['battery']:{w[0]}} {r['test']:{w[1]}} {r['value']:{w[2]}} {r['criterion']:{w[3]}} "
+                f"{'PASS' if r['ok'] else 'FAIL'}"
             )
         bad = sum(1 for r in self.rows if not r["ok"])
         lines.append("-" * (sum(w) + 12))
@@ -170,7 +171,8 @@ class Results:
 def parse_ent(text: str) -> dict:
     f = {}
     f["entropy"] = float(re.search(r"Entropy = ([\d.]+) bits per byte", text).group(1))
-    m = re.search(r"Chi square distribution for (\d+) samples is ([\d.]+), and randomly\s+would exceed this value (less than |more than )?([\d.]+) percent", text)
+    m = re.search(r"Chi square distribution for (\d+) samples is ([\d.]+), and randomly\s+"
+                  r"would exceed this value (less than |more than )?([\d.]+) percent", text)
     f["n"] = int(m.group(1))
     f["chi2"] = float(m.group(2))
     f["chi2_pct"] = float(m.group(4))
@@ -231,7 +233,8 @@ def judge_fips(dut: dict, ref: dict, res: Results, seconds: float = 0.0) -> None
     tot = dut["fail"] + ref["fail"]
     p = binom_sf(dut["fail"], tot)
     detail = f"{dut['fail']}/{n} failed (control {ref['fail']}/{ref['success'] + ref['fail']})"
-    res.add("fips140-2", "blocks (20000 bits)", f"{detail}, p={p:.3f}", "P(>= F | control) >= 0.001", p >= 0.001 and n > 0, seconds)
+    res.add("fips140-2", "blocks (20000 bits)", f"{detail}, p={p:.3f}", "P(>= F | control) >= 0.001", p >= 0.001 and n > 0,
+            seconds)
     for k in ("monobit", "poker", "runs", "longrun", "contrun"):
         res.add("fips140-2", f"  {k}", f"{dut[k]} (control {ref[k]})", "(detail)", True)
 

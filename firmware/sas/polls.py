@@ -3,8 +3,8 @@
 # length, or ACK / NACK. Meters are Jeton's own (firmware/ledger.py METERS), in credits, as 4-byte
 # BCD (8 digits: they roll over there, SAS 6.02 s. 2.2.3); the mapping is docs/sas.md's table.
 from board.sas_link import ACK, NACK, R, S
-from firmware.sas import bcd
 from firmware import states
+from firmware.sas import bcd
 
 SAS_VERSION = "602"  # the SAS version the machine implements (long poll 54)
 GAME_ID = "JT"  # long poll 1F's game id (SAS Table C-1 lists manufacturers' codes: none is ours)

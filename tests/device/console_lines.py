@@ -74,7 +74,7 @@ def feed(case):
         for item in case:
             con.uart.rx.append(item if isinstance(item, int) else bytes(bytearray.fromhex(item)))
             con.service()
-    except Exception as e:  # noqa: the invariant under test is that none escapes
+    except Exception as e:  # noqa: BLE001  the invariant under test is that none escapes
         return {"exc": "%s: %s" % (type(e).__name__, e)}
     out = bytes(con.uart.tx)
     lost = []

@@ -1,5 +1,6 @@
 # The security memory, accounts and a logged-in console for device tests (both runtimes).
 from fakes_firmware import TEST_SECRET, RamNvram, counter_of
+
 from firmware import config
 from firmware.accounts import Accounts
 from firmware.audit import JOURNAL, LAYOUT, Audit

@@ -22,7 +22,8 @@ class Wire:
 
     devices: {addr: device with reply(header, data) -> bytes (ACK data) | None (NAK) | "busy"}.
     Faults for the next replies: wire.faults = ["drop" (command lost before the device), "lost_reply"
-    (device acted, reply lost), "garbage", "bad", "echo", None, ...] (consumed in order); wire.noise = bytes delivered before the echo of the next write.
+    (device acted, reply lost), "garbage", "bad", "echo", None, ...] (consumed in order); wire.noise = bytes
+    delivered before the echo of the next write.
     """
 
     def __init__(self, crc=False):

@@ -1,7 +1,8 @@
 # A fake board and acceptor for driving firmware.cabinet.Cabinet in device tests (both runtimes).
-from board import hal
 from fakes_board import Pin  # a switch input with value() and irq(handler, trigger)
 from fakes_firmware import TEST_SECRET, counter_of, floor_of
+
+from board import hal
 
 
 class Out:

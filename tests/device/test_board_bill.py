@@ -5,11 +5,13 @@
 # fate(): what one 159 reading proves of a note whose escrow event had a known counter, by those
 # rules alone (the counter counts events 1..255 and wraps to 1; the reply holds the last five,
 # newest first; 0 after a power-up or reset, with an empty buffer).
-from board.bill_cctalk import ESCROW, RETURNED, STACKED, BillValidator, bill_cents, fate, parse_bill_id
-from board import bill_codes
-from board.cctalk import Master
 from fakes_bills import IDS, Validator
 from fakes_board import Wire, no_idle
+
+from board import bill_codes
+from board.bill_cctalk import ESCROW, RETURNED, STACKED, BillValidator, bill_cents, fate, parse_bill_id
+from board.cctalk import Master
+
 
 def _setup():
     w = Wire()

@@ -8,11 +8,12 @@
 #       TX [40][0][182][254][33], RX [1][0][48][0][55] (same page as K1).
 #  [K4] reset device (header 1) to address 40 with CRC-16: [40][0][0x46][1][0x3F], the vector of
 #       the cc-talk-rs crate's own unit test (cc_talk_core, "chksum_lsb 0x46, chksum_msb 0x3f").
-from devtest import raises, MICROPYTHON, skip
-from board.cctalk import Master, CcTalkError
+from devtest import MICROPYTHON, raises, skip
+from fakes_board import Acceptor, Wire, no_idle
+
+from board.cctalk import CcTalkError, Master
 from board.cctalk_crc import crc16
-from board.cctalk_frame import build, valid, checksum, Scanner
-from fakes_board import Wire, Acceptor, no_idle
+from board.cctalk_frame import Scanner, build, checksum, valid
 
 K1 = bytes((2, 2, 1, 231, 255, 255, 22))
 K2 = bytes((2, 0, 1, 254, 255))

@@ -1,10 +1,11 @@
 # ccTalk coin acceptor driver: event counter semantics, error-code kinds, counters out of sequence
 # (replayed replies, jumps beyond the 5-event buffer) that must never credit a coin twice.
 from devtest import raises
-from board.cctalk import Master, CcTalkError
-from board.coin_cctalk import CoinAcceptor, new_events, parse_coin_id
+from fakes_board import Acceptor, Wire, no_idle
+
 from board import cctalk_codes
-from fakes_board import Wire, Acceptor, no_idle
+from board.cctalk import CcTalkError, Master
+from board.coin_cctalk import CoinAcceptor, new_events, parse_coin_id
 
 
 def _setup(dev=None):

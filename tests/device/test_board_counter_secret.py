@@ -4,6 +4,7 @@ import os
 import struct
 
 from devtest import raises, rmtree, tmpdir
+
 from board.counter_file import CounterFile
 from board.secret_file import SecretFile
 

@@ -4,8 +4,9 @@
 # tests/host/test_second_cabinet.py).
 import gc
 
-from board import emulated, hal, state_lock
 from devtest import tmpdir
+
+from board import emulated, hal, state_lock
 
 
 def board(profile=None):

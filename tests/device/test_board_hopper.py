@@ -1,8 +1,10 @@
 # ccTalk hopper driver: the payout record makes every restart end with each coin paid once.
 from devtest import raises
+from fakes_board import Hopper as FakeHopper
+from fakes_board import Store, Wire, no_idle
+
 from board.cctalk import Master
 from board.hopper_cctalk import Hopper, HopperError
-from fakes_board import Wire, Hopper as FakeHopper, Store, no_idle
 
 
 def _rig(stock=100, per_poll=2, count=True, store=None):

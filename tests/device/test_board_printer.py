@@ -1,9 +1,10 @@
 # Ticket printer driver (board/printer_epic.py): the bytes of a ticket and the status bits, each
 # fault mapped to its event. Byte values: docs/drivers.md (Epic 950 family command set).
 from devtest import raises
+from fakes_printer import FakePrinter
+
 from board import printer_epic as p
 from board.printer_epic import Printer, PrinterError
-from fakes_printer import FakePrinter
 
 
 def no_idle(ms):

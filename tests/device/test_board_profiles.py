@@ -10,11 +10,12 @@ import gc
 import os
 import sys
 
-from board import hal
 from devtest import raises, tmpdir
 from fakes_board import Acceptor, Clock, Hopper, Wire
 from fakes_nvram import FakeI2C, I2CFramChip
 from fakes_rng import Mem32
+
+from board import hal
 
 # (IRQ_RISING, IRQ_FALLING) of each port's machine.Pin (MicroPython ports/stm32/pin.c:
 # GPIO_MODE_IT_RISING / _FALLING of the STM32 HAL; ports/rp2/machine_pin.c: 8 / 4;
@@ -302,24 +303,24 @@ def test_a_door_opening_is_seen_through_the_port_s_own_irq_numbers():
     for name in ("esp32", "pyboard"):  # esp32 numbers its edges the other way round from hal
         with Installed(name) as inst:
             clock = Clock()
-            board, cab = power_up(inst, clock)
+            cab = power_up(inst, clock)[1]
             inst.line("door_main").drive(None)  # the door opens: its switch releases the line
             steps(cab, 5)
             assert cab.state == "door" and cab.ledger.meters["door_main"] == 1, name
             inst.line("door_main").drive(0)
             assert steps(cab, 10, lambda: cab.state == "idle"), name
-            board = cab = None
+            cab = None
             gc.collect()
 
 
 def test_the_audit_key_is_active_low():
     with Installed("rp2") as inst:
-        board, cab = power_up(inst, Clock())
+        cab = power_up(inst, Clock())[1]
         assert not cab.audit_mode()  # released: the pull-up reads 1, the key is off
         inst.line("key_audit").drive(0)
         steps(cab, 5)
         assert cab.audit_mode() and cab.state == "service"  # the key on, nothing owed
-        board = cab = None
+        cab = None
         gc.collect()
 
 

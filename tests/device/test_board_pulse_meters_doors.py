@@ -1,10 +1,11 @@
 # Pulse coin acceptor, electromechanical meters (power cut at every step), debounced doors.
-from devtest import raises, MICROPYTHON, skip
-from board.coin_pulse import PulseAcceptor
-from board.meters_em import EmMeters
-from board.doors import Doors
+from devtest import MICROPYTHON, raises, skip
+from fakes_board import Clock, Coil, Pin, PinBoard, Store
+
 from board import hal
-from fakes_board import Pin, Clock, Coil, Store, PinBoard
+from board.coin_pulse import PulseAcceptor
+from board.doors import Doors
+from board.meters_em import EmMeters
 
 
 def _pulse(clock, pin, ms):

@@ -1,6 +1,7 @@
 # The touch screen's press queue (board/touch.py): oldest first, bounded, refuses what is no press.
-from board.touch import SIZE, TouchQueue
 from devtest import raises
+
+from board.touch import SIZE, TouchQueue
 
 
 def test_presses_come_out_oldest_first_and_a_flood_is_dropped_and_counted():

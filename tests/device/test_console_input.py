@@ -2,8 +2,9 @@
 # console UART itself: input lost in an RX overrun is reported and its line discarded (two commands
 # never merge), an over-long line or a noisy one is refused whole, every line end gets one prompt,
 # and a second console client is turned away while the first carries on.
-from board import emulated
 from console_lines import console, feed
+
+from board import emulated
 
 PROMPT = b"jeton> "
 

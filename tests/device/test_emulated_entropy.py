@@ -2,9 +2,10 @@
 # a source the host makes stuck fails the real SP 800-90B health tests, at power-up (start-up test)
 # and at run time (the repetition count test at the reseed the board triggers), and the generator's
 # reseeds read the same wire.
+from devtest import raises, tmpdir
+
 import rng
 from board.emulated import EntropyWire
-from devtest import raises, tmpdir
 from firmware.cabinet import open_rng
 
 

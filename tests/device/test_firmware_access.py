@@ -5,11 +5,12 @@ import json
 
 from devtest import raises
 from fakes_access import ADMIN, ADMIN_PIN, accounts, security
+from test_firmware_cabinet import cabinet, steps
+from test_firmware_console import Uart, run
+
 from firmware import config
 from firmware.accounts import ROLES, backoff_s
 from firmware.console import Console
-from test_firmware_cabinet import cabinet, steps
-from test_firmware_console import Uart, run
 
 # one command each role may run and one it may not (issue 11 s. 5)
 ALLOWED = {"attendant": "meters json", "technician": "mem", "auditor": "recall", "administrator": "account list"}
@@ -244,6 +245,7 @@ def test_a_ram_clear_keeps_the_security_log():
 
 def test_the_security_memory_commits_through_the_ledgers_buffers():
     from fakes_firmware import RamNvram, memory
+
     from firmware.audit import Audit, share_buffers
     from firmware.ledger import Ledger
 
@@ -266,6 +268,7 @@ def test_the_security_memory_opened_with_the_ledgers_buffers_allocates_none():
     # 2 KB journal buffer fail to allocate there at 128K (a restart)
     from fakes_access import blank
     from fakes_firmware import TEST_SECRET, RamNvram, counter_of, memory
+
     from firmware.audit import JOURNAL, LAYOUT, Audit
     from firmware.critmem import CriticalMemory
     from firmware.ledger import Ledger
@@ -354,7 +357,7 @@ class Streamed:
 
 
 def test_a_full_security_log_stops_privileged_operations_until_an_auditor_archives_it():
-    from firmware.audit import RESERVE, RING
+    from firmware.audit import RESERVE
 
     con, cab, board, users, sec = fresh()
     users.add(ADMIN, "administrator", ADMIN_PIN)

@@ -9,12 +9,13 @@
 # mp-heap: 640K  (as test_firmware_cabinet.py: the 68 KB NVRAM image and two ledgers open at once)
 import gc
 
-from board.bill_cctalk import BillValidator
-from board.cctalk import Master
+from devtest import raises
 from fakes_bills import Validator
 from fakes_board import Wire, no_idle
-from devtest import raises
 from fakes_firmware import RamNvram, memory, wiped
+
+from board.bill_cctalk import BillValidator
+from board.cctalk import Master
 from firmware.bills import BillIn, counter_after
 from firmware.ledger import Ledger
 

@@ -3,11 +3,12 @@
 # the modules compiled from source: at 384K and 448K their compiling found no room in one piece)
 import gc
 
-import rng
 from devtest import big_win
 from fakes_board import Store
 from fakes_cabinet import Acceptor, Board, FailingGen, coins, press, steps
 from fakes_firmware import RamNvram, memory, wiped
+
+import rng
 from board.meters_em import EmMeters
 from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger

@@ -1,9 +1,10 @@
 # Money in (firmware/coins.py) over the real ccTalk driver and a byte-level fake acceptor: coins
 # credited by ccTalk identity only (s. 4), positions enabled by identity, refused credits named,
 # replayed counters never credited twice, one commit per batch with its counter.
+from fakes_board import Acceptor, Wire, no_idle
+
 from board.cctalk import Master
 from board.coin_cctalk import CoinAcceptor
-from fakes_board import Wire, Acceptor, no_idle
 from firmware.coins import CoinIn, payout_credits
 
 

@@ -4,13 +4,13 @@
 # mp-heap: 1024K  (the firmware's 256K, the 64 + 54 KB NVRAM images the fakes keep in RAM, the tests)
 import json
 
-from fakes_firmware import memory
 from fakes_access import ADMIN, ADMIN_PIN, accounts, security
-from firmware.console import Console
-from firmware.ledger import Ledger
-from firmware.critmem import RamError
+from fakes_firmware import memory
 from test_firmware_cabinet import cabinet, coins, press, steps
 
+from firmware.console import Console
+from firmware.critmem import RamError
+from firmware.ledger import Ledger
 
 
 class Uart:
@@ -112,8 +112,9 @@ def test_backspace_edits_the_line():
 
 
 def test_hardmeters_reports_counts_pending_pulses_and_a_meter_ahead():
-    from board.meters_em import EmMeters
     from fakes_board import Store
+
+    from board.meters_em import EmMeters
 
     con, cab, board, acc = console()
     assert run(con, "hardmeters") == ["no electromechanical meters on this board"]
@@ -315,7 +316,6 @@ def test_meters_in_aligned_columns_with_units_and_dollars():
 
 
 def test_state_in_words():
-    from devtest import big_win
 
     con, cab, board, acc = console()
     assert run(con, "state") == ["state idle: no credits, ready", "credits 0 ($0.00), bet 1"]

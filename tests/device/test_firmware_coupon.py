@@ -3,6 +3,7 @@
 # checks the numbers against an independent implementation (Python's hmac, python-stdnum's Luhn)
 # and the local time against Python's zoneinfo.
 from devtest import raises
+
 from firmware import coupon, coupon_number
 
 SECRET = bytes(range(32))  # tests/device/fakes_firmware.py TEST_SECRET

@@ -4,6 +4,7 @@
 # memory is lost (no coupon until the system sets a validation id).
 from devtest import raises
 from fakes_firmware import TEST_SECRET, MemCounter, RamNvram, wiped
+
 from firmware import coupon_number, coupon_store
 from firmware.coupon_store import CAPACITY, RESERVE, CouponStore
 

@@ -9,11 +9,12 @@
 # mp-heap: 896K  (the fake board's 128 KB NVRAM image and a game model, and the printer)
 import gc
 
-import rng
 from devtest import big_win, raises
 from fakes_cabinet import Acceptor, Board, coins, press, steps
 from fakes_firmware import RamNvram, memory, wiped
 from fakes_printer import FakePrinter
+
+import rng
 from board.printer_epic import Printer
 from firmware import config, coupon_number, coupon_store, coupon_system, jurisdiction, startup
 from firmware.cabinet import Cabinet
@@ -276,8 +277,6 @@ def test_a_big_win_goes_to_the_credits_never_a_hand_pay():
 
 def power_up_vlt(board, fake):
     """A power-up as firmware/startup.py does it under vlt: the printer opened by open_printer."""
-    from firmware import startup
-
     gc.collect()
     led = Ledger(memory(board.nvram))
     led.open()

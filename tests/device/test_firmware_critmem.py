@@ -4,6 +4,7 @@ import struct
 
 from devtest import raises
 from fakes_firmware import TEST_SECRET, MemCounter, PowerCut, RamNvram, counter_of
+
 from firmware.critmem import CriticalMemory, RamError
 
 try:

@@ -7,6 +7,7 @@ import json
 import os
 
 from devtest import rmtree, tmpdir
+
 from firmware import config, jurisdiction
 from firmware.startup import load_games
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
@@ -201,7 +202,7 @@ def test_the_issue_sept_royal_88_with_an_uncapped_progressive_is_refused_under_v
     # issue 22.1: sept-royal-87 as it shipped (rate 1/100, no ceiling) passed the vlt boot check on
     # its pay-table entries (1500 credits) while its progressive passes $1,000 after 83,367 games at
     # bet 3. Its certificate as tools.certify writes it: the same returns, max_award null at bet 3
-    from games.canon import math_hash
+    from rng.crypto.canon import math_hash
 
     model, cert = _shipped()
     model["progressive"] = {"pay": "3 SEVEN", "bet": 3, "rate": "1/100"}
@@ -272,3 +273,40 @@ def test_the_setting_is_checked_like_the_others():
     assert probs == ["DENOM_CENTS: vlt maximum credit value: $0.50 above $0.25 (a credit; S-13.1, r. 7, s. 7)"], probs
     assert settings.check(settings._Merged(config, {"JURISDICTION": "vlt"})) == []
     assert settings.check(settings._Merged(config, {"JURISDICTION": "casino", "DENOM_CENTS": 50})) == []
+
+
+def test_a_vlt_offers_card_games_reel_games_keno_and_bingo_only():
+    # S-13.1, r. 7, s. 3: the kinds of game a video lottery system's terminal offers; the casino
+    # profile offers every kind (issue 26: roulette, dice and the wheel are refused under vlt by name)
+    for kind in ("cards", "reels", "keno", "bingo"):
+        assert jurisdiction.check_kind("vlt", kind) is None
+    for kind in ("roulette", "dice", "wheel", None):
+        assert jurisdiction.check_kind("vlt", kind) == \
+            "vlt game kind: %s not offered (cards, reels, keno, bingo: S-13.1, r. 7, s. 3)" % kind
+        assert jurisdiction.check_kind("casino", kind) is None
+    # at boot, a certified table game is disabled, naming both the kind and the missing play flow
+    model, cert = _shipped("roulette-simple-97")
+    ok, why, events = _boot("vlt", model, cert, "roulette-simple-97")
+    assert not ok and "; vlt game kind: roulette not offered (cards, reels, keno, bingo: S-13.1, r. 7, s. 3); " in why
+    assert why.startswith("vlt maximum bet: $6.25 above $2.50"), why
+    assert why.endswith("table game: this cabinet has no play flow for it yet (issue 26)"), why
+    model, cert = _shipped("baccarat-mini-85")
+    ok, why, events = _boot("vlt", model, cert, "baccarat-mini-85")
+    assert not ok and why == "table game: this cabinet has no play flow for it yet (issue 26)", why
+
+
+def test_only_the_games_the_cabinet_can_play_are_offered():
+    # issue 26: a certified table game (mine, a blackjack or a card-poker table game from the other
+    # lanes, whatever its engine looks like) is disabled until the cabinet has its play flow
+    from firmware.startup import playable
+    from games.certificate import check
+
+    for gid, want in (("sept-royal-87", True), ("keno-classique-92", True), ("jacks-98", True),
+                      ("roulette-simple-97", False), ("craps-83", False), ("baccarat-85", False)):
+        ok, why, game = check("games/models/%s.json" % gid, "games/certs/%s.json" % gid)
+        assert ok and playable(game) is want, (gid, why)
+
+    class Other:  # an engine that names no kind: not one the cabinet knows how to play
+        bets = [1]
+
+    assert not playable(Other())

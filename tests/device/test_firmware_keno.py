@@ -6,10 +6,11 @@
 import gc
 import json
 
-import rng
-from board.touch import TouchQueue
 from fakes_cabinet import Acceptor, Board
 from fakes_firmware import RamNvram, memory, wiped
+
+import rng
+from board.touch import TouchQueue
 from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger
 from games.keno import load
@@ -181,6 +182,7 @@ def test_audit_test_game_plays_a_card():
 
 def test_quick_pick_without_a_working_rng():
     from fakes_cabinet import FailingGen
+
     from rng import RngFailure
 
     cab, board, acc = cabinet()

@@ -4,6 +4,7 @@ import gc
 
 from devtest import raises
 from fakes_firmware import FixedOutcome, PowerCut, RamNvram, memory
+
 from firmware.ledger import EVENT_CHUNKS, EVENTS_PER_CHUNK, RECALL, AuditError, Ledger
 
 
@@ -223,7 +224,7 @@ def test_ram_clear_and_its_record_are_one_transaction():
         nv, led = books()
         real, calls = nv.write, [0]
 
-        def write(off, data, real=real, calls=calls, k=k, nv=nv):
+        def write(off, data, real=real, calls=calls, k=k, nv=nv):  # noqa: F811 (the last one let go above)
             if calls[0] == k:
                 nv.tear_after = len(data) // 2
             calls[0] += 1

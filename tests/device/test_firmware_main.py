@@ -2,6 +2,7 @@
 # mp-heap: 640K  (a 68 KB NVRAM image in RAM for the restart records, beside the firmware modules)
 from devtest import raises
 from fakes_firmware import RamNvram, memory
+
 from firmware import main
 from firmware.ledger import Ledger
 

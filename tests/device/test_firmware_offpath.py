@@ -6,9 +6,10 @@
 # the modules compiled from source: at 384K and 448K their compiling found no room in one piece)
 import gc
 
-import rng
 from fakes_cabinet import Acceptor, Board
 from fakes_firmware import RamNvram, memory, wiped
+
+import rng
 from board.meters_em import EmMeters
 from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger

@@ -9,12 +9,13 @@ import json
 
 from fakes_access import ADMIN_PIN, accounts, blank, security
 from fakes_firmware import floor_of
-from firmware import config, enrolment, money_basis, operator_config
-from firmware.accounts import LOST
-from firmware.console import Console
-from firmware.configuration import settle as settle_configuration
 from test_firmware_cabinet import cabinet, coins, steps
 from test_firmware_console import Uart, run
+
+from firmware import config, enrolment, money_basis, operator_config
+from firmware.accounts import LOST
+from firmware.configuration import settle as settle_configuration
+from firmware.console import Console
 
 VECTORS = __file__.rpartition("/")[0] + "/../fixtures/operator/vectors.json"
 PATH = "STATE/operator.json"

@@ -7,10 +7,11 @@
 import gc
 import json
 
-import rng
-from board.touch import TouchQueue
 from fakes_cabinet import Acceptor, Board, FailingGen, coins, press, steps
 from fakes_firmware import RamNvram, memory, wiped
+
+import rng
+from board.touch import TouchQueue
 from firmware import states
 from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger

@@ -4,13 +4,15 @@
 # prize; a power cut at every NVRAM write of a progressive hit pays it exactly once. Real Cabinet and
 # Ledger over the fake board, the in-memory coupon printer; the game's draw replaced by the outcome a
 # test needs (a doctored model or state: what no certified game can do).
-# mp-heap: 640K  (as test_firmware_coupons.py: the fake board's 68 KB NVRAM image, a model, the printer)
+# mp-heap: 704K  (as test_firmware_coupons.py: the fake board's 68 KB NVRAM image, a model, the printer;
+# it passed in 624K before rng/crypto/ became a package, in 656K after: the contiguous NVRAM image's edge)
 import gc
 
-import rng
 from fakes_cabinet import Acceptor, Board, press, steps
 from fakes_firmware import PowerCut, RamNvram, memory, wiped
 from fakes_printer import FakePrinter
+
+import rng
 from board.printer_epic import Printer
 from firmware import config, coupon_store, coupon_system, jurisdiction
 from firmware.cabinet import Cabinet

@@ -3,8 +3,9 @@
 # from RFC 4231 section 4.8 (test case 7: a 131-byte key, a 152-byte message).
 # mp-heap: 1024K  (the console test's cabinet on a fake board, with its ledger and security memory images in RAM)
 from devtest import raises
+
 from firmware import program
-from rng.hmac_sha256 import hmac_sha256
+from rng.crypto.hmac_sha256 import hmac_sha256
 
 RFC4231_7_KEY = b"\xaa" * 131
 RFC4231_7_DATA = (b"This is a test using a larger than block-size key and a larger than block-size data."

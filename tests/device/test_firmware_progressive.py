@@ -5,6 +5,7 @@ import gc
 
 from devtest import raises
 from fakes_firmware import RamNvram, memory, wiped
+
 from firmware.ledger import Ledger
 from firmware.progressive import Progressive, ProgressiveError
 from games import load

@@ -1,8 +1,13 @@
 # What the firmware sends the player's screen (docs/screen.md): each message as an id and its
 # arguments, which the screen translates, beside the technician's English line; the model and the
 # credit's value for the symbol names, the pay table and the dollars.
-# mp-heap: 512K  (test_firmware_cabinet's fake cabinet: its 64 KB NVRAM image, the modules compiled from source)
+# mp-heap: 576K  (test_firmware_cabinet's fake cabinet: its 64 KB NVRAM image, the modules compiled from source;
+# it passed in 496K before rng/crypto/ became a package, in 528K after: the contiguous NVRAM image's edge)
 from test_firmware_cabinet import Cabinet, cabinet, coins, press, steps
+
+from firmware import config
+from firmware.play import played
+from games import load
 
 
 def say(board):
@@ -69,9 +74,6 @@ def test_a_plain_line_is_passed_on_as_an_id_without_arguments():
 
 
 # --- the outcome on the screen: its bet, its winning lines, its free spins (docs/screen.md) --------
-from firmware import config
-from firmware.play import played
-from games import load
 
 
 def _trefle(cab):

@@ -1,12 +1,12 @@
 # mp-heap: 384K
-# RSASSA-PKCS1-v1_5 / SHA-256 verification (firmware/signature.py) on both runtimes, against vectors
+# RSASSA-PKCS1-v1_5 / SHA-256 verification (rng/crypto/rsa.py) on both runtimes, against vectors
 # made by `cryptography` with throwaway RSA-3072 keys (tests/fixtures/rsa/pkcs1v15-sha256.json, written
 # by tests/host/rsa_vectors.py; tests/host/test_signature.py checks fresh ones on every run).
 import binascii
 import hashlib
 import json
 
-from firmware import signature
+from rng.crypto import rsa
 
 VECTORS = __file__.rpartition("/")[0] + "/../fixtures/rsa/pkcs1v15-sha256.json"
 
@@ -23,14 +23,14 @@ def test_every_vector_verifies_as_cryptography_says():
     assert len(v["cases"]) == 10
     for c in v["cases"]:
         digest = hashlib.sha256(binascii.unhexlify(c["msg"])).digest()
-        got = signature.verify(n, v["e"], digest, binascii.unhexlify(c["sig"]))
+        got = rsa.verify(n, v["e"], digest, binascii.unhexlify(c["sig"]))
         assert got is c["valid"], c["name"]
 
 
 def test_the_encoded_block_is_rfc8017s():
     # RFC 8017 9.2 note 1: the SHA-256 DigestInfo prefix, written out here, not taken from the module
     digest = bytes(range(32))
-    em = signature.encoded(digest, 384)
+    em = rsa.encoded(digest, 384)
     prefix = binascii.unhexlify("3031300d060960864801650304020105000420")
     assert bytes(em) == b"\x00\x01" + b"\xff" * (384 - 3 - 19 - 32) + b"\x00" + prefix + digest
 
@@ -39,6 +39,6 @@ def test_a_digest_of_the_wrong_size_or_a_key_too_short_is_an_error():
     from devtest import raises
 
     with raises(ValueError):
-        signature.encoded(b"\0" * 20, 384)
+        rsa.encoded(b"\0" * 20, 384)
     with raises(ValueError):
-        signature.encoded(b"\0" * 32, 61)  # no room for 8 bytes of padding
+        rsa.encoded(b"\0" * 32, 61)  # no room for 8 bytes of padding

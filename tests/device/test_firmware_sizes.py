@@ -8,16 +8,18 @@ import gc
 import json
 import os
 
+from devtest import raises
+from fakes_firmware import RamNvram, memory
+
 from board import hal
 from firmware import eventlog, tournament
 from firmware.bill_books import WHY_TEXT
 from firmware.cabinet import BOOT_TILTS, KEY_CLEARABLE
 from firmware.ledger import CHUNK_SIZE, EVENTS_PER_CHUNK, GAME_SIZE, LAYOUT, METERS, STATE_SIZE, TILT_TEXT, Ledger
-from devtest import raises
-from fakes_firmware import RamNvram, memory
 from games.cardtable_games import RECORD as CARD_TABLES
 from games.keno_model import MAX_SPOTS, KenoModel
 from games.model import Model
+from games.table_check import FORMATS as TABLE_FORMATS
 
 BIG = 10 ** 10 - 1  # a 10-digit meter at its last value before it rolls over
 MODELS = "games/models"
@@ -30,10 +32,10 @@ def worst_state():
                    "deck": "ff" * 53},  # a dealt poker hand's deck, 53 cards (firmware/play_poker.py)
           "tilts": {}, "doors": {}, "acc_ev": 255, "ref": BIG, "paying": {"ref": BIG, "coins": BIG, "cpc": BIG},
           "prog_n": BIG * 1000, "prog_r": BIG * 1000, "emb": {},  # the meter and its roll-over (1/q units)
-          "rel": 999999999,
+          "rel": 999999999,  # the release number (firmware/authenticate.py): MAJOR.MINOR.PATCH, each 0-999
           "basis": ["casino", 100000],  # the longest profile name, DENOM_CENTS at its bound (firmware/money_basis.py)
           "bill_ev": 255, "bill": {"t": 16, "k": BIG, "c": 255},  # a note being stacked (firmware/bill_books.py)
-          "unk": {"id": "type 16", "k": BIG, "s": 2 ** 32 - 1, "why": "x" * WHY_TEXT}}  # a note of unknown fate  # the release number (firmware/authenticate.py): MAJOR.MINOR.PATCH, each 0-999
+          "unk": {"id": "type 16", "k": BIG, "s": 2 ** 32 - 1, "why": "x" * WHY_TEXT}}  # a note of unknown fate
     for name in METERS:
         st["m"][name] = BIG
     for kind in KEY_CLEARABLE + ("audit", "prize", "note"):  # BOOT_TILTS are never stored
@@ -72,11 +74,13 @@ def test_the_coupon_memory_full_at_its_bounds_commits_reopens_and_lists_in_a_sma
     """The worst-case coupon store: every slot taken by a record whose fields are at their bounds,
     none acknowledged. It fits its chunks, fits the part above the security memory, reopens, and is
     listed a record at a time (the console's `coupons json`) without the list in the heap."""
-    from firmware import coupon_number, coupon_store
-    from firmware.audit import SEC_BASE
-    from firmware.audit import LAYOUT as SEC_LAYOUT, JOURNAL as SEC_JOURNAL
-    from firmware.critmem import CriticalMemory
     from fakes_firmware import TEST_SECRET, MemCounter
+
+    from firmware import coupon_number, coupon_store
+    from firmware.audit import JOURNAL as SEC_JOURNAL
+    from firmware.audit import LAYOUT as SEC_LAYOUT
+    from firmware.audit import SEC_BASE
+    from firmware.critmem import CriticalMemory
 
     class Part:  # a 128 KB part, never read or written: the constructors only place their layouts on it
         size = coupon_store.PART
@@ -148,6 +152,9 @@ def test_a_recall_record_of_every_shipped_game_fits_at_its_longest():
                    "forfeit": "x" * eventlog.TEXT, "prog": [BIG, BIG], "tour": BIG, "in": BIG}
             assert len(json.dumps(rec)) <= GAME_SIZE, (raw["id"], len(json.dumps(rec)), GAME_SIZE)
             raw = rec = None
+            continue
+        if raw.get("format") in TABLE_FORMATS:  # no recall record yet: the cabinet's play flow for table games
+            raw = None  # (issue 26, after issue 24) sizes its record with its stake, results and table
             continue
         if raw.get("format") == "jeton-keno/1":  # 10 picks then 20 numbers drawn, each up to 80
             m = KenoModel(raw)

@@ -5,13 +5,15 @@
 # too: cash-out everywhere but a RAM error, play only in idle/credit, money only in idle/credit/spin,
 # the RAM clear only in a RAM error or with the audit key on and nothing owed (issue 22, item 2:
 # L-6, r. 3, s. 7, nothing but a coupon erases credits). And docs/firmware.md shows this table.
-# mp-heap: 640K  (the firmware compiled from source by the stock 64-bit wheel, plus the 68 KB NVRAM image the fake board keeps in RAM)
+# mp-heap: 640K  (the firmware compiled from source by the stock 64-bit wheel, plus the 68 KB NVRAM image
+# the fake board keeps in RAM)
 import gc
 import json
 
-import rng
 from fakes_cabinet import Acceptor, Board
 from fakes_firmware import RamNvram, memory
+
+import rng
 from firmware import states
 from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger

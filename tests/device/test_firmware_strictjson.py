@@ -3,6 +3,7 @@
 # MicroPython's own json module refused. tests/host/test_strictjson_crosscheck.py checks it against
 # CPython's json module, an independent implementation, on generated texts.
 from devtest import raises
+
 from firmware.strictjson import JsonError, loads
 
 

@@ -5,6 +5,7 @@ import gc
 
 from devtest import raises
 from fakes_firmware import FixedOutcome, RamNvram, memory, wiped
+
 from firmware import tournament
 from firmware.ledger import Ledger
 

@@ -8,9 +8,10 @@ import json
 
 from devtest import raises
 from fakes_cabinet import coins, press, steps
+from test_firmware_console import console, run
+
 from firmware import states
 from firmware.books import AuditError
-from test_firmware_console import console, run
 
 
 def unknown(cab, credits=80, counter=9):

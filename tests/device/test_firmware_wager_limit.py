@@ -4,9 +4,10 @@
 # mp-heap: 640K  (as test_firmware_cabinet.py: the 68 KB NVRAM image and the modules from source)
 import gc
 
-import rng
 from fakes_cabinet import Acceptor, Board
 from fakes_firmware import RamNvram, memory, wiped
+
+import rng
 from firmware import config
 from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger

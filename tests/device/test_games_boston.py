@@ -2,8 +2,8 @@
 # ante's bonus beside the ante's own result, as the game is published), the deal's order (three and
 # three, then two and two), the Bonus on the first three cards, and the boot check.
 from games.boston import FOLD, PLAY
-from games.certificate import check
 from games.cardtable_games import load
+from games.certificate import check
 
 RANKS = "23456789TJQKA"
 G = load("games/models/boston-93.json")

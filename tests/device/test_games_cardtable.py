@@ -6,7 +6,8 @@
 import gc
 import json
 
-from devtest import raises, tmpdir, MICROPYTHON
+from devtest import MICROPYTHON, raises, tmpdir
+
 from games import cards, hand3, hand5
 from games.cardtable_games import FORMATS, RECORD, engine, load
 from games.certificate import check

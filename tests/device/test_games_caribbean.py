@@ -1,9 +1,9 @@
 # Caribbean Stud (s. 67.10-67.21) on both runtimes: settlements worked out by hand from the by-law,
 # the dealer's opening hand, the built-in strategy's three rules on the hands that decide them, the
 # supplemental wager of a model offering it, and the boot check.
-from games.certificate import check
 from games.cardtable_games import load
-from games.caribbean import FOLD, RAISE, ak_raise, CaribbeanGame
+from games.caribbean import FOLD, RAISE, CaribbeanGame, ak_raise
+from games.certificate import check
 from games.model import read
 
 RANKS = "23456789TJQKA"

@@ -2,9 +2,10 @@
 # four of five, settlements worked out by hand from the by-law, the 3 x play only with a pair of aces
 # or better, the built-in strategy's boundary, and the boot check.
 from devtest import raises
+
 from games import hand4
-from games.certificate import check
 from games.cardtable_games import load
+from games.certificate import check
 from games.crazy_four import FOLD, PLAY, PLAY3
 
 RANKS = "23456789TJQKA"

@@ -7,8 +7,9 @@
 import json
 import os
 
-import games
 from devtest import raises
+
+import games
 
 
 class Counter:

@@ -7,9 +7,10 @@ import json
 import os
 
 from devtest import raises, tmpdir
+
+from games import keno_exact
 from games.certificate import check
 from games.keno import KenoGame, load
-from games import keno_exact
 from games.model import ModelError
 
 

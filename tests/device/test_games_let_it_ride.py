@@ -1,9 +1,9 @@
 # Let It Ride (s. 67.1-67.9) on both runtimes: settlements worked out by hand from the by-law, the
 # wagers taken back given back at once, the built-in strategy's rules on the hands that decide them,
 # the supplemental wager of a model that offers it, and the boot check.
-from games.certificate import check
 from games.cardtable_games import load
-from games.let_it_ride import PULL, RIDE, ride3, ride4, LetItRideGame
+from games.certificate import check
+from games.let_it_ride import PULL, RIDE, LetItRideGame, ride3, ride4
 from games.model import read
 
 RANKS = "23456789TJQKA"

@@ -1,9 +1,10 @@
 # The model reader (games/model_json.py, issue 23.10), both runtimes: what the json modules took
 # silently or crashed on is refused in one line naming where, and each bound holds at its value and
 # refuses one past it. tests/host/test_model_json_crosscheck.py checks it against CPython's json.
-from devtest import raises, tmpdir, rmtree
-from games.model_json import ReadError, loads, read, MAX_BYTES, MAX_DEPTH, MAX_DIGITS, MAX_STRING
+from devtest import raises, rmtree, tmpdir
+
 from games.limits import ModelError
+from games.model_json import MAX_BYTES, MAX_DEPTH, MAX_DIGITS, MAX_STRING, ReadError, loads, read
 
 
 def refused(text):

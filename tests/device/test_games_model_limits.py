@@ -5,13 +5,14 @@
 # bounded time and heap, never an exception. The host certifier's side: tests/host/test_certify_bad_models.py.
 import json
 
-from devtest import raises, tmpdir, rmtree
+from devtest import raises, rmtree, tmpdir
+
 from games import certificate, exact, limits
-from games.canon import math_hash
 from games.keno_model import KenoModel
 from games.limits import ModelError
 from games.model import Model, read
 from games.poker_model import PokerModel
+from rng.crypto.canon import math_hash
 
 
 def load(name):

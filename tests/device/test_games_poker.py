@@ -6,10 +6,11 @@
 import json
 
 from devtest import raises
+
 from games.poker import PokerGame, card_name
 from games.poker_hand import award
 from games.poker_hold import pattern
-from games.poker_model import PokerModel, ModelError
+from games.poker_model import ModelError, PokerModel
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -288,7 +289,8 @@ def test_describe_says_how_a_hand_is_played_deal_hold_draw_and_the_wild_cards():
     assert not [ln for ln in en if "wild" in ln]  # no wild card in double bonus
     assert fr[-1].startswith("Toute défectuosité") and en[-1].startswith("Malfunction voids")
     # the pay lines come after the rules, still "AWARD : v1 / v2 / ..." (the screen's table)
-    assert fr.index("Quinte flush royale : 250 / 500 / 750 / 1000 / 4000") > fr.index("Gains (crédits) selon la mise 1 / 2 / 3 / 4 / 5 :")
+    assert fr.index("Quinte flush royale : 250 / 500 / 750 / 1000 / 4000") > \
+        fr.index("Gains (crédits) selon la mise 1 / 2 / 3 / 4 / 5 :")
     deuces = PokerGame(load("deuces-wild-99")).describe("en")
     assert "The four deuces are wild: each stands for any card." in deuces
     joker = PokerGame(load("joker-poker-99")).describe("fr")

@@ -9,7 +9,9 @@ def test_read_gives_what_json_gives():
     # the dict of a valid model is json's: escapes, non-ASCII text, long strings, a backslash
     # before a quote, negative integers, true and null included
     import json
-    from devtest import tmpdir, rmtree
+
+    from devtest import rmtree, tmpdir
+
     from games.model import read
 
     d = tmpdir("read")
@@ -37,7 +39,9 @@ def test_read_shares_the_names():
     if not hasattr(gc, "mem_alloc"):
         return
     import json
-    from devtest import tmpdir, rmtree
+
+    from devtest import rmtree, tmpdir
+
     from games.model import read
 
     tag = "".join("%02x" % b for b in os.urandom(4))

@@ -1,7 +1,7 @@
 # Red Dog (s. 63-67) on both runtimes: settlements worked out by hand from the by-law, the raise
 # offered on a spread only, the built-in strategy's spread of 7, and the boot check.
-from games.certificate import check
 from games.cardtable_games import load
+from games.certificate import check
 from games.red_dog import NO_RAISE, RAISE, spread
 
 RANKS = "23456789TJQKA"

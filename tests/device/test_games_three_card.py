@@ -1,8 +1,9 @@
 # 3 Card Poker (s. 67.22-67.32) on both runtimes: every settlement worked out by hand from the by-law's
 # sections, the built-in strategy's boundary (Q-6-4 plays, Q-6-3 folds), and the boot check.
 from devtest import raises
-from games.certificate import check
+
 from games.cardtable_games import load
+from games.certificate import check
 from games.three_card import FOLD, PLAY
 
 RANKS = "23456789TJQKA"

@@ -1,9 +1,9 @@
 # War (s. 67.33-67.40) on both runtimes: settlements worked out by hand from the by-law (the burnt
 # cards never count), the tie wager of a model offering it, and the boot check.
-from games.certificate import check
 from games.cardtable_games import load
-from games.war import SURRENDER, WAR, WarGame
+from games.certificate import check
 from games.model import read
+from games.war import SURRENDER, WAR, WarGame
 
 RANKS = "23456789TJQKA"
 G = load("games/models/war-97.json")

@@ -6,9 +6,11 @@ import os
 
 from devtest import MICROPYTHON, raises, skip
 from fakes_firmware import FixedOutcome, MemCounter, memory
+from fakes_flash import RamBlockDev
 from fakes_nvram import FM25V02_ID, FakeI2C, I2CFramChip, spi_fram
+
 from board.nvram_fram import SR_BP, SR_WEL, I2CFram, SPIFram
-from board.nvram_littlefs import LfsNvram, RamBlockDev
+from board.nvram_littlefs import LfsNvram
 from firmware.ledger import Ledger
 
 KB64 = 69632  # the ledger layout (~65 KB) fits below firmware/audit.py SEC_BASE (68 KB)
@@ -252,6 +254,7 @@ def _lfs(tag, blocks):
     if not MICROPYTHON:
         skip("littlefs needs the MicroPython port")
     import gc
+
     import vfs
 
     gc.collect()

@@ -6,6 +6,7 @@ import os
 
 from devtest import raises, rmtree, tmpdir
 from fakes_firmware import FixedOutcome, memory
+
 from board.counter_file import CounterFile
 from board.emulated import FileNvram
 from firmware.critmem import RamError

@@ -1,6 +1,6 @@
 # HMAC-SHA256 on both runtimes, against RFC 4231 section 4 (test cases 1-4, 6 and 7: short, long
 # and over-long keys, short and 50-byte messages) and in pieces.
-from rng.hmac_sha256 import Hmac, equal, hmac_sha256
+from rng.crypto.hmac_sha256 import Hmac, equal, hmac_sha256
 
 
 def h(s):

@@ -2,7 +2,7 @@
 # hashlib.pbkdf2_hmac cross-check is tests/host/test_access_pbkdf2.py.
 from binascii import unhexlify
 
-from rng.pbkdf2 import pbkdf2_sha256
+from rng.crypto.pbkdf2 import pbkdf2_sha256
 
 RFC7914_1 = unhexlify("55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc"
                       "49ca9cccf179b645991664b39d77ef317c71b845b1e30bd509112041d3a19783")

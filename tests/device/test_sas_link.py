@@ -3,7 +3,7 @@
 from board import sas_link
 from board.sas_crc import crc16
 from firmware.sas import bcd
-from firmware.sas.exceptions import OVERFLOW, CAPACITY, ExceptionQueue
+from firmware.sas.exceptions import CAPACITY, OVERFLOW, ExceptionQueue
 
 
 class Uart:

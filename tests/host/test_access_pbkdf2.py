@@ -1,9 +1,9 @@
-"""rng/pbkdf2.py against the host's hashlib.pbkdf2_hmac (OpenSSL), over keys longer than a block."""
+"""rng/crypto/pbkdf2.py against the host's hashlib.pbkdf2_hmac (OpenSSL), over keys longer than a block."""
 import hashlib
 
 import pytest
 
-from rng.pbkdf2 import pbkdf2_sha256
+from rng.crypto.pbkdf2 import pbkdf2_sha256
 
 
 @pytest.mark.parametrize("password,salt,iterations,dklen", [

@@ -6,15 +6,18 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from hypothesis import example, given, settings, strategies as st
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "device"))
+
+from fakes_board import Hopper as FakeHopper  # noqa: E402
+from fakes_board import Store, Wire, no_idle
 
 from board.cctalk import CcTalkError, Master  # noqa: E402
 from board.cctalk_frame import Scanner, build, valid  # noqa: E402
 from board.coin_cctalk import CoinAcceptor  # noqa: E402
 from board.hopper_cctalk import Hopper  # noqa: E402
-from fakes_board import Hopper as FakeHopper, Store, Wire, no_idle  # noqa: E402
 
 
 class GarbageWire:

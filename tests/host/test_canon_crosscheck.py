@@ -1,6 +1,6 @@
-"""games.canon against an independent implementation: CPython's json with sorted keys, compact
+"""rng.crypto.canon against an independent implementation: CPython's json with sorted keys, compact
 separators and ASCII escapes is, byte for byte, the canonical form the certificates and the recall
-digests hash (games/canon.py says so; this proves it on arbitrary values)."""
+digests hash (rng/crypto/canon.py says so; this proves it on arbitrary values)."""
 from __future__ import annotations
 
 import hashlib
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from firmware.recall import digest
 from games import load
-from games.canon import canonical, math_hash, sha256
+from rng.crypto.canon import canonical, math_hash, sha256
 
 BMP = st.characters(max_codepoint=0xFFFF, exclude_categories=("Cs",))
 VALUES = st.recursive(

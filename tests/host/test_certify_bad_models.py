@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from games.limits import ModelError
 from sim.harness import BOARD_HEAP
 from tools import firmware
 from tools.certify import joint
 from tools.certify.core import certify_model, frac_short, frac_str
-from games.limits import ModelError
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -18,7 +18,7 @@ import pytest
 from games import boston as dev
 from games.cardtable_games import load
 from games.model_json import read
-from tools.certify import cardtable, cards
+from tools.certify import cards, cardtable
 
 MODEL = "games/models/boston-93.json"
 

@@ -6,7 +6,6 @@ and a malformed model named in one line with exit status 2.
 """
 from __future__ import annotations
 
-import copy
 import json
 import subprocess
 import sys

@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 from games import hand5
-from games.caribbean import QUALIFY
 from games.cardtable_games import load
+from games.caribbean import QUALIFY
 from games.model_json import read
 from tools.certify import cardtable
 

@@ -15,7 +15,6 @@ import json
 import random
 from fractions import Fraction
 
-import numpy as np
 import pytest
 
 from games import hand4

@@ -20,9 +20,9 @@ import numpy as np
 import pytest
 
 from games import hand5
-from games.let_it_ride import pay_index, LetItRideGame
+from games.let_it_ride import LetItRideGame, pay_index
 from games.model_json import read
-from tools.certify import cardtable, cards
+from tools.certify import cards, cardtable
 
 MODEL = "games/models/let-it-ride-98.json"
 

@@ -12,13 +12,12 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from games.poker_hand import award
 from games.poker_model import PokerModel
 from tools.certify.poker import Analysis, analyse, classify_all, combos
-from tools.certify.poker_report import below_floor, certify_poker, certificate
+from tools.certify.poker_report import below_floor, certificate, certify_poker
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "games" / "models"

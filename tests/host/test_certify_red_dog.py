@@ -16,9 +16,9 @@ from fractions import Fraction
 
 import pytest
 
+from games.cardtable_games import load
 from games.model_json import read
 from tools.certify import cardtable, red_dog
-from games.cardtable_games import load
 
 MODEL = "games/models/red-dog-97.json"
 

@@ -30,6 +30,9 @@ def test_each_kind_of_breach_is_reported(tmp_path: Path, capsys) -> None:
         "firmware/e.py": "from typing import List\n",               # CPython-only module
         "firmware/f.py": "try:\n    import typing\nexcept ImportError:\n    typing = None\n",  # guarded: fine
         "games/g.py": "def f(:\n",
+        # games takes of rng its scaling API and the crypto package, nothing else
+        "games/h.py": "from rng import below, shuffle\nfrom rng.crypto.canon import math_hash\nimport rng.crypto\n",
+        "games/i.py": "from rng import open_generator\nfrom rng.hmac_drbg import HmacDrbg\n",
     })
     assert chk.problems(root) == [
         "board/c.py:1: import firmware.ledger (board/ may not import firmware)",
@@ -37,6 +40,8 @@ def test_each_kind_of_breach_is_reported(tmp_path: Path, capsys) -> None:
         "firmware/e.py:1: import typing",
         "games/b.py:1: import board (games/ may not import board)",
         "games/g.py:1: syntax error: invalid syntax",
+        "games/i.py:1: import rng (games/ takes of rng only its scaling API and rng.crypto)",
+        "games/i.py:2: import rng.hmac_drbg (games/ takes of rng only its scaling API and rng.crypto)",
         "rng/a.py:1: import games.engine (rng/ may not import games)",
     ]
     assert chk.main([root]) == 1 and "rng/a.py:1" in capsys.readouterr().out

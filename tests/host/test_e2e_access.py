@@ -150,7 +150,8 @@ def test_a_lost_security_memory_needs_the_operators_enrolment_never_the_audit_ke
     # issue 22.8: the NVRAM part wiped (STATE/nvram.bin deleted) on a machine that had an
     # administrator. The audit key and `setup` no longer make one; an enrolment the operator signed
     # for this board and a number above the board's "enrol" floor does, once
-    from tools import firmware as fwbuild, operator
+    from tools import firmware as fwbuild
+    from tools import operator
 
     cab = EmulatedCabinet(tmp_path).boot()  # the first administrator, with the audit key (a new machine)
     cab.shutdown()

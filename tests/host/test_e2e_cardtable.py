@@ -16,9 +16,9 @@ def test_offered_alone_it_is_a_named_tilt_at_every_power_up(tmp_path: Path) -> N
         try:
             assert cab.firmware.ready["game"] is None and cab.firmware.ready["state"] == "tilt", cab.firmware.ready
             state = "\n".join(cab.console.command("state"))
-            assert "no certified game to offer (three-card-96: card-table game, not played by this firmware" in state, state
+            assert "no certified game to offer (three-card-96: table game: this cabinet has no play flow" in state, state
             events = "\n".join(cab.console.command("events"))
-            assert "game-off" in events and "three-card-96: card-table game" in events, events
+            assert "game-off" in events and "three-card-96: table game: this cabinet has no play flow" in events, events
             assert "restart" not in events
         finally:
             cab.power_cut()

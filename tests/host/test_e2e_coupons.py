@@ -300,7 +300,8 @@ def test_no_money_before_the_system_sets_a_validation_id_and_a_lost_coupon_memor
         wait(lambda: cab.bills.polls > polls + 3)  # the firmware polls its validator, and keeps it inhibited
         assert not cab.bills.accepting(3) and not cab.acceptor.accepting(EmulatedCabinet.TOKEN_POSITION)
         assert cab.console.command("validation set 0") == ["error: validation id must be 1 to 16777215 (SAS 4C: 3 bytes)"]
-        assert cab.console.command("validation set 777 41") == ["validation id 777, sequence 41, 0 records awaiting the system (room for 64)"]
+        assert cab.console.command("validation set 777 41") == [
+            "validation id 777, sequence 41, 0 records awaiting the system (room for 64)"]
         cab.panel.wait_for(lambda x: x.get("state") == "idle")
         wait(lambda: cab.bills.accepting(3))
         cab.insert_token()

@@ -11,7 +11,8 @@ from pathlib import Path
 from sim.cabinet import firmware_args
 from sim.cctalk_hopper import HopperPeer
 from sim.harness import EmulatedCabinet, free_ports
-from tools import firmware as fwbuild, operator
+from tools import firmware as fwbuild
+from tools import operator
 
 MACHINE = "JTN-EMU-0001"  # firmware/config.py MACHINE_ID
 

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from sim.harness import ROOT, EmulatedCabinet
-from tools import firmware as fwbuild, sign
+from tools import firmware as fwbuild
+from tools import sign
 
 SUMS = "SHA256SUMS"
 SIG = "SHA256SUMS.sig"

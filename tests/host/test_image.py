@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -10,8 +9,6 @@ import pytest
 
 from sim.harness import MICROPYTHON
 from tools import image
-
-ROOT = image.ROOT
 
 
 def _tree(tmp_path: Path) -> Path:
@@ -22,6 +19,9 @@ def _tree(tmp_path: Path) -> Path:
     for room in ("board", "firmware", "rng"):
         (root / room).mkdir()
         (root / room / "__init__.py").write_text("")
+    (root / "manifests").mkdir()  # the emulated board's manifest (the default target): every room whole
+    (root / "manifests" / "unix.py").write_text(
+        'for room in ("board", "firmware", "games", "rng"):\n    package(room, base_path="..")\n')
     return root
 
 
@@ -76,25 +76,16 @@ def test_tracebacks_name_the_checkout_path(tmp_path: Path) -> None:
     assert res.returncode == 1 and 'File "rng/boom.py", line 2' in res.stdout + res.stderr
 
 
-def _device_sources_on_disk() -> set[Path]:
-    """Every .py file of the device rooms (docs/architecture.md), listed with os.walk: not the
-    list tools.image builds from."""
-    found = set()
-    for room in ("rng", "games", "board", "firmware"):
-        for dirpath, dirnames, files in os.walk(ROOT / room):
-            dirnames[:] = [d for d in dirnames if d != "__pycache__"]
-            found |= {(Path(dirpath) / f).relative_to(ROOT) for f in files if f.endswith(".py")}
-    return found
 
-
-def test_every_device_module_is_in_the_shipped_image(tmp_path: Path) -> None:
-    out = tmp_path / "mpy"
-    image.build(out)
-    mpys = list(out.rglob("*.mpy"))
-    built = {p.relative_to(out).with_suffix(".py") for p in mpys}
-    on_disk = _device_sources_on_disk()
-    assert built == on_disk, (sorted(on_disk - built), sorted(built - on_disk))
-    assert Path("firmware/cabinet.py") in built and Path("rng/hmac_drbg.py") in built
-    for p in mpys:  # each one a real .mpy: "M", version 6 (what the unix port loads)
-        assert p.read_bytes()[:2] == b"M\x06", p
-    shutil.rmtree(out)
+def test_the_signed_record_follows_a_module_taken_out(tmp_path: Path) -> None:
+    # The record a board checks at power-up (SHA256SUMS) was rewritten only when a .mpy was newer
+    # than it: a module taken out of the set stayed listed, and the board refused to boot ("listed
+    # in SHA256SUMS, missing"; seen when the manifests were split, issue 24.1).
+    root, out = _tree(tmp_path), tmp_path / "mpy"
+    (root / "firmware" / "config.py").write_text('VERSION = "0.1.0"\n')  # the record's release number
+    image.build(out, root, signed=True)
+    sums = out / "SHA256SUMS"
+    assert "  mpy/games/pays.mpy\n" in sums.read_text()
+    (root / "games" / "pays.py").unlink()
+    image.build(out, root, signed=True)
+    assert "pays" not in sums.read_text() and "  mpy/games/__init__.mpy\n" in sums.read_text()

@@ -21,8 +21,9 @@ MODELS = sorted((ROOT / "games" / "models").glob("*.json"))
 
 def lowest_return(cert: dict) -> Fraction:
     out = []
-    for v in cert["rtp"].values():
-        out += [Fraction(x) for x in v.values()] if isinstance(v, dict) else [Fraction(v)]
+    for v in cert["rtp"].values():  # {bet: r}; keno {spots: {bet: r}}; a table game {wager: r or [r per bet]}
+        out += ([Fraction(x) for x in v.values()] if isinstance(v, dict) else [Fraction(x) for x in v]
+                if isinstance(v, list) else [Fraction(v)])
     return min(out)
 
 

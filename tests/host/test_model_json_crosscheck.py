@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.model_json import MAX_DEPTH, MAX_DIGITS, MAX_STRING, ReadError, loads
 

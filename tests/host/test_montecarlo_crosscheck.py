@@ -35,7 +35,8 @@ def test_every_award_equal_over_1e5_games(path: str) -> None:
     assert r["games"] == SPINS and r["mismatches"] == [], r["mismatches"]
 
 
-OTHER_BETS = [os.path.join(ROOT, "games", "models", n + ".json") for n in ("aurore-88", "trefle-94", "sept-royal-84", "tricolore-92")]
+OTHER_BETS = [os.path.join(ROOT, "games", "models", n + ".json")
+              for n in ("aurore-88", "trefle-94", "sept-royal-84", "tricolore-92")]
 OTHER_BETS.append(os.path.join(ROOT, "tests", "fixtures", "games", "mini2.json"))
 
 

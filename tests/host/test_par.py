@@ -194,7 +194,8 @@ def test_progressive_reset_rate_and_return_at_levels() -> None:
     assert fig["mean level when won"].startswith("%.1f credits" % float(mean_level))
     assert fig["long-run return at bet 3"].startswith("%.4f %%" % (float(shipped + Fraction(1, 1000)) * 100))
     _, levels = _table(blocks, "Progressive: return at bet 3 by jackpot level")
-    assert levels[0][:3] == ["1500.0", str(shipped.numerator) + "/" + str(shipped.denominator), "%.4f %%" % (float(shipped) * 100)]
+    assert levels[0][:3] == ["1500.0", str(shipped.numerator) + "/" + str(shipped.denominator),
+                             "%.4f %%" % (float(shipped) * 100)]
     for row, j in zip(levels, (1500, 2250, mean_level, 3000, 4000)):
         assert row[2] == "%.4f %%" % (float(shipped + p * (j - 1500) / 3) * 100), row
     # the typical levels (1, 1.5, 2, 3 times the reset) up to the ceiling, the ceiling, the mean level
@@ -289,7 +290,8 @@ def test_convergence_chart_axes_and_the_floor_label_kept_off_the_certified_label
     svg = charts.convergence("c", "t", 0.8305, 3.0, 0.83, z)
     assert "games played (log scale)" in svg and "realised return" in svg
     assert all("1e%d" % e in svg for e in range(2, 10))
-    ys = {m.group(2): float(m.group(1)) for m in re.finditer(r'y="([\d.]+)" text-anchor="start" class="line-label[^"]*"[^>]*>([^<]+)<', svg)}
+    label = r'y="([\d.]+)" text-anchor="start" class="line-label[^"]*"[^>]*>([^<]+)<'
+    ys = {m.group(2): float(m.group(1)) for m in re.finditer(label, svg)}
     (a, b) = ys.values()
     assert abs(a - b) >= charts.FONT + 2, ys  # two labels for lines half a pixel apart
 

@@ -12,8 +12,8 @@ import pytest
 
 from board import emulated
 from sim import fuzz_rig, harness
-from sim.harness import EmulatedCabinet, FirmwareProcess
 from sim.fuzz_rig import Rig
+from sim.harness import EmulatedCabinet, FirmwareProcess
 
 
 def listeners(n: int) -> list[socket.socket]:
@@ -99,7 +99,7 @@ def test_firmwares_started_at_once_never_share_a_port(tmp_path: Path) -> None:
     def start(fw: FirmwareProcess) -> None:
         try:
             fw.start(timeout=60)
-        except BaseException as e:  # noqa: reported below
+        except BaseException as e:  # noqa: BLE001  reported below
             errors.append(e)
 
     threads = [threading.Thread(target=start, args=(fw,)) for fw in fws]

@@ -6,8 +6,6 @@ by zxing-cpp's writer) read back by zxing-cpp's reader and by a decoder written 
 16390's table in this test."""
 from __future__ import annotations
 
-import random
-
 import pytest
 import zxingcpp
 from PIL import Image

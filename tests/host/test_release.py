@@ -11,7 +11,6 @@ import pytest
 
 from tools import firmware, release, sign
 
-
 EPOCH = "1764115200"  # 2025-11-26 00:00:00 UTC, as a build system sets SOURCE_DATE_EPOCH
 
 
@@ -43,9 +42,16 @@ def test_release_manifest_hashes_match_the_files(made: Path) -> None:
     for rel, digest in listed.items():
         assert hashlib.sha256((dest / rel).read_bytes()).hexdigest() == digest, rel
     # what a cabinet needs is in it: the image, the .mpy of the cabinet core, a certified game and its sheet
-    for rel in ("firmware/micropython-unix", "firmware/qemu-mps2-an385.elf", "mpy/firmware/main.mpy", "mpy/firmware/config.mpy", "models/sept-royal-87.json",
-                "certs/sept-royal-87.json", "par/sept-royal-87.md", "RELEASE.md"):
+    for rel in ("firmware/micropython-unix", "firmware/qemu-mps2-an385.elf", "mpy/firmware/main.mpy",
+                "mpy/firmware/config.mpy", "models/sept-royal-87.json", "certs/sept-royal-87.json", "par/sept-royal-87.md",
+                "RELEASE.md"):
         assert rel in listed, rel
+    # each board's .mpy set: its own pin map and the machine-module board, not the emulated board's sockets
+    for board in ("pyboard", "rp2", "esp32"):
+        mine = {rel.split("/", 1)[1] for rel in listed if rel.startswith(f"mpy-{board}/")}
+        assert {f"board/{board}.mpy", "board/machine_board.mpy", "firmware/main.mpy", "jeton_key.mpy"} <= mine
+        assert not mine & {"board/emulated.mpy", "board/nvram_littlefs.mpy", "board/state_lock.mpy"}, board
+    assert "mpy/board/emulated.mpy" in listed and "mpy/board/machine_board.mpy" not in listed
     # RELEASE.md names the image by the digest its ready line reports
     assert f"SHA-256 `{listed['firmware/micropython-unix']}`" in (dest / "RELEASE.md").read_text()
 

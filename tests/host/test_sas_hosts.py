@@ -7,7 +7,6 @@ POLLS per host (default 2000; `SAS_POLLS=100000` for the issue's figure, docs/sa
 with no CRC or framing error."""
 from __future__ import annotations
 
-import json
 import os
 import time
 

@@ -284,10 +284,12 @@ def test_the_winning_lines_are_drawn_over_the_window_and_listed(rig, page: Chrom
     # the rules' pay lines: one diagram per line of the model, its highlighted cell in each reel
     # on the line's row (the cells' positions read from the drawing)
     diagrams = c.js("""[...document.querySelectorAll('#lines figure')].map(f => {
-        const rects = [...f.querySelectorAll('rect')], xs = [...new Set(rects.map(r => +r.getAttribute('x')))].sort((a, b) => a - b);
+        const rects = [...f.querySelectorAll('rect')];
+        const xs = [...new Set(rects.map(r => +r.getAttribute('x')))].sort((a, b) => a - b);
         const ys = [...new Set(rects.map(r => +r.getAttribute('y')))].sort((a, b) => a - b);
         const on = rects.filter(r => r.getAttribute('fill') === '#ffd34d');
-        return [f.querySelector('figcaption').textContent, on.map(r => [xs.indexOf(+r.getAttribute('x')), ys.indexOf(+r.getAttribute('y'))])]; })""")
+        return [f.querySelector('figcaption').textContent,
+                on.map(r => [xs.indexOf(+r.getAttribute('x')), ys.indexOf(+r.getAttribute('y'))])]; })""")
     assert [d[0] for d in diagrams] == ["Ligne %d" % (i + 1) for i in range(len(MODEL["lines"]))]
     for (_, on), line in zip(diagrams, MODEL["lines"]):
         assert sorted(on) == [[reel, row] for reel, row in enumerate(line)]
@@ -303,12 +305,17 @@ def unpin(c: Chromium) -> None:
     c.js("if (window.drawFrame) { draw = window.drawFrame; delete window.drawFrame; } draw()")
 
 
+# the message, whether it is said plainly, whether the win meter is celebrated
+SAID = "[$('message').textContent, $('message').classList.contains('plain'), $('m-win').classList.contains('won')]"
+
+
 def test_a_win_no_larger_than_the_bet_is_said_plainly_a_larger_one_celebrated(page: Chromium) -> None:
     """Issue 23.12: 'Gagné : 10 crédits (2,50 $)' was celebrated on a 5,00 $ bet. A win at most the
     bet it was played at (frame.outcome.bet, not the bet meter, which the player may have changed
     since) is said as what it is, in neither the gold nor the bold of a win."""
     c = page
-    base = "{state: 'credit', credits: 40, cents: 25, id: %s, reels: %s, bet: %%d, win: %%d, outcome: {bet: %%d, lines: [[1, %%d]]}}" % (
+    base = ("{state: 'credit', credits: 40, cents: 25, id: %s, reels: %s, bet: %%d, win: %%d, "
+            "outcome: {bet: %%d, lines: [[1, %%d]]}}") % (
         json.dumps(GAME), json.dumps([["COIN", "CLOVER", "BELL"], ["HAT", "COIN", "BLANK"], ["BLANK", "BELL", "HAT"]]))
     try:
         for lang in ("fr", "en"):
@@ -316,18 +323,19 @@ def test_a_win_no_larger_than_the_bet_is_said_plainly_a_larger_one_celebrated(pa
                 c.click("#b-lang")
             # played at 25 (6,25 $), won 10; the bet meter is back at 5 since
             show_frame(c, base % (5, 10, 25, 10))
-            said = c.js("[$('message').textContent, $('message').classList.contains('plain'), $('m-win').classList.contains('won')]")
+            said = c.js(SAID)
             assert said == [{"fr": "Gagné 10 crédits (2,50 $) sur une mise de 6,25 $",
                              "en": "Won 10 credits ($2.50) on a $6.25 bet"}[lang], True, False]
             shot(c, "win-below-bet-%s.png" % lang)
             show_frame(c, base % (5, 5, 5, 5))  # the bet back: still not a gain
             assert c.js("[$('message').textContent, $('m-win').classList.contains('won')]") == [
-                {"fr": "Gagné 5 crédits (1,25 $) sur une mise de 1,25 $", "en": "Won 5 credits ($1.25) on a $1.25 bet"}[lang], False]
+                {"fr": "Gagné 5 crédits (1,25 $) sur une mise de 1,25 $",
+                 "en": "Won 5 credits ($1.25) on a $1.25 bet"}[lang], False]
             show_frame(c, base % (5, 1, 1, 1))  # one credit: singular
             assert text(c, "#message") == {"fr": "Gagné 1 crédit (0,25 $) sur une mise de 0,25 $",
                                            "en": "Won 1 credit ($0.25) on a $0.25 bet"}[lang]
             show_frame(c, base % (5, 6000, 5, 6000))
-            said = c.js("[$('message').textContent, $('message').classList.contains('plain'), $('m-win').classList.contains('won')]")
+            said = c.js(SAID)
             assert said == [{"fr": "Gagné : 6000 crédits (1\u00a0500,00 $)", "en": "You won 6000 credits ($1,500.00)"}[lang],
                             False, True]
     finally:

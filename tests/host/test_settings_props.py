@@ -8,7 +8,9 @@ import json
 import subprocess
 from pathlib import Path
 
-from hypothesis import example, given, settings as hsettings, strategies as st
+from hypothesis import example, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from firmware import config, settings
 

@@ -1,4 +1,4 @@
-"""firmware/signature.py against `cryptography`: fresh throwaway keys on every run, under CPython
+"""rng/crypto/rsa.py against `cryptography`: fresh throwaway keys on every run, under CPython
 and under the MicroPython unix port; and the committed device vectors checked by `cryptography`."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding
 
-from firmware import signature
+from rng.crypto import rsa
 from tests.host import rsa_vectors
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -31,17 +31,17 @@ def test_fresh_vectors_under_cpython(bits: int) -> None:
     v = rsa_vectors.make(bits)
     n = bytes.fromhex(v["n"])
     for name, msg, sig, valid in _cases(v):
-        assert signature.verify(n, v["e"], hashlib.sha256(msg).digest(), sig) is valid, name
+        assert rsa.verify(n, v["e"], hashlib.sha256(msg).digest(), sig) is valid, name
 
 
 def test_fresh_vectors_under_micropython(tmp_path: Path) -> None:
     path = tmp_path / "v.json"
     path.write_text(json.dumps(rsa_vectors.make(3072)))
-    script = ("import json, hashlib, binascii\nfrom firmware import signature\n"
+    script = ("import json, hashlib, binascii\nfrom rng.crypto import rsa\n"
               f"v = json.load(open({str(path)!r}))\nn = binascii.unhexlify(v['n'])\n"
               "for c in v['cases']:\n"
               "    d = hashlib.sha256(binascii.unhexlify(c['msg'])).digest()\n"
-              "    print(c['name'], signature.verify(n, v['e'], d, binascii.unhexlify(c['sig'])) is c['valid'])\n")
+              "    print(c['name'], rsa.verify(n, v['e'], d, binascii.unhexlify(c['sig'])) is c['valid'])\n")
     r = subprocess.run([str(MPY), "-X", "heapsize=384K", "-c", script], cwd=ROOT, capture_output=True, text=True,
                        env=dict(os.environ, MICROPYPATH=str(ROOT)), timeout=120)
     assert r.returncode == 0, r.stderr

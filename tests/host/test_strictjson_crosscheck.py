@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import math
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware.strictjson import JsonError, loads
 

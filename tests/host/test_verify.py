@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from sim.harness import EmulatedCabinet
-from tools import firmware as fwbuild, release, sign, verify
+from tools import firmware as fwbuild
+from tools import release, sign, verify
 
 SEEDS = ("00", "5eed", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef")
 

@@ -12,6 +12,7 @@ import subprocess
 import time
 
 from games import load
+from games.table_check import FORMATS as TABLE_FORMATS
 from tools.bench import LCG_SOURCE
 from tools.certify import certify_model, load_model
 
@@ -90,11 +91,12 @@ def main() -> None:
     # for 1M additions: "x ref" is machine-independent); the target is under 1 s per 5x3 model
     # certify s: as tools.certify runs (a 5-reel game's free-spin set in a second process); 1 proc:
     # the same in one process, what a single-core machine would take
-    print(f"{'model':16} {'certify s':>9} {'CPU s':>6} {'1 proc s':>8} {'x ref':>7} {'CPython spins/s':>15} {'per 1M ref':>10} {'MicroPython spins/s':>19}")
+    print(f"{'model':16} {'certify s':>9} {'CPU s':>6} {'1 proc s':>8} {'x ref':>7} {'CPython spins/s':>15} "
+          f"{'per 1M ref':>10} {'MicroPython spins/s':>19}")
     five3 = []  # (wall, CPU, x ref, one process) of the 5x3 models: the target is under 1 s each (issue 14)
     for path in sorted(glob.glob(os.path.join(ROOT, "games", "models", "*.json"))):
         raw = load_model(path)
-        if raw.get("format") in ("jeton-keno/1", "jeton-poker/1"):
+        if raw.get("format") in ("jeton-keno/1", "jeton-poker/1") + TABLE_FORMATS:  # table: docs/games.md
             continue  # keno: tools/bench/bench_keno.py; video poker: bench_poker.py
         rel = os.path.relpath(path, ROOT)
         cs, cc = _certify_seconds(path, jobs=2)
@@ -103,11 +105,13 @@ def main() -> None:
         mp = _mpy_spins(rel)
         if len(raw["reels"]) == 5 and raw.get("rows", 1) == 3:
             five3.append((cs, cc, cs * ref / 1e6, c1))
-        print(f"{os.path.basename(path)[:-5]:16} {cs:9.2f} {cc:6.2f} {c1:8.2f} {cs * ref / 1e6:7.1f} {cp:15.0f} {cp / ref * 1e6:10.0f} "
+        print(f"{os.path.basename(path)[:-5]:16} {cs:9.2f} {cc:6.2f} {c1:8.2f} {cs * ref / 1e6:7.1f} {cp:15.0f} "
+              f"{cp / ref * 1e6:10.0f} "
               f"{mp if mp is None else round(mp):>19}")
     if five3:
         w, c, x, one = (max(t[i] for t in five3) for i in range(4))
-        print(f"5x3 certification, slowest of {len(five3)}: {w:.2f} s wall, {c:.2f} s CPU, {one:.2f} s in one process, {x:.1f} x ref "
+        print(f"5x3 certification, slowest of {len(five3)}: {w:.2f} s wall, {c:.2f} s CPU, {one:.2f} s in one process, "
+              f"{x:.1f} x ref "
               f"(target < 1 s: {'met' if w < 1 else 'NOT met'}); load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print("vectorised (numpy) Monte-Carlo: tools/bench/bench_montecarlo.py (sim/montecarlo.py)")
 

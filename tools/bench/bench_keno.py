@@ -12,16 +12,15 @@ import glob
 import json
 import os
 import time
+from pathlib import Path
 
 from games.keno import load
+from sim.harness import BOARD_HEAP
+from tools import firmware as fwbuild
 from tools.bench import ROOT, run_script
 from tools.bench.bench_games import _reference as _additions
 from tools.certify import keno
 from tools.certify.core import load_model
-from pathlib import Path
-
-from sim.harness import BOARD_HEAP
-from tools import firmware as fwbuild
 
 GAMES = 2000
 # the same loop on both runtimes; a 15-bit LCG stands in for the DRBG (its own cost and heap are

@@ -21,7 +21,7 @@ MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
 SCRIPT = r'''
 import hashlib, time
 from firmware.accounts import ITERATIONS
-from rng.pbkdf2 import pbkdf2_sha256
+from rng.crypto.pbkdf2 import pbkdf2_sha256
 def ms(fn):
     best = None
     for _ in range(5):

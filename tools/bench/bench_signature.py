@@ -1,9 +1,9 @@
-"""RSA-3072 signature verification (firmware/signature.py) on the unix port.
+"""RSA-3072 signature verification (rng/crypto/rsa.py) on the unix port.
 
     python -m tools.bench.bench_signature [N]
 
 Runs in the emulated board's firmware image (build/firmware/unix32/micropython, a board's 32-bit
-words, signature.py frozen) and in the stock 64-bit wheel: N verifications of the committed vector
+words, rng/crypto/rsa.py frozen) and in the stock 64-bit wheel: N verifications of the committed vector
 (tests/fixtures/rsa/), and, as the reference measured in the same process, N SHA-256 of a release
 manifest of 160 lines (what the boot check hashes before it verifies). On the host, `cryptography`'s
 own verify of the same signature is a second reference.
@@ -25,7 +25,7 @@ SCRIPT = """
 import binascii, hashlib, json, sys, time
 if "" in sys.path:
     sys.path.remove("")  # the image's frozen module, not the checkout's source
-from firmware import signature
+from rng.crypto import rsa
 N = %d
 v = json.load(open(%r))
 n = binascii.unhexlify(v["n"])
@@ -33,11 +33,11 @@ c = v["cases"][0]
 msg = binascii.unhexlify(c["msg"])
 sig = binascii.unhexlify(c["sig"])
 d = hashlib.sha256(msg).digest()
-assert signature.verify(n, v["e"], d, sig)
+assert rsa.verify(n, v["e"], d, sig)
 manifest = b"0123456789abcdef" * 4 * 90 + b"\\n"
 t = time.ticks_us()
 for i in range(N):
-    signature.verify(n, v["e"], d, sig)
+    rsa.verify(n, v["e"], d, sig)
 tv = time.ticks_diff(time.ticks_us(), t)
 t = time.ticks_us()
 for i in range(N):

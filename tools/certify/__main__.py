@@ -27,7 +27,7 @@ import time
 from firmware import config as fw_config
 from firmware import jurisdiction
 from games.model import Model, ModelError
-from tools.certify import cardtable, core, keno
+from tools.certify import cardtable, core, keno, table
 from tools.certify.core import load_model
 from tools.certify.maxpay import describe
 from tools.certify.progressive import ceiling_refusals
@@ -119,8 +119,11 @@ def write_cert(cert_dir: str, cert: dict, kind, quiet: bool) -> None:
     os.makedirs(cert_dir, exist_ok=True)
     out = os.path.join(cert_dir, cert["id"] + ".json")
     with open(out, "w", encoding="utf-8") as fh:
-        json.dump(kind.certificate(cert), fh, indent=1)
-        fh.write("\n")
+        if hasattr(kind, "dumps"):  # its own layout (a table game's: one wager a line)
+            fh.write(kind.dumps(kind.certificate(cert)))
+        else:
+            json.dump(kind.certificate(cert), fh, indent=1)
+            fh.write("\n")
     if not quiet:
         print("  certificate written: %s" % out)
 
@@ -168,12 +171,14 @@ def main(argv: list[str]) -> int:
                 rc = max(rc, _poker(path, raw, a, reports))
             elif cardtable.is_cardtable(raw):  # the card-poker table games: per wager (tools/certify/cardtable.py)
                 rc = max(rc, _cardtable(path, raw, a, reports))
+            elif table.is_table(raw):  # roulette, craps, sic bo, wheel, baccarat: every wager on its own
+                rc = max(rc, _table(path, raw, a, reports))
             else:
                 rc = max(rc, _reels_or_keno(path, raw, a, reports))
         except (ModelError, ValueError) as e:  # the model's fault, named: a bound, a wrong value
             print(fault(path, "INVALID MODEL", e), file=sys.stderr)
             rc = max(rc, 2)
-        except Exception as e:  # noqa: a fault of the certifier itself: one line, and a failure
+        except Exception as e:  # noqa: BLE001 a fault of the certifier itself: one line, and a failure
             print(fault(path, "CERTIFIER FAULT (%s)" % type(e).__name__, e), file=sys.stderr)
             rc = max(rc, 3)
     if a.json:
@@ -224,6 +229,28 @@ def _poker(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
         rc = 1
     if a.write_cert and not bad:
         write_cert(a.write_cert, rep, pr, a.json)
+    return rc
+
+
+def _table(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
+    t0 = time.perf_counter()
+    cert = table.certify(raw)
+    secs = time.perf_counter() - t0
+    js = table.to_json(cert)
+    js["model"] = path
+    js["seconds"] = secs
+    reports.append(js)
+    if not a.json:
+        print(table.summary(js, secs))
+    # every wager under the floor, by name; the profile's kinds of game and limits
+    bad = table.below_floor(cert) + table.profile_refusals(cert, a.jurisdiction, a.denom)
+    for reason in bad:
+        print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
+    rc = 1 if bad else 0
+    if a.check_certs and not check_cert(path, cert, a.check_certs, quiet=a.json, kind=table):
+        rc = 1
+    if a.write_cert and not bad:
+        write_cert(a.write_cert, cert, table, a.json)
     return rc
 
 

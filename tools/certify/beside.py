@@ -31,13 +31,13 @@ def beside(fn: Callable[..., T], *args, fork: bool = True) -> Callable[[], T]:
             os.close(r)
             try:
                 out = pickle.dumps((True, fn(*args)), pickle.HIGHEST_PROTOCOL)
-            except BaseException as e:  # noqa: the parent raises it, by name
+            except BaseException as e:  # noqa: BLE001  the parent raises it, by name
                 out = b""
                 if isinstance(e, ModelError):  # a model refused past a limit stays a refusal
                     try:
                         out = pickle.dumps((False, e))
                         pickle.loads(out)
-                    except Exception:  # noqa: not picklable after all: its name and text below
+                    except Exception:  # noqa: BLE001  not picklable after all: its name and text below
                         out = b""
                 out, code = out or pickle.dumps((False, f"{type(e).__name__}: {e}")), 1
             with os.fdopen(w, "wb") as f:

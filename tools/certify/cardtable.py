@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from firmware import jurisdiction
-from games.canon import math_hash
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
+from rng.crypto.canon import math_hash
 
 FLOOR = Fraction(RTP_FLOOR_NUM, RTP_FLOOR_DEN)
 FORMATS: dict[str, str] = {  # format -> the family's certifier module (tools.certify.<name>)

@@ -6,9 +6,9 @@ import sys
 from fractions import Fraction
 
 from games import exact
-from games.canon import math_hash
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
 from games.model import Model, read
+from rng.crypto.canon import math_hash
 from tools.certify.beside import beside
 from tools.certify.feature import SpinLaw, expected_spins, feature_moments
 from tools.certify.joint import line_entries, spin_distribution

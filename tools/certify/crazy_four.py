@@ -88,9 +88,8 @@ def analyse(game: dev.CrazyFourGame, super_pays: list | None = None, base: dict 
     published 3 to 2 as a Fraction); base: the pay-independent part of an earlier analysis."""
     m = game.m
     d = deals(base)
-    reps, sizes, players, ps, aces = d["reps"], d["sizes"], d["players"], d["strength"], d["aces"]
+    reps, players, ps, aces = d["reps"], d["players"], d["strength"], d["aces"]
     nq, win, tie, lose = (d["counts"][:, i] for i in range(4))
-    q = d["qualify"]
     pcat, pranks = d["category"], d["ranks"]
     pair_rank = np.full(len(reps), -1, dtype=np.int64)  # a pair's rank: the rank that comes twice
     for i in range(3):

@@ -24,6 +24,7 @@ def _spend(steps: list[int], n: int) -> None:
                          "(tools/certify/joint.py MAX_STEPS)" % MAX_STEPS)
 
 
+
 def columns(m: Model, rs: ReelSet, reel: int) -> dict[tuple[tuple[int, ...], int], int]:
     """Distinct visible columns of one reel -> (codes per row, scatter count) with their weight."""
     out: dict[tuple[tuple[int, ...], int], int] = {}

@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from games.canon import math_hash
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
 from games.keno_model import FORMAT, KenoModel
+from rng.crypto.canon import math_hash
 from tools.certify.maxpay import keno_max, max_award_mismatches
 
 FLOOR = Fraction(RTP_FLOOR_NUM, RTP_FLOOR_DEN)

@@ -21,8 +21,22 @@ from fractions import Fraction
 
 import numpy as np
 
-from games.poker_model import (PokerModel, ROYAL, FOUR_WILD, WILD_ROYAL, FIVE, STRAIGHT_FLUSH, FOUR,
-                               FULL_HOUSE, FLUSH, STRAIGHT, THREE, TWO_PAIR, DEUCES, JOKER_WILD)
+from games.poker_model import (
+    DEUCES,
+    FIVE,
+    FLUSH,
+    FOUR,
+    FOUR_WILD,
+    FULL_HOUSE,
+    JOKER_WILD,
+    ROYAL,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    THREE,
+    TWO_PAIR,
+    WILD_ROYAL,
+    PokerModel,
+)
 
 _COMBOS: dict = {}
 

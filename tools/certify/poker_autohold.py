@@ -28,7 +28,7 @@ import numpy as np
 
 from games.model_json import read
 from games.poker import PokerGame
-from tools.certify.poker import Analysis, colex
+from tools.certify.poker import Analysis
 
 
 def class_of(a: Analysis) -> dict[tuple[int, ...], int]:

@@ -11,8 +11,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from games.canon import math_hash
 from games.poker_model import PokerModel
+from rng.crypto.canon import math_hash
 from tools.certify.core import FLOOR, frac_str
 from tools.certify.maxpay import max_award_mismatches, poker_max
 from tools.certify.poker import analyse

@@ -10,8 +10,10 @@ return, the free spins feature, the progressive, the win distribution (log scale
 included) and the convergence of the realised return. Keno (tools/par/keno_sheet.py): per spot
 count and bet. Video poker (tools/par/poker_sheet.py): optimal play and the built-in strategy per
 bet level, each award's chance and part of the return, the strategy's hold patterns, checked
-against the shipped certificate. The card-poker table games (tools/par/cardtable_sheet.py): per
-wager, optimal and built-in strategy, every outcome, the round's most paid and put at risk. Every figure is the certifier's (`python -m tools.certify --json`).
+against the shipped certificate. Table games (tools/par/table_sheet.py): every wager at every bet
+level, and the by-law's wagers the model does not offer with their verdict. The card-poker table
+games (tools/par/cardtable_sheet.py): per wager, optimal and built-in strategy, every outcome, the
+round's most paid and put at risk. Every figure is the certifier's (`python -m tools.certify --json`).
 Each sheet opens with what a lab files it under (tools/par/filing.py: the software version, the
 source's date, the denomination), and writes long exact fractions in full at its end. --pdf also
 prints each sheet to <id>.pdf in headless Chromium (make par-pdf).
@@ -25,10 +27,10 @@ import sys
 
 from tqdm import tqdm
 
-from tools.certify import cardtable, keno
+from tools.certify import cardtable, keno, table
 from tools.certify.core import certify_model, load_model
 from tools.certify.poker_report import certify_poker
-from tools.par import browser, cardtable_sheet, filing, keno_sheet, poker_sheet, render, sheet
+from tools.par import browser, cardtable_sheet, filing, keno_sheet, poker_sheet, render, sheet, table_sheet
 from tools.progress import wanted
 
 
@@ -45,6 +47,9 @@ def build(path: str, epoch: int | None = None) -> tuple[dict, list[tuple]]:
     if cardtable_sheet.is_cardtable(raw):  # issue 26: per wager, optimal and built-in strategy
         rep = cardtable.certify(raw)
         return rep, cardtable_sheet.blocks(rep, raw, epoch)
+    if table_sheet.is_table(raw):  # issue 26: every wager at every bet level, and the by-law's others
+        cert = table.certify(raw)
+        return cert, table_sheet.blocks(cert, raw, epoch)
     cert = certify_model(raw)
     return cert, sheet.blocks(cert, raw, epoch)
 
@@ -70,6 +75,8 @@ def save(cert: dict, blocks: list[tuple], out: str) -> str:
         return cardtable_sheet.summary(cert, cardtable_sheet.cert_check(cert))
     if "spots" in cert:
         return keno_sheet.summary(cert)
+    if "wagers" in cert:
+        return table_sheet.summary(cert)
     if "deal_classes" in cert:
         return poker_sheet.summary(cert, poker_sheet.cert_check(cert))
     return f"{ident}: " + ", ".join(f"bet {b} {float(f.rtp) * 100:.4f} % (hit 1 in {1 / float(f.hit):.2f},"

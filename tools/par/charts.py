@@ -128,7 +128,8 @@ def convergence(ident: str, title: str, rtp: float, sd: float, floor: float, z: 
         up = [P(n, rtp + z[key] * sd / math.sqrt(n)) for n in ns]
         dn = [P(n, rtp - z[key] * sd / math.sqrt(n)) for n in reversed(ns)]
         parts.append(f'<polygon class="band" points="{" ".join(up + dn)}" fill="{colour}"/>')
-    parts.append(f'<line class="curve" x1="{x0}" y1="{Y(rtp):.1f}" x2="{x1}" y2="{Y(rtp):.1f}" stroke="#000" stroke-width="1.5"/>')
+    parts.append(f'<line class="curve" x1="{x0}" y1="{Y(rtp):.1f}" x2="{x1}" y2="{Y(rtp):.1f}" stroke="#000" '
+                 'stroke-width="1.5"/>')
     parts.append(f'<line class="floor" x1="{x0}" y1="{Y(floor):.1f}" x2="{x1}" y2="{Y(floor):.1f}" stroke="#c00" '
                  f'stroke-width="1.5" stroke-dasharray="5 3"/>')
     # line labels in the right margin, pushed apart when the two lines are close

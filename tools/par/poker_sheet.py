@@ -142,15 +142,16 @@ def group_blocks(ident: str, rep: dict, js: dict, bets: list[int], ex: Exact | N
             if x is None:
                 row += ["—", "—", "—"]
                 continue
-            row += [exact(x["probability"], ex, "%s, %s: the chance of %s" % (what, how, a["name"])), one_in(x["one_in"]) if x["one_in"] else "never",
+            row += [exact(x["probability"], ex, "%s, %s: the chance of %s" % (what, how, a["name"])),
+                    one_in(x["one_in"]) if x["one_in"] else "never",
                     pct(float(Fraction(x["return"])), 4) if a["pay"] else "—"]
         rows.append(row)
-    rows.append(["total (hit frequency, return)", "", exact(opt["hit_frequency"], ex, "%s, optimal play: the hit frequency" % what),
-                 one_in(1 / opt["hit_frequency_float"]),
-                 pct(opt["rtp_float"], 4)] + (["—"] * 3 if not st else
-                                              [exact(st["hit_frequency"], ex, "%s, the built-in strategy: the hit frequency" % what),
-                                               one_in(1 / st["hit_frequency_float"]),
-                                               pct(st["rtp_float"], 4)]))
+    total = ["total (hit frequency, return)", "",
+             exact(opt["hit_frequency"], ex, "%s, optimal play: the hit frequency" % what),
+             one_in(1 / opt["hit_frequency_float"]), pct(opt["rtp_float"], 4)]
+    rows.append(total + (["—"] * 3 if not st else [
+        exact(st["hit_frequency"], ex, "%s, the built-in strategy: the hit frequency" % what),
+        one_in(1 / st["hit_frequency_float"]), pct(st["rtp_float"], 4)]))
     out.append(("table", "%s: each award's chance per game and its part of the return, optimal play and the "
                 "built-in strategy" % what,
                 ["award", "pays (credits, %s)" % "/".join("bet %d" % x for x in bets),
@@ -214,7 +215,8 @@ def blocks(rep: dict, raw: dict, cert_dir: str = CERT_DIR, epoch: int | None = N
     rows = []
     for bet, e in js["bets"].items():
         st = e["strategy"]
-        rows.append([bet, exact(e["optimal"]["rtp"], ex, "bet %s: the return, optimal play" % bet), pct(e["optimal"]["rtp_float"]),
+        rows.append([bet, exact(e["optimal"]["rtp"], ex, "bet %s: the return, optimal play" % bet),
+                     pct(e["optimal"]["rtp_float"]),
                      exact(st["rtp"], ex, "bet %s: the return, the built-in strategy" % bet) if st else "—",
                      pct(st["rtp_float"]) if st else "—",
                      pct(e["strategy_gap_float"]) if st else "—",
@@ -232,9 +234,9 @@ def blocks(rep: dict, raw: dict, cert_dir: str = CERT_DIR, epoch: int | None = N
                                   pct(st["hit_frequency_float"], 3)) if st else "—",
                      "%.4f" % o["std_dev"], "%.4f" % st["std_dev"] if st else "—",
                      "%.2f" % (Z["90"] * o["std_dev"])])
-    B.append(("table", "Hit frequency and volatility by bet level", ["bet", "hit frequency, optimal (exact)",
-                                                                     "hit frequency, built-in (exact)", "σ per unit bet, optimal",
-                                                                     "σ per unit bet, built-in", "volatility index (90 %), optimal"], rows))
+    B.append(("table", "Hit frequency and volatility by bet level",
+              ["bet", "hit frequency, optimal (exact)", "hit frequency, built-in (exact)", "σ per unit bet, optimal",
+               "σ per unit bet, built-in", "volatility index (90 %), optimal"], rows))
     B.append(("h2", "Pay table"))
     rows = [[n["en"], n["fr"]] + [str(m.pays[bi][i]) for bi in range(len(m.bets))] for i, n in enumerate(m.names)]
     B.append(("table", "Pay table: credits paid per award at each bet (a hand is paid the first award it forms)",

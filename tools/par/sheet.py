@@ -1,15 +1,16 @@
 """The content of one PAR sheet as blocks, rendered to Markdown and HTML by tools.par.render.
 
 Blocks: ("h1" | "h2" | "h3" | "p", text) with `code` spans; ("table", caption, header, rows);
-("svg", name, svg); ("fraction", name, what, numerator lines, denominator lines). Every figure comes from the certifier's report (tools.certify.core.to_json, the
-numbers `python -m tools.certify --json` prints) or, for the charts, its exact distributions.
+("svg", name, svg); ("fraction", name, what, numerator lines, denominator lines). Every figure comes
+from the certifier's report (tools.certify.core.to_json, the numbers `python -m tools.certify --json`
+prints) or, for the charts, its exact distributions.
 """
 from __future__ import annotations
 
 from fractions import Fraction
 
 from games.model import Model
-from tools.certify.core import FLOOR, Z, BetFigures, frac_str, to_json
+from tools.certify.core import FLOOR, BetFigures, Z, frac_str, to_json
 from tools.par import charts, paylines
 from tools.par.filing import SHORT, Exact, filing_blocks
 
@@ -164,7 +165,8 @@ def bet_blocks(ident: str, bet: int, b: dict, f: BetFigures, cycle: int, ex: Exa
     ft = b.get("feature")
     if ft:
         out.append(("table", "Bet %d: the free spins feature" % bet, ["figure", "value"], [
-            ["triggered", "%s (%s games)" % (one_in(ft["one_in"]), exact(ft["trigger"], ex, "bet %d: the feature's chance" % bet))],
+            ["triggered", "%s (%s games)" % (one_in(ft["one_in"]),
+                                             exact(ft["trigger"], ex, "bet %d: the feature's chance" % bet))],
             ["return", "%s (exact %s)" % (pct(float(Fraction(ft["return"])), 4),
                                           exact(ft["return"], ex, "bet %d: the free spins feature's return" % bet))],
             ["share of the return", pct(ft["share"], 2)],
@@ -249,7 +251,8 @@ def symbol_blocks(raw: dict) -> list[tuple]:
         role = ("wild" + (" ×%d" % wilds[code] if wilds[code] > 1 else "") if code in wilds else
                 "scatter" if code == raw.get("scatter") else "")
         rows.append([code, n.get("fr", ""), n.get("en", ""), role])
-    return [("table", "Symbols: the code of the strips and the names the player reads", ["code", "French", "English", "role"], rows)]
+    return [("table", "Symbols: the code of the strips and the names the player reads",
+             ["code", "French", "English", "role"], rows)]
 
 
 def blocks(cert: dict, raw: dict, epoch: int | None = None) -> list[tuple]:
@@ -258,7 +261,8 @@ def blocks(cert: dict, raw: dict, epoch: int | None = None) -> list[tuple]:
     m = Model(raw)
     ident = cert["id"]
     B: list[tuple] = [("h1", "PAR sheet — %s / %s (%s)" % (raw["name"]["fr"], raw["name"]["en"], ident))]
-    B.append(("p", "Math hash (SHA-256 of the canonical model): `%s`; model format `%s`." % (rep["math_hash"], raw.get("format"))))
+    B.append(("p", "Math hash (SHA-256 of the canonical model): `%s`; model format `%s`."
+              % (rep["math_hash"], raw.get("format"))))
     B += filing_blocks(m.bets, epoch)
     B.append(("p", "%d reels × %d rows, %d line(s); cycle %s games%s. Floor (by-law s. 93): %s = %s. "
               "Certified by `tools.certify`." % (
@@ -270,7 +274,8 @@ def blocks(cert: dict, raw: dict, epoch: int | None = None) -> list[tuple]:
     ex = Exact()
     rows = []
     for bet, b in rep["bets"].items():
-        rows.append([bet, exact(b["rtp"], ex, "bet %s: the return" % bet), pct(b["rtp_float"]), "%s (%s)" % (one_in(1 / b["hit_frequency_float"]), pct(b["hit_frequency_float"], 3)),
+        hits = "%s (%s)" % (one_in(1 / b["hit_frequency_float"]), pct(b["hit_frequency_float"], 3))
+        rows.append([bet, exact(b["rtp"], ex, "bet %s: the return" % bet), pct(b["rtp_float"]), hits,
                      "%.3f" % b["std_dev"], "%.2f" % b["volatility_index_90"], pct(b["feature_share"], 2),
                      most(b["max_award"])])
     B.append(("table", "Return by bet level", ["bet", "return (exact)", "return", "hit frequency", "σ per unit bet",

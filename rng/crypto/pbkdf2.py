@@ -3,7 +3,7 @@
 # SHA-256 objects and their digests, nothing more (the XOR is kept as one int, not a byte loop).
 import hashlib
 
-from rng.hmac_sha256 import pads
+from rng.crypto.hmac_sha256 import pads
 
 _LEN = 32  # SHA-256 output, bytes
 

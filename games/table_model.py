@@ -1,0 +1,114 @@
+# The keys every table-game model shares (issue 26; docs/game-format.md "Table games"): the
+# descriptive keys, the rules the player reads before play (s. 89), the bet levels and the wagers,
+# each with its name, its payout and the by-law section that gives it. A family's loader
+# (games/roulette.py, craps.py, sicbo.py, wheel.py, baccarat.py) passes its own table of the
+# by-law's payouts (BYLAW: wager id -> (pays, section)), so a model cannot offer a wager the by-law
+# does not know, nor pay one otherwise than the by-law does; the wheel of fortune, whose payouts the
+# by-law leaves open (s. 120), passes none and checks the form of each payout only.
+from games.limits import MAX_WAGERS, ModelError, known_keys, quote
+from games.model import bet_list, describe, fr_en
+
+KEYS = ("format", "id", "family", "version", "name", "rules", "source", "bets", "wagers")
+WAGER_KEYS = ("name", "pays", "section", "bets")
+MAX_RATIO = 100000  # a payout's terms: 10,000 to 1 (s. 72.1's triple) is the by-law's largest
+
+
+def need(cond, msg):
+    if not cond:
+        raise ModelError(msg)
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def ratio(v, what):
+    """(n, d) of a payout written [n, d]: "n to d", both positive integers."""
+    need(isinstance(v, list) and len(v) == 2 and is_int(v[0]) and is_int(v[1]) and 0 < v[0] <= MAX_RATIO
+         and 0 < v[1] <= MAX_RATIO, "%s: a payout is [n, d] (n to d), positive integers up to %d" % (what, MAX_RATIO))
+    return v[0], v[1]
+
+
+def win(stake, n, d):
+    """Credits a winning wager of stake returns at n to d: the stake and the winnings, rounded down to a
+    whole credit (a model whose bet levels make every payout whole loses nothing to it; certified per
+    bet level either way)."""
+    return stake + stake * n // d
+
+
+def ceil_div(a, b):
+    return -(-a // b)
+
+
+# a wager of a compiled model: [names {fr, en}, section, bet levels (credits), payout as the family
+# compiles it, commission (n, d) or None]. Lists, not objects: craps offers 50 wagers, and an instance
+# with its attributes costs a board's heap twice what its five fields do.
+NAME = 0
+SECTION = 1
+BETS = 2
+PAY = 3
+COMMISSION = 4
+
+
+class TableModel:
+    """The shared part of a table-game model. wagers: {id: [names, section, bets, pay, commission]};
+    ids: the ids, sorted (MicroPython's dict keeps no insertion order: what iterates wagers goes
+    through ids). raw: {id: the model's wager object} while the family's loader compiles the payouts
+    (it sets each PAY, and COMMISSION where the wager has one), None after (done())."""
+
+    def __init__(self, m, fmt, keys=(), wager_keys=(), bylaw=None):
+        need(isinstance(m, dict), "model must be an object")
+        need(m.get("format") == fmt, "unknown format %s (want %s)" % (quote(m.get("format")), fmt))
+        self.id = describe(m, fmt, KEYS + keys)
+        self.name = m["name"]
+        fr_en(m.get("rules"), "rules")
+        self.rules = m["rules"]
+        need(isinstance(m.get("source"), str) and m["source"], "source missing: the by-law sections the game follows")
+        self.bets = bet_list(m.get("bets"))
+        wagers = m.get("wagers")
+        need(isinstance(wagers, dict) and wagers, "wagers missing: at least one")
+        need(len(wagers) <= MAX_WAGERS, "%d wagers: at most %d (limits.MAX_WAGERS)" % (len(wagers), MAX_WAGERS))
+        self.ids = sorted(wagers)
+        self.wagers = {}
+        self.raw = wagers
+        for wid in self.ids:
+            w = wagers[wid]
+            what = "wagers %s" % quote(wid)
+            need(isinstance(w, dict), "%s must be an object" % what)
+            known_keys(w, WAGER_KEYS + wager_keys, what)
+            fr_en(w.get("name"), what + ": name")
+            need(isinstance(w.get("section"), str) and w["section"], "%s: section missing (the by-law's)" % what)
+            bets = bet_list(w["bets"]) if "bets" in w else self.bets
+            if bylaw is not None:
+                law = bylaw.get(wid)
+                need(law is not None, "%s is not a wager of the by-law (%s: %s)" % (what, fmt, ", ".join(sorted(bylaw))))
+                need(w.get("pays") == law[0], "%s: pays %s, the by-law pays %s (%s)" % (
+                    what, _show(w.get("pays")), _show(law[0]), law[1]))
+                need(w["section"] == law[1], "%s: section %s, the by-law's is %s" % (what, quote(w["section"]), quote(law[1])))
+            self.wagers[wid] = [w["name"], w["section"], bets, None, None]
+        self.progressive = None  # no progressive on a table game (firmware/startup.py asks every game)
+
+    def done(self):
+        """The family compiled every payout: the raw wagers go (the model can be dropped)."""
+        self.raw = None
+
+    def wager(self, wid):
+        w = self.wagers.get(wid)
+        if w is None:
+            raise ValueError("wager %s not offered" % quote(wid))
+        return w
+
+    def bets_of(self, wid):
+        return self.wagers[wid][BETS]
+
+    def pay(self, wid):
+        return self.wagers[wid][PAY]
+
+
+def _show(v):
+    # a payout as the model writes it, for a message
+    if isinstance(v, list) and len(v) == 2:
+        return "%r to %r" % (v[0], v[1])
+    if isinstance(v, dict):
+        return "{" + ", ".join("%s: %s" % (k, _show(v[k])) for k in sorted(v)) + "}"
+    return repr(v)

@@ -1,0 +1,93 @@
+# The table games' boot check and one round in bounded memory (issue 26), as test_games_bootmem.py
+# does for the other games, in its own process: every shipped table model passes
+# games.certificate.check one after the other in this fixed heap, and what a game keeps is bounded;
+# one round of each family allocates a bounded amount (garbage at the next collection).
+#
+# Why 256K: this module with every table engine and the check compiled from source (frozen into flash
+# on a board) on the 64-bit unix port passes in 240 KB and fails at 224 KB (bisected, 8-16 KB steps);
+# craps-83 is the largest check (its 50 wagers' model read, built and dropped before its certificate
+# is read: games/table_check.py). Measured here (64-bit): a craps game keeps 32 KB, roulette 8-9,
+# sic bo 9, baccarat 5, the wheel 4.5; a round allocates at most 8 KB (roulette's six wagers). On the
+# 32-bit firmware image with the code frozen, the craps check needs 54 KB over what the board had
+# and keeps 21 KB (docs/games.md "Table games", Memory).
+# mp-heap: 256K
+import gc
+import os
+
+import games.baccarat
+import games.craps
+import games.roulette  # noqa: F401,E401
+import games.sicbo
+import games.table_exact  # noqa: F401  (the check's code, frozen on a board: not what a game keeps)
+from games.certificate import check
+from games.model import read
+from games.table_check import FORMATS, build
+
+TABLE = ("roulette-simple-97", "roulette-americaine-92", "roulette-double-87", "craps-83", "sicbo-83",
+         "roue-fortune-85", "baccarat-85", "baccarat-mini-85")
+
+
+class Counter:
+    """randbits(k) from a 31-bit LCG: the same sequence on CPython and MicroPython."""
+
+    def __init__(self, seed):
+        self.x = seed & 0x7FFFFFFF
+
+    def randbits(self, k):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.x >> 7) & ((1 << k) - 1)
+
+
+def heap_used():
+    return gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0  # CPython: no fixed heap to measure
+
+
+def test_every_shipped_table_model_checks_in_a_small_heap():
+    names = sorted(n[:-5] for n in os.listdir("games/models") if read("games/models/" + n).get("format") in FORMATS)
+    assert names == sorted(TABLE), names  # a new table model joins this test
+    for name in TABLE:
+        gc.collect()
+        before = heap_used()
+        ok, reason, game = check("games/models/%s.json" % name, "games/certs/%s.json" % name)
+        assert ok, (name, reason)
+        assert reason.startswith("ok: " + game.id), reason
+        gc.collect()
+        kept = heap_used() - before
+        assert "wagers" not in game.model and "segments" not in game.model  # compiled into game.m
+        game = None
+        gc.collect()
+        kept -= heap_used() - before  # interned names (qstrs) stay: not the game's
+        assert kept < (36 if name.startswith("craps") else 16) * 1024, (name, kept)
+
+
+# one round of each family: its stake, and the standing wagers of the families that have them
+ROUNDS = (("roulette-double-87", {"straight:17": 5, "split:0-1": 1, "corner:1-2-4-5": 2, "red": 2, "dozen:2": 1,
+                                  "double:17": 1}, None),
+          ("craps-83", {"come": 5, "field": 1, "place6": 6, "hop_easy:2-5": 1, "horn": 4},
+           {"point": 6, "bets": {"pass6": 5, "odds6:pass": 25}}),
+          ("sicbo-83", {"small": 5, "total10": 2, "duo:1-2": 1, "single:4": 5}, None),
+          ("roue-fortune-85", {"1": 5, "jeton": 1, "11": 2}, None),
+          ("baccarat-85", {"player": 5, "banker": 20, "tie": 1}, None))
+
+
+def test_one_round_allocates_a_bounded_amount():
+    if not hasattr(gc, "mem_alloc"):
+        return  # MicroPython only: CPython has no fixed heap to measure
+    gen = Counter(26)
+    for name, stake, table in ROUNDS:
+        game = build(read("games/models/%s.json" % name))
+        game.play(gen, stake, table)  # the first round's one-time allocations (interned keys) aside
+        worst = 0
+        for i in range(20):
+            gc.collect()
+            gc.disable()  # what one round allocates, garbage included: no collection in between
+            before = heap_used()
+            o = game.play(gen, stake, table)
+            used = heap_used() - before
+            gc.enable()
+            assert o.bet > 0 and o.award >= 0
+            worst = max(worst, used)
+        # bounded by the stake's wagers (a few hundred bytes each: keys parsed, results), never by
+        # the shoe or the layout: baccarat's partial shuffle touches at most 6 of its 416 cards
+        assert worst < 12 * 1024, (name, worst)
+        game = o = None
