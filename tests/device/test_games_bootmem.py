@@ -8,11 +8,9 @@
 # games/exact.py on aurore-85, its first model. With keno's and video poker's checks compiled from
 # source in the same heap (issue 13) it passed in 120 KB. The strict model reader and the model's
 # bounds (games/model_json.py, games/limits.py, issue 23.10) are 15 KB more bytecode compiled from
-# source (frozen into flash on a board): it passes in 140 KB and fails at 136 KB; 152K kept 12 KB
-# of margin and still failed the old check. The seven card-poker table games (issue 26) bring their
-# engines, model reader and boot check, compiled from source and kept imported one after the other
-# here: it passes in 184 KB and fails at 180 KB; 196K keeps the 12 KB of margin.
-# mp-heap: 196K
+# source (frozen into flash on a board): it passes in 140 KB and fails at 136 KB; 152K keeps 12 KB
+# of margin and still fails the old check.
+# mp-heap: 152K
 import gc
 import os
 
@@ -22,12 +20,12 @@ SHIPPED = ("aurore-85", "aurore-88", "aurore-93", "keno-classique-88", "keno-cla
            "keno-etoile-86", "keno-etoile-90", "sept-royal-84", "sept-royal-87", "sept-royal-91",
            "skeleton-88", "trefle-85", "trefle-90", "trefle-94", "tricolore-88", "tricolore-92",
            "deuces-wild-99", "deuces-wild-98", "double-bonus-99", "double-bonus-96", "jacks-96", "jacks-98",
-           "joker-poker-99", "joker-poker-96",  # video poker (issue 13)
-           "three-card-96", "let-it-ride-98", "caribbean-94", "war-97", "red-dog-97",  # card-poker tables (issue 26)
-           "crazy-four-92", "boston-93")
-# the table games (issue 26) in their own process and heap: tests/device/test_games_table_bootmem.py
+           "joker-poker-99", "joker-poker-96")  # video poker (issue 13)
+# the table games (issue 26) in their own process and heap: tests/device/test_games_table_bootmem.py,
+# the card-poker table games' in tests/device/test_games_cardtable_bootmem.py
 TABLE = ("roulette-simple-97", "roulette-americaine-92", "roulette-double-87", "craps-83", "sicbo-83",
-         "roue-fortune-85", "baccarat-85", "baccarat-mini-85")
+         "roue-fortune-85", "baccarat-85", "baccarat-mini-85",
+         "three-card-96", "let-it-ride-98", "caribbean-94", "war-97", "red-dog-97", "crazy-four-92", "boston-93")
 
 
 def test_every_shipped_model_checks_in_a_small_heap():
