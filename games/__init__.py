@@ -28,6 +28,7 @@
 #   import games.war         the same
 #   import games.crazy_four  the same
 #   import games.boston      the same
+#   import games.three_five_seven  the same
 #   import games.cardtable_text  a card-poker table game's rules text (s. 89), imported late
 #   bound games.model
 #   import io                 a model given as text (model_json.loads: tests and tools, never the boot)

@@ -1,12 +1,12 @@
 # The card-poker table games by model format (by-law s. 63-67.87): which engine plays a model. The
 # engines are imported only when asked for, so a cabinet offering one game keeps one in its heap.
 FORMATS = ("jeton-three-card/1", "jeton-caribbean/1", "jeton-let-it-ride/1", "jeton-red-dog/1", "jeton-war/1",
-           "jeton-crazy-four/1", "jeton-boston/1")
+           "jeton-crazy-four/1", "jeton-boston/1", "jeton-three-five-seven/1")
 # what one round's record holds, per format: (cards dealt, decisions at most), for sizing a recall
 # record without importing the engine (tests/device/test_games_cardtable.py checks them against it)
 RECORD = {"jeton-three-card/1": (6, 1), "jeton-caribbean/1": (10, 1), "jeton-let-it-ride/1": (5, 2),
           "jeton-red-dog/1": (3, 1), "jeton-war/1": (10, 1), "jeton-crazy-four/1": (10, 1),
-          "jeton-boston/1": (10, 1)}
+          "jeton-boston/1": (10, 1), "jeton-three-five-seven/1": (7, 1)}
 
 
 def engine(fmt):
@@ -39,6 +39,10 @@ def engine(fmt):
         from games.boston import BostonGame
 
         return BostonGame
+    if fmt == "jeton-three-five-seven/1":
+        from games.three_five_seven import ThreeFiveSevenGame
+
+        return ThreeFiveSevenGame
     raise ValueError("no card-table game of format %r (%s)" % (fmt, ", ".join(FORMATS)))
 
 

@@ -30,10 +30,11 @@ WHEEL = 0x100F  # ranks A, 2, 3, 4, 5 (bits 12, 0-3)
 _cnt = bytearray(13)  # cards per rank of the hand being valued (preallocated)
 
 
-def value(cards):
+def value(cards, wheel=True):
     """The hand's value: category << 20, then the ranks that break a tie, 4 bits each from bit 16
     down (the largest group first, higher ranks first within a group; a straight: its top card, the
-    five for A-2-3-4-5). cards: any sequence of five card codes (rank * 4 + suit)."""
+    five for A-2-3-4-5). cards: any sequence of five card codes (rank * 4 + suit). wheel=False: an
+    A-2-3-4-5 of mixed suits is no straight, only its straight flush counts (3-5-7 Poker, s. 67.41)."""
     cnt = _cnt
     for r in range(13):
         cnt[r] = 0
@@ -48,7 +49,8 @@ def value(cards):
             flush = False
     top = -1  # a straight's top rank
     if mask == WHEEL:
-        top = 3
+        if flush or wheel:
+            top = 3
     else:
         lo = 0
         while not mask >> lo & 1:
@@ -101,8 +103,9 @@ _OUT7 = b"\x00\x01\x00\x02\x00\x03\x00\x04\x00\x05\x00\x06\x01\x02\x01\x03\x01\x
         b"\x02\x03\x02\x04\x02\x05\x02\x06\x03\x04\x03\x05\x03\x06\x04\x05\x04\x06\x05\x06"
 
 
-def best_of_7(cards):
-    """The value of the best five of seven cards (s. 67.50: five of the seven form the hand)."""
+def best_of_7(cards, wheel=True):
+    """The value of the best five of seven cards (s. 67.50: five of the seven form the hand); wheel
+    as for value()."""
     five = [0] * 5
     best = -1
     for k in range(0, 42, 2):
@@ -113,7 +116,7 @@ def best_of_7(cards):
             if i != a and i != b:
                 five[j] = cards[i]
                 j += 1
-        v = value(five)
+        v = value(five, wheel)
         if v > best:
             best = v
     return best

@@ -14,7 +14,8 @@ from games.certificate import check
 from games.limits import ModelError
 from games.model import read
 
-SHIPPED = ("three-card-96", "let-it-ride-98", "caribbean-94", "war-97", "red-dog-97", "crazy-four-92", "boston-93")
+SHIPPED = ("three-card-96", "let-it-ride-98", "caribbean-94", "war-97", "red-dog-97", "crazy-four-92", "boston-93",
+           "three-five-seven-94")
 RANKS = "23456789TJQKA"
 
 
@@ -217,7 +218,8 @@ def test_every_shipped_game_replays_from_its_record():
               "let-it-ride-98": [{"ride": 1}], "caribbean-94": [{"ante": 3}, {"ante": 1}],
               "war-97": [{"wager": 2}], "red-dog-97": [{"wager": 5}, {"wager": 1}],
               "crazy-four-92": [{"ante": 1}, {"ante": 1, "queens_up": 1}],
-              "boston-93": [{"ante": 1}, {"ante": 1, "bonus": 1}]}
+              "boston-93": [{"ante": 1}, {"ante": 1, "bonus": 1}],
+              "three-five-seven-94": [{"three": 2, "five": 2, "seven": 2}, {"three": 2, "five": 2}]}
     for name in SHIPPED:
         n = 0
         ok, why, certified = check("games/models/%s.json" % name, "games/certs/%s.json" % name)
@@ -309,7 +311,7 @@ def test_one_round_in_a_boards_heap():
         g = load("games/models/%s.json" % name)
         gc.collect()
         b = gc.mem_alloc()
-        stake = {g.m.stakes[0]: g.bets[-1]}
+        stake = {w: g.bets[-1] for w in g.m.stakes}  # every wager it offers (3-5-7 Poker needs two)
         o = g.play(Counter(5), stake)
         c2 = gc.mem_alloc()
         print("heap %s: engine %d bytes, one round %d bytes" % (name, b - a, c2 - b))

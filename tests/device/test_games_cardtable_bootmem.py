@@ -16,7 +16,8 @@ from games.cardtable_games import FORMATS, engine
 from games.certificate import check
 from games.model import read
 
-CARD = ("three-card-96", "let-it-ride-98", "caribbean-94", "war-97", "red-dog-97", "crazy-four-92", "boston-93")
+CARD = ("three-card-96", "let-it-ride-98", "caribbean-94", "war-97", "red-dog-97", "crazy-four-92", "boston-93",
+        "three-five-seven-94")
 
 
 def heap_used():

@@ -39,6 +39,7 @@ FORMATS: dict[str, str] = {  # format -> the family's certifier module (tools.ce
     "jeton-war/1": "war",
     "jeton-crazy-four/1": "crazy_four",
     "jeton-boston/1": "boston",
+    "jeton-three-five-seven/1": "three_five_seven",
 }
 
 
