@@ -4,13 +4,15 @@ No dealer's hand is beaten: each wager is paid by its table on its own cards. Th
 22,100 three-card hands. The 5-card wager: the player's three and the dealer's first two, any five
 cards: the 2,598,960 five-card hands. The 7-card wager and its one decision (s. 67.47: withdraw it
 after seeing three cards, losing half): for one three-card hand per suit class (1,755 of them) the
-211,876 sets of the dealer's four cards from the other 49 are valued, which gives the exact worth of the wager kept for each of the 22,100 first
-hands; withdrawing returns half. So 22,100 x 211,876 = C(52, 7) x 35 equally likely deals.
+211,876 sets of the dealer's four cards from the other 49 are valued, which gives the exact worth
+of the wager kept for each of the 22,100 first hands; withdrawing returns half. So 22,100 x 211,876
+= C(52, 7) x 35 equally likely deals.
 
-The five- and seven-card hands are classified here from rank counts and per-suit rank masks, apart
-from the device's games/hand5.py (tests/host/test_certify_three_five_seven.py compares the two):
-s. 67.41 lets an ace complete A-2-3-4-5 as a straight flush only (wheel=False, the shipped reading);
-wheel=True counts the mixed-suit A-2-3-4-5 as a straight, as the game is published.
+The five- and seven-card hands are classified here from the ranks held at least once to four times
+and the ranks per suit (table lookups), apart from the device's games/hand5.py
+(tests/host/test_certify_three_five_seven.py compares the two): s. 67.41 lets an ace complete
+A-2-3-4-5 as a straight flush only (wheel=False, the shipped reading); wheel=True counts the
+mixed-suit A-2-3-4-5 as a straight, as the game is published.
 """
 from __future__ import annotations
 
