@@ -2,7 +2,7 @@
 # docs/reference/vlt-rules.md summarises them (S-13.1, r. 7, s. 6-7; L-6, r. 3, s. 4 and 6; L-6,
 # r. 13, s. 1), each rule tested on both sides of its limit, and the boot check that disables a
 # game breaking one (firmware/startup.py load_games).
-# mp-heap: 512K
+# mp-heap: 576K  (512K before the eight card-poker table games, whose engines stay imported: craps-83 came after them)
 import json
 import os
 
