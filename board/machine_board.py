@@ -115,7 +115,7 @@ class MachineBoard(hal.WiredBoard):
         self.display = NullDisplay()
         # Critical memory's key and anti-rollback counter, apart from the FRAM: files on the MCU's
         # own flash (untested on hardware). A board with an OTP key or RTC backup registers
-        # should give those instead (docs/firmware.md, critical memory).
+        # should give those instead (docs/critical-memory.md).
         self._secret = SecretFile(KEYSTORE + "jeton.key", os.urandom)
         self._counters = {"books": CounterFile(KEYSTORE + "jeton.ctr"),
                           "security": CounterFile(KEYSTORE + "jeton-security.ctr"),

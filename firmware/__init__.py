@@ -17,13 +17,23 @@
 #   import firmware.coupon           a coupon cabinet only: the ticket's text
 #   import firmware.console_coupons  a coupon cabinet's console commands only
 #   import board.printer_epic        a coupon cabinet's printer only
-#   import firmware.bills            a jurisdiction that takes notes only
+#   import firmware.coupon_out       a coupon cabinet's money out only (startup.open_money_out)
+#   import firmware.hopper_out       money out by hopper or by hand: a cabinet that is not a coupon one
+#   import firmware.play_keno        a keno game's play only (play.for_game)
+#   import firmware.play_poker       a video poker game's play only (play.for_game)
+#   import firmware.bill_in          a jurisdiction that takes notes only
 #   import board.bill_cctalk         a jurisdiction that takes notes only
 #   import firmware.sas.machine      a board with a SAS line only
+#   import board.meters_em           a board with meter coils only (startup.open_meters)
+#   import board.hopper_cctalk       a cabinet that pays by hopper only (startup.open_money_out)
+#   import board.coin_cctalk         after the game's boot check, the boot's peak (startup.boot): the
+#   import firmware.coin_in          ... parts' code is not in the heap beside it (aurore-93 boots in
+#   import firmware.console          ... 104K, not 120K: python -m tools.bench.bench_heap)
+#   import firmware.screen           ... the same
 #   import firmware.enrolment        making an administrator only; given back once one is made
 #   import firmware.console_read     the reading commands; given back after each (console.READ_MODULES)
 #   import firmware.localtime        the reading commands and the security listing (console.READ_MODULES)
-#   import firmware.program          the console's `verify SEED` only (also main.BOOT_ONLY)
+#   import firmware.image_hmac       the console's `verify SEED` only (also main.BOOT_ONLY)
 #   import games.poker               a video poker game only: its card names
 #   import board.emulated            firmware/main.py: the board of the platform, the emulated one or
 #   import board.machine_board       ... a real board's, never both in an image (manifests/)
@@ -36,4 +46,4 @@
 # the entry point (firmware/main.py, run as a script from a checkout too, imports the rooms once its
 # _add_root ran). Moved to the tops of their modules they took 130-160 bytes more (issue 24.5).
 #   bound gc sys os binascii json firmware firmware.config firmware.states firmware.tournament
-#   bound firmware.play_poker firmware.books firmware.critmem board.compat
+#   bound firmware.play firmware.eventlog firmware.critmem board.compat

@@ -19,7 +19,7 @@ from rng.crypto.pbkdf2 import pbkdf2_sha256
 
 ROLES = ("attendant", "technician", "auditor", "administrator")
 ADMIN = const(3)  # ROLES index
-ITERATIONS = const(2000)  # sized for a board: see docs/firmware.md "Accounts" for the figures
+ITERATIONS = const(2000)  # sized for a board: see docs/console.md "Accounts" for the figures
 SALT = const(16)
 MAX_ACCOUNTS = const(8)  # 8 accounts fit ACCOUNTS_SIZE (firmware/audit.py) with room to spare
 MAX_ID = const(8)

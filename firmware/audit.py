@@ -7,7 +7,7 @@
 #
 # Sizing: AUDIT_CHUNKS x 8 = 256 records. A console command and its result take one record, a login
 # or a logout one: a day of 12 service visits of 15 commands each is 12 x 17 = 204 records
-# (docs/firmware.md "Security log").
+# (docs/console.md "Security log").
 #
 # Noise (issue 22.7): a line from no session (refused, unknown, or failed) is not a record of its
 # own. It is counted in RAM, and the count, the time since when and the last such line are one
@@ -22,10 +22,9 @@ import struct
 
 from board.compat import const, ticks_diff
 from firmware import eventlog
-from firmware.books import now
 from firmware.critmem import CriticalMemory
 
-SEC_BASE = 69632  # 68 KB: the ledger's memory fits below (firmware/ledger.py LAYOUT: ~65 KB); a 128 KB part
+SEC_BASE = 69632  # 68 KB: the ledger's memory fits below (tests/device/test_firmware_sizes.py; docs/nvram.md)
 ACCOUNTS_SIZE = 1280  # 8 accounts as JSON (firmware/accounts.py), ~125 bytes each
 PER_CHUNK = eventlog.PER_CHUNK  # the same ring as the event log's (eventlog.ring)
 RECORD = eventlog.RECORD
@@ -54,23 +53,10 @@ JOURNAL = ACCOUNTS_SIZE + CHUNK_BYTES + LOG_SIZE  # the largest transaction: the
 def open_security(nvram, secret, counter, buffers=None):
     """The security memory, sealed with the machine's secret and kept in step with a rollback
     counter of its own (board rollback_counter("security")); RamError when the part is too small
-    to hold it above the ledger. buffers: the ledger's memory, whose record buffers it shares
-    (share_buffers) from the start: no 2 KB pieces to find in the heap the boot check fragmented."""
+    to hold it above the ledger. buffers: the ledger's memory, whose record buffers it builds its
+    records in (one commit at a time, and each is larger than it needs: firmware/critmem.py), from
+    the start: no 2 KB pieces to find in the heap the boot check fragmented."""
     return CriticalMemory(nvram, LAYOUT, JOURNAL, secret, counter, base=SEC_BASE, buffers=buffers)
-
-
-def share_buffers(mem, ledger_mem):
-    """One commit at a time: the security memory builds its records in the ledger memory's buffers
-    (each larger than its own need) and gives its own back to the heap (3.4 KB of a 112K board heap).
-    Skipped when they are not there or too small."""
-    for name in ("_jbuf", "_cbuf"):
-        mine = getattr(mem, name, None)
-        theirs = getattr(ledger_mem, name, None)
-        if mine is None or theirs is None or len(theirs) < len(mine):
-            return False
-    mem._jbuf = ledger_mem._jbuf
-    mem._cbuf = ledger_mem._cbuf
-    return True
 
 
 def unpack(chunk):
@@ -131,7 +117,7 @@ class Audit:
         self.last = ""
 
     def _pack(self, chunk, n, who, code, text):
-        return chunk + struct.pack(_FMT, n & 0xFFFFFFFF, now() & 0xFFFFFFFF, eventlog.clean(who, WHO).encode(),
+        return chunk + struct.pack(_FMT, n & 0xFFFFFFFF, eventlog.now() & 0xFFFFFFFF, eventlog.clean(who, WHO).encode(),
                                    eventlog.clean(code, CODE).encode(), eventlog.clean(text, TEXT).encode())
 
     def _summary(self):
@@ -167,7 +153,7 @@ class Audit:
 
     # --- noise, room and the archive ----------------------------------------------------------------
     def _remember(self, line):
-        t = now()
+        t = eventlog.now()
         if not self.noise_n and not self.no_room:
             self.since = t
         self.last_t = t

@@ -9,7 +9,7 @@ import binascii
 import hashlib
 import os
 
-from firmware.program import feed
+from firmware.image_hmac import feed
 from rng.crypto import rsa
 
 SUMS = "SHA256SUMS"

@@ -1,4 +1,4 @@
-# Notes in the books (firmware/bills.py drives the validator). A note held in escrow is committed
+# Notes in the books (firmware/bill_in.py drives the validator). A note held in escrow is committed
 # as pending, with what it will credit and the validator's event counter at its escrow event, BEFORE
 # the validator is told to stack it; the stacked event credits that amount, clears the pending note
 # and moves the counter in ONE commit. After any restart the counter says which buffered events are
@@ -11,7 +11,6 @@
 # (credits); self-audit: bill_unproven_credits == settled stacked + settled returned + the one standing.
 # Mixed into firmware.ledger.Ledger.
 from firmware import eventlog
-from firmware.books import now
 
 WHY_TEXT = 48  # an unknown note's reason, cut on entry: the state block's size is bounded
 
@@ -70,7 +69,7 @@ class BillBooks:
         """The pending note's fate cannot be proved: it becomes the note of unknown fate, with the
         "note" tilt, its meters and event, in one commit. Returns its record."""
         p = self.st["bill"]
-        rec = {"id": what, "k": p["k"], "s": now(), "why": eventlog.clean(why, WHY_TEXT)}
+        rec = {"id": what, "k": p["k"], "s": eventlog.now(), "why": eventlog.clean(why, WHY_TEXT)}
         self.st["bill"] = None
         self.st["unk"] = rec
         if counter is not None:

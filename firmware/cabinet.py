@@ -2,21 +2,24 @@
 # coin (ccTalk 229 event) -> ledger.accept -> bet -> ledger.wager (NVRAM) -> RNG -> game.play ->
 # ledger.settle (NVRAM) -> display -> cash-out -> hopper or hand pay (NVRAM).
 #
-# Its states, the events it takes and what each does are the table in firmware/states.py. It is
-# split by concept: money in (firmware/coins.py), play (firmware/play.py), money out
-# (firmware/payout.py); here: the state, boot, tilts, doors and keys, meters, display, the loop.
+# Its states, the events it takes and what each does are the table in firmware/states.py; each
+# action the table names is a method here, or for the table's PLAY_ACTIONS the game's play's (handle
+# passes it the event). The
+# cabinet is made whole at power-up (firmware/startup.py boot builds every part, Cabinet receives
+# them): the configuration (firmware/config.py Config), the game's play (firmware/play.py and its
+# families), money in (firmware/coin_in.py, firmware/bill_in.py), money out (firmware/hopper_out.py
+# or, on a coupon cabinet, firmware/coupon_out.py), the EM meters, the security log, the screen
+# (firmware/screen.py); the console and the SAS link, which need the cabinet, come in through
+# attach(). Here: the state, tilts, doors and keys, meters, the display frame, the loop.
+#
+# A part is given what it uses when it is made; what it must tell the cabinet goes through the
+# cabinet passed to its service or action as `cab`: set_tilt(kind, why), condition(kind, why),
+# disrupted(why), show(), want_money(), handle(event, *args) and the tilts.
 import rng
-from board.cctalk import CcTalkError
 from board.doors import Doors
 from board.switches import Button
-from firmware import config, jurisdiction, states
-from firmware.books import AuditError
-from firmware.coins import CoinIn
-from firmware.coupon_out import CouponOut
-from firmware.payout import HopperOut
-from firmware.play import GamePlay, played
-from firmware.play_keno import KenoPlay, is_keno
-from firmware.play_poker import PokerPlay, is_poker
+from firmware import jurisdiction, states
+from firmware.audit_error import AuditError
 from rng import RngFailure
 
 
@@ -44,7 +47,7 @@ KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 # tilts found afresh at every power-up, so never kept in critical memory: the boot check of the
 # offered games (limits: each one refused by the jurisdiction's limits), the configuration's and
 # the software's authentication (firmware/authenticate.py), the coupon memory's condition (no
-# validation id, records awaiting the system: coupon_condition), and the central system's link
+# validation id, records awaiting the system: firmware/coupon_out.py), and the central system's link
 # where the jurisdiction requires it (firmware/sas/machine.py)
 BOOT_TILTS = ("game", "limits", "config", "software", "coupons", "link")
 # tilts of a device whose fault is a physical condition read from it again at power-up, so kept in RAM
@@ -54,45 +57,41 @@ DEVICE_TILTS = ("printer",)
 SECURITY_TILTS = ("software", "game", "config")
 
 
-class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
-    def __init__(self, board, ledger, game, gen, acceptor, log=print):
+class Cabinet:
+    def __init__(self, board, ledger, config, gameplay, coins, money_out, screen, bills=None, em=None, audit=None,
+                 offered=(), open_rng=None, log=print):
         self.board = board
         self.ledger = ledger
-        self.game = game
-        self.gen = gen
-        self.acceptor = acceptor
+        self.config = config  # firmware/config.py Config: what it runs under
+        self.gameplay = gameplay  # firmware/play.py GamePlay (or its family's): the game offered, its generator
+        self.coins = coins  # firmware/coin_in.py CoinIn: money in by coin
+        self.bills = bills  # firmware/bill_in.py BillIn, when the jurisdiction profile takes notes
+        self.money_out = money_out  # firmware/hopper_out.py HopperOut, or coupon_out.py CouponOut
+        self.screen = screen  # firmware/screen.py Screen: what the parts show besides the books
+        self.em = em  # board.meters_em.EmMeters, when the board has meter coils
+        self.audit = audit  # firmware/audit.py Audit: the security log, when the part holds one
+        self.offered = offered  # (id, ok, reason, game) from the boot check
+        # what the parts hold that the console, the SAS link and the display read
+        self.game = gameplay.game  # the certified game offered, or None
+        self.progressive = gameplay.progressive  # its progressive, or None
+        self.coupons = money_out.store  # a coupon cabinet's coupon memory (firmware/coupon_store.py), else None
+        self._open_rng = open_rng  # () -> (gen, failure) when the rng tilt is cleared; None: open_rng() here
         self.log = log
         self.ram_error = None
         self._boot_tilts = {}  # found afresh at every power-up (game, config): never persisted
         self._cashout_asked = False  # a cash-out pressed while it must wait (reels turning, a lock)
-        self.win = 0
-        self.reels = None
-        self.message = None  # (id, args...): the player's message, translated by the screen (docs/screen.md)
-        self.coins = CoinIn(acceptor, ledger, config, log)  # money in: polling, identities, credits
         self.buttons = {}
         for name in ("bet_one", "bet_max", "play", "cashout"):
             self.buttons[name] = Button(board.pin(name), clock=board.ticks_ms)
         self.switches = Doors(board, clock=board.ticks_ms)  # doors and key switches, debounced levels
-        now = board.ticks_ms()
-        self.console = None
-        self._spin_end = now
-        self.hopper = None  # board.hopper_cctalk.Hopper, or None: cash-out by hand pay
-        self.hopper_ok = False
-        self._hopper_retry = now
-        self.em = None  # board.meters_em.EmMeters, when the board has meter coils
-        self.offered = []  # (id, ok, reason, game) from the boot check
-        self.progressive = None  # firmware.progressive.Progressive for the game played, if any
-        self.reopen_rng = None  # () -> (gen, failure); None: a fresh open_rng() on this board
-        self.audit = None  # firmware/audit.py Audit: the security log, when the part holds one
-        self.bills = None  # firmware/bills.py BillIn, when the jurisdiction profile takes notes
-        self.printer = None  # board.printer_epic.Printer under a coupon jurisdiction (vlt): cash-out by coupon
-        self.coupons = None  # firmware/coupon_store.py CouponStore, with the printer
-        self.jurisdiction = None  # firmware/jurisdiction.py profile
-        self._printer_next = now
-        self._printer_wait = None  # ticks by which a printer silent at power-up must answer, or None
-        self._printing_seq = None  # the coupon whose ticket was sent last (None: a DUPLICATE, or nothing)
+        self.console = None  # firmware/console.py Console (attach)
+        self.sas = None  # firmware/sas/machine.py SasMachine, when the board has a SAS port (attach)
         self.tested = None  # the outcome of the last test game (console 'testgame' reads it)
-        self.sas = None  # firmware/sas/machine.py SasMachine, when the board has a SAS port
+
+    def attach(self, console=None, sas=None):
+        """The console and the central system's link, made once the cabinet is (they read it)."""
+        self.console = console
+        self.sas = sas
 
     # --- state ------------------------------------------------------------------------------------
     @property
@@ -115,7 +114,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             return states.RAMERROR
         lock = st["lock"]
         g = st["game"]
-        return states.derive(False, lock["kind"] if lock else None, st.get("paying") or self._owed(),
+        return states.derive(False, lock["kind"] if lock else None, st.get("paying") or self.money_out.owed(),
                              g and g["phase"] == "spin",
                              self.switches.any_open(), self._boot_tilts or st.get("tilts"), self.audit_mode(),
                              st["credits"], bool(g and g["phase"] == "wager" and g.get("deck")),
@@ -130,7 +129,10 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         name = states.action(self.state, event)
         if name is None:
             return False
-        getattr(self, name)(*args)
+        if name in states.PLAY_ACTIONS:
+            getattr(self.gameplay, name)(self, *args)  # the game's play carries it out (firmware/play.py)
+        else:
+            getattr(self, name)(*args)
         return True
 
     def why_refused(self, event):
@@ -154,7 +156,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         if what == "coupon":
             return "a coupon is owed: it prints first"
         if what == "game":
-            return "a dealt hand waits for the draw" if self.hand_open() else "a game is in progress"
+            return "a dealt hand waits for the draw" if self.gameplay.hand_open() else "a game is in progress"
         if what == "note":
             return "a note is in escrow"
         if what == "unknown note":
@@ -167,8 +169,8 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
 
     # --- boot -------------------------------------------------------------------------------------
     def resume(self):
-        """After power-up: a committed wager without an outcome is completed, never lost or redone;
-        doors opened while the power was off are recorded."""
+        """After power-up: doors opened while the power was off are recorded; the books audit
+        themselves; then the game's play completes a wager committed before the cut (firmware/play.py)."""
         out = []
         self.switches.check_boot(out, self.ledger.st.get("doors"), self.board.door_latch)
         for _, name, _ in out:
@@ -179,58 +181,26 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         except AuditError as e:
             self.set_tilt("audit", str(e))
             return
-        g = self.ledger.game
-        if g and g["phase"] == "wager":
-            why = self._cannot_complete(g)
-            if why:
-                # s. 95: the machine cannot finish the game it took the wager for: refunded, never lost
-                self.log("resume: %s: wager %d refunded" % (why, g["bet"]))
-                self.ledger.void(why)
-            elif g.get("deck"):
-                self.resume_hand()  # a poker hand dealt before the cut: the same cards wait
-            else:
-                self.log("resume: completing game with bet %d" % g["bet"])
-                self._draw_and_settle(g["bet"])
-            g = self.ledger.game
-        if g and g["phase"] == "spin":
-            # cut while the reels turned: nothing proves a disruption, the award is paid
-            self.ledger.conclude(self.progressive)
-            g = self.ledger.game
-        if g and g["phase"] == "done":
-            self.win = g.get("award", 0)
-            rec = self.last_recall()
-            if rec and self.game and rec["id"] == self.game.id:  # the last game again, rebuilt from its draws
-                o = self.game.evaluate(rec["bet"], rec["draws"])
-                self.reels = o.window
-                self.played = played(self.game, o)
-                self.shown_last(rec)
-        if self.game and self.ledger.bet not in self.game.bets:
-            self.ledger.set_bet(self.game.bets[0])  # a fresh machine, or the game set changed
+        self.gameplay.resume(self)
 
-    def _cannot_complete(self, g):
-        """Why a committed wager cannot be completed by this boot's game, or None."""
-        if self.game is None:
-            return "no certified game to complete it"
-        if g.get("id") not in (None, self.game.id):
-            return "game %s no longer offered" % g.get("id")
-        if g["bet"] not in self.game.bets:
-            return "bet %d not offered by %s" % (g["bet"], self.game.id)
-        if g.get("deck"):  # a dealt hand needs no generator: its draw is in the committed deck
-            return self.poker_cannot_complete(g) if is_poker(self.game) else "dealt hand, no poker game"
-        if self.gen is None:
-            return "rng failure at power-up"
-        if is_keno(self.game):
-            return self.keno_cannot_complete()
-        return None
+    # --- play (the state table's PLAY_ACTIONS are the game's play's: firmware/play.py) -------------------
+    def disrupted(self, why):
+        """s. 94: a player who disrupts the machine during a game gets no prize for it."""
+        self.gameplay.disrupted(why)
 
-    def last_recall(self):
-        games = self.ledger.recall()
-        return games[-1] if games else None
+    def play_test_game(self, bet=None):
+        """The audit key's test game (the table: AUDIT, SERVICE): a real draw through the real engine
+        that never touches the meters. The outcome is kept in self.tested for the console."""
+        outcome = self.gameplay.test_game(bet)
+        self.tested = outcome
+        self.board.display.show({"state": self.state, "test": True, "reels": outcome.window,
+                                 "win": outcome.award})
+        return outcome
 
     # --- money in ---------------------------------------------------------------------------------
     def want_money(self):
         # a note of unknown fate stops money in at once, even while reels turn (spin outranks its tilt)
-        return self.state in states.MONEY_STATES and self.ledger.credits < config.CREDIT_LIMIT \
+        return self.state in states.MONEY_STATES and self.ledger.credits < self.config.CREDIT_LIMIT \
             and self.ledger.bill_unknown is None
 
     def service_acceptor(self):
@@ -243,17 +213,48 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         if self.bills is not None:
             self.bills.inhibit()
 
+    # --- money out (firmware/hopper_out.py, or firmware/coupon_out.py on a coupon cabinet) -------------
+    def cashout(self, hopper=True):
+        """Credits belong to the player. The state table (firmware/states.py) says where this runs:
+        every state but a RAM error, and where a press is kept instead (keep_cashout); money out
+        pays them (by hopper where the table names this method, by hand, or by coupon)."""
+        if self.gameplay.hand_open():
+            return self.keep_cashout()  # a dealt poker hand is drawn first, even under a door or a tilt
+        self._cashout_asked = False
+        if not self.ledger.credits:
+            return
+        self.money_out.cashout(self, hopper)
+
+    def cashout_by_hand(self):
+        """A cash-out where the hopper must not pay (a door open, the audit key on): a hand pay, or
+        the coupon where only a coupon pays."""
+        self.cashout(hopper=False)
+
+    def keep_cashout(self):
+        self._cashout_asked = True  # carried out by step() once the game, payout or lock has ended
+
+    def coupon_cashout(self, why="cash-out"):
+        """The automatic coupon (the state table's COUPON event): firmware/coupon_out.py."""
+        self._cashout_asked = False
+        self.money_out.coupon_cashout(self, why)
+
+    def coupon_condition(self):
+        self.money_out.condition(self)
+
+    def reprint_coupon(self):
+        return self.money_out.reprint(self)
+
     def attendant_key(self):
         lock = self.ledger.clear_lock()
         if lock:
             self.log("attendant paid %s of %d" % (lock["kind"], lock["amount"]))
-            self.message = ("paid", lock["amount"])
+            self.screen.message = ("paid", lock["amount"])
         else:
             for kind in list(self.tilts):
                 if kind == "rng" and not self._retry_rng():
                     continue
                 if kind in DEVICE_TILTS:
-                    if self.printer_ready():
+                    if self.money_out.ready():
                         self._boot_tilts.pop(kind, None)
                         self.ledger.event("tilt-clear", kind)
                     continue
@@ -263,15 +264,12 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
                         self.coins.clear_fault()
                     if kind in ("acceptor", "fraud") and self.bills is not None:
                         self.bills.clear_fault()
-                    if kind in ("hopper", "fraud") and self.hopper is not None and self.hopper_ok:
-                        try:
-                            self.hopper.clear_faults()
-                        except CcTalkError:
-                            self.hopper_ok = False
+                    if kind in ("hopper", "fraud"):
+                        self.money_out.clear_faults()
         self.show()
 
     def settle_note(self, stacked, who="-"):
-        """The attendant's word on the note of unknown fate (firmware/bills.py), once the cash box is
+        """The attendant's word on the note of unknown fate (firmware/bill_in.py), once the cash box is
         counted: stacked (credited, bill_in) or returned (nothing credited); the note tilt goes."""
         u = self.ledger.settle_note(stacked, who)
         self.log("note %s (%d credits) settled by %s: %s" % (u["id"], u["k"], who, "stacked" if stacked else "returned"))
@@ -279,14 +277,14 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
 
     def _retry_rng(self):
         """The RNG tilt clears only when a fresh generator passes its start-up tests again."""
-        if self.reopen_rng is not None:
-            gen, failure = self.reopen_rng()
+        if self._open_rng is not None:
+            gen, failure = self._open_rng()
         else:
-            gen, failure = open_rng(self.board, self.ledger, config.MACHINE_ID)
+            gen, failure = open_rng(self.board, self.ledger, self.config.MACHINE_ID)
         if failure is not None:
             self.log("rng still failing: %s" % failure)
             return False
-        self.gen = gen
+        self.gameplay.use_generator(gen)
         return True
 
     # --- the central system (SAS long polls 01/02: firmware/sas/polls.py) ---------------------------
@@ -315,6 +313,22 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             self.ledger.tilt(kind, why)  # kept in critical memory with its event: one commit
         self.show()
 
+    def condition(self, kind, why):
+        """A boot tilt that follows a condition read again and again (the coupon memory's: why, or
+        None when it no longer stands): set with its event when it appears, its reason updated
+        silently while it stands (the same condition, no new event), cleared with its event when it
+        goes."""
+        had = self._boot_tilts.get(kind)
+        if why and not had:
+            self.set_tilt(kind, why)
+        elif why:
+            self._boot_tilts[kind] = why
+        elif had:
+            del self._boot_tilts[kind]
+            if self.ledger.st is not None and not self.ram_error:
+                self.ledger.event("tilt-clear", kind)
+            self.show()
+
     def set_ram_error(self, why):
         self.ram_error = why
         if self.audit is not None:
@@ -336,7 +350,8 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         else:
             t = self.tilts
             why = "by %s, audit key, nothing owed%s" % (who, "; tilt " + " ".join(sorted(t)) if t else "")
-        self.ledger.format(("ramclear", why), [config.JURISDICTION, config.DENOM_CENTS])  # the basis it runs under
+        # the basis it runs under
+        self.ledger.format(("ramclear", why), [self.config.JURISDICTION, self.config.DENOM_CENTS])
         if self.audit is not None:
             self.audit.record(who, "ramclear", why)
         self.ram_error = None
@@ -346,10 +361,8 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
                 kept[kind] = self._boot_tilts[kind]
         self._boot_tilts = kept
         self._cashout_asked = False
-        self.win = 0
-        self.reels = None
-        self.played = None
-        self.coupon_condition()  # the coupon memory is not cleared: its condition stands
+        self.screen.clear()
+        self.money_out.condition(self)  # the coupon memory is not cleared: its condition stands
         self.show()
 
     # --- doors and keys --------------------------------------------------------------------------
@@ -392,7 +405,7 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         lock = self.ledger.lock if self.ledger.st else None
         # say: the player's message as an id and its arguments, which the screen translates
         # (docs/screen.md); msg: a technician's line (the id and arguments, a tilt's reasons)
-        say = self.message
+        say = self.screen.message
         if self.ram_error:
             say = ("ramerror",)
             msg = "RAM ERROR"
@@ -413,8 +426,8 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             "game": self.game.name if self.game else {"fr": "aucun jeu", "en": "no game"},
             "credits": self.ledger.credits if self.ledger.st else 0,
             "bet": self.ledger.bet if self.ledger.st else 0,
-            "win": self.win,
-            "reels": self.reels,
+            "win": self.screen.win,
+            "reels": self.screen.reels,
             "games": self.ledger.meters["games_played"] if self.ledger.st else 0,
             "msg": msg,
             "say": say,
@@ -425,9 +438,9 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             # the certified model's own text, games.ReelGame.describe, in both languages)
             "rules": self.game.id if self.game and st == states.IDLE else None,
             "id": self.game.id if self.game else None,  # the certified model: symbol names, pay table
-            "cents": config.DENOM_CENTS,  # one credit's value: the screen shows dollars too
-            "hand": self.hand_screen(),  # video poker: the cards held, and a hand waiting for DRAW
-            "outcome": self.played if st != "spin" else None,  # its bet and winning lines, once the reels stop
+            "cents": self.config.DENOM_CENTS,  # one credit's value: the screen shows dollars too
+            "hand": self.gameplay.hand_screen(),  # video poker: the cards held, and a hand waiting for DRAW
+            "outcome": self.screen.played if st != "spin" else None,  # its bet and winning lines, once the reels stop
             "limits": self._limits(),  # the profile's bet and prize limits in cents (vlt), for the player's words
             "link": ("up" if self.sas.link.up else "down") if self.sas else None,  # the central system's (SAS)
         })
@@ -443,14 +456,21 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
         t = self.board.touch.take()
         if t is None:
             return
-        if is_poker(self.game):
-            self.poker_touch(t[0], t[1])
-        elif is_keno(self.game):
-            self.keno_touch(t[0], t[1])
+        self.gameplay.touch(self, t[0], t[1])
+
+    def _tour_screen(self):
+        """s. 126: a tournament machine says so; during an entry, its credits and games left."""
+        t = self.ledger.tour if self.ledger.st else None
+        if not t:
+            return None
+        s = t["session"]
+        if s:
+            return {"entry": s["entry"], "credits": s["credits"], "left": s["left"]}
+        return {"fee": t["fee"], "credits": t["credits"], "games": t["games"]}
 
     def _limits(self):
         # why a game or a bet is refused, in the player's words with the figures (docs/screen.md)
-        p = jurisdiction.PROFILES.get(config.JURISDICTION)
+        p = jurisdiction.PROFILES.get(self.config.JURISDICTION)
         if not p or p["max_bet_cents"] is None:
             return None
         return {"bet": p["max_bet_cents"], "prize": p["max_prize_cents"]}
@@ -477,17 +497,16 @@ class Cabinet(GamePlay, HopperOut, KenoPlay, PokerPlay, CouponOut):
             self.service_touch()
         if not self.ram_error:
             self.service_acceptor()
-            self.service_hopper()
-            self.service_spin()
-            self.service_printer()
-            if self.auto_coupon_due():
+            self.money_out.service(self)
+            self.gameplay.service_spin(self)
+            if self.money_out.due():
                 self.handle(states.COUPON, "automatic coupon")
         idle_ms = min(idle_ms, self.service_meters())
         if self.console:
             self.console.service()
         if self.sas:
             self.sas.service()
-        idle = getattr(self.gen, "idle", None)
+        idle = getattr(self.gameplay.gen, "idle", None)
         if idle:
             try:
                 idle()

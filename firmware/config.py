@@ -33,3 +33,23 @@ JURISDICTION = "casino"  # firmware/jurisdiction.py PROFILES: "casino" (S-13.1, 
 # on every coupon beside MACHINE_ID (firmware/coupon.py); at most 30 and 20 characters
 COUPON_SCHEME = "LOTERIE VIDEO / VIDEO LOTTERY"
 LICENCE_HOLDER = "EXPL-QC-000001"
+
+
+class Config:
+    """The configuration a cabinet runs under: the defaults above with the operator's overrides on
+    top ({NAME: value}: the settings file, the command line, the signed configuration), checked
+    whole (firmware/settings.py check) and settled once at power-up (firmware/configuration.py). The
+    cabinet and its parts are given it and read it, as CoinIn and BillIn always did; nothing writes
+    to it, nor to this module, once it is made."""
+
+    def __init__(self, overrides=None):
+        self._over = overrides or {}
+
+    def __getattr__(self, name):  # only for a name not found on the object: a setting
+        over = self._over
+        if name in over:
+            return over[name]
+        try:
+            return globals()[name]
+        except KeyError:
+            raise AttributeError(name)

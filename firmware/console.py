@@ -17,7 +17,6 @@
 import json
 
 from board.compat import const, ticks_diff
-from firmware import config
 from firmware.console_access import AccessCommands
 
 PROMPT = b"jeton> "
@@ -52,7 +51,7 @@ def _release(name):
 
 
 class Console(AccessCommands):
-    def __init__(self, uart, cabinet, accounts=None, audit=None):
+    def __init__(self, uart, cabinet, accounts=None, audit=None, release=()):
         self.uart = uart
         self.cab = cabinet
         self.accounts = accounts  # firmware/accounts.py Accounts; None: no security memory, no access
@@ -71,7 +70,7 @@ class Console(AccessCommands):
         self._buf = bytearray(64)
         # the emulated board's UART says where it lost input; a plain machine.UART does not
         self._take_overrun = getattr(uart, "take_overrun", None)
-        self.release = ()  # modules to drop after each command (firmware/startup.py: READ_MODULES when frozen)
+        self.release = release  # modules to drop after each command (firmware/startup.py: READ_MODULES when frozen)
         self.commands = {
             "help": (self.cmd_help, "this list"),
             "login": (self.cmd_login, "'login ID', then the PIN on the next line"),
@@ -199,7 +198,7 @@ class Console(AccessCommands):
                          ask[1].split()[1] if pin else None)
             self.uart.write(PROMPT)
             return
-        if self.user is not None and ticks_diff(now, self._seen) > config.SESSION_S * 1000:
+        if self.user is not None and ticks_diff(now, self._seen) > self.cab.config.SESSION_S * 1000:
             self._end("timed out")
             self.say("session timed out: log in again")
         self._seen = now
@@ -254,7 +253,7 @@ class Console(AccessCommands):
             return
         from firmware import console_read
 
-        for line in console_read.meters(snap, config.DENOM_CENTS):
+        for line in console_read.meters(snap, self.cab.config.DENOM_CENTS):
             self.say(line)
 
     def cmd_state(self, args):
@@ -336,7 +335,7 @@ class Console(AccessCommands):
         if args and args[0] == "json":
             # streamed: the records are already JSON in NVRAM; no big string in a small heap
             w = self.uart.write
-            w(('{"machine": %s, "games": [' % json.dumps(config.MACHINE_ID)).encode())
+            w(('{"machine": %s, "games": [' % json.dumps(self.cab.config.MACHINE_ID)).encode())
             for i, name in enumerate(led.recall_blocks()):
                 if i:
                     w(b", ")
@@ -404,11 +403,11 @@ class Console(AccessCommands):
         self.say("critical memory cleared; meters start at zero")
 
     def cmd_verify(self, args):
-        from firmware import program
+        from firmware import image_hmac
 
         if len(args) != 1:
             raise ValueError("usage: verify SEED (2 to 64 hex digits)")
-        digest, n = program.mac(self.cab.board, program.parse_seed(args[0]))
+        digest, n = image_hmac.mac(self.cab.board, image_hmac.parse_seed(args[0]))
         text = "".join("%02x" % b for b in digest)
         self.say("hmac-sha256 %s over %d bytes of the firmware image" % (text, n))
         if self.cab.ledger.st is not None:
@@ -431,7 +430,7 @@ class Console(AccessCommands):
         console_coupons.reprint(self, args)
 
     def cmd_note(self, args):
-        """The note whose fate the firmware could not prove (firmware/bills.py), and the attendant's
+        """The note whose fate the firmware could not prove (firmware/bill_in.py), and the attendant's
         settlement of it through the state table (states.NOTE): logged here and in the event log."""
         from firmware import states
 
@@ -472,20 +471,20 @@ class Console(AccessCommands):
         if p is not None and self.cab.ledger.st is not None:
             from firmware import console_read
 
-            self.say(console_read.progressive(self.cab.game, p, self.cab.ledger.st, lang))
+            self.say(console_read.progressive(self.cab.game, p, self.cab.ledger.st, lang, self.cab.config.DENOM_CENTS))
 
     def cmd_version(self, args):
         import sys
 
         self.say("Jeton %s on board %s, machine %s, runtime %s %s" % (
-            config.VERSION, self.cab.board.NAME, config.MACHINE_ID, sys.implementation.name,
+            self.cab.config.VERSION, self.cab.board.NAME, self.cab.config.MACHINE_ID, sys.implementation.name,
             ".".join(str(v) for v in sys.implementation.version[:3])))
 
     def cmd_hand(self, args):
         """The player's hand keys from the console (a test bench's): each goes through the state
         table as the touch screen's would, and is refused where the table refuses it."""
         from firmware import states
-        from firmware.play_poker import is_poker
+        from firmware.play import is_poker
 
         c = self.cab
         if args:
@@ -504,9 +503,9 @@ class Console(AccessCommands):
                 raise ValueError("usage: hand [deal | hold N (1-5) | auto | draw]")
             if not ok:
                 raise ValueError("%s refused in state %s" % (" ".join(args), c.state))
-        h = c.hand_screen()
+        h = c.gameplay.hand_screen()
         if h is None:
             self.say("no hand")
             return
-        self.say("hand %s held %s%s" % (" ".join(c.reels[0]), "".join(str(b) for b in h["held"]),
-                                        " waiting for the draw" if h["open"] else " win %d" % c.win))
+        self.say("hand %s held %s%s" % (" ".join(c.screen.reels[0]), "".join(str(b) for b in h["held"]),
+                                        " waiting for the draw" if h["open"] else " win %d" % c.screen.win))

@@ -5,7 +5,7 @@
 # takes the console (say, uart, cab). Who may run each: firmware/console_access.py RIGHTS.
 import json
 
-from firmware import config, coupon_system
+from firmware import coupon_system
 
 
 def coupons(con, args):
@@ -14,7 +14,7 @@ def coupons(con, args):
     c = con.cab
     store = c.coupons
     if store is None:
-        con.say("no coupon memory (jurisdiction %s)" % config.JURISDICTION)
+        con.say("no coupon memory (jurisdiction %s)" % con.cab.config.JURISDICTION)
         return
     if args and args[0] == "ack":
         ack(con, args[1:])
@@ -45,9 +45,9 @@ def coupons(con, args):
     if args:
         return
     validation_line(con, store)
-    pr = c.printer
+    pr = c.money_out.printer
     if pr is None:
-        con.say("no coupon printer (jurisdiction %s)" % config.JURISDICTION)
+        con.say("no coupon printer (jurisdiction %s)" % con.cab.config.JURISDICTION)
     else:
         from board.printer_epic import LOW, describe
 
@@ -95,7 +95,7 @@ def validation(con, args):
         raise ValueError("usage: validation [json | set ID [SEQ]]")
     store = c.coupons
     if store is None:  # a casino cabinet: nothing to read (and nothing to set: set_validation_id said so)
-        con.say("no coupon memory (jurisdiction %s)" % config.JURISDICTION)
+        con.say("no coupon memory (jurisdiction %s)" % con.cab.config.JURISDICTION)
         return
     if args == ["json"]:
         from firmware.coupon_store import CAPACITY

@@ -5,7 +5,7 @@
 # not hold it; the `... json` variants stay in console.py, for machines, unchanged.
 import json
 
-from firmware import config, localtime
+from firmware import localtime
 from firmware.ledger import COUNTS, METERS
 from firmware.money import dollars
 
@@ -43,7 +43,7 @@ def meters(snap, cents):
 
 def state(cab):
     """The cabinet's state in words (the first line 'state NAME: ...'; tilts 'tilt KIND: reason';
-    a lock 'lock: KIND AMOUNT credits ...', whose first two words sim/fuzz.py and sim/powercut.py read)."""
+    a lock 'lock: KIND AMOUNT credits ...', whose first two words sim/fuzz/oracle.py and sim/powercut.py read)."""
     st = cab.state
     words = st
     for name, text in _WORDS:
@@ -51,7 +51,7 @@ def state(cab):
             words = text
     yield "state %s: %s" % (st, words)
     led = cab.ledger
-    cents = config.DENOM_CENTS
+    cents = cab.config.DENOM_CENTS
     yield "credits %d (%s), bet %d" % (led.credits, dollars(led.credits * cents), led.bet)
     s = led.session
     if s:
@@ -150,7 +150,7 @@ def outcome(game, o, lang, out):
         out.append("free spins: %d, paying %d" % (len(o.free), sum(f[2] for f in o.free)))
 
 
-def progressive(game, p, st, lang):
+def progressive(game, p, st, lang, cents):
     """The progressive after the pay table: its amount now, what wins it, reset, rate, ceiling."""
     amount = p.amount(st)
     ceiling = p.ceiling  # None: no ceiling (casino; refused under a prize limit)
@@ -161,5 +161,5 @@ def progressive(game, p, st, lang):
     else:
         line = "Progressive on %s at bet %d: %d credits now (%s); reset %d, grows %d/%d of each credit wagered at that bet"
         cap = ", ceiling %d"
-    return line % (named(game, p.pay, lang), p.bet, amount, dollars(amount * config.DENOM_CENTS), p.reset, p.num,
+    return line % (named(game, p.pay, lang), p.bet, amount, dollars(amount * cents), p.reset, p.num,
                    p.den) + (cap % ceiling if ceiling else "")

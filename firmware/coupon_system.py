@@ -1,59 +1,57 @@
 # A coupon cabinet's coupon memory (firmware/coupon_store.py) as the firmware reaches it outside
-# play: opened and reconciled with the books at power-up (firmware/startup.py open_printer), and what
-# a system does to it (SAS 4C and 4D; the console's `validation set` and `coupons ack` until a SAS
-# link does): set the validation id, acknowledge a record. Functions over the cabinet, imported by a
-# coupon cabinet only: a casino cabinet's heap never holds them.
+# play: opened and reconciled with the books at power-up (firmware/startup.py open_coupon_out), and
+# what a system does to it (SAS 4C and 4D; the console's `validation set` and `coupons ack` until a
+# SAS link does): set the validation id, acknowledge a record. Imported by a coupon cabinet only: a
+# casino cabinet's heap never holds them.
 
 
-def open_coupons(cab, audit=None):
+def open_coupons(board, ledger, audit, found, log):
     """The coupon memory (firmware/coupon_store.py) of a coupon jurisdiction, in a region of its
-    own that a RAM clear does not reach (power-up: firmware/startup.py open_printer). Lost, it
-    starts afresh without a validation id, logged in both logs: no coupon until the system sets
-    one. A part too small to hold it leaves the `coupons` condition: no money in, no play."""
+    own that a RAM clear does not reach, or None. Lost, it starts afresh without a validation id,
+    logged in both logs: no coupon until the system sets one. A part too small to hold it leaves the
+    `coupons` condition (appended to found: no money in, no play)."""
     from firmware.coupon_store import CouponStore, open_memory
     from firmware.critmem import RamError
 
-    board = cab.board
     secret = board.machine_secret()
     try:
-        mem = open_memory(board.nvram, secret, board.rollback_counter("coupons"), buffers=cab.ledger.mem)
+        mem = open_memory(board.nvram, secret, board.rollback_counter("coupons"), buffers=ledger.mem)
     except (RamError, KeyError) as e:
-        cab.set_tilt("coupons", "no coupon memory: %s" % e)
-        return
+        found.append(("coupons", "no coupon memory: %s" % e))
+        return None
     store = CouponStore(mem, secret)
     for finding in store.open():
-        cab.log("coupon memory: " + finding)
-        if cab.ledger.st is not None:
-            cab.ledger.event("nvram", "coupon memory: " + finding)
+        log("coupon memory: " + finding)
+        if ledger.st is not None:
+            ledger.event("nvram", "coupon memory: " + finding)
         if store.lost and audit is not None:
             audit.record("-", "nvram", finding)  # evidence a RAM clear keeps
-    cab.coupons = store
+    return store
 
 
-def reconcile(cab):
+def reconcile(store, ledger, log):
     """At power-up: the books and the coupon memory agree on the latest coupon. A coupon the books
     committed and the coupon memory never got (a cut between the two commits, or the coupon
     memory lost) is kept there as the books have it; one issued there but still owed in the books
     (a cut between the two commits of its issue) is issued in the books too. A coupon owed in the
     coupon memory that the books do not know (the books RAM-cleared since) stays owed: it is
     money owed to a player, and it prints."""
-    store = cab.coupons
-    if store is None or cab.ledger.st is None:
+    if store is None or ledger.st is None:
         return
-    last = cab.ledger.coupon_last()
+    last = ledger.coupon_last()
     if last is None:
         return
     try:
         adopted = store.adopt(last)
     except ValueError as e:  # full: cannot happen (a coupon is made only with room for it); never a restart loop
-        cab.log("coupon %d not kept in the coupon memory: %s" % (last["s"], e))
-        cab.ledger.event("coupon", "no %d not kept: %s" % (last["s"], e))
+        log("coupon %d not kept in the coupon memory: %s" % (last["s"], e))
+        ledger.event("coupon", "no %d not kept: %s" % (last["s"], e))
         return
     if adopted:
-        cab.log("coupon %d recovered from the books" % last["s"])
-        cab.ledger.event("coupon", "no %d kept in the coupon memory from the books" % last["s"])
+        log("coupon %d recovered from the books" % last["s"])
+        ledger.event("coupon", "no %d kept in the coupon memory from the books" % last["s"])
     if last["st"] == "owed" and store.owed_seq() != last["s"]:
-        cab.ledger.coupon_issued(last["s"])  # issued (or acknowledged) there already
+        ledger.coupon_issued(last["s"])  # issued (or acknowledged) there already
 
 
 def set_validation_id(cab, vid, seq=0):

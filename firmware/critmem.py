@@ -404,19 +404,3 @@ class CriticalMemory:
             h.update(self.nvram.read(off + pos, min(_VERIFY_PIECE, n - pos)))
         tag = self._tag(h)
         return self._committed_tag(name, tag) and equal(self.nvram.read(off + n, _TAG_SIZE), tag)
-
-    def live_ranges(self):
-        """(offset, length) of every byte that currently carries data, for fault-injection campaigns."""
-        out = []
-        j = self._read_journal()
-        if j:
-            jl = _JOURNAL_HEAD_SIZE + _TAG_SIZE
-            for p in j[1].values():
-                jl += 3 + len(p)
-            out.append((self.base, jl))
-        for name in self.names:
-            meta = self.meta.get(name)
-            n = _BLOCK_HEAD_SIZE + (meta[1] if meta else 0) + _TAG_SIZE
-            for bank in (0, 1):
-                out.append((self._copy_off(name, bank), n))
-        return out

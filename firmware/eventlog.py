@@ -5,7 +5,11 @@
 # commit into a RAM error.
 #
 #   record: <n u32><t u32><code CODE bytes, NUL-padded><text TEXT bytes, NUL-padded>
+#
+# now() is the clock every record the firmware keeps is stamped with (events, recall, notes,
+# coupons, the security log): whole seconds of the port's time.time(); firmware/localtime.py shows them.
 import struct
+import time
 
 from board.compat import const
 
@@ -15,6 +19,10 @@ RECORD = const(96)  # 4 + 4 + CODE + TEXT
 PER_CHUNK = const(8)
 CHUNK_BYTES = const(768)  # PER_CHUNK * RECORD: the block capacity the layout gives a chunk
 _FMT = "<II12s76s"
+
+
+def now():
+    return int(time.time())
 
 
 def ring(n, chunks, prefix):

@@ -9,8 +9,10 @@
 import json
 
 from firmware import eventlog
-from firmware.books import RECALL, AuditError, now
+from firmware.audit_error import AuditError
 from firmware.recall import digest
+
+RECALL = 10  # games kept for recall: the books' blocks g0 .. g9 (firmware/ledger.py LAYOUT)
 
 
 class GameBooks:
@@ -33,7 +35,7 @@ class GameBooks:
         self._add("games_played", 1)
         if progressive is not None:
             progressive.contribute(self.st, bet)
-        self.st["game"] = {"phase": "wager", "bet": bet, "before": before, "t": now(), "id": game_id}
+        self.st["game"] = {"phase": "wager", "bet": bet, "before": before, "t": eventlog.now(), "id": game_id}
         self.exception("game-start")
         self._commit()
 

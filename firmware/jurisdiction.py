@@ -44,6 +44,13 @@ def profile(name):
     return p
 
 
+def pays_by_coupon(name):
+    """A coupon cabinet: under profile `name` only a redemption coupon pays (vlt: S-13.1, r. 7, s. 4;
+    L-6, r. 3, s. 7): no hopper is driven, no win locks for a hand pay, a cash-out prints a coupon.
+    The one way the firmware asks it."""
+    return PROFILES[name]["payout"] == "coupon"
+
+
 def dollars(cents):
     return "$%d.%02d" % (cents // 100, cents % 100)
 

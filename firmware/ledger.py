@@ -23,11 +23,11 @@
 import json
 
 from firmware import eventlog
+from firmware.audit_error import AuditError
 from firmware.bill_books import BillBooks
-from firmware.books import RECALL, AuditError, now
 from firmware.coupon_books import CouponBooks
 from firmware.critmem import CriticalMemory
-from firmware.game_books import GameBooks
+from firmware.game_books import RECALL, GameBooks
 from firmware.payout_books import PayoutBooks
 from firmware.tournament_books import TournamentBooks
 
@@ -115,7 +115,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             self.exceptions.load(b"")  # the "sas" block is cleared with the rest
         if first_event:
             self.st["ev"] = 1
-            blocks["e0"] = eventlog.pack(b"", 1, now(), first_event[0], first_event[1])
+            blocks["e0"] = eventlog.pack(b"", 1, eventlog.now(), first_event[0], first_event[1])
         blocks["state"] = self._state_bytes()
         self.mem.format(blocks)
 
@@ -248,7 +248,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         """What the books still owe a player, or None: "lock" (a hand pay or jackpot), "payout" (the
         hopper paying), "coupon" (committed, not yet issued), "game" (a wager not yet settled, a
         dealt hand, reels turning), "note" (in escrow), "unknown note" (its fate not proved: the
-        attendant settles it, firmware/bills.py), "credits", "tournament" (one running: an
+        attendant settles it, firmware/bill_in.py), "credits", "tournament" (one running: an
         entry's games, the prize pool). firmware/states.py: a RAM clear is taken only when this is
         None (or in a RAM error), so nothing but a coupon or a payout ever erases credits."""
         st = self.st
@@ -305,7 +305,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         name = "e%d" % ((n // EVENTS_PER_CHUNK) % EVENT_CHUNKS)
         chunk = self.mem.read(name) if n % EVENTS_PER_CHUNK else b""
         blocks = dict(extra) if extra else {}
-        blocks[name] = eventlog.pack(chunk, n + 1, now(), code, text)
+        blocks[name] = eventlog.pack(chunk, n + 1, eventlog.now(), code, text)
         self._commit(blocks)
 
     def event_chunks(self):

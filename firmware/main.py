@@ -18,8 +18,8 @@ def _add_root():
 
 _add_root()
 
-# the ledger's critical memory needs ~62 KB (firmware/ledger.py LAYOUT), the security memory above it
-# ~55 KB (firmware/audit.py SEC_BASE): a 128 KB FRAM part
+# the ledger's, the security and the coupon memories' layouts placed one above the other (their sizes:
+# docs/nvram.md's map, written by python -m tools.nvram_map): a 128 KB FRAM part
 NVRAM_SIZE = 131072
 # --profile: the board profile the firmware boots as on the emulated board: "emulated" (every wire),
 # or a real board's profile, whose wires only it gets (board/emulated.py Board, `profile`)
@@ -90,7 +90,7 @@ def _mkdirs(path):
 # they live in flash; on the emulated board the 256K heap holds every module's bytecode).
 BOOT_ONLY = ("games.certificate", "games.exact", "games.floor", "rng.selftest", "firmware.startup", "firmware.settings",
              "firmware.strictjson", "board.state_lock", "firmware.authenticate", "rng.crypto.rsa",
-             "firmware.program", "firmware.operator_config", "firmware.money_basis", "firmware.configuration")
+             "firmware.image_hmac", "firmware.operator_config", "firmware.money_basis", "firmware.configuration")
 
 
 def start(board, opts):

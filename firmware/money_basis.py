@@ -36,6 +36,8 @@ def owed(ledger):
         out.append("a game to complete")
     if st.get("bill"):
         out.append("a note in escrow")
+    if st.get("unk"):  # its credits are the old basis's: 80 at 25 cents, not 80 at 10
+        out.append("a note of unknown fate to settle")
     if st.get("tour"):
         out.append("a tournament under way")
     return out

@@ -4,7 +4,8 @@
 # truncated or guessed: a value that is not exactly right is named, and the cabinet stays in the
 # "config" tilt (no money in, no play; credits already on the meter are paid by hand).
 #
-#   problems = settings.apply(config, overrides)   # [] when the configuration is sound
+#   problems = settings.check(config.Config(overrides), settings.file_exists)   # [] when sound
+# and only a sound whole is the configuration the cabinet runs under (firmware/configuration.py).
 from firmware import jurisdiction, strictjson
 
 # (name, lower bound, upper bound): the bounds keep every figure inside what the meters (10 digits)
@@ -145,35 +146,6 @@ def parse(text):
     if "PAYOUT_COIN" in d and isinstance(d["PAYOUT_COIN"], list):
         d["PAYOUT_COIN"] = tuple(d["PAYOUT_COIN"])
     return d, None
-
-
-class _Merged:
-    """The defaults with the overrides on top, without touching either."""
-
-    def __init__(self, cfg, overrides):
-        self._cfg = cfg
-        self._over = overrides
-
-    def __getattr__(self, name):
-        if name in self._over:
-            return self._over[name]
-        return getattr(self._cfg, name)
-
-
-def merged(cfg, overrides):
-    """cfg as it would be with the overrides, read-only (a configuration checked before it is applied)."""
-    return _Merged(cfg, overrides)
-
-
-def apply(cfg, overrides=None, exists=None):
-    """Check cfg with the overrides; only a sound whole is applied (setattr on cfg). Returns the
-    problems ([] when applied)."""
-    overrides = overrides or {}
-    problems = check(_Merged(cfg, overrides), exists)
-    if not problems:
-        for name in overrides:
-            setattr(cfg, name, overrides[name])
-    return problems
 
 
 def read_file(path):

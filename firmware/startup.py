@@ -6,14 +6,10 @@ import json
 import sys
 
 from board.cctalk import Master
-from board.coin_cctalk import CoinAcceptor
-from board.hopper_cctalk import Hopper
-from board.meters_em import EmMeters
-from firmware import config, jurisdiction
+from firmware import jurisdiction
 from firmware.accounts import LOST, Accounts
 from firmware.audit import Audit, open_security
 from firmware.cabinet import Cabinet, open_rng
-from firmware.console import READ_MODULES, Console
 from firmware.critmem import RamError
 from firmware.ledger import Ledger, open_memory
 from firmware.progressive import Progressive, ProgressiveError
@@ -92,15 +88,16 @@ def playable(game):
     return getattr(game, "kind", None) in ("reels", "keno") or hasattr(game, "check_deck")
 
 
-def load_games(ids, models_dir, certs_dir, ledger, log):
-    """Boot check of every offered game (s. 93): (id, ok, reason, game) each; failures are disabled."""
+def load_games(ids, models_dir, certs_dir, ledger, cfg, log):
+    """Boot check of every offered game (s. 93) under the configuration cfg's jurisdiction and
+    credit value: (id, ok, reason, game) each; failures are disabled."""
     out = []
     for gid in ids:
         ok, reason, game = check("%s/%s.json" % (models_dir, gid), "%s/%s.json" % (certs_dir, gid))
         if ok:  # the profile's limits, again at boot (firmware/jurisdiction.py): the most one game pays
-            broken = jurisdiction.check_game(config.JURISDICTION, config.DENOM_CENTS, game.bets,
+            broken = jurisdiction.check_game(cfg.JURISDICTION, cfg.DENOM_CENTS, game.bets,
                                              game.max_award, game.m.progressive)
-            kind = jurisdiction.check_kind(config.JURISDICTION, getattr(game, "kind", None))  # issue 26: vlt, cards
+            kind = jurisdiction.check_kind(cfg.JURISDICTION, getattr(game, "kind", None))  # issue 26: vlt, cards
             if kind:
                 broken.append(kind)
             if not playable(game):
@@ -114,7 +111,7 @@ def load_games(ids, models_dir, certs_dir, ledger, log):
     return out
 
 
-def open_progressive(game, certs_dir, ledger, log):
+def open_progressive(game, certs_dir, ledger, cfg, log):
     """The progressive the game's certified model declares, or None (s. 91-92 checks at boot)."""
     spec = game.m.progressive if game is not None else None
     if not spec:
@@ -123,8 +120,7 @@ def open_progressive(game, certs_dir, ledger, log):
         with open("%s/%s.json" % (certs_dir, game.id)) as f:
             math_hash = json.load(f)["math_hash"]
         # where only a coupon pays (vlt: L-6, r. 3, s. 7) a hit is credited like any win, no hand pay
-        prog = Progressive(spec, math_hash, config.PROGRESSIVE_LINK,
-                           jurisdiction.PROFILES[config.JURISDICTION]["payout"] != "coupon")
+        prog = Progressive(spec, math_hash, cfg.PROGRESSIVE_LINK, not jurisdiction.pays_by_coupon(cfg.JURISDICTION))
     except (ProgressiveError, OSError, ValueError, KeyError) as e:
         log("progressive DISABLED: %s" % e)
         if ledger.st is not None:
@@ -194,64 +190,102 @@ def open_audit(board, ledger):
     return audit
 
 
-def open_accounts(board, cab, ledger, audit):
+def open_accounts(board, cab, ledger, audit, cfg):
     """The technician accounts, kept with the audit trail; None without a security memory."""
     if audit is None:
         return None
 
     def random(n):
-        if cab.gen is None:
+        gen = cab.gameplay.gen  # the generator in use now (a cleared rng tilt gives a fresh one)
+        if gen is None:
             # the RNG is in tilt, and the technician who must look at it needs an account: a salt
             # that is still unique to this machine, this moment and this record (not secret)
-            h = hashlib.sha256(("%s/%d/%d/%d" % (config.MACHINE_ID, ledger.meters["power_resets"] if ledger.st
+            h = hashlib.sha256(("%s/%d/%d/%d" % (cfg.MACHINE_ID, ledger.meters["power_resets"] if ledger.st
                                                  else 0, board.ticks_ms(), audit.n)).encode())
             audit.record("-", "salt", "rng tilt: salt from machine id, power-ups, clock")
             return h.digest()[:n]
         buf = bytearray(n)
-        cab.gen.readinto(buf)
+        gen.readinto(buf)
         return buf
 
     try:
         accounts = Accounts(lambda: audit.mem.read("acct"), lambda raw: audit.mem.commit({"acct": raw}), random,
-                            board.ticks_ms, config.PIN_TRIES, config.PIN_LOCK_S)
+                            board.ticks_ms, cfg.PIN_TRIES, cfg.PIN_LOCK_S)
     except (ValueError, KeyError, TypeError) as e:  # unreadable accounts: as a lost memory
         log("security memory LOST: accounts: %s" % e)
         audit.reset("accounts unreadable: %s" % e, LOST)
         accounts = Accounts(lambda: LOST, lambda raw: audit.mem.commit({"acct": raw}), random,
-                            board.ticks_ms, config.PIN_TRIES, config.PIN_LOCK_S)
+                            board.ticks_ms, cfg.PIN_TRIES, cfg.PIN_LOCK_S)
     return accounts
 
 
-def open_printer(board, cab, ledger, audit=None):
-    """A coupon jurisdiction (vlt) pays by coupon only: its printer (board/printer_epic.py) and its
-    coupon memory, opened even when the books are in a RAM error (after the technician's RAM clear
-    the cabinet pays by coupon again, and a coupon owed before it still prints)."""
-    try:
-        cab.jurisdiction = jurisdiction.profile(config.JURISDICTION)
-    except ValueError as e:
-        cab.set_tilt("config", str(e))
-        return
-    if cab.jurisdiction.get("payout") != "coupon":
-        return
-    from firmware import coupon_system
+def open_meters(board, ledger, cfg, log):
+    """The electromechanical meters on the coils the board has, or None: a board without meter
+    coils keeps soft meters only."""
+    names = board.meter_names()
+    if not names:
+        return None
+    coils = {}
+    for name in names:
+        coils[name] = board.meter(name)
+    from board.meters_em import EmMeters
 
-    coupon_system.open_coupons(cab, audit)
+    em = EmMeters(coils, _Store(ledger.em_state, ledger.save_em_state), cfg.EM_ON_MS, cfg.EM_OFF_MS)
+    for name in em.recovered:
+        log("meter %s: stroke cut by the power loss, driven again" % name)
+    return em
+
+
+def open_money_out(board, bus, ledger, cfg, audit, screen, found, log):
+    """Money out as the jurisdiction's profile says: by coupon only on a coupon cabinet
+    (open_coupon_out), else by hopper (address 3 on the ccTalk bus, when the configuration has one
+    and the books can be trusted) or by hand. found: (kind, why) of each fault found on the way,
+    the cabinet's tilts once it is made."""
+    try:
+        profile = jurisdiction.profile(cfg.JURISDICTION)
+    except ValueError as e:
+        found.append(("config", str(e)))
+        profile = None
+    if profile is not None and jurisdiction.pays_by_coupon(cfg.JURISDICTION):
+        return open_coupon_out(board, ledger, cfg, profile, audit, screen, found, log)
+    from firmware.hopper_out import HopperOut
+
+    # a VLT pays by coupon only (S-13.1, r. 7, s. 4): a hopper wired on its board is never driven
+    hopper = None
+    if ledger.st is not None and cfg.HOPPER:
+        from board.hopper_cctalk import Hopper
+
+        hopper = Hopper(bus, _Store(ledger.hopper_record, ledger.save_hopper_record), log=log)
+    return HopperOut(hopper, ledger, cfg, screen, board.ticks_ms, log)
+
+
+def open_coupon_out(board, ledger, cfg, profile, audit, screen, found, log, printer=None):
+    """A coupon jurisdiction (vlt) pays by coupon only: its printer (board/printer_epic.py, on the
+    board's "printer" UART unless one is given) and its coupon memory (firmware/coupon_system.py),
+    opened even when the books are in a RAM error (after the administrator's RAM clear the cabinet pays
+    by coupon again, and a coupon owed before it still prints). found: as open_money_out's."""
+    from firmware import coupon_system
+    from firmware.coupon_out import CouponOut
+
+    store = coupon_system.open_coupons(board, ledger, audit, found, log)
     from board.printer_epic import Printer
 
-    try:
-        cab.printer = Printer(board.uart("printer"), board.idle)
-    except (KeyError, ValueError, NotImplementedError) as e:
-        cab.set_tilt("config", "coupon printer: %s" % e)
-        return
+    if printer is None:
+        try:
+            printer = Printer(board.uart("printer"), board.idle)
+        except (KeyError, ValueError, NotImplementedError) as e:
+            found.append(("config", "coupon printer: %s" % e))
+            return CouponOut(None, store, ledger, cfg, profile, screen, board.ticks_ms, log)
     from board.printer_epic import FAULTS, OFFLINE, describe
 
-    f = cab.printer.begin()  # ESC @: a ticket half sent before a cut is forgotten; an owed coupon prints again
+    out = CouponOut(printer, store, ledger, cfg, profile, screen, board.ticks_ms, log)
+    f = printer.begin()  # ESC @: a ticket half sent before a cut is forgotten; an owed coupon prints again
     if f & OFFLINE:  # a printer powered up with the cabinet may still be starting: it gets a moment,
-        cab.printer_silent_at_boot()  # then its silence is a tilt (not only at the first coupon)
+        out.silent_at_boot()  # then its silence is a tilt (not only at the first coupon)
     elif f & FAULTS:  # its fault is found again at power-up
-        cab.set_tilt("printer", describe(f))
-    coupon_system.reconcile(cab)  # the books and the coupon memory agree on the latest coupon
-    cab.coupon_condition()
+        found.append(("printer", describe(f)))
+    coupon_system.reconcile(store, ledger, log)  # the books and the coupon memory agree on the latest coupon
+    return out
 
 
 def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, juris=None, operator_path=None):
@@ -261,13 +295,15 @@ def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, j
     Returns (problems, overrides, the signed configuration as (path, bytes, signature) or None, the
     (games, models folder, certificates folder) asked for)."""
     from firmware import operator_config, settings  # given back once settled (SETTLE_ONLY)
+    from firmware.config import Config
 
     overrides = {}
     text = settings.read_file(settings_path) if settings_path else None
     if text is not None:
         parsed, problem = settings.parse(text)
         if problem:
-            return [problem], {}, None, (config.GAMES, config.MODELS_DIR, config.CERTS_DIR)
+            cfg = Config()
+            return [problem], {}, None, (cfg.GAMES, cfg.MODELS_DIR, cfg.CERTS_DIR)
         overrides = parsed
     if games:
         overrides["GAMES"] = tuple(games)
@@ -292,10 +328,9 @@ def configure(games=None, models_dir=None, certs_dir=None, settings_path=None, j
             problems += operator_config.contradictions(fields, overrides)
             for name in operator_config.PROTECTED:
                 overrides[name] = fields[name]
-    problems += settings.check(settings.merged(config, overrides), settings.file_exists)
-    return problems, overrides, op, (overrides.get("GAMES", config.GAMES),
-                                     overrides.get("MODELS_DIR", config.MODELS_DIR),
-                                     overrides.get("CERTS_DIR", config.CERTS_DIR))
+    cfg = Config(overrides)
+    problems += settings.check(cfg, settings.file_exists)
+    return problems, overrides, op, (cfg.GAMES, cfg.MODELS_DIR, cfg.CERTS_DIR)
 
 
 # needed only to settle the configuration: given back to the heap before the games' boot check,
@@ -335,71 +370,78 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     except (RamError, ValueError, KeyError) as e:
         ram_error = str(e)
         ledger.st = None
-    problems = settle(board, ledger, problems, overrides, op, authenticate.builtin_operator(), log)
+    problems, cfg = settle(board, ledger, problems, overrides, op, authenticate.builtin_operator(), log)
     settle = None
     _release(SETTLE_ONLY)
     for p in problems:
         log("configuration: " + p)
-    gen, rng_failure = open_rng(board, ledger, config.MACHINE_ID)
+    gen, rng_failure = open_rng(board, ledger, cfg.MACHINE_ID)
     audit = open_audit(board, ledger)
     software, soft_status = authenticate_software(board, ledger, audit, log, *asked)
     # with a configuration in doubt no game is offered: which games, and from where, is part of it;
     # nor with software that is not the signed release
-    offered = [] if problems or software else load_games(config.GAMES, config.MODELS_DIR, config.CERTS_DIR, ledger, log)
+    gc.collect()  # the boot check is the boot's peak: the software check's garbage goes first (docs/build.md)
+    offered = [] if problems or software else load_games(cfg.GAMES, cfg.MODELS_DIR, cfg.CERTS_DIR, ledger, cfg, log)
     playable = [g for _, ok, _, g in offered if ok]
-    game = playable[0] if playable else None
-    bus = Master(board.uart("cctalk"), board.idle)
-    cab = Cabinet(board, ledger, game, gen, CoinAcceptor(bus), log=log)
-    if ledger.st is not None:
-        # a VLT pays by coupon only (S-13.1, r. 7, s. 4): a hopper wired on its board is never driven
-        if config.HOPPER and jurisdiction.PROFILES[config.JURISDICTION]["payout"] != "coupon":
-            cab.hopper = Hopper(bus, _Store(ledger.hopper_record, ledger.save_hopper_record), log=log)
-        names = board.meter_names()
-        if names:  # a board without meter coils keeps soft meters only (cab.em stays None)
-            coils = {}
-            for name in names:
-                coils[name] = board.meter(name)
-            cab.em = EmMeters(coils, _Store(ledger.em_state, ledger.save_em_state), config.EM_ON_MS,
-                              config.EM_OFF_MS)
-            for name in cab.em.recovered:
-                log("meter %s: stroke cut by the power loss, driven again" % name)
-    if ledger.st is not None and jurisdiction.PROFILES[config.JURISDICTION]["bills"]:
-        from board.bill_cctalk import BillValidator
-        from firmware.bills import BillIn
+    # the parts' code comes in after the boot check, the boot's peak: not beside it in the heap
+    from board.coin_cctalk import CoinAcceptor
+    from firmware.coin_in import CoinIn
+    from firmware.console import READ_MODULES, Console
+    from firmware.play import for_game
+    from firmware.screen import Screen
 
-        cab.bills = BillIn(BillValidator(bus), ledger, config, log)  # same ccTalk bus, address 40
-    cab.offered = offered
-    open_printer(board, cab, ledger, audit)
-    cab.progressive = open_progressive(game, config.CERTS_DIR, ledger, log)
-    cab.audit = audit
-    cab.console = Console(board.uart("console"), cab, open_accounts(board, cab, ledger, audit), audit)
-    if _code_form() == "frozen":
-        cab.console.release = READ_MODULES  # their code is in flash: dropped after each command
+    game = playable[0] if playable else None
+    # the cabinet's parts, each given what it uses; found: what making them found, tilts once the cabinet is
+    found = []
+    bus = Master(board.uart("cctalk"), board.idle)
+    coins = CoinIn(CoinAcceptor(bus), ledger, cfg, log)
+    em = open_meters(board, ledger, cfg, log) if ledger.st is not None else None
+    bills = None
+    if ledger.st is not None and jurisdiction.PROFILES.get(cfg.JURISDICTION, {}).get("bills"):
+        from board.bill_cctalk import BillValidator
+        from firmware.bill_in import BillIn
+
+        bills = BillIn(BillValidator(bus), ledger, cfg, log)  # same ccTalk bus, address 40
+    screen = Screen()
+    money_out = open_money_out(board, bus, ledger, cfg, audit, screen, found, log)
+    progressive = open_progressive(game, cfg.CERTS_DIR, ledger, cfg, log)
+    gameplay = for_game(game, gen, ledger, cfg, progressive, audit, screen, board.ticks_ms, log)
+    cab = Cabinet(board, ledger, cfg, gameplay, coins, money_out, screen, bills=bills, em=em, audit=audit,
+                  offered=offered, log=log)
+    for kind, why in found:
+        cab.set_tilt(kind, why)
+    money_out.condition(cab)  # a coupon cabinet's coupon memory: no validation id yet, or too full
+    console = Console(board.uart("console"), cab, open_accounts(board, cab, ledger, audit, cfg), audit,
+                      READ_MODULES if _code_form() == "frozen" else ())  # frozen: their code is in flash
+    sas = None
     if ledger.exceptions is not None:
         from firmware.sas.machine import open_link
 
-        cab.sas = open_link(board, cab, log)
+        sas = open_link(board, cab, log)
+    cab.attach(console, sas)
     if software:  # no game; credits already on the meter are still paid (the tilt state's cash-out)
         cab.set_tilt("software", software)
+    # read from the world, RAM error or not: the administrator's RAM clear fixes none of them (a clear that
+    # found them unset left a cabinet idle with no game, whose PLAY raised)
+    if problems:  # no money in and no play until the configuration is right; never a guess
+        cab.set_tilt("config", problems[0] + (" (and %d more)" % (len(problems) - 1) if len(problems) > 1 else ""))
+    if game is None and not problems and not software:
+        reasons = ["%s: %s" % (gid, why) for gid, ok, why, _ in offered if not ok]
+        # certified but every one over the profile's limits: the player is told so (docs/screen.md)
+        over = bool(offered) and all(jurisdiction.is_refusal(cfg.JURISDICTION, why) for _, _, why, _ in offered)
+        head = "no game within the %s limits to offer" % cfg.JURISDICTION if over else "no certified game to offer"
+        cab.set_tilt("limits" if over else "game", head + (" (%s)" % "; ".join(reasons) if reasons else ""))
     if ram_error:
         cab.set_ram_error(ram_error)
     else:
-        if problems:  # no money in and no play until the configuration is right; never a guess
-            cab.set_tilt("config", problems[0] + (" (and %d more)" % (len(problems) - 1) if len(problems) > 1 else ""))
         if rng_failure is not None:
             cab.set_tilt("rng", str(rng_failure))
-        if game is None and not problems and not software:
-            reasons = ["%s: %s" % (gid, why) for gid, ok, why, _ in offered if not ok]
-            # certified but every one over the profile's limits: the player is told so (docs/screen.md)
-            over = bool(offered) and all(jurisdiction.is_refusal(config.JURISDICTION, why) for _, _, why, _ in offered)
-            head = "no game within the %s limits to offer" % config.JURISDICTION if over else "no certified game to offer"
-            cab.set_tilt("limits" if over else "game", head + (" (%s)" % "; ".join(reasons) if reasons else ""))
         cab.resume()  # with no game too: a wager committed before the reboot is refunded, never lost
     cab.show()
     log("ready " + json.dumps({"game": game.id if game else None, "credits": ledger.credits if ledger.st else None,
                                "state": cab.state, "runtime": sys.implementation.name, "heap": _heap_size(),
                                "code": _code_form(), "image": _image_id(), "software": soft_status,
-                               "jurisdiction": config.JURISDICTION}))
+                               "jurisdiction": cfg.JURISDICTION}))
     if hasattr(sys.stdout, "flush"):
         sys.stdout.flush()
     return cab

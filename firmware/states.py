@@ -1,14 +1,14 @@
 # The cabinet's states, the events it takes and what each event does in each state: one table, read
 # by firmware/cabinet.py (which carries it out: Cabinet.handle), shown by docs/firmware.md (written
 # from it by `python -m tools.state_table`, checked by tests/device/test_firmware_states.py) and read
-# by the stateful tests' model (sim/fuzz.py), so the three cannot disagree.
+# by the stateful tests' model (sim/fuzz/oracle.py), so the three cannot disagree.
 #
 # A state is not stored: it is derived from what critical memory and the switches say, by the
 # priority of the overriding conditions below (highest first). So a power cut can never leave the
 # cabinet "in" a state its books contradict.
 
 # States, highest priority first.
-RAMERROR = "ramerror"  # critical memory unrecoverable: only a technician's RAM clear
+RAMERROR = "ramerror"  # critical memory unrecoverable: only an administrator's RAM clear (console_access.RIGHTS)
 HANDPAY = "handpay"  # a cash-out waits for the attendant to pay it by hand
 JACKPOT = "jackpot"  # a win at or above the jackpot limit (or a progressive) waits for the attendant
 PAYOUT = "payout"  # the hopper is paying, or a coupon is owed
@@ -73,8 +73,9 @@ NOTE = "note"  # console 'note stacked|returned' (an attendant): a note of unkno
 EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR, DEAL, DRAW, HOLD_KEY, AUTO, SPOT, QUICK, CLEAR, COUPON, NOTE,
           HOST_DISABLE, HOST_ENABLE)
 
-# What the cabinet does: the name of its method. An event a state does not list is refused
-# (nothing happens, nothing is committed). The methods:
+# What the cabinet does: the name of its method, or of its game's play's for PLAY_ACTIONS below
+# (firmware/play.py and its families). An event a state does not list is refused (nothing happens,
+# nothing is committed). The methods:
 #   cashout          the hopper pays (when usable and within its limit), else a hand pay; a coupon
 #                    where only a coupon pays (vlt)
 #   cashout_by_hand  never the hopper (a door open, the audit key on): a hand pay, or the coupon
@@ -102,7 +103,7 @@ TABLE = {
     (SPIN, CASHOUT): "keep_cashout",
     (SPIN, KEY): "attendant_key",
     (SPIN, HOST_ENABLE): "host_enable",
-    # service: the audit key on and nothing owed: the technician's test game and RAM clear
+    # service: the audit key on and nothing owed: the technician's test game and the administrator's RAM clear
     (SERVICE, CASHOUT): "cashout_by_hand",
     (SERVICE, KEY): "attendant_key",
     (SERVICE, TEST): "play_test_game",
@@ -118,7 +119,7 @@ TABLE = {
     # tilt: a fault stops play and money in; credits are still cashed out
     (TILT, CASHOUT): "cashout",
     (TILT, KEY): "attendant_key",
-    # a note of unknown fate (firmware/bills.py) is the "note" tilt, which the reset key cannot clear:
+    # a note of unknown fate (firmware/bill_in.py) is the "note" tilt, which the reset key cannot clear:
     # it cannot say stacked or returned. The attendant settles it, cash box counted, doors open or
     # shut; never while reels turn, a payout runs or a lock waits (those end first)
     (TILT, NOTE): "settle_note",
@@ -169,6 +170,10 @@ TABLE = {
 MONEY_STATES = (IDLE, CREDIT, SPIN)
 # the states a game is played from (the play rows above)
 PLAY_STATES = (IDLE, CREDIT)
+# the actions the game's play carries out (firmware/play.py GamePlay and its families): the cabinet
+# hands it the event with itself (Cabinet.handle); every other action is the cabinet's own
+PLAY_ACTIONS = ("bet_one", "bet_max", "play", "keno_spot", "keno_quick", "keno_clear", "toggle_hold", "auto_hold",
+                "draw")
 
 
 def action(state, event):

@@ -3,8 +3,8 @@
 # firmware.ledger.Ledger; the rules and the arithmetic are firmware/tournament.py.
 import json
 
-from firmware import tournament
-from firmware.books import RECALL, now
+from firmware import eventlog, tournament
+from firmware.game_books import RECALL
 from firmware.recall import digest
 
 
@@ -50,7 +50,7 @@ class TournamentBooks:
     def _tour_wager(self, session, bet, game_id):
         if bet > session["credits"] or session["left"] <= 0:
             raise ValueError("bet %d exceeds tournament credits %d" % (bet, session["credits"]))
-        self.st["game"] = {"phase": "wager", "bet": bet, "before": session["credits"], "t": now(), "tour": 1,
+        self.st["game"] = {"phase": "wager", "bet": bet, "before": session["credits"], "t": eventlog.now(), "tour": 1,
                            "id": game_id}
         session["credits"] -= bet
         session["left"] -= 1

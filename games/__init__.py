@@ -30,6 +30,8 @@
 #   import games.boston      the same
 #   import games.three_five_seven  the same
 #   import games.cardtable_text  a card-poker table game's rules text (s. 89), imported late
+#   import games.blackjack_check  a blackjack game's certificate check only (power-up)
+#   import games.blackjack   its engine (blackjack_check), with its model and progressive tables
 #   bound games.model
 #   import io                 a model given as text (model_json.loads: tests and tools, never the boot)
 from games.reels import Outcome, ReelGame, load  # noqa: F401

@@ -90,7 +90,7 @@ def maxima(cert, bets, key=None):
 def _table(model):
     # a table game's model (games/table_check.py FORMATS), without importing the table code for the others
     fmt = model.get("format") if isinstance(model, dict) else None
-    if fmt in REELS or fmt == KENO or fmt == "jeton-poker/1":
+    if fmt in REELS or fmt == KENO or fmt == "jeton-poker/1" or fmt == "jeton-blackjack/1":
         return False
     from games.table_check import FORMATS
 
@@ -120,6 +120,12 @@ def _check(model_path, cert_path, recompute):
         model = cert = None
         gc.collect()
         return poker_check(model_path, cert_path)
+    if model.get("format") == "jeton-blackjack/1":  # blackjack: games/blackjack_check.py (issue 26)
+        from games.blackjack_check import check as blackjack_check
+
+        model = cert = None
+        gc.collect()
+        return blackjack_check(model_path, cert_path)
     from games.cardtable_games import FORMATS as CARD_TABLES
 
     if model.get("format") in CARD_TABLES:  # the card-poker table games: games/cardtable_cert.py

@@ -1,8 +1,8 @@
 # Keno model (jeton-keno/1, docs/game-format.md): validate the JSON dict and compile its pay table
 # into one list per (spot count, bet level), indexed by the number of hits, in credits. Shared by the
 # engine (games/keno.py), the boot check's recomputation (games/keno_exact.py) and tools.certify.
-from games.limits import count_key, quote
-from games.model import ModelError, bet_list, describe
+from games.limits import ModelError, count_key, quote
+from games.model import bet_list, describe
 
 FORMAT = "jeton-keno/1"
 MAX_SPOTS = 10  # the player picks 1 to 10 spots (issue 13)

@@ -19,12 +19,13 @@ player can also insert at position 2 ("US025A", a US quarter): the firmware must
 from __future__ import annotations
 
 from sim.cctalk_bus import CcTalkBus, CcTalkDevice, checksum, frame  # noqa: F401 (re-exported)
+from sim.cctalk_events import EventDevice
 
 ACK = 0
 NAK = 5
 
 
-class CoinAcceptorPeer(CcTalkDevice):
+class CoinAcceptorPeer(EventDevice):
     """Coin positions map to ccTalk coin id strings (header 184), e.g. {1: "CA100T"}."""
 
     category = "Coin Acceptor"
@@ -39,17 +40,11 @@ class CoinAcceptorPeer(CcTalkDevice):
         self.port = port
         self.coins = coins or dict(self.COINS)
         self.echo = echo
-        self.counter = 0  # 0 after power-up, then 1..255, wrapping to 1
-        self.events: list[tuple[int, int]] = []  # newest first, (A, B)
-        self.master_enabled = False
-        self.inhibit_mask = 0
         self.rejected = 0
         self.credited = 0
-        self.polls = 0
         self.bus = bus
         self._pending: list[CcTalkDevice] = []
         self.ignore_inhibits = False
-        self._replay = 0
 
     # --- the coin path -------------------------------------------------------------------------
     def accepting(self, position: int) -> bool:
@@ -70,36 +65,11 @@ class CoinAcceptorPeer(CcTalkDevice):
             self._event(0, 2)  # error code 2: inhibited coin
             return False
 
-    def error(self, code: int) -> None:
-        with self.lock:
-            self._event(0, code)
-
     def lose_events(self, k: int, position: int = 1) -> None:
         """k coins credited by the acceptor that will have left its 5-event buffer unread."""
         with self.lock:
             for _ in range(k):
                 self._event(position, 1)
-
-    def replay(self, k: int) -> None:
-        """The next 229 reply carries the counter k steps back (1..255 ring) and the current buffer."""
-        with self.lock:
-            self._replay = k
-
-    def jump(self, k: int) -> None:
-        """The counter moves k steps forward with no new event in the buffer."""
-        with self.lock:
-            self.counter = (self.counter - 1 + k) % 255 + 1
-
-    def power_cycle(self) -> None:
-        with self.lock:
-            self.counter = 0
-            self.events.clear()
-            self.master_enabled = False
-
-    def _event(self, a: int, b: int) -> None:
-        self.counter = self.counter % 255 + 1
-        self.events.insert(0, (a, b))
-        del self.events[5:]
 
     # --- the bus ----------------------------------------------------------------------------------
     def attach(self, device: CcTalkDevice) -> CcTalkDevice:
@@ -129,23 +99,9 @@ class CoinAcceptorPeer(CcTalkDevice):
             return ident
         if header == 184 and len(data) == 1:
             return self.coins.get(data[0], "......").encode()
-        if header == 231 and len(data) == 2:
-            self.inhibit_mask = data[0] | data[1] << 8
-            return b""
-        if header == 228 and len(data) == 1:
-            self.master_enabled = bool(data[0] & 1)
-            return b""
         if header == 229:
-            self.polls += 1
-            ev = self.events + [(0, 0)] * (5 - len(self.events))
-            counter = self.counter
-            if self._replay:
-                counter = (counter - 1 - self._replay) % 255 + 1
-                self._replay = 0
-            return bytes([counter]) + bytes(x for pair in ev for x in pair)
+            return self._buffer_reply()
         if header == 1:  # reset device
-            self.counter = 0
-            self.events.clear()
-            self.master_enabled = False
+            self._forget_events()
             return b""
-        return None
+        return self._inhibits(header, data)

@@ -35,13 +35,13 @@ from __future__ import annotations
 
 import time
 
-from sim.cctalk_bus import CcTalkDevice
+from sim.cctalk_events import EventDevice
 
 CANADIAN = {1: "CA0005A", 2: "CA0010A", 3: "CA0020A", 4: "CA0050A", 5: "CA0100A"}
 SCALING = {"CA": (100, 2)}  # factor 100, 2 decimal places: a value of 20 is $20.00
 
 
-class BillValidatorPeer(CcTalkDevice):
+class BillValidatorPeer(EventDevice):
     category = "Bill Validator"
     product = "SIM-BV1"
     serial = 0x00BEEF
@@ -54,13 +54,8 @@ class BillValidatorPeer(CcTalkDevice):
         self.stack_s = stack_s  # a routed note's way from the escrow to the stacker
         self.transport: int | None = None  # the note on that way
         self._lands_at = 0.0
-        self._replay = 0
         self._burst: tuple[int, int] | None = None
         self.power_cycles = 0
-        self.counter = 0
-        self.events: list[tuple[int, int]] = []  # newest first, (A, B)
-        self.master_enabled = False
-        self.inhibit_mask = 0
         self.mode = 0
         self.escrow: int | None = None
         self._escrow_until = 0.0
@@ -71,7 +66,6 @@ class BillValidatorPeer(CcTalkDevice):
         self.stacked_cents = 0
         self.returned = 0
         self.inserted = 0
-        self.polls = 0
 
     # --- the note path --------------------------------------------------------------------------
     def cents(self, bill_type: int) -> int:
@@ -164,26 +158,11 @@ class BillValidatorPeer(CcTalkDevice):
             self.inserted += 1
             self._event(0, code)
 
-    def error(self, code: int) -> None:
-        """Any event code of the 159 table (A = 0), with nothing else happening."""
-        with self.lock:
-            self._event(0, code)
-
     def lose_events(self, k: int, code: int = 2) -> None:
         """k events that will have left the 5-event buffer before the host reads it (k > 5)."""
         with self.lock:
             for _ in range(k):
                 self._event(0, code)
-
-    def replay(self, k: int) -> None:
-        """The next 159 reply carries the counter k steps back (1..255 ring) and the current buffer."""
-        with self.lock:
-            self._replay = k
-
-    def jump(self, k: int) -> None:
-        """The counter moves k steps forward with no new event in the buffer."""
-        with self.lock:
-            self.counter = (self.counter - 1 + k) % 255 + 1
 
     def land_after(self, seconds: float) -> None:
         """The note on its way to the stacker lands `seconds` from now (at the next command after)."""
@@ -216,15 +195,8 @@ class BillValidatorPeer(CcTalkDevice):
                     self._escrow_until = time.monotonic() + self.escrow_s
             self._burst = None
             self._replay = 0
-            self.counter = 0
-            self.events.clear()
-            self.master_enabled = False
+            self._forget_events()
             self.inhibit_mask = 0
-
-    def _event(self, a: int, b: int) -> None:
-        self.counter = self.counter % 255 + 1
-        self.events.insert(0, (a, b))
-        del self.events[5:]
 
     # --- the bus -----------------------------------------------------------------------------------
     def command(self, header: int, data: bytes) -> bytes | None:
@@ -233,13 +205,7 @@ class BillValidatorPeer(CcTalkDevice):
             return ident
         self._expire()
         if header == 159:
-            self.polls += 1
-            ev = self.events + [(0, 0)] * (5 - len(self.events))
-            counter = self.counter
-            if self._replay:
-                counter = (counter - 1 - self._replay) % 255 + 1
-                self._replay = 0
-            return bytes([counter]) + bytes(x for pair in ev for x in pair)
+            return self._buffer_reply()
         if header == 154 and len(data) == 1:
             return self._route(data[0])
         if header == 157 and len(data) == 1:
@@ -250,20 +216,12 @@ class BillValidatorPeer(CcTalkDevice):
         if header == 153 and len(data) == 1:
             self.mode = data[0]
             return b""
-        if header == 231 and len(data) == 2:
-            self.inhibit_mask = data[0] | data[1] << 8
-            return b""
-        if header == 228 and len(data) == 1:
-            self.master_enabled = bool(data[0] & 1)
-            return b""
         if header == 1:
             if self.escrow is not None:
                 self._give_back()
-            self.counter = 0
-            self.events.clear()
-            self.master_enabled = False
+            self._forget_events()
             return b""
-        return None
+        return self._inhibits(header, data)
 
     def _route(self, code: int) -> bytes:
         if self.escrow is None:

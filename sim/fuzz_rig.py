@@ -30,6 +30,7 @@ from firmware.ledger import open_memory
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.cctalk_bills import BillValidatorPeer
 from sim.cctalk_hopper import HopperPeer
+from sim.critmem_live import live_ranges
 from sim.harness import FirmwareProcess, PanelLink, keep_log_room, sign_in, system_validation
 from sim.meter_monitor import MeterMonitor
 from sim.printer import PrinterPeer
@@ -49,7 +50,10 @@ class Rig:
 
     def __init__(self, state: str | Path, games: tuple[str, ...] = (), certs: str | Path | None = None,
                  heap: str | None = None, hopper_stock: int = 100000, jurisdiction: str | None = None,
-                 print_ms: int = 30, stack_s: float = 0.0):
+                 print_ms: int = 30, stack_s: float = 0.0, printer: bool = False, sign_config: bool = True):
+        """printer: wire the coupon printer whatever the jurisdiction (a cabinet whose jurisdiction
+        may change between boots); sign_config False: the caller signs STATE/operator.json itself
+        (sim/harness.py FirmwareProcess.operator_config signs one for the command line's otherwise)."""
         self.state = Path(state)
         self.state.mkdir(parents=True, exist_ok=True)
         self.games = tuple(games)
@@ -61,12 +65,12 @@ class Rig:
         self.ports = dict(self.asked)
         self.jurisdiction = jurisdiction
         self.printer: PrinterPeer | None = None  # a coupon jurisdiction's printer: its paper and tickets are its own
-        if jurisdiction == "vlt":
+        self.sign_config = sign_config
+        if jurisdiction == "vlt" or printer:
             self.asked["printer"] = 0
             self.printer = PrinterPeer(0, print_ms)  # ms a ticket stays in the paper path; its port: each boot's
         self.hopper = HopperPeer(stock=hopper_stock)
         self.monitor = MeterMonitor()
-        self.jurisdiction = jurisdiction
         # keeps its own memory (escrow, counter, stacker) across cuts that leave it powered; a routed
         # note takes stack_s to land in the stacker
         self.bills = BillValidatorPeer(stack_s=stack_s)
@@ -88,9 +92,11 @@ class Rig:
         return extra
 
     # --- power ---------------------------------------------------------------------------------------
-    def boot(self, timeout: float = 20.0) -> None:
-        """Power on and plug every cable in; returns once the display shows a state."""
-        self.fw = FirmwareProcess(self.state, self.asked, self.heap, self.args())
+    def boot(self, timeout: float = 20.0, system: bool = True) -> None:
+        """Power on and plug every cable in; returns once the display shows a state. A cabinet that
+        runs as a vlt (its ready line says so) without a validation id is given one, as its system
+        would, unless `system` is False (a system that has not set it yet)."""
+        self.fw = FirmwareProcess(self.state, self.asked, self.heap, self.args(), sign_config=self.sign_config)
         self.boots += 1
         self.fw.start(timeout)
         self.ports = self.fw.ports
@@ -110,8 +116,13 @@ class Rig:
         self.console.port.timeout = CONSOLE_POLL_S
         self.panel.wait_for(lambda s: "state" in s, timeout)
         sign_in(self.console, self.panel)  # the campaign's commands run as the harness's administrator
-        if self.jurisdiction == "vlt":  # no money before the system sets a validation id
+        if system and self.running == "vlt":  # no money before the system sets a validation id
             system_validation(self.console)
+
+    @property
+    def running(self) -> str | None:
+        """The jurisdiction the last boot runs under (its ready line), whatever was asked."""
+        return self.fw.ready.get("jurisdiction") if self.fw is not None else None
 
     def alive(self) -> bool:
         return self.fw is not None and self.fw.alive()
@@ -213,7 +224,7 @@ class Rig:
         return True
 
     def attend_note(self, base_cents: int = 0) -> tuple[dict | None, str | None]:
-        """A note of unknown fate (firmware/bills.py), settled as the attendant who counts the cash
+        """A note of unknown fate (firmware/bill_in.py), settled as the attendant who counts the cash
         box would: the stacker's notes (less base_cents, what it held at the last RAM clear) against
         bill_in: one note's worth more is "stacked", the same is "returned". Returns (the note, the
         word typed), (None, None) when none stands, or (note, None) when the cash box matches neither
@@ -252,7 +263,7 @@ class Rig:
             secret = SecretFile(str(self.state / "secret"), None).read()
             mem = open_memory(nv, secret, CounterFile(str(self.state / "counter")))
             mem.open()
-            return mem.live_ranges()
+            return live_ranges(mem)
         finally:
             nv.close()
 
@@ -268,6 +279,16 @@ class Rig:
             return json.loads(raw) if raw else []
         finally:
             nv.close()
+
+    def floors(self) -> dict[str, int]:
+        """The board's floors (STATE/floor-NAME: the release, the operator's configuration and the
+        enrolment numbers), read on the host: name -> value (those never written left out)."""
+        out = {}
+        for path in sorted(self.state.glob("floor-*")):
+            n = CounterFile(str(path)).read()
+            if n is not None:
+                out[path.name[len("floor-"):]] = n
+        return out
 
     def flip_bit(self, k: int, bit: int) -> int:
         """Flip bit `bit` of the k-th byte (modulo their size) of live critical memory; returns its offset."""

@@ -486,7 +486,7 @@ class EmulatedCabinet:
             time.sleep(0.01)
 
     def _press(self, button: str) -> None:
-        """Held until the loop has seen it past its debounce, however busy the host (sim/fuzz.py)."""
+        """Held until the loop has seen it past its debounce, however busy the host (sim/fuzz/rules.py)."""
         assert self.panel
         self.panel.set_pin(button, 1)
         time.sleep(0.05)

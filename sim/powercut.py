@@ -20,6 +20,11 @@ under it, and the coupons' credits add up to coupon_out exactly (more: a second 
 cash-out; less: credits that left the meter unprinted). Then the session's system acknowledges the
 coupons issued (`coupons ack`), so their records do not fill the coupon memory.
 
+Now and then, with nothing owed, the technician clears critical memory (under vlt: a RAM clear
+between two coupons) while the stretch's kill timer runs: the cut lands before the clear, in it, or
+after it; the security log says whether it was taken, and the truth starts again from the peers'
+counts then.
+
 Truth comes from the host side, not from the firmware: the coins the acceptor peer accepted, the hand
 pays the attendant saw cleared, the outcome the display showed. Prints a JSON summary:
 cuts, lost_credits, duplicated_credits, meter_mismatches, unrecovered (all zero but cuts), bitflips,
@@ -29,7 +34,8 @@ system pays once), coupon_duplicates (DUPLICATE reprints: 0 under vlt), cuts_cou
 that left a coupon committed but not issued), cuts_mid_ticket (cuts with a ticket half on paper or
 still in the printer's paper path),
 notes_unproven (notes of unknown fate the attendant settled from the cash box), cuts_validator (cuts
-that took the validator's power), and the rate (cuts_per_minute).
+that took the validator's power), ramclears (clears taken), ramclears_cut (those whose answer the cut
+took), cuts_ramclear (stretches that asked for one), and the rate (cuts_per_minute).
 
 Speed: sessions run in parallel (--jobs, default 8: a session mostly waits on the firmware, so eight
 share the two cores), and every wait is on an event (acceptor polls, display lines, the console's
@@ -62,16 +68,24 @@ DUPLICATE = "*** DUPLICATA / DUPLICATE ***"  # firmware/coupon.py: the mark of a
 PRINT_MS = 250  # a ~100 mm coupon at the Epic 950's 150 mm/s or so, then presented
 STACK_S = 0.25  # a note's way from the escrow into the stacker (real validators take about a second)
 COUPON_FIGURES = ("coupons", "coupon_reissues", "coupon_duplicates", "cuts_coupon_owed", "cuts_mid_ticket")
+# the technician's RAM clear with nothing owed (between two coupons under vlt), the kill timer running:
+# the cut may land before it, in its one transaction, or after it
+RAMCLEAR_RATE = 0.03  # of the actions taken with nothing owed
+RAMCLEAR_FIGURES = ("ramclears", "ramclears_cut", "cuts_ramclear")
 
 
 class Truth:
-    """What the outside world knows happened, independent of the firmware's own books."""
+    """What the outside world knows happened, independent of the firmware's own books, since the
+    last RAM clear (the peers' counts then: `*_base`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, hopper_base: int = 0, bill_base: int = 0, meter_base: dict | None = None) -> None:
         self.tokens = 0  # accepted by the acceptor peer
         self.handpaid = 0  # hand pays the attendant saw cleared
         self.pending_lock: dict | None = None
         self.shown: dict | None = None  # the last game outcome the display showed
+        self.hopper_base = hopper_base  # coins out of the hopper at the last RAM clear
+        self.bill_base = bill_base  # cents of notes in the stacker then
+        self.meter_base = meter_base or {}  # the EM coils' counts then (a clear keeps their positions)
 
 
 class Session:
@@ -97,6 +111,10 @@ class Session:
                        "unrecovered": 0, "bitflips": 0, "bitflips_detected": 0, "problems": []}
         self.report["notes_stacked"] = self.report["notes_returned"] = 0
         self.report["notes_unproven"] = self.report["cuts_validator"] = 0
+        for k in RAMCLEAR_FIGURES:
+            self.report[k] = 0
+        self.clearing = False  # the stretch's technician asked for a RAM clear: was it taken before the cut?
+        self.clears_seen = 0  # the security log's newest `ramclear` record
         self.note_cut = False  # the stretch's cut was timed as a note is stacked: the validator's power goes too
         self.validator_cut = False  # the last cut took the validator's power
         for k in COUPON_FIGURES:
@@ -132,6 +150,8 @@ class Session:
         if s.get("state") == "ramerror":
             self.problem("unrecovered", "RAM error after reboot: " + str(fw.lines[-5:]))
             return False
+        if self.clearing:
+            self.cleared(console, after_cut=True)
         # let the firmware poll the acceptor: buffered coins from before the cut are credited now
         self.rig.wait_polls(2, 5.0)
         if self.printer is not None:
@@ -143,10 +163,11 @@ class Session:
         m = self.console_json(console, "meters json")
         if self.printer is not None:
             self.check_coupons(console, panel, m)
-        if m["hopper_out"] != self.hopper.coins_out * TOKEN_CREDITS:
-            kind = "duplicated_credits" if self.hopper.coins_out * TOKEN_CREDITS > m["hopper_out"] else "lost_credits"
-            self.problem(kind, f"hopper paid {self.hopper.coins_out} coins, hopper_out meter {m['hopper_out']}",
-                         abs(m["hopper_out"] - self.hopper.coins_out * TOKEN_CREDITS))
+        coins = self.hopper.coins_out - self.truth.hopper_base
+        if m["hopper_out"] != coins * TOKEN_CREDITS:
+            kind = "duplicated_credits" if coins * TOKEN_CREDITS > m["hopper_out"] else "lost_credits"
+            self.problem(kind, f"hopper paid {coins} coins, hopper_out meter {m['hopper_out']}",
+                         abs(m["hopper_out"] - coins * TOKEN_CREDITS))
         if self.vlt:
             self.check_bills(console)
             m = self.console_json(console, "meters json")
@@ -203,18 +224,51 @@ class Session:
                 self.problem("meter_mismatches", f"a note of unknown fate though the validator kept its power: {note}")
             if self.bills.master_enabled or self.rig.peer.accepting(TOKEN):
                 self.problem("meter_mismatches", f"money in still taken while a note's fate is unknown: {note}")
-            note, word = self.rig.attend_note()
+            note, word = self.rig.attend_note(self.truth.bill_base)
             if word is None:
                 m = self.console_json(console, "meters json")
                 self.problem("lost_credits", f"the cash box holds {self.bills.stacked_cents} cents of notes: neither "
                                              f"bill_in {m['bill_in']} nor it plus the unknown {note}")
         m = self.console_json(console, "meters json")
-        want = self.bills.stacked_cents // config.DENOM_CENTS
+        want = (self.bills.stacked_cents - self.truth.bill_base) // config.DENOM_CENTS
         if m["bill_in"] != want:
             kind = "duplicated_credits" if m["bill_in"] > want else "lost_credits"
             self.problem(kind, f"bill_in {m['bill_in']} but the stacker holds {want} credits of notes",
                          abs(m["bill_in"] - want))
-            self.bills.stacked_cents = m["bill_in"] * config.DENOM_CENTS  # report each discrepancy once
+            self.truth.bill_base = self.bills.stacked_cents - m["bill_in"] * config.DENOM_CENTS  # report it once
+
+    def cleared(self, console, after_cut: bool = False) -> None:
+        """After the technician asked for a RAM clear (after the reboot, when the cut came before its
+        answer): was it taken (its `ramclear` record in the security log, which the clear does not
+        reach)? Then the books start again from zero, and the truth with them, from the peers' counts."""
+        records = self.console_json(console, "security json")
+        newest = max([0] + [r[0] for r in records if r[3] == "ramclear"])
+        self.clearing = False
+        if newest <= self.clears_seen:
+            return  # the cut came first, or the clear was refused: nothing changed
+        self.clears_seen = newest
+        self.report["ramclears"] += 1
+        self.report["ramclears_cut"] += after_cut  # taken, its answer cut off: the cut fell in or just after it
+        events = self.console_json(console, "events json")["events"] or []
+        if not events or events[0][2] != "ramclear" or "nothing owed" not in events[0][3]:
+            self.problem("unrecovered", f"a RAM clear in the security log, but the books begin with {events[:1]}")
+        self.truth = Truth(self.hopper.coins_out, self.bills.stacked_cents, dict(self.monitor.counts))
+        if self.printer is not None:  # coupons from before the clear are not its books'
+            self.coupon_adjust = -sum(self.paper()[0].values())
+
+    def ram_clear(self, panel) -> None:
+        """The technician's RAM clear with nothing owed (between two coupons under vlt): the audit
+        key, `ramclear`, the key back. The stretch's kill timer runs on: the cut lands before the
+        clear, in it, or after it."""
+        self.clearing = True
+        self.report["cuts_ramclear"] += 1
+        panel.set_pin("key_audit", 1)
+        panel.wait_for(lambda x: x.get("state") == "service", 2)
+        self.rig.wait_hard_meters(5.0)  # a stroke on its way: the clear waits for it
+        if any("critical memory cleared" in ln for ln in self.rig.command("ramclear")):
+            self.cleared(self.rig.console)  # before anything more of the stretch: its truth starts at zero
+        panel.set_pin("key_audit", 0)
+        panel.wait_for(lambda x: x.get("state") != "service", 2)
 
     def attend_printer(self, panel) -> None:
         """The attendant loads paper, clears the jam, closes the head, and turns the key."""
@@ -293,7 +347,7 @@ class Session:
         """Each coil must reach its soft meter (pending pulses are driven after the restart) and
         never pass it. Judged once the firmware says no stroke is on its way ('hardmeters json'),
         however long a busy host makes that take."""
-        want = {coil: sum(m[name] for name in names) for coil, names in HARD.items()}
+        want = {coil: sum(m[name] for name in names) + self.truth.meter_base.get(coil, 0) for coil, names in HARD.items()}
         self.rig.wait_hard_meters(60.0)
         for coil, n in want.items():
             self.monitor.wait_for(coil, n, 2.0)  # the last stroke's off line may still be on the wire
@@ -301,7 +355,7 @@ class Session:
             got = self.monitor.counts.get(coil, 0)
             if got != n:
                 self.problem("meter_mismatches", f"hard meter {coil} {got} vs soft {n}")
-                self.monitor.counts[coil] = n  # report each discrepancy once
+                self.truth.meter_base[coil] = self.truth.meter_base.get(coil, 0) + got - n  # report it once
 
     def _lock(self, console) -> dict | None:
         for line in console.command("state"):
@@ -335,6 +389,9 @@ class Session:
         r = self.rnd.random()
         if self.printer is not None and "printer" in s.get("msg", ""):
             self.attend_printer(panel)
+        elif s.get("state") == "idle" and not s.get("credits") and not self.clearing and \
+                self.rnd.random() < RAMCLEAR_RATE:
+            self.ram_clear(panel)
         elif s.get("state") == "handpay":
             # the lock's own amount: a coin in flight at cash-out may be credited after the lock
             self.truth.pending_lock = {"amount": int(s["msg"].split()[-1])}
@@ -444,7 +501,7 @@ class Session:
 
 FAIL_KEYS = ("lost_credits", "duplicated_credits", "meter_mismatches", "unrecovered")
 SUMMARY_KEYS = ("cuts",) + FAIL_KEYS + ("bitflips", "bitflips_detected", "notes_stacked", "notes_returned",
-                                        "notes_unproven", "cuts_validator") + COUPON_FIGURES
+                                        "notes_unproven", "cuts_validator") + COUPON_FIGURES + RAMCLEAR_FIGURES
 
 
 def describe(e: BaseException) -> str:

@@ -7,7 +7,7 @@
                                                             JETON_PIN in the environment for scripts)
     python -m tools.console URL --user ID --security       (the security log as a table)
 
-Every command but help, login and setup needs an account (docs/firmware.md "Console access").
+Every command but help, login and setup needs an account (docs/console.md "Console access").
 """
 from __future__ import annotations
 

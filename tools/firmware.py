@@ -222,9 +222,7 @@ def release_pub(env: dict | None = None) -> tuple[Path, bool]:
     env = os.environ if env is None else env
     if env.get(PUB_ENV):
         return Path(env[PUB_ENV]), False
-    if not DEV_KEY.is_file():
-        sign.keygen(DEV_KEY)
-    return sign.pub_path(DEV_KEY), True
+    return sign.dev_keygen(DEV_KEY), True
 
 
 def operator_pub(env: dict | None = None) -> tuple[Path, bool]:
@@ -238,9 +236,7 @@ def operator_pub(env: dict | None = None) -> tuple[Path, bool]:
         return Path(env[OPERATOR_ENV]), False
     if env.get(PUB_ENV):
         raise BuildError(f"{PUB_ENV} names a release key: name the operator's public key too ({OPERATOR_ENV}=PEM)")
-    if not DEV_OPERATOR_KEY.is_file():
-        sign.keygen(DEV_OPERATOR_KEY)
-    return sign.pub_path(DEV_OPERATOR_KEY), True
+    return sign.dev_keygen(DEV_OPERATOR_KEY), True
 
 
 def write_key_module(gen: Path = GEN) -> Path:

@@ -17,6 +17,7 @@ repository (*.pem is ignored); the build's development key lives in build/keys/.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import hashlib
 import os
 import sys
@@ -58,6 +59,23 @@ def keygen(key: Path) -> Path:
     pub.write_bytes(priv.public_key().public_bytes(serialization.Encoding.PEM,
                                                    serialization.PublicFormat.SubjectPublicKeyInfo))
     return pub
+
+
+def dev_keygen(key: Path) -> Path:
+    """A development key made once, however many processes ask for it at the same time (the sessions
+    of a campaign on a fresh clone each build an image): under an exclusive lock beside it, a key
+    already there is kept, and a public PEM missing beside it (a process killed between the two
+    writes) is written again from the private one. Returns the public PEM's path."""
+    key.parent.mkdir(parents=True, exist_ok=True)
+    with open(key.parent / ".keygen.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        pub = pub_path(key)
+        if not key.is_file():
+            return keygen(key)
+        if not pub.is_file():
+            pub.write_bytes(load_private(key).public_key().public_bytes(
+                serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
+        return pub
 
 
 def load_private(key: Path) -> rsa.RSAPrivateKey:

@@ -15,8 +15,9 @@ import sys
 from pathlib import Path
 
 from firmware import states
+from tools import doc_block
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "firmware.md"
+DOC = doc_block.DOCS / "firmware.md"
 BEGIN = "<!-- state-table"
 END = "<!-- /state-table -->"
 HEAD = ("<!-- state-table: written by `python -m tools.state_table` from firmware/states.py; "
@@ -36,13 +37,7 @@ def rows() -> list[str]:
 
 def rewrite(text: str) -> str:
     """The page with its state-table block replaced; ValueError when the page has no such block."""
-    lines = text.split("\n")
-    try:
-        first = next(i for i, ln in enumerate(lines) if ln.startswith(BEGIN))
-        last = next(i for i, ln in enumerate(lines) if i > first and ln.startswith(END))
-    except StopIteration:
-        raise ValueError(f"no '{BEGIN} ... {END}' block") from None
-    return "\n".join(lines[:first] + rows() + lines[last + 1:])
+    return doc_block.rewrite(text, "state-table", rows())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,21 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="only check: exit 1 when the page differs from the code")
     ap.add_argument("--doc", type=Path, default=DOC, help="the page (default: docs/firmware.md)")
     args = ap.parse_args(argv)
-    try:
-        text = args.doc.read_text(encoding="utf-8")
-        new = rewrite(text)
-    except (OSError, ValueError) as e:
-        print(f"{args.doc}: {e}", file=sys.stderr)
-        return 2
-    if new == text:
-        return 0
-    if args.check:
-        print(f"{args.doc}: the state table differs from firmware/states.py: run python -m tools.state_table",
-              file=sys.stderr)
-        return 1
-    args.doc.write_text(new, encoding="utf-8")
-    print(f"{args.doc}: state table rewritten")
-    return 0
+    return doc_block.write(args.doc, "state-table", rows, "python -m tools.state_table", args.check,
+                           source="firmware/states.py")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@
 # ("link") and, where the jurisdiction requires the central system (profile "link_required"),
 # a "link" tilt while it is down: no play without the system (L-6, r. 3, s. 2).
 from board.sas_link import SasLink
-from firmware import config, jurisdiction
+from firmware import jurisdiction
 from firmware.sas import exceptions, polls
 
 
@@ -17,9 +17,9 @@ def open_link(board, cab, log=print):
         return None  # a board without the port has no link
     if cab.ledger.st is None or cab.ledger.exceptions is None:
         return None
-    m = SasMachine(cab, uart, config.SAS_ADDRESS, board.ticks_ms, getattr(board, "SAS_GAP_MS", None),
+    m = SasMachine(cab, uart, cab.config.SAS_ADDRESS, board.ticks_ms, getattr(board, "SAS_GAP_MS", None),
                    getattr(board, "SAS_NINE_BIT", False))
-    log("sas: address %d on the %s UART" % (config.SAS_ADDRESS, "9-bit" if m.link.nine_bit else "8-bit, framed by time"))
+    log("sas: address %d on the %s UART" % (cab.config.SAS_ADDRESS, "9-bit" if m.link.nine_bit else "8-bit, framed by time"))
     return m
 
 
@@ -42,7 +42,7 @@ class SasMachine:
         self.played_at_door = played  # no closure seen since power-up: counted from it
         self._door_open = cab.switches.is_open("door_main")
         self._base = None
-        self.required = bool(jurisdiction.PROFILES.get(config.JURISDICTION, {}).get("link_required"))
+        self.required = bool(jurisdiction.PROFILES.get(cab.config.JURISDICTION, {}).get("link_required"))
         if self.required:
             cab.set_tilt("link", "no poll from the central system yet")
 
@@ -87,7 +87,7 @@ class SasMachine:
             try:
                 import json
 
-                with open("%s/%s.json" % (config.CERTS_DIR, game.id)) as f:
+                with open("%s/%s.json" % (self.cab.config.CERTS_DIR, game.id)) as f:
                     p, q = json.load(f)["rtp"][str(max(game.bets))].split("/")
                 self._base = "%04d" % (int(p) * 10000 // int(q))
             except (OSError, ValueError, KeyError, AttributeError, TypeError):

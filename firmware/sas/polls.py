@@ -68,12 +68,10 @@ def since(m, rx, k, out):
 def machine_info(m, rx, k, out):
     """1F: game id, additional id, denomination, largest max bet, progressive group, game
     options, paytable id, base return % at max bet ("9412": 94.12, the decimal implied)."""
-    from firmware import config
-
     game = m.cab.game
     i = bcd.ascii(out, 2, GAME_ID, 2)
     i = bcd.ascii(out, i, "", 3)
-    out[i] = DENOMINATIONS.get(config.DENOM_CENTS, 0)
+    out[i] = DENOMINATIONS.get(m.cab.config.DENOM_CENTS, 0)
     out[i + 1] = min(max(game.bets), 255) if game else 0
     out[i + 2] = 0  # progressive group: none
     out[i + 3] = 0  # game options (binary, LSB first)
@@ -86,9 +84,7 @@ def machine_info(m, rx, k, out):
 
 def version(m, rx, k, out):
     """54: length, SAS version (3 ASCII), serial number (ASCII, 0-40)."""
-    from firmware import config
-
-    serial = config.MACHINE_ID[:40]
+    serial = m.cab.config.MACHINE_ID[:40]
     i = bcd.ascii(out, 3, SAS_VERSION, 3)
     i = bcd.ascii(out, i, serial, len(serial))
     out[2] = i - 3

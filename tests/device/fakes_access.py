@@ -37,10 +37,11 @@ def blank():
     return nv
 
 
-def security(nvram=None):
-    """A fresh security memory (on the shared image unless nvram is given), opened."""
+def security(nvram=None, buffers=None):
+    """A fresh security memory (on the shared image unless nvram is given), opened; buffers: the
+    memory whose record buffers it builds its records in (firmware/audit.py open_security)."""
     nv = nvram or blank()
-    audit = Audit(CriticalMemory(nv, LAYOUT, JOURNAL, TEST_SECRET, counter_of(nv, "security")))
+    audit = Audit(CriticalMemory(nv, LAYOUT, JOURNAL, TEST_SECRET, counter_of(nv, "security"), buffers=buffers))
     audit.open()
     return audit
 

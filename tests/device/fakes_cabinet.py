@@ -1,4 +1,5 @@
-# A fake board and acceptor for driving firmware.cabinet.Cabinet in device tests (both runtimes).
+# A fake board and acceptor for driving firmware.cabinet.Cabinet in device tests (both runtimes),
+# and the cabinet made of its parts over them as firmware/startup.py makes it (make_cabinet).
 from fakes_board import Pin  # a switch input with value() and irq(handler, trigger)
 from fakes_firmware import TEST_SECRET, counter_of, floor_of
 
@@ -142,3 +143,37 @@ def press(board, cab, name, hold=60):
     steps(cab, hold // 10)
     board.pins[name].value(0)
     steps(cab, 8)
+
+
+def quiet(line):
+    pass
+
+
+def make_cabinet(board, ledger, game, gen, acceptor, cfg=None, money_out=None, progressive=None, audit=None,
+                 em=None, bills=None, open_rng=None, offered=(), log=quiet):
+    """A Cabinet made of its parts as firmware/startup.py boot makes them: the game's play (its
+    family's: firmware/play.py for_game), money in from `acceptor`, and money out by hand pay (a
+    HopperOut with no hopper) unless money_out(screen, found) makes another (a hopper's, or
+    startup.open_coupon_out's); the tilts its making found are set once the cabinet is made, and
+    its condition read, as the boot does. cfg: a firmware/config.py Config (default: the defaults)."""
+    from firmware.cabinet import Cabinet
+    from firmware.coin_in import CoinIn
+    from firmware.config import Config
+    from firmware.hopper_out import HopperOut
+    from firmware.play import for_game
+    from firmware.screen import Screen
+
+    cfg = cfg if cfg is not None else Config()
+    screen = Screen()
+    found = []
+    if money_out is None:
+        out = HopperOut(None, ledger, cfg, screen, board.ticks_ms, log)
+    else:
+        out = money_out(screen, found)
+    gameplay = for_game(game, gen, ledger, cfg, progressive, audit, screen, board.ticks_ms, log)
+    cab = Cabinet(board, ledger, cfg, gameplay, CoinIn(acceptor, ledger, cfg, log), out, screen, bills=bills, em=em,
+                  audit=audit, offered=offered, open_rng=open_rng, log=log)
+    for kind, why in found:
+        cab.set_tilt(kind, why)
+    out.condition(cab)
+    return cab

@@ -1,5 +1,5 @@
-"""Fake noise sources and hardware for the RNG device tests (helpers only, no tests here;
-named test_rng_* to stay in the RNG room's files). Importable under MicroPython."""
+"""Fake noise sources and hardware for the RNG device tests, and the seeded stand-in for the
+generator the game tests draw from (helpers only, no tests here). Importable under MicroPython."""
 import hashlib
 
 
@@ -90,3 +90,16 @@ class Mem32:
     def __setitem__(self, addr, value):
         self.writes.append((addr, value))
         self.regs[addr] = value
+
+
+class Lcg:
+    """randbits(k) from a 31-bit LCG (the ANSI C rand() constants): the same sequence on CPython and
+    MicroPython, so a game test's draws are reproducible from its seed (tests/fixtures/games/vectors.json
+    names the seed of each vector)."""
+
+    def __init__(self, seed):
+        self.x = seed & 0x7FFFFFFF
+
+    def randbits(self, k):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.x >> 7) & ((1 << k) - 1)

@@ -1,7 +1,7 @@
 # `--profile`: the emulated board booted as a real board's profile gets only the wires that profile
 # has (firmware/main.py make_board). The state directory's lock names this process and is ignored
 # once that process is gone (board/state_lock.py; the refusal of a second process is
-# tests/host/test_second_cabinet.py).
+# tests/host/test_state_lock.py).
 import gc
 
 from devtest import tmpdir

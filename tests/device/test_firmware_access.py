@@ -18,9 +18,8 @@ REFUSED = {"attendant": "events", "technician": "meters", "auditor": "testgame",
 
 
 def fresh(users=None):
-    cab, board, acc = cabinet()
     sec = security()
-    cab.audit = sec
+    cab, board, acc = cabinet(audit=sec)
     users = users or accounts(sec, board.ticks_ms)
     return Console(Uart(), cab, users, sec), cab, board, users, sec
 
@@ -244,15 +243,15 @@ def test_a_ram_clear_keeps_the_security_log():
 
 
 def test_the_security_memory_commits_through_the_ledgers_buffers():
+    # as the boot opens it (firmware/audit.py open_security: buffers, the ledger's memory)
     from fakes_firmware import RamNvram, memory
 
-    from firmware.audit import Audit, share_buffers
+    from firmware.audit import Audit
     from firmware.ledger import Ledger
 
     led = Ledger(memory(RamNvram(69632)))
     led.open()
-    sec = security()
-    assert share_buffers(sec.mem, led.mem)
+    sec = security(buffers=led.mem)
     assert sec.mem._jbuf is led.mem._jbuf and sec.mem._cbuf is led.mem._cbuf
     for i in range(40):  # interleaved with the ledger's own commits, in the same buffers
         sec.record("u", "ok", "command %d" % i)

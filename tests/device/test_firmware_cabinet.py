@@ -5,12 +5,11 @@ import gc
 
 from devtest import big_win
 from fakes_board import Store
-from fakes_cabinet import Acceptor, Board, FailingGen, coins, press, steps
+from fakes_cabinet import Acceptor, Board, FailingGen, coins, make_cabinet, press, steps
 from fakes_firmware import RamNvram, memory, wiped
 
 import rng
 from board.meters_em import EmMeters
-from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger
 from games import load
 
@@ -20,15 +19,18 @@ MODEL = "games/models/sept-royal-87.json"
 NVRAM = RamNvram(69632)  # one part, wiped for each test: made while the heap is in one piece
 
 
-def cabinet(gen=None):
+def cabinet(gen=None, cfg=None, em=None, open_rng=None, game=None, audit=None, progressive=None):
+    """A fresh cabinet on a wiped part, resumed; the parts not given as the boot makes them (em: a
+    function of the board that makes its EM meters; progressive: one of the game's)."""
     gc.collect()
     board = Board(wiped(NVRAM))
     led = Ledger(memory(board.nvram))
     led.open()
-    game = load(MODEL)
+    game = game or load(MODEL)
     acc = Acceptor()
     gen = gen or rng.open_generator(rng.open_source("emulated"))
-    cab = Cabinet(board, led, game, gen, acc, log=lambda m: None)
+    cab = make_cabinet(board, led, game, gen, acc, cfg, em=em(board) if em else None, open_rng=open_rng, audit=audit,
+                       progressive=progressive(game) if progressive else None)
     cab.resume()
     cab.step(0)
     return cab, board, acc
@@ -48,18 +50,25 @@ def test_money_in_and_play():
 
 
 def test_rng_failure_voids_and_refunds_the_wager_then_clears_only_when_healthy():
-    cab, board, acc = cabinet()
+    healthy = [False]  # what the source's start-up tests say when the reset key asks for a generator
+
+    def reopen():
+        if healthy[0]:
+            return rng.open_generator(rng.open_source("emulated")), None
+        return None, rng.RngFailure("startup", "still stuck")
+
+    cab, board, acc = cabinet(open_rng=reopen)
     coins(cab, acc, 1)
-    cab.gen = FailingGen(rng.RngFailure("rct", "stuck source"))
+    cab.gameplay.use_generator(FailingGen(rng.RngFailure("rct", "stuck source")))
     press(board, cab, "play")
     assert cab.state == "tilt" and "rng" in cab.tilts
     assert cab.ledger.credits == 4 and cab.ledger.meters["refunds"] == 1  # s. 95
     assert cab.ledger.events()[-2][2] == "void"
     assert not acc.on  # no money while tilted
-    cab.reopen_rng = lambda: (None, rng.RngFailure("startup", "still stuck"))
+    healthy[0] = False
     press(board, cab, "key_reset")
     assert "rng" in cab.tilts  # the key cannot clear a failing RNG
-    cab.reopen_rng = lambda: (rng.open_generator(rng.open_source("emulated")), None)
+    healthy[0] = True
     press(board, cab, "key_reset")
     assert cab.state == "credit"
     press(board, cab, "play")
@@ -146,8 +155,7 @@ def test_hand_pay_cashout_without_hopper():
 
 
 def test_hard_meters_follow_soft_meters_and_a_meter_ahead_tilts():
-    cab, board, acc = cabinet()
-    cab.em = EmMeters(board.coils, Store(), on_ms=20, off_ms=20)
+    cab, board, acc = cabinet(em=lambda board: EmMeters(board.coils, Store(), on_ms=20, off_ms=20))
     coins(cab, acc, 2)
     press(board, cab, "play")
     steps(cab, 40)
@@ -187,7 +195,7 @@ class Won:
 def spin_a_win(cab, award):
     cab.ledger.wager(1)
     cab.ledger.settle(Won(1, award), cab.game.id, 1200, None, spin=True)
-    cab._spin_end = cab.board.now + 500
+    cab.gameplay._spin_end = cab.board.now + 500
 
 
 def test_fraud_during_the_spin_forfeits_the_prize_s94():
@@ -229,7 +237,7 @@ def test_a_coin_in_a_spin_cut_short_is_in_the_record_paid_at_power_up():
     coins(cab, acc, 2)
     led = Ledger(memory(board.nvram))  # power back on: same NVRAM
     led.open()
-    cab2 = Cabinet(board, led, load(MODEL), cab.gen, Acceptor(), log=lambda m: None)
+    cab2 = make_cabinet(board, led, load(MODEL), cab.gameplay.gen, Acceptor())
     cab2.resume()
     rec = led.recall()[-1]
     assert led.credits == 51 and rec["in"] == 8 and rec["after"] == rec["before"] - rec["bet"] + rec["win"] + 8
@@ -243,7 +251,7 @@ def test_a_cut_during_the_spin_pays_the_prize_on_power_up():
     led = Ledger(memory(board.nvram))  # power back on: same NVRAM
     led.open()
     assert led.game["phase"] == "spin"
-    cab2 = Cabinet(board, led, load(MODEL), cab.gen, Acceptor(), log=lambda m: None)
+    cab2 = make_cabinet(board, led, load(MODEL), cab.gameplay.gen, Acceptor())
     cab2.resume()
     assert led.credits == 43 and led.meters["coin_out"] == 40 and led.recall()[-1]["after"] == 43
     led.audit()
@@ -277,8 +285,7 @@ def test_a_door_opened_while_powered_off_is_recorded_at_boot():
     board.door_latch = Latch()
     led = Ledger(memory(board.nvram))
     led.open()
-    cab = Cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), Acceptor(),
-                  log=lambda m: None)
+    cab = make_cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), Acceptor())
     cab.resume()
     assert led.meters["door_cashbox"] == 1
     assert any(e[2] == "door-off" and "door_cashbox" in e[3] for e in led.events())
@@ -287,7 +294,7 @@ def test_a_door_opened_while_powered_off_is_recorded_at_boot():
 
 def test_hopper_flags_are_named_in_tilts_for_the_technician():
     cab, board, acc = cabinet()
-    cab.hopper_event("fault", 5, 0)  # ccTalk header 163, flag 5
+    cab.money_out.event(cab, "fault", 5, 0)  # ccTalk header 163, flag 5
     assert cab.tilts["hopper"] == "hopper flag 5: opto blocked permanently during payout"
-    cab.hopper_event("fraud", 3, 0)
+    cab.money_out.event(cab, "fraud", 3, 0)
     assert cab.tilts["fraud"] == "hopper flag 3: opto fraud: path blocked during idle"

@@ -39,11 +39,11 @@ def run(con, line):
     return [s for s in out[:-len("jeton> ")].split("\r\n") if s]
 
 
-def console(role="administrator"):
-    """A console with an administrator (and a `role` account), logged in as `role`."""
-    cab, board, acc = cabinet()
+def console(role="administrator", **parts):
+    """A console with an administrator (and a `role` account), logged in as `role`, on a cabinet
+    made with those parts (test_firmware_cabinet.cabinet's)."""
     sec = security()
-    cab.audit = sec
+    cab, board, acc = cabinet(audit=sec, **parts)
     users = accounts(sec, board.ticks_ms)
     users.add(ADMIN, "administrator", ADMIN_PIN)
     uid = ADMIN
@@ -118,7 +118,7 @@ def test_hardmeters_reports_counts_pending_pulses_and_a_meter_ahead():
 
     con, cab, board, acc = console()
     assert run(con, "hardmeters") == ["no electromechanical meters on this board"]
-    cab.em = EmMeters(board.coils, Store(), on_ms=20, off_ms=20)
+    con, cab, board, acc = console(em=lambda board: EmMeters(board.coils, Store(), on_ms=20, off_ms=20))
     coins(cab, acc, 1)  # 4 credits: 4 strokes of meter_drop to drive
     st = json.loads(run(con, "hardmeters json")[0])
     assert st["busy"] and st["meter_drop"]["count"] + st["meter_drop"]["pending"] == 4
@@ -358,7 +358,7 @@ def test_recall_with_time_and_the_models_symbol_names():
     coins(cab, acc, 1)
     press(board, cab, "play")
     steps(cab, 120)
-    shown = cab.reels  # the window the player saw, as codes
+    shown = cab.screen.reels  # the window the player saw, as codes
     rec = cab.ledger.recall()[-1]
     out = run(con, "recall")
     assert out[0] == "#1 %s sept-royal-87 bet 1 win %d credits 4 -> %d" % (localtime.stamp(rec["t"]), rec["win"], rec["after"])
@@ -373,8 +373,7 @@ def test_recall_with_time_and_the_models_symbol_names():
 def test_paytable_shows_the_progressive():
     from firmware.progressive import Progressive
 
-    con, cab, board, acc = console()
-    cab.progressive = Progressive(cab.game.m.progressive, "hash")
+    con, cab, board, acc = console(progressive=lambda game: Progressive(game.m.progressive, "hash"))
     en = run(con, "paytable")
     # sept-royal-87's progressive (games/models/sept-royal-87.json): reset 1500, rate 1/1000 at bet 3,
     # ceiling 4000 ($1,000 at 25 cents: the vlt prize limit, issue 22.1)

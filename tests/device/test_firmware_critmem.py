@@ -6,6 +6,7 @@ from devtest import raises
 from fakes_firmware import TEST_SECRET, MemCounter, PowerCut, RamNvram, counter_of
 
 from firmware.critmem import CriticalMemory, RamError
+from sim.critmem_live import live_ranges
 
 try:
     from binascii import crc32
@@ -106,7 +107,7 @@ def test_single_bit_flip_anywhere_live_is_detected_and_repaired():
     cm.commit({"state": b"credits=40", "g0": b"last game"})
     snapshot = save(nv)
     positions = []
-    for off, n in cm.live_ranges():
+    for off, n in live_ranges(cm):
         for i in range(n):  # every live byte, one bit each
             positions.append(off + i)
     for pos in positions:
@@ -531,3 +532,12 @@ def test_no_machine_secret_no_memory():
     for secret in (None, b""):
         with raises(RamError):
             CriticalMemory(RamNvram(4096), LAYOUT, 208, secret, MemCounter())
+
+
+def test_the_heap_keeps_one_16_byte_tag_per_block_and_the_directory():
+    # RFC 4868's HMAC-SHA-256-128 length, one per block, in one buffer (no bytes object per block)
+    nv, cm = mem()
+    assert len(cm._tags) == 16 * (len(LAYOUT) + 1) == 80
+    from firmware.ledger import LAYOUT as BOOKS
+
+    assert 16 * (len(BOOKS) + 1) == 480  # the books' figure docs/critical-memory.md gives

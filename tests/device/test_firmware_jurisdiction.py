@@ -2,15 +2,19 @@
 # docs/reference/vlt-rules.md summarises them (S-13.1, r. 7, s. 6-7; L-6, r. 3, s. 4 and 6; L-6,
 # r. 13, s. 1), each rule tested on both sides of its limit, and the boot check that disables a
 # game breaking one (firmware/startup.py load_games).
-# mp-heap: 576K  (512K before the eight card-poker table games, whose engines stay imported: craps-83 came after them)
+# mp-heap: 576K  (the table games' boot checks after the rest: craps-83 found no room at 512K once the cabinet came
+# from its parts, whose tests hold a Config and a cabinet's modules more)
 import json
 import os
 
 from devtest import rmtree, tmpdir
 
 from firmware import config, jurisdiction
+from firmware.config import Config
 from firmware.startup import load_games
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
+
+VLT = Config({"JURISDICTION": "vlt"})  # the defaults under the vlt profile
 
 
 def test_the_profiles_carry_the_keys_the_coupon_and_screen_helpers_read():
@@ -21,6 +25,31 @@ def test_the_profiles_carry_the_keys_the_coupon_and_screen_helpers_read():
     casino = jurisdiction.PROFILES["casino"]
     assert casino["auto_coupon_cents"] is None and casino["payout"] == "hopper" and casino["bills"] is False
     assert config.JURISDICTION == "casino"  # today's behaviour stays the default
+
+
+def test_a_coupon_cabinet_is_asked_one_way():
+    # vlt-rules.md: S-13.1, r. 7, s. 4 (a redemption coupon), L-6, r. 3, s. 7 (nothing else pays)
+    assert jurisdiction.pays_by_coupon("vlt") and not jurisdiction.pays_by_coupon("casino")
+
+
+def test_money_out_under_an_unknown_profile_is_the_config_tilt_and_never_a_crash():
+    # the settings check refuses such a jurisdiction: were one to reach the boot all the same, it is
+    # named (the config tilt, which keeps the hopper still: a hand pay) and the boot goes on
+    from fakes_cabinet import Board
+    from fakes_firmware import RamNvram
+
+    from firmware.hopper_out import HopperOut
+    from firmware.screen import Screen
+    from firmware.startup import open_money_out
+
+    class Books:
+        st = None  # no books to trust: no hopper either
+
+    found = []
+    out = open_money_out(Board(RamNvram(1024)), None, Books(), Config({"JURISDICTION": "vlt2"}), None, Screen(), found,
+                         lambda line: None)
+    assert type(out) is HopperOut and out.hopper is None
+    assert found == [("config", "no jurisdiction profile vlt2 (casino, vlt)")]
 
 
 def test_the_return_floor_of_every_profile_is_the_one_the_boot_check_enforces():
@@ -125,14 +154,9 @@ class _Ledger:
 
 
 def test_boot_disables_a_game_that_breaks_the_vlt_limits_and_names_the_rule():
-    was = config.JURISDICTION
     ledger = _Ledger()
     lines = []
-    try:
-        config.JURISDICTION = "vlt"
-        out = load_games(("trefle-85", "sept-royal-87"), "games/models", "games/certs", ledger, lines.append)
-    finally:
-        config.JURISDICTION = was
+    out = load_games(("trefle-85", "sept-royal-87"), "games/models", "games/certs", ledger, VLT, lines.append)
     (t, t_ok, t_why, t_game), (s, s_ok, _, s_game) = out
     assert t == "trefle-85" and not t_ok and t_game is None
     # trefle-85 bets up to 25 credits: $6.25 at 25 cents
@@ -140,19 +164,14 @@ def test_boot_disables_a_game_that_breaks_the_vlt_limits_and_names_the_rule():
     assert ledger.events[0][0] == "game-off" and "vlt maximum bet" in ledger.events[0][1]
     assert s == "sept-royal-87" and s_ok and s_game is not None
     ledger = _Ledger()
-    out = load_games(("trefle-85",), "games/models", "games/certs", ledger, lines.append)
+    out = load_games(("trefle-85",), "games/models", "games/certs", ledger, Config(), lines.append)
     assert out[0][1] and not ledger.events  # the casino profile offers it
 
 
 def test_a_refusal_by_the_limits_is_told_apart_from_a_certificate_failure():
     """firmware/startup.py: with every offered game refused by the profile's limits the tilt is
     "limits" (the player's screen says why), with any other failure it is "game"."""
-    was = config.JURISDICTION
-    try:
-        config.JURISDICTION = "vlt"
-        out = load_games(("trefle-85",), "games/models", "games/certs", _Ledger(), lambda line: None)
-    finally:
-        config.JURISDICTION = was
+    out = load_games(("trefle-85",), "games/models", "games/certs", _Ledger(), VLT, lambda line: None)
     assert jurisdiction.is_refusal("vlt", out[0][2]), out
     d = tmpdir("juris")
     try:
@@ -161,7 +180,7 @@ def test_a_refusal_by_the_limits_is_told_apart_from_a_certificate_failure():
         raw["pays"][1]["pays"]["3"][0] += 1  # BAR3's pay at bet 1: the math hash differs
         with open(d + "/sept-royal-87.json", "w") as f:
             json.dump(raw, f)
-        out = load_games(("sept-royal-87",), d, "games/certs", _Ledger(), lambda line: None)
+        out = load_games(("sept-royal-87",), d, "games/certs", _Ledger(), VLT, lambda line: None)
     finally:
         rmtree(d)
     assert not out[0][1] and not jurisdiction.is_refusal("vlt", out[0][2]), out
@@ -177,13 +196,11 @@ def _boot(juris, model, cert, gid="sept-royal-87"):
         os.mkdir(d + "/" + sub)
         with open("%s/%s/%s.json" % (d, sub, gid), "w") as f:
             json.dump(data, f)
-    was = config.JURISDICTION
     ledger = _Ledger()
     try:
-        config.JURISDICTION = juris
-        [(_, ok, why, _)] = load_games((gid,), d + "/models", d + "/certs", ledger, lambda line: None)
+        [(_, ok, why, _)] = load_games((gid,), d + "/models", d + "/certs", ledger, Config({"JURISDICTION": juris}),
+                                       lambda line: None)
     finally:
-        config.JURISDICTION = was
         rmtree(d)
     return ok, why, ledger.events
 
@@ -266,13 +283,13 @@ def test_a_keno_certificate_gives_a_maximum_for_every_spot_count():
 def test_the_setting_is_checked_like_the_others():
     from firmware import settings
 
-    probs = settings.check(settings._Merged(config, {"JURISDICTION": "vlt2"}))
+    probs = settings.check(Config({"JURISDICTION": "vlt2"}))
     assert probs == ['JURISDICTION must be one of casino, vlt, not "vlt2"'], probs
-    probs = settings.check(settings._Merged(config, {"JURISDICTION": "vlt", "DENOM_CENTS": 50,
+    probs = settings.check(Config({"JURISDICTION": "vlt", "DENOM_CENTS": 50,
                                                      "COINS": {"CA100T": 100}}))
     assert probs == ["DENOM_CENTS: vlt maximum credit value: $0.50 above $0.25 (a credit; S-13.1, r. 7, s. 7)"], probs
-    assert settings.check(settings._Merged(config, {"JURISDICTION": "vlt"})) == []
-    assert settings.check(settings._Merged(config, {"JURISDICTION": "casino", "DENOM_CENTS": 50})) == []
+    assert settings.check(Config({"JURISDICTION": "vlt"})) == []
+    assert settings.check(Config({"JURISDICTION": "casino", "DENOM_CENTS": 50})) == []
 
 
 def test_a_vlt_offers_card_games_reel_games_keno_and_bingo_only():

@@ -6,12 +6,11 @@
 import gc
 import json
 
-from fakes_cabinet import Acceptor, Board
+from fakes_cabinet import Acceptor, Board, make_cabinet
 from fakes_firmware import RamNvram, memory, wiped
 
 import rng
 from board.touch import TouchQueue
-from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger
 from games.keno import load
 
@@ -26,8 +25,7 @@ def cabinet(nv=None, game=None):
     led = Ledger(memory(board.nvram))
     led.open()
     acc = Acceptor()
-    cab = Cabinet(board, led, game or load(MODEL), rng.open_generator(rng.open_source("emulated")), acc,
-                  log=lambda m: None)
+    cab = make_cabinet(board, led, game or load(MODEL), rng.open_generator(rng.open_source("emulated")), acc)
     cab.resume()
     cab.step(0)
     return cab, board, acc
@@ -60,20 +58,20 @@ def test_card_from_the_touch_screen():
     cab, board, acc = cabinet()
     for n in (17, 3, 80, 3):  # 3 twice: marked, then unmarked
         touch(board, cab, "spot", n)
-    assert cab.picks() == [17, 80]
+    assert cab.gameplay.picks() == [17, 80]
     assert board.display.screen["reels"] == {"picks": [17, 80], "drawn": [], "hits": []}
     touch(board, cab, "spot", 81)
-    assert cab.message == ("no_number", 81) and cab.picks() == [17, 80]
+    assert cab.screen.message == ("no_number", 81) and cab.gameplay.picks() == [17, 80]
     for n in range(1, 12):
         touch(board, cab, "spot", n)
-    assert len(cab.picks()) == 10 and cab.message == ("max_spots", 10)
+    assert len(cab.gameplay.picks()) == 10 and cab.screen.message == ("max_spots", 10)
     touch(board, cab, "clear")
-    assert cab.picks() == []
+    assert cab.gameplay.picks() == []
     touch(board, cab, "quick", 7)
-    p = cab.picks()
+    p = cab.gameplay.picks()
     assert len(p) == 7 and len(set(p)) == 7 and p == sorted(p) and all(1 <= x <= 80 for x in p)
     touch(board, cab, "quick", 11)
-    assert cab.message == ("spots_not_offered", 11) and cab.picks() == p
+    assert cab.screen.message == ("spots_not_offered", 11) and cab.gameplay.picks() == p
 
 
 def test_a_card_that_cannot_be_played_commits_nothing():
@@ -82,7 +80,7 @@ def test_a_card_that_cannot_be_played_commits_nothing():
     m0 = dict(cab.ledger.meters)
     c0 = cab.ledger.credits
     press(board, cab, "play")
-    assert cab.message == ("no_spots",)
+    assert cab.screen.message == ("no_spots",)
     assert cab.ledger.meters == m0 and cab.ledger.game is None and cab.ledger.credits == c0 > 0
 
 
@@ -118,7 +116,7 @@ def test_power_cut_after_the_wager_completes_on_the_committed_card():
     cab, board, acc = cabinet()
     coins(cab, acc, 10)
     touch(board, cab, "quick", 4)
-    card = cab.picks()
+    card = cab.gameplay.picks()
     cab.ledger.wager(5, None, cab.game.id)  # committed; the power goes before the draw
     cab.ledger.st["picks"] = [1, 2]  # what RAM held is gone with the power: only the commit counts
     nv = board.nvram
@@ -128,7 +126,7 @@ def test_power_cut_after_the_wager_completes_on_the_committed_card():
     rec = led.recall()[-1]
     assert rec["draws"][:4] == card and rec["bet"] == 5
     assert led.meters["games_played"] == 1 and led.meters["refunds"] == 0
-    assert cab2.reels["picks"] == card and len(cab2.reels["drawn"]) == 20
+    assert cab2.screen.reels["picks"] == card and len(cab2.screen.reels["drawn"]) == 20
 
 
 def test_touch_is_ignored_during_a_game_and_on_a_reel_game():
@@ -143,7 +141,7 @@ def test_touch_is_ignored_during_a_game_and_on_a_reel_game():
     press(board, cab, "play")  # the reels turn (SPIN_MS): no state to take a card in
     board.touch.put("spot", 44)
     cab.step(0)
-    assert cab.picks() == [9]
+    assert cab.gameplay.picks() == [9]
 
 
 def test_card_touches_are_events_of_the_state_table():
@@ -159,15 +157,15 @@ def test_card_touches_are_events_of_the_state_table():
     assert cab.state == states.DOOR
     for word, n in (("spot", 3), ("quick", 5), ("clear", 0)):
         touch(board, cab, word, n)
-        assert cab.picks() == [9], word
+        assert cab.gameplay.picks() == [9], word
     assert cab.handle(states.SPOT, 3) is False and cab.handle(states.CLEAR) is False
-    assert cab.picks() == [9]
+    assert cab.gameplay.picks() == [9]
     board.pins["door_main"].value(0)
     steps(cab, 8)
     assert cab.state == states.CREDIT
-    assert cab.handle(states.SPOT, 3) and cab.picks() == [3, 9]
-    assert cab.handle(states.QUICK, 4) and len(cab.picks()) == 4
-    assert cab.handle(states.CLEAR) and cab.picks() == []
+    assert cab.handle(states.SPOT, 3) and cab.gameplay.picks() == [3, 9]
+    assert cab.handle(states.QUICK, 4) and len(cab.gameplay.picks()) == 4
+    assert cab.handle(states.CLEAR) and cab.gameplay.picks() == []
 
 
 def test_audit_test_game_plays_a_card():
@@ -187,14 +185,14 @@ def test_quick_pick_without_a_working_rng():
 
     cab, board, acc = cabinet()
     touch(board, cab, "spot", 12)
-    gen = cab.gen
-    cab.gen = None  # no generator at power-up (the rng tilt): no quick pick, the card stays
+    gen = cab.gameplay.gen
+    cab.gameplay.use_generator(None)  # no generator at power-up (the rng tilt): no quick pick, the card stays
     touch(board, cab, "quick", 5)
-    assert cab.message == ("no_quick_pick",) and cab.picks() == [12]
-    cab.gen = FailingGen(RngFailure("repetition", "stuck"))
+    assert cab.screen.message == ("no_quick_pick",) and cab.gameplay.picks() == [12]
+    cab.gameplay.use_generator(FailingGen(RngFailure("repetition", "stuck")))
     touch(board, cab, "quick", 5)
-    assert "rng" in cab.tilts and cab.picks() == [12]
-    cab.gen = gen
+    assert "rng" in cab.tilts and cab.gameplay.picks() == [12]
+    cab.gameplay.use_generator(gen)
 
 
 def test_a_committed_card_the_booted_game_cannot_play_is_refunded():

@@ -5,7 +5,9 @@ import gc
 from devtest import raises
 from fakes_firmware import FixedOutcome, PowerCut, RamNvram, memory
 
-from firmware.ledger import EVENT_CHUNKS, EVENTS_PER_CHUNK, RECALL, AuditError, Ledger
+from firmware.audit_error import AuditError
+from firmware.game_books import RECALL
+from firmware.ledger import EVENT_CHUNKS, EVENTS_PER_CHUNK, Ledger
 
 
 def fresh():

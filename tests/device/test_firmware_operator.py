@@ -14,12 +14,12 @@ from test_firmware_console import Uart, run
 
 from firmware import config, enrolment, money_basis, operator_config
 from firmware.accounts import LOST
+from firmware.config import Config
 from firmware.configuration import settle as settle_configuration
 from firmware.console import Console
 
 VECTORS = __file__.rpartition("/")[0] + "/../fixtures/operator/vectors.json"
 PATH = "STATE/operator.json"
-SAVED = ("JURISDICTION", "DENOM_CENTS", "GAMES", "MACHINE_ID")
 
 
 def _load():
@@ -38,19 +38,8 @@ def signed(name):
     raise KeyError(name)
 
 
-class Kept:
-    """config's settings as they were: every test leaves the module as it found it."""
-
-    def __enter__(self):
-        self.was = [getattr(config, n) for n in SAVED]
-        return self
-
-    def __exit__(self, *exc):
-        for n, v in zip(SAVED, self.was):
-            setattr(config, n, v)
-
-
 def settle(cab, overrides, op, key=KEY):
+    """(the problems, the configuration the cabinet runs under) of a power-up with these."""
     return settle_configuration(cab.board, cab.ledger, [], dict(overrides), op, key)
 
 
@@ -98,35 +87,35 @@ def test_settings_or_the_command_line_may_not_contradict_the_signed_configuratio
 
 
 def test_a_vlt_configuration_is_taken_only_signed_and_never_an_older_one():
-    with Kept():
-        cab, board, acc = cabinet()
-        led = cab.ledger
-        assert money_basis.basis(led.st) is None  # fresh books: the first configuration sets it
-        over = {"JURISDICTION": "vlt", "DENOM_CENTS": 25, "GAMES": ("sept-royal-88",)}
-        assert settle(cab, over, signed("vlt 1")) == []
-        assert config.JURISDICTION == "vlt" and money_basis.basis(led.st) == ("vlt", 25)
-        assert board.floor("config").read() == 1
-        assert led.events()[-1][2:] == ["basis", "vlt at 25 cents a credit (operator configuration 1)"]
-        # the same configuration again at the next power-up: nothing to record
-        n = len(led.events())
-        assert settle(cab, over, signed("vlt 1")) == [] and len(led.events()) == n
-        # unsigned: the jurisdiction left by the settings file, or no configuration at all
-        problems = settle(cab, {"JURISDICTION": "casino"}, None)
-        assert problems == ["JURISDICTION: under vlt the game set, credit value and jurisdiction come only from a "
-                            "configuration the operator signs; there is none (operator.json)"], problems
-        assert (config.JURISDICTION, config.DENOM_CENTS) == ("vlt", 25)  # the committed rules stay
-        assert settle(cab, over, signed("vlt 6 signed by another key")) == [PATH + ": not signed by the operator's key"]
-        # a newer signed one is taken, and from then on the older never again
-        over4 = dict(over, GAMES=("trefle-90", "sept-royal-88"))
-        assert settle(cab, over4, signed("vlt 4 another game set")) == [] and board.floor("config").read() == 4
-        assert config.GAMES == ("trefle-90", "sept-royal-88")
-        assert settle(cab, over, signed("vlt 1")) == [
-            PATH + ": configuration 1 is older than number 4, accepted here (never taken again)"]
-        # the floor is the board's: the books formatted (a RAM clear) do not reopen the door
-        led.format()
-        assert settle(cab, over, signed("vlt 3 at 10 cents"))[0].endswith("older than number 4, accepted here "
-                                                                         "(never taken again)")
-
+    cab, board, acc = cabinet()
+    led = cab.ledger
+    assert money_basis.basis(led.st) is None  # fresh books: the first configuration sets it
+    over = {"JURISDICTION": "vlt", "DENOM_CENTS": 25, "GAMES": ("sept-royal-88",)}
+    problems, cfg = settle(cab, over, signed("vlt 1"))
+    assert problems == [] and cfg.JURISDICTION == "vlt" and money_basis.basis(led.st) == ("vlt", 25)
+    assert config.JURISDICTION == "casino"  # the defaults are never written to: the cabinet is given cfg
+    assert board.floor("config").read() == 1
+    assert led.events()[-1][2:] == ["basis", "vlt at 25 cents a credit (operator configuration 1)"]
+    # the same configuration again at the next power-up: nothing to record
+    n = len(led.events())
+    assert settle(cab, over, signed("vlt 1"))[0] == [] and len(led.events()) == n
+    # unsigned: the jurisdiction left by the settings file, or no configuration at all
+    problems, cfg = settle(cab, {"JURISDICTION": "casino"}, None)
+    assert problems == ["JURISDICTION: under vlt the game set, credit value and jurisdiction come only from a "
+                        "configuration the operator signs; there is none (operator.json)"], problems
+    assert (cfg.JURISDICTION, cfg.DENOM_CENTS) == ("vlt", 25)  # the committed rules stay
+    assert settle(cab, over, signed("vlt 6 signed by another key"))[0] == [PATH + ": not signed by the operator's key"]
+    # a newer signed one is taken, and from then on the older never again
+    over4 = dict(over, GAMES=("trefle-90", "sept-royal-88"))
+    problems, cfg = settle(cab, over4, signed("vlt 4 another game set"))
+    assert problems == [] and board.floor("config").read() == 4
+    assert cfg.GAMES == ("trefle-90", "sept-royal-88") and config.GAMES == ("sept-royal-87",)
+    assert settle(cab, over, signed("vlt 1"))[0] == [
+        PATH + ": configuration 1 is older than number 4, accepted here (never taken again)"]
+    # the floor is the board's: the books formatted (a RAM clear) do not reopen the door
+    led.format()
+    assert settle(cab, over, signed("vlt 3 at 10 cents"))[0][0].endswith("older than number 4, accepted here "
+                                                                        "(never taken again)")
 
 
 def owe_coupon(led, cents):
@@ -139,62 +128,82 @@ def owe_coupon(led, cents):
 
 def test_a_jurisdiction_change_waits_while_money_is_owed_under_the_old_rules():
     # issue 22.6: vlt -> casino (or back) with credits, a coupon, a hand pay or a hopper payout owed
-    with Kept():
-        cab, board, acc = cabinet()
-        led = cab.ledger
-        vlt = {"JURISDICTION": "vlt", "DENOM_CENTS": 25, "GAMES": ("sept-royal-88",)}
-        casino = dict(vlt, JURISDICTION="casino")
-        assert settle(cab, vlt, signed("vlt 1")) == []
-        coins(cab, acc, 2)
-        problems = settle(cab, casino, signed("casino 2"))
-        assert problems == ["change to casino at 25 cents a credit waits: 8 credits on the meter under vlt at 25 "
-                            "cents (paid by those rules first)"], problems
-        assert (config.JURISDICTION, config.DENOM_CENTS) == ("vlt", 25) and board.floor("config").read() == 1
-        # a coupon owed (the credits gone from the meter into it), then a hand-pay lock, a hopper payout
-        owe_coupon(led, 25)
-        assert money_basis.owed(led) == ["coupon 1 owed"]
-        led.coupon_issued(1)
-        led.st["credits"] = 5
-        led._add("acceptor_in", 5)
-        led.cashout(hand_pay=True)
-        assert money_basis.owed(led) == ["5 credits on the meter", "a handpay of 5 credits to pay"]
-        led.clear_lock()
-        led.start_payout(1, 4)
-        assert money_basis.owed(led) == ["a hopper payout to book"]
-        led.abandon_payout()
-        assert money_basis.owed(led) == []
-        # nothing owed: the signed change is taken, recorded with its event
-        assert settle(cab, casino, signed("casino 2")) == []
-        assert money_basis.basis(led.st) == ("casino", 25) and board.floor("config").read() == 2
-        assert led.events()[-1][3] == "vlt at 25 -> casino at 25 cents a credit (operator configuration 2)"
+    cab, board, acc = cabinet()
+    led = cab.ledger
+    vlt = {"JURISDICTION": "vlt", "DENOM_CENTS": 25, "GAMES": ("sept-royal-88",)}
+    casino = dict(vlt, JURISDICTION="casino")
+    assert settle(cab, vlt, signed("vlt 1"))[0] == []
+    coins(cab, acc, 2)
+    problems, cfg = settle(cab, casino, signed("casino 2"))
+    assert problems == ["change to casino at 25 cents a credit waits: 8 credits on the meter under vlt at 25 "
+                        "cents (paid by those rules first)"], problems
+    assert (cfg.JURISDICTION, cfg.DENOM_CENTS) == ("vlt", 25) and board.floor("config").read() == 1
+    # a coupon owed (the credits gone from the meter into it), then a hand-pay lock, a hopper payout
+    owe_coupon(led, 25)
+    assert money_basis.owed(led) == ["coupon 1 owed"]
+    led.coupon_issued(1)
+    led.st["credits"] = 5
+    led._add("acceptor_in", 5)
+    led.cashout(hand_pay=True)
+    assert money_basis.owed(led) == ["5 credits on the meter", "a handpay of 5 credits to pay"]
+    led.clear_lock()
+    led.start_payout(1, 4)
+    assert money_basis.owed(led) == ["a hopper payout to book"]
+    led.abandon_payout()
+    assert money_basis.owed(led) == []
+    # nothing owed: the signed change is taken, recorded with its event
+    problems, cfg = settle(cab, casino, signed("casino 2"))
+    assert problems == [] and cfg.JURISDICTION == "casino"
+    assert money_basis.basis(led.st) == ("casino", 25) and board.floor("config").read() == 2
+    assert led.events()[-1][3] == "vlt at 25 -> casino at 25 cents a credit (operator configuration 2)"
 
 
 def test_a_credit_value_change_with_credits_on_the_meter_is_money_too():
-    with Kept():
-        cab, board, acc = cabinet()
-        led = cab.ledger
-        vlt = {"JURISDICTION": "vlt", "DENOM_CENTS": 25, "GAMES": ("sept-royal-88",)}
-        assert settle(cab, vlt, signed("vlt 1")) == []
-        coins(cab, acc, 1)
-        ten = dict(vlt, DENOM_CENTS=10)
-        assert settle(cab, ten, signed("vlt 3 at 10 cents")) == [
-            "change to vlt at 10 cents a credit waits: 4 credits on the meter under vlt at 25 cents (paid by those "
-            "rules first)"]
-        assert config.DENOM_CENTS == 25  # 4 credits are $1.00, not $0.40
-        owe_coupon(led, config.DENOM_CENTS)
-        assert led.coupons()[-1]["c"] == 100
-        led.coupon_issued(1)
-        assert settle(cab, ten, signed("vlt 3 at 10 cents")) == [] and config.DENOM_CENTS == 10
+    cab, board, acc = cabinet()
+    led = cab.ledger
+    vlt = {"JURISDICTION": "vlt", "DENOM_CENTS": 25, "GAMES": ("sept-royal-88",)}
+    assert settle(cab, vlt, signed("vlt 1"))[0] == []
+    coins(cab, acc, 1)
+    ten = dict(vlt, DENOM_CENTS=10)
+    problems, cfg = settle(cab, ten, signed("vlt 3 at 10 cents"))
+    assert problems == [
+        "change to vlt at 10 cents a credit waits: 4 credits on the meter under vlt at 25 cents (paid by those "
+        "rules first)"]
+    assert cfg.DENOM_CENTS == 25  # 4 credits are $1.00, not $0.40
+    owe_coupon(led, cfg.DENOM_CENTS)
+    assert led.coupons()[-1]["c"] == 100
+    led.coupon_issued(1)
+    problems, cfg = settle(cab, ten, signed("vlt 3 at 10 cents"))
+    assert problems == [] and cfg.DENOM_CENTS == 10
+
+
+def test_a_note_of_unknown_fate_is_owed_under_the_old_rules():
+    # `make fuzz` (issue 22.9's rules): the validator lost its power with a $20 note pending (80
+    # credits at 25 cents), then the operator signed casino at 10 cents and the change was taken; the
+    # attendant's 'note stacked' would then credit 80 credits of 10 cents, $8 for the player's $20
+    cab, board, acc = cabinet()
+    led = cab.ledger
+    vlt = {"JURISDICTION": "vlt", "DENOM_CENTS": 25, "GAMES": ("sept-royal-87",)}
+    problems, cfg = settle(cab, vlt, signed("vlt 1"))
+    assert problems == []
+    led.bill_escrow(3, 80, 1)
+    led.bill_unproven(0, "CA0020A", "validator reset (event counter 1 -> 0)")
+    assert money_basis.owed(led) == ["a note of unknown fate to settle"]
+    problems, cfg = settle(cab, dict(vlt, DENOM_CENTS=10), signed("vlt 3 at 10 cents"))
+    assert problems == [
+        "change to vlt at 10 cents a credit waits: a note of unknown fate to settle under vlt at 25 cents (paid "
+        "by those rules first)"]
+    assert cfg.DENOM_CENTS == 25
+    led.settle_note(True, "boss")
+    assert led.credits == 80 and money_basis.owed(led) == ["80 credits on the meter"]
 
 
 def test_a_ram_clear_records_the_basis_the_cabinet_runs_under():
-    with Kept():
-        cab, board, acc = cabinet()
-        config.JURISDICTION, config.DENOM_CENTS = "casino", 25
-        board.pins["key_audit"].value(1)
-        steps(cab, 10)
-        cab.ram_clear("boss")
-        assert money_basis.basis(cab.ledger.st) == ("casino", 25)
+    cab, board, acc = cabinet(cfg=Config({"JURISDICTION": "vlt", "DENOM_CENTS": 10}))
+    board.pins["key_audit"].value(1)
+    steps(cab, 10)
+    cab.ram_clear("boss")
+    assert money_basis.basis(cab.ledger.st) == ("vlt", 10)
 
 
 # --- enrolment -------------------------------------------------------------------------------------
@@ -236,10 +245,9 @@ def image_key(test):
 
 def lost_console():
     """A machine whose security memory was lost: accounts gone, the loss remembered."""
-    cab, board, acc = cabinet()
     sec = security()
     sec.reset("test: lost", LOST)
-    cab.audit = sec
+    cab, board, acc = cabinet(audit=sec)
     users = accounts(sec, board.ticks_ms)
     return Console(Uart(), cab, users, sec), cab, board, users, sec
 
@@ -267,9 +275,8 @@ def test_the_board_id_is_the_hmac_of_the_machine_secret():
 
 
 def test_a_new_machine_enrols_with_the_audit_key_once_and_never_again():
-    cab, board, acc = cabinet()
     sec = security()
-    cab.audit = sec
+    cab, board, acc = cabinet(audit=sec)
     con = Console(Uart(), cab, accounts(sec, board.ticks_ms), sec)
     key_on(board, cab)
     assert board.floor("enrol").read() is None
@@ -354,12 +361,11 @@ def test_reading_the_configuration_file_names_what_is_missing_or_too_large():
 
 
 def test_a_configuration_that_is_not_json_is_named_after_its_signature():
-    with Kept():
-        cab, board, acc = cabinet()
-        op = (PATH, b"{not json", b"\x00" * 384)
-        assert settle(cab, {}, op) == [PATH + ": not signed by the operator's key"]
-        problems = settle(cab, {}, op, key=None)  # no key to check with: what it says is named
-        assert len(problems) == 1 and problems[0].startswith(PATH + ": not JSON: "), problems
+    cab, board, acc = cabinet()
+    op = (PATH, b"{not json", b"\x00" * 384)
+    assert settle(cab, {}, op)[0] == [PATH + ": not signed by the operator's key"]
+    problems = settle(cab, {}, op, key=None)[0]  # no key to check with: what it says is named
+    assert len(problems) == 1 and problems[0].startswith(PATH + ": not JSON: "), problems
 
 
 @image_key

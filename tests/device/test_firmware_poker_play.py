@@ -7,13 +7,12 @@
 import gc
 import json
 
-from fakes_cabinet import Acceptor, Board, FailingGen, coins, press, steps
+from fakes_cabinet import Acceptor, Board, FailingGen, coins, make_cabinet, press, steps
 from fakes_firmware import RamNvram, memory, wiped
 
 import rng
 from board.touch import TouchQueue
 from firmware import states
-from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger
 from firmware.play_poker import held_list, pack_deck, toggle, unpack_deck
 from games.poker import load
@@ -37,7 +36,7 @@ def cabinet(nv=None):
     if GAME[0] is None:
         GAME[0] = load(MODEL)
     acc = Acceptor()
-    cab = Cabinet(board, led, GAME[0], rng.open_generator(rng.open_source("emulated")), acc, log=lambda m: None)
+    cab = make_cabinet(board, led, GAME[0], rng.open_generator(rng.open_source("emulated")), acc)
     cab.resume()
     cab.show()  # as firmware/startup.py does after resume()
     cab.step(0)
@@ -101,7 +100,7 @@ def test_deal_commits_deck_and_bet_then_draw_takes_the_unseen_cards():
     assert board.display.screen["hand"]["held"] == [1, 0, 0, 1, 0]
     touch(board, cab, "hold", 7)  # no such key: nothing
     touch(board, cab, "spot", 3)  # a keno word: nothing
-    assert cab.holds == 0b01001
+    assert cab.gameplay.holds == 0b01001
     press(board, cab, "play")  # DRAW
     steps(cab, 150)  # past SPIN_MS
     rec = led.recall()[-1]
@@ -172,7 +171,7 @@ def test_cash_out_waits_for_the_draw_and_a_door_suspends_the_hand():
     assert cab.state == states.DOOR
     press(board, cab, "play")
     touch(board, cab, "hold", 1)
-    assert cab.ledger.game["phase"] == "wager" and cab.holds == 0  # suspended: no draw, no hold
+    assert cab.ledger.game["phase"] == "wager" and cab.gameplay.holds == 0  # suspended: no draw, no hold
     assert cab.ledger.credits == left  # the kept cash-out still waits under the door
     board.pins["door_main"].value(0)
     steps(cab, 8)
@@ -189,7 +188,7 @@ def test_rng_failure_at_the_deal_refunds_the_wager():
     cab, board, acc = cabinet()
     coins(cab, acc, 5)
     c0 = cab.ledger.credits
-    cab.gen = FailingGen(RngFailure("repetition", "stuck"))
+    cab.gameplay.use_generator(FailingGen(RngFailure("repetition", "stuck")))
     press(board, cab, "play")
     led = cab.ledger
     assert "rng" in cab.tilts and led.game["phase"] == "void" and led.credits == c0
@@ -205,10 +204,10 @@ def test_a_dealt_hand_needs_no_generator_at_power_up():
     board2.touch = TouchQueue()
     led = Ledger(memory(board2.nvram))
     led.open()
-    cab2 = Cabinet(board2, led, GAME[0], None, Acceptor(), log=lambda m: None)  # rng failed at power-up
+    cab2 = make_cabinet(board2, led, GAME[0], None, Acceptor())  # rng failed at power-up
     cab2.resume()
     assert led.game["phase"] == "wager" and led.meters["refunds"] == 0
-    assert cab2.reels == [[name(c) for c in deck[:5]]]
+    assert cab2.screen.reels == [[name(c) for c in deck[:5]]]
 
 
 def test_a_corrupt_committed_deck_is_refunded():

@@ -3,9 +3,10 @@
 # credit's value for the symbol names, the pay table and the dollars.
 # mp-heap: 576K  (test_firmware_cabinet's fake cabinet: its 64 KB NVRAM image, the modules compiled from source;
 # it passed in 496K before rng/crypto/ became a package, in 528K after: the contiguous NVRAM image's edge)
-from test_firmware_cabinet import Cabinet, cabinet, coins, press, steps
+from fakes_cabinet import make_cabinet
+from test_firmware_cabinet import cabinet, coins, press, steps
 
-from firmware import config
+from firmware.config import Config
 from firmware.play import played
 from games import load
 
@@ -68,24 +69,22 @@ def test_a_ram_error_says_ramerror_over_any_message():
 
 def test_a_plain_line_is_passed_on_as_an_id_without_arguments():
     cab, board, acc = cabinet()
-    cab.message = "out of order"  # not a translated message: the screen shows it as it is
+    cab.screen.message = "out of order"  # not a translated message: the screen shows it as it is
     cab.show()
     assert say(board) == ["out of order"] and board.display.screen["msg"] == "out of order"
 
 
 # --- the outcome on the screen: its bet, its winning lines, its free spins (docs/screen.md) --------
 
-
-def _trefle(cab):
-    """The cabinet playing trefle-94 (5 lines, bets 5/10/25), whose draws are the test's."""
-    cab.game = load("games/models/trefle-94.json")
+def _trefle():
+    """A cabinet playing trefle-94 (5 lines, bets 5/10/25), whose draws are the test's."""
+    cab, board, acc = cabinet(game=load("games/models/trefle-94.json"))
     cab.ledger.set_bet(5)
-    return cab.game
+    return cab, board, acc, cab.game
 
 
 def test_the_outcome_comes_once_the_reels_stop_with_its_bet_and_winning_lines():
-    cab, board, acc = cabinet()
-    game = _trefle(cab)
+    cab, board, acc, game = _trefle()
     # stops 0, 3, 1: COIN/HAT/BLANK, CLOVER/COIN/BELL, BELL/BLANK/HAT (reel by reel, top to bottom):
     # the model's line 1 (the top row: COIN CLOVER BELL) and line 3 (rows 0, 1, 2: COIN COIN HAT)
     # pay "3 ANY", 2 credits each at bet 5 (games/models/trefle-94.json)
@@ -104,13 +103,12 @@ def test_the_outcome_comes_once_the_reels_stop_with_its_bet_and_winning_lines():
 
 
 def test_the_outcome_of_a_game_rebuilt_at_power_up_is_shown_again():
-    cab, board, acc = cabinet()
-    game = _trefle(cab)
+    cab, board, acc, game = _trefle()
     game.play = lambda gen, bet: game.evaluate(bet, [0, 3, 1])
     coins(cab, acc, 2)
     press(board, cab, "play")
     steps(cab, 60)
-    cab2 = Cabinet(board, cab.ledger, game, cab.gen, acc, log=lambda m: None)  # the same memory, a new boot
+    cab2 = make_cabinet(board, cab.ledger, game, cab.gameplay.gen, acc)  # the same memory, a new boot
     cab2.resume()
     cab2.show()
     s = board.display.screen
@@ -151,11 +149,7 @@ def test_the_frame_carries_the_profiles_limits_only_where_there_are_some():
     cab, board, acc = cabinet()
     cab.show()
     assert board.display.screen["limits"] is None  # casino: no bet or prize limit beyond the game's
-    was = config.JURISDICTION
-    config.JURISDICTION = "vlt"
-    try:
-        cab.show()
-    finally:
-        config.JURISDICTION = was
+    cab, board, acc = cabinet(cfg=Config({"JURISDICTION": "vlt"}))
+    cab.show()
     # S-13.1, r. 7, s. 6: a wager at most $2.50, a prize at most $1,000 (firmware/jurisdiction.py PROFILES)
     assert board.display.screen["limits"] == {"bet": 250, "prize": 100000}

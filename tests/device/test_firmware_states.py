@@ -10,13 +10,16 @@
 import gc
 import json
 
-from fakes_cabinet import Acceptor, Board
+from fakes_cabinet import Acceptor, Board, make_cabinet
 from fakes_firmware import RamNvram, memory
 
 import rng
 from firmware import states
 from firmware.cabinet import Cabinet
 from firmware.ledger import Ledger
+from firmware.play import GamePlay
+from firmware.play_keno import KenoPlay
+from firmware.play_poker import PokerPlay
 from games import load
 
 MODEL = "games/models/sept-royal-87.json"
@@ -43,7 +46,7 @@ def cabinet(credits=8, poker=False):
         if POKER_GAME[0] is None:
             POKER_GAME[0] = load(POKER)
         game = POKER_GAME[0]
-    cab = Cabinet(board, led, game, rng.open_generator(rng.open_source("emulated")), Acceptor(), log=lambda m: None)
+    cab = make_cabinet(board, led, game, rng.open_generator(rng.open_source("emulated")), Acceptor())
     cab.resume()
     if credits:
         led.accept(credits)
@@ -77,7 +80,7 @@ def _payout(cab):
 
 def _spin(cab):
     cab.ledger.wager(1, None, cab.game.id)
-    cab._draw_and_settle(1)
+    cab.gameplay.draw_and_settle(cab, 1)
 
 
 def _door(cab):
@@ -164,8 +167,8 @@ def books(cab):
     the player's message and the last test game."""
     led = cab.ledger
     st = json.loads(json.dumps(led.st)) if led.st is not None else None
-    return (st, led.mem.bytes_written, cab.ram_error, dict(cab.tilts), cab._cashout_asked, cab.holds, cab.message,
-            cab.tested)
+    return (st, led.mem.bytes_written, cab.ram_error, dict(cab.tilts), cab._cashout_asked,
+            getattr(cab.gameplay, "holds", 0), cab.screen.message, cab.tested)  # the holds: a poker game's
 
 
 def test_the_table_keeps_its_promises():
@@ -188,7 +191,14 @@ def test_the_table_keeps_its_promises():
             assert taken == [states.RAMCLEAR]
     for key in states.TABLE:
         assert key[0] in states.STATES and key[1] in states.EVENTS, key
-        assert hasattr(Cabinet, states.TABLE[key]), states.TABLE[key]
+        name = states.TABLE[key]
+        if name in states.PLAY_ACTIONS:  # the game's play's: one of the families has it, the cabinet not
+            assert not hasattr(Cabinet, name), name
+            assert [c for c in (GamePlay, KenoPlay, PokerPlay) if hasattr(c, name)], name
+        else:
+            assert hasattr(Cabinet, name), name
+    for name in states.PLAY_ACTIONS:
+        assert name in states.TABLE.values(), name
     assert len(set(states.STATES)) == len(states.STATES) and len(set(states.EVENTS)) == len(states.EVENTS)
     assert set(states.MONEY_STATES) == {states.IDLE, states.CREDIT, states.SPIN}
     assert states.action(states.HOLD, states.CASHOUT) == "keep_cashout"  # a dealt hand is drawn first
@@ -302,7 +312,7 @@ def test_taken_events_do_what_the_table_says():
         credits = cab.ledger.credits if cab.ledger.st else None
         assert cab.handle(states.CASHOUT) is (state != states.RAMERROR), name
         method = states.action(state, states.CASHOUT)
-        if method == "keep_cashout" or cab.hand_open():
+        if method == "keep_cashout" or cab.gameplay.hand_open():
             assert cab._cashout_asked and books(cab) is not None, name  # kept for later
         elif state != states.RAMERROR:
             assert cab.ledger.credits == 0 or cab.ledger.lock["kind"] == "handpay" or cab.ledger.paying, name
@@ -318,7 +328,8 @@ def test_taken_events_do_what_the_table_says():
         ("jackpot", states.KEY, lambda c: c.ledger.meters["jackpot"] == 1500 and c.state == states.CREDIT),
         ("tilt", states.KEY, lambda c: not c.tilts and c.state == states.CREDIT),
         ("service, door open, tilt", states.KEY, lambda c: not c.tilts and c.state == states.SERVICE),
-        ("hold", states.AUTO, lambda c: c.holds == c.game.suggest(c.hand_deck()[:5]) and c.state == states.HOLD),
+        ("hold", states.AUTO,
+         lambda c: c.gameplay.holds == c.game.suggest(c.gameplay.hand_deck()[:5]) and c.state == states.HOLD),
         ("hold", states.PLAY, lambda c: c.ledger.game["phase"] in ("spin", "done") and len(c.ledger.recall()) == 1),
         ("hold", states.DRAW, lambda c: c.ledger.game["phase"] in ("spin", "done") and len(c.ledger.recall()) == 1),
     )
@@ -327,7 +338,7 @@ def test_taken_events_do_what_the_table_says():
         assert cab.handle(ev) and ok(cab), (name, ev)
         cab = None
     cab = into("hold")
-    assert cab.handle(states.HOLD_KEY, 2) and cab.holds == 2 and cab.state == states.HOLD
+    assert cab.handle(states.HOLD_KEY, 2) and cab.gameplay.holds == 2 and cab.state == states.HOLD
     for name in ("audit", "service"):
         cab = into(name)
         before = books(cab)

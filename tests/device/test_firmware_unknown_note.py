@@ -1,4 +1,4 @@
-# A note of unknown fate (issue 22.4, 22.5; firmware/bills.py, firmware/bill_books.py) on the real
+# A note of unknown fate (issue 22.4, 22.5; firmware/bill_in.py, firmware/bill_books.py) on the real
 # Cabinet and Console over a fake board: it is the "note" tilt, which stops money in at once (reels
 # turning too) and which the reset key cannot clear; credits are still cashed out while it stands;
 # the attendant settles it from the console through the state table (states.NOTE), stacked or
@@ -11,11 +11,11 @@ from fakes_cabinet import coins, press, steps
 from test_firmware_console import console, run
 
 from firmware import states
-from firmware.books import AuditError
+from firmware.audit_error import AuditError
 
 
 def unknown(cab, credits=80, counter=9):
-    """The pending $20 whose validator reset before its fate was read (what firmware/bills.py books)."""
+    """The pending $20 whose validator reset before its fate was read (what firmware/bill_in.py books)."""
     led = cab.ledger
     led.bill_escrow(3, credits, counter)
     led.bill_unproven(0, "CA0020A", "validator reset (event counter %d -> 0)" % (counter + 1))

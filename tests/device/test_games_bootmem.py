@@ -25,6 +25,7 @@ SHIPPED = ("aurore-85", "aurore-88", "aurore-93", "keno-classique-88", "keno-cla
 # the card-poker table games' in tests/device/test_games_cardtable_bootmem.py
 TABLE = ("roulette-simple-97", "roulette-americaine-92", "roulette-double-87", "craps-83", "sicbo-83",
          "roue-fortune-85", "baccarat-85", "baccarat-mini-85",
+         "blackjack-1d-94", "blackjack-6d-88", "blackjack-8d-90", "multi-action-6d-99",
          "three-card-96", "let-it-ride-98", "caribbean-94", "war-97", "red-dog-97", "crazy-four-92", "boston-93",
          "three-five-seven-94")
 

@@ -1,3 +1,5 @@
+# mp-heap: 384K  (the module's tests in one process, games' table code compiled from source; the round and
+# the boot check in a board's 256K are test_games_table_bootmem.py's)
 # Craps (issue 26; by-law s. 95.6-95.17), on both runtimes: rolls settled by hand from the by-law's
 # rules and payouts, across rolls with the table (the point and the standing wagers); what works on a
 # come-out roll and what does not; commissions; the stake's refusals by name; withdrawals; the pass

@@ -8,19 +8,9 @@ import json
 import os
 
 from devtest import raises
+from fakes_rng import Lcg
 
 import games
-
-
-class Counter:
-    """randbits(k) from a 31-bit LCG: the same sequence on CPython and MicroPython."""
-
-    def __init__(self, seed):
-        self.x = seed & 0x7FFFFFFF
-
-    def randbits(self, k):
-        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
-        return (self.x >> 7) & ((1 << k) - 1)
 
 
 def _vectors():
@@ -36,7 +26,7 @@ def test_fixed_draws_match_independent_awards():
         if g is None:
             cache.clear()  # one model in memory at a time: the heap is the firmware's
             g = cache[v["model"]] = games.load(v["model"])
-        o = g.play(Counter(v["seed"]), v["bet"])
+        o = g.play(Lcg(v["seed"]), v["bet"])
         assert o.draws == v["draws"], (v["model"], v["seed"])
         assert o.award == v["award"], (v["model"], v["seed"], o.award, v["award"])
         assert o.triggered == v["triggered"]
@@ -50,7 +40,7 @@ def test_fixed_draws_match_independent_awards():
 def test_outcome_parts_add_up():
     g = games.load("games/models/aurore-93.json")
     for seed in range(1, 60):
-        o = g.play(Counter(seed), 40)
+        o = g.play(Lcg(seed), 40)
         base = sum(c for _, _, c in o.wins)
         assert o.award == base + sum(a for _, _, a in o.free)
         assert len(o.draws) == 5 * (1 + len(o.free))
@@ -68,7 +58,7 @@ def test_replay_rejects_bad_draws():
     with raises(ValueError):
         g.evaluate(1, [0, 0, 99])
     with raises(ValueError):
-        g.play(Counter(1), 7)  # bet not offered
+        g.play(Lcg(1), 7)  # bet not offered
 
 
 def test_describe_french_and_english():
@@ -258,7 +248,7 @@ def test_every_shipped_model_agrees_with_the_independent_evaluator():
         n = 200 if g.m.free else 30  # features trigger about once in 100 to 150 games
         for bet in g.bets:
             for seed in range(1, n + 1):
-                o = g.play(Counter(seed * 7919 + bet), bet)
+                o = g.play(Lcg(seed * 7919 + bet), bet)
                 feats += _agrees(g, raw, o) > 0
                 wins += o.award > 0
             _agrees(g, raw, g.play(gen, bet))  # and one on the real generator

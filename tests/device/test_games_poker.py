@@ -6,11 +6,13 @@
 import json
 
 from devtest import raises
+from fakes_rng import Lcg
 
+from games.model import ModelError
 from games.poker import PokerGame, card_name
 from games.poker_hand import award
 from games.poker_hold import pattern
-from games.poker_model import ModelError, PokerModel
+from games.poker_model import PokerModel
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -32,17 +34,6 @@ def load(name):
 def names(m, hand):
     i = award(m, cards(hand))
     return "-" if i < 0 else m.names[i]["en"]
-
-
-class Counter:
-    """randbits(k) from a 31-bit LCG: the same sequence on CPython and MicroPython."""
-
-    def __init__(self, seed):
-        self.x = seed & 0x7FFFFFFF
-
-    def randbits(self, k):
-        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
-        return (self.x >> 7) & ((1 << k) - 1)
 
 
 def test_bylaw_ranks_jacks_or_better():
@@ -138,10 +129,10 @@ def test_model_errors():
 
 def test_deck_shuffle_and_draw_order():
     g = PokerGame(load("jacks-98"))
-    deck = g.shuffle(Counter(7))
+    deck = g.shuffle(Lcg(7))
     assert sorted(deck) == list(range(52))
     assert deck != bytes(range(52))
-    assert g.shuffle(Counter(7)) == deck  # the deck is a function of the generator's bits only
+    assert g.shuffle(Lcg(7)) == deck  # the deck is a function of the generator's bits only
     # held cards stay; the discards take deck[5], deck[6], ... from left to right
     assert g.draw(deck, 0b11111) == deck[:5]
     assert g.draw(deck, 0) == deck[5:10]
@@ -258,8 +249,8 @@ def test_play_deals_holds_and_draws_from_one_shuffle():
     g = PokerGame(raw)
     wins = 0
     for seed in range(1, 40):
-        o = g.play(Counter(seed), 5)
-        deck = g.shuffle(Counter(seed))  # the same bits give the same deck
+        o = g.play(Lcg(seed), 5)
+        deck = g.shuffle(Lcg(seed))  # the same bits give the same deck
         assert o.deck == deck and o.draws[:-1] == list(deck)
         assert o.holds == g.suggest(deck[:5])
         assert o.stops == list(g.draw(deck, o.holds))
@@ -267,7 +258,7 @@ def test_play_deals_holds_and_draws_from_one_shuffle():
         wins += o.award > 0
     assert wins > 5
     with raises(ValueError):
-        g.play(Counter(1), 7)
+        g.play(Lcg(1), 7)
 
 
 def test_describe_lists_every_award():

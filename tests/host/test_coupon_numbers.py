@@ -17,7 +17,7 @@ SECRET = bytes(range(32))  # tests/device/fakes_firmware.py TEST_SECRET
 
 
 def independent(secret: bytes, vid: int, seq: int) -> str:
-    """The 18-digit number as the docs describe it (docs/firmware.md "Redemption coupons")."""
+    """The 18-digit number as the docs describe it (docs/coupons.md "Redemption coupons")."""
     key = hmac.new(secret, b"jeton coupon numbers v1", hashlib.sha256).digest()
     x = f"{seq:09d}"
     u, v = 4, 5

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # firmware disables them by name (test below, tests/host/test_e2e_cardtable.py); the cabinet integration
 # of issue 26 plays them here
 TABLE = {p.stem for p in (ROOT / "games" / "models").glob("*.json")
-         if json.loads(p.read_text())["format"] in TABLE_FORMATS + CARD_TABLES}
+         if json.loads(p.read_text())["format"] in TABLE_FORMATS + CARD_TABLES + ("jeton-blackjack/1",)}
 GAMES = sorted(p.stem for p in (ROOT / "games" / "models").glob("*.json") if p.stem not in TABLE)
 TOKEN_CREDITS = 4  # a $1 token at 25-cent credits (firmware/config.py)
 
@@ -88,19 +88,23 @@ def test_a_table_game_offered_is_disabled_by_name_and_the_next_game_plays(tmp_pa
     # certified (its boot check passes), but the cabinet has no play flow for a table game yet: it is
     # disabled with its reason and the next offered game is played; under vlt roulette is also not a
     # kind of game a VLT offers (S-13.1, r. 7, s. 3). No restart: a fault never becomes a loop.
-    assert {"roulette-simple-97", "baccarat-mini-85"} <= TABLE
-    cab = EmulatedCabinet(tmp_path, jurisdiction=juris,
-                          extra_args=["--games", "roulette-simple-97,baccarat-mini-85,sept-royal-87"]).boot()
+    # (blackjack, before: certified, made the cabinet's game, and its first round faulted at every
+    # resume, three times in a row: a board reset)
+    assert {"roulette-simple-97", "baccarat-mini-85", "blackjack-1d-94"} <= TABLE
+    cab = EmulatedCabinet(tmp_path, jurisdiction=juris, extra_args=[
+        "--games", "roulette-simple-97,baccarat-mini-85,blackjack-1d-94,sept-royal-87"]).boot()
     try:
         assert cab.firmware.ready["game"] == "sept-royal-87", cab.firmware.lines[-20:]
         listed = "\n".join(cab.console.command("games"))
-        for gid in ("roulette-simple-97", "baccarat-mini-85"):
+        for gid in ("roulette-simple-97", "baccarat-mini-85", "blackjack-1d-94"):
             line = next(x for x in listed.splitlines() if x.startswith(gid))
             assert "DISABLED" in line and "table game: this cabinet has no play flow for it yet" in line, listed
         roulette = next(x for x in listed.splitlines() if x.startswith("roulette-simple-97"))
         baccarat = next(x for x in listed.splitlines() if x.startswith("baccarat-mini-85"))
         assert ("vlt game kind: roulette not offered" in roulette) == (juris == "vlt"), roulette
         assert "game kind" not in baccarat, baccarat  # baccarat is a card game: a VLT may offer it
+        blackjack = next(x for x in listed.splitlines() if x.startswith("blackjack-1d-94"))
+        assert "game kind" not in blackjack, blackjack  # so is blackjack
         assert "restart" not in "\n".join(cab.console.command("events"))
     finally:
         cab.shutdown()

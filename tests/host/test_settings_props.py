@@ -12,18 +12,20 @@ from hypothesis import example, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from firmware import config, settings
+from firmware import settings
+from firmware.config import Config
 
 ROOT = Path(__file__).resolve().parents[2]
 MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
 
 RUN = """
 import json, sys
-from firmware import config, settings
+from firmware import settings
+from firmware.config import Config
 out = []
 for text in json.loads(open(sys.argv[1]).read()):
     over, err = settings.parse(text)
-    out.append([err] if err else settings.check(settings._Merged(config, over)))
+    out.append([err] if err else settings.check(Config(over)))
 print(json.dumps(out))
 """
 
@@ -48,15 +50,15 @@ texts = st.one_of(overrides.map(json.dumps), st.text(max_size=40), st.just("[]")
 
 def verdict(text: str) -> list[str]:
     over, err = settings.parse(text)
-    return [err] if err else settings.check(settings._Merged(config, over))
+    return [err] if err else settings.check(Config(over))
 
 
 def sound(text: str) -> None:
     """What the checker accepts is right to the cent."""
     over, err = settings.parse(text)
-    if err or settings.check(settings._Merged(config, over)):
+    if err or settings.check(Config(over)):
         return
-    cfg = settings._Merged(config, over)
+    cfg = Config(over)
     for cid, cents in cfg.COINS.items():
         assert cid.startswith("CA") and cents % cfg.DENOM_CENTS == 0
     assert cfg.HOPPER_LIMIT <= cfg.CREDIT_LIMIT

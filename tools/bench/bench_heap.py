@@ -52,7 +52,7 @@ def shipped_games(root: Path = ROOT) -> list[str]:
     for model in sorted((root / "games" / "models").glob("*.json")):
         raw = json.loads(model.read_text())
         gid = raw.get("id")
-        if raw.get("format") in TABLE_FORMATS:
+        if raw.get("format") in TABLE_FORMATS + ("jeton-blackjack/1",):  # issue 26: not on the cabinet yet
             continue
         if gid and model.stem == gid and (root / "games" / "certs" / f"{gid}.json").is_file():
             out.append(gid)

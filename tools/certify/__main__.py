@@ -11,7 +11,10 @@ hash or an exact return or hit frequency that differs (`make certify`).
 maximum bet x credit value <= $2.50, the most one game can pay (lines, scatter, the whole free-spin
 series and the progressive at its ceiling; tools/certify/maxpay.py) <= $1,000, a progressive with a
 ceiling, credit value <= $0.25 (--denom CENTS, default firmware/config.py DENOM_CENTS), return >= 83 %;
-a broken rule is a refusal that names it (exit 1). A progressive whose rate cannot fit under its
+a broken rule is a refusal that names it (exit 1). Blackjack (jeton-blackjack/1, tools/certify/blackjack.py):
+every wager's exact return under optimal play and the built-in strategy, a wager under 83 % refused by
+name; under vlt what one round can put at risk (doubles, a split, insurance, side wagers) is held to
+the bet limit and what it can return to the prize limit. A progressive whose rate cannot fit under its
 ceiling (the roll-over would grow without end) is refused under every profile.
 The card-poker table games (issue 26, tools/certify/cardtable.py) are certified per wager: every
 wager under the floor is refused by its name; under vlt the bet limit holds the whole round's risk.
@@ -171,6 +174,8 @@ def main(argv: list[str]) -> int:
                 rc = max(rc, _poker(path, raw, a, reports))
             elif cardtable.is_cardtable(raw):  # the card-poker table games: per wager (tools/certify/cardtable.py)
                 rc = max(rc, _cardtable(path, raw, a, reports))
+            elif isinstance(raw, dict) and raw.get("format") == "jeton-blackjack/1":  # issue 26
+                rc = max(rc, _blackjack(path, raw, a, reports))
             elif table.is_table(raw):  # roulette, craps, sic bo, wheel, baccarat: every wager on its own
                 rc = max(rc, _table(path, raw, a, reports))
             else:
@@ -229,6 +234,26 @@ def _poker(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
         rc = 1
     if a.write_cert and not bad:
         write_cert(a.write_cert, rep, pr, a.json)
+    return rc
+
+
+def _blackjack(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
+    from tools.certify import blackjack as bj
+
+    rep = bj.certify(raw)
+    js = bj.to_json(rep)
+    js["model"] = path
+    reports.append(js)
+    if not a.json:
+        print(bj.summary(rep))
+    bad = bj.below_floor(rep) + bj.limit_refusals(rep, a.jurisdiction, a.denom)
+    for reason in bad:
+        print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
+    rc = 1 if bad else 0
+    if a.check_certs and not check_cert(path, rep, a.check_certs, quiet=a.json, kind=bj):
+        rc = 1
+    if a.write_cert and not bad:
+        write_cert(a.write_cert, rep, bj, a.json)
     return rc
 
 

@@ -10,10 +10,12 @@ return, the free spins feature, the progressive, the win distribution (log scale
 included) and the convergence of the realised return. Keno (tools/par/keno_sheet.py): per spot
 count and bet. Video poker (tools/par/poker_sheet.py): optimal play and the built-in strategy per
 bet level, each award's chance and part of the return, the strategy's hold patterns, checked
-against the shipped certificate. Table games (tools/par/table_sheet.py): every wager at every bet
-level, and the by-law's wagers the model does not offer with their verdict. The card-poker table
-games (tools/par/cardtable_sheet.py): per wager, optimal and built-in strategy, every outcome, the
-round's most paid and put at risk. Every figure is the certifier's (`python -m tools.certify --json`).
+against the shipped certificate. Blackjack (tools/par/blackjack_sheet.py): every wager under optimal
+play and the built-in strategy, the strategy's table, what a round risks and returns. Table games
+(tools/par/table_sheet.py): every wager at every bet level, and the by-law's wagers the model does
+not offer with their verdict. The card-poker table games (tools/par/cardtable_sheet.py): per wager,
+optimal and built-in strategy, every outcome, the round's most paid and put at risk. Every figure is
+the certifier's (`python -m tools.certify --json`).
 Each sheet opens with what a lab files it under (tools/par/filing.py: the software version, the
 source's date, the denomination), and writes long exact fractions in full at its end. --pdf also
 prints each sheet to <id>.pdf in headless Chromium (make par-pdf).
@@ -30,7 +32,17 @@ from tqdm import tqdm
 from tools.certify import cardtable, keno, table
 from tools.certify.core import certify_model, load_model
 from tools.certify.poker_report import certify_poker
-from tools.par import browser, cardtable_sheet, filing, keno_sheet, poker_sheet, render, sheet, table_sheet
+from tools.par import (
+    blackjack_sheet,
+    browser,
+    cardtable_sheet,
+    filing,
+    keno_sheet,
+    poker_sheet,
+    render,
+    sheet,
+    table_sheet,
+)
 from tools.progress import wanted
 
 
@@ -44,6 +56,11 @@ def build(path: str, epoch: int | None = None) -> tuple[dict, list[tuple]]:
     if poker_sheet.is_poker(raw):  # issue 13: one solver run, optimal play and the built-in strategy
         rep = certify_poker(raw)
         return rep, poker_sheet.blocks(rep, raw, epoch=epoch)
+    if blackjack_sheet.is_blackjack(raw):  # issue 26: every wager, optimal play and the built-in table
+        from tools.certify.blackjack import certify as certify_blackjack
+
+        rep = certify_blackjack(raw)
+        return rep, blackjack_sheet.blocks(rep, raw, epoch)
     if cardtable_sheet.is_cardtable(raw):  # issue 26: per wager, optimal and built-in strategy
         rep = cardtable.certify(raw)
         return rep, cardtable_sheet.blocks(rep, raw, epoch)
@@ -75,6 +92,8 @@ def save(cert: dict, blocks: list[tuple], out: str) -> str:
         return cardtable_sheet.summary(cert, cardtable_sheet.cert_check(cert))
     if "spots" in cert:
         return keno_sheet.summary(cert)
+    if cert.get("format") == blackjack_sheet.FORMAT:  # before the table games': its report has wagers too
+        return blackjack_sheet.summary(cert)
     if "wagers" in cert:
         return table_sheet.summary(cert)
     if "deal_classes" in cert:

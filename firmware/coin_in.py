@@ -10,37 +10,20 @@
 # position and identity), acceptance stops until the attendant's key, and the attendant settles
 # the player's coin by hand. A coin the acceptor returns (a reject code) is only logged.
 #
-# The cabinet calls service(now, cab) every loop; cab provides want_money(), set_tilt(kind, why),
-# disrupted(why) and show(). One commit per batch: the credits with the event counter that ends it.
+# The cabinet calls service(now, cab) every loop (what it shares with BillIn: firmware/money_in.py).
+# One commit per batch: the credits with the event counter that ends it.
 from board.cctalk import CcTalkError
-from board.compat import ticks_add, ticks_diff
+from firmware.money_in import MoneyIn
 
 
-def payout_credits(config):
-    """Credits one coin from the hopper is worth (config.PAYOUT_COIN: (identity, cents))."""
-    return config.PAYOUT_COIN[1] // config.DENOM_CENTS
-
-
-class CoinIn:
+class CoinIn(MoneyIn):
     def __init__(self, acceptor, ledger, config, log):
-        self.acceptor = acceptor
-        self.ledger = ledger
-        self.config = config
-        self.log = log
-        self.ids = {}  # position -> identity, as the acceptor reported them at set-up
-        self.values = {}  # position -> cents: only the positions whose identity is listed
-        self.mask = 0  # header 231 bits of those positions
-        self.ok = False  # set up (inhibited, counter baselined, identities read)
-        self.accepting = None
+        MoneyIn.__init__(self, acceptor, ledger, config, log, ledger.acceptor_counter if ledger.st is not None else None)
         self.refused = 0  # credits refused since power-up (an unlisted or unknown position)
-        self._events = []
-        self._next_poll = None
-        if ledger.st is not None:
-            acceptor.last = ledger.acceptor_counter  # None on a fresh machine: baseline at set-up
 
     def setup(self):
         """Inhibit and baseline first (no coin slips in), then read the identities and the mask."""
-        a = self.acceptor
+        a = self.device
         a.begin()
         self.accepting = False
         ids = a.coin_ids()
@@ -60,21 +43,15 @@ class CoinIn:
         self.log("acceptor: online, accepting %s" % ", ".join(ids[p] for p in sorted(values)))
 
     def service(self, now, cab):
-        if self._next_poll is not None and ticks_diff(now, self._next_poll) < 0:
+        if not self._due(now):
             return
-        self._next_poll = ticks_add(now, self.config.ACCEPTOR_POLL_MS)
         try:
             if not self.ok:
                 self.setup()
-            want = cab.want_money()
-            if want != self.accepting:
-                self.acceptor.enable(want, self.mask)
-                self.accepting = want
-            self.acceptor.poll(self._events)
+            self._enable(cab)
+            self.device.poll(self._events)
         except CcTalkError as e:
-            if self.ok:
-                self.log("acceptor: %s" % e.reason)
-            self.ok = False  # set up again (inhibited first) on the next good poll
+            self._lost("acceptor", e)
             return
         credits = 0
         while self._events:
@@ -101,24 +78,9 @@ class CoinIn:
                 if kind == "reset":
                     self.ledger.event("acceptor", "acceptor reset (counter was %d)" % a)
                     self.ok = False  # read its identities again: it may not be the same acceptor
-        last = self.acceptor.last
+        last = self.device.last
         if credits or (last is not None and last != self.ledger.acceptor_counter):
             # one commit for the batch and the counter that ends it: no coin twice, none lost
             self.ledger.accept(credits, last)
             if credits:
                 cab.show()
-
-    def inhibit(self):
-        try:
-            self.acceptor.enable(False, self.mask)
-            self.accepting = False
-        except CcTalkError:
-            self.ok = False  # set up (inhibited first) again on the next good poll
-
-    def clear_fault(self):
-        """The attendant's key: a latched driver fault (counter out of sequence) is acknowledged."""
-        if getattr(self.acceptor, "fault", None):
-            try:
-                self.acceptor.clear_fault()
-            except CcTalkError:
-                self.ok = False

@@ -1,7 +1,8 @@
-# The program as stored, read back through the board (board.image(): the firmware file on the
-# emulated board, flash on a real one) in small pieces: an image of hundreds of KB never sits in a
-# 112K heap. `verify SEED` answers an inspector's challenge with it: HMAC-SHA256 keyed by SEED over
-# every byte of the image, which a copy of the program cannot precompute for a seed it never saw.
+# The image's HMAC, the console's `verify SEED`: the program as stored, read back through the board
+# (board.image(): the firmware file on the emulated board, flash on a real one) in small pieces: an
+# image of hundreds of KB never sits in a 112K heap. `verify SEED` answers an inspector's challenge
+# with it: HMAC-SHA256 keyed by SEED over every byte of the image, which a copy of the program cannot
+# precompute for a seed it never saw.
 import binascii
 
 from board.compat import const

@@ -23,13 +23,12 @@
 # Validator faults are the acceptor tilt (money in), named "bill validator: ...", cleared by the
 # attendant's key like the coin acceptor's.
 #
-# The cabinet calls service(now, cab) every loop; cab provides want_money(), set_tilt(kind, why),
-# disrupted(why) and show().
+# The cabinet calls service(now, cab) every loop (what it shares with CoinIn: firmware/money_in.py).
 from board import bill_codes
 from board.bill_cctalk import ESCROW, RETURNED, STACKED, bill_cents, fate, parse_bill_id
 from board.cctalk import CcTalkError
-from board.compat import ticks_add, ticks_diff
 from firmware import jurisdiction
+from firmware.money_in import MoneyIn
 
 
 def counter_after(last, k):
@@ -37,26 +36,15 @@ def counter_after(last, k):
     return (last + k - 1) % 255 + 1
 
 
-class BillIn:
+class BillIn(MoneyIn):
     def __init__(self, validator, ledger, config, log):
-        self.validator = validator
-        self.ledger = ledger
-        self.config = config
-        self.log = log
-        self.ids = {}  # bill type -> bill id, as the validator reported them at set-up
-        self.values = {}  # bill type -> cents: Canadian notes worth whole credits only
-        self.mask = 0
-        self.ok = False
-        self.accepting = None
-        self._events = []
-        self._next_poll = None
+        # values: Canadian notes worth whole credits only
+        MoneyIn.__init__(self, validator, ledger, config, log, ledger.bill_counter if ledger.st is not None else None)
         self._resume = False  # route the pending note again once the events since its commit are read
         self._broke = None  # how the counter's chain broke (a counter fault), for a note it leaves unknown
-        if ledger.st is not None:
-            validator.last = ledger.bill_counter  # None on a fresh machine: baseline at set-up
 
     def setup(self):
-        v = self.validator
+        v = self.device
         v.begin()
         self.accepting = False
         ids = v.bill_ids()
@@ -97,17 +85,13 @@ class BillIn:
                                              self.config.DENOM_CENTS)
 
     def service(self, now, cab):
-        if self._next_poll is not None and ticks_diff(now, self._next_poll) < 0:
+        if not self._due(now):
             return
-        self._next_poll = ticks_add(now, self.config.ACCEPTOR_POLL_MS)
-        v = self.validator
+        v = self.device
         try:
             if not self.ok:
                 self.setup()
-            want = cab.want_money()
-            if want != self.accepting:
-                v.enable(want, self.mask)
-                self.accepting = want
+            want = self._enable(cab)
             before = v.last
             v.poll(self._events)
             if v.rebased:  # a fresh baseline: the events since the pending note's commit were not all read
@@ -126,9 +110,7 @@ class BillIn:
                     self._stack(p["t"])
         except CcTalkError as e:
             self._events = []
-            if self.ok:
-                self.log("bill validator: %s" % e.reason)
-            self.ok = False  # set up again (inhibited first) on the next good poll
+            self._lost("bill validator", e)
             return
         last = v.last
         if last is not None and last != self.ledger.bill_counter:
@@ -138,9 +120,9 @@ class BillIn:
         return self.ids.get(t, "type %d" % t)
 
     def _stack(self, t):
-        err = self.validator.route(True)
+        err = self.device.route(True)
         if err == bill_codes.ROUTE_FAILED:
-            self.validator.route(False)  # the stacker cannot take it: the player gets it back
+            self.device.route(False)  # the stacker cannot take it: the player gets it back
             self.log("bill validator: failed to stack %s, returned" % self._name(t))
 
     def _unknown(self, cab, at, why):
@@ -159,7 +141,7 @@ class BillIn:
         self._broke = None
         if p is None:
             return
-        base = self.validator.base
+        base = self.device.base
         f = fate(base, p.get("c", 0), p["t"])
         if f == STACKED:
             self.ledger.bill_stacked(base[0], self._name(p["t"]))
@@ -200,7 +182,7 @@ class BillIn:
                 why = ("not an accepted note" if cents is None else "not taking money" if not want else
                        "a note's fate is being checked" if led.bill_unknown is not None else
                        "would pass the credit limit")
-                self.validator.route(False)
+                self.device.route(False)
                 led.bill_refused(at, "%s returned to the player: %s" % (name, why))
                 return
             led.bill_escrow(a, credits, at)  # committed first: only then stacked
@@ -236,18 +218,3 @@ class BillIn:
             cab.set_tilt("acceptor", "bill validator: %s" % (bill_codes.name(b) if not a else "type %d code %d" % (a, b)))
         else:
             self.log("bill validator %s: %s" % (kind, bill_codes.name(b)))
-
-    def inhibit(self):
-        try:
-            self.validator.enable(False, self.mask)
-            self.accepting = False
-        except CcTalkError:
-            self.ok = False
-
-    def clear_fault(self):
-        """The attendant's key: a latched counter fault is acknowledged."""
-        if self.validator.fault:
-            try:
-                self.validator.clear_fault()
-            except CcTalkError:
-                self.ok = False

@@ -1,10 +1,10 @@
-# The program read back through the board (firmware/program.py) and the console's `verify SEED`:
+# The program read back through the board (firmware/image_hmac.py) and the console's `verify SEED`:
 # HMAC-SHA256 keyed by the seed over every byte of the image, streamed in pieces; known answers
 # from RFC 4231 section 4.8 (test case 7: a 131-byte key, a 152-byte message).
 # mp-heap: 1024K  (the console test's cabinet on a fake board, with its ledger and security memory images in RAM)
 from devtest import raises
 
-from firmware import program
+from firmware import image_hmac
 from rng.crypto.hmac_sha256 import hmac_sha256
 
 RFC4231_7_KEY = b"\xaa" * 131
@@ -51,7 +51,7 @@ def hexs(b):
 
 def test_the_mac_over_an_image_read_in_short_pieces_is_rfc4231s():
     b = Board(RFC4231_7_DATA)
-    digest, n = program.mac(b, RFC4231_7_KEY)
+    digest, n = image_hmac.mac(b, RFC4231_7_KEY)
     assert hexs(digest) == RFC4231_7_MAC and n == 152
     assert b.img.closed and b.img.reads > 152 // 7  # it really came in pieces, and the file is closed
 
@@ -59,7 +59,7 @@ def test_the_mac_over_an_image_read_in_short_pieces_is_rfc4231s():
 def test_a_large_image_is_read_whole_in_bounded_pieces():
     data = bytes(range(256)) * 9 + b"end"  # 2307 bytes: several 512-byte pieces and a short last one
     b = Board(data, step=10000)
-    digest, n = program.mac(b, b"\x01\x02")
+    digest, n = image_hmac.mac(b, b"\x01\x02")
     assert n == 2307 and digest == hmac_sha256(b"\x01\x02", data)  # streamed == one-shot (RFC-checked)
     assert b.img.reads == 6  # 4 full pieces, the short one, then the end
 
@@ -67,7 +67,7 @@ def test_a_large_image_is_read_whole_in_bounded_pieces():
 def test_one_changed_byte_changes_the_mac():
     data = bytearray(RFC4231_7_DATA)
     data[100] ^= 1
-    digest, _ = program.mac(Board(bytes(data)), RFC4231_7_KEY)
+    digest, _ = image_hmac.mac(Board(bytes(data)), RFC4231_7_KEY)
     assert hexs(digest) != RFC4231_7_MAC
 
 
@@ -79,16 +79,16 @@ def test_the_image_is_closed_when_reading_fails():
     b = Board(b"")
     b.img = Broken(b"")
     with raises(OSError):
-        program.mac(b, b"\x00")
+        image_hmac.mac(b, b"\x00")
     assert b.img.closed
 
 
 def test_seeds():
-    assert program.parse_seed("00ff") == b"\x00\xff"
-    assert program.parse_seed("AB" * 32) == b"\xab" * 32
+    assert image_hmac.parse_seed("00ff") == b"\x00\xff"
+    assert image_hmac.parse_seed("AB" * 32) == b"\xab" * 32
     for bad in ("", "a", "abc", "zz", "ab" * 33, "0x12"):
         with raises(ValueError):
-            program.parse_seed(bad)
+            image_hmac.parse_seed(bad)
 
 
 def test_console_verify_answers_and_logs_and_refuses_a_bad_seed():

@@ -10,14 +10,14 @@
 import gc
 
 from devtest import big_win, raises
-from fakes_cabinet import Acceptor, Board, coins, press, steps
+from fakes_cabinet import Acceptor, Board, coins, make_cabinet, press, quiet, steps
 from fakes_firmware import RamNvram, memory, wiped
 from fakes_printer import FakePrinter
 
 import rng
 from board.printer_epic import Printer
 from firmware import config, coupon_number, coupon_store, coupon_system, jurisdiction, startup
-from firmware.cabinet import Cabinet
+from firmware.config import Config
 from firmware.critmem import RamError
 from firmware.ledger import Ledger
 from games import load
@@ -27,10 +27,14 @@ NVRAM = RamNvram(coupon_store.PART)
 VID = 4242  # the validation id "the system" sets (SAS 4C; the console's `validation set`)
 
 
-def boot(board, fake, acc=None):
+VLT = Config({"JURISDICTION": "vlt"})
+
+
+def boot(board, fake, acc=None, profile=None):
     """Power up on the board's NVRAM as firmware/startup.py does (a fresh Ledger and Cabinet:
-    nothing kept from RAM); a ledger that cannot be opened is a RAM error, the coupon memory is
-    opened all the same."""
+    nothing kept from RAM; money out by startup.open_coupon_out, with a printer on the fake whose
+    silent requests are short); a ledger that cannot be opened is a RAM error, the coupon memory is
+    opened all the same. profile: the jurisdiction's (default vlt's)."""
     gc.collect()
     led = Ledger(memory(board.nvram))
     ram_error = None
@@ -40,13 +44,14 @@ def boot(board, fake, acc=None):
         ram_error = str(e)
         led.st = None
     acc = acc or Acceptor()
-    cab = Cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), acc, log=lambda m: None)
-    cab.jurisdiction = jurisdiction.PROFILES["vlt"]
-    cab.printer = Printer(fake, board.idle, timeout_ms=5)
-    cab.printer.begin()
-    coupon_system.open_coupons(cab)
-    coupon_system.reconcile(cab)
-    cab.coupon_condition()
+    printer = Printer(fake, board.idle, timeout_ms=5)
+
+    def coupon_out(screen, found):
+        return startup.open_coupon_out(board, led, VLT, profile or jurisdiction.PROFILES["vlt"], None, screen, found,
+                                       quiet, printer)
+
+    cab = make_cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), acc, VLT,
+                       money_out=coupon_out)
     if ram_error:
         cab.set_ram_error(ram_error)
     else:
@@ -65,10 +70,10 @@ def startup_store(board):
     return store
 
 
-def fresh(vid=VID):
+def fresh(vid=VID, profile=None):
     board = Board(wiped(NVRAM))
     fake = FakePrinter()
-    cab, acc = boot(board, fake)
+    cab, acc = boot(board, fake, profile=profile)
     if vid:
         coupon_system.set_validation_id(cab, vid)
     return cab, board, acc, fake
@@ -227,8 +232,7 @@ def test_no_reprint_under_vlt():
 
 
 def test_reprint_where_the_profile_allows_it_is_marked_duplicate_and_worth_nothing_more():
-    cab, board, acc, fake = fresh()
-    cab.jurisdiction = dict(jurisdiction.PROFILES["vlt"], reprint=True)
+    cab, board, acc, fake = fresh(profile=dict(jurisdiction.PROFILES["vlt"], reprint=True))
     with raises(ValueError):
         cab.reprint_coupon()  # nothing issued yet
     coins(cab, acc, 1)
@@ -253,7 +257,7 @@ def test_casino_cabinet_has_no_printer_and_pays_by_hopper_or_hand():
     led = Ledger(memory(board.nvram))
     led.open()
     acc = Acceptor()
-    cab = Cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), acc, log=lambda m: None)
+    cab = make_cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), acc)
     cab.resume()
     coins(cab, acc, 1)
     press(board, cab, "cashout")
@@ -265,7 +269,7 @@ def test_a_big_win_goes_to_the_credits_never_a_hand_pay():
     (the casino's hand-pay lock) is credited, and the credits leave by coupon."""
     cab, board, acc, fake = fresh()
     coins(cab, acc, 1)
-    assert config.JACKPOT_LIMIT == 1200
+    assert cab.config.JACKPOT_LIMIT == config.JACKPOT_LIMIT == 1200
 
     credits = cab.ledger.credits
     cab.game.play = lambda gen, bet: big_win(1300)  # above config.JACKPOT_LIMIT
@@ -276,23 +280,20 @@ def test_a_big_win_goes_to_the_credits_never_a_hand_pay():
 
 
 def power_up_vlt(board, fake):
-    """A power-up as firmware/startup.py does it under vlt: the printer opened by open_printer."""
+    """A power-up as firmware/startup.py does it under vlt: money out by open_money_out, the printer
+    on the board's "printer" UART."""
     gc.collect()
     led = Ledger(memory(board.nvram))
     led.open()
     acc = Acceptor()
-    cab = Cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), acc, log=lambda m: None)
     board.uart = lambda name: fake
-    saved = config.JURISDICTION
-    config.JURISDICTION = "vlt"
-    try:
-        startup.open_printer(board, cab, led)
-    finally:
-        config.JURISDICTION = saved
+    cab = make_cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), acc, VLT,
+                       money_out=lambda screen, found: startup.open_money_out(board, None, led, VLT, None, screen,
+                                                                              found, quiet))
     # the driver waits for a reply on the real clock, calling idle(): here that would run the fake
     # board's clock ahead by the thousand; keep each silent request short and off the board's clock
-    cab.printer.timeout_ms = 5
-    cab.printer.idle = lambda ms: None
+    cab.money_out.printer.timeout_ms = 5
+    cab.money_out.printer.idle = lambda ms: None
     cab.resume()
     return cab, acc
 
@@ -347,36 +348,31 @@ def test_a_printer_that_answers_within_its_moment_is_no_tilt():
 
 
 def test_vlt_never_drives_a_hopper_and_pays_nothing_without_its_printer():
-    """A board profile may have a hopper wired: under vlt the cash-out never uses it (S-13.1, r. 7,
-    s. 4: by coupon only). With no printer (its UART missing: a config tilt) the credits stay."""
+    """A board profile may have a hopper wired (config HOPPER): under vlt the cash-out never uses it
+    (S-13.1, r. 7, s. 4: by coupon only): money out is the coupon's, with no hopper to drive. With no
+    printer (its UART missing: a config tilt) the credits stay."""
+    from firmware.coupon_out import CouponOut
+
     board = Board(wiped(NVRAM))
     led = Ledger(memory(board.nvram))
     led.open()
     acc = Acceptor()
-    cab = Cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), acc, log=lambda m: None)
-    cab.jurisdiction = jurisdiction.PROFILES["vlt"]
 
-    class Hopper:  # online and ready: only the cash-out's choice keeps it still
-        def __init__(self):
-            self.payouts = []
+    def no_printer(name):
+        raise KeyError("no uart %r" % name)
 
-        def busy(self):
-            return False
-
-        def service(self, out):
-            pass
-
-        def payout(self, coins, ref):
-            self.payouts.append(coins)
-
-    cab.hopper = Hopper()
-    cab.hopper_ok = True
+    board.uart = no_printer
+    cab = make_cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), acc, VLT,
+                       money_out=lambda screen, found: startup.open_money_out(board, None, led, VLT, None, screen,
+                                                                              found, quiet))
+    assert VLT.HOPPER and type(cab.money_out) is CouponOut and not hasattr(cab.money_out, "hopper")
+    assert cab.tilts["config"].startswith("coupon printer: ")
     cab.resume()
-    coins(cab, acc, 2)
-    press(board, cab, "cashout")
+    cab.ledger.accept(8)  # credits on the meter from before (the config tilt takes no money in)
+    press(board, cab, "cashout")  # the tilt state's cash-out
     steps(cab, 20)
-    assert cab.hopper.payouts == [] and cab.ledger.credits == 8 and cab.ledger.meters["cashout"] == 0
-    assert cab.state == "credit" and cab.ledger.lock is None  # no hand pay either
+    assert cab.ledger.credits == 8 and cab.ledger.meters["cashout"] == 0
+    assert cab.state == "tilt" and cab.ledger.lock is None  # no hand pay either
 
 
 def test_a_cash_out_right_after_a_reprint_is_issued_by_its_own_ticket_only():
@@ -384,8 +380,7 @@ def test_a_cash_out_right_after_a_reprint_is_issued_by_its_own_ticket_only():
     paper path when the next cash-out commits its coupon must not issue that coupon (found by
     `make fuzz`: coupon 2 booked issued with no ticket of it on paper, its credits lost). Where a
     profile allows the reprint (never under vlt)."""
-    cab, board, acc, fake = fresh()
-    cab.jurisdiction = dict(jurisdiction.PROFILES["vlt"], reprint=True)
+    cab, board, acc, fake = fresh(profile=dict(jurisdiction.PROFILES["vlt"], reprint=True))
     coins(cab, acc, 1)
     press(board, cab, "cashout")
     steps(cab, 20)
@@ -395,7 +390,7 @@ def test_a_cash_out_right_after_a_reprint_is_issued_by_its_own_ticket_only():
     coins(cab, acc, 2)
     cab.coupon_cashout()
     for _ in range(3):
-        cab._printer_next = board.now  # the cabinet's next printer poll, now
+        cab.money_out._next = board.now  # the cabinet's next printer poll, now
         cab.step(1)
     second = cab.ledger.coupons()[-1]
     assert second["s"] == 2 and second["st"] == "owed", second  # its own ticket not sent yet
@@ -617,11 +612,18 @@ def test_the_console_of_a_cabinet_without_coupons():
     board = Board(wiped(NVRAM))
     led = Ledger(memory(board.nvram))
     led.open()
-    cab = Cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), Acceptor(), log=lambda m: None)
+    cab = make_cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), Acceptor())
     con = open_console(cab)
     for line in ("coupons", "coupons json", "validation", "validation json"):
         assert run(con, line) == ["no coupon memory (jurisdiction %s)" % config.JURISDICTION], line
     assert run(con, "validation set 5") == ["error: no coupon memory on this cabinet"]
+    assert run(con, "reprint") == ["error: no coupon printer on this cabinet"]
+    from firmware import states
+
+    cab.ledger.accept(4)
+    cab.step(1)
+    assert cab.handle(states.COUPON, "automatic coupon")  # the table takes it in credit: nothing to pay by
+    assert cab.ledger.credits == 4 and not cab.ledger.coupons()
     assert run(con, "coupons ack 1") == ["no coupon memory (jurisdiction %s)" % config.JURISDICTION]
 
 

@@ -1,11 +1,12 @@
-# Money in (firmware/coins.py) over the real ccTalk driver and a byte-level fake acceptor: coins
+# Money in (firmware/coin_in.py) over the real ccTalk driver and a byte-level fake acceptor: coins
 # credited by ccTalk identity only (s. 4), positions enabled by identity, refused credits named,
 # replayed counters never credited twice, one commit per batch with its counter.
 from fakes_board import Acceptor, Wire, no_idle
 
 from board.cctalk import Master
 from board.coin_cctalk import CoinAcceptor
-from firmware.coins import CoinIn, payout_credits
+from firmware.coin_in import CoinIn
+from firmware.hopper_out import payout_credits
 
 
 class Cfg:
@@ -192,7 +193,7 @@ def test_an_acceptor_reset_reads_the_identities_again():
 
 def test_bus_failure_sets_up_again_inhibited_first():
     dev, coins, led, cab, tick, logs = rig()
-    w = coins.acceptor.bus.uart
+    w = coins.device.bus.uart
     w.devices.pop(2)  # unplugged
     tick()
     assert not coins.ok and "acceptor: timeout" in logs

@@ -1,4 +1,4 @@
-# Money in by notes (firmware/bills.py, firmware/bill_books.py) over the real driver and a byte-level
+# Money in by notes (firmware/bill_in.py, firmware/bill_books.py) over the real driver and a byte-level
 # fake validator, on a real ledger in RAM NVRAM: a note in escrow is stacked only once its credit is
 # committed, is credited exactly once across restarts at every step of the exchange, and one that
 # would pass a limit is returned. Limits: config.CREDIT_LIMIT and the vlt profile's $1,000
@@ -16,7 +16,7 @@ from fakes_firmware import RamNvram, memory, wiped
 
 from board.bill_cctalk import BillValidator
 from board.cctalk import Master
-from firmware.bills import BillIn, counter_after
+from firmware.bill_in import BillIn, counter_after
 from firmware.ledger import Ledger
 
 NVRAM = RamNvram(69632)

@@ -1,0 +1,64 @@
+"""What the fuzz rules draw from: the inputs of the outside world, as values (no behaviour here).
+
+Codes are the peers' own protocol's, cited where they come from; a rule (sim/fuzz/rules.py) picks
+among them and the oracle (sim/fuzz/oracle.py) judges what the firmware made of them.
+"""
+from __future__ import annotations
+
+from firmware import config
+from sim.cctalk_acceptor import CoinAcceptorPeer
+from sim.fuzz.games import ROOT
+
+JURISDICTIONS = ("casino", "casino", "vlt")
+PRINTER_KINDS = ("paper_out", "jam", "head_open", "silent", "low", "fix", "reprint")
+# the peer's house token is ccTalk coin id "CA100T" (CCvvvI: Canada, 100 cents, issue T): $1
+TOKEN_ID = "CA100T"
+TOKEN_CENTS = 100
+TOKEN_CREDITS = TOKEN_CENTS // config.DENOM_CENTS
+UNKNOWN_POSITION = 9  # a coin the acceptor does not recognise: it answers a reject event
+# ccTalk Generic Specification, table of error codes for header 229 (event B with A = 0)
+REJECT_CODES = (1, 2, 8, 25)
+FAULT_CODES = (5, 6, 14, 15)
+FRAUD_CODES = (17, 20, 40)
+ACCEPTOR_FAULTS = hasattr(CoinAcceptorPeer, "replay") and hasattr(CoinAcceptorPeer, "jump")
+ACCEPTOR_KINDS = ("unknown", "foreign", "reject", "fault", "fraud", "lost") + (("replay", "jump") if ACCEPTOR_FAULTS else ())
+LINE_MAX = 80  # the console's line limit
+PLAYER = ("token", "token", "token", "bet_one", "bet_max", "play", "play", "play", "play", "cashout", "key",
+          "quick",  # quick: a keno quick pick on the player's screen (a reel game ignores the touch)
+          "hold", "hold", "auto")  # video poker's hold key (card: the action's place % 5 + 1), auto-hold
+READ_COMMANDS = ("help", "meters", "meters json", "state", "paytable fr", "paytable en", "games", "events",
+                 "recall", "recall json", "hardmeters", "hardmeters json", "mem", "version", "tournament")
+QUICK_SPOTS = 5  # offered by every shipped keno pay table
+PRIVILEGED = ("testgame", "ramclear", "ramclear 0000", "tournament start 1 100 5 30", "tournament end")
+POWER_DURING = ("idle", "token", "play", "cashout", "door", "key")
+SWITCHES = ("door_main", "door_logic", "door_cashbox", "key_audit")
+HOPPER_FAULTS = ("jam", "empty", "low", "refill")
+ENTROPY = "entropy" in (ROOT / "board" / "emulated.py").read_text()
+
+# --- a vlt's --------------------------------------------------------------------------------------------
+NOTE_TYPES = (1, 2, 3, 4, 5)  # sim/cctalk_bills.py CANADIAN: $5, $10, $20, $50, $100
+# the ccTalk bill validator event codes (generic specification part 3's table, as board/bill_codes.py
+# classes them): a note handed back; fatal errors (and 30, a code the table does not have); fraud attempts
+BILL_REJECT_CODES = (2, 3)
+BILL_FAULT_CODES = (6, 7, 13, 15, 16, 19, 30)
+BILL_FRAUD_CODES = (8, 9, 17, 18)
+VALIDATOR_KINDS = ("reject", "fault", "fraud", "stacker", "jam", "clear", "lost", "replay", "jump", "burst",
+                   "pending_replay", "pending_jump", "pending_lost")
+ATTENDANT_KINDS = ("settle", "settle", "in_payout", "nothing")
+VALIDATION_KINDS = ("new", "seq_up", "seq_down", "bad")
+ACK_KINDS = ("all", "all", "oldest", "owed", "unknown")
+COUPON_MEMORY_KINDS = ("zero", "flip", "counter", "late")
+# the vlt profile's limits in cents (docs/reference/vlt-rules.md: a bet of at most $2.50, one game
+# paying at most $1,000; S-13.1, r. 7, s. 6; L-6, r. 3, s. 4), as the screen's frame gives them
+VLT_MAX_PRIZE_CENTS = 100000
+VLT_LIMITS = {"bet": 250, "prize": VLT_MAX_PRIZE_CENTS}
+
+# --- the technician's and the operator's --------------------------------------------------------------
+DENOMS = (25, 25, 10)  # cents a credit the operator may configure (both divide the token and every note)
+OWE = ("nothing", "nothing", "credits", "coupon", "as_is")  # what is owed when the jurisdiction or credit value changes
+CONFIG_KINDS = ("newer", "older", "tampered", "other_key", "other_machine", "settings", "deleted")
+SECURITY_KINDS = ("flood", "archive", "fill", "lost", "lost_nvram")
+HAND_WORDS = ("deal", "draw", "hold", "auto")
+# a progressive near its ceiling: units below it (1/den credit; a bet-3 game adds 3), and rolled over
+PRESET_BELOW = (0, 1, 2, 3, 4, 6, 3000)
+PRESET_ROLLED = (0, 0, 1, 999, 25000)

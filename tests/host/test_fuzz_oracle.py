@@ -1,0 +1,273 @@
+"""The fuzz campaign's oracle (sim/fuzz/oracle.py) on observations written by hand, without a firmware:
+each invariant holds on what a correct cabinet shows and breaks, with its kind, on what a wrong one
+would. The screens and console lines are in the firmware's own formats (firmware/cabinet.py show,
+firmware/console_read.py state), copied from a run where they say so."""
+from __future__ import annotations
+
+import pytest
+
+from sim.fuzz import oracle
+from sim.fuzz.oracle import Truth, Violation
+
+METERS = {"acceptor_in": 0, "bill_in": 0, "coin_in": 0, "coin_out": 0, "refunds": 0, "cashout": 0, "hopper_out": 0,
+          "cancelled": 0, "jackpot": 0, "tournament_fees": 0, "tournament_prizes": 0, "progressive_paid": 0,
+          "tournament_entries": 0, "games_played": 0, "credits": 0, "coupon_out": 0}
+
+
+def meters(**kw) -> dict:
+    return dict(METERS, **kw)
+
+
+def kind(fn, *a, **kw) -> str | None:
+    try:
+        fn(*a, **kw)
+    except Violation as v:
+        return v.kind
+    return None
+
+
+# the screen `make fuzz STEPS=150 SEED=7` stopped on (issue 23.3): a coupon owed behind an open head,
+# the acceptor's tilt named first
+OWED_BEHIND_TWO_TILTS = {"state": "payout", "msg": "TILT acceptor: event counter out of sequence: was 17, now 13; "
+                         "printer: head open", "say": ["tilt", "acceptor", "printer"], "credits": 0}
+
+
+def test_a_coupon_owed_to_a_printer_at_fault_is_settled_whatever_tilt_comes_first():
+    assert oracle.settled(OWED_BEHIND_TWO_TILTS)
+    assert oracle.settled(dict(OWED_BEHIND_TWO_TILTS, say=["tilt", "printer"], msg="TILT printer: paper out"))
+    # a payout with no printer at fault is still running: not settled
+    assert not oracle.settled(dict(OWED_BEHIND_TWO_TILTS, say=["tilt", "acceptor"], msg="TILT acceptor: x"))
+    assert not oracle.settled({"state": "spin", "say": ["spin"]})
+    assert oracle.settled({"state": "idle", "say": ["insert"]})
+
+
+def test_process():
+    assert kind(oracle.process, [], None, "player", []) is None
+    assert kind(oracle.process, ["restarting the cabinet"], None, "player", []) == "restart"
+    v = pytest.raises(Violation, oracle.process, ["board reset", "board reset"], 75, "power", [])
+    assert v.value.kind == "board_reset" and v.value.figures == ("board_resets", "crash_loops")
+    assert kind(oracle.process, ["a", "b"], None, "player", []) == "crash_loop"
+    assert kind(oracle.process, [], 1, "player", []) == "died"
+
+
+def test_a_tilt_that_needs_the_key_survives_a_power_cycle():
+    lines = ["state tilt: play stopped", "tilt acceptor: acceptor fault 5"]
+    assert oracle.tilts(lines, set(), "player", False) == {"acceptor"}
+    assert kind(oracle.tilts, ["state idle: ready"], {"acceptor"}, "power", False) == "tilt_forgotten"
+    assert oracle.tilts(["state idle: ready"], {"acceptor"}, "power", True) == set()  # the key was turned
+    assert kind(oracle.tilts, ["tilt audit: credits 4 != 0"], set(), "player", False) == "tilt"
+
+
+def money(m: dict, t: Truth, step: str, plays: int = 0, stacker: int = 0, hopper_coins: int = 0, remaining: int = 100,
+          hand_paid: int = 0, note: dict | None = None, denom: int = 25) -> int:
+    """oracle.money with $1 tokens (4 credits each at 25 cents a credit)."""
+    return oracle.money(m, t, stacker, denom, 100, hopper_coins, remaining, step, hand_paid, plays, note)
+
+
+def two_tokens() -> Truth:
+    t = Truth()
+    t.coins_low = t.coins_high = 8
+    return t
+
+
+def test_money_identities_and_the_peers_truth():
+    t = two_tokens()
+    m = meters(acceptor_in=8, credits=8)
+    assert money(m, t, "tokens") == 0
+    assert kind(money, meters(acceptor_in=8, credits=4), t, "tokens") == "identity"
+    assert kind(money, meters(acceptor_in=12, credits=12), t, "tokens") == "coins"
+    # a $20 note in the stacker is 80 credits at 25 cents: bill_in must say so
+    assert kind(money, m, t, "notes", stacker=2000) == "notes"
+    assert money(meters(acceptor_in=8, bill_in=80, credits=88), t, "notes", stacker=2000) == 0
+    # the hopper ran dry after 2 coins: 8 credits at 25 cents
+    assert kind(money, meters(acceptor_in=8, cashout=4, hopper_out=4, credits=4), t, "cashout", hopper_coins=2,
+                remaining=0) == "hopper"
+    t.meters = m
+    played = meters(acceptor_in=8, coin_in=2, games_played=2, credits=6)
+    assert kind(money, played, t, "player", 1) == "game"
+    assert kind(money, played, t, "console_read") == "credits"
+    assert money(played, t, "player", 2) == 2
+
+
+def test_one_press_plays_at_most_one_game_for_both_player_rules():
+    """Issue 22.9: the check held `player` to it but not `player_again`, half the player's steps."""
+    t = two_tokens()
+    t.meters = meters(acceptor_in=8, credits=8)
+    two_games = meters(acceptor_in=8, coin_in=2, games_played=2, credits=6)
+    for step in ("player", "player_again", "hand"):
+        assert kind(money, two_games, t, step, 1) == "game", step
+
+
+def test_a_change_of_credit_value_rebases_the_peers():
+    # 8 credits of tokens and a $20 note at 25 cents, then the value goes to 10 cents: the next $5
+    # note is 50 credits
+    t = two_tokens()
+    m = meters(acceptor_in=8, bill_in=80, credits=88)
+    t.rebase(m, hopper_coins=0, stacker_cents=2000)
+    assert money(meters(acceptor_in=8, bill_in=130, credits=138), t, "notes", stacker=2500, denom=10) == 0
+    assert kind(money, meters(acceptor_in=8, bill_in=100, credits=108), t, "notes", stacker=2500, denom=10) == "notes"
+
+
+def test_a_note_of_unknown_fate_may_be_in_the_box_or_back_in_the_hand():
+    t = two_tokens()
+    note = {"id": "CA0020A", "k": 80}
+    # the $20 note's fate unknown: the box holds it (bill_in 0 still) or not
+    assert money(meters(acceptor_in=8, credits=8), t, "power", stacker=2000, note=note) == 0
+    assert money(meters(acceptor_in=8, credits=8), t, "power", stacker=0, note=note) == 0
+    assert kind(money, meters(acceptor_in=8, credits=8), t, "power", stacker=4000, note=note) == "notes"
+    assert kind(money, meters(acceptor_in=8, credits=8), t, "power", stacker=2000) == "notes"  # settled: exact
+
+
+def test_coupons_on_paper_are_the_truth_for_what_left_by_coupon():
+    tickets = [("001", ["Credits: 8"]), ("001", ["Credits: 8"]), (None, ["half a ticket"])]
+    assert oracle.paper(tickets, set(), "cashout") == {"001": 8}  # a number printed again is one coupon
+    assert kind(oracle.paper, [("001", ["Credits: 8"]), ("001", ["Credits: 9"])], set(), "x") == "coupons"
+    assert kind(oracle.paper, [("001", [oracle.DUPLICATE, "Credits: 8"])], set(), "x") == "coupons"
+    m = meters(acceptor_in=8, cashout=8, coupon_out=8)
+    assert oracle.coupons(m, [{"n": "001", "st": "issued", "k": 8, "s": 1}], {"001": 8}, set(), "x") is None
+    owed = [{"n": "001", "st": "owed", "k": 8, "s": 1}]
+    assert oracle.coupons(m, owed, {}, set(), "x") is None  # owed, not yet on paper: still counted
+    assert kind(oracle.coupons, m, [], {}, set(), "x") == "coupons"  # credits gone unprinted
+
+
+# --- notes of unknown fate -----------------------------------------------------------------------------
+NOTE = {"id": "CA0020A", "k": 80, "s": 1795665819, "why": "validator reset (event counter 1 -> 0)"}  # `note json`
+
+
+def test_a_note_of_unknown_fate_needs_a_cause_and_stops_money_in():
+    assert kind(oracle.unknown_note_caused, 0, 1, True, "power") is None
+    assert kind(oracle.unknown_note_caused, 0, 1, False, "notes") == "note"  # no validator cut, no counter fault
+    assert kind(oracle.unknown_note_caused, 1, 1, False, "notes") is None  # the same one as before
+    tilt = {"state": "tilt"}
+    assert kind(oracle.unknown_note_stops_money, NOTE, tilt, False, False) is None
+    assert kind(oracle.unknown_note_stops_money, NOTE, tilt, True, False) == "note"  # coins taken
+    assert kind(oracle.unknown_note_stops_money, NOTE, tilt, False, True) == "note"  # notes taken
+    assert kind(oracle.unknown_note_stops_money, NOTE, {"state": "credit"}, False, False) == "note"
+    assert kind(oracle.unknown_note_stops_money, NOTE, {"state": "door"}, False, False) is None
+    assert kind(oracle.unknown_note_stops_money, None, {"state": "credit"}, True, True) is None
+
+
+def test_settling_a_note_moves_credits_and_bill_in_by_its_value_or_not_at_all():
+    before = meters(bill_in=0, credits=4)
+    assert kind(oracle.note_settled, "stacked", 80, before, meters(bill_in=80, credits=84)) is None
+    assert kind(oracle.note_settled, "returned", 80, before, before) is None
+    assert kind(oracle.note_settled, "stacked", 80, before, meters(bill_in=80, credits=4)) == "note"
+    assert kind(oracle.note_settled, "returned", 80, before, meters(bill_in=80, credits=84)) == "note"
+    refused = ["error: note stacked refused in state payout"]  # firmware/console.py cmd_note
+    snap = ({"note": NOTE}, before)
+    assert kind(oracle.note_refused, refused, "payout", snap, snap) is None
+    assert kind(oracle.note_refused, ["CA0020A (80 credits) settled as stacked: credited"], "payout", snap, snap) == "note"
+    assert kind(oracle.note_refused, refused, "payout", snap, ({"note": None}, before)) == "note"
+
+
+# --- coupons -------------------------------------------------------------------------------------------
+def test_coupon_records_stay_until_acknowledged_and_numbers_name_one_coupon():
+    recs = [{"s": 1, "n": "000042420123456785", "st": "issued"}, {"s": 2, "n": "000042420654321098", "st": "owed"}]
+    assert kind(oracle.records_kept, {1: recs[0]["n"], 2: recs[1]["n"]}, recs, "x") is None
+    assert kind(oracle.records_kept, {1: recs[0]["n"], 2: recs[1]["n"]}, recs[1:], "x") == "coupon_records"
+    assert kind(oracle.records_kept, {1: "000042420000000000"}, recs, "x") == "coupon_records"  # renumbered
+    seen = {"000042420123456785": 8}
+    assert kind(oracle.numbers_unique, {"000042420123456785": 8}, seen, "x") is None  # printed again: one coupon
+    assert kind(oracle.numbers_unique, {"000042420123456785": 12}, seen, "x") == "coupon_numbers"
+    stop = {"vid": None, "seq": 0, "waiting": 0, "capacity": 64, "stop": "no validation id: the system must set one"}
+    assert kind(oracle.stop_means_no_money, stop, False, False) is None
+    assert kind(oracle.stop_means_no_money, stop, True, False) == "coupons_stop"
+    assert kind(oracle.stop_means_no_money, dict(stop, stop=None, vid=4242), True, True) is None
+    since = {"hopper_out": 0, "cancelled": 8, "jackpot": 0}  # a hand pay under casino, before the change to vlt
+    assert kind(oracle.coupon_only, since, meters(cancelled=8, coupon_out=20), "x") is None
+    assert kind(oracle.coupon_only, since, meters(cancelled=12), "x") == "vlt_payout"
+
+
+# --- the RAM clear -------------------------------------------------------------------------------------
+def test_a_ram_clear_is_taken_only_with_nothing_owed_and_a_refusal_is_one_record():
+    taken = ["critical memory cleared; meters start at zero"]  # firmware/console.py cmd_ramclear
+    refused = ["error: RAM clear refused: 4 credits on the meter: cash them out first"]
+    assert oracle.ram_clear(taken, [], False, 0) is True
+    assert kind(oracle.ram_clear, taken, ["credits"], False, 0) == "ramclear"
+    assert oracle.ram_clear(taken, ["a RAM error"], True, 0) is True  # a RAM error: taken whatever
+    assert oracle.ram_clear(refused, ["credits"], False, 1) is False
+    assert kind(oracle.ram_clear, refused, ["credits"], False, 0) == "ramclear"
+    assert oracle.ram_clear(["error: the hard meters are still counting: try again in a moment"], [], False, 0) is False
+    assert kind(oracle.world_tilts_survive, {"config", "fraud"}, {"config"}) is None
+    assert kind(oracle.world_tilts_survive, {"config", "fraud"}, set()) == "ramclear"
+
+
+# --- the money basis -----------------------------------------------------------------------------------
+def test_the_basis_changes_only_with_nothing_owed_and_with_its_event():
+    vlt, casino10 = ("vlt", 25), ("casino", 10)
+    assert kind(oracle.basis_after_boot, vlt, casino10, False, casino10, 1) is None
+    assert kind(oracle.basis_after_boot, vlt, casino10, True, vlt, 0) is None  # waits
+    assert kind(oracle.basis_after_boot, vlt, casino10, True, casino10, 1) == "basis"  # the note of unknown fate's
+    assert kind(oracle.basis_after_boot, vlt, casino10, False, casino10, 0) == "basis"  # no event
+    assert kind(oracle.basis_after_boot, vlt, casino10, False, ("casino", 25), 1) == "basis"  # nobody asked
+    assert kind(oracle.basis_after_boot, vlt, casino10, None, casino10, 1) is None  # owed not known
+    assert kind(oracle.floors_up, {"config": 3, "release": 1000}, {"config": 3, "release": 1000}) is None
+    assert kind(oracle.floors_up, {"config": 3}, {"config": 2}) == "floors"
+    ready = "release 0.1.0 (number 1000) authentic, development key"  # the ready line's `software`
+    assert kind(oracle.floors_up, {}, {"release": 1000}, ready) is None
+    assert kind(oracle.floors_up, {}, {"release": 999}, ready) == "floors"
+    assert kind(oracle.floors_up, {}, {}, "unverified") is None  # code from source: no release number
+
+
+# --- the progressive -----------------------------------------------------------------------------------
+SEPT = {"bet": 3, "num": 1, "den": 1000, "reset": 1500, "ceiling": 4000}  # games/models/sept-royal-87.json
+STATE = ["state idle: ready", "progressive: 4000 credits ($1000.00) on 3 SEVEN at bet 3 (+1/1000 of each credit wagered "
+         "at bet 3, reset 1500, ceiling 4000)", "progressive meter: 4000000/1000, rolled over 2/1000"]
+
+
+def test_the_progressive_grows_by_three_units_a_bet_3_game_and_never_shows_above_its_ceiling():
+    assert oracle.progressive_units(STATE) == (4000000, 2, 1000)
+    games = [{"n": 7, "bet": 3, "win": 0}, {"n": 8, "bet": 1, "win": 2}, {"n": 9, "bet": 3, "win": 0}]
+    assert kind(oracle.progressive_grew, SEPT, 3999997, 4000002, 0, 0, games[:1] + games[1:2] + games[2:]) == \
+        "progressive"  # 5 units for two bet-3 games
+    assert kind(oracle.progressive_grew, SEPT, 3999996, 4000002, 0, 0, games) is None
+    assert kind(oracle.progressive_grew, SEPT, 3999996, 4000002, 0, 0, games[1:2]) == "progressive"  # bet 1 fed it
+    hit = {"n": 10, "bet": 3, "win": 4000, "prog": [4000, 1500]}
+    # a hit pays the meter (4000 credits) and starts it at the reset: units + paid·den grow by reset·den + 3
+    assert kind(oracle.progressive_grew, SEPT, 4000000, 1500003, 0, 4000, [hit]) is None
+    assert kind(oracle.progressive_grew, SEPT, 4000000, 1500003 + 4500000, 0, 0, [dict(hit, prog=[4500, 1500])]) == \
+        "progressive"  # paid above the ceiling
+    assert kind(oracle.jackpot_shown, SEPT, {"jackpot": 4000}) is None
+    assert kind(oracle.jackpot_shown, SEPT, {"jackpot": 4001}) == "progressive"
+    assert kind(oracle.vlt_prizes, None, [{"n": 1, "win": 4000}], 25, 100000) is None
+    assert kind(oracle.vlt_prizes, None, [{"n": 1, "win": 4001}], 25, 100000) == "vlt_prize"
+    assert kind(oracle.vlt_prizes, "jackpot", [], 25, 100000) == "vlt_prize"
+
+
+# --- the screen's frame --------------------------------------------------------------------------------
+def test_the_outcome_is_the_last_game_s_and_the_limits_the_profile_s():
+    last = {"n": 3, "bet": 2, "win": 45}
+    shown = {"state": "credit", "outcome": {"bet": 2, "lines": [[0, 40], [-1, 5]], "free": None}}
+    assert kind(oracle.outcome_shown, shown, last, 45) is None
+    assert kind(oracle.outcome_shown, shown, last, 40) == "outcome"  # the wins do not add up to the award
+    assert kind(oracle.outcome_shown, shown, dict(last, bet=3), 45) == "outcome"
+    assert kind(oracle.outcome_shown, dict(shown, state="spin"), last, 45) == "outcome"  # during the reels
+    free = dict(shown, outcome={"bet": 2, "lines": [[0, 40]], "free": [10, 120]})
+    assert kind(oracle.outcome_shown, free, last, 160) is None
+    assert kind(oracle.limits_shown, {"limits": {"bet": 250, "prize": 100000}}, {"bet": 250, "prize": 100000}) is None
+    assert kind(oracle.limits_shown, {"limits": None}, {"bet": 250, "prize": 100000}) == "limits"
+    assert kind(oracle.limits_shown, {"limits": None}, None) is None
+    assert kind(oracle.rng_tilt_injected, {"rng"}, False) == "rng"
+    assert kind(oracle.rng_tilt_injected, {"rng"}, True) is None
+
+
+# --- the security log ----------------------------------------------------------------------------------
+STATUS = {"noise": 3, "records": 11, "archived": 0, "room": 245, "reserve": 8}  # `security status`
+
+
+def test_the_security_log_counts_noise_keeps_what_is_not_archived_and_fills_only_at_its_reserve():
+    full = ["refused: security log full: records 1 to 248 are not archived; an auditor exports them"]
+    assert kind(oracle.log_full_only_at_reserve, full, dict(STATUS, room=8)) is None
+    assert kind(oracle.log_full_only_at_reserve, full, dict(STATUS, room=9)) == "security"
+    assert kind(oracle.noise_not_recorded, STATUS, dict(STATUS, records=14, noise=203), 200, 4) is None
+    assert kind(oracle.noise_not_recorded, STATUS, dict(STATUS, records=211, noise=3), 200, 4) == "security"
+    before = [[5, 0, "sim", "ok", "a"], [6, 0, "sim", "ok", "b"], [7, 0, "sim", "ok", "c"]]
+    assert kind(oracle.archive_kept, before, before[1:] + [[8, 0, "sim", "ok", "d"]], 5) is None
+    assert kind(oracle.archive_kept, before, before[2:], 5) == "security"
+    setup = [1, 0, "sim", "setup", "first administrator sim, logged in"]  # firmware/console_access.py
+    enrol = [9, 0, "sim", "enrol", "first administrator sim by the operator's enrolment 1"]
+    lost = [1, 0, "-", "lost", "accounts unreadable: blank"]
+    assert kind(oracle.enrolled, [setup]) is None  # the machine's first administrator
+    assert kind(oracle.enrolled, [lost, enrol]) is None
+    assert kind(oracle.enrolled, [lost, setup]) == "enrolment"
+    assert kind(oracle.enrolled, [setup, enrol, [12] + setup[1:]]) == "enrolment"
