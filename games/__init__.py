@@ -19,6 +19,17 @@
 #   import games.wheel       the same
 #   import games.baccarat    the same
 #   import games.table_text  a table game's rules text (the screen's rules, the console's `paytable`)
+#   import games.cardtable_games  the card-poker table games' formats (a card-table model's check only)
+#   import games.cardtable_cert  a card-poker table game's certificate check only (power-up)
+#   import games.three_card  a card-poker table game's engine, only the one its model names (cardtable_games)
+#   import games.caribbean   the same
+#   import games.let_it_ride  the same
+#   import games.red_dog     the same
+#   import games.war         the same
+#   import games.crazy_four  the same
+#   import games.boston      the same
+#   import games.three_five_seven  the same
+#   import games.cardtable_text  a card-poker table game's rules text (s. 89), imported late
 #   import games.blackjack_check  a blackjack game's certificate check only (power-up)
 #   import games.blackjack   its engine (blackjack_check), with its model and progressive tables
 #   bound games.model

@@ -97,6 +97,18 @@ def _table(model):
     return fmt in FORMATS
 
 
+def _cardtable(model):
+    # a card-poker table game's model (games/cardtable_games.py FORMATS), without importing its table of
+    # formats for a reel or keno game: imported in the middle of a reel game's check, its few KB left the
+    # heap too broken up for the return's recomputation (tests/device/test_games_bootmem.py needed 192K)
+    fmt = model.get("format")
+    if fmt in REELS or fmt == KENO:
+        return False
+    from games.cardtable_games import FORMATS
+
+    return fmt in FORMATS
+
+
 def _check(model_path, cert_path, recompute):
     try:
         model = read(model_path)
@@ -126,6 +138,12 @@ def _check(model_path, cert_path, recompute):
         model = cert = None
         gc.collect()
         return blackjack_check(model_path, cert_path)
+    if _cardtable(model):  # the card-poker table games: games/cardtable_cert.py
+        from games.cardtable_cert import check as cardtable_check
+
+        model = cert = None
+        gc.collect()
+        return cardtable_check(model_path, cert_path)
     if not isinstance(cert, dict):
         return False, "unreadable certificate: not an object", None
     try:

@@ -24,6 +24,8 @@ MAX_SYMBOLS = const(255)  # distinct symbols (a code is a byte)
 MAX_LINES = const(50)  # pay lines
 MAX_GROUPS = const(30)  # line-pay groups (a group is a bit of a small int)
 MAX_BETS = const(10)  # bet levels of any game
+MAX_ODDS = const(1000000)  # a card-table game's pay, X to 1 (the by-law's largest: 20 000 for 1, s. 67.9)
+MAX_DECKS = const(8)  # decks in a card-table game's shoe (s. 67.33: 6 or 8; s. 63: at least 1)
 MAX_FREE_SPINS = const(100)  # a free-spin feature's cap, and any award or retrigger of spins
 # The device's recomputation of one bet level (games/exact.py): states x symbols visited by the line
 # programme, over every line and both reel sets. The shipped games use at most 1 500 per bet level;

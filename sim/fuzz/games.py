@@ -5,13 +5,14 @@ import functools
 import json
 from pathlib import Path
 
+from games.cardtable_games import FORMATS as CARD_TABLES
 from games.table_check import FORMATS as TABLE_FORMATS
 from sim.replay import load_game
 
 ROOT = Path(__file__).resolve().parents[2]
 # the table games (issue 26) are disabled by the firmware until the cabinet can play them: not offered here
 MODELS = {json.loads(p.read_text())["id"]: p for p in sorted((ROOT / "games" / "models").glob("*.json"))
-          if json.loads(p.read_text())["format"] not in TABLE_FORMATS + ("jeton-blackjack/1",)}
+          if json.loads(p.read_text())["format"] not in TABLE_FORMATS + CARD_TABLES + ("jeton-blackjack/1",)}
 # the firmware offers a game by id (games/models/<id>.json): a model filed under another name cannot be
 OFFERED = tuple(sorted(g for g, p in MODELS.items() if p.stem == g))
 GAME_IDS = OFFERED

@@ -13,6 +13,7 @@ from games import exact
 from games.model import Model
 from games.table_check import FORMATS as TABLE_FORMATS
 from tools.certify import brute, certificate, certify_model
+from tools.certify.cardtable import is_cardtable
 
 ROOT = Path(__file__).resolve().parents[2]
 FIX = ROOT / "tests" / "fixtures" / "games"
@@ -82,8 +83,8 @@ def test_atkins_diet_two_implementations_agree() -> None:
 def test_shipped_certificates_are_reproducible() -> None:
     for p in sorted(MODELS.glob("*.json")):
         raw = load(p)
-        if raw.get("format") in ("jeton-keno/1", "jeton-poker/1", "jeton-blackjack/1") + TABLE_FORMATS:
-            continue  # their own certifiers: test_certify_keno, _poker, _blackjack, _table (tests/host/)
+        if raw.get("format") in ("jeton-keno/1", "jeton-poker/1", "jeton-blackjack/1") + TABLE_FORMATS or is_cardtable(raw):
+            continue  # their own certifiers: test_certify_keno, _poker, _blackjack, _table, _cardtable (tests/host/)
         shipped = load(ROOT / "games" / "certs" / (raw["id"] + ".json"))
         assert certificate(certify_model(raw)) == shipped, p.name
 
@@ -94,9 +95,10 @@ def test_every_shipped_game_has_three_certified_versions_above_floor() -> None:
         raw = load(p)
         # keno: test_certify_keno.py; skeleton-88 is the walking skeleton's one test model; a table game's
         # models are its wheels, dice and shoes, not return versions (tests/host/test_certify_table.py);
-        # blackjack (issue 26): one model per deck count, each wager certified in test_certify_blackjack.py
+        # blackjack (issue 26): one model per deck count, each wager certified in test_certify_blackjack.py;
+        # a card-poker table game is the by-law's one pay table (tests/host/test_certify_cardtable.py)
         if ("family" in raw and raw.get("format") not in ("jeton-keno/1", "jeton-blackjack/1") and raw["family"] != "skeleton"
-                and raw.get("format") not in TABLE_FORMATS):
+                and raw.get("format") not in TABLE_FORMATS and not is_cardtable(raw)):
             cert = load(ROOT / "games" / "certs" / (raw["id"] + ".json"))
             rtps = [Fraction(v) for v in cert["rtp"].values()]
             assert min(rtps) >= Fraction(83, 100)

@@ -36,8 +36,8 @@ def test_the_id_names_the_floor_of_the_lowest_return(path: Path) -> None:
     assert model["id"] == f"{model['family']}-{n}" == path.stem
     if "strategy_rtp" in cert:  # the auto-hold's (blackjack: the built-in table's) is at most the optimal one
         for k, v in cert["rtp"].items():
-            if isinstance(v, dict):  # per wager (blackjack): {wager: {bet: return}}
-                assert all(Fraction(cert["strategy_rtp"][k][b]) <= Fraction(v[b]) for b in v)
+            if isinstance(v, dict):  # per wager: blackjack's {wager: {bet: return}}, a card-table game's {bet: {wager: return}}
+                assert all(Fraction(cert["strategy_rtp"][k][x]) <= Fraction(v[x]) for x in v), (k, v)
             else:
                 assert Fraction(cert["strategy_rtp"][k]) <= Fraction(v)
 

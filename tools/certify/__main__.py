@@ -16,6 +16,8 @@ every wager's exact return under optimal play and the built-in strategy, a wager
 name; under vlt what one round can put at risk (doubles, a split, insurance, side wagers) is held to
 the bet limit and what it can return to the prize limit. A progressive whose rate cannot fit under its
 ceiling (the roll-over would grow without end) is refused under every profile.
+The card-poker table games (issue 26, tools/certify/cardtable.py) are certified per wager: every
+wager under the floor is refused by its name; under vlt the bet limit holds the whole round's risk.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ import time
 from firmware import config as fw_config
 from firmware import jurisdiction
 from games.model import Model, ModelError
-from tools.certify import core, keno, table
+from tools.certify import cardtable, core, keno, table
 from tools.certify.core import load_model
 from tools.certify.maxpay import describe
 from tools.certify.progressive import ceiling_refusals
@@ -170,6 +172,8 @@ def main(argv: list[str]) -> int:
         try:
             if isinstance(raw, dict) and raw.get("format") == "jeton-poker/1":  # its own exact analysis
                 rc = max(rc, _poker(path, raw, a, reports))
+            elif cardtable.is_cardtable(raw):  # the card-poker table games: per wager (tools/certify/cardtable.py)
+                rc = max(rc, _cardtable(path, raw, a, reports))
             elif isinstance(raw, dict) and raw.get("format") == "jeton-blackjack/1":  # issue 26
                 rc = max(rc, _blackjack(path, raw, a, reports))
             elif table.is_table(raw):  # roulette, craps, sic bo, wheel, baccarat: every wager on its own
@@ -272,6 +276,24 @@ def _table(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
         rc = 1
     if a.write_cert and not bad:
         write_cert(a.write_cert, cert, table, a.json)
+    return rc
+
+
+def _cardtable(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
+    rep = cardtable.certify(raw)
+    js = cardtable.to_json(rep)
+    js["model"] = path
+    reports.append(js)
+    if not a.json:
+        print(cardtable.summary(rep))
+    bad = cardtable.below_floor(rep) + cardtable.profile_refusals(rep, a.jurisdiction, a.denom)
+    for reason in bad:
+        print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
+    rc = 1 if bad else 0
+    if a.check_certs and not check_cert(path, rep, a.check_certs, quiet=a.json, kind=cardtable):
+        rc = 1
+    if a.write_cert and not bad:
+        write_cert(a.write_cert, rep, cardtable, a.json)
     return rc
 
 

@@ -13,7 +13,9 @@ bet level, each award's chance and part of the return, the strategy's hold patte
 against the shipped certificate. Blackjack (tools/par/blackjack_sheet.py): every wager under optimal
 play and the built-in strategy, the strategy's table, what a round risks and returns. Table games
 (tools/par/table_sheet.py): every wager at every bet level, and the by-law's wagers the model does
-not offer with their verdict. Every figure is the certifier's (`python -m tools.certify --json`).
+not offer with their verdict. The card-poker table games (tools/par/cardtable_sheet.py): per wager,
+optimal and built-in strategy, every outcome, the round's most paid and put at risk. Every figure is
+the certifier's (`python -m tools.certify --json`).
 Each sheet opens with what a lab files it under (tools/par/filing.py: the software version, the
 source's date, the denomination), and writes long exact fractions in full at its end. --pdf also
 prints each sheet to <id>.pdf in headless Chromium (make par-pdf).
@@ -27,10 +29,20 @@ import sys
 
 from tqdm import tqdm
 
-from tools.certify import keno, table
+from tools.certify import cardtable, keno, table
 from tools.certify.core import certify_model, load_model
 from tools.certify.poker_report import certify_poker
-from tools.par import blackjack_sheet, browser, filing, keno_sheet, poker_sheet, render, sheet, table_sheet
+from tools.par import (
+    blackjack_sheet,
+    browser,
+    cardtable_sheet,
+    filing,
+    keno_sheet,
+    poker_sheet,
+    render,
+    sheet,
+    table_sheet,
+)
 from tools.progress import wanted
 
 
@@ -49,6 +61,9 @@ def build(path: str, epoch: int | None = None) -> tuple[dict, list[tuple]]:
 
         rep = certify_blackjack(raw)
         return rep, blackjack_sheet.blocks(rep, raw, epoch)
+    if cardtable_sheet.is_cardtable(raw):  # issue 26: per wager, optimal and built-in strategy
+        rep = cardtable.certify(raw)
+        return rep, cardtable_sheet.blocks(rep, raw, epoch)
     if table_sheet.is_table(raw):  # issue 26: every wager at every bet level, and the by-law's others
         cert = table.certify(raw)
         return cert, table_sheet.blocks(cert, raw, epoch)
@@ -73,6 +88,8 @@ def save(cert: dict, blocks: list[tuple], out: str) -> str:
         if b[0] == "svg":
             with open(os.path.join(out, b[1] + ".svg"), "w", encoding="utf-8") as fh:
                 fh.write(b[2])
+    if isinstance(cert, cardtable.Report):
+        return cardtable_sheet.summary(cert, cardtable_sheet.cert_check(cert))
     if "spots" in cert:
         return keno_sheet.summary(cert)
     if cert.get("format") == blackjack_sheet.FORMAT:  # before the table games': its report has wagers too

@@ -1,0 +1,43 @@
+# The card-poker table games' boot check in bounded memory (issue 26 game 5), as test_games_bootmem.py
+# does for the other games, in its own process (as tests/device/test_games_table_bootmem.py for
+# roulette to baccarat): every shipped card-table model passes games.certificate.check one after the
+# other in this fixed heap, and what a game keeps after its check is bounded. One round's heap:
+# tests/device/test_games_cardtable.py test_one_round_in_a_boards_heap.
+#
+# Why 184K: on the 64-bit unix port with the seven engines, the strict model reader and the check
+# compiled from source (frozen into flash on a board) this module passes in 168 KB and fails at 164 KB
+# (bisected in 4 KB steps); 184K keeps 16 KB of margin. A game keeps under 12 KB after its check.
+# mp-heap: 184K
+import gc
+import os
+
+import games.cardtable_cert  # noqa: F401  (the check's code, frozen on a board: not what a game keeps)
+from games.cardtable_games import FORMATS, engine
+from games.certificate import check
+from games.model import read
+
+CARD = ("three-card-96", "let-it-ride-98", "caribbean-94", "war-97", "red-dog-97", "crazy-four-92", "boston-93",
+        "three-five-seven-94")
+
+
+def heap_used():
+    return gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0  # CPython: no fixed heap to measure
+
+
+def test_every_shipped_card_table_model_checks_in_a_small_heap():
+    names = sorted(n[:-5] for n in os.listdir("games/models") if read("games/models/" + n).get("format") in FORMATS)
+    assert names == sorted(CARD), names  # a new card-table model joins this test
+    for name in CARD:
+        engine(read("games/models/%s.json" % name).get("format"))  # its engine's module (frozen on a board)
+        gc.collect()
+        before = heap_used()
+        ok, reason, game = check("games/models/%s.json" % name, "games/certs/%s.json" % name)
+        assert ok, (name, reason)
+        assert reason.startswith("ok: " + game.id), reason
+        assert game.kind == "cards" and len(game.max_risk) == len(game.bets) == len(game.max_award)
+        gc.collect()
+        kept = heap_used() - before
+        game = None
+        gc.collect()
+        kept -= heap_used() - before  # interned names (qstrs) stay: not the game's
+        assert kept < 12 * 1024, (name, kept)
