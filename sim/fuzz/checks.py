@@ -216,4 +216,4 @@ class Checks:
         # the clear's log starts with its own `basis` event: the books' basis is the one it runs under
         events = rig.console_json("events json").get("events") or []
         self.basis_seen = max([0] + [e[0] for e in events if e[2] == "basis"])
-        self.basis = (rig.running, rig.screen.get("cents", self._denom()))
+        self.running_basis = (rig.running, rig.screen.get("cents", self._denom()))

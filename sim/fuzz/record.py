@@ -9,8 +9,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-# the summary's figures: all zero but the counts (steps, sequences, games_played, power_cuts)
-FIGURES = ("steps", "sequences", "games_played", "power_cuts", "violations", "crash_loops", "board_resets")
+# the summary's figures: all zero but the counts (steps, sequences, games_played, power_cuts, regenerated)
+FIGURES = ("steps", "sequences", "games_played", "power_cuts", "violations", "crash_loops", "board_resets",
+           "regenerated")
 
 
 class Recorder:

@@ -115,7 +115,7 @@ class CabinetRules(RuleBasedStateMachine):
         self.calm = CALM  # steps since the last of the SERVICE rules
         # the money basis: what the books run under (jurisdiction, cents a credit), what the operator
         # configured (a change waits while money is owed), and the configuration's number signed last
-        self.basis: tuple[str, int] | None = None
+        self.running_basis: tuple[str, int] | None = None
         self.asked: tuple[str, int] = ("casino", config.DENOM_CENTS)
         self.config_no = 0
         self.basis_seen = 0  # the number of the newest `basis` event read
@@ -142,10 +142,10 @@ class CabinetRules(RuleBasedStateMachine):
 
     def _vlt(self) -> bool:
         """The books run under vlt (a change of jurisdiction may wait for money owed)."""
-        return self.rig is not None and self.basis is not None and self.basis[0] == "vlt"
+        return self.rig is not None and self.running_basis is not None and self.running_basis[0] == "vlt"
 
     def _denom(self) -> int:
-        return self.basis[1] if self.basis else config.DENOM_CENTS
+        return self.running_basis[1] if self.running_basis else config.DENOM_CENTS
 
     def _token_credits(self) -> int:
         return TOKEN_CENTS // self._denom()
@@ -206,12 +206,12 @@ class CabinetRules(RuleBasedStateMachine):
         events = rig.console_json("events json").get("events") or []
         new = [e for e in events if e[2] == "basis" and e[0] > self.basis_seen]
         self.basis_seen = max([self.basis_seen] + [e[0] for e in new])
-        if self.basis is not None:
-            oracle.basis_after_boot(self.basis, self.asked, owed, now, len(new))
-        if now != self.basis:  # the change taken: coins and notes are worth another number of credits
+        if self.running_basis is not None:
+            oracle.basis_after_boot(self.running_basis, self.asked, owed, now, len(new))
+        if now != self.running_basis:  # the change taken: coins and notes are worth another number of credits
             m = rig.console_json("meters json")
             self.truth.rebase(m, rig.hopper.coins_out, rig.bills.stacked_cents)
-            self.basis = now
+            self.running_basis = now
             self.paid_out = {k: m[k] for k in oracle.PAID_BY_HAND_OR_HOPPER}
 
     def _cut(self, hopper_too: bool = False, validator_too: bool = False, held: str = "front",

@@ -173,7 +173,7 @@ class ServiceRules:
             (rig.state / "settings.json").write_text(json.dumps({"DENOM_CENTS": 10 if denom != 10 else 25}))
         else:
             cfg.unlink()
-            refused = juris == "vlt" or self.basis[0] == "vlt"
+            refused = juris == "vlt" or self.running_basis[0] == "vlt"
             if not refused:  # a casino runs on plain settings: the credit value is config.py's again
                 self.asked = ("casino", config.DENOM_CENTS)
         self._boot()

@@ -271,3 +271,19 @@ def test_the_security_log_counts_noise_keeps_what_is_not_archived_and_fills_only
     assert kind(oracle.enrolled, [lost, enrol]) is None
     assert kind(oracle.enrolled, [lost, setup]) == "enrolment"
     assert kind(oracle.enrolled, [setup, enrol, [12] + setup[1:]]) == "enrolment"
+
+
+def test_no_rule_is_shadowed_by_an_attribute_of_the_machine():
+    # make fuzz STEPS=5000: the shrinker replays a sequence by getattr(machine, rule name); the
+    # model's `basis` attribute (a tuple) hid the `basis` rule: TypeError 'tuple' object is not callable
+    import inspect
+    import re
+    from pathlib import Path
+
+    from sim.fuzz.machine import Machine
+
+    steps = {n for n, f in inspect.getmembers(Machine, inspect.isfunction) if hasattr(f, "__wrapped__")}
+    assert {"basis", "power_on", "player", "ramclear"} <= steps  # the recorded steps, found
+    source = "".join(p.read_text() for p in Path("sim/fuzz").glob("*.py"))
+    shadowed = sorted(n for n in steps if re.search(r"self\.%s\s*(:[^=]*)?=[^=]" % n, source))
+    assert shadowed == [], shadowed

@@ -311,7 +311,7 @@ def test_the_inputs_of_issue_22_9_walked_once_on_a_vlt():
            ["basis", {"juris": "casino", "denom": 10, "owe": "nothing"}], ["player", {"actions": ["token", "play"]}]]
     m = play(log)
     try:
-        assert m.basis == ("casino", 10) and m.rig.running == "casino" and m.rig.screen["cents"] == 10
+        assert m.running_basis == ("casino", 10) and m.rig.running == "casino" and m.rig.screen["cents"] == 10
         numbers = {t.number for t in m.rig.printer.issued()}
         assert len(numbers) >= 2  # a coupon before the clear between coupons, one after
         events = m.rig.console_json("events json")["events"]
