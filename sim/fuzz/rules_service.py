@@ -187,6 +187,7 @@ class ServiceRules:
             self._cut()
             (rig.state / "settings.json").unlink(missing_ok=True)
             self._sign(juris, denom, rig.games, number=max(self.floors.get("config", 0), self.config_no) + 1)
+            self.asked = (juris, denom)  # what is signed now (a deleted file had the model expect config.py's)
             self._boot()
             self._booted(owed)
 

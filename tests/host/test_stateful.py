@@ -338,3 +338,17 @@ def test_no_test_game_once_the_key_is_back_off_after_a_ram_clear():
         assert m.rig.screen["state"] not in ("audit", "service"), m.rig.screen
     finally:
         m.teardown()
+
+
+def test_a_signed_configuration_restored_after_a_deleted_one_is_what_the_model_expects():
+    """make fuzz STEPS=5000 (seed 2611): casino at 10 cents signed, operator.json deleted (the casino
+    runs on config.py's 25 cents), then the operator signs casino at 10 again: the cabinet rightly
+    ran at 10, and the model, still expecting 25, reported a basis violation."""
+    log = [["power_on", {"games": ("skeleton-88",), "juris": "vlt", "vlt_games": ("sept-royal-91",)}],
+           ["basis", {"denom": 10, "juris": "casino", "owe": "nothing"}],
+           ["operator_config", {"kind": "deleted", "restore": True}]]
+    m = play(log)
+    try:
+        assert m.running_basis == ("casino", 10) == m.asked
+    finally:
+        m.teardown()
