@@ -40,6 +40,11 @@ from tools.progress import wanted
 NVRAM_SIZE = SEC_BASE  # the ledger's memory, below the security memory (firmware/audit.py)
 # the acceptor's own memory across the cabinet's power cuts (it has its own supply)
 ACCEPTOR_MEMORY = ("counter", "events", "master_enabled", "inhibit_mask")
+# KNOWN DEVICE DEFECT (stop 30's note): on the board's 128K a cabinet whose security memory was lost
+# cannot enrol its first administrator (the signed enrolment's check: "out of memory for 'enrol' (29440
+# bytes free)"), so a fuzz sequence that loses it stops there; until that is fixed the fuzz's cabinets
+# run at this heap (the power-cut campaign, which never loses it, at the board's)
+ENROL_HEAP = "160K"
 CONSOLE_POLL_S = 0.005  # pyserial's read timeout: each command returns as soon as its prompt arrives
 RESTART_MARK = "restarting the cabinet"
 BOARD_RESET_MARK = "board reset"
