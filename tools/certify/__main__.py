@@ -237,6 +237,19 @@ def _poker(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
     return rc
 
 
+def _verdict(path: str, rep, bad: list[str], a: argparse.Namespace, kind) -> int:
+    """A table family's refusals by name, its certificate checked or written (kind: the family's
+    certifier module, which reads and writes its certificates): 1 when refused or not matching."""
+    for reason in bad:
+        print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
+    rc = 1 if bad else 0
+    if a.check_certs and not check_cert(path, rep, a.check_certs, quiet=a.json, kind=kind):
+        rc = 1
+    if a.write_cert and not bad:
+        write_cert(a.write_cert, rep, kind, a.json)
+    return rc
+
+
 def _blackjack(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
     from tools.certify import blackjack as bj
 
@@ -247,14 +260,7 @@ def _blackjack(path: str, raw: dict, a: argparse.Namespace, reports: list) -> in
     if not a.json:
         print(bj.summary(rep))
     bad = bj.below_floor(rep) + bj.limit_refusals(rep, a.jurisdiction, a.denom)
-    for reason in bad:
-        print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
-    rc = 1 if bad else 0
-    if a.check_certs and not check_cert(path, rep, a.check_certs, quiet=a.json, kind=bj):
-        rc = 1
-    if a.write_cert and not bad:
-        write_cert(a.write_cert, rep, bj, a.json)
-    return rc
+    return _verdict(path, rep, bad, a, bj)
 
 
 def _table(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
@@ -269,14 +275,7 @@ def _table(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
         print(table.summary(js, secs))
     # every wager under the floor, by name; the profile's kinds of game and limits
     bad = table.below_floor(cert) + table.profile_refusals(cert, a.jurisdiction, a.denom)
-    for reason in bad:
-        print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
-    rc = 1 if bad else 0
-    if a.check_certs and not check_cert(path, cert, a.check_certs, quiet=a.json, kind=table):
-        rc = 1
-    if a.write_cert and not bad:
-        write_cert(a.write_cert, cert, table, a.json)
-    return rc
+    return _verdict(path, cert, bad, a, table)
 
 
 def _cardtable(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
@@ -287,14 +286,7 @@ def _cardtable(path: str, raw: dict, a: argparse.Namespace, reports: list) -> in
     if not a.json:
         print(cardtable.summary(rep))
     bad = cardtable.below_floor(rep) + cardtable.profile_refusals(rep, a.jurisdiction, a.denom)
-    for reason in bad:
-        print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
-    rc = 1 if bad else 0
-    if a.check_certs and not check_cert(path, rep, a.check_certs, quiet=a.json, kind=cardtable):
-        rc = 1
-    if a.write_cert and not bad:
-        write_cert(a.write_cert, rep, cardtable, a.json)
-    return rc
+    return _verdict(path, rep, bad, a, cardtable)
 
 
 if __name__ == "__main__":
