@@ -42,3 +42,81 @@ def test_a_digest_of_the_wrong_size_or_a_key_too_short_is_an_error():
         rsa.encoded(b"\0" * 20, 384)
     with raises(ValueError):
         rsa.encoded(b"\0" * 32, 61)  # no room for 8 bytes of padding
+
+
+def test_the_modular_arithmetic_agrees_with_the_runtimes_pow():
+    # the built-in three-argument pow() is the independent implementation checked against
+    v = _load()
+    n = int.from_bytes(binascii.unhexlify(v["n"]), "big")
+    x = int.from_bytes(hashlib.sha256(b"jeton rsa").digest() * 12, "big") % n  # 3072 bits of no pattern
+    cases = ((0, 5), (1, n - 1), (n - 1, n - 1), (x, n - 1), (x, x), (x >> 1000, x >> 7))
+    for a, b in cases:
+        assert rsa.mulmod(a, b, n, 384) == a * b % n
+    for e in (1, 2, 3, 17, 65537, 0x10001 * 0x10003):
+        assert rsa.powmod(x, e, n, 384) == pow(x, e, n), e
+    from devtest import raises
+
+    with raises(ValueError):
+        rsa.powmod(x, 0, n, 384)
+
+
+# A 3072-bit signature is checked on a board whose heap may be in pieces: the first administrator's
+# enrolment after a lost security memory (firmware/enrolment.py) ran out of memory on the 128K heap
+# with 20 to 29 KB free, pow() asking for 770 bytes in one piece (a product of two 384-byte numbers).
+HOLE = 640  # bytes: the largest piece the heap below has free
+_KEEP = [None] * 1200
+_SPARE = [None] * 600
+
+
+def _heap_in_pieces():
+    """Fill the heap with HOLE-byte blocks and smaller ones, then free every other HOLE-byte block: the
+    heap keeps many KB free, none of it in a piece of much more than HOLE bytes. Returns the number
+    of holes (the module's preallocated lists hold every block: nothing here allocates after the
+    heap is full)."""
+    import gc
+
+    gc.collect()
+    i = j = 0
+    try:
+        while i < len(_SPARE):
+            _SPARE[i] = bytearray(HOLE)
+            i += 1
+            _KEEP[j] = bytearray(HOLE)
+            j += 1
+    except MemoryError:
+        pass
+    for size in (256, 64, 16):
+        try:
+            while j < len(_KEEP):
+                _KEEP[j] = bytearray(size)
+                j += 1
+        except MemoryError:
+            pass
+    for h in range(i):
+        _SPARE[h] = None
+    gc.collect()
+    return i
+
+
+def test_a_signature_verifies_in_a_heap_with_no_piece_above_640_bytes():
+    import sys
+
+    v = _load()
+    n = binascii.unhexlify(v["n"])
+    case = [c for c in v["cases"] if c["valid"]][0]
+    digest = hashlib.sha256(binascii.unhexlify(case["msg"])).digest()
+    sig = binascii.unhexlify(case["sig"])
+    if sys.implementation.name != "micropython":  # CPython's heap is not the board's: the check alone
+        assert rsa.verify(n, v["e"], digest, sig) is True
+        return
+    import gc
+
+    try:
+        holes = _heap_in_pieces()
+        assert holes >= 40 and gc.mem_free() >= 40 * HOLE, (holes, gc.mem_free())
+        ok = rsa.verify(n, v["e"], digest, sig)
+    finally:
+        for j in range(len(_KEEP)):
+            _KEEP[j] = None
+        gc.collect()
+    assert ok is True
