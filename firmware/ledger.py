@@ -28,6 +28,7 @@ from firmware.bill_books import BillBooks
 from firmware.coupon_books import CouponBooks
 from firmware.critmem import CriticalMemory
 from firmware.game_books import RECALL, GameBooks
+from firmware.json_out import JsonOut
 from firmware.payout_books import PayoutBooks
 from firmware.tournament_books import TournamentBooks
 
@@ -68,6 +69,11 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
     def __init__(self, memory):
         self.mem = memory
         self.st = None
+        self._json = JsonOut(STATE_SIZE)  # the state's text at each commit, in one buffer from power-up
+        # the event chunk being filled, as committed, and its name: an event is appended in place,
+        # not read back and copied whole (two 768-byte pieces a heap in pieces may not have)
+        self._chunk = bytearray(CHUNK_SIZE)
+        self._chunk_at = None
         self.exceptions = None  # firmware/sas/exceptions.py ExceptionQueue, on a board with a SAS port
 
     # --- persistence -----------------------------------------------------------------------------
@@ -124,6 +130,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             self.st["ev"] = 1
             blocks["e0"] = eventlog.pack(b"", 1, eventlog.now(), first_event[0], first_event[1])
         blocks["state"] = self._state_bytes()
+        self._chunk_at = None
         self.mem.format(blocks)
 
     def unlogged_clear(self):
@@ -140,7 +147,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             self._commit()
 
     def _state_bytes(self):
-        return json.dumps(self.st).encode()
+        return self._json.dumps(self.st)
 
     def _commit(self, extra=None):
         blocks = {"state": self._state_bytes()}
@@ -323,9 +330,29 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         n = self.st["ev"]
         self.st["ev"] = n + 1
         name = "e%d" % ((n // EVENTS_PER_CHUNK) % EVENT_CHUNKS)
-        chunk = self.mem.read(name) if n % EVENTS_PER_CHUNK else b""
+        record = eventlog.pack(b"", n + 1, eventlog.now(), code, text)
+        cached = self._chunk_at
+        if not n % EVENTS_PER_CHUNK:
+            at = 0
+        elif cached is not None and cached[0] == name:
+            at = cached[1]
+        else:  # the first event after power-up or a failed commit: the chunk read back once
+            self._chunk_at = None
+            chunk = self.mem.read(name)
+            at = len(chunk)
+            if at + len(record) > CHUNK_SIZE:  # as before: the commit refuses a chunk that long
+                self._commit_event(name, chunk + record, extra)
+                return
+            self._chunk[:at] = chunk
+        end = at + len(record)
+        self._chunk[at:end] = record
+        self._chunk_at = None  # until the commit is made
+        self._commit_event(name, memoryview(self._chunk)[:end], extra)
+        self._chunk_at = (name, end)
+
+    def _commit_event(self, name, chunk, extra):
         blocks = dict(extra) if extra else {}
-        blocks[name] = eventlog.pack(chunk, n + 1, eventlog.now(), code, text)
+        blocks[name] = chunk
         self._commit(blocks)
 
     def event_chunks(self):

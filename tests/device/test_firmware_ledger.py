@@ -247,3 +247,49 @@ def test_ram_clear_and_its_record_are_one_transaction():
             assert not [e for e in evs if e[2] == "ramclear"]
             seen.add("old")
     assert seen == {"cleared", "old"}
+
+
+def test_events_and_commits_need_no_large_piece_of_the_heap():
+    # On the 128K board heap in pieces (20-29 KB free, no piece of 770 bytes) a door's event ran out
+    # of memory: the state's JSON built whole then copied (json.dumps().encode(), about 2 KB twice),
+    # the event chunk read back and copied with its new record (768 bytes twice); the supervisor then
+    # restarted the cabinet ("out of memory: restarting the cabinet from critical memory"). The
+    # state is written into one buffer and the chunk filled in place (firmware/json_out.py, Ledger.event).
+    import sys
+
+    nv, led = fresh()
+    for i in range(EVENTS_PER_CHUNK + 3):  # into the second chunk: its first records in place
+        led.event("door", "door_logic open %d" % i)
+    led.accept(7)
+    tilts = led.st["tilts"]
+    for i in range(20):  # a state of more than 2 KB, as a cabinet's with tilts and a tournament
+        tilts["t%d" % i] = "x" * 76
+    led._commit()
+    big = len(bytes(led._state_bytes()))
+    assert big > 2000, big
+    if sys.implementation.name == "micropython":
+        from heap_pieces import in_pieces, pieces_back
+
+        try:
+            assert in_pieces() >= 20
+            try:  # the heap really is in pieces: the old way finds no room
+                json_whole = __import__("json").dumps(led.st).encode()
+                json_whole = None
+                assert False, "the heap was not in pieces"
+            except MemoryError:
+                pass
+            for i in range(EVENTS_PER_CHUNK):  # across a chunk's end: the next chunk starts in place
+                led.event("door", "door_logic closed %d" % i)
+            led.wager(1)
+        finally:
+            pieces_back()
+    else:
+        for i in range(EVENTS_PER_CHUNK):
+            led.event("door", "door_logic closed %d" % i)
+        led.wager(1)
+    led = reload(nv)
+    texts = [e[3] for e in led.events()]
+    n = 2 * EVENTS_PER_CHUNK + 3
+    assert texts[-n:] == ["door_logic open %d" % i for i in range(EVENTS_PER_CHUNK + 3)] + [
+        "door_logic closed %d" % i for i in range(EVENTS_PER_CHUNK)], texts
+    assert led.credits == 6 and len(led.st["tilts"]) == 20

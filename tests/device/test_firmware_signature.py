@@ -63,41 +63,6 @@ def test_the_modular_arithmetic_agrees_with_the_runtimes_pow():
 # A 3072-bit signature is checked on a board whose heap may be in pieces: the first administrator's
 # enrolment after a lost security memory (firmware/enrolment.py) ran out of memory on the 128K heap
 # with 20 to 29 KB free, pow() asking for 770 bytes in one piece (a product of two 384-byte numbers).
-HOLE = 640  # bytes: the largest piece the heap below has free
-_KEEP = [None] * 1200
-_SPARE = [None] * 600
-
-
-def _heap_in_pieces():
-    """Fill the heap with HOLE-byte blocks and smaller ones, then free every other HOLE-byte block: the
-    heap keeps many KB free, none of it in a piece of much more than HOLE bytes. Returns the number
-    of holes (the module's preallocated lists hold every block: nothing here allocates after the
-    heap is full)."""
-    import gc
-
-    gc.collect()
-    i = j = 0
-    try:
-        while i < len(_SPARE):
-            _SPARE[i] = bytearray(HOLE)
-            i += 1
-            _KEEP[j] = bytearray(HOLE)
-            j += 1
-    except MemoryError:
-        pass
-    for size in (256, 64, 16):
-        try:
-            while j < len(_KEEP):
-                _KEEP[j] = bytearray(size)
-                j += 1
-        except MemoryError:
-            pass
-    for h in range(i):
-        _SPARE[h] = None
-    gc.collect()
-    return i
-
-
 def test_a_signature_verifies_in_a_heap_with_no_piece_above_640_bytes():
     import sys
 
@@ -111,12 +76,12 @@ def test_a_signature_verifies_in_a_heap_with_no_piece_above_640_bytes():
         return
     import gc
 
+    from heap_pieces import HOLE, in_pieces, pieces_back
+
     try:
-        holes = _heap_in_pieces()
+        holes = in_pieces()
         assert holes >= 40 and gc.mem_free() >= 40 * HOLE, (holes, gc.mem_free())
         ok = rsa.verify(n, v["e"], digest, sig)
     finally:
-        for j in range(len(_KEEP)):
-            _KEEP[j] = None
-        gc.collect()
+        pieces_back()
     assert ok is True
