@@ -18,9 +18,11 @@ import json
 
 from board.compat import const, ticks_diff
 from firmware.console_access import AccessCommands
+from firmware.json_out import JsonOut
 
 PROMPT = b"jeton> "
 MAX_LINE = const(80)
+JSON_PIECE = const(128)  # bytes of a JSON answer gathered before they go to the port
 _OK = const(0)  # the line so far is well formed
 _LONG = const(1)  # longer than MAX_LINE: refused at its end
 _BYTE = const(2)  # a byte that is not printable ASCII: refused at its end
@@ -172,6 +174,16 @@ class Console(AccessCommands):
             self._said = text
         self.uart.write(text.encode() + b"\r\n")
 
+    def write_json(self, obj):
+        """obj's JSON into the port a piece at a time (firmware/json_out.py): never the whole text in
+        one string, which a heap in pieces may not have room for ('events json' once found none with
+        42 KB free)."""
+        JsonOut(JSON_PIECE, self.uart.write).send(obj)
+
+    def say_json(self, obj):
+        self.write_json(obj)
+        self.uart.write(b"\r\n")
+
     def log(self, code, text, who=None):
         au = self.audit
         if au is None:
@@ -249,7 +261,7 @@ class Console(AccessCommands):
         self._need_memory()
         snap = self.cab.ledger.snapshot()
         if args and args[0] == "json":
-            self.say(json.dumps(snap))
+            self.say_json(snap)
             return
         from firmware import console_read
 
@@ -276,7 +288,7 @@ class Console(AccessCommands):
             out[name] = {"count": em.done(name), "pending": em.pending(name), "ahead": em.mismatch.get(name, 0)}
         if args and args[0] == "json":
             out["busy"] = em.busy()  # a stroke on its way, or pulses still to drive
-            self.say(json.dumps(out))
+            self.say_json(out)
             return
         for name in sorted(out):
             o = out[name]
@@ -322,7 +334,7 @@ class Console(AccessCommands):
                 if as_json:
                     if not first:
                         w(b", ")
-                    w(json.dumps([n, t, code, text]).encode())
+                    self.write_json([n, t, code, text])
                 else:
                     self.say("%5d %s %-10s %s" % (n, localtime.stamp(t), code, text))
                 first = False
@@ -450,8 +462,8 @@ class Console(AccessCommands):
             raise ValueError("usage: note [json | stacked | returned]")
         m = led.meters
         if args:
-            self.say(json.dumps({"note": u, "unproven": m["bill_unproven"], "credits": m["bill_unproven_credits"],
-                                 "stacked": m["bill_settled_stacked"], "returned": m["bill_settled_returned"]}))
+            self.say_json({"note": u, "unproven": m["bill_unproven"], "credits": m["bill_unproven_credits"],
+                           "stacked": m["bill_settled_stacked"], "returned": m["bill_settled_returned"]})
             return
         if u is None:
             self.say("no note of unknown fate")

@@ -3,8 +3,6 @@
 # memory keeps until a system acknowledges them, the validation id a system sets (SAS 4C; the
 # administrator here until a SAS link does it), the acknowledgement (SAS 4D; the auditor here). Each
 # takes the console (say, uart, cab). Who may run each: firmware/console_access.py RIGHTS.
-import json
-
 from firmware import coupon_system
 
 
@@ -26,7 +24,7 @@ def coupons(con, args):
         for i, r in enumerate(store.iter_records()):
             if i:
                 w(b", ")
-            w(json.dumps(r).encode())
+            con.write_json(r)
         w(b"]\r\n")
         return
     if args:
@@ -101,8 +99,8 @@ def validation(con, args):
         from firmware.coupon_store import CAPACITY
 
         vid, seq = store.validation()
-        con.say(json.dumps({"vid": vid, "seq": seq, "waiting": store.waiting(), "capacity": CAPACITY,
-                            "stop": store.stop_reason()}))
+        con.say_json({"vid": vid, "seq": seq, "waiting": store.waiting(), "capacity": CAPACITY,
+                      "stop": store.stop_reason()})
         return
     validation_line(con, store)
 

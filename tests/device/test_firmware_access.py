@@ -344,14 +344,25 @@ def test_anonymous_noise_is_counted_not_journaled_and_pushes_out_no_record():
 
 
 class Streamed:
-    """A terminal that keeps only the record numbers of a streamed `security json`."""
+    """A terminal that keeps only the record numbers of a streamed `security json` (each record
+    `[n, ...`, read as the pieces come, whatever their cut: firmware/json_out.py gathers them)."""
 
     def __init__(self):
         self.numbers = []
+        self.tail = b""
 
     def write(self, data):
-        if data[:1] == b"[" and data[1:2] not in (b"", b"["):
-            self.numbers.append(int(data[1:data.find(b",")]))
+        t = self.tail + bytes(data)
+        while True:
+            i = t.find(b"[")
+            j = t.find(b",", i) if i >= 0 else -1
+            if j < 0:
+                break
+            number = t[i + 1:j].decode()
+            if number.isdigit():
+                self.numbers.append(int(number))
+            t = t[i + 1:]
+        self.tail = t[t.find(b"["):] if b"[" in t else b""
         return len(data)
 
 

@@ -146,6 +146,32 @@ def test_a_line_longer_than_the_limit_is_refused_whole():
     assert run(con, "y" * 80) == ["unknown command %r: try help" % ("y" * 80)]  # 80 is still a line
 
 
+def test_every_json_answer_goes_out_in_pieces_never_one_string():
+    # `events json` once ran out of memory on the 128K board heap with 42 KB free: a heap in pieces
+    # has no room for a whole answer in one string (meters json: about 2 KB, twice with .encode())
+    from firmware.console import JSON_PIECE
+
+    con, cab, board, acc = console()
+    led = cab.ledger
+    for i in range(3):
+        led.event("test", "event %d" % i)
+    writes = []
+    write = con.uart.write
+
+    def counted(data):
+        writes.append(len(data))
+        return write(data)
+
+    con.uart.write = counted
+    for line in ("meters json", "security status", "events json"):
+        del writes[:]
+        out = run(con, line)
+        assert len(out) == 1 and out[0][:1] == "{", (line, out)
+        json.loads(out[0])
+        assert max(writes) <= JSON_PIECE + 2, (line, writes)  # the prompt and line ends aside
+    assert json.loads(run(con, "meters json")[0]) == json.loads(json.dumps(led.snapshot()))
+
+
 def test_events_json_is_streamed_a_record_at_a_time():
     # issue 9 fault 15: json.dumps of the whole log ran out of memory at about 60 events
     con, cab, board, acc = console()
