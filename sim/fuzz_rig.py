@@ -40,11 +40,6 @@ from tools.progress import wanted
 NVRAM_SIZE = SEC_BASE  # the ledger's memory, below the security memory (firmware/audit.py)
 # the acceptor's own memory across the cabinet's power cuts (it has its own supply)
 ACCEPTOR_MEMORY = ("counter", "events", "master_enabled", "inhibit_mask")
-# KNOWN DEVICE DEFECT (stop 30's note): on the board's 128K a cabinet whose security memory was lost
-# cannot enrol its first administrator (the signed enrolment's check: "out of memory for 'enrol' (29440
-# bytes free)"), so a fuzz sequence that loses it stops there; until that is fixed the fuzz's cabinets
-# run at this heap (the power-cut campaign, which never loses it, at the board's)
-ENROL_HEAP = "160K"
 CONSOLE_POLL_S = 0.005  # pyserial's read timeout: each command returns as soon as its prompt arrives
 RESTART_MARK = "restarting the cabinet"
 BOARD_RESET_MARK = "board reset"
@@ -192,12 +187,7 @@ class Rig:
         return out
 
     def console_json(self, line: str):
-        lines = self.command(line)
-        for _ in range(3):  # "out of memory ...; try again": the heap is shared with play, a reading
-            if not any(ln.startswith("error: out of memory for") for ln in lines):  # gives way and is
-                break  # asked again, as the console says (make fuzz: 'events json' once, 42,800 bytes free)
-            time.sleep(0.3)
-            lines = self.command(line)
+        lines = self.command(line)  # asked once: a JSON answer goes out in pieces (firmware/json_out.py)
         try:
             return json.loads(lines[-1])
         except (ValueError, IndexError) as e:

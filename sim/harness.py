@@ -260,11 +260,7 @@ def sign_in(console: ConsoleClient, panel: PanelLink, uid: str = ADMIN_ID, pin: 
                     break
                 time.sleep(0.02)  # polled until the deadline: the debounce is the cabinet's
             if reply and "enrolment needs the operator's signature" in reply[0]:
-                for _ in range(3):  # the RSA check may find the heap short: the console says try again
-                    reply = enrol(console, uid, pin)
-                    if not (reply and reply[0].startswith("error: out of memory")):
-                        break
-                    time.sleep(0.3)
+                reply = enrol(console, uid, pin)
         finally:
             panel.set_pin("key_audit", 0)
         panel.wait_for(lambda s: s.get("state") not in ("audit", "service"), timeout)  # the key seen off

@@ -46,7 +46,7 @@ from sim.fuzz.inputs import (
 )
 from sim.fuzz.oracle import Truth, Violation
 from sim.fuzz.record import Recorder
-from sim.fuzz_rig import ENROL_HEAP, Rig
+from sim.fuzz_rig import Rig
 from tools import firmware as fwbuild
 from tools import operator
 from tools.console import ConsoleClosed
@@ -159,8 +159,7 @@ class CabinetRules(RuleBasedStateMachine):
             games = vlt_games
         # the printer is wired whatever the jurisdiction (it may change), and the operator's
         # configuration is signed here, by the rules, never behind their back by the harness
-        self.rig = Rig(self.tmp / "state", tuple(games), jurisdiction=juris, printer=True, sign_config=False,
-                       heap=ENROL_HEAP)
+        self.rig = Rig(self.tmp / "state", tuple(games), jurisdiction=juris, printer=True, sign_config=False)
         self.asked = (juris, config.DENOM_CENTS)
         if juris == "vlt":
             self._sign(juris, config.DENOM_CENTS, tuple(games))

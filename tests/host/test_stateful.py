@@ -352,3 +352,75 @@ def test_a_signed_configuration_restored_after_a_deleted_one_is_what_the_model_e
         assert m.running_basis == ("casino", 10) == m.asked
     finally:
         m.teardown()
+
+
+
+def test_the_out_of_memory_restart_of_seed_2611_stays_fixed():
+    """make fuzz STEPS=5000 SEED=2611 on the board's 128K heap (sequence 923518138: a progressive near
+    its ceiling, a tournament, RAM clears, an rng stuck at power-up): "out of memory: restarting the
+    cabinet from critical memory", the console's session gone with it, a cash-out then stranded. The
+    heap was in pieces (about 26 KB free, no piece of 770 bytes) and a commit asked for large ones:
+    the state's JSON built whole and copied, an event chunk read back and copied (firmware/ledger.py
+    now writes both in place). Every step is checked for a restart (sim/fuzz/checks.py)."""
+    log = [
+        [
+            "power_on",
+            {"games": ("sept-royal-87", "trefle-90", "aurore-88"), "juris": "casino", "vlt_games": ("sept-royal-87",)},
+        ],
+        [
+            "player_again",
+            {"actions": ["token", "token", "play", "bet_one", "play", "token", "token", "play", "token", "play"]},
+        ],
+        [
+            "player",
+            {"actions": ["token", "token", "play", "bet_one", "play", "token", "token", "play", "token", "play"]},
+        ],
+        ["security", {"kind": "flood", "n": 139}],
+        ["player", {"actions": ["key", "token", "token", "play", "cashout", "quick", "token", "hold", "play"]}],
+        ["cashout", {"hopper_cut": None}],
+        ["console_read", {"cmd": "hardmeters"}],
+        ["hopper_fault", {"fault": "empty", "k": 4}],
+        ["console_privileged", {"cmd": "testgame"}],
+        ["console_read", {"cmd": "hardmeters json"}],
+        ["entropy", {"at_boot": True, "stuck": True}],
+        ["acceptor", {"i": 1, "k": 1, "kind": "jump"}],
+        ["console_privileged", {"cmd": "tournament start 1 100 5 30"}],
+        ["player", {"actions": ["auto", "hold"]}],
+        ["security", {"kind": "lost_nvram", "n": 68}],
+        ["player_again", {"actions": ["token", "hold", "token", "token", "hold", "hold", "token", "bet_max"]}],
+        ["player", {"actions": ["token", "hold", "token", "token", "hold", "hold", "token", "bet_max"]}],
+        [
+            "power",
+            {
+                "bit": 6,
+                "delay": 0.010068563208636163,
+                "during": "key",
+                "games": ("trefle-94", "sept-royal-84", "aurore-85"),
+                "held": "keep",
+                "hopper_too": True,
+                "k": 894934,
+                "kind": "cut",
+                "tamper": False,
+                "transport": "cashbox",
+                "validator_too": True,
+            },
+        ],
+        ["hopper_fault", {"fault": "empty", "k": 5}],
+        ["ramclear", {"prepare": False}],
+        ["console_privileged", {"cmd": "ramclear"}],
+        ["console_read", {"cmd": "help"}],
+        ["switch", {"name": "key_audit"}],
+        ["player", {"actions": ["hold", "hold", "key", "hold", "play", "play", "bet_one", "hold", "play", "hold"]}],
+        ["progressive_preset", {"below": 3000, "rolled": 25000}],
+        ["hopper_fault", {"fault": "jam", "k": 4}],
+        ["acceptor", {"i": 3, "k": 20, "kind": "fault"}],
+        ["tournament", {"credits": 62029, "end": False, "fee": 1, "games": 7, "hours": 200, "name": "V%|", "pct": 50}],
+        ["hopper_fault", {"fault": "jam", "k": 4}],
+        ["ramclear", {"prepare": False}],
+        [
+            "player",
+            {"actions": ["cashout", "hold", "bet_max", "hold", "auto", "key", "bet_one", "token", "auto", "bet_max"]},
+        ],
+    ]
+    m = play(log)
+    m.teardown()
