@@ -101,18 +101,19 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         credit] the money taken from now on arises under (firmware/money_basis.py), or None.
         unlogged: the account whose clear this is, until the security log has its record
         (st["cl"], logged()): a power cut between the two is made good at the next power-up.
-        The books in RAM change only once the fresh ones are committed: a clear that fails half-way
-        (out of memory) leaves the books NVRAM holds, never fresh ones for the next commit to write
-        beside the old log."""
+        The books in RAM are the ones NVRAM holds, whatever fails (out of memory): the old ones when
+        the clear failed before its journal was on record, never fresh ones for the next commit to
+        write beside the old log; the fresh ones once it was (the clear happened)."""
         old, q = self.st, self.exceptions
         old_q = (q.block(), q.dirty) if q is not None else None
         try:
             self._format(first_event, basis, unlogged)
         except BaseException:
-            self.st = old
-            if q is not None:
-                q.load(old_q[0])
-                q.dirty = old_q[1]
+            if not self.mem.on_record():
+                self.st = old
+                if q is not None:
+                    q.load(old_q[0])
+                    q.dirty = old_q[1]
             raise
 
     def _format(self, first_event, basis, unlogged):
@@ -348,8 +349,9 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         self.st["ev"] = n + 1
         try:
             self._commit(blocks)
-        except BaseException:  # not committed (out of memory, say): the number is not used up
-            self.st["ev"] = was
+        except BaseException:
+            if not self.mem.on_record():  # not committed (out of memory, say): the number is not used up
+                self.st["ev"] = was
             raise
 
     def _event_slot(self):
