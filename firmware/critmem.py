@@ -7,7 +7,9 @@
 #   tag: HMAC-SHA256 keyed by the machine's secret (never in the image nor in NVRAM), cut to 16 bytes
 #
 # commit(): write the journal, then every block's copy A, then copy B, then the anti-rollback
-# counter (a memory apart from NVRAM) to the commit's sequence number. A power cut at any instant
+# counter (a memory apart from NVRAM) to the commit's sequence number. An exception with the power
+# on (out of memory) after the journal is on record leaves a commit that happened: the next commit
+# replays it first, as open() would (on_record()). A power cut at any instant
 # leaves either an invalid journal (copies untouched: the old state) or a valid journal that open()
 # replays (the new state), with the counter at most one commit behind. A copy that fails its tag is
 # rebuilt from its twin and the repair reported; when both copies of a block are bad and the
@@ -90,6 +92,9 @@ class CriticalMemory:
         self._tags = bytearray(_TAG_SIZE * len(self.names))
         self.bytes_written = 0
         self.findings = []  # what open() had to repair or discard, for the event log
+        # the sequence number of a commit whose journal is on record but whose copies failed to be
+        # written (an exception in them, the power still on): the next commit replays it first
+        self._torn = None
 
     # --- addresses ----------------------------------------------------------------------------------
     def _copy_off(self, name, bank):
@@ -186,9 +191,15 @@ class CriticalMemory:
         count = self.counter.read()
         if count is None:
             self.counter.write(0)
+        seq, meta = self.seq, self.meta
         self.seq = max(self._highest_seq(), count or 0)
         self.meta = {}
-        self.commit(initial)
+        try:
+            self.commit(initial)
+        except BaseException:
+            if self._torn is None:  # failed before its journal (out of memory): nothing changed
+                self.seq, self.meta = seq, meta
+            raise
 
     def _highest_seq(self):
         best = 0
@@ -330,10 +341,18 @@ class CriticalMemory:
                 best = cp
         return best[1] if best else None
 
+    def on_record(self):
+        """A commit raised after its journal was on record (out of memory writing a copy): it
+        happened, and the next commit finishes it first."""
+        return self._torn is not None
+
     def commit(self, updates, then=None):
         """Atomically replace the payloads of the named blocks. then(), if given, runs at the commit
         point: the journal is on record, the copies are not yet written (an output that must change
         exactly when the record does, e.g. a meter coil released when its stroke is counted)."""
+        if self._torn is not None:  # as a power-up would: the copies follow their journal
+            self._open()
+            self._torn = None
         seq = (self.seq + 1) & 0xFFFFFFFF
         buf = self._jbuf
         pos = _JOURNAL_HEAD_SIZE + 3 + len(self._dir)
@@ -360,6 +379,7 @@ class CriticalMemory:
         pos += 3 + len(d)
         mv = memoryview(buf)
         buf[pos:pos + _TAG_SIZE] = self._tag(self._mac(mv[:pos]))
+        self._torn = seq  # from here the commit is on record, whatever fails
         self.nvram.write(self.base, mv[:pos + _TAG_SIZE])
         self.bytes_written += pos + _TAG_SIZE
         try:
@@ -378,6 +398,7 @@ class CriticalMemory:
             for name in updates:
                 self.meta[name] = (seq, len(updates[name]))
             self.meta[DIRECTORY] = (seq, len(self._dir))
+            self._torn = None
             # last: the counter. A cut before it leaves NVRAM one commit ahead, which open() accepts
             self.counter.write(seq)
 

@@ -37,6 +37,24 @@ def ring(n, chunks, prefix):
     return out
 
 
+def run(chunk, n):
+    """(k, top) for the chunk that record n + 1 goes into: its first k records are the ones that
+    belong there (numbered within that chunk's group of PER_CHUNK, rising) and top is the last of
+    their numbers (the group's base when none). top > n: records past the pointer n, whose commit
+    carried them (the pointer is behind: they are adopted). Anything after them (a last lap's
+    records, never appended to) is recycled with the chunk."""
+    base = n - n % PER_CHUNK
+    top = base
+    k = 0
+    for pos in range(0, len(chunk) - RECORD + 1, RECORD):
+        m = struct.unpack_from("<I", chunk, pos)[0]
+        if m <= top or m > base + PER_CHUNK:
+            break
+        top = m
+        k += 1
+    return k, top
+
+
 def clean(text, limit):
     """Printable ASCII only, at most `limit` characters: what the log can hold, decided on entry."""
     out = []

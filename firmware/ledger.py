@@ -26,7 +26,7 @@ from firmware import eventlog
 from firmware.audit_error import AuditError
 from firmware.bill_books import BillBooks
 from firmware.coupon_books import CouponBooks
-from firmware.critmem import CriticalMemory
+from firmware.critmem import CriticalMemory, RamError
 from firmware.game_books import RECALL, GameBooks
 from firmware.json_out import JsonOut
 from firmware.payout_books import PayoutBooks
@@ -91,7 +91,13 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         self.st = json.loads(self.mem.read("state"))
         for name in METERS:  # meters added by a newer firmware start at zero
             self.st["m"].setdefault(name, 0)
-        return self.mem.findings
+        findings = self.mem.findings
+        was = self.st["ev"]
+        n = self._event_slot()[0]
+        if n != was:  # committed with the next event (the caller logs this finding as one)
+            self.st["ev"] = n
+            findings.append("event log: %d events past the pointer (%d) adopted" % (n - was, was))
+        return findings
 
     def format(self, first_event=None, basis=None, unlogged=None):
         """Fresh books. first_event (code, text), e.g. the RAM clear itself, is written in the same
@@ -100,7 +106,23 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         meters count on from where each coil stands (st["emb"]). basis: [jurisdiction, cents per
         credit] the money taken from now on arises under (firmware/money_basis.py), or None.
         unlogged: the account whose clear this is, until the security log has its record
-        (st["cl"], logged()): a power cut between the two is made good at the next power-up."""
+        (st["cl"], logged()): a power cut between the two is made good at the next power-up.
+        The books in RAM are the ones NVRAM holds, whatever fails (out of memory): the old ones when
+        the clear failed before its journal was on record, never fresh ones for the next commit to
+        write beside the old log; the fresh ones once it was (the clear happened)."""
+        old, q = self.st, self.exceptions
+        old_q = (q.block(), q.dirty) if q is not None else None
+        try:
+            self._format(first_event, basis, unlogged)
+        except BaseException:
+            if not self.mem.on_record():
+                self.st = old
+                if q is not None:
+                    q.load(old_q[0])
+                    q.dirty = old_q[1]
+            raise
+
+    def _format(self, first_event, basis, unlogged):
         em = self.mem.salvage("em")
         self.st = self.initial()
         if basis:
@@ -327,33 +349,50 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
     def event(self, code, text="", extra=None):
         """Append a timestamped event (the log keeps at least the last 100) in the same commit as
         the state (and any extra blocks). The text is cut to what a record holds on entry."""
-        n = self.st["ev"]
-        self.st["ev"] = n + 1
+        was = self.st["ev"]
+        n = was
         name = "e%d" % ((n // EVENTS_PER_CHUNK) % EVENT_CHUNKS)
-        record = eventlog.pack(b"", n + 1, eventlog.now(), code, text)
         cached = self._chunk_at
-        if not n % EVENTS_PER_CHUNK:
-            at = 0
-        elif cached is not None and cached[0] == name:
-            at = cached[1]
-        else:  # the first event after power-up or a failed commit: the chunk read back once
+        if cached is not None and cached[2] == n and (cached[0] == name or not n % EVENTS_PER_CHUNK):
+            at = cached[1] if cached[0] == name else 0  # this ledger's own last commit: no read back
+        else:  # the first event after power-up or a failed commit: the chunk's own records decide
             self._chunk_at = None
-            chunk = self.mem.read(name)
-            at = len(chunk)
-            if at + len(record) > CHUNK_SIZE:  # as before: the commit refuses a chunk that long
-                self._commit_event(name, chunk + record, extra)
-                return
-            self._chunk[:at] = chunk
+            n, name, kept = self._event_slot()
+            at = len(kept)
+            self._chunk[:at] = kept
+        record = eventlog.pack(b"", n + 1, eventlog.now(), code, text)
         end = at + len(record)
         self._chunk[at:end] = record
         self._chunk_at = None  # until the commit is made
-        self._commit_event(name, memoryview(self._chunk)[:end], extra)
-        self._chunk_at = (name, end)
+        self.st["ev"] = n + 1
+        try:
+            self._commit_event(name, memoryview(self._chunk)[:end], extra)
+        except BaseException:
+            if not self.mem.on_record():  # not committed (out of memory, say): the number is not used up
+                self.st["ev"] = was
+            raise
+        self._chunk_at = (name, end, n + 1)
 
     def _commit_event(self, name, chunk, extra):
         blocks = dict(extra) if extra else {}
         blocks[name] = chunk
         self._commit(blocks)
+
+    def _event_slot(self):
+        """(n, chunk name, its records to keep) for the next event, numbered n + 1. The pointer and
+        its chunk are committed together, so they agree; should they not (books changed in RAM by
+        a command that failed half-way, then written by the next commit), the chunk's own records
+        decide: those past the pointer are kept and the event goes after them, into the next chunk
+        when that one is full; a chunk's records from the last lap are recycled, never appended to."""
+        n = self.st["ev"]
+        for _ in range(EVENT_CHUNKS + 1):  # each round moves on by a whole chunk
+            name = "e%d" % ((n // EVENTS_PER_CHUNK) % EVENT_CHUNKS)
+            chunk = self.mem.read(name)
+            k, top = eventlog.run(chunk, n)
+            if top <= n or top % EVENTS_PER_CHUNK:
+                return top if top > n else n, name, chunk[:k * eventlog.RECORD]
+            n = top  # a full chunk of records past the pointer: on to the next
+        raise RamError("event log: records past the pointer all round the ring")
 
     def event_chunks(self):
         """Names of the event chunks in use, oldest first: a log streamed one chunk at a time."""

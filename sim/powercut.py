@@ -35,7 +35,10 @@ that left a coupon committed but not issued), cuts_mid_ticket (cuts with a ticke
 still in the printer's paper path),
 notes_unproven (notes of unknown fate the attendant settled from the cash box), cuts_validator (cuts
 that took the validator's power), ramclears (clears taken), ramclears_cut (those whose answer the cut
-took), cuts_ramclear (stretches that asked for one), and the rate (cuts_per_minute).
+took), cuts_ramclear (stretches that asked for one), ramclears_failed (a clear the console answered
+with an error, e.g. out of memory: the books stay), ramerrors_flipped and ramerrors_own (RAM errors at
+boot, each also unrecovered, after an injected flip or with none: one flipped bit is always
+repairable, so neither is a legitimate answer), and the rate (cuts_per_minute).
 
 Speed: sessions run in parallel (--jobs, default 8: a session mostly waits on the firmware, so eight
 share the two cores), and every wait is on an event (acceptor polls, display lines, the console's
@@ -71,7 +74,9 @@ COUPON_FIGURES = ("coupons", "coupon_reissues", "coupon_duplicates", "cuts_coupo
 # the technician's RAM clear with nothing owed (between two coupons under vlt), the kill timer running:
 # the cut may land before it, in its one transaction, or after it
 RAMCLEAR_RATE = 0.03  # of the actions taken with nothing owed
-RAMCLEAR_FIGURES = ("ramclears", "ramclears_cut", "cuts_ramclear")
+RAMCLEAR_FIGURES = ("ramclears", "ramclears_cut", "cuts_ramclear", "ramclears_failed")
+# the RAM errors at boot (each also `unrecovered`): after an injected flip, or with none injected
+RAMERROR_FIGURES = ("ramerrors_flipped", "ramerrors_own")
 
 
 class Truth:
@@ -111,8 +116,9 @@ class Session:
                        "unrecovered": 0, "bitflips": 0, "bitflips_detected": 0, "problems": []}
         self.report["notes_stacked"] = self.report["notes_returned"] = 0
         self.report["notes_unproven"] = self.report["cuts_validator"] = 0
-        for k in RAMCLEAR_FIGURES:
+        for k in RAMCLEAR_FIGURES + RAMERROR_FIGURES:
             self.report[k] = 0
+        self.flipped: tuple[int, int] | None = None  # (offset, bit) flipped before this boot
         self.clearing = False  # the stretch's technician asked for a RAM clear: was it taken before the cut?
         self.clears_seen = 0  # the security log's newest `ramclear` record
         self.note_cut = False  # the stretch's cut was timed as a note is stacked: the validator's power goes too
@@ -147,8 +153,15 @@ class Session:
     # --- checks after every reboot ---------------------------------------------------------------
     def check(self, fw, peer, panel, console) -> bool:
         s = panel.screen
+        flipped = self.flipped
         if s.get("state") == "ramerror":
-            self.problem("unrecovered", "RAM error after reboot: " + str(fw.lines[-5:]))
+            # the flip lands after the host has opened the memory (flip_bit: its journal replayed,
+            # both copies of every block whole), so one flipped bit is always repairable: a RAM error
+            # is the firmware's fault either way, and which kind of boot it was is said
+            why = f"a bit flipped at {flipped[0]} before this boot" if flipped else \
+                "no bit flipped before this boot: the firmware's own"
+            self.problem("unrecovered", f"RAM error after reboot ({why}): " + str(fw.lines[-5:]))
+            self.report["ramerrors_flipped" if flipped else "ramerrors_own"] += 1
             return False
         if self.clearing:
             self.cleared(console, after_cut=True)
@@ -265,8 +278,13 @@ class Session:
         panel.set_pin("key_audit", 1)
         panel.wait_for(lambda x: x.get("state") == "service", 2)
         self.rig.wait_hard_meters(5.0)  # a stroke on its way: the clear waits for it
-        if any("critical memory cleared" in ln for ln in self.rig.command("ramclear")):
+        answer = self.rig.command("ramclear")
+        if any("critical memory cleared" in ln for ln in answer):
             self.cleared(self.rig.console)  # before anything more of the stretch: its truth starts at zero
+        elif any(ln.startswith("error:") for ln in answer):
+            # e.g. "out of memory for 'ramclear'; try again": the books stay as NVRAM holds them
+            # (tests/device/test_firmware_event_pointer.py); the security log decides after a cut
+            self.report["ramclears_failed"] += 1
         panel.set_pin("key_audit", 0)
         panel.wait_for(lambda x: x.get("state") != "service", 2)
 
@@ -457,9 +475,9 @@ class Session:
     def run(self, cuts: int) -> dict:
         first = True
         while self.report["cuts"] < cuts:
-            flipped = None
+            flipped = self.flipped = None
             if not first and self.flip_every and self.report["cuts"] % self.flip_every == 0:
-                flipped = self.flip()
+                flipped = self.flipped = self.flip()
                 self.report["bitflips"] += 1
             try:
                 fw, peer, panel, console = self.boot()
@@ -504,7 +522,8 @@ class Session:
 
 FAIL_KEYS = ("lost_credits", "duplicated_credits", "meter_mismatches", "unrecovered")
 SUMMARY_KEYS = ("cuts",) + FAIL_KEYS + ("bitflips", "bitflips_detected", "notes_stacked", "notes_returned",
-                                        "notes_unproven", "cuts_validator") + COUPON_FIGURES + RAMCLEAR_FIGURES
+                                        "notes_unproven", "cuts_validator") + COUPON_FIGURES + RAMCLEAR_FIGURES + \
+    RAMERROR_FIGURES
 
 
 def describe(e: BaseException) -> str:

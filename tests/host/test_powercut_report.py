@@ -58,3 +58,25 @@ def test_every_violated_check_is_named() -> None:
     assert powercut.failures(summary, 10) == ["lost_credits 4", "1 of 3 bit flips not detected"]
     assert powercut.failures(dict(summary, lost_credits=0, bitflips_detected=3), 10) == []
     assert powercut.failures(dict(summary, lost_credits=0, bitflips_detected=3, cuts=9), 10) == ["only 9 of 10 cuts"]
+
+
+class _Screen:
+    def __init__(self, state: str) -> None:
+        self.screen = {"state": state}
+
+
+class _Lines:
+    lines = ["jeton: RAM ERROR: e0: 864 bytes exceed its 768"]
+
+
+def test_a_ram_error_at_boot_says_whether_a_bit_was_flipped_before_it() -> None:
+    # the flip lands on memory the host opened first (journal replayed, both copies whole): one bit
+    # is always repairable, so a RAM error is unrecovered either way, and the report says which boot
+    for flipped, figure, words in ((None, "ramerrors_own", "no bit flipped before this boot: the firmware's own"),
+                                   ((1234, 5), "ramerrors_flipped", "a bit flipped at 1234 before this boot")):
+        session = powercut.Session.__new__(powercut.Session)  # no rig: check() stops at the RAM error
+        session.report = dict({k: 0 for k in powercut.SUMMARY_KEYS}, problems=[])
+        session.flipped = flipped
+        assert session.check(_Lines(), None, _Screen("ramerror"), None) is False
+        assert session.report["unrecovered"] == 1 and session.report[figure] == 1
+        assert session.report["problems"] == [f"cut 0: RAM error after reboot ({words}): {_Lines.lines}"]
