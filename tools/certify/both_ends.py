@@ -1,0 +1,344 @@
+"""Exact spin distribution of a jeton-reels/2 model with multiplier wilds or both-ways pays, without
+enumerating column combinations.
+
+A programme over the reels, taken from both ends towards the middle (reel 1, reel n, reel 2,
+reel n - 1, ...), so that a line's left-to-right run and its right-to-left run each start on the
+first reel the programme takes for them and most lines are settled after a reel or two from each end.
+Per line and direction a run is a small automaton: the groups still matching, split by the
+multiplier their substituting wilds gave them, and the best pay of the groups already ended. A reel
+a direction is not yet at (reel n for the left-to-right run, taken second) is kept, reduced to what
+it does to that run's groups still alive, until the run reaches it; a run whose groups are all ended
+is settled into the spin's credits. The state after each reel is the set of lines not yet settled,
+with their automata; the columns of a reel are merged by what they do to a state (the symbols on
+the rows its lines use, the scatters shown). Exact integers throughout (cycle weights).
+
+Figures are those of tools/certify/enumerate.py (kept for small models and the tests), which reads
+every window; tools/certify/brute.py, written apart, checks both on small models. Bounded like
+joint.py: a model whose states or steps pass the limits below is refused by name.
+"""
+from __future__ import annotations
+
+from games.model import Model, ModelError, ReelSet
+from tools.certify.joint import columns
+
+MAX_STEPS = 40_000_000  # (state, merged column) pairs plus distribution entries carried, all reels
+MAX_STATES = 400_000  # states (lines not yet settled, with their runs) after one reel
+
+
+def _order(nr: int) -> list[int]:
+    # reel 1, reel n, reel 2, reel n - 1, ...: each direction starts on its first reel
+    out = []
+    lo, hi = 0, nr - 1
+    while lo <= hi:
+        out.append(lo)
+        if hi != lo:
+            out.append(hi)
+        lo += 1
+        hi -= 1
+    return out
+
+
+class _Runs:
+    """Per bet level: the pay of a set of groups ended after a run of n (cached), and a reel's
+    effect on a run's groups."""
+
+    def __init__(self, m: Model, bi: int):
+        self.m = m
+        self.cpay = m.cpay[bi]
+        self.nr = m.nreels
+        self._pay: dict[tuple[int, int], int] = {}
+
+    def pay(self, mask: int, n: int) -> int:
+        key = (mask, n)
+        v = self._pay.get(key)
+        if v is None:
+            v = 0
+            g = 0
+            mk = mask
+            while mk:
+                if mk & 1 and self.cpay[g][n] > v:
+                    v = self.cpay[g][n]
+                mk >>= 1
+                g += 1
+            self._pay[key] = v
+        return v
+
+    def effect(self, reel: int, code: int, alive: int) -> tuple[int, int, int]:
+        """(groups it matches, groups it matches as a substituting wild, the wild's multiplier),
+        restricted to the groups alive: all a run needs of this reel."""
+        m = self.m
+        match = m.rgmask[reel][code] & alive
+        sub = match & ~m.rmember[reel][code]
+        k = m.wmult[code] if sub else 1
+        if k == 1:
+            sub = 0
+        return match, sub, k
+
+    def step(self, run: tuple, eff: tuple[int, int, int], rev: bool) -> tuple[tuple, int]:
+        """One more reel of a run: (run or None when every group ended, best pay so far)."""
+        alive, best, n = run
+        match, sub, k = eff
+        nxt: dict[int, int] = {}
+        for mask, mult in alive:
+            died = mask & ~match
+            if died:
+                p = self.pay(died, n) * mult
+                if p > best:
+                    best = p
+            keep = mask & match
+            if keep:
+                s = keep & sub
+                if s:
+                    nxt[mult * k] = nxt.get(mult * k, 0) | s
+                    keep &= ~s
+                if keep:
+                    nxt[mult] = nxt.get(mult, 0) | keep
+        if not nxt:
+            return None, best
+        if best and not rev:  # (right to left, a run over every reel pays nothing)
+            # a group still running pays at least its pay at this run when it ends: a best that
+            # every one of them reaches cannot decide the line any more (fewer states to carry)
+            low = None
+            for mu, mk in nxt.items():
+                g = 0
+                while mk:
+                    if mk & 1:
+                        v = self.cpay[g][n + 1] * mu
+                        if low is None or v < low:
+                            low = v
+                    mk >>= 1
+                    g += 1
+            if low >= best:
+                best = 0
+        return (tuple(sorted((mk, mu) for mu, mk in nxt.items())), best, n + 1), best
+
+    def finish(self, run: tuple, rev: bool) -> int:
+        """The pay of a run over every reel: its best (right to left, a full run pays nothing)."""
+        alive, best, n = run
+        if rev:
+            return best
+        for mask, mult in alive:
+            p = self.pay(mask, n) * mult
+            if p > best:
+                best = p
+        return best
+
+
+def distribution(m: Model, rs: ReelSet, bi: int) -> dict[tuple[int, int], int]:
+    """{(credits, scatters): cycle weight} of one spin of reel set rs at bet index bi (line and
+    scatter pays, no free-spin multiplier)."""
+    nr = m.nreels
+    runs = _Runs(m, bi)
+    # both ways: from both ends; one way: left to right (no reel is kept for later)
+    order = _order(nr) if m.both_ways else list(range(nr))
+    dirs = (False, True) if m.both_ways else (False,)
+    sk = nr * m.rows + 1  # (credits, scatters) as one int: credits * sk + scatters
+    start_run = (((m.all_groups, 1),), 0, 0)
+    # a line's state: (rows, runs per direction); a run: None (settled) or (automaton, next reel it
+    # needs, kept reels {reel: effect} as a sorted tuple)
+    first = []
+    for line in m.lines:
+        first.append((line, tuple((start_run, nr - 1 if rev else 0, ()) for rev in dirs)))
+    states: dict[tuple, dict[int, int]] = {tuple(sorted(first)): {0: 1}}
+    steps = 0
+    final: dict[tuple, dict[int, int]] = {}  # last reel: moves -> the distributions that take them
+    for pos, reel in enumerate(order):
+        cols = columns(m, rs, reel)
+        merged_of: dict[tuple, list] = {}
+        rowcodes = [sorted({col[r] for col, _ in cols}) for r in range(m.rows)]
+        last = pos == nr - 1
+        nxt: dict[tuple, dict[int, int]] = {}
+        memo: dict[tuple, tuple] = {}  # (line state, its symbol on this reel) -> (next state, credits settled)
+        for state, dist in states.items():
+            rows = tuple(sorted({line[reel] for line, _ in state}))
+            merged = merged_of.get(rows)
+            if merged is None:  # the columns merged by what the rows used show
+                merged = {}
+                for (col, sc), cw in cols.items():
+                    key = (tuple(col[r] for r in rows), sc)
+                    merged[key] = merged.get(key, 0) + cw
+                merged = merged_of[rows] = list(merged.items())
+            steps += len(merged) + (0 if last else len(merged) * len(dist))
+            if steps > MAX_STEPS:
+                raise ModelError("too large to certify exactly: the programme over the reels passes %d steps "
+                                 "(tools/certify/both_ends.py MAX_STEPS)" % MAX_STEPS)
+            # per row used and per symbol on it: the next states of the lines on that row, and the
+            # credits they settle (lines are independent given the column)
+            by_row: dict[int, dict[int, tuple]] = {}
+            for r in rows:
+                lines_r = [ls for ls in state if ls[0][reel] == r]
+                per: dict[int, tuple] = {}
+                for code in rowcodes[r]:
+                    add = 0
+                    outs = []
+                    for lstate in lines_r:
+                        key = (lstate, code)
+                        t = memo.get(key)
+                        if t is None:
+                            t = memo[key] = _line_step(runs, dirs, lstate, code, reel, last)
+                        add += t[1]
+                        if t[0] is not None:
+                            outs.append(t[0])
+                    per[code] = (outs, add)
+                by_row[r] = per
+            moves: dict[tuple, int] = {}
+            for (codes, sc), cw in merged:
+                add = 0
+                lines_out = []
+                for r, code in zip(rows, codes):
+                    outs, a = by_row[r][code]
+                    add += a
+                    lines_out += outs
+                lines_out.sort()
+                mk = (tuple(lines_out), add * sk + sc)
+                moves[mk] = moves.get(mk, 0) + cw
+            if last:
+                # every line is settled: states that move alike are summed before the moves
+                key = tuple(sorted((delta, cw) for (_, delta), cw in moves.items()))
+                into = final.get(key)
+                if into is None:
+                    final[key] = dict(dist)
+                else:
+                    for k, w in dist.items():
+                        into[k] = into.get(k, 0) + w
+                continue
+            for (ns, delta), cw in moves.items():
+                into = nxt.get(ns)
+                if into is None:
+                    into = nxt[ns] = {}
+                for k, w in dist.items():
+                    k += delta
+                    into[k] = into.get(k, 0) + w * cw
+            if len(nxt) > MAX_STATES:
+                raise ModelError("too large to certify exactly: more than %d states of unsettled lines after "
+                                 "one reel (tools/certify/both_ends.py MAX_STATES)" % MAX_STATES)
+        states = nxt
+    total: dict[int, int] = {}
+    for mv, dist in final.items():
+        for delta, cw in mv:
+            for k, w in dist.items():
+                k += delta
+                total[k] = total.get(k, 0) + w * cw
+    out: dict[tuple[int, int], int] = {}
+    spay = m.spay[bi]
+    for k, w in total.items():
+        credits, sc = divmod(k, sk)
+        key = (credits + spay[sc], sc)
+        out[key] = out.get(key, 0) + w
+    return out
+
+
+def _line_step(runs: _Runs, dirs: tuple, lstate: tuple, code: int, reel: int, last: bool) -> tuple:
+    """One line, one more reel (its symbol code): (the line's next state or None when settled,
+    credits settled now)."""
+    line, dstate = lstate
+    add = 0
+    new_runs = []
+    for rev, rstate in zip(dirs, dstate):
+        if rstate is None:
+            new_runs.append(None)
+            continue
+        run, need, kept = rstate
+        alive_union = 0
+        for mk, _ in run[0]:
+            alive_union |= mk
+        if reel != need:  # not yet at this reel: keep what it does to the groups alive
+            kept = tuple(sorted(kept + ((reel, runs.effect(reel, code, alive_union)),)))
+            new_runs.append((run, need, kept))
+            continue
+        best = 0
+        pending = dict(kept)
+        eff = runs.effect(reel, code, alive_union)
+        while True:
+            run, best = runs.step(run, eff, rev)
+            need = need - 1 if rev else need + 1
+            if run is None or need not in pending:
+                break
+            eff = pending.pop(need)
+        if run is None:
+            add += best
+            new_runs.append(None)
+        elif last:
+            add += runs.finish(run, rev)
+            new_runs.append(None)
+        else:
+            # what a kept reel does, restricted again to the groups still alive
+            u = 0
+            for mk, _ in run[0]:
+                u |= mk
+            kept = tuple((r, (e[0] & u, e[1] & u, e[2] if e[1] & u else 1)) for r, e in sorted(pending.items()))
+            new_runs.append((run, need, kept))
+    if any(r is not None for r in new_runs):
+        return (line, tuple(new_runs)), add
+    return None, add
+
+
+def entries(m: Model, rs: ReelSet, bi: int) -> dict[tuple, int]:
+    """{(group, run named, multiplier, right to left): summed cycle weight over every line} of the
+    win each line pays in each direction (ties: the shorter run, then the group listed first, as
+    games/reels.py _line_best). Per line and direction, a programme over that line's symbols."""
+    nr = m.nreels
+    cpay = m.cpay[bi]
+    ng = len(cpay)
+    total: dict[tuple, int] = {}
+    cols = [columns(m, rs, i) for i in range(nr)]
+    for line in m.lines:
+        syms = []
+        for i in range(nr):
+            d: dict[int, int] = {}
+            for (col, _), cw in cols[i].items():
+                d[col[line[i]]] = d.get(col[line[i]], 0) + cw
+            syms.append(d)
+        for rev in (False, True) if m.both_ways else (False,):
+            reels = list(range(nr - 1, -1, -1)) if rev else list(range(nr))
+            # state: (per group (run, multiplier) of the groups still running as a tuple, best key)
+            # best key: (pay, -run, -group, multiplier), the largest wins
+            states: dict[tuple, int] = {(tuple((g, 1) for g in range(ng)), (0, 0, 0, 1)): 1}
+            for n, i in enumerate(reels):
+                nxt: dict[tuple, int] = {}
+                for (alive, best), w in states.items():
+                    for code, cw in syms[i].items():
+                        keep = []
+                        b = best
+                        for g, k in alive:
+                            bit = 1 << g
+                            if m.rgmask[i][code] & bit:
+                                keep.append((g, k if m.rmember[i][code] & bit else k * m.wmult[code]))
+                            else:
+                                v = cpay[g][n] * k
+                                if v and (v, -n, -g) > b[:3]:
+                                    b = (v, -n, -g, k)
+                        if not keep:
+                            if b[0]:
+                                key = _named(cpay, b, rev)
+                                total[key] = total.get(key, 0) + w * cw * _rest(rs, reels[n + 1:])
+                            continue
+                        s = (tuple(keep), b)
+                        nxt[s] = nxt.get(s, 0) + w * cw
+                states = nxt
+            for (alive, best), w in states.items():
+                b = best
+                if not rev:
+                    for g, k in alive:
+                        v = cpay[g][nr] * k
+                        if v and (v, -nr, -g) > b[:3]:
+                            b = (v, -nr, -g, k)
+                if b[0]:
+                    key = _named(cpay, b, rev)
+                    total[key] = total.get(key, 0) + w
+    return total
+
+
+def _rest(rs: ReelSet, reels: list[int]) -> int:
+    t = 1
+    for i in reels:
+        t *= rs.totals[i]
+    return t
+
+
+def _named(cpay: list[list[int]], b: tuple, rev: bool) -> tuple:
+    g, run, k = -b[2], -b[1], b[3]
+    named = run
+    while named > 1 and cpay[g][named - 1] == cpay[g][run]:
+        named -= 1
+    return (g, named, k, rev)
