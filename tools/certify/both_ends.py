@@ -141,12 +141,10 @@ def distribution(m: Model, rs: ReelSet, bi: int) -> dict[tuple[int, int], int]:
         first.append((line, tuple((start_run, nr - 1 if rev else 0, ()) for rev in dirs)))
     states: dict[tuple, dict[int, int]] = {tuple(sorted(first)): {0: 1}}
     steps = 0
-    final: dict[tuple, dict[int, int]] = {}  # last reel: moves -> the distributions that take them
-    for pos, reel in enumerate(order):
+    for reel in order[:-2]:
         cols = columns(m, rs, reel)
         merged_of: dict[tuple, list] = {}
         rowcodes = [sorted({col[r] for col, _ in cols}) for r in range(m.rows)]
-        last = pos == nr - 1
         nxt: dict[tuple, dict[int, int]] = {}
         memo: dict[tuple, tuple] = {}  # (line state, its symbol on this reel) -> (next state, credits settled)
         for state, dist in states.items():
@@ -158,10 +156,7 @@ def distribution(m: Model, rs: ReelSet, bi: int) -> dict[tuple[int, int], int]:
                     key = (tuple(col[r] for r in rows), sc)
                     merged[key] = merged.get(key, 0) + cw
                 merged = merged_of[rows] = list(merged.items())
-            steps += len(merged) + (0 if last else len(merged) * len(dist))
-            if steps > MAX_STEPS:
-                raise ModelError("too large to certify exactly: the programme over the reels passes %d steps "
-                                 "(tools/certify/both_ends.py MAX_STEPS)" % MAX_STEPS)
+            steps = _spend(steps, len(merged) * (1 + len(dist)))
             # per row used and per symbol on it: the next states of the lines on that row, and the
             # credits they settle (lines are independent given the column)
             by_row: dict[int, dict[int, tuple]] = {}
@@ -175,7 +170,7 @@ def distribution(m: Model, rs: ReelSet, bi: int) -> dict[tuple[int, int], int]:
                         key = (lstate, code)
                         t = memo.get(key)
                         if t is None:
-                            t = memo[key] = _line_step(runs, dirs, lstate, code, reel, last)
+                            t = memo[key] = _line_step(runs, dirs, lstate, code, reel, False)
                         add += t[1]
                         if t[0] is not None:
                             outs.append(t[0])
@@ -192,16 +187,6 @@ def distribution(m: Model, rs: ReelSet, bi: int) -> dict[tuple[int, int], int]:
                 lines_out.sort()
                 mk = (tuple(lines_out), add * sk + sc)
                 moves[mk] = moves.get(mk, 0) + cw
-            if last:
-                # every line is settled: states that move alike are summed before the moves
-                key = tuple(sorted((delta, cw) for (_, delta), cw in moves.items()))
-                into = final.get(key)
-                if into is None:
-                    final[key] = dict(dist)
-                else:
-                    for k, w in dist.items():
-                        into[k] = into.get(k, 0) + w
-                continue
             for (ns, delta), cw in moves.items():
                 into = nxt.get(ns)
                 if into is None:
@@ -213,8 +198,137 @@ def distribution(m: Model, rs: ReelSet, bi: int) -> dict[tuple[int, int], int]:
                 raise ModelError("too large to certify exactly: more than %d states of unsettled lines after "
                                  "one reel (tools/certify/both_ends.py MAX_STATES)" % MAX_STATES)
         states = nxt
+    last = order[-1]
+    pk = _Packing(m, rs, bi, runs, dirs, last)
+    if nr == 1:
+        paying = {}
+        for state, dist in states.items():  # the start: every line's run needs the one reel
+            f = 0
+            for lstate in state:
+                f += pk.vector(lstate)
+            paying[f] = dist
+    else:
+        paying, steps = _next_to_last(m, rs, runs, dirs, order[-2], states, steps, pk)
+    return _last_reel(m, rs, bi, last, paying, steps, pk)
+
+
+def _spend(steps: int, n: int) -> int:
+    steps += n
+    if steps > MAX_STEPS:
+        raise ModelError("too large to certify exactly: the programme over the reels passes %d steps "
+                         "(tools/certify/both_ends.py MAX_STEPS)" % MAX_STEPS)
+    return steps
+
+
+class _Packing:
+    """What a line still pays on the last reel, for each symbol the reel shows on its row, packed
+    into one integer (a field of `bits` bits per (row, symbol)): the lines of a state add up into one
+    such integer with plain additions (no field can carry into the next: `bits` holds every line
+    paying its most both ways at the largest multiplier)."""
+
+    def __init__(self, m: Model, rs: ReelSet, bi: int, runs: _Runs, dirs: tuple, reel: int):
+        self.runs, self.dirs, self.reel = runs, dirs, reel
+        self.cols = list(columns(m, rs, reel).items())
+        self.rowcodes = [sorted({col[r] for (col, _), _ in self.cols}) for r in range(m.rows)]
+        top = max([v for row in m.cpay[bi] for v in row] + [1]) * max(m.wmult + [1]) ** m.nreels
+        self.bits = (top * len(m.lines) * len(dirs)).bit_length() + 1
+        self.mask = (1 << self.bits) - 1
+        self.shift: list[dict[int, int]] = []  # per row: symbol -> its field's shift
+        k = 0
+        for codes in self.rowcodes:
+            self.shift.append({c: (k + j) * self.bits for j, c in enumerate(codes)})
+            k += len(codes)
+        self._memo: dict[tuple, int] = {}
+
+    def vector(self, lstate: tuple) -> int:
+        v = self._memo.get(lstate)
+        if v is None:
+            v = 0
+            for code, sh in self.shift[lstate[0][self.reel]].items():
+                v += _line_step(self.runs, self.dirs, lstate, code, self.reel, True)[1] << sh
+            self._memo[lstate] = v
+        return v
+
+
+def _next_to_last(m: Model, rs: ReelSet, runs: _Runs, dirs: tuple, reel: int, states: dict, steps: int,
+                  pk: _Packing) -> tuple[dict[int, dict[int, int]], int]:
+    """The next-to-last reel: every state, every column, straight to what the lines pay on the last
+    reel (packed), with the credits settled on this one; states paying alike are one."""
+    sk = m.nreels * m.rows + 1
+    cols = columns(m, rs, reel)
+    rowcodes = [sorted({col[r] for col, _ in cols}) for r in range(m.rows)]
+    merged_of: dict[tuple, list] = {}
+    memo: dict[tuple, tuple[int, int]] = {}  # (line state, symbol) -> (credits settled, packed vector)
+    paying: dict[int, dict[int, int]] = {}
+    for state, dist in states.items():
+        rows = tuple(sorted({line[reel] for line, _ in state}))
+        merged = merged_of.get(rows)
+        if merged is None:
+            merged = {}
+            for (col, sc), cw in cols.items():
+                key = (tuple(col[r] for r in rows), sc)
+                merged[key] = merged.get(key, 0) + cw
+            merged = merged_of[rows] = list(merged.items())
+        steps = _spend(steps, len(merged) * (1 + len(dist)))
+        by_row: dict[int, dict[int, tuple[int, int]]] = {}
+        for r in rows:
+            lines_r = [ls for ls in state if ls[0][reel] == r]
+            per = {}
+            for code in rowcodes[r]:
+                add = vec = 0
+                for lstate in lines_r:
+                    key = (lstate, code)
+                    t = memo.get(key)
+                    if t is None:
+                        ns, a = _line_step(runs, dirs, lstate, code, reel, False)
+                        t = memo[key] = (a, pk.vector(ns) if ns is not None else 0)
+                    add += t[0]
+                    vec += t[1]
+                per[code] = (add, vec)
+            by_row[r] = per
+        for (codes, sc), cw in merged:
+            add = vec = 0
+            for r, code in zip(rows, codes):
+                a, v = by_row[r][code]
+                add += a
+                vec += v
+            into = paying.get(vec)
+            if into is None:
+                into = paying[vec] = {}
+            delta = add * sk + sc
+            for k, w in dist.items():
+                k += delta
+                into[k] = into.get(k, 0) + w * cw
+    return paying, steps
+
+
+def _last_reel(m: Model, rs: ReelSet, bi: int, reel: int, paying: dict[int, dict[int, int]], steps: int,
+               pk: _Packing) -> dict[tuple[int, int], int]:
+    """The last reel settles every line: the states, known by what they pay for each symbol on each
+    row (packed), that move alike over the reel's columns are summed before the moves."""
+    sk = m.nreels * m.rows + 1
+    shifts = [(tuple(pk.shift[r][col[r]] for r in range(m.rows)), sc, cw) for (col, sc), cw in pk.cols]
+    fmask = pk.mask
+    final: dict[tuple, dict[int, int]] = {}  # moves -> the distributions that take them
+    for f, dist in paying.items():
+        steps = _spend(steps, len(shifts))
+        moves: dict[int, int] = {}
+        for shs, sc, cw in shifts:
+            add = 0
+            for sh in shs:
+                add += (f >> sh) & fmask
+            d = add * sk + sc
+            moves[d] = moves.get(d, 0) + cw
+        key = tuple(sorted(moves.items()))
+        into = final.get(key)
+        if into is None:
+            final[key] = dict(dist)
+        else:
+            for k, w in dist.items():
+                into[k] = into.get(k, 0) + w
     total: dict[int, int] = {}
     for mv, dist in final.items():
+        steps = _spend(steps, len(mv) * len(dist))
         for delta, cw in mv:
             for k, w in dist.items():
                 k += delta
