@@ -141,7 +141,9 @@ def distribution(m: Model, rs: ReelSet, bi: int) -> dict[tuple[int, int], int]:
         first.append((line, tuple((start_run, nr - 1 if rev else 0, ()) for rev in dirs)))
     states: dict[tuple, dict[int, int]] = {tuple(sorted(first)): {0: 1}}
     steps = 0
-    for reel in order[:-2]:
+    # both ways, the last two reels are packed (_Packing2); one way, the last one (fewer, smaller states)
+    two = m.both_ways and nr >= 3
+    for reel in order[:-3] if two else order[:-2]:
         cols = columns(m, rs, reel)
         merged_of: dict[tuple, list] = {}
         rowcodes = [sorted({col[r] for col, _ in cols}) for r in range(m.rows)]
@@ -194,9 +196,7 @@ def distribution(m: Model, rs: ReelSet, bi: int) -> dict[tuple[int, int], int]:
                 for k, w in dist.items():
                     k += delta
                     into[k] = into.get(k, 0) + w * cw
-            if len(nxt) > MAX_STATES:
-                raise ModelError("too large to certify exactly: more than %d states of unsettled lines after "
-                                 "one reel (tools/certify/both_ends.py MAX_STATES)" % MAX_STATES)
+            _states(len(nxt))
         states = nxt
     last = order[-1]
     pk = _Packing(m, rs, bi, runs, dirs, last)
@@ -207,9 +207,19 @@ def distribution(m: Model, rs: ReelSet, bi: int) -> dict[tuple[int, int], int]:
             for lstate in state:
                 f += pk.vector(lstate)
             paying[f] = dist
+    elif not two:
+        paying, steps = _into_packed(m, rs, runs, dirs, order[-2], states, steps, pk.vector)
     else:
-        paying, steps = _next_to_last(m, rs, runs, dirs, order[-2], states, steps, pk)
+        pk2 = _Packing2(m, rs, runs, dirs, order[-2], pk)
+        paying2, steps = _into_packed(m, rs, runs, dirs, order[-3], states, steps, pk2.vector)
+        paying, steps = pk2.unpack(m, paying2, steps)
     return _last_reel(m, rs, bi, last, paying, steps, pk)
+
+
+def _states(n: int) -> None:
+    if n > MAX_STATES:
+        raise ModelError("too large to certify exactly: more than %d states of unsettled lines after "
+                         "one reel (tools/certify/both_ends.py MAX_STATES)" % MAX_STATES)
 
 
 def _spend(steps: int, n: int) -> int:
@@ -250,10 +260,64 @@ class _Packing:
         return v
 
 
-def _next_to_last(m: Model, rs: ReelSet, runs: _Runs, dirs: tuple, reel: int, states: dict, steps: int,
-                  pk: _Packing) -> tuple[dict[int, dict[int, int]], int]:
-    """The next-to-last reel: every state, every column, straight to what the lines pay on the last
-    reel (packed), with the credits settled on this one; states paying alike are one."""
+class _Packing2:
+    """What a line still pays on the last two reels (a, then the last), for each pair of symbols they
+    show on its rows, packed as _Packing: field ((a's row, symbol), (last's row, symbol)), the last
+    reel's fields in _Packing's order, so that a column of reel a cuts one _Packing vector out of it."""
+
+    def __init__(self, m: Model, rs: ReelSet, runs: _Runs, dirs: tuple, reel: int, pk: _Packing):
+        self.runs, self.dirs, self.reel, self.pk = runs, dirs, reel, pk
+        self.cols = list(columns(m, rs, reel).items())
+        self.rowcodes = [sorted({col[r] for (col, _), _ in self.cols}) for r in range(m.rows)]
+        width = sum(len(c) for c in pk.rowcodes) * pk.bits  # one _Packing vector
+        self.width_mask = (1 << width) - 1
+        self.shift: list[dict[int, int]] = []  # per row of reel a: symbol -> its block's shift
+        k = 0
+        for codes in self.rowcodes:
+            self.shift.append({c: (k + j) * width for j, c in enumerate(codes)})
+            k += len(codes)
+        self._memo: dict[tuple, int] = {}
+
+    def vector(self, lstate: tuple) -> int:
+        v = self._memo.get(lstate)
+        if v is None:
+            v = 0
+            pk = self.pk
+            for code, sh in self.shift[lstate[0][self.reel]].items():
+                ns, a = _line_step(self.runs, self.dirs, lstate, code, self.reel, False)
+                for code2, sh2 in pk.shift[lstate[0][pk.reel]].items():
+                    b = _line_step(self.runs, self.dirs, ns, code2, pk.reel, True)[1] if ns is not None else 0
+                    v += (a + b) << (sh + sh2)
+            self._memo[lstate] = v
+        return v
+
+    def unpack(self, m: Model, paying2: dict[int, dict[int, int]], steps: int) -> tuple[dict[int, dict[int, int]], int]:
+        """Reel a: each column cuts, per row, the block of the symbol it shows there; their sum is
+        what the lines pay on the last reel. Credits are paid there; scatters are counted here."""
+        cuts = [(tuple(self.shift[r][col[r]] for r in range(m.rows)), sc, cw) for (col, sc), cw in self.cols]
+        wm = self.width_mask
+        paying: dict[int, dict[int, int]] = {}
+        for f, dist in paying2.items():
+            steps = _spend(steps, len(cuts) * (1 + len(dist)))
+            for shs, sc, cw in cuts:
+                vec = 0
+                for sh in shs:
+                    vec += (f >> sh) & wm
+                into = paying.get(vec)
+                if into is None:
+                    into = paying[vec] = {}
+                    _states(len(paying))
+                for k, w in dist.items():
+                    k += sc
+                    into[k] = into.get(k, 0) + w * cw
+        return paying, steps
+
+
+def _into_packed(m: Model, rs: ReelSet, runs: _Runs, dirs: tuple, reel: int, states: dict, steps: int,
+                 vector) -> tuple[dict[int, dict[int, int]], int]:
+    """One reel before the packed ones: every state, every column, straight to what the lines pay on
+    the reels left (packed by `vector`), with the credits settled on this one; states paying alike
+    are one."""
     sk = m.nreels * m.rows + 1
     cols = columns(m, rs, reel)
     rowcodes = [sorted({col[r] for col, _ in cols}) for r in range(m.rows)]
@@ -281,7 +345,7 @@ def _next_to_last(m: Model, rs: ReelSet, runs: _Runs, dirs: tuple, reel: int, st
                     t = memo.get(key)
                     if t is None:
                         ns, a = _line_step(runs, dirs, lstate, code, reel, False)
-                        t = memo[key] = (a, pk.vector(ns) if ns is not None else 0)
+                        t = memo[key] = (a, vector(ns) if ns is not None else 0)
                     add += t[0]
                     vec += t[1]
                 per[code] = (add, vec)
@@ -295,6 +359,7 @@ def _next_to_last(m: Model, rs: ReelSet, runs: _Runs, dirs: tuple, reel: int, st
             into = paying.get(vec)
             if into is None:
                 into = paying[vec] = {}
+                _states(len(paying))
             delta = add * sk + sc
             for k, w in dist.items():
                 k += delta
