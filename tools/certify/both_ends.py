@@ -372,16 +372,22 @@ def _last_reel(m: Model, rs: ReelSet, bi: int, reel: int, paying: dict[int, dict
     """The last reel settles every line: the states, known by what they pay for each symbol on each
     row (packed), that move alike over the reel's columns are summed before the moves."""
     sk = m.nreels * m.rows + 1
-    shifts = [(tuple(pk.shift[r][col[r]] for r in range(m.rows)), sc, cw) for (col, sc), cw in pk.cols]
+    bits = pk.bits
+    fields = [tuple(pk.shift[r][col[r]] // bits for r in range(m.rows)) for (col, _), _ in pk.cols]
+    nf = sum(len(c) for c in pk.rowcodes)
     fmask = pk.mask
     final: dict[tuple, dict[int, int]] = {}  # moves -> the distributions that take them
     for f, dist in paying.items():
-        steps = _spend(steps, len(shifts))
+        steps = _spend(steps, len(fields))
+        vals = []  # the fields, read once
+        for _ in range(nf):
+            vals.append(f & fmask)
+            f >>= bits
         moves: dict[int, int] = {}
-        for shs, sc, cw in shifts:
+        for fs, ((_, sc), cw) in zip(fields, pk.cols):
             add = 0
-            for sh in shs:
-                add += (f >> sh) & fmask
+            for j in fs:
+                add += vals[j]
             d = add * sk + sc
             moves[d] = moves.get(d, 0) + cw
         key = tuple(sorted(moves.items()))
