@@ -1,8 +1,8 @@
 """Exact spin distribution of a jeton-reels/2 model with multiplier wilds or both-ways pays, without
 enumerating column combinations.
 
-A programme over the reels, taken from both ends towards the middle (reel 1, reel n, reel 2,
-reel n - 1, ...), so that a line's left-to-right run and its right-to-left run each start on the
+A programme over the reels, taken from both ends (reel 1, reel n, the middle reel, then the others
+from the outside in), so that a line's left-to-right run and its right-to-left run each start on the
 first reel the programme takes for them and most lines are settled after a reel or two from each end.
 Per line and direction a run is a small automaton: the groups still matching, split by the
 multiplier their substituting wilds gave them, and the best pay of the groups already ended. A reel
@@ -26,13 +26,18 @@ MAX_STATES = 400_000  # states (lines not yet settled, with their runs) after on
 
 
 def _order(nr: int) -> list[int]:
-    # reel 1, reel n, reel 2, reel n - 1, ...: each direction starts on its first reel
-    out = []
-    lo, hi = 0, nr - 1
+    # reel 1, reel n, the middle reel, then the others from the outside in (reel 2, reel n - 1, ...):
+    # each direction starts on its first reel, and the last two reels taken (packed, _Packing2) are
+    # the middle's neighbours, whose pays are least tied to each other (a 5x3 game: 1, 5, 3, 2, 4)
+    if nr < 3:
+        return list(range(nr))
+    mid = nr // 2
+    out = [0, nr - 1, mid]
+    lo, hi = 1, nr - 2
     while lo <= hi:
-        out.append(lo)
-        if hi != lo:
-            out.append(hi)
+        for r in (lo, hi) if lo != hi else (lo,):
+            if r != mid:
+                out.append(r)
         lo += 1
         hi -= 1
     return out
