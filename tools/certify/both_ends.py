@@ -22,7 +22,10 @@ from games.model import Model, ModelError, ReelSet
 from tools.certify.joint import columns
 
 MAX_STEPS = 40_000_000  # (state, merged column) pairs plus distribution entries carried, all reels
-MAX_STATES = 400_000  # states (lines not yet settled, with their runs) after one reel
+# states after one reel (lines not yet settled with their runs, or packed pays): some 3 KB each with
+# their distributions, so about 750 MB at the bound; a 5x3 20-line both-ways game with a x2 wild and
+# 32-stop strips needs 154 000, a 48-stop one 314 000 (refused), a 64-stop one 416 000
+MAX_STATES = 250_000
 
 
 def _order(nr: int) -> list[int]:
