@@ -132,11 +132,12 @@ def test_a_game_past_the_old_ceiling_certifies_with_the_figures_worked_by_hand()
 
 def test_a_model_past_the_programme_s_bounds_is_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
     raw = _random_model(3)
-    bound = both_ends.MAX_STATES
-    monkeypatch.setattr(both_ends, "MAX_STATES", 1)
-    with pytest.raises(ModelError, match="too large to certify exactly: more than 1 states"):
+    bound = both_ends.MAX_MEMORY
+    monkeypatch.setattr(both_ends, "MAX_MEMORY", 3_000)  # one state of unsettled lines
+    with pytest.raises(ModelError, match=r"states after one reel would take more than 0.003 MB \(tools/certify/both_ends.py "
+                                         r"MAX_MEMORY\)"):
         certify_model(raw, jobs=1)
-    monkeypatch.setattr(both_ends, "MAX_STATES", bound)
+    monkeypatch.setattr(both_ends, "MAX_MEMORY", bound)
     monkeypatch.setattr(both_ends, "MAX_STEPS", 10)
     with pytest.raises(ModelError, match="MAX_STEPS"):
         certify_model(raw, jobs=1)

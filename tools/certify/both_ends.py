@@ -18,14 +18,18 @@ joint.py: a model whose states or steps pass the limits below is refused by name
 """
 from __future__ import annotations
 
+import operator
+
 from games.model import Model, ModelError, ReelSet
 from tools.certify.joint import columns
 
-MAX_STEPS = 40_000_000  # (state, merged column) pairs plus distribution entries carried, all reels
-# states after one reel (lines not yet settled with their runs, or packed pays): some 3 KB each with
-# their distributions, so about 750 MB at the bound; a 5x3 20-line both-ways game with a x2 wild and
-# 32-stop strips needs 154 000, a 48-stop one 314 000 (refused), a 64-stop one 416 000
-MAX_STATES = 250_000
+MAX_STEPS = 120_000_000  # (state, column) pairs plus distribution entries carried, all reels: about a minute
+# the states after one reel, in bytes as measured on CPython 3.11 (a state of unsettled lines with its
+# distribution some 3 KB; a packed one its integer and some 1 KB): a 5x3 20-line both-ways game with
+# a x2 wild and 32-stop strips takes some 190 MB, one with 64-stop strips and no x2 wild some 470 MB
+MAX_MEMORY = 600_000_000
+STATE_BYTES = 3_000
+PACKED_BYTES = 1_000  # beside the packed integer
 
 
 def _order(nr: int) -> list[int]:
@@ -204,7 +208,7 @@ def distribution(m: Model, rs: ReelSet, bi: int) -> dict[tuple[int, int], int]:
                 for k, w in dist.items():
                     k += delta
                     into[k] = into.get(k, 0) + w * cw
-            _states(len(nxt))
+            _states(len(nxt), STATE_BYTES)
         states = nxt
     last = order[-1]
     pk = _Packing(m, rs, bi, runs, dirs, last)
@@ -216,18 +220,20 @@ def distribution(m: Model, rs: ReelSet, bi: int) -> dict[tuple[int, int], int]:
                 f += pk.vector(lstate)
             paying[f] = dist
     elif not two:
-        paying, steps = _into_packed(m, rs, runs, dirs, order[-2], states, steps, pk.vector)
+        paying, steps = _into_packed(m, rs, runs, dirs, order[-2], states, steps, pk.vector,
+                                     pk.nbytes + PACKED_BYTES)
     else:
         pk2 = _Packing2(m, rs, runs, dirs, order[-2], pk)
-        paying2, steps = _into_packed(m, rs, runs, dirs, order[-3], states, steps, pk2.vector)
+        paying2, steps = _into_packed(m, rs, runs, dirs, order[-3], states, steps, pk2.vector,
+                                      pk2.nbytes + PACKED_BYTES)
         paying, steps = pk2.unpack(m, paying2, steps)
     return _last_reel(m, rs, bi, last, paying, steps, pk)
 
 
-def _states(n: int) -> None:
-    if n > MAX_STATES:
-        raise ModelError("too large to certify exactly: more than %d states of unsettled lines after "
-                         "one reel (tools/certify/both_ends.py MAX_STATES)" % MAX_STATES)
+def _states(n: int, each: int) -> None:
+    if n * each > MAX_MEMORY:
+        raise ModelError("too large to certify exactly: its states after one reel would take more than %g MB "
+                         "(tools/certify/both_ends.py MAX_MEMORY)" % (MAX_MEMORY / 1e6))
 
 
 def _spend(steps: int, n: int) -> int:
@@ -249,8 +255,16 @@ class _Packing:
         self.cols = list(columns(m, rs, reel).items())
         self.rowcodes = [sorted({col[r] for (col, _), _ in self.cols}) for r in range(m.rows)]
         top = max([v for row in m.cpay[bi] for v in row] + [1]) * max(m.wmult + [1]) ** m.nreels
-        self.bits = (top * len(m.lines) * len(dirs)).bit_length() + 1
+        bits = (top * len(m.lines) * len(dirs)).bit_length() + 1
+        # a field of 8, 16, 32 or 64 bits is read back by memoryview.cast (_last_reel), not bit by bit
+        self.fmt = None
+        for size, fmt in ((8, "B"), (16, "H"), (32, "I"), (64, "Q")):
+            if bits <= size:
+                bits, self.fmt = size, fmt
+                break
+        self.bits = bits
         self.mask = (1 << self.bits) - 1
+        self.nbytes = sum(len(c) for c in self.rowcodes) * bits // 8 + 1  # one packed integer, at most
         self.shift: list[dict[int, int]] = []  # per row: symbol -> its field's shift
         k = 0
         for codes in self.rowcodes:
@@ -279,6 +293,7 @@ class _Packing2:
         self.rowcodes = [sorted({col[r] for (col, _), _ in self.cols}) for r in range(m.rows)]
         width = sum(len(c) for c in pk.rowcodes) * pk.bits  # one _Packing vector
         self.width_mask = (1 << width) - 1
+        self.nbytes = sum(len(c) for c in self.rowcodes) * width // 8 + 1
         self.shift: list[dict[int, int]] = []  # per row of reel a: symbol -> its block's shift
         k = 0
         for codes in self.rowcodes:
@@ -314,7 +329,7 @@ class _Packing2:
                 into = paying.get(vec)
                 if into is None:
                     into = paying[vec] = {}
-                    _states(len(paying))
+                    _states(len(paying), self.pk.nbytes + PACKED_BYTES)
                 for k, w in dist.items():
                     k += sc
                     into[k] = into.get(k, 0) + w * cw
@@ -322,7 +337,7 @@ class _Packing2:
 
 
 def _into_packed(m: Model, rs: ReelSet, runs: _Runs, dirs: tuple, reel: int, states: dict, steps: int,
-                 vector) -> tuple[dict[int, dict[int, int]], int]:
+                 vector, each: int) -> tuple[dict[int, dict[int, int]], int]:
     """One reel before the packed ones: every state, every column, straight to what the lines pay on
     the reels left (packed by `vector`), with the credits settled on this one; states paying alike
     are one."""
@@ -367,7 +382,7 @@ def _into_packed(m: Model, rs: ReelSet, runs: _Runs, dirs: tuple, reel: int, sta
             into = paying.get(vec)
             if into is None:
                 into = paying[vec] = {}
-                _states(len(paying))
+                _states(len(paying), each)
             delta = add * sk + sc
             for k, w in dist.items():
                 k += delta
@@ -377,38 +392,35 @@ def _into_packed(m: Model, rs: ReelSet, runs: _Runs, dirs: tuple, reel: int, sta
 
 def _last_reel(m: Model, rs: ReelSet, bi: int, reel: int, paying: dict[int, dict[int, int]], steps: int,
                pk: _Packing) -> dict[tuple[int, int], int]:
-    """The last reel settles every line: the states, known by what they pay for each symbol on each
-    row (packed), that move alike over the reel's columns are summed before the moves."""
+    """The last reel settles every line: each state, known by what its lines pay for each symbol on
+    each row (packed), moves by the credits of each column of the reel."""
     sk = m.nreels * m.rows + 1
     bits = pk.bits
-    fields = [tuple(pk.shift[r][col[r]] // bits for r in range(m.rows)) for (col, _), _ in pk.cols]
+    # per row, the field each column reads there
+    idx = [[pk.shift[r][col[r]] // bits for (col, _), _ in pk.cols] for r in range(m.rows)]
     nf = sum(len(c) for c in pk.rowcodes)
+    nbytes = nf * bits // 8
     fmask = pk.mask
-    final: dict[tuple, dict[int, int]] = {}  # moves -> the distributions that take them
-    for f, dist in paying.items():
-        steps = _spend(steps, len(fields))
-        vals = []  # the fields, read once
-        for _ in range(nf):
-            vals.append(f & fmask)
-            f >>= bits
-        moves: dict[int, int] = {}
-        for fs, ((_, sc), cw) in zip(fields, pk.cols):
-            add = 0
-            for j in fs:
-                add += vals[j]
-            d = add * sk + sc
-            moves[d] = moves.get(d, 0) + cw
-        key = tuple(sorted(moves.items()))
-        into = final.get(key)
-        if into is None:
-            final[key] = dict(dist)
-        else:
-            for k, w in dist.items():
-                into[k] = into.get(k, 0) + w
+    scw = [(sc, cw) for (_, sc), cw in pk.cols]
     total: dict[int, int] = {}
-    for mv, dist in final.items():
+    for f, dist in paying.items():
+        steps = _spend(steps, len(pk.cols))
+        if pk.fmt:
+            vals = memoryview(f.to_bytes(nbytes, "little")).cast(pk.fmt)
+        else:
+            vals = []
+            for _ in range(nf):
+                vals.append(f & fmask)
+                f >>= bits
+        adds = [vals[j] for j in idx[0]]
+        for r in range(1, m.rows):
+            adds = list(map(operator.add, adds, [vals[j] for j in idx[r]]))
+        mv: dict[int, int] = {}
+        for a, (sc, cw) in zip(adds, scw):
+            d = a * sk + sc
+            mv[d] = mv.get(d, 0) + cw
         steps = _spend(steps, len(mv) * len(dist))
-        for delta, cw in mv:
+        for delta, cw in mv.items():
             for k, w in dist.items():
                 k += delta
                 total[k] = total.get(k, 0) + w * cw
