@@ -30,6 +30,7 @@ MAX_STEPS = 120_000_000  # (state, column) pairs plus distribution entries carri
 MAX_MEMORY = 600_000_000
 STATE_BYTES = 3_000
 PACKED_BYTES = 1_000  # beside the packed integer
+USE_NUMPY = True  # the last reel's sums with numpy (_convolve_np); False: in Python (_convolve), for the tests
 
 
 def _order(nr: int) -> list[int]:
@@ -402,6 +403,25 @@ def _last_reel(m: Model, rs: ReelSet, bi: int, reel: int, paying: dict[int, dict
     nbytes = nf * bits // 8
     fmask = pk.mask
     scw = [(sc, cw) for (_, sc), cw in pk.cols]
+    top_key = max((k for dist in paying.values() for k in dist), default=0) + (m.rows * fmask + 1) * sk
+    if USE_NUMPY and pk.fmt and rs.cycle < 1 << 62 and top_key < 1 << 62:
+        total = _convolve_np(paying, idx, nf, nbytes, pk.fmt, scw, sk)
+        steps = _spend(steps, len(paying) * len(pk.cols))
+    else:
+        total = _convolve(paying, idx, nf, nbytes, pk, scw, sk, steps)
+    out: dict[tuple[int, int], int] = {}
+    spay = m.spay[bi]
+    for k, w in total.items():
+        credits, sc = divmod(k, sk)
+        key = (credits + spay[sc], sc)
+        out[key] = out.get(key, 0) + w
+    return out
+
+
+def _convolve(paying: dict[int, dict[int, int]], idx: list[list[int]], nf: int, nbytes: int, pk: _Packing,
+              scw: list[tuple[int, int]], sk: int, steps: int) -> dict[int, int]:
+    """{credits * sk + scatters: weight} after the last reel, state by state."""
+    bits, fmask, rows = pk.bits, pk.mask, len(idx)
     total: dict[int, int] = {}
     for f, dist in paying.items():
         steps = _spend(steps, len(pk.cols))
@@ -413,7 +433,7 @@ def _last_reel(m: Model, rs: ReelSet, bi: int, reel: int, paying: dict[int, dict
                 vals.append(f & fmask)
                 f >>= bits
         adds = [vals[j] for j in idx[0]]
-        for r in range(1, m.rows):
+        for r in range(1, rows):
             adds = list(map(operator.add, adds, [vals[j] for j in idx[r]]))
         mv: dict[int, int] = {}
         for a, (sc, cw) in zip(adds, scw):
@@ -424,13 +444,57 @@ def _last_reel(m: Model, rs: ReelSet, bi: int, reel: int, paying: dict[int, dict
             for k, w in dist.items():
                 k += delta
                 total[k] = total.get(k, 0) + w * cw
-    out: dict[tuple[int, int], int] = {}
-    spay = m.spay[bi]
-    for k, w in total.items():
-        credits, sc = divmod(k, sk)
-        key = (credits + spay[sc], sc)
-        out[key] = out.get(key, 0) + w
-    return out
+    return total
+
+
+PART = 21  # bits of a weight summed at a time in float64 (below): 3 parts cover 63 bits
+CHUNK = 2_000_000  # (distribution entry, column) pairs per numpy pass (some 16 MB an array)
+
+
+def _convolve_np(paying: dict[int, dict[int, int]], idx: list[list[int]], nf: int, nbytes: int, fmt: str,
+                 scw: list[tuple[int, int]], sk: int) -> dict[int, int]:
+    """_convolve with numpy, as exact: keys and weights are int64 (the caller checks that every key and
+    the cycle, which bounds every weight and sum, are below 2**62), and the weights are summed in
+    float64 by bincount 21 bits at a time, each sum at most 2**21 * CHUNK < 2**53, so exact; the parts
+    are added up in Python integers."""
+    import numpy as np
+
+    dtype = {"B": np.uint8, "H": np.uint16, "I": np.uint32, "Q": np.uint64}[fmt]
+    sc = np.array([x for x, _ in scw], dtype=np.int64)
+    cw = np.array([x for _, x in scw], dtype=np.int64)
+    rows = [np.array(r, dtype=np.intp) for r in idx]
+    per = max(1, CHUNK // len(scw))
+    items = list(paying.items())
+    total: dict[int, int] = {}
+    mask = (1 << PART) - 1
+    start = 0
+    while start < len(items):
+        chunk = []
+        n = 0
+        while start < len(items) and (not chunk or n + len(items[start][1]) <= per):
+            chunk.append(items[start])
+            n += len(items[start][1])
+            start += 1
+        v = np.frombuffer(b"".join(f.to_bytes(nbytes, "little") for f, _ in chunk), dtype=dtype)
+        v = v.reshape(len(chunk), nf).astype(np.int64)
+        adds = v[:, rows[0]]
+        for r in rows[1:]:
+            adds = adds + v[:, r]
+        which, ks, ws = [], [], []
+        for i, (_, dist) in enumerate(chunk):
+            for k, w in dist.items():
+                which.append(i)
+                ks.append(k)
+                ws.append(w)
+        keys = (np.array(ks, dtype=np.int64)[:, None] + adds[np.array(which, dtype=np.intp)] * sk + sc[None, :]).ravel()
+        weights = (np.array(ws, dtype=np.int64)[:, None] * cw[None, :]).ravel()
+        for p in range(3):
+            part = ((weights >> (PART * p)) & mask).astype(np.float64)
+            sums = np.bincount(keys, weights=part)
+            nz = np.nonzero(sums)[0]
+            for k, x in zip(nz.tolist(), sums[nz].tolist()):
+                total[k] = total.get(k, 0) + (int(x) << (PART * p))
+    return total
 
 
 def _line_step(runs: _Runs, dirs: tuple, lstate: tuple, code: int, reel: int, last: bool) -> tuple:
