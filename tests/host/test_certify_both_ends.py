@@ -50,11 +50,13 @@ def _random_model(seed: int) -> dict:
     return raw
 
 
-@pytest.mark.parametrize("seed, use_numpy", [(s, True) for s in range(40)] + [(s, False) for s in range(0, 40, 4)])
-def test_distribution_and_win_table_equal_the_window_enumeration(seed: int, use_numpy: bool,
+@pytest.mark.parametrize("seed, fast", [(s, True) for s in range(40)] + [(s, False) for s in range(0, 40, 4)])
+def test_distribution_and_win_table_equal_the_window_enumeration(seed: int, fast: bool,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    # the last reel's sums in numpy (what certification takes when the integers fit) and in Python
-    monkeypatch.setattr(both_ends, "USE_NUMPY", use_numpy)
+    # the paths certification takes when the integers fit (byte-wide packed fields, the last reel's
+    # sums in numpy) and the ones it falls back to (fields as narrow as they can be, sums in Python)
+    monkeypatch.setattr(both_ends, "USE_NUMPY", fast)
+    monkeypatch.setattr(both_ends, "ALIGN_FIELDS", fast)
     m = Model(_random_model(seed))
     for bi in range(len(m.bets)):
         dist, table = enum._enumerate(m, m.base, bi)

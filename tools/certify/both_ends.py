@@ -31,6 +31,7 @@ MAX_MEMORY = 600_000_000
 STATE_BYTES = 3_000
 PACKED_BYTES = 1_000  # beside the packed integer
 USE_NUMPY = True  # the last reel's sums with numpy (_convolve_np); False: in Python (_convolve), for the tests
+ALIGN_FIELDS = True  # packed fields of 8 to 64 bits (read as bytes); False: as few bits as they need (tests)
 
 
 def _order(nr: int) -> list[int]:
@@ -259,7 +260,7 @@ class _Packing:
         bits = (top * len(m.lines) * len(dirs)).bit_length() + 1
         # a field of 8, 16, 32 or 64 bits is read back by memoryview.cast (_last_reel), not bit by bit
         self.fmt = None
-        for size, fmt in ((8, "B"), (16, "H"), (32, "I"), (64, "Q")):
+        for size, fmt in ((8, "B"), (16, "H"), (32, "I"), (64, "Q")) if ALIGN_FIELDS else ():
             if bits <= size:
                 bits, self.fmt = size, fmt
                 break
@@ -271,6 +272,7 @@ class _Packing:
         for codes in self.rowcodes:
             self.shift.append({c: (k + j) * self.bits for j, c in enumerate(codes)})
             k += len(codes)
+        self.ones = [sum(1 << sh for sh in row.values()) for row in self.shift]
         self._memo: dict[tuple, int] = {}
 
     def vector(self, lstate: tuple) -> int:
@@ -307,11 +309,14 @@ class _Packing2:
         if v is None:
             v = 0
             pk = self.pk
+            ones = pk.ones[lstate[0][pk.reel]]  # 1 in every field of the line's row on the last reel
             for code, sh in self.shift[lstate[0][self.reel]].items():
+                # paid on reel a (a), then on the last reel (the next state's own vector, shared)
                 ns, a = _line_step(self.runs, self.dirs, lstate, code, self.reel, False)
-                for code2, sh2 in pk.shift[lstate[0][pk.reel]].items():
-                    b = _line_step(self.runs, self.dirs, ns, code2, pk.reel, True)[1] if ns is not None else 0
-                    v += (a + b) << (sh + sh2)
+                block = a * ones
+                if ns is not None:
+                    block += pk.vector(ns)
+                v += block << sh
             self._memo[lstate] = v
         return v
 
@@ -320,13 +325,24 @@ class _Packing2:
         what the lines pay on the last reel. Credits are paid there; scatters are counted here."""
         cuts = [(tuple(self.shift[r][col[r]] for r in range(m.rows)), sc, cw) for (col, sc), cw in self.cols]
         wm = self.width_mask
+        width = wm.bit_length()
+        aligned = width % 8 == 0  # blocks on byte boundaries: cut from the bytes, not shifted
+        if aligned:
+            wb = width // 8
+            nb = sum(len(c) for c in self.rowcodes) * wb
+            cuts = [(tuple(sh // 8 for sh in shs), sc, cw) for shs, sc, cw in cuts]
         paying: dict[int, dict[int, int]] = {}
         for f, dist in paying2.items():
             steps = _spend(steps, len(cuts) * (1 + len(dist)))
+            b = f.to_bytes(nb, "little") if aligned else b""
             for shs, sc, cw in cuts:
                 vec = 0
-                for sh in shs:
-                    vec += (f >> sh) & wm
+                if aligned:
+                    for o in shs:
+                        vec += int.from_bytes(b[o:o + wb], "little")
+                else:
+                    for sh in shs:
+                        vec += (f >> sh) & wm
                 into = paying.get(vec)
                 if into is None:
                     into = paying[vec] = {}
