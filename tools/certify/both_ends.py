@@ -10,11 +10,15 @@ a direction is not yet at (reel n for the left-to-right run, taken second) is ke
 it does to that run's groups still alive, until the run reaches it; a run whose groups are all ended
 is settled into the spin's credits. The state after each reel is the set of lines not yet settled,
 with their automata; the columns of a reel are merged by what they do to a state (the symbols on
-the rows its lines use, the scatters shown). Exact integers throughout (cycle weights).
+the rows its lines use, the scatters shown). The last reel (one way), or the last two (both ways),
+are not stepped through line by line: a state becomes what its lines still pay for each symbol (or
+pair of symbols) those reels can show on each row, packed in one integer (_Packing, _Packing2), and
+states paying alike merge. Exact integers throughout (cycle weights); the last reel's sums go
+through numpy only where int64 holds every figure (_convolve_np).
 
 Figures are those of tools/certify/enumerate.py (kept for small models and the tests), which reads
 every window; tools/certify/brute.py, written apart, checks both on small models. Bounded like
-joint.py: a model whose states or steps pass the limits below is refused by name.
+joint.py: a model whose states (in bytes) or steps pass the limits below is refused by name.
 """
 from __future__ import annotations
 
