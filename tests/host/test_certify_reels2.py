@@ -6,8 +6,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -17,7 +15,6 @@ from games import exact
 from games.model import Model, ModelError
 from games.reels import ReelGame
 from tools.certify import brute, certify_model
-from tools.certify import enumerate as enum
 
 ROOT = Path(__file__).resolve().parents[2]
 FIX = ROOT / "tests" / "fixtures" / "games"
@@ -181,14 +178,3 @@ def _bad(**change) -> dict:
 def test_invalid_version_2_models_are_refused_by_name(raw: dict, words: str) -> None:
     with pytest.raises(ModelError, match=words):
         Model(raw)
-
-
-def test_enumeration_refuses_a_model_too_large(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(enum, "LIMIT", 26)
-    enum._memo.clear()
-    with pytest.raises(ValueError, match="27 column combinations: too many"):
-        certify_model(RWB)
-    r = subprocess.run([sys.executable, "-c", "import sys; import tools.certify.enumerate as e; e.LIMIT = 26; "
-                        "from tools.certify.__main__ import main; sys.exit(main(sys.argv[1:]))", str(FIX / "mini2.json")],
-                       cwd=ROOT, capture_output=True, text=True)
-    assert r.returncode == 2 and "INVALID MODEL" in r.stderr and "too many to enumerate" in r.stderr

@@ -1,10 +1,10 @@
-"""Exact spin distribution of a jeton-reels/2 model with multiplier wilds or both-ways pays.
+"""Exact spin distribution of a jeton-reels/2 model with multiplier wilds or both-ways pays, by
+reading every window: the second implementation that tools/certify/both_ends.py (what certifies
+these models) is compared with in the tests and `make bench` (bench_reels2).
 
-The reel-by-reel programme of joint.py follows one group mask per line; a multiplier wild splits a
-line's groups by multiplier and a right-to-left run ends where the left-to-right one does not
-start, so these models are enumerated instead: every combination of the reels' distinct visible
-columns (stops showing the same column merged, their weights summed), each window evaluated line
-by line, group by group. Exact integers throughout; refused above LIMIT combinations.
+Every combination of the reels' distinct visible columns (stops showing the same column merged,
+their weights summed), each window evaluated line by line, group by group. Exact integers
+throughout; refused above LIMIT combinations.
 """
 from __future__ import annotations
 

@@ -50,10 +50,10 @@ def _maxpay(cpay: list[list[int]], mask: int, n: int, cache: dict) -> int:
 
 def spin_distribution(m: Model, rs: ReelSet, bi: int, mult: int = 1) -> dict[tuple[int, int], int]:
     """{(credits, scatters): cycle weight} for one spin of reel set rs at bet index bi."""
-    if m.general:  # multiplier wilds or both-ways pays (jeton-reels/2)
-        from tools.certify.enumerate import enumerate_spin
+    if m.general:  # multiplier wilds or both-ways pays (jeton-reels/2): from both ends
+        from tools.certify.both_ends import distribution
 
-        dist = enumerate_spin(m, rs, bi)[0]
+        dist = distribution(m, rs, bi)
         return {(w * mult, sc): c for (w, sc), c in dist.items()}
     nr = m.nreels
     cpay = m.cpay[bi]
@@ -171,9 +171,9 @@ def line_entries(m: Model, rs: ReelSet, bi: int) -> dict[tuple[int, int], int]:
     Models with multiplier wilds or both-ways pays: {(group, run, multiplier, right to left): weight}.
     """
     if m.general:
-        from tools.certify.enumerate import enumerate_spin
+        from tools.certify.both_ends import entries
 
-        return enumerate_spin(m, rs, bi)[1]
+        return entries(m, rs, bi)
     nr = m.nreels
     cpay = m.cpay[bi]
     cols = [columns(m, rs, n) for n in range(nr)]
