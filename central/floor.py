@@ -1,0 +1,97 @@
+"""`make floor`: a site of emulated cabinets (the real firmware image on the emulated board, each on
+its own SAS line), the site controller polling them and the central service's web page, on one
+machine, until interrupted (Ctrl-C).
+
+    python -m central.floor --state /tmp/floor --port 38080 [--cabinets 8] [--db PATH]
+
+The cabinets' state lives under STATE/<name>; the store is STATE/central.db unless --db names one."""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import signal
+import threading
+from pathlib import Path
+
+from central.site import SiteController
+from central.store import SqliteStore
+from central.web import serve
+from sim.harness import EmulatedCabinet
+
+# The floor's cabinets in order: (game, jurisdiction); mixed families (reels, keno, video poker)
+# and both profiles, as issue 27 asks.
+FLOOR = (
+    ("sept-royal-87", "casino"), ("trefle-90", "vlt"), ("keno-etoile-90", "vlt"), ("deuces-wild-99", "casino"),
+    ("aurore-88", "vlt"), ("tricolore-92", "casino"), ("jacks-98", "vlt"), ("trefle-94", "casino"),
+)
+
+
+def cabinet_name(i: int) -> str:
+    return f"cab{i + 1:02d}"
+
+
+def boot_cabinets(state: Path, n: int, floor: tuple[tuple[str, str], ...] = FLOOR) -> dict[str, EmulatedCabinet]:
+    """n cabinets (FLOOR's, round again past its end), each with its own machine id, booted with its
+    SAS line; a vlt's validation id is left for the central system to set (SAS 4C)."""
+    cabs: dict[str, EmulatedCabinet] = {}
+    try:
+        for i in range(n):
+            game, juris = floor[i % len(floor)]
+            name = cabinet_name(i)
+            d = state / name
+            d.mkdir(parents=True, exist_ok=True)
+            settings = d / "settings.json"
+            if not settings.exists():
+                settings.write_text(json.dumps({"MACHINE_ID": f"JTN-FLOOR-{i + 1:04d}"}))
+            cab = EmulatedCabinet(d, extra_args=["--games", game], jurisdiction=juris, sas=True)
+            cabs[name] = cab
+            cab.boot(system=False)
+    except BaseException:
+        shutdown(cabs)
+        raise
+    return cabs
+
+
+def shutdown(cabs: dict[str, EmulatedCabinet]) -> None:
+    for cab in cabs.values():
+        cab.shutdown()
+        cab.close_sas()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m central.floor", description=__doc__.splitlines()[0])
+    ap.add_argument("--state", required=True, help="the floor's state directory (cabinets and store)")
+    ap.add_argument("--port", type=int, default=38080, help="the web page's port (default 38080)")
+    ap.add_argument("--cabinets", type=int, default=len(FLOOR))
+    ap.add_argument("--db", help="the SQLite store (default STATE/central.db)")
+    ap.add_argument("--fresh", action="store_true", help="remove the state directory first")
+    args = ap.parse_args(argv)
+    state = Path(args.state)
+    if args.fresh and state.exists():
+        shutil.rmtree(state)
+    state.mkdir(parents=True, exist_ok=True)
+    store = SqliteStore(args.db or state / "central.db")
+    print(f"floor: booting {args.cabinets} cabinets under {state}", flush=True)
+    cabs = boot_cabinets(state, args.cabinets)
+    for name, cab in cabs.items():
+        print(f"  {name}: {cab.firmware.ready.get('jurisdiction')} sas={cab.sas_path} "
+              f"panel={cab.ports['panel']} console={cab.ports['console']}", flush=True)
+    site = SiteController(store, "site-1", {name: cab.sas_path for name, cab in cabs.items()}).start()
+    server = serve(store, args.port)
+    print(f"floor: http://127.0.0.1:{server.server_address[1]}/ (cashier /cashier, register /register); "
+          "Ctrl-C stops", flush=True)
+    done = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: done.set())
+    try:
+        done.wait()
+    except KeyboardInterrupt:
+        pass
+    server.shutdown()
+    site.close()
+    shutdown(cabs)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
