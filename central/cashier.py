@@ -11,20 +11,19 @@ system gave), the coupon's record (one a machine reported), the amount the cashi
 paper (when given), the claim deadline (CLAIM_S after issue), a payment already made."""
 from __future__ import annotations
 
+import argparse
 import datetime
-import os
-import signal
+import json
+import sys
+import time
 from dataclasses import dataclass
 
 from stdnum import luhn
 
 from central.coupons import CLAIM_S
+from central.crash import point as _crash
 from central.sas_reads import QUEBEC
-from central.store import Store
-
-# A test's kill at a named step of a redemption (tests/host/test_central_crash.py): the process
-# SIGKILLs itself there, as a power cut or an OOM kill would end it. Unset in service.
-CRASH_ENV = "JETON_CENTRAL_CRASH"
+from central.store import SqliteStore, Store
 
 
 @dataclass(frozen=True)
@@ -33,11 +32,6 @@ class Answer:
     reason: str
     cents: int
     number: str
-
-
-def _crash(step: str) -> None:
-    if os.environ.get(CRASH_ENV) == step:
-        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def local(t: int) -> str:
@@ -95,3 +89,33 @@ def _refusal(tx, number: str, now: int, claimed_cents: int | None) -> tuple[str 
         return (f"expired: issued {local(issued_at)}, to be claimed by {local(issued_at + CLAIM_S)} "
                 "(24 h, S-13.1, r. 7, s. 14)"), 0
     return None, cents
+
+
+def main(argv: list[str] | None = None) -> int:
+    """python -m central.cashier --db PATH --cashier NAME [--request ID NUMBER | --each FILE]: redeem
+    one coupon, or each number of FILE (one a line, the request id "NAME-NUMBER"), one answer a line
+    as JSON, written once the redemption is committed."""
+    ap = argparse.ArgumentParser(prog="python -m central.cashier")
+    ap.add_argument("--db", required=True)
+    ap.add_argument("--cashier", required=True)
+    ap.add_argument("--request")
+    ap.add_argument("--each", help="a file of control numbers, one a line")
+    ap.add_argument("number", nargs="?")
+    args = ap.parse_args(argv)
+    store = SqliteStore(args.db)
+    if args.each:
+        todo = [(n, f"{args.cashier}-{n}") for n in open(args.each).read().split()]
+    elif args.number and args.request:
+        todo = [(args.number, args.request)]
+    else:
+        ap.error("a NUMBER with --request, or --each FILE")
+    for number, request in todo:
+        a = redeem(store, number, args.cashier, request, int(time.time()))
+        sys.stdout.write(json.dumps({"request": request, "number": a.number, "outcome": a.outcome,
+                                     "reason": a.reason, "cents": a.cents}) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -19,6 +19,7 @@ import time
 from typing import Callable
 
 from central import cabinets, coupons, meters, sas_reads
+from central.crash import point as crash_point
 from central.store import Store
 from sim.sas_host import SasHost
 
@@ -89,10 +90,12 @@ class CabinetPoller:
             rec = sas_reads.coupon(self.host, 0xFF)
             if rec is None:
                 return new
+            crash_point("coupon-looked")
             with self.store.transaction() as tx:
                 if coupons.record(tx, self.name, rec, self.now()):
                     new += 1
                     cabinets.event(tx, self.name, self.now(), "coupon", f"coupon {rec.number} {rec.cents} cents")
+            crash_point("coupon-recorded")
             read = sas_reads.coupon(self.host, 0x00)
             if read is not None and read.number != rec.number:  # cannot be: FF named the oldest unread
                 with self.store.transaction() as tx:
@@ -158,3 +161,31 @@ class SiteController:
             t.join(10)
         for p in self.pollers.values():
             p.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """python -m central.site --db PATH [--site NAME] CABINET=SAS_PATH ...: poll until SIGTERM/SIGINT."""
+    import argparse
+    import signal
+
+    from central.store import SqliteStore
+
+    ap = argparse.ArgumentParser(prog="python -m central.site")
+    ap.add_argument("--db", required=True)
+    ap.add_argument("--site", default="site-1")
+    ap.add_argument("lines", nargs="+", metavar="CABINET=SAS_PATH")
+    args = ap.parse_args(argv)
+    lines = dict(line.split("=", 1) for line in args.lines)
+    site = SiteController(SqliteStore(args.db), args.site, lines).start()
+    signal.signal(signal.SIGTERM, lambda *_: site.stop.set())
+    print("site: polling " + " ".join(lines), flush=True)
+    try:
+        site.stop.wait()
+    except KeyboardInterrupt:
+        pass
+    site.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
