@@ -1,0 +1,10 @@
+# Central room: the central system (docs/central.md).
+.PHONY: floor
+
+## floor: a site of 8 emulated cabinets (mixed games, casino and vlt) on SAS, the site controller and the
+## central service's page (http://127.0.0.1:$(FLOOR_PORT)/); FLOOR_STATE=, FLOOR_PORT=, FLOOR_CABINETS=; Ctrl-C stops
+FLOOR_STATE    ?= var/floor
+FLOOR_PORT     ?= 38080
+FLOOR_CABINETS ?= 8
+floor: $(STAMP) unix32-tools
+	$(PY) -m central.floor --state $(FLOOR_STATE) --port $(FLOOR_PORT) --cabinets $(FLOOR_CABINETS)
