@@ -23,7 +23,7 @@ from stdnum import luhn
 from central.coupons import CLAIM_S
 from central.crash import point as _crash
 from central.sas_reads import QUEBEC
-from central.store import SqliteStore, Store
+from central.store import Store, open_store
 
 
 @dataclass(frozen=True)
@@ -96,13 +96,13 @@ def main(argv: list[str] | None = None) -> int:
     one coupon, or each number of FILE (one a line, the request id "NAME-NUMBER"), one answer a line
     as JSON, written once the redemption is committed."""
     ap = argparse.ArgumentParser(prog="python -m central.cashier")
-    ap.add_argument("--db", required=True)
+    ap.add_argument("--db", required=True, help="the store: sqlite:PATH or postgresql:CONNINFO")
     ap.add_argument("--cashier", required=True)
     ap.add_argument("--request")
     ap.add_argument("--each", help="a file of control numbers, one a line")
     ap.add_argument("number", nargs="?")
     args = ap.parse_args(argv)
-    store = SqliteStore(args.db)
+    store = open_store(args.db)
     if args.each:
         todo = [(n, f"{args.cashier}-{n}") for n in open(args.each).read().split()]
     elif args.number and args.request:

@@ -168,15 +168,15 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
     import signal
 
-    from central.store import SqliteStore
+    from central.store import open_store
 
     ap = argparse.ArgumentParser(prog="python -m central.site")
-    ap.add_argument("--db", required=True)
+    ap.add_argument("--db", required=True, help="the store: sqlite:PATH or postgresql:CONNINFO")
     ap.add_argument("--site", default="site-1")
     ap.add_argument("lines", nargs="+", metavar="CABINET=SAS_PATH")
     args = ap.parse_args(argv)
     lines = dict(line.split("=", 1) for line in args.lines)
-    site = SiteController(SqliteStore(args.db), args.site, lines).start()
+    site = SiteController(open_store(args.db), args.site, lines).start()
     signal.signal(signal.SIGTERM, lambda *_: site.stop.set())
     print("site: polling " + " ".join(lines), flush=True)
     try:

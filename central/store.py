@@ -1,6 +1,6 @@
 """The central system's storage: one small interface, the schema written once (`central/schema.sql`).
-SQLite (the standard library's `sqlite3`) is the embedded default; a PostgreSQL store (psycopg 3)
-is to implement the same interface over the same schema (docs/central.md, "Not done yet").
+SQLite (the standard library's `sqlite3`) is the embedded default; PostgreSQL (psycopg 3) the
+store of a network that outgrows one host, over the same schema and statements.
 
 Statements are written with `?` placeholders, which SQLite takes as they are; an engine with
 another style translates them in its `Tx.run`. A transaction is all or nothing: the context manager
@@ -99,8 +99,71 @@ class SqliteStore:
             self._local.con = None
 
 
+class PostgresTx:
+    def __init__(self, cur: Any) -> None:
+        self.cur = cur
+
+    @staticmethod
+    def _sql(sql: str) -> str:
+        return sql.replace("%", "%%").replace("?", "%s")  # the schema's statements hold no '?' of their own
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        self.cur.execute(self._sql(sql), tuple(params))
+        return self.cur.rowcount
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> tuple | None:
+        self.cur.execute(self._sql(sql), tuple(params))
+        return self.cur.fetchone()
+
+    def all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        self.cur.execute(self._sql(sql), tuple(params))
+        return self.cur.fetchall()
+
+
+class PostgresStore:
+    """PostgreSQL through psycopg 3, one connection per thread, the same schema and statements.
+    A write transaction first takes one transaction-scoped advisory lock (WRITE_LOCK): writers go
+    one at a time, as SQLite's BEGIN IMMEDIATE has them, so every check-then-write of this room
+    (a coupon read unpaid then marked paid, a sequence's next number, the next validation id) holds
+    under PostgreSQL's default READ COMMITTED without retries. Readers do not wait for it."""
+
+    WRITE_LOCK = 0x4A45544F  # "JETO": the advisory lock's key
+
+    def __init__(self, conninfo: str) -> None:
+        import psycopg  # only where PostgreSQL is used: requirements.txt pins it
+
+        self._psycopg = psycopg
+        self.conninfo = conninfo
+        self._local = threading.local()
+        with self.transaction() as tx:
+            for sql in statements():
+                tx.cur.execute(sql)
+
+    def _con(self) -> Any:
+        con = getattr(self._local, "con", None)
+        if con is None or con.closed:
+            con = self._psycopg.connect(self.conninfo)
+            self._local.con = con
+        return con
+
+    @contextmanager
+    def transaction(self, write: bool = True) -> Iterator[PostgresTx]:
+        con = self._con()
+        with con.transaction(), con.cursor() as cur:
+            if write:
+                cur.execute("SELECT pg_advisory_xact_lock(%s)", (self.WRITE_LOCK,))
+            yield PostgresTx(cur)
+
+    def close(self) -> None:
+        con = getattr(self._local, "con", None)
+        if con is not None:
+            con.close()
+            self._local.con = None
+
+
 def open_store(url: str) -> Store:
-    """`sqlite:PATH` (or a bare path): the embedded store. PostgreSQL is not done yet."""
-    if url.startswith("postgresql:") or url.startswith("postgres:"):
-        raise NotImplementedError("the PostgreSQL store is not done yet (docs/central.md)")
+    """`postgresql:CONNINFO` (a libpq connection string or URI after the prefix) or `sqlite:PATH`
+    (or a bare path)."""
+    if url.startswith("postgresql:"):
+        return PostgresStore(url.removeprefix("postgresql:"))
     return SqliteStore(url.removeprefix("sqlite:"))

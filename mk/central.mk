@@ -1,5 +1,5 @@
 # Central room: the central system (docs/central.md).
-.PHONY: floor
+.PHONY: floor postgres-tools
 
 ## floor: a site of 8 emulated cabinets (mixed games, casino and vlt) on SAS, the site controller and the
 ## central service's page (http://127.0.0.1:$(FLOOR_PORT)/); FLOOR_STATE=, FLOOR_PORT=, FLOOR_CABINETS=; Ctrl-C stops
@@ -8,3 +8,12 @@ FLOOR_PORT     ?= 38080
 FLOOR_CABINETS ?= 8
 floor: $(STAMP) unix32-tools
 	$(PY) -m central.floor --state $(FLOOR_STATE) --port $(FLOOR_PORT) --cabinets $(FLOOR_CABINETS)
+
+# Debian's PostgreSQL, which the central system's tests start privately (central/pg_local.py), installed
+# when missing (central/pg_local.py PACKAGES)
+POSTGRES_PACKAGES := postgresql
+postgres-tools:
+	@if ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then \
+		echo "installing $(POSTGRES_PACKAGES)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(POSTGRES_PACKAGES) >/dev/null; \
+	fi

@@ -1,5 +1,5 @@
 """A coupon is paid once and never lost when the cashier's process is killed at any instant
-(issue 27, "Coupons"; central/cashier.py), on SQLite: killed at each named step of a redemption
+(issue 27, "Coupons"; central/cashier.py), on SQLite and on PostgreSQL: killed at each named step of a redemption
 (central/crash.py), and at random instants of a run over many coupons, then asked again.
 
 The coupons are made here as a machine would report them (SAS 4D): 18 digits, a validation id this
@@ -22,7 +22,9 @@ from stdnum import luhn
 from central import cabinets, coupons
 from central.crash import CRASH_ENV
 from central.sas_reads import CouponRecord
-from central.store import SqliteStore
+from central.store import open_store
+from tests.host.central_stores import ENGINES
+from tests.host.central_stores import url as store_url
 
 ROOT = Path(__file__).resolve().parents[2]
 VID = 77
@@ -34,8 +36,13 @@ def number(vid: int, ticket: int) -> str:
     return body + luhn.calc_check_digit(body)
 
 
-def make_db(path: Path, n: int) -> list[str]:
-    store = SqliteStore(path)
+@pytest.fixture(params=ENGINES)
+def db(request, tmp_path) -> str:
+    return store_url(request.param, tmp_path)
+
+
+def make_db(db: str, n: int) -> list[str]:
+    store = open_store(db)
     out = []
     with store.transaction() as tx:
         cabinets.add(tx, "cab01", "site-1", NOW)
@@ -48,12 +55,12 @@ def make_db(path: Path, n: int) -> list[str]:
     return out
 
 
-def cashier(db: Path, *args: str, crash: str | None = None, **kw) -> subprocess.Popen:
+def cashier(db: str, *args: str, crash: str | None = None, **kw) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop(CRASH_ENV, None)
     if crash:
         env[CRASH_ENV] = crash
-    return subprocess.Popen([sys.executable, "-m", "central.cashier", "--db", str(db), "--cashier", "ann", *args],
+    return subprocess.Popen([sys.executable, "-m", "central.cashier", "--db", db, "--cashier", "ann", *args],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True, **kw)
 
 
@@ -62,8 +69,8 @@ def answers(p: subprocess.Popen) -> list[dict]:
     return [json.loads(line) for line in out.splitlines()]
 
 
-def paid(db: Path) -> dict[str, tuple]:
-    store = SqliteStore(db)
+def paid(db: str) -> dict[str, tuple]:
+    store = open_store(db)
     with store.transaction(write=False) as tx:
         rows = tx.all("SELECT number, paid_at, paid_request FROM coupons")
         reds = tx.all("SELECT number, request, cents FROM redemptions WHERE outcome = 'paid'")
@@ -72,8 +79,7 @@ def paid(db: Path) -> dict[str, tuple]:
 
 
 @pytest.mark.parametrize("step", ["checked", "before-commit"])
-def test_killed_before_the_commit_pays_nothing_and_the_coupon_is_paid_when_asked_again(tmp_path, step) -> None:
-    db = tmp_path / "c.db"
+def test_killed_before_the_commit_pays_nothing_and_the_coupon_is_paid_when_asked_again(db, step) -> None:
     [n] = make_db(db, 1)
     p = cashier(db, "--request", "r1", n, crash=step)
     assert answers(p) == [] and p.returncode == -signal.SIGKILL
@@ -83,8 +89,7 @@ def test_killed_before_the_commit_pays_nothing_and_the_coupon_is_paid_when_asked
     assert paid(db) == {"coupons": {n: "r1"}, "redemptions": [(n, "r1", 100)]}
 
 
-def test_killed_after_the_commit_the_same_request_gets_its_answer_and_another_is_refused(tmp_path) -> None:
-    db = tmp_path / "c.db"
+def test_killed_after_the_commit_the_same_request_gets_its_answer_and_another_is_refused(db) -> None:
     [n] = make_db(db, 1)
     p = cashier(db, "--request", "r1", n, crash="after-commit")
     assert answers(p) == [] and p.returncode == -signal.SIGKILL  # the cashier never saw the answer
@@ -96,10 +101,9 @@ def test_killed_after_the_commit_the_same_request_gets_its_answer_and_another_is
     assert paid(db)["redemptions"] == [(n, "r1", 100)]  # one payment, whatever was asked
 
 
-def test_killed_at_random_instants_every_coupon_is_paid_exactly_once(tmp_path) -> None:
+def test_killed_at_random_instants_every_coupon_is_paid_exactly_once(db, tmp_path) -> None:
     """A cashier's run over 200 coupons killed 8 times at random instants (seeded), each time started
     again on the coupons it had no answer for, as a cashier would present them again."""
-    db = tmp_path / "c.db"
     numbers = make_db(db, 200)
     rnd = random.Random(2027)
     answered: dict[str, dict] = {}

@@ -4,8 +4,10 @@ case's verdict is worked out here from the rule the module states (credits after
 10^8, docs/sas.md)."""
 from __future__ import annotations
 
+import pytest
+
 from central import meters
-from central.store import SqliteStore
+from tests.host.central_stores import ENGINES, new_store
 
 BASE = {"coin_in": 100, "coin_out": 80, "jackpot": 0, "cancelled": 20, "drop_in": 60, "games_played": 50,
         "games_won": 10, "doors": 1, "power_resets": 3, "credits": 20}  # 60 + 80 - 100 - 20 = 20
@@ -45,8 +47,9 @@ def test_credits_that_do_not_follow_the_meters_are_unbalanced() -> None:
     assert verdicts(BASE, moved(drop_in=65)) == [("credits", "unbalanced")]  # a note the meter did not get
 
 
-def test_the_store_keeps_every_snapshot_in_sequence_with_its_flags(tmp_path) -> None:
-    store = SqliteStore(tmp_path / "m.db")
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_store_keeps_every_snapshot_in_sequence_with_its_flags(tmp_path, engine: str) -> None:
+    store, _ = new_store(engine, tmp_path)
     with store.transaction() as tx:
         assert meters.store(tx, "c", BASE, 1000, 3) == (1, [])
         seq, flags = meters.store(tx, "c", moved(games_played=40), 1001, 3)

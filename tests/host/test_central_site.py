@@ -1,6 +1,7 @@
 """The central system against real firmware (issue 27): a site of two cabinets (a vlt and a casino
 machine, the firmware image on the emulated board, each on its SAS line), the site controller
-polling them (central/site.py), the store on SQLite and the web service (central/web.py).
+polling them (central/site.py), the store on SQLite, then on PostgreSQL, and the web service
+(central/web.py).
 
 What the store holds is checked against what the cabinets say at their consoles (`meters json`,
 `coupons json`, `validation json`) and against the game's model file, never against the SAS code
@@ -24,9 +25,9 @@ from central import cashier
 from central.coupons import CLAIM_S
 from central.crash import CRASH_ENV
 from central.site import SiteController
-from central.store import SqliteStore
 from central.web import serve
 from sim.harness import EmulatedCabinet
+from tests.host.central_stores import ENGINES, new_store
 from tools.par import browser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,8 +36,9 @@ MODEL = json.loads((ROOT / "games" / "models" / f"{GAME}.json").read_text())
 
 
 class Rig:
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, engine: str) -> None:
         self.tmp = tmp
+        self.engine = engine
         self.cabs: dict[str, EmulatedCabinet] = {}
         for name, juris in (("vlt1", "vlt"), ("cas1", "casino")):
             (tmp / name).mkdir()
@@ -44,8 +46,7 @@ class Rig:
             cab = EmulatedCabinet(tmp / name, extra_args=["--games", GAME], jurisdiction=juris, sas=True)
             self.cabs[name] = cab
             cab.boot(system=False)  # the vlt's validation id is the central system's to set
-        self.db = tmp / "central.db"
-        self.store = SqliteStore(self.db)
+        self.store, self.db = new_store(engine, tmp)
         self.site = SiteController(self.store, "site-1", {n: c.sas_path for n, c in self.cabs.items()},
                                    meter_every=0.5).start()
         self.web = serve(self.store, 0)
@@ -80,9 +81,9 @@ class Rig:
             cab.close_sas()
 
 
-@pytest.fixture(scope="module")
-def rig(tmp_path_factory):
-    r = Rig(tmp_path_factory.mktemp("central"))
+@pytest.fixture(scope="module", params=ENGINES)
+def rig(request, tmp_path_factory):
+    r = Rig(tmp_path_factory.mktemp("central"), request.param)
     yield r
     r.close()
 
@@ -256,7 +257,7 @@ def test_a_site_controller_killed_while_reading_a_coupon_loses_none_and_records_
     cab = rig.cabs["vlt1"]
     keep = threading.Event()
     env = dict(os.environ, PYTHONPATH=str(ROOT), **{CRASH_ENV: step})
-    cmd = [sys.executable, "-m", "central.site", "--db", str(rig.db), f"vlt1={cab.sas_path}"]
+    cmd = [sys.executable, "-m", "central.site", "--db", rig.db, f"vlt1={cab.sas_path}"]
     site = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
     before = {r["s"] for r in rig.console_json("vlt1", "coupons json")}
     cab.insert_bill(1)
