@@ -68,3 +68,34 @@ def validation_id_for(tx: Tx, name: str, in_force: int, now: int) -> int | None:
 def validation_set(tx: Tx, name: str, vid: int, now: int) -> None:
     tx.run("UPDATE cabinets SET validation_id = ? WHERE name = ?", (vid, name))
     event(tx, name, now, "validation", f"validation id {vid} set (SAS 4C)")
+
+
+ORDERS = {"enable": "enabled", "disable": "disabled"}
+
+
+def order(tx: Tx, name: str, what: str, by: str, now: int) -> bool:
+    """The centre's order to enable or disable a machine (SAS 02/01, which the site controller sends
+    until the machine takes it); False: no such cabinet."""
+    if what not in ORDERS:
+        raise ValueError(f"an order is one of {sorted(ORDERS)}, not {what!r}")
+    if tx.run("UPDATE cabinets SET wanted = ? WHERE name = ?", (ORDERS[what], name)) != 1:
+        return False
+    event(tx, name, now, "order", f"{what} ordered by {by}")
+    return True
+
+
+def pending_order(tx: Tx, name: str) -> str | None:
+    """The order the machine has not taken yet: enabled, disabled or None."""
+    row = tx.one("SELECT wanted, applied FROM cabinets WHERE name = ?", (name,))
+    return row[0] if row and row[0] is not None and row[0] != row[1] else None
+
+
+def order_taken(tx: Tx, name: str, state: str, now: int) -> None:
+    tx.run("UPDATE cabinets SET applied = ? WHERE name = ?", (state, name))
+    event(tx, name, now, "order", f"{state} (SAS {'02' if state == 'enabled' else '01'} taken)")
+
+
+def connected(tx: Tx, name: str) -> None:
+    """A new connection: an order in force is sent again (the machine keeps its own across a power
+    cut, docs/sas.md; sending it again changes nothing there)."""
+    tx.run("UPDATE cabinets SET applied = NULL WHERE name = ?", (name,))

@@ -15,7 +15,9 @@ CREATE TABLE IF NOT EXISTS cabinets (
     status TEXT NOT NULL,          -- new, online, silent
     status_since BIGINT NOT NULL,
     last_answer BIGINT,            -- the last poll the machine answered
-    misses INTEGER NOT NULL        -- polls unanswered in a row
+    misses INTEGER NOT NULL,       -- polls unanswered in a row
+    wanted TEXT,                   -- the centre's order: enabled, disabled (SAS 02/01); NULL none
+    applied TEXT                   -- the order the machine took (NULL: not since its connection)
 )
 ;
 -- Every validation id this system ever gave: never given twice, to any machine (docs/coupons.md).

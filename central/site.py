@@ -57,6 +57,8 @@ class CabinetPoller:
     def connect(self) -> None:
         self.host.sync()
         self.describe()
+        with self.store.transaction() as tx:
+            cabinets.connected(tx, self.name)
         try:
             vid, _ = sas_reads.validation_id(self.host)
         except TimeoutError:  # a machine without a coupon memory ignores 4C (docs/sas.md): no coupons
@@ -82,6 +84,20 @@ class CabinetPoller:
         self.max_bet = info.max_bet
         with self.store.transaction() as tx:
             cabinets.describe(tx, self.name, info.machine_id, info.paytable, info.max_bet, info.denom_code)
+
+    def apply_order(self) -> None:
+        """The centre's enable/disable order, sent until taken: 02 or 01; a NACK (the state table
+        refuses 01 mid-game or mid-payout, docs/sas.md) is tried again next cycle."""
+        with self.store.transaction(write=False) as tx:
+            want = cabinets.pending_order(tx, self.name)
+        if want is None:
+            return
+        answer = self.host.command(0x02 if want == "enabled" else 0x01)
+        if answer is None:
+            raise TimeoutError(f"no answer to {'02' if want == 'enabled' else '01'}")
+        if answer == self.host.address:
+            with self.store.transaction() as tx:
+                cabinets.order_taken(tx, self.name, want, self.now())
 
     def read_coupons(self) -> int:
         """Every coupon the machine has not had read: (look, commit, read) each; how many new."""
@@ -112,6 +128,7 @@ class CabinetPoller:
             cabinets.answered(tx, self.name, now)
             for code in seen:
                 cabinets.event(tx, self.name, now, "exception", f"SAS exception {code:02X}", code)
+        self.apply_order()
         if self.coupon_machine and (EXCEPTION_COUPON in seen or time.monotonic() >= self.next_meters):
             self.read_coupons()
         if time.monotonic() >= self.next_meters:

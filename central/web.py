@@ -4,6 +4,8 @@ cabinet's history, the cashier, the register of coupons of $500 or more.
     GET  /                 the floor (a script refreshes it from /api/floor every second)
     GET  /cabinet/NAME     a cabinet's history: snapshots, flags, events, coupons
     GET  /cashier          the cashier's form; POST /cashier (a form) or /api/redeem (JSON) redeems
+    POST /cabinet/NAME/order (a form) or /api/cabinet/NAME/order (JSON {"order", "by"}): enable or
+                           disable the machine (SAS 02/01, sent by the site controller until taken)
     GET  /register         coupons of $500 or more
     GET  /api/floor, /api/cabinet/NAME, /api/register   the same as JSON
 
@@ -20,7 +22,7 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
-from central import cashier, coupons
+from central import cabinets, cashier, coupons
 from central.meters import COLUMNS
 from central.store import Store
 
@@ -32,15 +34,16 @@ STYLE = ("body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}
 
 def floor(store: Store) -> list[dict]:
     with store.transaction(write=False) as tx:
-        rows = tx.all("SELECT name, site, machine_id, paytable, status, status_since, last_answer, validation_id "
-                      "FROM cabinets ORDER BY name")
+        rows = tx.all("SELECT name, site, machine_id, paytable, status, status_since, last_answer, validation_id, "
+                      "wanted, applied FROM cabinets ORDER BY name")
         out = []
-        for name, site, mid, paytable, status, since, last, vid in rows:
+        for name, site, mid, paytable, status, since, last, vid, wanted, applied in rows:
             snap = tx.one(f"SELECT seq, at, {', '.join(COLUMNS)} FROM meter_snapshots WHERE cabinet = ? "
                           "ORDER BY seq DESC LIMIT 1", (name,))
             flags = tx.one("SELECT COUNT(*) FROM meter_flags WHERE cabinet = ?", (name,))
             out.append({"name": name, "site": site, "machine_id": mid, "paytable": paytable, "status": status,
                         "status_since": since, "last_answer": last, "validation_id": vid,
+                        "order": wanted, "order_taken": wanted is not None and wanted == applied,
                         "meters": dict(zip(("seq", "at") + COLUMNS, snap)) if snap else None,
                         "flags": flags[0] if flags else 0})
     return out
@@ -137,7 +140,11 @@ def cabinet_page(h: dict) -> bytes:
     cps = _table(["number", "amount", "issued", "paid", "by"],
                  [[c["number"], cashier.dollars(c["cents"]), _when(c["issued_at"]), _when(c["paid_at"]),
                    c["paid_by"] or ""] for c in h["coupons"]])
-    body = (f'<h2>Meter snapshots</h2><div id="snapshots">{snaps}</div><h2 class="flag">Flags</h2>'
+    order = (f'<form method="post" action="/cabinet/{html.escape(h["name"])}/order">'
+             '<label>operator <input name="by" size="8"></label> '
+             '<button name="order" value="disable">disable</button> '
+             '<button name="order" value="enable">enable</button></form>')
+    body = (f'{order}<h2>Meter snapshots</h2><div id="snapshots">{snaps}</div><h2 class="flag">Flags</h2>'
             f'<div id="flags">{flags}</div><h2>Events</h2><div id="events">{events}</div>'
             f'<h2>Coupons</h2><div id="coupons">{cps}</div>')
     return _page(f"Cabinet {h['name']}", body)
@@ -223,6 +230,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         path = urllib.parse.urlparse(self.path).path
+        if path.endswith("/order"):
+            return self._order(path)
         try:
             if path == "/api/redeem":
                 q = json.loads(self._body() or b"{}")
@@ -247,6 +256,33 @@ class Handler(BaseHTTPRequestHandler):
             self._json({"outcome": a.outcome, "reason": a.reason, "cents": a.cents, "number": a.number})
         else:
             self._send(cashier_page(a, who))
+
+
+    def _order(self, path: str) -> None:
+        api = path.startswith("/api/")
+        name = urllib.parse.unquote(path.split("/")[-2])
+        try:
+            if api:
+                q = json.loads(self._body() or b"{}")
+                what, by = str(q["order"]), str(q["by"])
+            else:
+                f = urllib.parse.parse_qs(self._body().decode(), keep_blank_values=True)
+                what, by = f["order"][0], f["by"][0]
+            if not by.strip():
+                raise ValueError("the operator's name is needed")
+            with self.store.transaction() as tx:
+                found = cabinets.order(tx, name, what, by, int(self.clock()))
+        except (KeyError, ValueError, json.JSONDecodeError, UnicodeDecodeError) as e:
+            return self._json({"error": f"bad request: {e}"}, 400) if api else \
+                self._send(_page("Order", f"<p>bad request: {html.escape(str(e))}</p>"), 400)
+        if not found:
+            return self._json({"error": f"no cabinet {name}"}, 404) if api else self._send(_page("Not found", ""), 404)
+        if api:
+            self._json({"cabinet": name, "order": cabinets.ORDERS[what]})
+        else:
+            h = history(self.store, name)
+            assert h is not None
+            self._send(cabinet_page(h))
 
 
 def serve(store: Store, port: int, host: str = "127.0.0.1",

@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import threading
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -223,6 +224,28 @@ def test_the_register_lists_the_coupons_of_500_dollars_or_more(rig: Rig) -> None
     assert [r["number"] for r in reg] == [big["n"]]  # the other coupons are under $500
     assert reg[0]["machine_id"] == "JTN-TEST-VLT1" and reg[0]["cents"] == 50000 and reg[0]["paid_at"] is None
     assert big["n"].encode() in get(rig.url + "/register")
+
+
+def test_the_centre_disables_and_enables_a_machine(rig: Rig) -> None:
+    cab = rig.cabs["cas1"]
+    cab.panel.wait_for(lambda s: s.get("state") in ("idle", "credit"))
+    assert post(rig.url + "/api/cabinet/cas1/order", {"order": "disable", "by": "op"}) == \
+        {"cabinet": "cas1", "order": "disabled"}
+    cab.panel.wait_for(lambda s: s.get("state") == "tilt" and "host" in s.get("say", []))  # the machine took 01
+    rig.until("cas1", lambda: [c for c in json.loads(get(rig.url + "/api/floor")) if c["name"] == "cas1"][0]
+              ["order_taken"])
+    assert "host: disabled by the central system" in "\n".join(cab.console.command("events"))
+    page = urllib.request.urlopen(urllib.request.Request(rig.url + "/cabinet/cas1/order", b"order=enable&by=op"),
+                                  timeout=10).read()
+    assert b"<h1>Cabinet cas1</h1>" in page
+    cab.panel.wait_for(lambda s: s.get("state") in ("idle", "credit"))  # 02 taken
+    rig.until("cas1", lambda: rig.one("SELECT applied FROM cabinets WHERE name = 'cas1'") == ("enabled",))
+    details = [d for (d,) in rig.all("SELECT detail FROM events WHERE cabinet = 'cas1' AND kind = 'order' ORDER BY seq")]
+    assert details == ["disable ordered by op", "disabled (SAS 01 taken)", "enable ordered by op",
+                       "enabled (SAS 02 taken)"]
+    with pytest.raises(urllib.error.HTTPError) as e:
+        post(rig.url + "/api/cabinet/nosuch/order", {"order": "disable", "by": "op"})
+    assert e.value.code == 404
 
 
 def test_a_cabinet_that_stops_answering_is_marked_and_comes_back_with_its_validation_id(rig: Rig) -> None:
