@@ -14,6 +14,7 @@ import signal
 import threading
 from pathlib import Path
 
+from central.centre import Direct
 from central.site import SiteController
 from central.store import SqliteStore
 from central.web import serve
@@ -77,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, cab in cabs.items():
         print(f"  {name}: {cab.firmware.ready.get('jurisdiction')} sas={cab.sas_path} "
               f"panel={cab.ports['panel']} console={cab.ports['console']}", flush=True)
-    site = SiteController(store, "site-1", {name: cab.sas_path for name, cab in cabs.items()}).start()
+    site = SiteController(Direct(store), "site-1", {name: cab.sas_path for name, cab in cabs.items()}).start()
     server = serve(store, args.port)
     print(f"floor: http://127.0.0.1:{server.server_address[1]}/ (cashier /cashier, register /register); "
           "Ctrl-C stops", flush=True)

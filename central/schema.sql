@@ -12,10 +12,9 @@ CREATE TABLE IF NOT EXISTS cabinets (
     max_bet INTEGER,               -- SAS 1F: the largest bet, credits
     denom_code INTEGER,            -- SAS 1F: denomination (SAS Table C-4)
     validation_id INTEGER,         -- the id this system set with SAS 4C (NULL: none yet)
-    status TEXT NOT NULL,          -- new, online, silent
+    status TEXT NOT NULL,          -- new, online, silent (as the site saw it)
     status_since BIGINT NOT NULL,
-    last_answer BIGINT,            -- the last poll the machine answered
-    misses INTEGER NOT NULL,       -- polls unanswered in a row
+    last_answer BIGINT,            -- the last snapshot the machine answered
     wanted TEXT,                   -- the centre's order: enabled, disabled (SAS 02/01); NULL none
     applied TEXT                   -- the order the machine took (NULL: not since its connection)
 )
@@ -27,16 +26,18 @@ CREATE TABLE IF NOT EXISTS validation_ids (
     given_at BIGINT NOT NULL
 )
 ;
--- What the site saw, in the site's own sequence per cabinet: an event is stored once under
--- (cabinet, seq), so a replay of the same message stores nothing more.
+-- What the site saw, in the site's own sequence per cabinet (origin 'site'), and what the centre
+-- did to a cabinet (origin 'centre', its own sequence): an event is stored once under
+-- (cabinet, origin, seq), so a replay of the same message stores nothing more.
 CREATE TABLE IF NOT EXISTS events (
     cabinet TEXT NOT NULL,
+    origin TEXT NOT NULL,
     seq BIGINT NOT NULL,
     at BIGINT NOT NULL,
-    kind TEXT NOT NULL,            -- exception (SAS general poll), link (answering or not), validation
+    kind TEXT NOT NULL,            -- exception (SAS general poll), link, coupon, validation, order
     code INTEGER,                  -- the SAS exception code
     detail TEXT NOT NULL,
-    PRIMARY KEY (cabinet, seq)
+    PRIMARY KEY (cabinet, origin, seq)
 )
 ;
 -- A meter snapshot: one SAS 2F (every meter of one poll, so they agree with each other) and 1C.

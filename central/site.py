@@ -1,37 +1,56 @@
 """The site controller: polls each cabinet of a site over its SAS line through the project's host
-(`sim/sas_host.py`), one thread per line, and writes what it reads to the central store.
+(`sim/sas_host.py`), one thread per line, and sends what it reads to the centre as messages
+(`central/ingest.py`) over its link: `central/centre.py` `Direct` (the store itself, one host) or
+`central/broker.py` `JetStreamLink` (the site's NATS server, which forwards to the centre's and
+holds what the centre has not had while the network is broken). `send` returns once the message is
+durable (committed, or stored by the broker), so every step below is ordered after it.
 
-Each cycle: general polls until the machine has no exception left (each one an event); on a 3D
-exception (a coupon printed), and every `meter_every` seconds, the coupons the machine has not had
-read (4D); every `meter_every` seconds a meter snapshot (2F and 1C, `central/meters.py`).
+Each cycle: general polls until the machine has no exception left (each one an event); the centre's
+enable/disable order, sent until taken; on a 3D exception (a coupon printed), and every
+`meter_every` seconds, the coupons the machine has not had read (4D); every `meter_every` seconds
+a meter snapshot (2F and 1C, `central/meters.py`).
 
 A coupon is read so that a crash at any step loses none and records none twice: 4D FF (look ahead:
-the machine keeps the record unread), the record committed (kept once under its control number),
-then 4D 00 (the machine marks it read). Killed before the commit, the same record is looked at
-again; killed after it, it is committed again as nothing new, then read.
+the machine keeps the record unread), the record sent (kept once under its control number), then
+4D 00 (the machine marks it read). Killed before the send, the same record is looked at again;
+killed after it, it is sent again as nothing new, then read.
 
 At connection (and after the cabinet was silent) the controller reads 54 and 1F, and 4C: a vlt
-machine without the validation id this system gave it is given one (`central/cabinets.py`)."""
+machine without the validation id the centre gave it is given one (asked of the centre)."""
 from __future__ import annotations
 
 import threading
 import time
-from typing import Callable
+from typing import Any, Callable, Protocol
 
-from central import cabinets, coupons, meters, sas_reads
+from central import sas_reads
 from central.crash import point as crash_point
-from central.store import Store
 from sim.sas_host import SasHost
 
 POLL_S = 0.2  # a general poll every 200 ms per cabinet (a vlt needs one within 5 s: docs/sas.md)
 METER_S = 2.0
+SILENT_AFTER = 3  # polls unanswered in a row before a cabinet is marked silent
 EXCEPTION_COUPON = 0x3D  # a cash out ticket has been printed (SAS Table A-1)
 
 
+class Link(Protocol):
+    def send(self, msg: dict[str, Any]) -> None: ...
+
+    def ask(self, question: dict[str, Any]) -> dict[str, Any]: ...
+
+    def last_seqs(self, site: str, cabinet: str) -> dict[str, int]: ...
+
+    def close(self) -> None: ...
+
+
+class CentreUnreachable(Exception):
+    """The centre did not answer a question (a broken network): the cabinet is not at fault."""
+
+
 class CabinetPoller:
-    def __init__(self, store: Store, site: str, name: str, sas_path: str, clock: Callable[[], float] = time.time,
+    def __init__(self, link: Link, site: str, name: str, sas_path: str, clock: Callable[[], float] = time.time,
                  meter_every: float = METER_S, poll_every: float = POLL_S, timeout: float = 0.5) -> None:
-        self.store = store
+        self.link = link
         self.site = site
         self.name = name
         self.sas_path = sas_path
@@ -43,10 +62,11 @@ class CabinetPoller:
         self.max_bet: int | None = None
         self.coupon_machine = False
         self.next_meters = 0.0
+        self.status = "new"  # as this controller last said: online, silent
+        self.misses = 0
+        self.seq = link.last_seqs(site, name)  # the last sequence sent, per kind: a restart goes on after it
         self.cycles = 0  # completed poll cycles (a test waits on it instead of sleeping)
         self.changed = threading.Condition()
-        with store.transaction() as tx:
-            cabinets.add(tx, name, site, int(clock()))
 
     def now(self) -> int:
         return int(self.clock())
@@ -54,11 +74,21 @@ class CabinetPoller:
     def close(self) -> None:
         self.host.close()
 
+    def send(self, kind: str, **fields: Any) -> None:
+        msg: dict[str, Any] = {"kind": kind, "site": self.site, "cabinet": self.name, "at": self.now(), **fields}
+        if kind in self.seq:
+            msg["seq"] = self.seq[kind] + 1
+        self.link.send(msg)
+        if kind in self.seq:
+            self.seq[kind] += 1
+
+    def event(self, event: str, detail: str, **fields: Any) -> None:
+        self.send("event", event=event, detail=detail, **fields)
+
     def connect(self) -> None:
         self.host.sync()
         self.describe()
-        with self.store.transaction() as tx:
-            cabinets.connected(tx, self.name)
+        self.send("connected")
         try:
             vid, _ = sas_reads.validation_id(self.host)
         except TimeoutError:  # a machine without a coupon memory ignores 4C (docs/sas.md): no coupons
@@ -67,14 +97,12 @@ class CabinetPoller:
             self.connected = True
             return
         self.coupon_machine = True
-        with self.store.transaction() as tx:
-            give = cabinets.validation_id_for(tx, self.name, vid, self.now())
+        give = self.link.ask({"ask": "validation_id", "site": self.site, "cabinet": self.name, "in_force": vid})["give"]
         if give is not None:
             got, _ = sas_reads.validation_id(self.host, give)
             if got != give:
                 raise ValueError(f"4C: the machine kept validation id {got}, not {give}")
-            with self.store.transaction() as tx:
-                cabinets.validation_set(tx, self.name, give, self.now())
+            self.event("validation", f"validation id {give} set (SAS 4C)", vid=give)
         self.connected = True
 
     def describe(self) -> None:
@@ -82,70 +110,74 @@ class CabinetPoller:
         only once its configuration is settled, and a new configuration changes it)."""
         info = sas_reads.machine_info(self.host)
         self.max_bet = info.max_bet
-        with self.store.transaction() as tx:
-            cabinets.describe(tx, self.name, info.machine_id, info.paytable, info.max_bet, info.denom_code)
+        self.send("cabinet", machine_id=info.machine_id, paytable=info.paytable, max_bet=info.max_bet,
+                  denom_code=info.denom_code)
 
     def apply_order(self) -> None:
         """The centre's enable/disable order, sent until taken: 02 or 01; a NACK (the state table
         refuses 01 mid-game or mid-payout, docs/sas.md) is tried again next cycle."""
-        with self.store.transaction(write=False) as tx:
-            want = cabinets.pending_order(tx, self.name)
+        want = self.link.ask({"ask": "order", "site": self.site, "cabinet": self.name})["order"]
         if want is None:
             return
         answer = self.host.command(0x02 if want == "enabled" else 0x01)
         if answer is None:
             raise TimeoutError(f"no answer to {'02' if want == 'enabled' else '01'}")
         if answer == self.host.address:
-            with self.store.transaction() as tx:
-                cabinets.order_taken(tx, self.name, want, self.now())
+            self.event("order", f"{want} (SAS {'02' if want == 'enabled' else '01'} taken)", applied=want)
 
     def read_coupons(self) -> int:
-        """Every coupon the machine has not had read: (look, commit, read) each; how many new."""
-        new = 0
+        """Every coupon the machine has not had read: (look, send, read) each; how many."""
+        n = 0
         for _ in range(64):  # the coupon memory's CAPACITY: a loop that cannot run away
             rec = sas_reads.coupon(self.host, 0xFF)
             if rec is None:
-                return new
+                return n
             crash_point("coupon-looked")
-            with self.store.transaction() as tx:
-                if coupons.record(tx, self.name, rec, self.now()):
-                    new += 1
-                    cabinets.event(tx, self.name, self.now(), "coupon", f"coupon {rec.number} {rec.cents} cents")
+            self.send("coupon", number=rec.number, cents=rec.cents, ticket=rec.ticket, issued_at=rec.issued_at)
             crash_point("coupon-recorded")
             read = sas_reads.coupon(self.host, 0x00)
             if read is not None and read.number != rec.number:  # cannot be: FF named the oldest unread
-                with self.store.transaction() as tx:
-                    coupons.record(tx, self.name, read, self.now())
-        return new
+                self.send("coupon", number=read.number, cents=read.cents, ticket=read.ticket,
+                          issued_at=read.issued_at)
+            self.event("coupon", f"coupon {rec.number} {rec.cents} cents read")
+            n += 1
+        return n
 
     def cycle(self) -> None:
         """One poll cycle; raises TimeoutError/ValueError/OSError when the machine does not answer."""
         if not self.connected:
             self.connect()
         seen = self.host.exceptions()
-        now = self.now()
-        with self.store.transaction() as tx:
-            cabinets.answered(tx, self.name, now)
-            for code in seen:
-                cabinets.event(tx, self.name, now, "exception", f"SAS exception {code:02X}", code)
+        if self.status != "online":
+            self.event("link", f"answering ({self.status} before)", status="online")
+            self.status = "online"
+        self.misses = 0
+        for code in seen:
+            self.event("exception", f"SAS exception {code:02X}", code=code)
         self.apply_order()
         if self.coupon_machine and (EXCEPTION_COUPON in seen or time.monotonic() >= self.next_meters):
             self.read_coupons()
         if time.monotonic() >= self.next_meters:
             self.describe()
             snap = sas_reads.snapshot_meters(self.host)
-            with self.store.transaction() as tx:
-                meters.store(tx, self.name, snap, self.now(), self.max_bet)
+            self.send("snapshot", meters=snap, max_bet=self.max_bet)
             self.next_meters = time.monotonic() + self.meter_every
+
+    def missed(self, why: str) -> None:
+        self.connected = False  # a machine back from silence is asked who it is again
+        self.misses += 1
+        if self.status != "silent" and self.misses >= SILENT_AFTER:
+            self.event("link", f"not answering: {self.misses} polls in a row ({why})", status="silent")
+            self.status = "silent"
 
     def run(self, stop: threading.Event) -> None:
         while not stop.is_set():
             try:
                 self.cycle()
             except (TimeoutError, ValueError, OSError) as e:
-                self.connected = False  # a machine back from silence is asked who it is again
-                with self.store.transaction() as tx:
-                    cabinets.missed(tx, self.name, self.now(), str(e) or type(e).__name__)
+                self.missed(str(e) or type(e).__name__)
+            except CentreUnreachable:
+                self.connected = False  # asked again once the centre answers; the machine goes on
             with self.changed:
                 self.cycles += 1
                 self.changed.notify_all()
@@ -160,8 +192,9 @@ class CabinetPoller:
 
 
 class SiteController:
-    def __init__(self, store: Store, site: str, lines: dict[str, str], **kw) -> None:
-        self.pollers = {name: CabinetPoller(store, site, name, path, **kw) for name, path in lines.items()}
+    def __init__(self, link: Link, site: str, lines: dict[str, str], **kw: Any) -> None:
+        self.link = link
+        self.pollers = {name: CabinetPoller(link, site, name, path, **kw) for name, path in lines.items()}
         self.stop = threading.Event()
         self.threads: list[threading.Thread] = []
 
@@ -181,19 +214,29 @@ class SiteController:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """python -m central.site --db PATH [--site NAME] CABINET=SAS_PATH ...: poll until SIGTERM/SIGINT."""
+    """python -m central.site (--db URL | --nats URL) [--site NAME] CABINET=SAS_PATH ...: poll until
+    SIGTERM/SIGINT."""
     import argparse
     import signal
 
+    from central.centre import Direct
     from central.store import open_store
 
     ap = argparse.ArgumentParser(prog="python -m central.site")
-    ap.add_argument("--db", required=True, help="the store: sqlite:PATH or postgresql:CONNINFO")
+    to = ap.add_mutually_exclusive_group(required=True)
+    to.add_argument("--db", help="the store itself: sqlite:PATH or postgresql:CONNINFO")
+    to.add_argument("--nats", help="the site's NATS server (central/broker.py): nats://HOST:PORT")
     ap.add_argument("--site", default="site-1")
     ap.add_argument("lines", nargs="+", metavar="CABINET=SAS_PATH")
     args = ap.parse_args(argv)
     lines = dict(line.split("=", 1) for line in args.lines)
-    site = SiteController(open_store(args.db), args.site, lines).start()
+    if args.db:
+        link: Link = Direct(open_store(args.db))
+    else:
+        from central.broker import JetStreamLink
+
+        link = JetStreamLink(args.nats, args.site)
+    site = SiteController(link, args.site, lines).start()
     signal.signal(signal.SIGTERM, lambda *_: site.stop.set())
     print("site: polling " + " ".join(lines), flush=True)
     try:
@@ -201,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         pass
     site.close()
+    link.close()
     return 0
 
 

@@ -57,14 +57,14 @@ def history(store: Store, name: str) -> dict | None:
                        "ORDER BY seq DESC LIMIT ?", (name, HISTORY))
         flags = tx.all("SELECT seq, meter, before_value, after_value, why FROM meter_flags WHERE cabinet = ? "
                        "ORDER BY seq DESC LIMIT ?", (name, HISTORY))
-        events = tx.all("SELECT seq, at, kind, code, detail FROM events WHERE cabinet = ? ORDER BY seq DESC LIMIT ?",
-                        (name, HISTORY))
+        events = tx.all("SELECT origin, seq, at, kind, code, detail FROM events WHERE cabinet = ? "
+                        "ORDER BY at DESC, origin, seq DESC LIMIT ?", (name, HISTORY))
         cps = tx.all("SELECT number, cents, issued_at, paid_at, paid_by FROM coupons WHERE cabinet = ? "
                      "ORDER BY issued_at DESC LIMIT ?", (name, HISTORY))
     return {"name": name,
             "snapshots": [dict(zip(("seq", "at") + COLUMNS, r)) for r in snaps],
             "flags": [dict(zip(("seq", "meter", "before", "after", "why"), r)) for r in flags],
-            "events": [dict(zip(("seq", "at", "kind", "code", "detail"), r)) for r in events],
+            "events": [dict(zip(("origin", "seq", "at", "kind", "code", "detail"), r)) for r in events],
             "coupons": [dict(zip(("number", "cents", "issued_at", "paid_at", "paid_by"), r)) for r in cps]}
 
 
@@ -135,8 +135,8 @@ def cabinet_page(h: dict) -> bytes:
                    [[s["seq"], _when(s["at"])] + [s[c] for c in COLUMNS] for s in h["snapshots"]])
     flags = _table(["seq", "meter", "before", "after", "why"],
                    [[f["seq"], f["meter"], f["before"], f["after"], f["why"]] for f in h["flags"]])
-    events = _table(["seq", "at", "kind", "detail"],
-                    [[e["seq"], _when(e["at"]), e["kind"], e["detail"]] for e in h["events"]])
+    events = _table(["from", "seq", "at", "kind", "detail"],
+                    [[e["origin"], e["seq"], _when(e["at"]), e["kind"], e["detail"]] for e in h["events"]])
     cps = _table(["number", "amount", "issued", "paid", "by"],
                  [[c["number"], cashier.dollars(c["cents"]), _when(c["issued_at"]), _when(c["paid_at"]),
                    c["paid_by"] or ""] for c in h["coupons"]])

@@ -39,7 +39,15 @@ def test_more_wagered_than_the_games_could_take_is_a_jump() -> None:
     after = moved(coin_in=110, games_played=53, credits=10)  # 10 credits in 3 games of at most 3
     assert verdicts(BASE, after) == [("coin_in", "jumped")]
     assert verdicts(BASE, after, max_bet=None) == []  # largest bet unknown: not judged
-    assert verdicts(BASE, moved(games_won=12, games_played=51)) == [("games_won", "jumped")]
+    assert verdicts(BASE, moved(games_won=13, games_played=51)) == [("games_won", "jumped")]
+
+
+def test_a_game_wagered_before_a_snapshot_and_won_after_it_is_no_jump() -> None:
+    # snapshot 1 between a 3-credit wager and its settlement; snapshot 2 after the win of 5 credits:
+    # one more game won, none more played (tests/host/test_central_site.py found it on real play)
+    wagered = moved(coin_in=103, games_played=51, credits=17)
+    settled = moved(coin_in=103, games_played=51, games_won=11, coin_out=85, credits=22)
+    assert verdicts(BASE, wagered) == [] and verdicts(wagered, settled) == []
 
 
 def test_credits_that_do_not_follow_the_meters_are_unbalanced() -> None:

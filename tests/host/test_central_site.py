@@ -23,6 +23,7 @@ import pytest
 from stdnum import luhn
 
 from central import cashier
+from central.centre import Direct
 from central.coupons import CLAIM_S
 from central.crash import CRASH_ENV
 from central.site import SiteController
@@ -48,7 +49,7 @@ class Rig:
             self.cabs[name] = cab
             cab.boot(system=False)  # the vlt's validation id is the central system's to set
         self.store, self.db = new_store(engine, tmp)
-        self.site = SiteController(self.store, "site-1", {n: c.sas_path for n, c in self.cabs.items()},
+        self.site = SiteController(Direct(self.store), "site-1", {n: c.sas_path for n, c in self.cabs.items()},
                                    meter_every=0.5).start()
         self.web = serve(self.store, 0)
         self.url = f"http://127.0.0.1:{self.web.server_address[1]}"
@@ -66,6 +67,11 @@ class Rig:
     def one(self, sql: str, params: tuple = ()):
         with self.store.transaction(write=False) as tx:
             return tx.one(sql, params)
+
+    def value(self, sql: str, params: tuple = ()):
+        """The first column of the first row, or None (no row yet)."""
+        row = self.one(sql, params)
+        return row[0] if row else None
 
     def all(self, sql: str, params: tuple = ()):
         with self.store.transaction(write=False) as tx:
@@ -116,16 +122,16 @@ def cash_out(rig: Rig, bills: int, bill_type: int = 1) -> dict:
 
 
 def test_the_vlt_gets_its_validation_id_over_4c_and_the_casino_machine_none(rig: Rig) -> None:
-    vid = rig.until("vlt1", lambda: rig.one("SELECT validation_id FROM cabinets WHERE name = 'vlt1'")[0])
+    vid = rig.until("vlt1", lambda: rig.value("SELECT validation_id FROM cabinets WHERE name = 'vlt1'"))
     assert rig.console_json("vlt1", "validation json")["vid"] == vid
     assert rig.all("SELECT vid, cabinet FROM validation_ids") == [(vid, "vlt1")]
-    rig.until("cas1", lambda: rig.one("SELECT status FROM cabinets WHERE name = 'cas1'")[0] == "online")
+    rig.until("cas1", lambda: rig.value("SELECT status FROM cabinets WHERE name = 'cas1'") == "online")
     assert rig.one("SELECT validation_id FROM cabinets WHERE name = 'cas1'") == (None,)
 
 
 def test_each_machine_is_described_as_it_says_it_is(rig: Rig) -> None:
     for name in rig.cabs:
-        rig.until(name, lambda: rig.one("SELECT paytable FROM cabinets WHERE name = ?", (name,))[0] == "SEPTRO")
+        rig.until(name, lambda: rig.value("SELECT paytable FROM cabinets WHERE name = ?", (name,)) == "SEPTRO")
         mid, max_bet = rig.one("SELECT machine_id, max_bet FROM cabinets WHERE name = ?", (name,))
         assert mid == f"JTN-TEST-{name.upper()}" and max_bet == max(MODEL["bets"])
 
@@ -240,9 +246,9 @@ def test_the_centre_disables_and_enables_a_machine(rig: Rig) -> None:
     assert b"<h1>Cabinet cas1</h1>" in page
     cab.panel.wait_for(lambda s: s.get("state") in ("idle", "credit"))  # 02 taken
     rig.until("cas1", lambda: rig.one("SELECT applied FROM cabinets WHERE name = 'cas1'") == ("enabled",))
-    details = [d for (d,) in rig.all("SELECT detail FROM events WHERE cabinet = 'cas1' AND kind = 'order' ORDER BY seq")]
-    assert details == ["disable ordered by op", "disabled (SAS 01 taken)", "enable ordered by op",
-                       "enabled (SAS 02 taken)"]
+    orders = rig.all("SELECT origin, detail FROM events WHERE cabinet = 'cas1' AND kind = 'order' ORDER BY origin, seq")
+    assert orders == [("centre", "disable ordered by op"), ("centre", "enable ordered by op"),
+                      ("site", "disabled (SAS 01 taken)"), ("site", "enabled (SAS 02 taken)")]
     with pytest.raises(urllib.error.HTTPError) as e:
         post(rig.url + "/api/cabinet/nosuch/order", {"order": "disable", "by": "op"})
     assert e.value.code == 404
@@ -304,4 +310,4 @@ def test_a_site_controller_killed_while_reading_a_coupon_loses_none_and_records_
         site.send_signal(signal.SIGTERM)
         site.wait(30)
     assert rig.one("SELECT cents FROM coupons WHERE number = ?", (rec["n"],)) == (rec["c"],)
-    assert rig.one("SELECT COUNT(*) FROM events WHERE detail LIKE ?", (f"coupon {rec['n']}%",)) == (1,)
+    assert rig.one("SELECT COUNT(*) FROM events WHERE detail LIKE ?", (f"coupon {rec['n']}%",)) == (1,)  # read once
