@@ -40,9 +40,10 @@ class Direct:
         self.store = store
         self.clock = clock
 
-    def send(self, msg: dict[str, Any]) -> None:
+    def send(self, msg: dict[str, Any]) -> bool:
         with self.store.transaction() as tx:
             ingest.apply(tx, msg)
+        return True
 
     def ask(self, question: dict[str, Any]) -> dict[str, Any]:
         return answer(self.store, question, int(self.clock()))

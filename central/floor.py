@@ -2,9 +2,12 @@
 its own SAS line), the site controller polling them and the central service's web page, on one
 machine, until interrupted (Ctrl-C).
 
-    python -m central.floor --state /tmp/floor --port 38080 [--cabinets 8] [--db PATH]
+    python -m central.floor --state /tmp/floor --port 38080 [--cabinets 8] [--db URL] [--broker]
 
-The cabinets' state lives under STATE/<name>; the store is STATE/central.db unless --db names one."""
+The cabinets' state lives under STATE/<name>; the store is STATE/central.db unless --db names one
+(sqlite:PATH or postgresql:CONNINFO). With --broker the site reaches the centre through NATS
+JetStream (central/broker.py): a site's server and the centre's, each with its state under
+STATE/nats-*, and the centre's relay."""
 from __future__ import annotations
 
 import argparse
@@ -15,10 +18,10 @@ import threading
 from pathlib import Path
 
 from central.centre import Direct
-from central.site import SiteController
-from central.store import SqliteStore
+from central.site import Link, SiteController
+from central.store import open_store
 from central.web import serve
-from sim.harness import EmulatedCabinet
+from sim.harness import EmulatedCabinet, free_ports
 
 # The floor's cabinets in order: (game, jurisdiction); mixed families (reels, keno, video poker)
 # and both profiles, as issue 27 asks.
@@ -65,20 +68,35 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--state", required=True, help="the floor's state directory (cabinets and store)")
     ap.add_argument("--port", type=int, default=38080, help="the web page's port (default 38080)")
     ap.add_argument("--cabinets", type=int, default=len(FLOOR))
-    ap.add_argument("--db", help="the SQLite store (default STATE/central.db)")
+    ap.add_argument("--db", help="the store: sqlite:PATH or postgresql:CONNINFO (default sqlite:STATE/central.db)")
+    ap.add_argument("--broker", action="store_true", help="the site and the centre apart, through NATS JetStream")
     ap.add_argument("--fresh", action="store_true", help="remove the state directory first")
     args = ap.parse_args(argv)
     state = Path(args.state)
     if args.fresh and state.exists():
         shutil.rmtree(state)
     state.mkdir(parents=True, exist_ok=True)
-    store = SqliteStore(args.db or state / "central.db")
+    store = open_store(args.db or f"sqlite:{state / 'central.db'}")
     print(f"floor: booting {args.cabinets} cabinets under {state}", flush=True)
     cabs = boot_cabinets(state, args.cabinets)
     for name, cab in cabs.items():
         print(f"  {name}: {cab.firmware.ready.get('jurisdiction')} sas={cab.sas_path} "
               f"panel={cab.ports['panel']} console={cab.ports['console']}", flush=True)
-    site = SiteController(Direct(store), "site-1", {name: cab.sas_path for name, cab in cabs.items()}).start()
+    servers: list = []
+    relay = None
+    if args.broker:
+        from central.broker import JetStreamLink, NatsServer, Relay
+
+        hub_port, leaf_port, site_port = free_ports(3)
+        servers = [NatsServer("centre", state / "nats-centre", hub_port, "centre", leaf_port=leaf_port).start(),
+                   NatsServer("site-1", state / "nats-site-1", site_port, "site-1",
+                              hub=f"nats-leaf://127.0.0.1:{leaf_port}").start()]
+        relay = Relay(store, servers[0].url, ["site-1"]).start()
+        link: Link = JetStreamLink(servers[1].url, "site-1")
+        print(f"floor: NATS centre {servers[0].url}, site {servers[1].url}", flush=True)
+    else:
+        link = Direct(store)
+    site = SiteController(link, "site-1", {name: cab.sas_path for name, cab in cabs.items()}).start()
     server = serve(store, args.port)
     print(f"floor: http://127.0.0.1:{server.server_address[1]}/ (cashier /cashier, register /register); "
           "Ctrl-C stops", flush=True)
@@ -90,6 +108,11 @@ def main(argv: list[str] | None = None) -> int:
         pass
     server.shutdown()
     site.close()
+    link.close()
+    if relay is not None:
+        relay.close()
+    for s in reversed(servers):
+        s.stop()
     shutdown(cabs)
     return 0
 

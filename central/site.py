@@ -34,7 +34,8 @@ EXCEPTION_COUPON = 0x3D  # a cash out ticket has been printed (SAS Table A-1)
 
 
 class Link(Protocol):
-    def send(self, msg: dict[str, Any]) -> None: ...
+    def send(self, msg: dict[str, Any]) -> bool:
+        """Durable when it returns; False: the link had this message already (nothing more stored)."""
 
     def ask(self, question: dict[str, Any]) -> dict[str, Any]: ...
 
@@ -61,6 +62,8 @@ class CabinetPoller:
         self.connected = False
         self.max_bet: int | None = None
         self.coupon_machine = False
+        self.in_force = 0  # the validation id the machine said it has (4C)
+        self.vid_owed = False  # the centre not asked yet which validation id the machine must have
         self.next_meters = 0.0
         self.status = "new"  # as this controller last said: online, silent
         self.misses = 0
@@ -97,13 +100,27 @@ class CabinetPoller:
             self.connected = True
             return
         self.coupon_machine = True
-        give = self.link.ask({"ask": "validation_id", "site": self.site, "cabinet": self.name, "in_force": vid})["give"]
+        self.in_force = vid
+        self.vid_owed = True
+        self.connected = True
+        self.settle_validation_id()
+
+    def settle_validation_id(self) -> None:
+        """Ask the centre which validation id the machine must have, and set it (4C). With the
+        centre out of reach it is asked again later: the machine polls on meanwhile (one without an
+        id prints no coupon and takes no money, docs/coupons.md; one with an id goes on with it)."""
+        try:
+            give = self.link.ask({"ask": "validation_id", "site": self.site, "cabinet": self.name,
+                                  "in_force": self.in_force})["give"]
+        except CentreUnreachable:
+            return
         if give is not None:
             got, _ = sas_reads.validation_id(self.host, give)
             if got != give:
                 raise ValueError(f"4C: the machine kept validation id {got}, not {give}")
+            self.in_force = give
             self.event("validation", f"validation id {give} set (SAS 4C)", vid=give)
-        self.connected = True
+        self.vid_owed = False
 
     def describe(self) -> None:
         """54 and 1F: what the machine is (read again with each snapshot: a vlt names its game
@@ -116,7 +133,10 @@ class CabinetPoller:
     def apply_order(self) -> None:
         """The centre's enable/disable order, sent until taken: 02 or 01; a NACK (the state table
         refuses 01 mid-game or mid-payout, docs/sas.md) is tried again next cycle."""
-        want = self.link.ask({"ask": "order", "site": self.site, "cabinet": self.name})["order"]
+        try:
+            want = self.link.ask({"ask": "order", "site": self.site, "cabinet": self.name})["order"]
+        except CentreUnreachable:
+            return  # no order can come; the machine keeps the last it took (docs/sas.md)
         if want is None:
             return
         answer = self.host.command(0x02 if want == "enabled" else 0x01)
@@ -158,6 +178,8 @@ class CabinetPoller:
         if self.coupon_machine and (EXCEPTION_COUPON in seen or time.monotonic() >= self.next_meters):
             self.read_coupons()
         if time.monotonic() >= self.next_meters:
+            if self.vid_owed:
+                self.settle_validation_id()
             self.describe()
             snap = sas_reads.snapshot_meters(self.host)
             self.send("snapshot", meters=snap, max_bet=self.max_bet)
@@ -176,8 +198,6 @@ class CabinetPoller:
                 self.cycle()
             except (TimeoutError, ValueError, OSError) as e:
                 self.missed(str(e) or type(e).__name__)
-            except CentreUnreachable:
-                self.connected = False  # asked again once the centre answers; the machine goes on
             with self.changed:
                 self.cycles += 1
                 self.changed.notify_all()
