@@ -96,7 +96,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"floor: NATS centre {servers[0].url}, site {servers[1].url}", flush=True)
     else:
         link = Direct(store)
-    site = SiteController(link, "site-1", {name: cab.sas_path for name, cab in cabs.items()}).start()
+    # the approved software: the image the floor's cabinets were started from, checked by SAS 21
+    image = Path(next(iter(cabs.values())).firmware.command()[0]).read_bytes()
+    site = SiteController(link, "site-1", {name: cab.sas_path for name, cab in cabs.items()},
+                          approved_image=image).start()
     server = serve(store, args.port)
     print(f"floor: http://127.0.0.1:{server.server_address[1]}/ (cashier /cashier, register /register); "
           "Ctrl-C stops", flush=True)

@@ -19,18 +19,29 @@ At connection (and after the cabinet was silent) the controller reads 54 and 1F,
 machine without the validation id the centre gave it is given one (asked of the centre)."""
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from typing import Any, Callable, Protocol
 
+from crccheck.crc import CrcKermit
+
 from central import sas_reads
 from central.crash import point as crash_point
-from sim.sas_host import SasHost
+from sim.sas_host import SasHost, crc
 
 POLL_S = 0.2  # a general poll every 200 ms per cabinet (a vlt needs one within 5 s: docs/sas.md)
 METER_S = 2.0
 SILENT_AFTER = 3  # polls unanswered in a row before a cabinet is marked silent
 EXCEPTION_COUPON = 0x3D  # a cash out ticket has been printed (SAS Table A-1)
+VERIFY_S = 3600.0  # SAS 21 again every hour, besides at each connection
+SIGNATURE_WAIT_S = 300.0  # a machine computes 21 a few ms a loop (docs/sas.md): over a 1 MB image, seconds
+
+
+def rom_signature(image: bytes, seed: int) -> int:
+    """What SAS 21 must answer for `image` and `seed`: CRC-16/KERMIT from the seed (docs/sas.md;
+    crccheck takes a reflected CRC's initial value unreflected: the seed's 16 bits reversed)."""
+    return CrcKermit.calc(image, int(format(seed, "016b")[::-1], 2))
 
 
 class Link(Protocol):
@@ -50,8 +61,15 @@ class CentreUnreachable(Exception):
 
 class CabinetPoller:
     def __init__(self, link: Link, site: str, name: str, sas_path: str, clock: Callable[[], float] = time.time,
-                 meter_every: float = METER_S, poll_every: float = POLL_S, timeout: float = 0.5) -> None:
+                 meter_every: float = METER_S, poll_every: float = POLL_S, timeout: float = 0.5,
+                 approved_image: bytes | None = None, verify_every: float = VERIFY_S) -> None:
+        """approved_image: the image the machine must run, checked by SAS 21 at each connection and
+        every `verify_every` seconds (None: not checked)."""
         self.link = link
+        self.approved_image = approved_image
+        self.verify_every = verify_every
+        self.signature: tuple[int, float] | None = None  # (seed, when asked) of a 21 not answered yet
+        self.next_verify = 0.0
         self.site = site
         self.name = name
         self.sas_path = sas_path
@@ -90,6 +108,8 @@ class CabinetPoller:
 
     def connect(self) -> None:
         self.host.sync()
+        self.signature = None  # a 21 asked before the machine went silent is asked again
+        self.next_verify = 0.0
         self.describe()
         self.send("connected")
         try:
@@ -145,6 +165,51 @@ class CabinetPoller:
         if answer == self.host.address:
             self.event("order", f"{want} (SAS {'02' if want == 'enabled' else '01'} taken)", applied=want)
 
+    def verify(self) -> None:
+        """SAS 21 with a seed the machine cannot know beforehand; its answer comes on a general poll."""
+        seed = secrets.randbelow(0x10000)
+        if self.host.command(0x21, seed.to_bytes(2, "little")) != self.host.address:
+            raise TimeoutError("21 not taken")
+        self.signature = (seed, time.monotonic())
+        self.next_verify = time.monotonic() + self.verify_every
+
+    def signed(self, reply: bytes) -> None:
+        """The machine's 21 answer (address, 21, signature LSB first, CRC): right, or the machine is
+        disabled (01) and the centre told, which keeps it disabled (ingest)."""
+        assert self.signature is not None and self.approved_image is not None
+        seed, _ = self.signature
+        self.signature = None
+        got = int.from_bytes(reply[2:4], "little")
+        want = rom_signature(self.approved_image, seed)
+        if got == want:
+            self.event("software", f"verified: SAS 21 signature {got:04X} for seed {seed:04X}", verified=True)
+            return
+        self.event("software", f"SAS 21 signature {got:04X} for seed {seed:04X}, the approved image's {want:04X}: "
+                   "not the approved software, disabled", verified=False)
+        if self.host.command(0x01) == self.host.address:
+            self.event("order", "disabled (SAS 01 taken)", applied="disabled")
+
+    def poll_exceptions(self) -> list[int]:
+        """General polls until 00: the exceptions pending; a 21 answer owed comes on one of them."""
+        out: list[int] = []
+        for _ in range(64):
+            if self.signature is None:
+                code = self.host.general_poll()
+            else:
+                r = self.host.general_poll_reply(6)
+                if len(r) == 6 and r[0] == self.host.address and r[1] == 0x21:
+                    if crc(r[:-2]) != r[-2:]:
+                        raise ValueError(f"21: bad CRC in {r.hex()}")
+                    self.signed(r)
+                    continue
+                code = r[0] if len(r) == 1 else None
+            if code is None:
+                raise TimeoutError("no answer to a general poll")
+            if code == 0:
+                return out
+            out.append(code)
+        raise ValueError(f"more than 64 exceptions: {out}")
+
     def read_coupons(self) -> int:
         """Every coupon the machine has not had read: (look, send, read) each; how many."""
         n = 0
@@ -167,7 +232,12 @@ class CabinetPoller:
         """One poll cycle; raises TimeoutError/ValueError/OSError when the machine does not answer."""
         if not self.connected:
             self.connect()
-        seen = self.host.exceptions()
+        if self.approved_image is not None and self.signature is None and time.monotonic() >= self.next_verify:
+            self.verify()
+        if self.signature is not None and time.monotonic() - self.signature[1] > SIGNATURE_WAIT_S:
+            self.event("software", f"no SAS 21 signature in {SIGNATURE_WAIT_S:.0f} s: asked again")
+            self.signature = None
+        seen = self.poll_exceptions()
         if self.status != "online":
             self.event("link", f"answering ({self.status} before)", status="online")
             self.status = "online"

@@ -49,8 +49,9 @@ class Rig:
             self.cabs[name] = cab
             cab.boot(system=False)  # the vlt's validation id is the central system's to set
         self.store, self.db = new_store(engine, tmp)
+        self.image = Path(self.cabs["vlt1"].firmware.command()[0]).read_bytes()  # the image both run
         self.site = SiteController(Direct(self.store), "site-1", {n: c.sas_path for n, c in self.cabs.items()},
-                                   meter_every=0.5).start()
+                                   meter_every=0.5, approved_image=self.image).start()
         self.web = serve(self.store, 0)
         self.url = f"http://127.0.0.1:{self.web.server_address[1]}"
 
@@ -134,6 +135,19 @@ def test_each_machine_is_described_as_it_says_it_is(rig: Rig) -> None:
         rig.until(name, lambda: rig.value("SELECT paytable FROM cabinets WHERE name = ?", (name,)) == "SEPTRO")
         mid, max_bet = rig.one("SELECT machine_id, max_bet FROM cabinets WHERE name = ?", (name,))
         assert mid == f"JTN-TEST-{name.upper()}" and max_bet == max(MODEL["bets"])
+
+
+def test_each_machine_is_verified_over_sas_21_at_connection(rig: Rig) -> None:
+    for name in rig.cabs:
+        detail = rig.until(name, lambda: rig.value("SELECT detail FROM events WHERE cabinet = ? AND kind = 'software'",
+                                                   (name,)), timeout=120)
+        assert detail.startswith("verified: SAS 21 signature"), detail
+        words = detail.split()  # verified: SAS 21 signature GOT for seed SEED
+        got, seed = int(words[4], 16), int(words[7], 16)
+        # saspy's own CRC routine (utils/Crc.py, installed by make saspy) from the seed: LSB first
+        from utils import Crc
+
+        assert Crc.calculate(rig.image, init=seed) == list(got.to_bytes(2, "little"))
 
 
 def test_meter_snapshots_equal_the_consoles_meters_and_balance(rig: Rig) -> None:
@@ -311,3 +325,29 @@ def test_a_site_controller_killed_while_reading_a_coupon_loses_none_and_records_
         site.wait(30)
     assert rig.one("SELECT cents FROM coupons WHERE number = ?", (rec["n"],)) == (rec["c"],)
     assert rig.one("SELECT COUNT(*) FROM events WHERE detail LIKE ?", (f"coupon {rec['n']}%",)) == (1,)  # read once
+
+
+def test_a_machine_not_running_the_approved_software_is_disabled(rig: Rig) -> None:
+    """A controller whose approved image differs from the machine's by one byte (the machine's
+    software changed, as far as the centre can tell): 21's answer does not match, the machine is
+    disabled (01) and kept so by the centre."""
+    if not rig.site.stop.is_set():
+        rig.site.close()
+    other = bytearray(rig.image)
+    other[len(other) // 2] ^= 1
+    site = SiteController(Direct(rig.store), "site-1", {"cas1": rig.cabs["cas1"].sas_path}, meter_every=0.5,
+                          approved_image=bytes(other)).start()
+    try:
+        poller = site.pollers["cas1"]
+        detail = None
+        for _ in range(600):
+            detail = rig.value("SELECT detail FROM events WHERE cabinet = 'cas1' AND kind = 'software' "
+                               "AND detail LIKE '%not the approved%'")
+            if detail:
+                break
+            poller.wait_cycles(1)
+        assert detail and "not the approved software, disabled" in detail
+        rig.cabs["cas1"].panel.wait_for(lambda s: s.get("state") == "tilt" and "host" in s.get("say", []))
+        assert rig.value("SELECT wanted FROM cabinets WHERE name = 'cas1'") == "disabled"
+    finally:
+        site.close()
