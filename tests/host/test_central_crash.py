@@ -13,6 +13,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -133,3 +134,47 @@ def test_killed_at_random_instants_every_coupon_is_paid_exactly_once(db, tmp_pat
     assert sorted(state["coupons"]) == sorted(numbers)  # none lost
     assert sorted(r[0] for r in state["redemptions"]) == sorted(numbers)  # each paid once
     assert sum(a["cents"] for a in answered.values()) == sum(100 * t for t in range(1, 201))
+
+
+def open_writer(fifo: Path, reader: subprocess.Popen, timeout: float = 30.0) -> int:
+    """The pipe's writing end, once its reader opened it (a reader that died first fails the test,
+    instead of hanging it)."""
+    wait = threading.Event()
+    for _ in range(int(timeout / 0.02)):
+        try:
+            return os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)  # ENXIO while no reader has it open
+        except OSError:
+            assert reader.poll() is None, f"the cashier ended first ({reader.returncode})"
+            wait.wait(0.02)
+    raise AssertionError(f"no reader opened {fifo} in {timeout} s")
+
+
+def test_two_cashiers_at_once_pay_each_coupon_once(db, tmp_path) -> None:
+    """Two cashiers' processes presenting the same 100 coupons at the same time, in opposite orders:
+    each coupon is paid to one of them, and the other is told it was already paid. Each reads its
+    list from a pipe, written once both are connected to the store and waiting on it, so that they
+    start together (how their redemptions interleave is the scheduler's: the outcome must not depend
+    on it)."""
+    numbers = make_db(db, 100)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop(CRASH_ENV, None)
+    procs, pipes = [], []
+    for who in ("ann", "bob"):
+        fifo = tmp_path / who
+        os.mkfifo(fifo)
+        procs.append(subprocess.Popen([sys.executable, "-m", "central.cashier", "--db", db, "--cashier", who,
+                                       "--each", str(fifo)], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True))
+        pipes.append(fifo)
+    writers = [open_writer(f, p) for f, p in zip(pipes, procs)]
+    for fd, order in zip(writers, (numbers, numbers[::-1])):
+        os.set_blocking(fd, True)
+        os.write(fd, "\n".join(order).encode())
+    for fd in writers:
+        os.close(fd)
+    each = [answers(p) for p in procs]
+    got = each[0] + each[1]
+    paid_to = [a["number"] for a in got if a["outcome"] == "paid"]
+    assert sorted(paid_to) == sorted(numbers)  # each paid once, to one cashier
+    refused = [a for a in got if a["outcome"] == "refused"]
+    assert len(refused) == 100 and all(a["reason"].startswith("already paid") for a in refused)
+    assert sorted(r[0] for r in paid(db)["redemptions"]) == sorted(numbers)
