@@ -291,6 +291,34 @@ def test_a_cabinets_history_and_the_cashier_in_chromium(rig: Rig) -> None:
     assert '<form method="post" action="/cashier">' in dom
 
 
+def test_meters_gone_back_by_a_ram_clear_are_flagged(rig: Rig) -> None:
+    """The casino machine's RAM clear (audit key, nothing owed: docs/firmware.md) puts its meters
+    back to zero: each meter the console showed above zero before it is flagged as gone backwards."""
+    cab, con = rig.cabs["cas1"], rig.cabs["cas1"].console
+    cab.panel.set_pin("key_audit", 1)
+    cab.panel.wait_for(lambda s: s.get("state") in ("audit", "service"))
+    if cab.panel.screen.get("credits"):
+        cab.cash_out()  # by hand (the audit key is on), the attendant's key pays it
+    cab.panel.wait_for(lambda s: s.get("state") == "service")
+    for _ in range(200):  # the hand pay's meter strokes first (tests/host/test_e2e_access.py)
+        if not json.loads(con.command("hardmeters json")[0])["busy"]:
+            break
+        threading.Event().wait(0.05)
+    m = rig.console_json("cas1", "meters json")
+    ours = {"coin_in": m["coin_in"], "coin_out": m["coin_out"], "jackpot": m["jackpot"], "cancelled": m["cashout"],
+            "drop_in": m["acceptor_in"] + m["bill_in"], "games_played": m["games_played"],
+            "games_won": m["games_won"], "doors": m["door_main"], "power_resets": m["power_resets"]}
+    rig.until("cas1", lambda: rig.one("SELECT coin_in, cancelled FROM meter_snapshots WHERE cabinet = 'cas1' "
+                                      "ORDER BY seq DESC LIMIT 1") == (ours["coin_in"], ours["cancelled"]))
+    seq = rig.value("SELECT MAX(seq) FROM meter_snapshots WHERE cabinet = 'cas1'")
+    assert con.command("ramclear") == ["critical memory cleared; meters start at zero"]
+    cab.panel.set_pin("key_audit", 0)
+    rig.until("cas1", lambda: rig.value("SELECT COUNT(*) FROM meter_flags WHERE cabinet = 'cas1' AND seq > ?", (seq,)))
+    flags = rig.all("SELECT meter, before_value, why FROM meter_flags WHERE cabinet = 'cas1' AND seq > ?", (seq,))
+    assert sorted(f[0] for f in flags) == sorted(k for k, v in ours.items() if v > 0)
+    assert all(why == "went backwards" and ours[meter] == before for meter, before, why in flags)
+
+
 @pytest.mark.parametrize("step", ["coupon-looked", "coupon-recorded"])
 def test_a_site_controller_killed_while_reading_a_coupon_loses_none_and_records_it_once(rig: Rig, step: str) -> None:
     """The in-process controller stops; a controller process (python -m central.site) killed at the
