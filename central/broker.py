@@ -55,6 +55,7 @@ CENTRE_DOMAIN = "centre"
 DUPLICATE_WINDOW_S = 3600  # a site controller restarted within the hour republishes nothing twice
 SEQUENCED = ("event", "snapshot")
 SEND_TIMEOUT_S = 10.0
+ACK_WAIT_S = 5  # a message a relay took and did not ack (it died) is delivered again after this
 ASK_TIMEOUT_S = 2.0
 SITE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")  # a subject token, a stream name and a JetStream domain
 
@@ -83,11 +84,15 @@ def check_site(site: str) -> str:
 
 
 class NatsServer:
-    """A `nats-server` process with JetStream in `store_dir`: the centre's hub (`leaf_port` set: it
-    takes leaf-node connections) or a site's leaf (`hub` set: the hub's leaf-node URL)."""
+    """A `nats-server` process with JetStream in `store_dir`: the centre's hub (`leaf_port` given: it
+    takes leaf-node connections) or a site's leaf (`hub` set: the hub's leaf-node URL). A port of 0
+    is one the server chooses (no race with another process for a free port); the ports it bound
+    are read from its log, and a restart asks for the same ones again (a leaf reconnects to them)."""
 
-    def __init__(self, name: str, store_dir: Path, port: int, domain: str, leaf_port: int | None = None,
-                 hub: str | None = None) -> None:
+    LISTENING = re.compile(r"Listening for (client|leafnode) connections on [\d.]+:(\d+)")
+
+    def __init__(self, name: str, store_dir: Path, port: int = 0, domain: str = CENTRE_DOMAIN,
+                 leaf_port: int | None = None, hub: str | None = None) -> None:
         self.exe = shutil.which("nats-server")
         if self.exe is None:
             raise RuntimeError("no nats-server: run `make broker-tools` (apt-get install -y nats-server)")
@@ -99,11 +104,15 @@ class NatsServer:
     def url(self) -> str:
         return f"nats://127.0.0.1:{self.port}"
 
+    @property
+    def leaf_url(self) -> str:
+        return f"nats-leaf://127.0.0.1:{self.leaf_port}"
+
     def config(self) -> str:
-        lines = [f"server_name: {self.name}", "host: 127.0.0.1", f"port: {self.port}",
+        lines = [f"server_name: {self.name}", "host: 127.0.0.1", f"port: {self.port or -1}",
                  f'jetstream {{ store_dir: "{self.dir / "js"}", domain: {self.domain} }}']
         if self.leaf_port is not None:
-            lines.append(f"leafnodes {{ host: 127.0.0.1, port: {self.leaf_port} }}")
+            lines.append(f"leafnodes {{ host: 127.0.0.1, port: {self.leaf_port or -1} }}")
         if self.hub is not None:
             lines.append(f'leafnodes {{ remotes: [ {{ url: "{self.hub}" }} ], reconnect: 1 }}')
         return "\n".join(lines) + "\n"
@@ -112,23 +121,28 @@ class NatsServer:
         self.dir.mkdir(parents=True, exist_ok=True)
         conf = self.dir / "nats.conf"
         conf.write_text(self.config())
-        log = open(self.dir / "server.log", "ab")
-        with log:
+        log_path = self.dir / "server.log"
+        start = log_path.stat().st_size if log_path.exists() else 0
+        with open(log_path, "ab") as log:
             self.proc = subprocess.Popen([self.exe, "-c", str(conf)], stdout=log, stderr=subprocess.STDOUT)
-        import socket
-
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        want = {"client"} | ({"leafnode"} if self.leaf_port is not None else set())
+        bound: dict[str, int] = {}
+        wait = threading.Event()
+        for _ in range(int(timeout / 0.05)):
+            with open(log_path, "rb") as f:
+                f.seek(start)
+                text = f.read().decode("utf-8", "replace")
+            bound = {kind: int(port) for kind, port in self.LISTENING.findall(text)}
+            if want <= bound.keys() and "Server is ready" in text:
+                self.port = bound["client"]
+                if self.leaf_port is not None:
+                    self.leaf_port = bound["leafnode"]
+                return self
             if self.proc.poll() is not None:
-                raise RuntimeError(f"nats-server {self.name} exited: {(self.dir / 'server.log').read_text()[-2000:]}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
-                    if s.recv(4) == b"INFO":
-                        return self
-            except OSError:
-                pass
-            threading.Event().wait(0.05)
-        raise RuntimeError(f"nats-server {self.name} not listening on {self.port} after {timeout} s")
+                raise RuntimeError(f"nats-server {self.name} exited: {text[-2000:]}")
+            wait.wait(0.05)
+        self.kill()
+        raise RuntimeError(f"nats-server {self.name} not ready after {timeout} s")
 
     def kill(self) -> None:
         """SIGKILL: a crash, or the network to this server cut."""
@@ -279,7 +293,8 @@ class Relay:
         sources = [StreamSource(name=site_stream(s), external=ExternalStream(api=f"$JS.{s}.API")) for s in self.sites]
         await ensure_stream(self.js, StreamConfig(name=CENTRE_STREAM, storage=StorageType.FILE, sources=sources))
         self.sub = await self.js.pull_subscribe("", durable="ingest", stream=CENTRE_STREAM,
-                                                config=ConsumerConfig(ack_policy=AckPolicy.EXPLICIT, ack_wait=30))
+                                                config=ConsumerConfig(ack_policy=AckPolicy.EXPLICIT,
+                                                                      ack_wait=ACK_WAIT_S))
         await self.nc.subscribe(ASK_SUBJECT, cb=self._answer)
 
     async def _answer(self, msg: Any) -> None:
@@ -304,11 +319,21 @@ class Relay:
             except Exception:  # the connection to the hub down: nats-py reconnects
                 await asyncio.sleep(0.5)
                 continue
-            for m in msgs:
+            for i, m in enumerate(msgs):
+                if self._stop.is_set():  # closing: the rest of the batch goes back at once, not after ACK_WAIT_S
+                    for rest in msgs[i:]:
+                        try:
+                            await rest.nak()
+                        except Exception:  # no link: they come again after ACK_WAIT_S
+                            break
+                    return
                 with self.store.transaction() as tx:
                     ingest.apply(tx, json.loads(m.data))
                 crash_point("relay-applied")
-                await m.ack()
+                try:
+                    await m.ack()
+                except Exception:  # the link to the hub broken under the ack: it comes again, applied as nothing new
+                    break
                 with self.changed:
                     self.applied += 1
                     self.changed.notify_all()

@@ -21,7 +21,7 @@ from central.centre import Direct
 from central.site import Link, SiteController
 from central.store import open_store
 from central.web import serve
-from sim.harness import EmulatedCabinet, free_ports
+from sim.harness import EmulatedCabinet
 
 # The floor's cabinets in order: (game, jurisdiction); mixed families (reels, keno, video poker)
 # and both profiles, as issue 27 asks.
@@ -87,10 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.broker:
         from central.broker import JetStreamLink, NatsServer, Relay
 
-        hub_port, leaf_port, site_port = free_ports(3)
-        servers = [NatsServer("centre", state / "nats-centre", hub_port, "centre", leaf_port=leaf_port).start(),
-                   NatsServer("site-1", state / "nats-site-1", site_port, "site-1",
-                              hub=f"nats-leaf://127.0.0.1:{leaf_port}").start()]
+        hub = NatsServer("centre", state / "nats-centre", 0, "centre", leaf_port=0).start()
+        servers = [hub, NatsServer("site-1", state / "nats-site-1", 0, "site-1", hub=hub.leaf_url).start()]
         relay = Relay(store, servers[0].url, ["site-1"]).start()
         link: Link = JetStreamLink(servers[1].url, "site-1")
         print(f"floor: NATS centre {servers[0].url}, site {servers[1].url}", flush=True)
