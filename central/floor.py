@@ -23,31 +23,41 @@ from central.store import open_store
 from central.web import serve
 from sim.harness import EmulatedCabinet
 
-# The floor's cabinets in order: (game, jurisdiction); mixed families (reels, keno, video poker)
-# and both profiles, as issue 27 asks.
+# The floor's cabinets in order: (game, jurisdiction, credit value in cents); mixed families (reels,
+# keno, video poker) and both profiles, as issue 27 asks. A vlt offers only a game inside its limits
+# ($2.50 a bet, $1,000 a prize, 25 cents a credit: firmware/jurisdiction.py), else it boots into its
+# `limits` tilt: no shipped keno model fits them (a prize above $1,000 at any credit value that keeps
+# the bet at $2.50), and tricolore-92's top prize fits at 10 cents, not 25.
 FLOOR = (
-    ("sept-royal-87", "casino"), ("trefle-90", "vlt"), ("keno-etoile-90", "vlt"), ("deuces-wild-99", "casino"),
-    ("aurore-88", "vlt"), ("tricolore-92", "casino"), ("jacks-98", "vlt"), ("trefle-94", "casino"),
+    ("sept-royal-87", "vlt", 25), ("keno-etoile-90", "casino", 25), ("jacks-98", "vlt", 25),
+    ("trefle-90", "casino", 25), ("tricolore-92", "vlt", 10), ("aurore-88", "casino", 25),
+    ("deuces-wild-98", "vlt", 25), ("deuces-wild-99", "casino", 25),
 )
+
+
+def paytable_id(game: str) -> str:
+    """What SAS 1F names a game's paytable (firmware/sas/polls.py machine_info): its id's first six
+    letters and digits, upper case."""
+    return game.upper().replace("-", "")[:6]
 
 
 def cabinet_name(i: int) -> str:
     return f"cab{i + 1:02d}"
 
 
-def boot_cabinets(state: Path, n: int, floor: tuple[tuple[str, str], ...] = FLOOR) -> dict[str, EmulatedCabinet]:
-    """n cabinets (FLOOR's, round again past its end), each with its own machine id, booted with its
-    SAS line; a vlt's validation id is left for the central system to set (SAS 4C)."""
+def boot_cabinets(state: Path, n: int, floor: tuple[tuple[str, str, int], ...] = FLOOR) -> dict[str, EmulatedCabinet]:
+    """n cabinets (FLOOR's, round again past its end), each with its own machine id and credit value,
+    booted with its SAS line; a vlt's validation id is left for the central system to set (SAS 4C)."""
     cabs: dict[str, EmulatedCabinet] = {}
     try:
         for i in range(n):
-            game, juris = floor[i % len(floor)]
+            game, juris, denom = floor[i % len(floor)]
             name = cabinet_name(i)
             d = state / name
             d.mkdir(parents=True, exist_ok=True)
             settings = d / "settings.json"
             if not settings.exists():
-                settings.write_text(json.dumps({"MACHINE_ID": f"JTN-FLOOR-{i + 1:04d}"}))
+                settings.write_text(json.dumps({"MACHINE_ID": f"JTN-FLOOR-{i + 1:04d}", "DENOM_CENTS": denom}))
             cab = EmulatedCabinet(d, extra_args=["--games", game], jurisdiction=juris, sas=True)
             cabs[name] = cab
             cab.boot(system=False)

@@ -1,5 +1,6 @@
-"""`make floor` (python -m central.floor) on a floor of three (a casino reel machine, a vlt reel
-machine, a vlt keno machine: central/floor.py FLOOR's first three): every cabinet online on the page
+"""`make floor` (python -m central.floor) on a floor of three (a vlt reel machine, a casino keno
+machine, a vlt video poker machine: central/floor.py FLOOR's first three): every cabinet online,
+offering its game (SAS 1F names it: a vlt whose game were outside its limits would name none), on the page
 that headless Chromium renders (its rows built by the page's script from /api/floor), each vlt given
 its own validation id, and a SIGTERM that stops the cabinets it started."""
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from central.floor import FLOOR
+from central.floor import FLOOR, paytable_id
 from tools.par import browser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,11 +44,13 @@ def test_the_floor_comes_up_on_its_page_and_stops(tmp_path: Path) -> None:
         for _ in range(100):
             with urllib.request.urlopen(url + "api/floor", timeout=10) as f:
                 fl = json.loads(f.read())
-            if len(fl) == 3 and all(c["status"] == "online" and c["meters"] for c in fl):
+            if len(fl) == 3 and all(c["status"] == "online" and c["meters"] for c in fl) and \
+                    [c["paytable"] for c in fl] == [paytable_id(g) for g, _, _ in FLOOR[:3]]:
                 break
             wait.wait(0.2)
         assert [(c["name"], c["status"]) for c in fl] == [("cab01", "online"), ("cab02", "online"), ("cab03", "online")]
-        juris = [j for _, j in FLOOR[:3]]
+        assert [c["paytable"] for c in fl] == [paytable_id(g) for g, _, _ in FLOOR[:3]]
+        juris = [j for _, j, _ in FLOOR[:3]]
         vids = [c["validation_id"] for c in fl]
         assert [v is not None for v in vids] == [j == "vlt" for j in juris]  # a casino machine has no coupon memory
         assert len({v for v in vids if v}) == juris.count("vlt")  # each vlt its own
