@@ -53,11 +53,11 @@ bench: $(STAMP) unix32-tools
 	$(PY) -m tools.bench
 
 ## test: pytest under CPython plus every device test under the MicroPython unix port (and the
-## firmware image, which the emulated cabinet runs, the Cortex-M3 image for the rng/games tests, and Chromium for the PAR sheet render test: built or installed first)
+## firmware image, which the emulated cabinet runs, the Cortex-M3 image for the rng/games tests, Chromium for the PAR sheet render test, PostgreSQL and nats-server for the central system: built or installed first)
 ## The linter runs first (make lint). TEST_JOBS=1 runs them in one process (default: one worker per
 ## core, each test file kept on one worker so that a module's booted cabinet is shared by its tests)
 TEST_JOBS ?= auto
-test: $(STAMP) lint saspy firmware firmware-arm browser-tools
+test: $(STAMP) lint saspy firmware firmware-arm browser-tools postgres-tools broker-tools
 	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile
 
 ## lint: ruff over the whole tree (pyproject.toml [tool.ruff]; `.venv/bin/ruff check --fix .` mends what it can)

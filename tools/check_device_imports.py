@@ -16,7 +16,7 @@ import os
 import sys
 
 DEVICE = ("rng", "games", "board", "firmware")
-HOST_ROOMS = {"sim", "tools", "tests"}
+HOST_ROOMS = {"sim", "tools", "tests", "central"}
 # which of our device rooms each device room may import (docs/architecture.md)
 ROOM_MAY_IMPORT = {
     "rng": set(),

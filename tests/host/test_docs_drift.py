@@ -18,13 +18,13 @@ from tools import nvram_map
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
-ROOMS = ("firmware", "board", "rng", "games", "sim", "tools", "tests", "docs", "manifests", "mk", ".ci")
+ROOMS = ("firmware", "board", "rng", "games", "sim", "tools", "central", "tests", "docs", "manifests", "mk", ".ci")
 TICK = re.compile(r"`([^`\n]+)`")
 PATH = re.compile(r"^((?:%s)/[\w./*-]*)(?::[\w:\[\]-]+)?$" % "|".join(re.escape(r) for r in ROOMS))
 CONST = re.compile(r"^(?:[a-z_][\w.]*\.)?([A-Z][A-Z0-9_]{2,})$")
 MAKE = re.compile(r"^make ([a-z][\w-]*)(?:\s|$)")
 TARGET = re.compile(r"^([a-z][\w -]*):(?!=)", re.M)
-RUN = re.compile(r"python3? -m ((?:%s)\.[\w.]+|(?:%s)\b)" % ("|".join(ROOMS[:6]), "|".join(ROOMS[:6])))
+RUN = re.compile(r"python3? -m ((?:%s)\.[\w.]+|(?:%s)\b)" % ("|".join(ROOMS[:7]), "|".join(ROOMS[:7])))
 
 # named on a page but not files of this repository, each for a stated reason
 NOT_OURS = {

@@ -1,0 +1,55 @@
+"""The centre's side of a site's link: the questions a site controller asks the centre (which
+validation id to set, which order to send), answered from the store, and `Direct`, the link of a
+site that reaches the store itself (one host: `make floor`, the tests). A site behind a broker
+uses `central/broker.py` instead, whose relay applies the same messages and answers the same
+questions at the centre."""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from central import cabinets, ingest, meters
+from central.store import Store
+
+
+def answer(store: Store, question: dict[str, Any], now: int) -> dict[str, Any]:
+    """`{"ask": "validation_id", "cabinet", "in_force"}` -> `{"give": id or None}`;
+    `{"ask": "order", "cabinet"}` -> `{"order": "enabled" | "disabled" | None}`."""
+    name = question["cabinet"]
+    if question["ask"] == "validation_id":
+        with store.transaction() as tx:
+            cabinets.add(tx, name, question.get("site", ""), now)
+            return {"give": cabinets.validation_id_for(tx, name, int(question["in_force"]), now)}
+    if question["ask"] == "order":
+        with store.transaction(write=False) as tx:
+            return {"order": cabinets.pending_order(tx, name)}
+    raise ValueError(f"no such question: {question.get('ask')!r}")
+
+
+def last_seqs(store: Store, cabinet: str) -> dict[str, int]:
+    """The last sequence the centre stored for a cabinet's events and snapshots."""
+    with store.transaction(write=False) as tx:
+        return {"event": cabinets.last_seq(tx, cabinet), "snapshot": meters.last_seq(tx, cabinet)}
+
+
+class Direct:
+    """A site's link straight to the store: a message is applied in its own transaction, committed
+    when send() returns."""
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+
+    def send(self, msg: dict[str, Any]) -> bool:
+        with self.store.transaction() as tx:
+            ingest.apply(tx, msg)
+        return True
+
+    def ask(self, question: dict[str, Any]) -> dict[str, Any]:
+        return answer(self.store, question, int(self.clock()))
+
+    def last_seqs(self, site: str, cabinet: str) -> dict[str, int]:
+        return last_seqs(self.store, cabinet)
+
+    def close(self) -> None:
+        pass

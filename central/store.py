@@ -1,0 +1,169 @@
+"""The central system's storage: one small interface, the schema written once (`central/schema.sql`).
+SQLite (the standard library's `sqlite3`) is the embedded default; PostgreSQL (psycopg 3) the
+store of a network that outgrows one host, over the same schema and statements.
+
+Statements are written with `?` placeholders, which SQLite takes as they are; an engine with
+another style translates them in its `Tx.run`. A transaction is all or nothing: the context manager
+commits when its block ends and rolls back when the block raises, or when the process dies in it."""
+from __future__ import annotations
+
+import sqlite3
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator, Protocol, Sequence
+
+SCHEMA = Path(__file__).with_name("schema.sql")
+
+
+def statements(text: str | None = None) -> list[str]:
+    """The schema's statements: separated by lines holding only ';'."""
+    text = SCHEMA.read_text() if text is None else text
+    out = []
+    for chunk in text.split("\n;\n"):
+        body = "\n".join(line for line in chunk.splitlines() if not line.lstrip().startswith("--")).strip()
+        if body:
+            out.append(body.rstrip(";"))
+    return out
+
+
+class Tx(Protocol):
+    def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Execute; the number of rows changed."""
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> tuple | None: ...
+
+    def all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]: ...
+
+
+class Store(Protocol):
+    def transaction(self, write: bool = True) -> Any:
+        """A context manager giving a Tx; committed at the end of the block."""
+
+    def close(self) -> None: ...
+
+
+class SqliteTx:
+    def __init__(self, con: sqlite3.Connection) -> None:
+        self.con = con
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return self.con.execute(sql, tuple(params)).rowcount
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> tuple | None:
+        return self.con.execute(sql, tuple(params)).fetchone()
+
+    def all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        return self.con.execute(sql, tuple(params)).fetchall()
+
+
+class SqliteStore:
+    """A database file; one connection per thread. Write-ahead log and synchronous=FULL: a commit
+    returned is on the disk, so a process killed after it keeps it, and one killed before it keeps
+    nothing of the transaction. A write transaction starts with BEGIN IMMEDIATE: writers wait for
+    each other (busy_timeout) instead of failing half-way."""
+
+    def __init__(self, path: str | Path, busy_ms: int = 30000) -> None:
+        self.path = str(path)
+        self.busy_ms = busy_ms
+        self._local = threading.local()
+        with self.transaction() as tx:
+            for sql in statements():
+                tx.run(sql)
+
+    def _con(self) -> sqlite3.Connection:
+        con = getattr(self._local, "con", None)
+        if con is None:
+            con = sqlite3.connect(self.path, isolation_level=None, timeout=self.busy_ms / 1000)
+            con.execute("PRAGMA journal_mode=WAL")
+            con.execute("PRAGMA synchronous=FULL")
+            con.execute(f"PRAGMA busy_timeout={int(self.busy_ms)}")
+            self._local.con = con
+        return con
+
+    @contextmanager
+    def transaction(self, write: bool = True) -> Iterator[SqliteTx]:
+        con = self._con()
+        con.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            yield SqliteTx(con)
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        con.execute("COMMIT")
+
+    def close(self) -> None:
+        con = getattr(self._local, "con", None)
+        if con is not None:
+            con.close()
+            self._local.con = None
+
+
+class PostgresTx:
+    def __init__(self, cur: Any) -> None:
+        self.cur = cur
+
+    @staticmethod
+    def _sql(sql: str) -> str:
+        return sql.replace("%", "%%").replace("?", "%s")  # the schema's statements hold no '?' of their own
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        self.cur.execute(self._sql(sql), tuple(params))
+        return self.cur.rowcount
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> tuple | None:
+        self.cur.execute(self._sql(sql), tuple(params))
+        return self.cur.fetchone()
+
+    def all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        self.cur.execute(self._sql(sql), tuple(params))
+        return self.cur.fetchall()
+
+
+class PostgresStore:
+    """PostgreSQL through psycopg 3, one connection per thread, the same schema and statements.
+    A write transaction first takes one transaction-scoped advisory lock (WRITE_LOCK): writers go
+    one at a time, as SQLite's BEGIN IMMEDIATE has them, so every check-then-write of this room
+    (a coupon read unpaid then marked paid, a sequence's next number, the next validation id) holds
+    under PostgreSQL's default READ COMMITTED without retries. Readers do not wait for it."""
+
+    WRITE_LOCK = 0x4A45544F  # "JETO": the advisory lock's key
+
+    def __init__(self, conninfo: str) -> None:
+        import psycopg  # only where PostgreSQL is used: requirements.txt pins it
+
+        self._psycopg = psycopg
+        self.conninfo = conninfo
+        self._local = threading.local()
+        with self.transaction() as tx:
+            for sql in statements():
+                tx.cur.execute(sql)
+
+    def _con(self) -> Any:
+        con = getattr(self._local, "con", None)
+        if con is None or con.closed:
+            con = self._psycopg.connect(self.conninfo)
+            self._local.con = con
+        return con
+
+    @contextmanager
+    def transaction(self, write: bool = True) -> Iterator[PostgresTx]:
+        con = self._con()
+        with con.transaction(), con.cursor() as cur:
+            if write:
+                cur.execute("SELECT pg_advisory_xact_lock(%s)", (self.WRITE_LOCK,))
+            yield PostgresTx(cur)
+
+    def close(self) -> None:
+        con = getattr(self._local, "con", None)
+        if con is not None:
+            con.close()
+            self._local.con = None
+
+
+def open_store(url: str) -> Store:
+    """`postgresql:CONNINFO` (a libpq connection string or URI after the prefix) or `sqlite:PATH`
+    (or a bare path)."""
+    if url.startswith("postgresql:"):
+        return PostgresStore(url.removeprefix("postgresql:"))
+    return SqliteStore(url.removeprefix("sqlite:"))

@@ -1,0 +1,142 @@
+"""Sites and the centre apart (issue 27, central/broker.py): a site's controller publishing to its
+own NATS server (Debian's nats-server, JetStream), the centre's server sourcing the site's stream
+over a leaf-node link, the relay applying the messages to the store. A vlt cabinet of real
+firmware; the link broken (the centre's server killed) while the site polls on, a coupon printed
+meanwhile, then the link back: nothing lost (every sequence of the site's events and snapshots
+stored, none missing) and nothing twice (a message published again is stored once)."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from central.broker import JetStreamLink, NatsServer, Relay, message_id
+from central.crash import CRASH_ENV
+from central.site import SiteController
+from central.store import SqliteStore
+from sim.harness import EmulatedCabinet
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Rig:
+    def __init__(self, tmp: Path) -> None:
+        self.hub = NatsServer("centre", tmp / "hub", 0, "centre", leaf_port=0).start()  # ports the servers choose
+        self.leaf = NatsServer("site1", tmp / "leaf", 0, "site1", hub=self.hub.leaf_url).start()
+        self.db = tmp / "central.db"
+        self.store = SqliteStore(self.db)
+        self.relay = Relay(self.store, self.hub.url, ["site1"]).start()
+        self.cab = EmulatedCabinet(tmp / "vlt1", jurisdiction="vlt", sas=True)
+        self.cab.boot(system=False)
+        self.link = JetStreamLink(self.leaf.url, "site1")
+        self.site = SiteController(self.link, "site1", {"vlt1": self.cab.sas_path}, meter_every=0.5).start()
+        self.poller = self.site.pollers["vlt1"]
+
+    def value(self, sql: str, params: tuple = ()):
+        with self.store.transaction(write=False) as tx:
+            row = tx.one(sql, params)
+        return row[0] if row else None
+
+    def until(self, pred, timeout: float = 30.0):
+        for _ in range(int(timeout / 0.2)):
+            got = pred()
+            if got:
+                return got
+            self.poller.wait_cycles(1)
+        raise AssertionError(f"not so after {timeout} s")
+
+    def coupons(self) -> list[dict]:
+        return json.loads(self.cab.console.command("coupons json")[-1])
+
+    def close(self) -> None:
+        try:
+            self.site.close()
+            self.link.close()
+            self.relay.close()
+        finally:
+            self.cab.shutdown()
+            self.cab.close_sas()
+            self.leaf.stop()
+            self.hub.stop()
+
+
+@pytest.fixture(scope="module")
+def rig(tmp_path_factory):
+    r = Rig(tmp_path_factory.mktemp("broker"))
+    yield r
+    r.close()
+
+
+def cash_out(rig: Rig) -> dict:
+    before = {c["s"] for c in rig.coupons()}
+    rig.cab.insert_bill(1)
+    rig.cab.panel.press("cashout")
+    rig.cab.panel.wait_for(lambda s: s.get("credits") == 0)
+    return rig.until(lambda: ([c for c in rig.coupons() if c["s"] not in before and c["st"] == "acked"] or [None])[0])
+
+
+def contiguous(rig: Rig, table: str, where: str = "") -> int:
+    """The site's sequences stored for vlt1 run 1..N without a gap; N."""
+    with rig.store.transaction(write=False) as tx:
+        seqs = [s for (s,) in tx.all(f"SELECT seq FROM {table} WHERE cabinet = 'vlt1' {where} ORDER BY seq")]
+    assert seqs == list(range(1, len(seqs) + 1)), seqs
+    return len(seqs)
+
+
+def test_the_validation_id_and_a_coupon_through_the_broker(rig: Rig) -> None:
+    vid = rig.until(lambda: rig.value("SELECT validation_id FROM cabinets WHERE name = 'vlt1'"))
+    assert json.loads(rig.cab.console.command("validation json")[-1])["vid"] == vid
+    rec = cash_out(rig)
+    assert rig.until(lambda: rig.value("SELECT cents FROM coupons WHERE number = ?", (rec["n"],))) == rec["c"]
+
+
+def test_a_broken_link_stops_nothing_at_the_site_and_the_centre_catches_up(rig: Rig) -> None:
+    rig.hub.kill()  # the centre's server gone: the site's link to it broken
+    rig.poller.wait_cycles(3)
+    assert rig.cab.panel.screen.get("link") == "up"  # the cabinet is polled on: no link tilt, it plays
+    rec = cash_out(rig)  # printed, sent to the site's stream and read off the machine (acked) meanwhile
+    rig.poller.wait_cycles(5)
+    assert rig.value("SELECT number FROM coupons WHERE number = ?", (rec["n"],)) is None  # not at the centre yet
+    rig.hub.start()
+    assert rig.until(lambda: rig.value("SELECT cents FROM coupons WHERE number = ?", (rec["n"],))) == rec["c"]
+    last = rig.poller.seq["event"]
+    rig.until(lambda: rig.value("SELECT COUNT(*) FROM events WHERE cabinet = 'vlt1' AND origin = 'site' AND seq <= ?",
+                                (last,)) == last)
+    assert contiguous(rig, "events", "AND origin = 'site'") >= last
+    assert contiguous(rig, "meter_snapshots") >= 1
+
+
+def test_a_message_published_again_is_stored_once(rig: Rig) -> None:
+    """A site controller that cannot know whether its last message got there (killed before the
+    PubAck) sends it again: the site's stream keeps one."""
+    msg = {"kind": "event", "site": "site1", "cabinet": "vlt9", "at": 1, "seq": 1, "event": "exception",
+           "detail": "sent twice", "code": 0}  # a cabinet of its own: vlt1's sequences stay whole
+    assert message_id(msg) == "site1.vlt9.event.1"
+    assert rig.link.send(msg) is True
+    assert rig.link.send(dict(msg, detail="sent twice, changed")) is False  # its id: JetStream drops it
+    rig.until(lambda: rig.value("SELECT detail FROM events WHERE cabinet = 'vlt9'"))
+    assert rig.value("SELECT detail FROM events WHERE cabinet = 'vlt9'") == "sent twice"
+
+
+def test_a_relay_killed_between_its_commit_and_its_ack_loses_nothing(rig: Rig) -> None:
+    """The relay process (python -m central.broker) killed after a message is committed and before
+    it is acknowledged: the message comes again and is applied as nothing new; the next relay goes on."""
+    rig.relay.close()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **{CRASH_ENV: "relay-applied"})
+    cmd = [sys.executable, "-m", "central.broker", "--db", f"sqlite:{rig.db}", "--nats", rig.hub.url, "site1"]
+    first = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    assert first.wait(60) == -signal.SIGKILL  # at the first message it applied (a snapshot comes every 0.5 s)
+    env.pop(CRASH_ENV)
+    rig.relay = Relay(rig.store, rig.hub.url, ["site1"]).start()  # the next one (closed by the rig)
+    last = rig.poller.seq["snapshot"]
+    # what the killed relay had taken and not acked comes again after ACK_WAIT_S: every sequence up to
+    # the last sent, none missing
+    rig.until(lambda: rig.value("SELECT COUNT(*) FROM meter_snapshots WHERE cabinet = 'vlt1' AND seq <= ?",
+                                (last,)) == last)
+    assert contiguous(rig, "meter_snapshots") >= last
+    assert contiguous(rig, "events", "AND origin = 'site'") >= 1
