@@ -105,6 +105,8 @@ class Console(AccessCommands):
             "note": (self.cmd_note, "a note of unknown fate ('note json'); attendant, cash box counted: "
                      "'note stacked' / 'note returned'"),
             "hand": (self.cmd_hand, "video poker: the hand; 'hand deal' / 'hand hold N' / 'hand auto' / 'hand draw'"),
+            "table": (self.cmd_table, "table game: the layout; 'table put KEY CREDITS' (0: off) / 'table clear' / "
+                      "'table play' / 'table keys [FROM]'"),
         }
 
     def service(self):
@@ -479,6 +481,48 @@ class Console(AccessCommands):
         self.say("Jeton %s on board %s, machine %s, runtime %s %s" % (
             self.cab.config.VERSION, self.cab.board.NAME, self.cab.config.MACHINE_ID, sys.implementation.name,
             ".".join(str(v) for v in sys.implementation.version[:3])))
+
+    def cmd_table(self, args):
+        """A table game's layout from the console (a test bench's): each word goes through the state
+        table as the touch screen's would, and is refused where the table refuses it."""
+        from firmware import states
+        from firmware.play import is_table
+
+        c = self.cab
+        if not is_table(c.game):
+            raise ValueError("the game played is not a table game")
+        word = args[0] if args else ""
+        if word == "keys":  # the layout's keys by index (a touch names one by it), 12 a line
+            lay = c.game.layout()
+            start = int(args[1]) if len(args) == 2 and args[1].isdigit() else 0
+            for i in range(start, min(len(lay), start + 48), 12):
+                self.say(" ".join("%d=%s" % (j, lay[j]) for j in range(i, min(len(lay), i + 12))))
+            return
+        if word == "put" and len(args) == 3 and args[2].isdigit():
+            ok = c.handle(states.WAGER, args[1], int(args[2]))
+        elif word == "clear" and len(args) == 1:
+            ok = c.handle(states.CLEAR)
+        elif word == "play" and len(args) == 1:
+            ok = c.handle(states.PLAY)
+        elif not args:
+            ok = True
+        else:
+            raise ValueError("usage: table [put KEY CREDITS | clear | play | keys [FROM]]")
+        if not ok:
+            raise ValueError("%s refused in state %s" % (" ".join(args), c.state))
+        msg = c.screen.message
+        if isinstance(msg, str):
+            raise ValueError(msg)  # the layout's refusal, as the screen says it
+        if msg:
+            raise ValueError(" ".join(str(a) for a in msg))
+        t = c.gameplay.table_screen()
+        stake = t["stake"]
+        self.say("stake %s takes %d" % (" ".join("%s=%d" % (k, stake[k]) for k in sorted(stake)) or "-", t["takes"]))
+        if t["table"]:
+            self.say("standing %s" % json.dumps(t["table"]))
+        played = c.screen.played
+        if word == "play" and played:
+            self.say("drawn %s win %d" % (json.dumps(c.screen.reels["table"]), c.screen.win))
 
     def cmd_hand(self, args):
         """The player's hand keys from the console (a test bench's): each goes through the state

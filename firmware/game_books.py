@@ -131,6 +131,15 @@ class GameBooks:
         if g and g["phase"] in ("wager", "spin") and not g.get("tour"):
             g["in"] = g.get("in", 0) + credits
 
+    def refund_table(self, credits, why):
+        """Wagers standing on a table game's table (firmware/play_table.py) that this boot's game
+        cannot decide: their stakes come back (s. 95) and the table is cleared, in one commit."""
+        self.st["credits"] += credits
+        self._add("refunds", credits)
+        self.st["table"] = None
+        self.st["table_id"] = None
+        self.event("void", "%s: %d refunded" % (why, credits))
+
     def void(self, why, tilt=None):
         """s. 95: the machine failed during the game, not the player: the wager is refunded.
         tilt: (kind, reason) kept in the same commit, so a cut never leaves the refund without it."""

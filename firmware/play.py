@@ -29,12 +29,19 @@ def is_poker(game):
     return hasattr(game, "check_deck")
 
 
+def is_table(game):
+    # games/table_game.py TableGame (roulette, craps, sic bo, the wheel, baccarat), by what it does
+    return hasattr(game, "play_round")
+
+
 def for_game(game, gen, ledger, config, progressive, audit, screen, clock, log):
     """The play of the game's family: its module is imported only for a game of that family."""
     if is_keno(game):
         from firmware.play_keno import KenoPlay as cls
     elif is_poker(game):
         from firmware.play_poker import PokerPlay as cls
+    elif is_table(game):
+        from firmware.play_table import TablePlay as cls
     else:
         cls = GamePlay
     return cls(game, gen, ledger, config, progressive, audit, screen, clock, log)
@@ -43,7 +50,10 @@ def for_game(game, gen, ledger, config, progressive, audit, screen, clock, log):
 def played(game, outcome):
     """The display's record of the game on the screen (docs/screen.md `outcome`): the bet it was
     played at, a reel game's base-spin wins as [line index, credits] (-1: the scatter) for the
-    winning lines drawn over the window, and [spins, credits] of its free spins."""
+    winning lines drawn over the window, and [spins, credits] of its free spins; a table round's
+    wagers as [key, credits, status, returned, key it stands under next] (games/table_outcome.py)."""
+    if is_table(game):
+        return {"bet": outcome.bet, "lines": [], "wagers": outcome.results}
     reels = not (is_keno(game) or is_poker(game))  # keno's and poker's wins name no line
     out = {"bet": outcome.bet, "lines": [[w[0], w[2]] for w in outcome.wins] if reels else []}
     if reels and outcome.free:
@@ -238,12 +248,16 @@ class GamePlay:
             games = self.ledger.recall()
             rec = games[-1] if games else None
             if rec and self.game and rec["id"] == self.game.id:  # the last game again, rebuilt from its draws
-                o = self.game.evaluate(rec["bet"], rec["draws"])
+                o = self.replayed(rec)
                 sc.reels = o.window
                 sc.played = played(self.game, o)
                 self.shown_last(rec)
         if self.game and self.ledger.bet not in self.game.bets:
             self.ledger.set_bet(self.game.bets[0])  # a fresh machine, or the game set changed
+
+    def replayed(self, rec):
+        """The outcome of a recall record of this game, from its draws."""
+        return self.game.evaluate(rec["bet"], rec["draws"])
 
     def cannot_complete(self, g):
         """Why a committed wager cannot be completed by this boot's game, or None."""
@@ -279,6 +293,10 @@ class GamePlay:
 
     def hand_screen(self):
         """The display's hand (video poker), or None."""
+        return None
+
+    def table_screen(self):
+        """The display's layout (a table game: firmware/play_table.py), or None."""
         return None
 
     def touch(self, cab, word, n):

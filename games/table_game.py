@@ -45,3 +45,31 @@ class TableGame:
         from games.table_text import describe
 
         return describe(self, lang)
+
+    # -- the cabinet's round (firmware/play_table.py) -------------------------------------------------
+    # The recall record's draws of a table round are [stake, the table before the round, what the rng
+    # drew]: the round replays from its record alone, with evaluate_round(bet, draws) as a reel game's
+    # from evaluate(bet, draws) (firmware/play.py resume, console recall, python -m sim.replay).
+    def play_round(self, gen, stake, table):
+        """The round drawn through the rng (RngFailure to the caller), its draws in the recorded form."""
+        o = self.play(gen, stake, table)
+        o.draws = [stake, table, o.draws]
+        return o
+
+    def evaluate_round(self, bet, draws):
+        """The round of a recall record: draws = [stake, table, the rng's draws]; ValueError when the
+        record is not a round of this game, or its stake does not take `bet` credits."""
+        if not isinstance(draws, list) or len(draws) != 3:
+            raise ValueError("draws: [stake, table, the rng's draws]")
+        o = self.evaluate(draws[0], draws[2], draws[1])
+        if o.bet != bet:
+            raise ValueError("bet %r: the stake takes %d credits" % (bet, o.bet))
+        o.draws = [draws[0], draws[1], o.draws]
+        return o
+
+    def layout(self):
+        """Every key the layout offers, in the model's order of wagers: a touch names one by its index."""
+        out = []
+        for wid in self.m.ids:
+            out.extend(self.selections(wid))
+        return out
