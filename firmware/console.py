@@ -492,11 +492,15 @@ class Console(AccessCommands):
         if not is_table(c.game):
             raise ValueError("the game played is not a table game")
         word = args[0] if args else ""
-        if word == "keys":  # the layout's keys by index (a touch names one by it), 12 a line
-            lay = c.game.layout()
+        if word == "keys":  # the layout's keys by index (a touch names one by it), a wager's a line, 48 at most
             start = int(args[1]) if len(args) == 2 and args[1].isdigit() else 0
-            for i in range(start, min(len(lay), start + 48), 12):
-                self.say(" ".join("%d=%s" % (j, lay[j]) for j in range(i, min(len(lay), i + 12))))
+            i = 0
+            for wid in c.game.m.ids:  # one wager's selections at a time: never the whole layout in a small heap
+                sel = c.game.selections(wid)
+                shown = [(i + j, sel[j]) for j in range(len(sel)) if start <= i + j < start + 48]
+                if shown:
+                    self.say(" ".join("%d=%s" % x for x in shown))
+                i += len(sel)
             return
         if word == "put" and len(args) == 3 and args[2].isdigit():
             ok = c.handle(states.WAGER, args[1], int(args[2]))

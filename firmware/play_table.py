@@ -62,10 +62,7 @@ class TablePlay(GamePlay):
         game = self.game
         try:
             if isinstance(key, int):
-                lay = game.layout()
-                if not 0 <= key < len(lay):
-                    raise ValueError("no wager %d on this layout (0 to %d)" % (key, len(lay) - 1))
-                key = lay[key]
+                key = game.key_at(key)
             stake = dict(self.stake())
             wid = self._wager_id(key)
             levels = game.m.bets_of(wid)
@@ -249,11 +246,12 @@ class TablePlay(GamePlay):
             return self.game.play_round(self.gen, self.stake(), self.table())
         except ValueError:
             pass
-        for key in self.game.layout():
-            try:
-                return self.game.play_round(self.gen, {key: bet}, None)
-            except ValueError:
-                continue
+        for wid in self.game.m.ids:
+            for key in self.game.selections(wid)[:1]:
+                try:
+                    return self.game.play_round(self.gen, {key: bet}, None)
+                except ValueError:
+                    continue
         raise ValueError("no wager of %s takes %d credits alone" % (self.game.id, bet))
 
     # --- what the cabinet asks -------------------------------------------------------------------------

@@ -67,6 +67,17 @@ class TableGame:
         o.draws = [draws[0], draws[1], o.draws]
         return o
 
+    def key_at(self, i):
+        """The layout's key number i (layout()'s order), one wager's selections at a time: a touch
+        on a board's heap never builds the whole layout. ValueError beyond the layout."""
+        n = i
+        for wid in self.m.ids:
+            sel = self.selections(wid)
+            if 0 <= n < len(sel):
+                return sel[n]
+            n -= len(sel)
+        raise ValueError("no wager %d on this layout (0 to %d)" % (i, i - n - 1))
+
     def layout(self):
         """Every key the layout offers, in the model's order of wagers: a touch names one by its index."""
         out = []
