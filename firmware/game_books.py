@@ -137,7 +137,6 @@ class GameBooks:
         self.st["credits"] += credits
         self._add("refunds", credits)
         self.st["table"] = None
-        self.st["table_id"] = None
         self.event("void", "%s: %d refunded" % (why, credits))
 
     def void(self, why, tilt=None):

@@ -13,11 +13,11 @@
 # Standing wagers were taken by the round they were placed in (coin_in); they are decided by later
 # rounds (a round may stake nothing new and roll for them alone) or, when the booted game can no
 # longer decide them, refunded (meter refunds) at power-up.
-from board.compat import const
+import json
+
 from firmware import jurisdiction, states
 from firmware.play import GamePlay
-
-MAX_KEYS = const(16)  # wagers of one round on the cabinet, standing ones included: the state and recall fit
+from firmware.table_bounds import MAX_BYTES, MAX_KEYS, size
 
 
 def standing(table):
@@ -41,8 +41,7 @@ class TablePlay(GamePlay):
         return self.ledger.st.get("stake") or {}
 
     def table(self):
-        st = self.ledger.st
-        return st.get("table") if st.get("table_id") == self.game.id else None
+        return self.ledger.st.get("table")  # another game's is refunded at power-up (refund_table)
 
     # --- the layout (firmware/states.py WAGER and CLEAR: idle and credit only) -----------------------
     def touch(self, cab, word, n):
@@ -73,8 +72,7 @@ class TablePlay(GamePlay):
             if credits:
                 game.credits(wid, credits, key)
                 stake[key] = credits
-                if len(stake) + standing(self.table()) > MAX_KEYS:
-                    raise ValueError("at most %d wagers a round, standing ones included" % MAX_KEYS)
+                self._bounded(stake, self.table())
                 refused = jurisdiction.check_wager(self.config.JURISDICTION, self.config.DENOM_CENTS,
                                                    self._takes(stake))
                 if refused:
@@ -93,6 +91,13 @@ class TablePlay(GamePlay):
         """CLEAR on a table game: the layout emptied (the standing wagers stay)."""
         self.screen.message = None
         self._layout(cab, {})
+
+    def _bounded(self, stake, table):
+        # ValueError when the round holds more than the cabinet keeps of it
+        if len(stake) + standing(table) > MAX_KEYS:
+            raise ValueError("at most %d wagers a round, standing ones included" % MAX_KEYS)
+        if size(stake, table) > MAX_BYTES:
+            raise ValueError("the layout is full: remove a wager first")
 
     def _layout(self, cab, stake):
         self.ledger.st["stake"] = stake  # in RAM; the wager's commit writes it with the bet
@@ -124,8 +129,7 @@ class TablePlay(GamePlay):
         stake = self.stake()
         table = self.table()
         try:
-            if len(stake) + standing(table) > MAX_KEYS:
-                raise ValueError("at most %d wagers a round, standing ones included" % MAX_KEYS)
+            self._bounded(stake, table)
             if not stake and not standing(table):
                 sc.message = ("no_wager",)
                 cab.show()
@@ -163,8 +167,8 @@ class TablePlay(GamePlay):
             st = self.ledger.st
             table = kept(outcome.table)
             st["table"] = table
-            st["table_id"] = self.game.id if table else None
-            st["stake"] = self._repeatable(outcome.stake, table)
+            again = self._repeatable(outcome.stake, table)
+            st["stake"] = again if size(again, table) <= MAX_BYTES else {}
         GamePlay._settle(self, outcome)
         self.screen.reels = self._window(outcome)
 
@@ -222,12 +226,15 @@ class TablePlay(GamePlay):
         table = st.get("table")
         if not table:
             return
+        # the table is the last round's: the game of the last recall record left it standing
+        names = led.recall_blocks()
+        gid = json.loads(led.mem.read(names[-1])).get("id") if names else None
         why = None
-        if st.get("table_id") != self.game.id:
-            why = "game %s no longer offered" % st.get("table_id")
+        if gid != self.game.id:
+            why = "game %s no longer offered" % gid
         else:
             try:
-                self.game.check_stake({}, table) if standing(table) else None
+                self.game.check_stake({}, table)
             except ValueError as e:
                 why = str(e)
         if why is None:

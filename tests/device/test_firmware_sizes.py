@@ -19,6 +19,8 @@ from firmware.ledger import CHUNK_SIZE, EVENTS_PER_CHUNK, GAME_SIZE, LAYOUT, MET
 from games.cardtable_games import RECORD as CARD_TABLES
 from games.keno_model import MAX_SPOTS, KenoModel
 from games.model import Model
+from firmware import table_bounds
+from firmware.table_bounds import GROWTH, MAX_BYTES
 from games.table_check import FORMATS as TABLE_FORMATS
 
 BIG = 10 ** 10 - 1  # a 10-digit meter at its last value before it rolls over
@@ -53,7 +55,13 @@ def worst_state():
     t["session"] = {"entry": BIG, "credits": BIG, "left": tournament.MAX_GAMES}
     st["tour"] = t
     st["picks"] = [99] * MAX_SPOTS  # a keno card (firmware/play_keno.py)
+    # a table game's stake and the wagers standing (firmware/play_table.py): MAX_BYTES of them as placed,
+    # and what a round can lengthen them by
+    st["stake"] = {}
+    st["table"] = {"k": "x" * (MAX_BYTES + GROWTH - len(json.dumps({"k": ""})) - len(json.dumps({})))}
+    assert table_bounds.size(st["stake"], st["table"]) == MAX_BYTES + GROWTH
     return st
+
 
 
 def test_the_state_block_holds_every_field_at_its_bound():
@@ -166,8 +174,15 @@ def test_a_recall_record_of_every_shipped_game_fits_at_its_longest():
             assert len(json.dumps(rec)) <= GAME_SIZE, (raw["id"], len(json.dumps(rec)), GAME_SIZE)
             raw = rec = None
             continue
-        if raw.get("format") in TABLE_FORMATS:  # no recall record yet: the cabinet's play flow for table games
-            raw = None  # (issue 26, after issue 24) sizes its record with its stake, results and table
+        if raw.get("format") in TABLE_FORMATS:  # a table round: [stake, table before, drawn] (firmware/play_table.py)
+            draws = [52 * raw.get("decks", 8) - 1] * 6  # the most a round draws: baccarat's six cards
+            raw = None
+            stake = {"k": "x" * (MAX_BYTES + GROWTH - len(json.dumps({"k": ""})) - len(json.dumps(None)))}
+            rec = {"n": BIG, "t": 2 ** 32 - 1, "id": "x" * 32, "bet": BIG, "before": BIG, "after": BIG, "win": BIG,
+                   "hand": False, "draws": [stake, None, draws], "h": "f" * 32, "forfeit": "x" * eventlog.TEXT,
+                   "prog": [BIG, BIG], "tour": BIG, "in": BIG}
+            assert len(json.dumps(rec)) <= GAME_SIZE, (name, len(json.dumps(rec)), GAME_SIZE)
+            rec = stake = None
             continue
         if raw.get("format") == "jeton-keno/1":  # 10 picks then 20 numbers drawn, each up to 80
             m = KenoModel(raw)

@@ -60,6 +60,19 @@ def coins(cab, acc, n):
     steps(cab, 2)
 
 
+def stand(led, gid, table):
+    """Wagers standing for game gid, as a round of gid leaves them: its recall record (the table's
+    owner at power-up: firmware/play_table.py refund_table) and the table, in one commit."""
+    import json
+
+    n = led.st["gn"]
+    led.st["gn"] = n + 1
+    led.st["table"] = table
+    rec = {"n": n + 1, "t": 0, "id": gid, "bet": 0, "before": 0, "after": 0, "win": 0, "hand": False,
+           "draws": [{}, None, [1, 1]], "h": ""}
+    led._commit({"g%d" % (n % 10): json.dumps(rec).encode()})
+
+
 def put(cab, key, credits):
     assert cab.handle(states.WAGER, key, credits), cab.state
     assert cab.screen.message is None, cab.screen.message
@@ -177,7 +190,6 @@ def test_craps_wagers_stand_between_rolls_and_a_roll_may_stake_nothing_new():
             break
     assert t["point"] in (4, 5, 6, 8, 9, 10) and t["bets"] == {"pass%d" % t["point"]: 2}, t
     assert cab.gameplay.stake() == {"field": 1}  # pass cannot be placed while the point is on
-    assert led.st["table_id"] == "craps-83"
     cab.handle(states.CLEAR)
     spent = led.meters["coin_in"]
     play(cab)  # the point rolls for the pass wager alone: nothing new staked
@@ -198,9 +210,7 @@ def test_standing_wagers_of_another_game_are_refunded_at_power_up():
     cab, board, acc = cabinet("craps-83")
     led = cab.ledger
     led.accept(10)
-    led.st["table"] = {"point": 6, "bets": {"pass6": 5, "odds6:pass": 10}}
-    led.st["table_id"] = "craps-83"
-    led._commit()
+    stand(led, "craps-83", {"point": 6, "bets": {"pass6": 5, "odds6:pass": 10}})
     nv = board.nvram
     cab = board = acc = led = None
     cab, board, acc = cabinet("roulette-simple-97", nv=nv)
@@ -238,3 +248,23 @@ def test_a_round_over_the_vlt_maximum_bet_is_refused_as_it_is_placed():
     put(cab, "player", 10)  # 10 x 25 cents: the $2.50 of r. 7, s. 6
     assert cab.handle(states.WAGER, "tie", 1)
     assert cab.screen.message == ("bet_refused",) and cab.gameplay.stake() == {"player": 10}
+
+
+def test_the_layout_holds_what_the_books_state_block_keeps():
+    # firmware/table_bounds.py: MAX_BYTES of stake and table as placed; a wager past it is refused
+    # with the reason, nothing else changes
+    from firmware.table_bounds import MAX_BYTES, size
+
+    cab, board, acc = cabinet("roulette-simple-97")
+    coins(cab, acc, 10)
+    n = 0
+    for p in range(37):
+        assert cab.handle(states.WAGER, "straight:%d" % p, 1)
+        if cab.screen.message is not None:
+            break
+        n += 1
+    assert cab.screen.message == "the layout is full: remove a wager first", cab.screen.message
+    stake = cab.gameplay.stake()
+    assert len(stake) == n >= 9 and size(stake, None) <= MAX_BYTES
+    put(cab, "straight:0", 0)  # one off: another fits again
+    put(cab, "straight:%d" % n, 1)

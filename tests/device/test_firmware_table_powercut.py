@@ -6,7 +6,7 @@
 # mp-heap: 768K  (as test_firmware_keno.py, and a cabinet rebuilt per cut: a cut cabinet the conservative
 # collector still sees on the stack now and then, 16 KB, splits a 640K heap)
 from fakes_firmware import PowerCut
-from test_firmware_table_play import cabinet, replayed, steps
+from test_firmware_table_play import cabinet, replayed, stand, steps
 
 from firmware import states
 
@@ -17,8 +17,7 @@ def _round_with_a_cut(cut_at):
     cab, board, acc = cabinet("craps-83")
     led = cab.ledger
     led.accept(30)
-    led.st["table"] = {"point": 8, "bets": {"pass8": 5}}
-    led.st["table_id"] = "craps-83"
+    stand(led, "craps-83", {"point": 8, "bets": {"pass8": 5}})
     led.st["stake"] = {"field": 2, "hard8": 1, "odds8:pass": 10}
     led._commit()
     nv = board.nvram
@@ -60,8 +59,8 @@ def test_a_power_cut_at_every_write_of_a_craps_round_neither_loses_nor_duplicate
             seen.add("no round")
             cab = led = m = None
             continue
-        assert m["games_played"] == 1 and m["coin_in"] == 13 and len(led.recall()) == 1, (k, m)
-        rec = led.recall()[0]
+        assert m["games_played"] == 1 and m["coin_in"] == 13 and len(led.recall()) == 2, (k, m)
+        rec = led.recall()[-1]
         o = replayed(cab, rec)
         assert rec["draws"][0] == {"field": 2, "hard8": 1, "odds8:pass": 10}
         assert rec["draws"][1] == {"point": 8, "bets": {"pass8": 5}}
