@@ -118,11 +118,15 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
             if _is_keno(game):
                 cab.quick_pick(10)  # keno: a card of 10 spots, on the player's screen, before the first game
             wager = table_wager(game)
-            if wager is not None:  # a table game: one wager touched on the layout, played every round
-                cab.panel.touch("wager", wager[0])
-                cab.panel.wait_for(lambda s: (s.get("table") or {}).get("takes") == wager[1])
             bet = wager[1] if wager is not None else cab.panel.screen.get("bet", 1)
             for n in range(games):
+                t = cab.panel.screen.get("table") or {}
+                if wager is not None and not t.get("stake") and not t.get("table"):
+                    # a table game: one wager touched on the layout, again when the table no longer
+                    # takes it (craps: a line wager once its point is decided; while it stands, the
+                    # dice roll for it alone)
+                    cab.panel.touch("wager", wager[0])
+                    cab.panel.wait_for(lambda s: (s.get("table") or {}).get("takes") == wager[1])
                 # tokens for the next 10 games at a time: a long run stays under the credit limit,
                 # above which the acceptor is inhibited (firmware/config.py CREDIT_LIMIT)
                 if cab.panel.screen.get("credits", 0) < bet and vlt:
