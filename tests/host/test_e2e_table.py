@@ -19,7 +19,7 @@ RED = {1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36}  # the
 
 def _books(cab: EmulatedCabinet) -> dict:
     m = cab.meters()
-    assert m["credits"] == m["acceptor_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"], m
+    assert m["credits"] == m["acceptor_in"] + m["bill_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"], m
     return m
 
 
@@ -141,3 +141,26 @@ def test_craps_pass_line_stands_on_its_point_and_each_table_game_plays(tmp_path:
             _books(cab)
         finally:
             cab.shutdown()
+
+
+def test_a_vlt_offers_baccarat_and_holds_a_round_to_the_maximum_bet(tmp_path: Path) -> None:
+    # under vlt a VLT offers card games (S-13.1, r. 7, s. 3): mini-baccarat is played, roulette beside
+    # it is disabled by its kind; the round's stake is held to the $2.50 of r. 7, s. 6 as it is placed
+    cab = EmulatedCabinet(tmp_path / "state", jurisdiction="vlt", extra_args=[
+        "--games", "roulette-simple-97,baccarat-mini-85"]).boot()
+    try:
+        assert cab.firmware.ready["game"] == "baccarat-mini-85", cab.firmware.lines[-20:]
+        listed = "\n".join(cab.console.command("games"))
+        assert "vlt game kind: roulette not offered" in listed, listed
+        cab.insert_bill(1)  # $5: 20 credits of 25 cents
+        assert cab.console.command("table put player 10")[-1] == "stake player=10 takes 10"
+        out = cab.console.command("table put tie 1")  # 11 credits: $2.75
+        assert out[-1].startswith("error") and "bet_refused" in out[-1], out
+        cab.console.command("table play")
+        cab.panel.wait_for(lambda s: s.get("state") in ("credit", "idle") and s.get("games") == 1)
+        export = _recall(cab)
+        assert export["games"][-1]["draws"][0] == {"player": 10}
+        assert [r["diffs"] for r in replay.replay(export, MODELS)] == [[]]
+        _books(cab)
+    finally:
+        cab.shutdown()
