@@ -21,6 +21,7 @@ from typing import Callable
 from games import ReelGame
 from games.keno import KenoGame
 from games.poker import PokerGame
+from games.table_model import NAME
 from sim.panel_tap import PanelTap
 from sim.replay import load_game
 
@@ -75,7 +76,7 @@ def model_page(game_id: str) -> dict:
                         "pay": {str(s): [list(row) for row in m.pay[s]] for s in m.spots}}
     elif kind == "table":  # the layout a touch names by number, each wager's name and bet levels (table.js)
         page["table"] = {"layout": game.layout(), "kind": game.kind,
-                         "wagers": {wid: {"name": m.wagers[wid][0], "bets": list(m.bets_of(wid))} for wid in m.ids}}
+                         "wagers": {wid: {"name": m.wagers[wid][NAME], "bets": list(m.bets_of(wid))} for wid in m.ids}}
     elif kind == "reels":  # the pay lines (row per reel, reels.js) and the scatter the outcome's -1 names
         page["rows"] = m.rows
         page["lines"] = [list(line) for line in m.lines]

@@ -48,14 +48,14 @@ function TABLE_WINDOW(el, frame, ctx) {
   }
   const round = frame.reels && frame.reels.results ? frame.reels : null;
   if (round && !spin) {
-    line("table-drawn", ctx.t("ui", "table_drawn") + " : " + drawnText(round.table));
+    line("table-drawn", ctx.fmt(ctx.t("ui", "table_drawn"), [drawnText(round.table, ctx)]));
     const ul = document.createElement("ul");
     ul.className = "table-results";
     for (const r of round.results) {
       const li = document.createElement("li");
       li.className = "tr-" + r[2];
-      li.textContent = wagerName(page, r[0], ctx.lang) + " " + r[1] + " : " + (ctx.t("table", r[2]) || r[2]) +
-        (r[3] ? " (" + r[3] + ")" : "") + (r[4] ? " → " + r[4] : "");
+      li.textContent = ctx.fmt(ctx.t("ui", "table_result"), [wagerName(page, r[0], ctx.lang), r[1],
+        ctx.t("table", r[2]) || r[2]]) + (r[3] ? " (" + r[3] + ")" : "") + (r[4] ? " → " + r[4] : "");
       ul.appendChild(li);
     }
     side.appendChild(ul);
@@ -72,8 +72,11 @@ function wagerName(page, key, lang) {
   return i < 0 ? name : name + " " + key.slice(i + 1);
 }
 
-// what the round drew (the pocket, the dice, the segment, the cards): the engine's window, in order
-function drawnText(w) {
+// what the round drew (the pocket, the dice, the segment, the cards): the engine's window, its names
+// and words in the player's language (text.json "drawn"; a card, a number or a symbol as it is)
+function drawnText(w, ctx) {
   if (!w) return "";
-  return Object.keys(w).sort().map((k) => k + " " + (Array.isArray(w[k]) ? w[k].join(" ") : w[k])).join(" · ");
+  const word = (v) => (typeof v === "string" && ctx.t("drawn", v)) || v;
+  return Object.keys(w).sort().map((k) => (ctx.t("drawn", k) || k) + " " +
+    (Array.isArray(w[k]) ? w[k].join(" ") : word(w[k]))).join(" · ");
 }

@@ -687,13 +687,14 @@ def test_a_table_game_layout_stake_and_round_in_both_languages(tmp_path_factory,
         c.wait(lambda: c.js("document.querySelectorAll('.table-results li').length") == 1, "the round")
         want = TEXT["fr"]["table"][status]
         assert text(c, ".table-results li").startswith("Rouge 1 : " + want), text(c, ".table-results li")
-        pocket = frame["reels"]["table"]["pocket"]
-        assert ("pocket " + pocket) in text(c, ".table-drawn")
+        pocket, colour = frame["reels"]["table"]["pocket"], frame["reels"]["table"]["colour"]
+        assert text(c, ".table-drawn") == "Résultat : Couleur %s · Numéro %s" % (TEXT["fr"]["drawn"][colour], pocket)
         fr = shot(c, "table-fr.png")
         c.click("#b-lang")
         c.wait(lambda: c.js("document.documentElement.lang") == "en", "English")
         assert text(c, ".table-help") == TEXT["en"]["ui"]["table_help"]
-        assert text(c, ".table-results li").startswith("Red 1 : " + TEXT["en"]["table"][status])
+        assert text(c, ".table-results li").startswith("Red 1: " + TEXT["en"]["table"][status])
+        assert text(c, ".table-drawn") == "Result: Colour %s · Pocket %s" % (colour, pocket)
         rules = c.js("[...document.querySelectorAll('#rules li')].map(e => e.textContent)")
         assert any(line.strip().startswith("Red: 1 to 1") for line in rules), rules
         en = shot(c, "table-en.png")
