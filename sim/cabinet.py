@@ -65,7 +65,8 @@ def act(cab: EmulatedCabinet, what: str) -> str:
         cab.panel.set_pin("key_audit", int(on))
         return "audit key " + ("on" if on else "off")
     word, _, n = what.partition(" ")
-    if word in ("spot", "quick", "clear", "hold", "auto", "wager") and (n.isdigit() or word in ("clear", "auto")):  # the touch screen
+    touch = ("spot", "quick", "clear", "hold", "auto", "wager")
+    if word in touch and (n.isdigit() or word in ("clear", "auto")):  # the touch screen
         cab.panel.touch(word, int(n or 0))
         return f"touched {what}"
     buttons = {"bet": "bet_one", "max": "bet_max", "play": "play", "cashout": "cashout"}

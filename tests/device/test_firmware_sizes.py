@@ -12,15 +12,14 @@ from devtest import raises
 from fakes_firmware import RamNvram, memory
 
 from board import hal
-from firmware import eventlog, tournament
+from firmware import eventlog, table_bounds, tournament
 from firmware.bill_books import WHY_TEXT
 from firmware.cabinet import BOOT_TILTS, KEY_CLEARABLE
 from firmware.ledger import CHUNK_SIZE, EVENTS_PER_CHUNK, GAME_SIZE, LAYOUT, METERS, STATE_SIZE, TILT_TEXT, Ledger
+from firmware.table_bounds import GROWTH, MAX_BYTES
 from games.cardtable_games import RECORD as CARD_TABLES
 from games.keno_model import MAX_SPOTS, KenoModel
 from games.model import Model
-from firmware import table_bounds
-from firmware.table_bounds import GROWTH, MAX_BYTES
 from games.table_check import FORMATS as TABLE_FORMATS
 
 BIG = 10 ** 10 - 1  # a 10-digit meter at its last value before it rolls over

@@ -150,7 +150,7 @@ def test_the_layout_is_taken_in_idle_and_credit_only():
 
 def test_a_sicbo_wheel_and_baccarat_round_each_settle_at_the_bylaw_pays():
     for gid, key, credits in (("sicbo-83", "small", 2), ("roue-fortune-85", "1", 1), ("baccarat-mini-85", "player", 2)):
-        cab, board, acc = cabinet(gid)
+        cab, _, acc = cabinet(gid)
         coins(cab, acc, 20)
         put(cab, key, credits)
         for _ in range(3):
@@ -172,7 +172,7 @@ def test_a_sicbo_wheel_and_baccarat_round_each_settle_at_the_bylaw_pays():
                 assert rec["win"] in (0, credits, 2 * credits), rec
                 assert set(w) >= {"player", "banker"}
         assert led.credits == 20 - 3 * credits + sum(r["win"] for r in games)
-        cab = board = acc = None
+        cab = acc = None
 
 
 def test_craps_wagers_stand_between_rolls_and_a_roll_may_stake_nothing_new():
