@@ -268,3 +268,73 @@ def test_the_layout_holds_what_the_books_state_block_keeps():
     assert len(stake) == n >= 9 and size(stake, None) <= MAX_BYTES
     put(cab, "straight:0", 0)  # one off: another fits again
     put(cab, "straight:%d" % n, 1)
+
+
+def test_an_rng_failure_voids_the_round_and_leaves_the_standing_wagers():
+    # s. 95: the machine failed, not the player: the round's wager comes back, the rng tilt is set,
+    # and the wagers standing from an earlier round stay as they were
+    from fakes_cabinet import FailingGen
+
+    from rng import RngFailure
+
+    cab, board, acc = cabinet("craps-83")
+    led = cab.ledger
+    led.accept(20)
+    stand(led, "craps-83", {"point": 5, "bets": {"pass5": 2}})
+    put(cab, "field", 1)
+    cab.gameplay.use_generator(FailingGen(RngFailure("repetition", "stuck")))
+    assert cab.handle(states.PLAY)
+    assert "rng" in cab.tilts
+    assert led.credits == 20 and led.meters["refunds"] == 1 and led.meters["coin_in"] == 1
+    assert led.st["table"] == {"point": 5, "bets": {"pass5": 2}} and led.game["phase"] == "void"
+    led.audit()
+
+
+def test_a_round_that_could_pay_past_the_prize_limit_is_refused_before_its_commit():
+    # the maximum prize (vlt: $1,000, r. 7, s. 6) on the most the round can return, before anything is
+    # committed: never a prize cut after the draw. A game doctored to say its round can return
+    # 4001 credits (25 cents: $1,000.25)
+    from firmware.config import Config
+
+    cab, board, acc = cabinet("baccarat-mini-85", cfg=Config({"JURISDICTION": "vlt", "DENOM_CENTS": 25}))
+    coins(cab, acc, 20)
+    put(cab, "player", 10)
+    m0 = dict(cab.ledger.meters)
+    cab.gameplay.game.most = lambda stake, table=None: 4001
+    try:
+        assert cab.handle(states.PLAY)
+        assert cab.screen.message == ("prize_refused",)
+        assert cab.ledger.meters == m0 and cab.ledger.game is None and cab.ledger.credits == 20
+        assert "maximum prize" in cab.ledger.events()[-1][3]
+        cab.gameplay.game.most = lambda stake, table=None: 4000  # $1,000: within the limit
+        assert cab.handle(states.PLAY)
+        assert cab.ledger.meters["games_played"] == 1
+    finally:
+        del cab.gameplay.game.most  # the cached game is the engine's again
+
+
+def test_a_committed_round_the_booted_game_cannot_play_is_refunded():
+    cab, board, acc = cabinet("roulette-simple-97")
+    coins(cab, acc, 10)
+    cab.ledger.st["stake"] = {"first_five": 1}  # American roulette's: no such wager on a single-zero wheel
+    cab.ledger.wager(1, None, cab.game.id)
+    nv = board.nvram
+    cab = board = acc = None
+    cab, board, acc = cabinet("roulette-simple-97", nv=nv)
+    led = cab.ledger
+    assert led.game["phase"] == "void" and led.meters["refunds"] == 1 and led.credits == 10
+    assert "round not playable on roulette-simple-97" in led.events()[-1][3]
+    led.audit()
+
+
+def test_the_audit_test_game_plays_the_layout_and_touches_no_meter():
+    cab, board, acc = cabinet("sicbo-83")
+    put(cab, "small", 2)
+    board.pins["key_audit"].value(1)
+    steps(cab, 8)
+    assert cab.handle(states.TEST)
+    o = cab.tested
+    assert o.draws[0] == {"small": 2} and len(o.draws[2]) == 3
+    assert cab.ledger.meters["games_played"] == 0 and cab.ledger.meters["coin_in"] == 0
+    cab.handle(states.CLEAR)  # refused in audit: the layout stays
+    assert cab.gameplay.stake() == {"small": 2}
