@@ -486,10 +486,9 @@ class Console(AccessCommands):
         """A table game's layout from the console (a test bench's): each word goes through the state
         table as the touch screen's would, and is refused where the table refuses it."""
         from firmware import states
-        from firmware.play import is_table
 
         c = self.cab
-        if not is_table(c.game):
+        if not hasattr(c.game, "play_round"):  # games/table_game.py TableGame
             raise ValueError("the game played is not a table game")
         word = args[0] if args else ""
         if word == "keys":  # the layout's keys by index (a touch names one by it), a wager's a line, 48 at most

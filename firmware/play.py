@@ -29,18 +29,13 @@ def is_poker(game):
     return hasattr(game, "check_deck")
 
 
-def is_table(game):
-    # games/table_game.py TableGame (roulette, craps, sic bo, the wheel, baccarat), by what it does
-    return hasattr(game, "play_round")
-
-
 def for_game(game, gen, ledger, config, progressive, audit, screen, clock, log):
     """The play of the game's family: its module is imported only for a game of that family."""
     if is_keno(game):
         from firmware.play_keno import KenoPlay as cls
     elif is_poker(game):
         from firmware.play_poker import PokerPlay as cls
-    elif is_table(game):
+    elif hasattr(game, "play_round"):  # games/table_game.py TableGame: roulette, craps, sic bo, wheel, baccarat
         from firmware.play_table import TablePlay as cls
     else:
         cls = GamePlay
@@ -52,7 +47,7 @@ def played(game, outcome):
     played at, a reel game's base-spin wins as [line index, credits] (-1: the scatter) for the
     winning lines drawn over the window, and [spins, credits] of its free spins; a table round's
     wagers as [key, credits, status, returned, key it stands under next] (games/table_outcome.py)."""
-    if is_table(game):
+    if hasattr(outcome, "results"):  # a table round (no function of its own: each one costs a board heap)
         return {"bet": outcome.bet, "lines": [], "wagers": outcome.results}
     reels = not (is_keno(game) or is_poker(game))  # keno's and poker's wins name no line
     out = {"bet": outcome.bet, "lines": [[w[0], w[2]] for w in outcome.wins] if reels else []}
@@ -128,7 +123,9 @@ class GamePlay:
             cab.show()
             return
         try:
-            self.ledger.wager(bet, None if self.ledger.session else self.progressive, self.game.id)
+            # deck: a table game's packed stake, committed with its wager (firmware/play_table.py)
+            self.ledger.wager(bet, None if self.ledger.session else self.progressive, self.game.id,
+                              getattr(self, "deck", None))
         except AuditError as e:
             cab.set_tilt("audit", str(e))
             return
@@ -225,6 +222,14 @@ class GamePlay:
     def resume(self, cab):
         """After power-up: a committed wager without an outcome is completed, never lost or redone
         (or refunded when this boot's game cannot complete it, s. 95); the last game is shown again."""
+        led = self.ledger
+        rec = led.standing() if led.st is not None else None
+        if rec is not None and (self.game is None or rec.get("id") != self.game.id):
+            # wagers a table game's last round left standing, which this boot's game cannot decide
+            # (a table game's own are firmware/play_table.py's): refunded, s. 95; inline, as a method
+            # costs a board's heap
+            led.refund_table(rec["n"], rec["draws"][3], "standing wagers: game %s no longer offered" % rec.get("id"))
+            self.log("resume: standing wagers of %s refunded (%d credits)" % (rec.get("id"), rec["draws"][3]))
         g = self.ledger.game
         sc = self.screen
         if g and g["phase"] == "wager":
@@ -248,16 +253,13 @@ class GamePlay:
             games = self.ledger.recall()
             rec = games[-1] if games else None
             if rec and self.game and rec["id"] == self.game.id:  # the last game again, rebuilt from its draws
-                o = self.replayed(rec)
+                o = (self.game.evaluate_round if hasattr(self.game, "evaluate_round") else self.game.evaluate)(
+                    rec["bet"], rec["draws"])
                 sc.reels = o.window
                 sc.played = played(self.game, o)
                 self.shown_last(rec)
         if self.game and self.ledger.bet not in self.game.bets:
             self.ledger.set_bet(self.game.bets[0])  # a fresh machine, or the game set changed
-
-    def replayed(self, rec):
-        """The outcome of a recall record of this game, from its draws."""
-        return self.game.evaluate(rec["bet"], rec["draws"])
 
     def cannot_complete(self, g):
         """Why a committed wager cannot be completed by this boot's game, or None."""
@@ -293,10 +295,6 @@ class GamePlay:
 
     def hand_screen(self):
         """The display's hand (video poker), or None."""
-        return None
-
-    def table_screen(self):
-        """The display's layout (a table game: firmware/play_table.py), or None."""
         return None
 
     def touch(self, cab, word, n):

@@ -1,23 +1,22 @@
 # The table games on the cabinet (issue 26): firmware/play.py's play of a roulette, craps, sic bo,
 # wheel of fortune or baccarat round (games/table_game.py). The player builds the round's stake on
 # the layout ({key: credits}: a touch on a wager moves it to its next bet level, then off; the
-# console's 'table put KEY CREDITS' sets it), kept in the books' state (st["stake"]) as keno's card
-# is, so the wager's commit holds it. PLAY checks the whole stake against the table standing from
-# earlier rounds (st["table"]: a craps point and its line, come, place ... wagers, a roulette double
-# after its first hit), the profile's maximum bet on what the round takes and its maximum prize on
-# the most the round can return, all before anything is committed; then the one wager of the round
-# (the stake's credits and commissions) is committed, the outcome drawn through the rng, and the
-# settle commit holds the recall record (draws = [stake, table before, the rng's draws]:
-# games/table_game.py evaluate_round replays it) and the table left standing, together: a power cut
-# at any instant completes the committed round on the committed stake and table, once.
+# console's 'table put KEY CREDITS' sets it), in RAM: nothing is owed for a stake not yet played.
+# PLAY checks the whole stake against the wagers standing from earlier rounds (a craps point and its
+# line, come, place ... wagers, a roulette double after its first hit), the profile's maximum bet on
+# what the round takes and its maximum prize on the most the round can return, all before anything
+# is committed; then the round's wager is committed with its stake (packed in the game's "deck":
+# firmware/table_bounds.py), the outcome drawn through the rng, and the settle commit holds the
+# recall record: draws = [stake, table before, the rng's draws, credits left standing]
+# (games/table_game.py evaluate_round replays it). The table standing is the last record's outcome,
+# replayed at power-up: no other copy to disagree with it. A power cut at any instant completes the
+# committed round on the committed stake and table, once, or finds nothing committed.
 # Standing wagers were taken by the round they were placed in (coin_in); they are decided by later
-# rounds (a round may stake nothing new and roll for them alone) or, when the booted game can no
-# longer decide them, refunded (meter refunds) at power-up.
-import json
-
+# rounds (a round may stake nothing new and roll for them alone) or, when the booted game cannot
+# decide them (another game, a record it does not replay), refunded at power-up (refunds, s. 95).
 from firmware import jurisdiction, states
 from firmware.play import GamePlay
-from firmware.table_bounds import MAX_BYTES, MAX_KEYS, size
+from firmware.table_bounds import KEY_LEN, MAX_CREDITS, MAX_KEYS, pack, unpack
 
 
 def standing(table):
@@ -28,7 +27,7 @@ def standing(table):
 
 
 def kept(table):
-    """The table as the books keep it: None when nothing stands."""
+    """The table as the cabinet keeps it: None when nothing stands."""
     if not table or (not standing(table) and not table.get("point")):
         return None
     return table
@@ -36,12 +35,15 @@ def kept(table):
 
 class TablePlay(GamePlay):
     _round_bet = 0  # what ready() found the stake takes, for offered_bet()
+    _stake = None  # the stake on the layout ({key: credits}), in RAM
+    deck = None  # the stake ready() checked, packed: GamePlay.play commits it with the wager
+    _table = None  # the wagers standing: the last round's outcome (resume, _settle)
 
     def stake(self):
-        return self.ledger.st.get("stake") or {}
+        return self._stake or {}
 
     def table(self):
-        return self.ledger.st.get("table")  # another game's is refunded at power-up (refund_table)
+        return self._table
 
     # --- the layout (firmware/states.py WAGER and CLEAR: idle and credit only) -----------------------
     def touch(self, cab, word, n):
@@ -62,6 +64,9 @@ class TablePlay(GamePlay):
         try:
             if isinstance(key, int):
                 key = game.key_at(key)
+            game.index_of(key)  # on the layout: a standing key ("pass8") is the table's, never placed
+            if len(key) > KEY_LEN:
+                raise ValueError("%s: a key of at most %d characters" % (key[:KEY_LEN], KEY_LEN))
             stake = dict(self.stake())
             wid = self._wager_id(key)
             levels = game.m.bets_of(wid)
@@ -71,8 +76,11 @@ class TablePlay(GamePlay):
                 credits = up[0] if up else 0
             if credits:
                 game.credits(wid, credits, key)
+                if credits > MAX_CREDITS:
+                    raise ValueError("%s: at most %d credits on a wager" % (key, MAX_CREDITS))
                 stake[key] = credits
-                self._bounded(stake, self.table())
+                if len(stake) + standing(self._table) > MAX_KEYS:
+                    raise ValueError("at most %d wagers a round, standing ones included" % MAX_KEYS)
                 refused = jurisdiction.check_wager(self.config.JURISDICTION, self.config.DENOM_CENTS,
                                                    self._takes(stake))
                 if refused:
@@ -85,26 +93,17 @@ class TablePlay(GamePlay):
             sc.message = str(e)
             cab.show()
             return
-        self._layout(cab, stake)
+        self._stake = stake
+        cab.show()
 
     def keno_clear(self, cab):
         """CLEAR on a table game: the layout emptied (the standing wagers stay)."""
         self.screen.message = None
-        self._layout(cab, {})
-
-    def _bounded(self, stake, table):
-        # ValueError when the round holds more than the cabinet keeps of it
-        if len(stake) + standing(table) > MAX_KEYS:
-            raise ValueError("at most %d wagers a round, standing ones included" % MAX_KEYS)
-        if size(stake, table) > MAX_BYTES:
-            raise ValueError("the layout is full: remove a wager first")
-
-    def _layout(self, cab, stake):
-        self.ledger.st["stake"] = stake  # in RAM; the wager's commit writes it with the bet
+        self._stake = {}
         cab.show()
 
     def _wager_id(self, key):
-        # the wager a key names, checked against the layout (ValueError naming the key otherwise)
+        # the wager a key names (ValueError naming the key otherwise)
         game = self.game
         if not isinstance(key, str):
             raise ValueError("stake: key %r is not a string" % (key,))
@@ -121,20 +120,38 @@ class TablePlay(GamePlay):
             n += game.at_risk(key, stake[key]) if hasattr(game, "at_risk") else stake[key]
         return n
 
+    def _packed(self, stake):
+        # the stake as the wager's commit keeps it: each key's layout number and bet level index
+        pairs = []
+        for key in sorted(stake):
+            pairs.append((self.game.index_of(key), self.game.m.bets_of(self._wager_id(key)).index(stake[key])))
+        return pack(pairs)
+
+    def _unpacked(self, text):
+        # the committed stake; ValueError when it is not one of this game's layout
+        stake = {}
+        for i, lv in unpack(text):
+            key = self.game.key_at(i)
+            levels = self.game.m.bets_of(self._wager_id(key))
+            if lv >= len(levels):
+                raise ValueError("%s: no bet level %d" % (key, lv))
+            stake[key] = levels[lv]
+        return stake
+
     # --- the round -------------------------------------------------------------------------------------
     def ready(self, cab):
         """The stake checked against the table, the maximum bet and the maximum prize; else the reason
         on the screen and nothing committed."""
         sc = self.screen
         stake = self.stake()
-        table = self.table()
+        table = self._table
+        if not stake and not standing(table):
+            sc.message = ("no_wager",)
+            cab.show()
+            return False
         try:
-            self._bounded(stake, table)
-            if not stake and not standing(table):
-                sc.message = ("no_wager",)
-                cab.show()
-                return False
             bet = self.game.check_stake(stake, table)
+            self.deck = self._packed(stake)  # GamePlay.play commits it with the wager
             why = jurisdiction.check_prize(self.config.JURISDICTION, self.config.DENOM_CENTS,
                                            self.game.most(stake, table), "one round")
         except ValueError as e:
@@ -159,16 +176,13 @@ class TablePlay(GamePlay):
         self.play(cab)  # the stake on the layout again
 
     def outcome(self, bet):
-        return self.game.play_round(self.gen, self.stake(), self.table())
+        return self.game.play_round(self.gen, self.stake(), self._table)
 
     def _settle(self, outcome):
         if self._prize_refused(outcome) is None:
-            # the table left standing and the stake to repeat go in the settle commit with the record
-            st = self.ledger.st
             table = kept(outcome.table)
-            st["table"] = table
-            again = self._repeatable(outcome.stake, table)
-            st["stake"] = again if size(again, table) <= MAX_BYTES else {}
+            self._table = table
+            self._stake = self._repeatable(outcome.stake, table)
         GamePlay._settle(self, outcome)
         self.screen.reels = self._window(outcome)
 
@@ -199,7 +213,8 @@ class TablePlay(GamePlay):
         if g.get("id") not in (None, self.game.id):
             return "game %s no longer offered" % g.get("id")
         try:
-            bet = self.game.check_stake(self.stake(), self.table())
+            stake = self._unpacked(g.get("deck") or "")
+            bet = self.game.check_stake(stake, self._table)
         except ValueError as e:
             return "round not playable on %s: %s" % (self.game.id, e)
         if bet != g["bet"]:
@@ -214,43 +229,52 @@ class TablePlay(GamePlay):
     def shown_last(self, rec):
         self.screen.reels = self._window(self.replayed(rec))
 
-    def resume(self, cab):
-        GamePlay.resume(self, cab)
-        self.refund_table()
+    def resume_hand(self):
+        """Never: resume completes a committed round before GamePlay.resume sees it."""
 
-    def refund_table(self):
-        """Power-up: wagers standing for another game, or that this game cannot decide, are refunded
-        (s. 95: the machine cannot finish them), in one commit with the event."""
-        led = self.ledger
-        st = led.st
-        table = st.get("table")
-        if not table:
-            return
-        # the table is the last round's: the game of the last recall record left it standing
-        names = led.recall_blocks()
-        gid = json.loads(led.mem.read(names[-1])).get("id") if names else None
+    def resume(self, cab):
+        """Power-up: the table is the last round's (or its wagers refunded), then a committed round is
+        completed on its committed stake (or refunded when it cannot be, s. 95)."""
+        self._table = self._last_table()
+        g = self.ledger.game
+        if g and g["phase"] == "wager":
+            why = self.cannot_complete(g)
+            if why:
+                self.log("resume: %s: wager %d refunded" % (why, g["bet"]))
+                self.ledger.void(why)
+            else:
+                self.log("resume: completing the round of %d credits" % g["bet"])
+                self._stake = self._unpacked(g["deck"])
+                self.draw_and_settle(cab, g["bet"])
+        GamePlay.resume(self, cab)
+
+    def _last_table(self):
+        """The wagers the last recall record left standing, replayed; refunded (None) when this game
+        cannot decide them: another game's, or a record it does not replay."""
+        rec = self.ledger.standing() if self.ledger.st is not None else None
+        if rec is None:
+            return None
         why = None
-        if gid != self.game.id:
-            why = "game %s no longer offered" % gid
+        table = None
+        if rec.get("id") != self.game.id:
+            why = "game %s no longer offered" % rec.get("id")
         else:
             try:
-                self.game.check_stake({}, table)
-            except ValueError as e:
+                table = kept(self.replayed(rec).table)
+            except (ValueError, TypeError, KeyError) as e:
                 why = str(e)
         if why is None:
-            return
-        back = 0
-        bets = table["bets"] if "bets" in table else table
-        for key in bets:
-            back += bets[key]
-        led.refund_table(back, "standing wagers: %s" % why)
-        self.log("resume: standing wagers refunded (%d credits): %s" % (back, why))
+            return table
+        credits = rec["draws"][3]
+        self.ledger.refund_table(rec["n"], credits, "standing wagers: %s" % why)
+        self.log("resume: standing wagers refunded (%d credits): %s" % (credits, why))
+        return None
 
     def test_outcome(self, bet):
         """Audit mode: the stake on the layout when it can be played, else the first wager at bet."""
         try:
-            self.game.check_stake(self.stake(), self.table())
-            return self.game.play_round(self.gen, self.stake(), self.table())
+            self.game.check_stake(self.stake(), self._table)
+            return self.game.play_round(self.gen, self.stake(), self._table)
         except ValueError:
             pass
         for wid in self.game.m.ids:
@@ -265,4 +289,5 @@ class TablePlay(GamePlay):
     def table_screen(self):
         """The display's layout: the stake placed, the wagers standing, and what the round takes."""
         stake = self.stake()
-        return {"stake": stake, "table": self.table(), "takes": self._takes(stake)}
+        return {"stake": stake, "table": self._table, "takes": self._takes(stake)}
+

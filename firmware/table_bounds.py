@@ -1,19 +1,22 @@
-# What the cabinet keeps of a table game's round (firmware/play_table.py), bounded so that the books'
-# state block and a recall record always hold it (firmware/ledger.py STATE_SIZE and GAME_SIZE,
-# tests/device/test_firmware_sizes.py). Its own module: the size tests read it without the play.
-import json
-
+# What the cabinet keeps of a table game's round (firmware/play_table.py), bounded so that the books
+# always hold it (tests/device/test_firmware_sizes.py): the stake committed with the wager, packed
+# in the game's "deck" field of the state block (4 hex digits a wager: its number on the layout and
+# its bet level's), and a recall record with the stake and the table (firmware/ledger.py GAME_SIZE).
+# Its own module: the size tests read it without the play.
 from board.compat import const
 
 MAX_KEYS = const(16)  # wagers of one round, standing ones included
-# the stake and the table as the state block keeps them (their JSON, bytes) when a wager is placed; a
-# round can lengthen what stands (a craps come bet takes its point, a roulette double its hits) by
-# GROWTH at most, and a repeated stake is dropped when it would pass MAX_BYTES: the state block's
-# bound holds MAX_BYTES + GROWTH
-MAX_BYTES = const(176)
-GROWTH = const(80)  # 3 characters a key ("/1", a point) for MAX_KEYS keys, and craps' {"point": 10, "bets": }
+KEY_LEN = const(28)  # a key's characters (the shipped layouts' longest: 26); a standing key adds 3
+MAX_CREDITS = const(999999999)  # credits on one wager (9 digits)
 
 
-def size(stake, table):
-    """The bytes the stake and the table take in the state block."""
-    return len(json.dumps(stake)) + len(json.dumps(table))
+def pack(pairs):
+    """[(layout number, bet level index)] -> the hex the state block keeps."""
+    return "".join("%03x%x" % (i, lv) for i, lv in pairs)
+
+
+def unpack(text):
+    """pack's inverse; ValueError for anything else."""
+    if not isinstance(text, str) or len(text) % 4 or len(text) > 4 * MAX_KEYS:
+        raise ValueError("stake: not a packed stake")
+    return [(int(text[i:i + 3], 16), int(text[i + 3], 16)) for i in range(0, len(text), 4)]

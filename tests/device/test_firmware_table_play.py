@@ -16,8 +16,10 @@ from board.touch import TouchQueue
 from firmware import cabinet as _compiled  # noqa: F401  compiled first, before a game's objects split the heap
 from firmware import states
 from firmware.ledger import Ledger
+from firmware.play_table import kept
 from firmware.recall import digest
 from games.certificate import check
+from games.table_game import standing_credits
 
 NVRAM = RamNvram(69632)
 # the European layout's red numbers (by-law s. 72(1)(e): "the red numbers"; the standard wheel)
@@ -60,17 +62,20 @@ def coins(cab, acc, n):
     steps(cab, 2)
 
 
-def stand(led, gid, table):
-    """Wagers standing for game gid, as a round of gid leaves them: its recall record (the table's
-    owner at power-up: firmware/play_table.py refund_table) and the table, in one commit."""
-    import json
-
-    n = led.st["gn"]
-    led.st["gn"] = n + 1
-    led.st["table"] = table
-    rec = {"n": n + 1, "t": 0, "id": gid, "bet": 0, "before": 0, "after": 0, "win": 0, "hand": False,
-           "draws": [{}, None, [1, 1]], "h": ""}
-    led._commit({"g%d" % (n % 10): json.dumps(rec).encode()})
+def stand(cab, rounds):
+    """Rounds of cab's game played on the books with the dice (or pockets) given, as the cabinet plays
+    them: each wager committed with its packed stake, then settled with its recall record. What they
+    leave standing is the cabinet's table, as a power-up finds it. rounds: [(stake, draws)]."""
+    play = cab.gameplay
+    led = cab.ledger
+    for stake, draws in rounds:
+        table = play.table()
+        o = cab.game.evaluate(stake, draws, table)
+        o.draws = [stake, table, o.draws, standing_credits(o.table)]
+        led.wager(o.bet, None, cab.game.id, play._packed(stake))
+        led.settle(o, cab.game.id)
+        play._table = kept(o.table)
+    return play.table()
 
 
 def put(cab, key, credits):
@@ -105,8 +110,8 @@ def test_a_roulette_round_pays_the_bylaw_and_replays_from_its_record():
     play(cab)
     led = cab.ledger
     rec = led.recall()[-1]
-    stake, table, drawn = rec["draws"]
-    assert stake == {"straight:17": 2, "red": 5, "dozen:2": 1} and table is None and rec["bet"] == 8
+    stake, table, drawn, left = rec["draws"]
+    assert stake == {"straight:17": 2, "red": 5, "dozen:2": 1} and table is None and left == 0 and rec["bet"] == 8
     p = drawn[0]
     want = (72 if p == 17 else 0) + (10 if p in RED else 0) + (3 if 13 <= p <= 24 else 0)  # 35, 1 and 2 to 1
     assert rec["win"] == want, (p, rec)
@@ -185,7 +190,7 @@ def test_craps_wagers_stand_between_rolls_and_a_roll_may_stake_nothing_new():
     while rolls < 40:
         play(cab)
         rolls += 1
-        t = led.st.get("table")
+        t = cab.gameplay.table()
         if t and t["point"]:
             break
     assert t["point"] in (4, 5, 6, 8, 9, 10) and t["bets"] == {"pass%d" % t["point"]: 2}, t
@@ -198,34 +203,63 @@ def test_craps_wagers_stand_between_rolls_and_a_roll_may_stake_nothing_new():
     o = replayed(cab, rec)
     total = sum(rec["draws"][2])
     if total == t["point"]:
-        assert rec["win"] == 4 and led.st["table"] is None  # the pass wager won 1 to 1 (s. 95.14(1))
+        assert rec["win"] == 4 and cab.gameplay.table() is None  # the pass wager won 1 to 1 (s. 95.14(1))
     elif total == 7:
-        assert rec["win"] == 0 and led.st["table"] is None
+        assert rec["win"] == 0 and cab.gameplay.table() is None
     else:
-        assert rec["win"] == 0 and led.st["table"] == t
-    assert o.table == (led.st["table"] or {"point": 0, "bets": {}})
+        assert rec["win"] == 0 and cab.gameplay.table() == t
+    assert o.table == (cab.gameplay.table() or {"point": 0, "bets": {}})
+    assert rec["draws"][3] == (2 if cab.gameplay.table() else 0)  # the credits it leaves standing
 
 
 def test_standing_wagers_of_another_game_are_refunded_at_power_up():
     cab, board, acc = cabinet("craps-83")
     led = cab.ledger
-    led.accept(10)
-    stand(led, "craps-83", {"point": 6, "bets": {"pass6": 5, "odds6:pass": 10}})
+    led.accept(30)
+    # a pass line on 6 (3-3), then its odds (a 3 rolled: neither 6 nor 7)
+    assert stand(cab, [({"pass": 5}, [3, 3]), ({"odds6:pass": 10}, [1, 2])]) == \
+        {"point": 6, "bets": {"pass6": 5, "odds6:pass": 10}}
     nv = board.nvram
     cab = board = acc = led = None
-    cab, board, acc = cabinet("roulette-simple-97", nv=nv)
+    cab, board, acc = cabinet("craps-83", nv=nv)  # the same game: they stand as they were
+    assert cab.gameplay.table() == {"point": 6, "bets": {"pass6": 5, "odds6:pass": 10}}
+    assert cab.ledger.meters["refunds"] == 0
+    cab = board = acc = None
+    cab, board, acc = cabinet("roulette-simple-97", nv=nv)  # another game: refunded once
     led = cab.ledger
-    assert led.credits == 25 and led.meters["refunds"] == 15 and led.st["table"] is None
+    assert led.credits == 30 - 15 + 15 and led.meters["refunds"] == 15 and cab.gameplay.table() is None
     led.audit()
     assert "standing wagers" in led.events()[-1][3]
+    cab = board = acc = led = None
+    cab, board, acc = cabinet("roulette-simple-97", nv=nv)
+    assert cab.ledger.meters["refunds"] == 15  # not twice
+
+
+def test_standing_wagers_are_refunded_when_a_reel_game_is_booted():
+    from games import load as load_reels
+
+    cab, board, _ = cabinet("craps-83")
+    cab.ledger.accept(10)
+    stand(cab, [({"pass": 5}, [4, 4])])
+    nv = board.nvram
+    cab = board = None
+    gc.collect()
+    board = Board(nv)
+    led = Ledger(memory(board.nvram))
+    led.open()
+    cab = make_cabinet(board, led, load_reels("games/models/sept-royal-87.json"),
+                       rng.open_generator(rng.open_source("emulated")), Acceptor())
+    cab.resume()
+    assert led.credits == 10 and led.meters["refunds"] == 5
+    led.audit()
 
 
 def test_a_power_cut_after_the_wager_completes_the_round_on_the_committed_stake():
     cab, board, acc = cabinet("roulette-simple-97")
     coins(cab, acc, 10)
     put(cab, "black", 5)
-    cab.ledger.wager(5, None, cab.game.id)  # committed; the power goes before the spin
-    cab.ledger.st["stake"] = {"red": 1}  # what RAM held is gone with the power: only the commit counts
+    cab.ledger.wager(5, None, cab.game.id, cab.gameplay._packed({"black": 5}))  # committed; the power goes
+    cab.gameplay._stake = {"red": 1}  # what RAM held is gone with the power: only the commit counts
     nv = board.nvram
     cab = board = acc = None
     cab, board, acc = cabinet("roulette-simple-97", nv=nv)
@@ -250,24 +284,22 @@ def test_a_round_over_the_vlt_maximum_bet_is_refused_as_it_is_placed():
     assert cab.screen.message == ("bet_refused",) and cab.gameplay.stake() == {"player": 10}
 
 
-def test_the_layout_holds_what_the_books_state_block_keeps():
-    # firmware/table_bounds.py: MAX_BYTES of stake and table as placed; a wager past it is refused
-    # with the reason, nothing else changes
-    from firmware.table_bounds import MAX_BYTES, size
+def test_a_round_holds_at_most_max_keys_wagers():
+    # firmware/table_bounds.py MAX_KEYS, standing ones included: the packed stake and the recall
+    # record always fit; a wager past it is refused with the reason, nothing else changes
+    from firmware.table_bounds import MAX_KEYS
 
     cab, board, acc = cabinet("roulette-simple-97")
-    coins(cab, acc, 10)
-    n = 0
-    for p in range(37):
-        assert cab.handle(states.WAGER, "straight:%d" % p, 1)
-        if cab.screen.message is not None:
-            break
-        n += 1
-    assert cab.screen.message == "the layout is full: remove a wager first", cab.screen.message
-    stake = cab.gameplay.stake()
-    assert len(stake) == n >= 9 and size(stake, None) <= MAX_BYTES
-    put(cab, "straight:0", 0)  # one off: another fits again
-    put(cab, "straight:%d" % n, 1)
+    coins(cab, acc, 40)
+    for p in range(MAX_KEYS):
+        put(cab, "straight:%d" % p, 1)
+    assert cab.handle(states.WAGER, "straight:%d" % MAX_KEYS, 1)
+    assert cab.screen.message == "at most %d wagers a round, standing ones included" % MAX_KEYS
+    assert len(cab.gameplay.stake()) == MAX_KEYS
+    play(cab)
+    rec = cab.ledger.recall()[-1]
+    assert len(rec["draws"][0]) == MAX_KEYS and rec["bet"] == MAX_KEYS
+    replayed(cab, rec)
 
 
 def test_an_rng_failure_voids_the_round_and_leaves_the_standing_wagers():
@@ -280,13 +312,13 @@ def test_an_rng_failure_voids_the_round_and_leaves_the_standing_wagers():
     cab, board, acc = cabinet("craps-83")
     led = cab.ledger
     led.accept(20)
-    stand(led, "craps-83", {"point": 5, "bets": {"pass5": 2}})
+    stand(cab, [({"pass": 2}, [4, 1])])  # a pass line on 5
     put(cab, "field", 1)
     cab.gameplay.use_generator(FailingGen(RngFailure("repetition", "stuck")))
     assert cab.handle(states.PLAY)
     assert "rng" in cab.tilts
-    assert led.credits == 20 and led.meters["refunds"] == 1 and led.meters["coin_in"] == 1
-    assert led.st["table"] == {"point": 5, "bets": {"pass5": 2}} and led.game["phase"] == "void"
+    assert led.credits == 18 and led.meters["refunds"] == 1 and led.meters["coin_in"] == 3
+    assert cab.gameplay.table() == {"point": 5, "bets": {"pass5": 2}} and led.game["phase"] == "void"
     led.audit()
 
 
@@ -316,14 +348,15 @@ def test_a_round_that_could_pay_past_the_prize_limit_is_refused_before_its_commi
 def test_a_committed_round_the_booted_game_cannot_play_is_refunded():
     cab, board, acc = cabinet("roulette-simple-97")
     coins(cab, acc, 10)
-    cab.ledger.st["stake"] = {"first_five": 1}  # American roulette's: no such wager on a single-zero wheel
-    cab.ledger.wager(1, None, cab.game.id)
+    from firmware.table_bounds import pack
+
+    cab.ledger.wager(1, None, cab.game.id, pack([(999, 0)]))  # no wager 999 on this layout
     nv = board.nvram
     cab = board = acc = None
     cab, board, acc = cabinet("roulette-simple-97", nv=nv)
     led = cab.ledger
     assert led.game["phase"] == "void" and led.meters["refunds"] == 1 and led.credits == 10
-    assert "round not playable on roulette-simple-97" in led.events()[-1][3]
+    assert "round not playable on roulette-simple-97" in led.events()[-1][3], led.events()[-1]
     led.audit()
 
 

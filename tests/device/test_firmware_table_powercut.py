@@ -17,9 +17,8 @@ def _round_with_a_cut(cut_at):
     cab, board, acc = cabinet("craps-83")
     led = cab.ledger
     led.accept(30)
-    stand(led, "craps-83", {"point": 8, "bets": {"pass8": 5}})
-    led.st["stake"] = {"field": 2, "hard8": 1, "odds8:pass": 10}
-    led._commit()
+    stand(cab, [({"pass": 5}, [4, 4])])  # a pass line on 8
+    cab.gameplay._stake = {"field": 2, "hard8": 1, "odds8:pass": 10}
     nv = board.nvram
     real = nv.write
     count = [0]
@@ -54,19 +53,19 @@ def test_a_power_cut_at_every_write_of_a_craps_round_neither_loses_nor_duplicate
         led = cab.ledger
         led.audit()  # credits == money in + coin_out + refunds - coin_in - cashout
         m = led.meters
-        if m["games_played"] == 0:  # cut before the wager's commit: nothing moved
-            assert led.credits == 30 and m["coin_in"] == 0 and led.st["table"]["bets"] == {"pass8": 5}, k
+        if m["games_played"] == 1:  # cut before the round's commit: nothing moved since the pass line
+            assert led.credits == 25 and m["coin_in"] == 5 and cab.gameplay.table() == {"point": 8, "bets": {"pass8": 5}}, k
             seen.add("no round")
             cab = led = m = None
             continue
-        assert m["games_played"] == 1 and m["coin_in"] == 13 and len(led.recall()) == 2, (k, m)
+        assert m["games_played"] == 2 and m["coin_in"] == 5 + 13 and len(led.recall()) == 2, (k, m)
         rec = led.recall()[-1]
         o = replayed(cab, rec)
         assert rec["draws"][0] == {"field": 2, "hard8": 1, "odds8:pass": 10}
         assert rec["draws"][1] == {"point": 8, "bets": {"pass8": 5}}
-        assert led.credits == 30 - 13 + rec["win"] == rec["after"], (k, rec)
+        assert led.credits == 25 - 13 + rec["win"] == rec["after"], (k, rec)
         left = o.table if o.table["bets"] or o.table["point"] else None
-        assert led.st["table"] == left, (k, led.st["table"], left)
+        assert cab.gameplay.table() == left, (k, cab.gameplay.table(), left)
         seen.add("round")
         cab = led = m = rec = o = left = None  # nothing of this boot pins the heap of the next
     assert seen == {"no round", "round"}
