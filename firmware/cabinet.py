@@ -450,6 +450,8 @@ class Cabinet:
             "id": self.game.id if self.game else None,  # the certified model: symbol names, pay table
             "cents": self.config.DENOM_CENTS,  # one credit's value: the screen shows dollars too
             "hand": self.gameplay.hand_screen(),  # video poker: the cards held, and a hand waiting for DRAW
+            # a table game (firmware/play_table.py): the stake on the layout, the wagers standing
+            "table": self.gameplay.table_screen() if hasattr(self.gameplay, "table_screen") else None,
             "outcome": self.screen.played if st != "spin" else None,  # its bet and winning lines, once the reels stop
             "limits": self._limits(),  # the profile's bet and prize limits in cents (vlt), for the player's words
             "link": ("up" if self.sas.link.up else "down") if self.sas else None,  # the central system's (SAS)

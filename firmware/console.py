@@ -107,6 +107,8 @@ class Console(AccessCommands):
             "note": (self.cmd_note, "a note of unknown fate ('note json'); attendant, cash box counted: "
                      "'note stacked' / 'note returned'"),
             "hand": (self.cmd_hand, "video poker: the hand; 'hand deal' / 'hand hold N' / 'hand auto' / 'hand draw'"),
+            "table": (self.cmd_table, "table game: the layout; 'table put KEY CREDITS' (0: off) / 'table clear' / "
+                      "'table play' / 'table keys [FROM]'"),
         }
 
     def service(self):
@@ -491,6 +493,51 @@ class Console(AccessCommands):
         self.say("Jeton %s on board %s, machine %s, runtime %s %s" % (
             self.cab.config.VERSION, self.cab.board.NAME, self.cab.config.MACHINE_ID, sys.implementation.name,
             ".".join(str(v) for v in sys.implementation.version[:3])))
+
+    def cmd_table(self, args):
+        """A table game's layout from the console (a test bench's): each word goes through the state
+        table as the touch screen's would, and is refused where the table refuses it."""
+        from firmware import states
+
+        c = self.cab
+        if not hasattr(c.game, "play_round"):  # games/table_game.py TableGame
+            raise ValueError("the game played is not a table game")
+        word = args[0] if args else ""
+        if word == "keys":  # the layout's keys by index (a touch names one by it), a wager's a line, 48 at most
+            start = int(args[1]) if len(args) == 2 and args[1].isdigit() else 0
+            i = 0
+            for wid in c.game.m.ids:  # one wager's selections at a time: never the whole layout in a small heap
+                sel = c.game.selections(wid)
+                shown = [(i + j, sel[j]) for j in range(len(sel)) if start <= i + j < start + 48]
+                if shown:
+                    self.say(" ".join("%d=%s" % x for x in shown))
+                i += len(sel)
+            return
+        if word == "put" and len(args) == 3 and args[2].isdigit():
+            ok = c.handle(states.WAGER, args[1], int(args[2]))
+        elif word == "clear" and len(args) == 1:
+            ok = c.handle(states.CLEAR)
+        elif word == "play" and len(args) == 1:
+            ok = c.handle(states.PLAY)
+        elif not args:
+            ok = True
+        else:
+            raise ValueError("usage: table [put KEY CREDITS | clear | play | keys [FROM]]")
+        if not ok:
+            raise ValueError("%s refused in state %s" % (" ".join(args), c.state))
+        msg = c.screen.message
+        if isinstance(msg, str):
+            raise ValueError(msg)  # the layout's refusal, as the screen says it
+        if msg:
+            raise ValueError(" ".join(str(a) for a in msg))
+        t = c.gameplay.table_screen()
+        stake = t["stake"]
+        self.say("stake %s takes %d" % (" ".join("%s=%d" % (k, stake[k]) for k in sorted(stake)) or "-", t["takes"]))
+        if t["table"]:
+            self.say("standing %s" % json.dumps(t["table"]))
+        played = c.screen.played
+        if word == "play" and played:
+            self.say("drawn %s win %d" % (json.dumps(c.screen.reels["table"]), c.screen.win))
 
     def cmd_hand(self, args):
         """The player's hand keys from the console (a test bench's): each goes through the state

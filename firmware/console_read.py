@@ -112,7 +112,8 @@ def game_lines(g, game, lang):
         out.append("draws %s (game %s not loaded here: python -m sim.replay shows it)" % (g["draws"], g.get("id")))
     else:
         try:
-            o = game.evaluate(g["bet"], g["draws"])
+            # a table round's record replays through evaluate_round (games/table_game.py)
+            o = (game.evaluate_round if hasattr(game, "evaluate_round") else game.evaluate)(g["bet"], g["draws"])
         except (ValueError, TypeError, IndexError, KeyError) as e:
             o = None
             out.append("draws %s: %s" % (g["draws"], e))
@@ -129,6 +130,12 @@ def outcome(game, o, lang, out):
     """What an outcome showed: keno's card, poker's deal, holds and hand, or the reels' window in the
     symbols' names, a row a line, with the wins and free spins."""
     w = o.window
+    if hasattr(o, "results"):  # a table round: the stake, what it drew, each wager's result
+        out.append("stake %s" % " ".join("%s=%d" % (k, o.stake[k]) for k in sorted(o.stake)) or "-")
+        out.append("drawn %s" % " ".join("%s %s" % (k, w[k]) for k in sorted(w)))
+        for r in o.results:
+            out.append("%s %d: %s, returns %d%s" % (r[0], r[1], r[2], r[3], " (stands as %s)" % r[4] if r[4] else ""))
+        return
     if isinstance(w, dict):  # keno
         out.append("picks %s" % " ".join(str(n) for n in w["picks"]))
         out.append("drawn %s" % " ".join(str(n) for n in w["drawn"]))

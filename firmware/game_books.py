@@ -16,15 +16,21 @@ RECALL = 10  # games kept for recall: the books' blocks g0 .. g9 (firmware/ledge
 
 
 class GameBooks:
-    def wager(self, bet, progressive=None, game_id=None):
+    def wager(self, bet, progressive=None, game_id=None, deck=None):
         """Commit the wager (and its progressive contribution); the outcome comes from settle().
-        No credit is ever extended (s. 5). game_id: the game that must complete it after a cut."""
+        No credit is ever extended (s. 5). game_id: the game that must complete it after a cut.
+        deck: what the round is played on, committed with the wager (a table game's packed stake,
+        firmware/play_table.py; video poker commits its deck after, deal)."""
         g = self.st["game"]
         if g and g["phase"] == "wager":
             raise AuditError("a game is already in progress")
         session = self.session
         if session is not None:
-            return self._tour_wager(session, bet, game_id)
+            self._tour_wager(session, bet, game_id)
+            if deck:  # a tournament round's stake: one commit more (a cut before it refunds the round)
+                self.st["game"]["deck"] = deck
+                self._commit()
+            return None
         if bet > self.st["credits"]:
             raise ValueError("bet %d exceeds credits %d" % (bet, self.st["credits"]))
         self.audit()
@@ -36,6 +42,8 @@ class GameBooks:
         if progressive is not None:
             progressive.contribute(self.st, bet)
         self.st["game"] = {"phase": "wager", "bet": bet, "before": before, "t": eventlog.now(), "id": game_id}
+        if deck:
+            self.st["game"]["deck"] = deck
         self.exception("game-start")
         self._commit()
 
@@ -130,6 +138,28 @@ class GameBooks:
         g = self.st["game"]
         if g and g["phase"] in ("wager", "spin") and not g.get("tour"):
             g["in"] = g.get("in", 0) + credits
+
+    def standing(self):
+        """The last recall record when it left wagers standing (a table round's draws are [stake,
+        table, drawn, credits standing]: games/table_game.py), or None: nothing stands, or it was
+        refunded (st["tref"])."""
+        names = self.recall_blocks()
+        if not names:
+            return None
+        rec = json.loads(self.mem.read(names[-1]))
+        d = rec.get("draws")
+        if not isinstance(d, list) or len(d) != 4 or not isinstance(d[0], dict) or not isinstance(d[3], int) \
+                or d[3] <= 0 or self.st.get("tref") == rec["n"]:
+            return None
+        return rec
+
+    def refund_table(self, n, credits, why):
+        """The wagers recall record n left standing, which this boot's game cannot decide: their
+        stakes come back (s. 95), marked refunded (st["tref"]), in one commit with the event."""
+        self.st["credits"] += credits
+        self._add("refunds", credits)
+        self.st["tref"] = n
+        self.event("void", "%s: %d refunded" % (why, credits))
 
     def void(self, why, tilt=None):
         """s. 95: the machine failed during the game, not the player: the wager is refunded.

@@ -135,12 +135,15 @@ def check_progressive(name, denom_cents, prog):
     return check_prize(name, denom_cents, prog["ceiling"], "progressive ceiling")
 
 
-def check_game(name, denom_cents, bets, maxima, prog=None):
-    """Every rule of the profile the game breaks (its bet levels, the most one game pays, its
-    progressive) at a credit of denom_cents: [] when it may be offered. The return is checked by
-    check_return."""
+def check_game(name, denom_cents, bets, maxima, prog=None, risks=None):
+    """Every rule of the profile the game breaks (its bet levels, the most one game puts at risk and
+    pays, its progressive) at a credit of denom_cents: [] when it may be offered. risks: the
+    certified most one round puts at risk at each bet level (a blackjack's doubles and splits, a
+    card-table game's raises; a table game's, per wager), None when that is the bet itself. The
+    return is checked by check_return."""
     out = []
-    for why in (check_credit(name, denom_cents), check_wager(name, denom_cents, max(bets)),
+    most = max(risks) if risks else max(bets)
+    for why in (check_credit(name, denom_cents), check_wager(name, denom_cents, most),
                 check_progressive(name, denom_cents, prog), check_maxima(name, denom_cents, bets, maxima)):
         if why:
             out.append(why)

@@ -35,6 +35,8 @@ def for_game(game, gen, ledger, config, progressive, audit, screen, clock, log):
         from firmware.play_keno import KenoPlay as cls
     elif is_poker(game):
         from firmware.play_poker import PokerPlay as cls
+    elif hasattr(game, "play_round"):  # games/table_game.py TableGame: roulette, craps, sic bo, wheel, baccarat
+        from firmware.play_table import TablePlay as cls
     else:
         cls = GamePlay
     return cls(game, gen, ledger, config, progressive, audit, screen, clock, log)
@@ -43,7 +45,10 @@ def for_game(game, gen, ledger, config, progressive, audit, screen, clock, log):
 def played(game, outcome):
     """The display's record of the game on the screen (docs/screen.md `outcome`): the bet it was
     played at, a reel game's base-spin wins as [line index, credits] (-1: the scatter) for the
-    winning lines drawn over the window, and [spins, credits] of its free spins."""
+    winning lines drawn over the window, and [spins, credits] of its free spins; a table round's
+    wagers as [key, credits, status, returned, key it stands under next] (games/table_outcome.py)."""
+    if hasattr(outcome, "results"):  # a table round (no function of its own: each one costs a board heap)
+        return {"bet": outcome.bet, "lines": [], "wagers": outcome.results}
     reels = not (is_keno(game) or is_poker(game))  # keno's and poker's wins name no line
     out = {"bet": outcome.bet, "lines": [[w[0], w[2]] for w in outcome.wins] if reels else []}
     if reels and outcome.free:
@@ -118,7 +123,9 @@ class GamePlay:
             cab.show()
             return
         try:
-            self.ledger.wager(bet, None if self.ledger.session else self.progressive, self.game.id)
+            # deck: a table game's packed stake, committed with its wager (firmware/play_table.py)
+            self.ledger.wager(bet, None if self.ledger.session else self.progressive, self.game.id,
+                              getattr(self, "deck", None))
         except AuditError as e:
             cab.set_tilt("audit", str(e))
             return
@@ -215,6 +222,14 @@ class GamePlay:
     def resume(self, cab):
         """After power-up: a committed wager without an outcome is completed, never lost or redone
         (or refunded when this boot's game cannot complete it, s. 95); the last game is shown again."""
+        led = self.ledger
+        rec = led.standing() if led.st is not None else None
+        if rec is not None and (self.game is None or rec.get("id") != self.game.id):
+            # wagers a table game's last round left standing, which this boot's game cannot decide
+            # (a table game's own are firmware/play_table.py's): refunded, s. 95; inline, as a method
+            # costs a board's heap
+            led.refund_table(rec["n"], rec["draws"][3], "standing wagers: game %s no longer offered" % rec.get("id"))
+            self.log("resume: standing wagers of %s refunded (%d credits)" % (rec.get("id"), rec["draws"][3]))
         g = self.ledger.game
         sc = self.screen
         if g and g["phase"] == "wager":
@@ -238,7 +253,8 @@ class GamePlay:
             games = self.ledger.recall()
             rec = games[-1] if games else None
             if rec and self.game and rec["id"] == self.game.id:  # the last game again, rebuilt from its draws
-                o = self.game.evaluate(rec["bet"], rec["draws"])
+                o = (self.game.evaluate_round if hasattr(self.game, "evaluate_round") else self.game.evaluate)(
+                    rec["bet"], rec["draws"])
                 sc.reels = o.window
                 sc.played = played(self.game, o)
                 self.shown_last(rec)

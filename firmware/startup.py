@@ -82,10 +82,12 @@ def _has_uart(board, role):
 
 
 def playable(game):
-    """True for a game the cabinet has a play flow for: reels, keno (firmware/play_keno.py) and video
-    poker (firmware/play_poker.py is_poker); a table game of issue 26 (games/table_game.py, a blackjack,
-    a card-poker table game) is certified but not offered until the cabinet plays it."""
-    return getattr(game, "kind", None) in ("reels", "keno") or hasattr(game, "check_deck")
+    """True for a game the cabinet has a play flow for: reels, keno (firmware/play_keno.py), video
+    poker (firmware/play_poker.py is_poker) and the table games without decisions (roulette, craps,
+    sic bo, the wheel, baccarat: firmware/play_table.py); a blackjack or a card-poker table game of
+    issue 26 is certified but not offered until the cabinet plays its decisions."""
+    return getattr(game, "kind", None) in ("reels", "keno") or hasattr(game, "check_deck") or \
+        hasattr(game, "play_round")
 
 
 def load_games(ids, models_dir, certs_dir, ledger, cfg, log):
@@ -95,8 +97,10 @@ def load_games(ids, models_dir, certs_dir, ledger, cfg, log):
     for gid in ids:
         ok, reason, game = check("%s/%s.json" % (models_dir, gid), "%s/%s.json" % (certs_dir, gid))
         if ok:  # the profile's limits, again at boot (firmware/jurisdiction.py): the most one game pays
+            # a blackjack or card-table round can put more than its bet at risk (doubles, splits,
+            # raises): the certificate's max_risk per level is what the maximum bet holds
             broken = jurisdiction.check_game(cfg.JURISDICTION, cfg.DENOM_CENTS, game.bets,
-                                             game.max_award, game.m.progressive)
+                                             game.max_award, game.m.progressive, getattr(game, "max_risk", None))
             kind = jurisdiction.check_kind(cfg.JURISDICTION, getattr(game, "kind", None))  # issue 26: vlt, cards
             if kind:
                 broken.append(kind)

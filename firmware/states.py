@@ -65,13 +65,14 @@ HOLD_KEY = "hold_key"  # a hold key 1-5 under a dealt card (touch screen, consol
 AUTO = "auto"  # auto-hold: the built-in strategy's holds (games/poker.py suggest)
 SPOT = "spot"  # keno: a number touched on the card marks or unmarks it
 QUICK = "quick"  # keno: quick pick of n spots
-CLEAR = "clear"  # keno: the card emptied
+CLEAR = "clear"  # keno: the card emptied; a table game: the layout emptied
+WAGER = "wager"  # a table game: a wager on the layout to its next bet level (touch), or to credits (console)
 COUPON = "coupon"  # the credits reached the profile's automatic coupon (vlt: L-6, r. 3, s. 6)
 HOST_DISABLE = "host_disable"  # the central system's "shut down" (SAS long poll 01): no play until 02
 HOST_ENABLE = "host_enable"  # its "start up" (02)
 NOTE = "note"  # console 'note stacked|returned' (an attendant): a note of unknown fate, as the cash box says
 EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR, DEAL, DRAW, HOLD_KEY, AUTO, SPOT, QUICK, CLEAR, COUPON, NOTE,
-          HOST_DISABLE, HOST_ENABLE)
+          HOST_DISABLE, HOST_ENABLE, WAGER)
 
 # What the cabinet does: the name of its method, or of its game's play's for PLAY_ACTIONS below
 # (firmware/play.py and its families). An event a state does not list is refused (nothing happens,
@@ -147,6 +148,7 @@ TABLE = {
     (CREDIT, SPOT): "keno_spot",
     (CREDIT, QUICK): "keno_quick",
     (CREDIT, CLEAR): "keno_clear",
+    (CREDIT, WAGER): "table_wager",
     (CREDIT, COUPON): "coupon_cashout",
     (CREDIT, CASHOUT): "cashout",
     (CREDIT, KEY): "attendant_key",
@@ -160,6 +162,7 @@ TABLE = {
     (IDLE, SPOT): "keno_spot",
     (IDLE, QUICK): "keno_quick",
     (IDLE, CLEAR): "keno_clear",
+    (IDLE, WAGER): "table_wager",
     (IDLE, CASHOUT): "cashout",
     (IDLE, KEY): "attendant_key",
     (IDLE, HOST_DISABLE): "host_disable",
@@ -173,7 +176,7 @@ PLAY_STATES = (IDLE, CREDIT)
 # the actions the game's play carries out (firmware/play.py GamePlay and its families): the cabinet
 # hands it the event with itself (Cabinet.handle); every other action is the cabinet's own
 PLAY_ACTIONS = ("bet_one", "bet_max", "play", "keno_spot", "keno_quick", "keno_clear", "toggle_hold", "auto_hold",
-                "draw")
+                "draw", "table_wager")
 
 
 def action(state, event):

@@ -10,6 +10,7 @@ strategy), space/p draws.
 
 Without a terminal (stdin a pipe), it reads one command per line: token, bet, max, play, cashout,
 key, audit, quit, note; keno: spot N, quick N, clear; video poker: hold N, auto (play deals and draws);
+a table game: wager N (the layout's key number N: its next bet level, then off), clear;
 after each it prints the display frame once the command has shown its effect (a game's, once its
 reels stop: its own win).
 """
@@ -64,7 +65,8 @@ def act(cab: EmulatedCabinet, what: str) -> str:
         cab.panel.set_pin("key_audit", int(on))
         return "audit key " + ("on" if on else "off")
     word, _, n = what.partition(" ")
-    if word in ("spot", "quick", "clear", "hold", "auto") and (n.isdigit() or word in ("clear", "auto")):  # the touch screen
+    touch = ("spot", "quick", "clear", "hold", "auto", "wager")
+    if word in touch and (n.isdigit() or word in ("clear", "auto")):  # the touch screen
         cab.panel.touch(word, int(n or 0))
         return f"touched {what}"
     buttons = {"bet": "bet_one", "max": "bet_max", "play": "play", "cashout": "cashout"}

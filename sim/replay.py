@@ -21,15 +21,18 @@ import sys
 from pathlib import Path
 
 from firmware.recall import digest
-from games import keno
+from games import keno, table_check
 from games import load as load_reels
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def load_game(path: str):
-    """The engine a model file names: keno (jeton-keno/1) or reels."""
+    """The engine a model file names: keno (jeton-keno/1), a table game (roulette, craps, sic bo, the
+    wheel, baccarat: games/table_check.py FORMATS) or reels (and video poker)."""
     raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    if raw.get("format") in table_check.FORMATS:
+        return table_check.build(raw)
     return keno.KenoGame(raw) if raw.get("format") == keno.FORMAT else load_reels(path)
 
 
@@ -41,7 +44,9 @@ def replay(export: dict, models_dir: Path) -> list[dict]:
         if gid not in games:
             games[gid] = load_game(str(models_dir / f"{gid}.json"))
         try:
-            outcome = games[gid].evaluate(rec["bet"], rec["draws"])
+            game = games[gid]
+            # a table round's draws are [stake, table, drawn] (games/table_game.py evaluate_round)
+            outcome = (game.evaluate_round if hasattr(game, "evaluate_round") else game.evaluate)(rec["bet"], rec["draws"])
         except (ValueError, TypeError, IndexError) as e:  # draws no game of this model can have
             results.append({"n": rec["n"], "id": gid, "bet": rec["bet"], "win": None, "window": [],
                             "diffs": [f"the game refuses the recorded draws: {e}"]})

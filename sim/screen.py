@@ -21,6 +21,7 @@ from typing import Callable
 from games import ReelGame
 from games.keno import KenoGame
 from games.poker import PokerGame
+from games.table_model import NAME
 from sim.panel_tap import PanelTap
 from sim.replay import load_game
 
@@ -32,6 +33,7 @@ FILES = {"/": ("index.html", "text/html; charset=utf-8"), "/screen.js": ("screen
          "/reels.js": ("reels.js", "text/javascript; charset=utf-8"),
          "/cards.js": ("cards.js", "text/javascript; charset=utf-8"),
          "/keno.js": ("keno.js", "text/javascript; charset=utf-8"),
+         "/table.js": ("table.js", "text/javascript; charset=utf-8"),
          "/screen.css": ("screen.css", "text/css; charset=utf-8"), "/text.json": ("text.json", "application/json")}
 # the page's buttons: the sim/cabinet.py act() commands they are (token: the emulator's coin slot)
 BUTTONS = ("bet", "max", "play", "cashout", "token")
@@ -39,8 +41,9 @@ BUTTONS = ("bet", "max", "play", "cashout", "token")
 TOUCH = {"hold1": "hold 1", "hold2": "hold 2", "hold3": "hold 3", "hold4": "hold 4", "hold5": "hold 5", "auto": "auto",
          "clear": "clear"}
 # keno's board on the screen (keno.js): a number touched (spot/N) and a quick pick of N spots (quick/N);
-# the firmware checks N against the game (firmware/play_keno.py), this only that it is a small number
-KENO_TOUCH = re.compile(r"(spot|quick)/([1-9][0-9]?)")
+# a table game's layout (table.js): wager/N, the layout's key number N (games/table_game.py layout());
+# the firmware checks N against the game (firmware/play_keno.py, play_table.py), this only that it is a small number
+KENO_TOUCH = re.compile(r"(spot|quick)/([1-9][0-9]?)|(wager)/(0|[1-9][0-9]{0,2})")
 MODEL_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 KEEPALIVE_S = 15.0
 
@@ -63,13 +66,17 @@ def model_page(game_id: str) -> dict:
     game = model(game_id)
     syms = game.model.get("symbols")
     names = syms if isinstance(syms, dict) else {s: {"fr": s, "en": s} for s in getattr(game.m, "symbols", ())}
-    kind = "keno" if isinstance(game, KenoGame) else "poker" if isinstance(game, PokerGame) else "reels"
+    kind = "keno" if isinstance(game, KenoGame) else "poker" if isinstance(game, PokerGame) else \
+        "table" if hasattr(game, "play_round") else "reels"
     page = {"id": game.id, "kind": kind, "name": game.name, "bets": list(game.bets), "symbols": names,
             "rules": {"fr": game.describe("fr"), "en": game.describe("en")}}
     m = game.m
     if kind == "keno":  # the board's size and the pay table per spot count (sim/screen/keno.js)
         page["keno"] = {"numbers": m.numbers, "drawn": m.drawn, "spots": list(m.spots),
                         "pay": {str(s): [list(row) for row in m.pay[s]] for s in m.spots}}
+    elif kind == "table":  # the layout a touch names by number, each wager's name and bet levels (table.js)
+        page["table"] = {"layout": game.layout(), "kind": game.kind,
+                         "wagers": {wid: {"name": m.wagers[wid][NAME], "bets": list(m.bets_of(wid))} for wid in m.ids}}
     elif kind == "reels":  # the pay lines (row per reel, reels.js) and the scatter the outcome's -1 names
         page["rows"] = m.rows
         page["lines"] = [list(line) for line in m.lines]
@@ -183,7 +190,8 @@ def _handler(server: ScreenServer) -> type[BaseHTTPRequestHandler]:
                 self._send(HTTPStatus.NOT_FOUND, b"no such button\n")
                 return
             try:
-                note = server.press("%s %s" % keno.groups() if keno else TOUCH.get(what, what))
+                words = [g for g in keno.groups() if g is not None] if keno else None
+                note = server.press("%s %s" % tuple(words) if keno else TOUCH.get(what, what))
             except (AssertionError, OSError) as e:  # the cabinet is powered off or its panel gone
                 self._send(HTTPStatus.SERVICE_UNAVAILABLE, ("cabinet not ready: %s\n" % e).encode())
                 return

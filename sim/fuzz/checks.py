@@ -137,8 +137,14 @@ class Checks:
             return
         recall = rig.console_json("recall json")["games"]
 
-        def replay(last: dict) -> list | None:
-            return game(last["id"]).evaluate(last["bet"], last["draws"]).window if last.get("id") in MODELS else None
+        def replay(last: dict) -> list | dict | None:
+            if last.get("id") not in MODELS:
+                return None
+            g = game(last["id"])
+            if hasattr(g, "play_round"):  # a table round: what was drawn and each wager's result (firmware/play_table.py)
+                o = g.evaluate_round(last["bet"], last["draws"])
+                return {"table": o.window, "results": o.results}
+            return g.evaluate(last["bet"], last["draws"]).window
 
         def events() -> list:
             return rig.console_json("events json").get("events") or []
@@ -146,7 +152,7 @@ class Checks:
         oracle.screen(m, s, recall, replay, events)
         last = recall[-1] if recall else None
         reels = last is not None and last.get("id") in MODELS and not hasattr(game(last["id"]), "spots") \
-            and not hasattr(game(last["id"]), "suggest")
+            and not hasattr(game(last["id"]), "suggest") and not hasattr(game(last["id"]), "play_round")
         award = game(last["id"]).evaluate(last["bet"], last["draws"]).award if reels else None
         oracle.outcome_shown(s, last, award)
 

@@ -202,7 +202,8 @@ function draw() {
   // video poker's frame has its cards in reels and its holds in hand: drawn as cards (cards.js)
   const kind = f.hand ? "hand" : Object.keys(RENDERERS).find((k) => f[k] !== null && f[k] !== undefined);
   const ctx = {lang: S.lang, model: m, t: T, fmt: fmt, sym: (c) => symName(m, c)};
-  if (kind) RENDERERS[kind](area, f, ctx);
+  if (f.table) TABLE_WINDOW(area, f, ctx);  // a table game: the layout, the stake, the round (table.js)
+  else if (kind) RENDERERS[kind](area, f, ctx);
   else if (m && m.keno) KENO_WINDOW(area, Object.assign({}, f, {reels: {picks: [], drawn: [], hits: []}}), ctx);  // no card yet
   else area.replaceChildren();
   drawPaytable(m);

@@ -301,25 +301,26 @@ def test_a_vlt_offers_card_games_reel_games_keno_and_bingo_only():
         assert jurisdiction.check_kind("vlt", kind) == \
             "vlt game kind: %s not offered (cards, reels, keno, bingo: S-13.1, r. 7, s. 3)" % kind
         assert jurisdiction.check_kind("casino", kind) is None
-    # at boot, a certified table game is disabled, naming both the kind and the missing play flow
+    # at boot, a certified table game is disabled under vlt by its kind (the cabinet plays it: issue 26)
     model, cert = _shipped("roulette-simple-97")
     ok, why, events = _boot("vlt", model, cert, "roulette-simple-97")
-    assert not ok and "; vlt game kind: roulette not offered (cards, reels, keno, bingo: S-13.1, r. 7, s. 3); " in why
+    assert not ok and why.endswith("; vlt game kind: roulette not offered (cards, reels, keno, bingo: S-13.1, r. 7, s. 3)")
     assert why.startswith("vlt maximum bet: $6.25 above $2.50"), why
-    assert why.endswith("table game: this cabinet has no play flow for it yet (issue 26)"), why
     model, cert = _shipped("baccarat-mini-85")
     ok, why, events = _boot("vlt", model, cert, "baccarat-mini-85")
-    assert not ok and why == "table game: this cabinet has no play flow for it yet (issue 26)", why
+    assert ok, why  # a card game: a VLT offers it
 
 
 def test_only_the_games_the_cabinet_can_play_are_offered():
-    # issue 26: a certified table game (mine, a blackjack or a card-poker table game from the other
-    # lanes, whatever its engine looks like) is disabled until the cabinet has its play flow
+    # issue 26: the table games without decisions are played (firmware/play_table.py); a blackjack or
+    # a card-poker table game (whatever its engine looks like) is disabled until the cabinet plays
+    # its decisions
     from firmware.startup import playable
     from games.certificate import check
 
     for gid, want in (("sept-royal-87", True), ("keno-classique-92", True), ("jacks-98", True),
-                      ("roulette-simple-97", False), ("craps-83", False), ("baccarat-85", False)):
+                      ("roulette-simple-97", True), ("craps-83", True), ("baccarat-85", True),
+                      ("three-card-96", False), ("blackjack-1d-94", False)):
         ok, why, game = check("games/models/%s.json" % gid, "games/certs/%s.json" % gid)
         assert ok and playable(game) is want, (gid, why)
 
@@ -327,3 +328,22 @@ def test_only_the_games_the_cabinet_can_play_are_offered():
         bets = [1]
 
     assert not playable(Other())
+
+
+def test_the_vlt_maximum_bet_holds_what_a_round_can_put_at_risk_not_its_largest_bet():
+    # issue 26: a blackjack round at a bet of 10 credits can put 40 at risk (doubles, splits); under
+    # vlt at 25 cents the $2.50 of L-6, r. 3, s. 4 holds the round's most, the certificate's max_risk
+    # (before: max(bets), 10 x 25 cents, passed)
+    why = jurisdiction.check_game("vlt", 25, [1, 5, 10], [100, 500, 1000], None, [4, 20, 40])
+    assert why == ["vlt maximum bet: $10.00 above $2.50 (bet 40 x 25 cents; L-6, r. 3, s. 4; S-13.1, r. 7, s. 6)"], why
+    assert jurisdiction.check_game("vlt", 25, [1, 5, 10], [100, 500, 1000], None, [1, 5, 10]) == []
+    assert jurisdiction.check_game("vlt", 25, [1, 5, 10], [100, 500, 1000]) == []  # no risk: the bet itself
+    # at boot, from the certificate: blackjack-1d-94 at bets 2 and 4 (25 cents: $1.00 at most) whose
+    # certificate says a round at 4 can put 11 at risk ($2.75) is refused by the maximum bet
+    model, cert = _shipped("blackjack-1d-94")
+    cert["max_risk"] = {"2": 5, "4": 11}
+    ok, why, events = _boot("vlt", model, cert, "blackjack-1d-94")
+    assert not ok and why.startswith("vlt maximum bet: $2.75 above $2.50 (bet 11 x 25 cents"), why
+    cert["max_risk"] = {"2": 5, "4": 10}
+    ok, why, events = _boot("vlt", model, cert, "blackjack-1d-94")
+    assert not ok and "maximum bet" not in why, why  # $2.50: only its missing play flow

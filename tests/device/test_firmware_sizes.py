@@ -12,10 +12,11 @@ from devtest import raises
 from fakes_firmware import RamNvram, memory
 
 from board import hal
-from firmware import eventlog, tournament
+from firmware import eventlog, table_bounds, tournament
 from firmware.bill_books import WHY_TEXT
 from firmware.cabinet import BOOT_TILTS, KEY_CLEARABLE
 from firmware.ledger import CHUNK_SIZE, EVENTS_PER_CHUNK, GAME_SIZE, LAYOUT, METERS, STATE_SIZE, TILT_TEXT, Ledger
+from firmware.table_bounds import KEY_LEN, MAX_CREDITS, MAX_KEYS
 from games.cardtable_games import RECORD as CARD_TABLES
 from games.keno_model import MAX_SPOTS, KenoModel
 from games.model import Model
@@ -53,7 +54,12 @@ def worst_state():
     t["session"] = {"entry": BIG, "credits": BIG, "left": tournament.MAX_GAMES}
     st["tour"] = t
     st["picks"] = [99] * MAX_SPOTS  # a keno card (firmware/play_keno.py)
+    # a table game's stake is the game's "deck" (MAX_KEYS x 4 hex digits: within the poker deck's 106)
+    # and the number of the recall record whose standing wagers were refunded (firmware/play_table.py)
+    assert len(table_bounds.pack([(0xFFF, 0xF)] * MAX_KEYS)) <= len(st["game"]["deck"])
+    st["tref"] = BIG
     return st
+
 
 
 def test_the_state_block_holds_every_field_at_its_bound():
@@ -166,8 +172,19 @@ def test_a_recall_record_of_every_shipped_game_fits_at_its_longest():
             assert len(json.dumps(rec)) <= GAME_SIZE, (raw["id"], len(json.dumps(rec)), GAME_SIZE)
             raw = rec = None
             continue
-        if raw.get("format") in TABLE_FORMATS:  # no recall record yet: the cabinet's play flow for table games
-            raw = None  # (issue 26, after issue 24) sizes its record with its stake, results and table
+        if raw.get("format") in TABLE_FORMATS:  # a table round: [stake, table before, drawn] (firmware/play_table.py)
+            draws = [52 * raw.get("decks", 8) - 1] * 6  # the most a round draws: baccarat's six cards
+            raw = None
+            # MAX_KEYS wagers placed and standing in all, each key as long as a placed one can be and
+            # a standing one 3 characters more, at the most credits a wager takes
+            stake = {("k%02d" % i) + "x" * (KEY_LEN - 3): MAX_CREDITS for i in range(MAX_KEYS // 2)}
+            table = {"point": 10, "bets": {("s%02d" % i) + "x" * KEY_LEN: MAX_CREDITS
+                                           for i in range(MAX_KEYS - MAX_KEYS // 2)}}
+            rec = {"n": BIG, "t": 2 ** 32 - 1, "id": "x" * 32, "bet": BIG, "before": BIG, "after": BIG, "win": BIG,
+                   "hand": False, "draws": [stake, table, draws, BIG], "h": "f" * 32, "forfeit": "x" * eventlog.TEXT,
+                   "prog": [BIG, BIG], "tour": BIG, "in": BIG}
+            assert len(json.dumps(rec)) <= GAME_SIZE, (name, len(json.dumps(rec)), GAME_SIZE)
+            rec = stake = table = None
             continue
         if raw.get("format") == "jeton-keno/1":  # 10 picks then 20 numbers drawn, each up to 80
             m = KenoModel(raw)

@@ -653,3 +653,52 @@ def test_a_poker_hand_on_the_real_firmware_deal_hold_draw(tmp_path_factory, page
     finally:
         server.close()
         cab.shutdown()
+
+
+def test_a_table_game_layout_stake_and_round_in_both_languages(tmp_path_factory, page: Chromium) -> None:
+    """Issue 26: a roulette cabinet's frames (firmware/play_table.py: the stake and the table in
+    "table", the round's draw and results in "reels") drawn as the layout's keys, the player's
+    wagers and each wager's result, with the rules and pays of every wager (games/table_text.py)
+    before play, in French and in English. A key touched on the page places the wager on the
+    firmware's layout; play settles it."""
+    game = "roulette-simple-97"
+    model = json.loads((ROOT / "games" / "models" / f"{game}.json").read_text(encoding="utf-8"))
+    from sim.replay import load_game
+
+    layout = load_game(str(ROOT / "games" / "models" / f"{game}.json")).layout()
+    cab = EmulatedCabinet(tmp_path_factory.mktemp("table-screen"), extra_args=["--games", game]).boot(login=False)
+    server = ScreenServer(cab.ports["panel"], lambda what: act(cab, what))
+    c = page
+    try:
+        c.js("localStorage.setItem('jeton-lang', 'fr')")
+        c.open(server.url)
+        c.wait(lambda: c.js("document.querySelectorAll('.tw').length") == len(layout), "the layout")
+        assert text(c, ".table-help") == TEXT["fr"]["ui"]["table_help"]
+        rules = c.js("[...document.querySelectorAll('#rules li')].map(e => e.textContent)")
+        assert any(line.strip().startswith(model["wagers"]["red"]["name"]["fr"] + " :") for line in rules), rules
+        cab.insert_token()
+        c.click('.tw[data-key="red"]')  # a touch: red at its first bet level, on the firmware's layout
+        cab.panel.wait_for(lambda s: (s.get("table") or {}).get("stake") == {"red": 1})
+        c.wait(lambda: c.js("[...document.querySelectorAll('.tw.staked')].map(e => e.dataset.key)") == ["red"], "red")
+        assert text(c, ".table-stake") == "Vos mises : 1 crédit" and text(c, ".table-stake-list") == "Rouge 1"
+        cab.play()
+        frame = cab.panel.wait_for(lambda s: s.get("games") == 1 and s.get("state") != "spin")
+        status = frame["reels"]["results"][0][2]
+        c.wait(lambda: c.js("document.querySelectorAll('.table-results li').length") == 1, "the round")
+        want = TEXT["fr"]["table"][status]
+        assert text(c, ".table-results li").startswith("Rouge 1 : " + want), text(c, ".table-results li")
+        pocket, colour = frame["reels"]["table"]["pocket"], frame["reels"]["table"]["colour"]
+        assert text(c, ".table-drawn") == "Résultat : Couleur %s · Numéro %s" % (TEXT["fr"]["drawn"][colour], pocket)
+        fr = shot(c, "table-fr.png")
+        c.click("#b-lang")
+        c.wait(lambda: c.js("document.documentElement.lang") == "en", "English")
+        assert text(c, ".table-help") == TEXT["en"]["ui"]["table_help"]
+        assert text(c, ".table-results li").startswith("Red 1: " + TEXT["en"]["table"][status])
+        assert text(c, ".table-drawn") == "Result: Colour %s · Pocket %s" % (colour, pocket)
+        rules = c.js("[...document.querySelectorAll('#rules li')].map(e => e.textContent)")
+        assert any(line.strip().startswith("Red: 1 to 1") for line in rules), rules
+        en = shot(c, "table-en.png")
+        assert colours(fr) > 100 and fr.tobytes() != en.tobytes()
+    finally:
+        server.close()
+        cab.shutdown()

@@ -424,3 +424,21 @@ def test_the_out_of_memory_restart_of_seed_2611_stays_fixed():
     ]
     m = play(log)
     m.teardown()
+
+
+@pytest.mark.parametrize("game_id", games.TABLES)
+def test_table_rounds_with_random_wagers_and_cuts_after_play(game_id):
+    """A table game (sim/fuzz/rules_table.py): random wagers touched on the layout, rounds played,
+    the power cut at instants right after PLAY; after each, the round is the stake the screen showed,
+    it replays from its record, and Machine.check holds the books and the screen to the peers."""
+    log = [["power_on", {"games": (game_id,)}]]
+    for i, cut in enumerate((None, None, 0.0, 0.02, 0.1, None)):
+        log.append(["table_round", {"touches": [(i * 7 + 3, 1), (i * 13 + 5, 2), (i * 29 + 11, 1)],
+                                    "clear": i % 2 == 0, "cut": cut}])
+    m = play(log)
+    try:
+        recall = m.rig.console_json("recall json")["games"]
+        assert m.truth.meters["games_played"] >= 3 and recall and all(r["id"] == game_id for r in recall)
+        assert all(r["draws"][0] for r in recall) or game_id == "craps-83"
+    finally:
+        m.teardown()

@@ -25,7 +25,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from games.cardtable_games import FORMATS as CARD_TABLES
 from games.table_check import FORMATS as TABLE_FORMATS
+from games.table_check import build
 from sim.harness import BOARD_HEAP, READ_COMMANDS, ROOT, EmulatedCabinet
 from tools.progress import bar
 
@@ -45,14 +47,34 @@ FIT, NOFIT, TIMEOUT = "fits", "did not fit", "timeout"
 OOM_SIGNS = ("MemoryError", "out of memory", "restarting the cabinet", "board reset")
 
 
-def shipped_games(root: Path = ROOT) -> list[str]:
-    """Every game a cabinet can be offered: a model games/models/<id>.json with its certificate (not yet
-    the table games of issue 26: the firmware disables them until the cabinet has their play flow)."""
+def table_wager(game: str, root: Path = ROOT) -> tuple[int, int] | None:
+    """A table game's session wager: (its number on the layout, the credits one touch places), the
+    first key the game takes alone on an empty table at its lowest level; None for another game."""
+    raw = json.loads((root / "games" / "models" / f"{game}.json").read_text())
+    if raw.get("format") not in TABLE_FORMATS:
+        return None
+    engine = build(raw)
+    for i, key in enumerate(engine.layout()):
+        for b in engine.bets:
+            try:
+                engine.check_stake({key: b}, None)
+            except ValueError:
+                continue
+            return i, b
+    raise ValueError(f"{game}: no wager on the layout is played alone")
+
+
+def shipped_games(root: Path = ROOT, tables: bool = False) -> list[str]:
+    """Every game a cabinet can be offered: a model games/models/<id>.json with its certificate; the
+    table games of issue 26 (roulette, craps, sic bo, the wheel, baccarat) when `tables` (their
+    session places a wager on the layout first: table_wager); not blackjack nor the card-poker table
+    games (the firmware disables them until the cabinet plays their decisions)."""
     out = []
     for model in sorted((root / "games" / "models").glob("*.json")):
         raw = json.loads(model.read_text())
         gid = raw.get("id")
-        if raw.get("format") in TABLE_FORMATS + ("jeton-blackjack/1",):  # issue 26: not on the cabinet yet
+        if raw.get("format") in CARD_TABLES + ("jeton-blackjack/1",) or \
+                (raw.get("format") in TABLE_FORMATS and not tables):
             continue
         if gid and model.stem == gid and (root / "games" / "certs" / f"{gid}.json").is_file():
             out.append(gid)
@@ -95,8 +117,16 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
             assert cab.panel is not None and cab.console is not None
             if _is_keno(game):
                 cab.quick_pick(10)  # keno: a card of 10 spots, on the player's screen, before the first game
-            bet = cab.panel.screen.get("bet", 1)
+            wager = table_wager(game)
+            bet = wager[1] if wager is not None else cab.panel.screen.get("bet", 1)
             for n in range(games):
+                t = cab.panel.screen.get("table") or {}
+                if wager is not None and not t.get("stake") and not t.get("table"):
+                    # a table game: one wager touched on the layout, again when the table no longer
+                    # takes it (craps: a line wager once its point is decided; while it stands, the
+                    # dice roll for it alone)
+                    cab.panel.touch("wager", wager[0])
+                    cab.panel.wait_for(lambda s: (s.get("table") or {}).get("takes") == wager[1])
                 # tokens for the next 10 games at a time: a long run stays under the credit limit,
                 # above which the acceptor is inhibited (firmware/config.py CREDIT_LIMIT)
                 if cab.panel.screen.get("credits", 0) < bet and vlt:
@@ -222,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="vlt: the cabinet runs as a video-lottery terminal and the session pays by notes too")
     args = ap.parse_args([] if argv is None else argv)
     JURISDICTION[0] = args.jurisdiction
-    games = [g for g in args.games.split(",") if g] or shipped_games()
+    games = [g for g in args.games.split(",") if g] or shipped_games(tables=True)
     codes = [c for c in args.codes.split(",") if c]
     if args.long:
         bad = 0
