@@ -21,6 +21,7 @@
 #   import firmware.hopper_out       money out by hopper or by hand: a cabinet that is not a coupon one
 #   import firmware.play_keno        a keno game's play only (play.for_game)
 #   import firmware.play_poker       a video poker game's play only (play.for_game)
+#   import firmware.play_table       a table game's play only (play.for_game)
 #   import firmware.bill_in          a jurisdiction that takes notes only
 #   import board.bill_cctalk         a jurisdiction that takes notes only
 #   import firmware.sas.machine      a board with a SAS line only

@@ -2,8 +2,9 @@
 # its fields allow, computed here from the bounds the firmware enforces on entry (meters roll over at
 # 10 digits, texts are cut on entry, tournament figures are bounded), not from what a test session
 # happened to write. A block that could overflow would turn an ordinary commit into a RAM error.
-# mp-heap: 512K  (a 68 KB NVRAM image in RAM beside the largest game model; 448K was short once the
-# games' model reader and limits were compiled from source too, 480K passes)
+# mp-heap: 640K  (a 68 KB NVRAM image in RAM beside the largest game model, all compiled from source:
+# 448K was short once the games' model reader and limits were, 512K once the ledger's preallocated
+# state and chunk buffers and the table play were; the board's own heap is the size tests' and bench_heap's)
 import gc
 import json
 import os
