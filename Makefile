@@ -58,7 +58,7 @@ bench: $(STAMP) unix32-tools
 ## core, each test file kept on one worker so that a module's booted cabinet is shared by its tests)
 TEST_JOBS ?= auto
 test: $(STAMP) lint saspy firmware firmware-arm browser-tools postgres-tools broker-tools
-	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile
+	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder
 
 ## lint: ruff over the whole tree (pyproject.toml [tool.ruff]; `.venv/bin/ruff check --fix .` mends what it can)
 lint: $(STAMP)

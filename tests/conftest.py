@@ -30,6 +30,15 @@ def micropython_env() -> dict[str, str]:
     return env
 
 
+def pytest_collection_modifyitems(session, config, items):
+    """The heaviest test files first (tests/weights.json, tools/suite_weights.py): with one file per
+    worker, a long file collected last would run alone at the end while the other core idles."""
+    from tools.suite_weights import heaviest_first, load
+
+    order = heaviest_first([item.nodeid for item in items], load())
+    items[:] = [items[i] for i in order]
+
+
 def pytest_collect_file(parent, file_path: Path):
     if (
         file_path.suffix == ".py"
