@@ -50,7 +50,7 @@ KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 # validation id, records awaiting the system: firmware/coupon_out.py), and the central system's link
 # where the jurisdiction requires it, and its orders kept in the SAS queue's block (maintenance mode,
 # game disabled: firmware/sas/control.py), set again from there (firmware/sas/machine.py)
-BOOT_TILTS = ("game", "limits", "config", "software", "coupons", "link", "maintenance", "sas-game")
+BOOT_TILTS = ("game", "limits", "config", "software", "coupons", "link", "maintenance", "sas-game", "progressive")
 # tilts of a device whose fault is a physical condition read from it again at power-up, so kept in RAM
 # only, and cleared by the reset key once the device reports no fault (the coupon printer)
 DEVICE_TILTS = ("printer",)

@@ -55,13 +55,18 @@ class SasMachine:
             cab.set_tilt("maintenance", "maintenance mode, by the central system")
         if self.queue.flags & exceptions.GAME_OFF:
             cab.set_tilt("sas-game", "game 1 disabled by the central system")
+        self.linked = None  # firmware/sas/progressive.py Linked: a progressive linked through SAS
+        if getattr(cab.config, "PROGRESSIVE_LINK", None):
+            from firmware.sas import progressive
+
+            self.linked = progressive.start(self, clock())
 
     # --- what the link asks ---------------------------------------------------------------------------
     def spec(self, cmd):
         i = polls.find(cmd)
         if i < 0:
             return None
-        self._spec[0] = polls.TABLE[i + 1]
+        self._spec[0] = polls.TABLE[i + 1]  # type, | 4: also a broadcast from address 0
         self._spec[1] = polls.TABLE[i + 2]
         return self._spec
 
@@ -97,6 +102,10 @@ class SasMachine:
         self.link.service()
         if self.signature is not None:
             self.signature.step(self.link.clock)  # pieces of the image, if 21 asked: play goes on
+        if self.linked is not None:
+            from firmware.sas.progressive import watch
+
+            watch(self, self.link.clock())  # 5 s without the system's levels: 53 and no play
         q = self.queue
         if q.dirty and not self.cab.ram_error:
             self.ledger.mem.commit({"sas": q.block()})  # what was reported leaves the queue
