@@ -64,6 +64,7 @@ class Cabinet:
         self.board = board
         self.ledger = ledger
         self.config = config  # firmware/config.py Config: what it runs under
+        ledger.cents = config.DENOM_CENTS  # what a note's credits are worth (firmware/note_counts.py)
         self.gameplay = gameplay  # firmware/play.py GamePlay (or its family's): the game offered, its generator
         self.coins = coins  # firmware/coin_in.py CoinIn: money in by coin
         self.bills = bills  # firmware/bill_in.py BillIn, when the jurisdiction profile takes notes
