@@ -311,7 +311,9 @@ class Cabinet:
     def set_tilt(self, kind, why):
         self.log("TILT %s: %s" % (kind, why))
         if kind not in self.tilts:  # new: the central system is told (SAS, firmware/sas/exceptions.py)
-            self.ledger.exception("tilt note-acceptor" if why.startswith("bill validator") else "tilt " + kind)
+            self.ledger.exception("tilt note-acceptor" if why.startswith("bill validator") else
+                                  "tilt validation-id" if kind == "coupons" and why.startswith("no validation id") else
+                                  "tilt " + kind)
         if kind in SECURITY_TILTS and self.audit is not None:
             self.audit.record("-", "tilt", "%s: %s" % (kind, why))  # evidence a RAM clear keeps
         if kind in BOOT_TILTS or kind in DEVICE_TILTS or self.ledger.st is None or self.ram_error:
@@ -502,7 +504,10 @@ class Cabinet:
             self.handle(states.MAX)
         if b["play"].take():
             self.handle(states.PLAY)
-        if b["cashout"].take() or self._cashout_asked:
+        pressed = b["cashout"].take()
+        if pressed:
+            self.ledger.exception("cashout button")  # SAS 66: committed with the cash-out, or by the SAS loop
+        if pressed or self._cashout_asked:
             self.handle(states.CASHOUT)  # a kept press again: the table keeps it while it must wait
         if self.board.touch is not None:
             self.service_touch()

@@ -161,6 +161,8 @@ def authenticate_software(board, ledger, audit, log, games, models_dir, certs_di
         floor.write(counter)  # first, on the board: the copies in NVRAM may be lost with the part
     if books is not None and counter > books:  # recorded with its event in one commit
         ledger.st["rel"] = counter
+        if books:
+            ledger.exception("release")  # SAS 36: another release than the one before it
         ledger.event("release", text)
     if kept is not None and counter > kept:
         audit.record_release(counter, text)
