@@ -49,7 +49,8 @@ KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 # the software's authentication (firmware/authenticate.py), the coupon memory's condition (no
 # validation id, records awaiting the system: firmware/coupon_out.py), and the central system's link
 # where the jurisdiction requires it, and its orders kept in the SAS queue's block (maintenance mode,
-# game disabled: firmware/sas/control.py), set again from there (firmware/sas/machine.py)
+# game disabled: firmware/sas/control.py), set again from there (firmware/sas/machine.py), and a progressive
+# linked through SAS while the system's level broadcasts have stopped (firmware/sas/progressive.py)
 BOOT_TILTS = ("game", "limits", "config", "software", "coupons", "link", "maintenance", "sas-game", "progressive")
 # tilts of a device whose fault is a physical condition read from it again at power-up, so kept in RAM
 # only, and cleared by the reset key once the device reports no fault (the coupon printer)
