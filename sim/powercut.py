@@ -59,6 +59,7 @@ from firmware.cabinet import HARD_METERS
 from games import load
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.fuzz_rig import Rig, parallel
+from sim.sas_host import SasHost, bcd
 from tools.console import ConsoleClosed
 
 TOKEN = 1
@@ -100,7 +101,12 @@ class Session:
         # the acceptor, the hopper and the EM meters keep their own memory across the cabinet's cuts
         self.vlt = jurisdiction == "vlt"
         # a coupon takes a while to print and leave the paper path (PRINT_MS): cuts land in that time too
-        self.rig = Rig(state, heap=heap, jurisdiction=jurisdiction, print_ms=PRINT_MS, stack_s=STACK_S)
+        self.rig = Rig(state, heap=heap, jurisdiction=jurisdiction, print_ms=PRINT_MS, stack_s=STACK_S, sas=True)
+        # the central system: reads 1C and 1A after every power-up (check_sas), and polls 1A every second
+        # meanwhile, as a vlt needs to play (its link: docs/sas.md)
+        self.sas = SasHost(self.rig.sas.path, timeout=0.5)
+        self.sas_stop = threading.Event()
+        threading.Thread(target=self.keep_alive, daemon=True).start()
         self.bills = self.rig.bills
         self.hopper = self.rig.hopper
         self.printer = self.rig.printer  # vlt: coupons out; its tickets are the truth for coupon_out
@@ -124,7 +130,21 @@ class Session:
     # --- plumbing ------------------------------------------------------------------------------------
     def boot(self):
         self.rig.boot()
+        if self.vlt:  # no play until the system has polled: at once, not at the next keep-alive
+            self.rig.panel.wait_for(lambda s: s.get("link") == "up", 10)
         return self.rig.fw, self.rig.peer, self.rig.panel, self.rig.console
+
+    def keep_alive(self) -> None:
+        while not self.sas_stop.wait(1.0):
+            try:
+                self.sas.meter(0x1A)
+            except (TimeoutError, ValueError, OSError):
+                pass  # a cut: nobody answers; check_sas says what is wrong after the power-up
+
+    def close(self) -> None:
+        self.sas_stop.set()
+        self.sas.close()
+        self.rig.shutdown()
 
     def unplug(self, peer, panel, console) -> None:
         # about one cut in five takes the hopper's power too; under vlt the validator's goes with the
@@ -173,6 +193,7 @@ class Session:
             m = self.console_json(console, "meters json")
         self.check_hard_meters(m, console)
         want_in = self.truth.tokens * TOKEN_CREDITS
+        self.check_sas(m)
         if m["acceptor_in"] < want_in:
             self.problem("lost_credits", f"acceptor_in {m['acceptor_in']} < {want_in} accepted",
                          want_in - m["acceptor_in"])
@@ -207,6 +228,24 @@ class Session:
             if shown and shown["games"] == last["n"] and shown["reels"] != s.get("reels"):
                 self.problem("meter_mismatches", f"game #{last['n']} showed {shown['reels']}, after restart {s.get('reels')}")
         return True
+
+    def check_sas(self, m: dict) -> None:
+        """What the system reads over SAS after the power-up (1C's meters, 1A's credits, 4 BCD: 8
+        digits) is what the books say (their acceptor_in is checked against the coins this campaign
+        fed just below): read once the machine has them (buffered coins credited)."""
+        try:
+            with self.sas.lock:  # the keep-alive waits
+                self.sas.sync()
+                d = self.sas.checked(0x1C, 36)
+                credits = self.sas.meter(0x1A)
+        except (TimeoutError, ValueError, OSError) as e:
+            self.problem("meter_mismatches", f"SAS 1C/1A after power-up: {e}")
+            return
+        got = [bcd(d[i:i + 4]) for i in range(0, 32, 4)]
+        want = [v % 10 ** 8 for v in (m["coin_in"], m["coin_out"], m["acceptor_in"] + m["bill_in"], m["jackpot"],
+                                       m["games_played"], m["games_won"], m["door_main"], m["power_resets"])]
+        if got != want or credits != m["credits"] % 10 ** 8:
+            self.problem("meter_mismatches", f"SAS 1C {got} 1A {credits}, books and campaign {want} {m['credits']}")
 
     def check_bills(self, console) -> None:
         """After set-up the note left in escrow is stacked (its credit committed) or handed back, and
@@ -532,6 +571,8 @@ def run_one(args: tuple) -> dict:
     except Exception as e:  # noqa: BLE001  anything the checks did not expect is a finding, reported, never a silent exit
         report = stopped(session.report if session is not None else None, e)
     finally:
+        if session is not None:
+            session.close()
         shutil.rmtree(state, ignore_errors=True)
     report["session"] = f"seed {seed}, {jurisdiction}"
     return report
