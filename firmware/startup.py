@@ -390,6 +390,10 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
         ledger.power_up()
     except (RamError, ValueError, KeyError) as e:
         ram_error = str(e)
+        if _has_uart(board, "sas") and ledger.exceptions is None:
+            from firmware.sas.machine import attach_queue
+
+            attach_queue(ledger, None)  # the link stays (nothing read from the memory in doubt): the clear's 3A
         ledger.st = None
     problems, cfg = settle(board, ledger, problems, overrides, op, authenticate.builtin_operator(), log)
     settle = None

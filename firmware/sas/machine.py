@@ -12,12 +12,13 @@ from firmware.sas import exceptions, polls
 
 
 def open_link(board, cab, log=print):
-    """The SAS port when the board has a "sas" UART and the books can be trusted, else None."""
+    """The SAS port when the board has a "sas" UART, else None. In a RAM error too: the system
+    hears the machine (general polls answered 00, meters NACK) and the RAM clear's 3A."""
     try:
         uart = board.uart("sas")
     except (ValueError, KeyError, NotImplementedError):
         return None  # a board without the port has no link
-    if cab.ledger.st is None or cab.ledger.exceptions is None:
+    if cab.ledger.exceptions is None:
         return None
     m = SasMachine(cab, uart, cab.config.SAS_ADDRESS, board.ticks_ms, getattr(board, "SAS_GAP_MS", None),
                    getattr(board, "SAS_NINE_BIT", False))
@@ -25,9 +26,10 @@ def open_link(board, cab, log=print):
     return m
 
 
-def attach_queue(ledger):
-    """The exception queue, loaded from the books' "sas" block (before power_up raises 17)."""
-    ledger.exceptions = exceptions.ExceptionQueue(ledger.mem.read("sas"))
+def attach_queue(ledger, raw=True):
+    """The exception queue, loaded from the books' "sas" block (before power_up raises 17); raw
+    None: an empty one (the books are in a RAM error: their block is not read)."""
+    ledger.exceptions = exceptions.ExceptionQueue(ledger.mem.read("sas") if raw else b"")
 
 
 class SasMachine:
@@ -42,7 +44,7 @@ class SasMachine:
         self.link = SasLink(uart, address, clock, self, **kw)
         self.signature = None  # long poll 21's RomSignature, from the first 21 on
         self._spec = [0, 0]  # what spec() tells the link: type, data length (no tuple per poll)
-        played = self.ledger.meters["games_played"]
+        played = self.ledger.meters["games_played"] if self.ledger.st is not None else 0  # RAM error: cleared to 0
         self.played_at_boot = played
         self.played_at_door = played  # no closure seen since power-up: counted from it
         self._door_open = cab.switches.is_open("door_main")
@@ -89,7 +91,8 @@ class SasMachine:
         return bool(self.queue.flags & exceptions.NOTES_OFF)
 
     def link_changed(self, up):
-        self.ledger.event("sas", "link up" if up else "link down: no poll for 5 s")
+        if self.ledger.st is not None and not self.cab.ram_error:  # a memory in doubt records nothing
+            self.ledger.event("sas", "link up" if up else "link down: no poll for 5 s")
         if self.required:
             if up:
                 self.cab.clear_boot_tilt("link")
@@ -111,7 +114,7 @@ class SasMachine:
             self.ledger.mem.commit({"sas": q.block()})  # what was reported leaves the queue
             q.dirty = False
         door = self.cab.switches.is_open("door_main")
-        if self._door_open and not door:
+        if self._door_open and not door and self.ledger.st is not None:
             self.played_at_door = self.ledger.meters["games_played"]
         self._door_open = door
 
