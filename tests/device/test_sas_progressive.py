@@ -6,7 +6,7 @@
 # cents; 86's length 1 + 6 per level), encoded here digit by digit, not by firmware/sas/bcd.py.
 import gc
 
-from fakes_cabinet import Acceptor, Board, coins, make_cabinet, press, steps
+from fakes_cabinet import Acceptor, Board, coins, make_cabinet
 from fakes_firmware import RamNvram, memory, wiped
 from test_sas_polls import Uart, digits, drain, with_crc
 

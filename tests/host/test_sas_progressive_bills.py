@@ -119,3 +119,34 @@ def test_notes_by_value_with_saspys_calls(vlt) -> None:
     assert last == b"\x48\x07\x04\x00\x00\x00\x02"  # Canada (Table C-6: 07), $20 (code 04), 2 of them
     d = host.checked(0x1E, 28)
     assert [bcd(d[i:i + 4]) for i in range(0, 24, 4)] == [0, 1, 0, 2, 0, 0]
+
+
+def test_a_ram_error_keeps_the_link_and_its_clear_is_reported(tmp_path: Path) -> None:
+    # make fuzz STEPS=150 SEED=85864452 (sequence 3744353435, the part lost then cleared): after a
+    # RAM error at power-up the cabinet had no SAS link at all until the next power-up, so the
+    # system heard nothing (no 3A for the clear), and a vlt would have played without its link
+    cab = EmulatedCabinet(tmp_path, sas=True)
+    cab.boot()
+    cab.shutdown()
+    (tmp_path / "nvram.bin").unlink()  # a wiped part on a machine initialised before: a RAM error
+    cab.boot()
+    host = SasHost(cab.sas_path)
+    try:
+        host.sync()
+        assert cab.firmware.ready["state"] == "ramerror"
+        assert host.general_poll() == 0  # answered: nothing to report from a memory in doubt
+        assert host.long_poll(0x1A, reply=1) == b"\x81"  # its meters refused (NACK), not made up
+        cab.panel.set_pin("key_audit", 1)
+        deadline = time.monotonic() + 10
+        while cab.console.command("ramclear")[0] == "error: turn the audit key first":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        cab.panel.set_pin("key_audit", 0)
+        cab.panel.wait_for(lambda s: s.get("state") != "ramerror")
+        got = host.exceptions()
+        assert got.count(0x3A) == 1, got  # memory error reset
+        assert bcd(host.checked(0x1A, 8)) == 0
+    finally:
+        host.close()
+        cab.shutdown()
+        cab.close_sas()
