@@ -108,6 +108,20 @@ class SasLink:
             self._one[0] = self.address
             self._send(self._one, 1, 1)
 
+    def silent(self):
+        """Address 0: whatever comes is read and dropped, nothing is answered, no chirp (SAS 6.02
+        s. 2.1: a machine whose critical memory failed takes address 0 until it is set up again)."""
+        while True:
+            try:
+                n = self.uart.readinto(self._in)
+            except OSError:
+                n = None
+            if not n:
+                break
+        self._state = _IDLE
+        self._n = 0
+        self._req_n = 0
+
     def _byte(self, b, mark, now, buf, n, nxt):
         """One character; mark: its 9th bit (1/0), or -1 when the wire carries none."""
         if mark == 1 or (mark < 0 and self._state != _IDLE and ticks_diff(now, self._last_byte) > self.gap_ms):

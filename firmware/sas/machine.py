@@ -12,8 +12,8 @@ from firmware.sas import exceptions, polls
 
 
 def open_link(board, cab, log=print):
-    """The SAS port when the board has a "sas" UART, else None. In a RAM error too: the system
-    hears the machine (general polls answered 00, meters NACK) and the RAM clear's 3A."""
+    """The SAS port when the board has a "sas" UART, else None. In a RAM error too: silent until
+    the RAM clear (SasMachine.service), then the system hears the clear's 3A."""
     try:
         uart = board.uart("sas")
     except (ValueError, KeyError, NotImplementedError):
@@ -102,6 +102,9 @@ class SasMachine:
 
     # --- the cabinet's loop -----------------------------------------------------------------------------
     def service(self):
+        if self.cab.ram_error:
+            self.link.silent()  # SAS 6.02 s. 2.1: critical memory lost, address 0 until the RAM clear
+            return
         self.link.service()
         if self.signature is not None:
             self.signature.step(self.link.clock)  # pieces of the image, if 21 asked: play goes on

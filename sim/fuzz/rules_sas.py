@@ -94,7 +94,8 @@ class SasRules:
                 self.sas.drain()
             except (TimeoutError, ValueError, OSError):
                 pass
-            self.rig.wait_screen(lambda s: s.get("link") != "down", 5.0)  # None: no link (a RAM error)
+            # a RAM error keeps the line silent until its clear (docs/sas.md)
+            self.rig.wait_screen(lambda s: s.get("link") != "down" or s.get("state") == "ramerror", 5.0)
 
     def _sas_stop(self) -> None:
         if getattr(self, "sas", None) is not None:
