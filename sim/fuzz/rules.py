@@ -420,6 +420,7 @@ class CabinetRules(RuleBasedStateMachine):
         rig.panel.set_pin("key_audit", self.levels.get("key_audit", 0))
         if self.levels.get("key_audit"):
             return
+        rig.wait_polls(2)  # past the debounce even where the screen cannot say it (a door's state hides audit)
         try:
             rig.wait_screen(lambda s: s.get("state") not in ("audit", "service"), 5.0)
         except TimeoutError:
