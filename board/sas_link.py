@@ -19,9 +19,10 @@ POLL = const(0x80)  # general poll bit; also the NACK bit of an answer (0x80 | a
 R = const(0)  # long poll types (firmware/sas/polls.py TABLE)
 S = const(1)
 M = const(2)
+G = const(4)  # with the type: the command is also taken from address 0 (a broadcast: no answer)
 ACK = const(-1)  # a handler's answer: the address alone (the command is taken)
 NACK = const(-2)  # 0x80 | address: the command is refused (firmware/sas/polls.py says when)
-RX_MAX = const(72)  # longest poll taken (type M's length byte says more: the frame is skipped)
+RX_MAX = const(198)  # longest poll taken: 86 with 32 levels (length C1); a longer one is skipped
 TX_MAX = const(96)  # longest reply: address, command, 90 bytes of data, CRC
 INTER_BYTE_MS = const(5)  # s. 2.3.2 (a 9-bit board times nothing: the wakeup bit frames)
 LINK_DOWN_MS = const(5000)  # s. 4.2
@@ -57,6 +58,7 @@ class SasLink:
         self._req_n = 0
         self._one = bytearray(1)
         self._done = False  # a message to us was answered: the rest of its burst is dropped
+        self._global = False  # the message being framed is to address 0 (every machine)
         self._pair = bytearray(2)
         now = clock()
         self._last_byte = now
@@ -72,6 +74,7 @@ class SasLink:
         self.repeats = 0
         self.acks = 0
         self.tx_lost = 0
+        self.broadcasts = 0  # messages to address 0 taken
 
     # --- receive ---------------------------------------------------------------------------------
     def service(self):
@@ -105,6 +108,20 @@ class SasLink:
             self._one[0] = self.address
             self._send(self._one, 1, 1)
 
+    def silent(self):
+        """Address 0: whatever comes is read and dropped, nothing is answered, no chirp (SAS 6.02
+        s. 2.1: a machine whose critical memory failed takes address 0 until it is set up again)."""
+        while True:
+            try:
+                n = self.uart.readinto(self._in)
+            except OSError:
+                n = None
+            if not n:
+                break
+        self._state = _IDLE
+        self._n = 0
+        self._req_n = 0
+
     def _byte(self, b, mark, now, buf, n, nxt):
         """One character; mark: its 9th bit (1/0), or -1 when the wire carries none."""
         if mark == 1 or (mark < 0 and self._state != _IDLE and ticks_diff(now, self._last_byte) > self.gap_ms):
@@ -122,7 +139,8 @@ class SasLink:
                 else:
                     self._general_poll(now)
                 return
-            if b != self.address:
+            self._global = b == 0
+            if b != self.address and not self._global:
                 self._other()
                 self._state = _SKIP  # its command and data are not addressed to us
                 return
@@ -145,11 +163,14 @@ class SasLink:
                 self._general_poll(now)
                 return
             spec = self.host.spec(b)
-            if spec is None:
-                self.unknown += 1
+            if spec is None or (self._global and not spec[0] & G):
+                if self._global:
+                    self._other()  # a broadcast we do not take: a poll to others all the same
+                else:
+                    self.unknown += 1
                 self._state = _SKIP
                 return
-            kind = spec[0]  # (type, data length, ...): firmware/sas/polls.py TABLE
+            kind = spec[0] & 3  # (type | G, data length, ...): firmware/sas/polls.py TABLE
             self._need = 2 if kind == R else 2 + spec[1] + 2 if kind == S else 0
         elif k == 3 and self._need == 0:
             self._need = 3 + b + 2  # type M: the length byte counts what follows it, CRC excluded
@@ -200,6 +221,11 @@ class SasLink:
             if rx[k - 2] != crc & 0xFF or rx[k - 1] != crc >> 8:
                 self.crc_errors += 1
                 return
+        if self._global:  # a broadcast (80/86 from address 0): carried out, never answered
+            self._other()
+            self.broadcasts += 1
+            self.host.long_poll(rx[1], rx, k, self._tx)
+            return
         self._valid(now)
         req = self._req
         if self._req_n == k and _same(req, rx, k):

@@ -50,8 +50,13 @@ class BillBooks:
         self.st["credits"] += p["k"]
         self.money_in(p["k"])
         self.exception("note %d" % p["k"])  # SAS 47-50: a note of this value accepted
+        self._by_value(p["k"])
         self.event("bill", "%s stacked: +%d credits" % (what, p["k"]))  # the same commit
         return p["k"]
+
+    def _by_value(self, credits):
+        """The note counted by its value (firmware/note_counts.py), in the commit that credits it."""
+        self.notes.count(credits * self.cents if self.cents else 0)
 
     def bill_returned(self, counter, what):
         """The pending note came back out of the escrow to the player: no credit."""
@@ -97,6 +102,7 @@ class BillBooks:
             self.money_in(u["k"])
             self._add("bill_settled_stacked", u["k"])
             self.exception("note %d" % u["k"])
+            self._by_value(u["k"])
             self.event("note-stacked", "%s of unknown fate: stacked, says %s: +%d credits" % (u["id"], who, u["k"]))
         else:
             self._add("bill_settled_returned", u["k"])

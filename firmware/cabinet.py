@@ -49,8 +49,9 @@ KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 # the software's authentication (firmware/authenticate.py), the coupon memory's condition (no
 # validation id, records awaiting the system: firmware/coupon_out.py), and the central system's link
 # where the jurisdiction requires it, and its orders kept in the SAS queue's block (maintenance mode,
-# game disabled: firmware/sas/control.py), set again from there (firmware/sas/machine.py)
-BOOT_TILTS = ("game", "limits", "config", "software", "coupons", "link", "maintenance", "sas-game")
+# game disabled: firmware/sas/control.py), set again from there (firmware/sas/machine.py), and a progressive
+# linked through SAS while the system's level broadcasts have stopped (firmware/sas/progressive.py)
+BOOT_TILTS = ("game", "limits", "config", "software", "coupons", "link", "maintenance", "sas-game", "progressive")
 # tilts of a device whose fault is a physical condition read from it again at power-up, so kept in RAM
 # only, and cleared by the reset key once the device reports no fault (the coupon printer)
 DEVICE_TILTS = ("printer",)
@@ -64,6 +65,7 @@ class Cabinet:
         self.board = board
         self.ledger = ledger
         self.config = config  # firmware/config.py Config: what it runs under
+        ledger.cents = config.DENOM_CENTS  # what a note's credits are worth (firmware/note_counts.py)
         self.gameplay = gameplay  # firmware/play.py GamePlay (or its family's): the game offered, its generator
         self.coins = coins  # firmware/coin_in.py CoinIn: money in by coin
         self.bills = bills  # firmware/bill_in.py BillIn, when the jurisdiction profile takes notes
@@ -310,7 +312,9 @@ class Cabinet:
     def set_tilt(self, kind, why):
         self.log("TILT %s: %s" % (kind, why))
         if kind not in self.tilts:  # new: the central system is told (SAS, firmware/sas/exceptions.py)
-            self.ledger.exception("tilt note-acceptor" if why.startswith("bill validator") else "tilt " + kind)
+            self.ledger.exception("tilt note-acceptor" if why.startswith("bill validator") else
+                                  "tilt validation-id" if kind == "coupons" and why.startswith("no validation id") else
+                                  "tilt " + kind)
         if kind in SECURITY_TILTS and self.audit is not None:
             self.audit.record("-", "tilt", "%s: %s" % (kind, why))  # evidence a RAM clear keeps
         if kind in BOOT_TILTS or kind in DEVICE_TILTS or self.ledger.st is None or self.ram_error:
@@ -503,7 +507,10 @@ class Cabinet:
             self.handle(states.MAX)
         if b["play"].take():
             self.handle(states.PLAY)
-        if b["cashout"].take() or self._cashout_asked:
+        pressed = b["cashout"].take()
+        if pressed:
+            self.ledger.exception("cashout button")  # SAS 66: committed with the cash-out, or by the SAS loop
+        if pressed or self._cashout_asked:
             self.handle(states.CASHOUT)  # a kept press again: the table keeps it while it must wait
         if self.board.touch is not None:
             self.service_touch()

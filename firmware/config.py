@@ -26,7 +26,8 @@ PIN_TRIES = 3  # wrong PINs in a row before the console locks for PIN_LOCK_S, do
 PIN_LOCK_S = 60
 SESSION_S = 300  # a console session ends after this long without a command
 # A game's progressive jackpot (s. 91) is declared in its certified model. When the machine is on a
-# link, the link's announced parameters (s. 92: same coins, same math): {"id", "bet", "math_hash"}.
+# link, the link's announced parameters (s. 92: same coins, same math): {"id", "bet", "math_hash"}, and
+# "group" (1-255) when the link is the SAS system's progressive group (firmware/sas/progressive.py).
 PROGRESSIVE_LINK = None
 JURISDICTION = "casino"  # firmware/jurisdiction.py PROFILES: "casino" (S-13.1, r. 3) or "vlt" (S-13.1, r. 7)
 # Redemption coupons (S-13.1, r. 7, s. 9): the scheme's name and the site operator's licence, printed

@@ -112,7 +112,7 @@ class CouponOut:
         try:
             self.printer.print_ticket(coupon.lines(rec, self.config, duplicate, self.profile.get("claim_s")), rec["n"])
         except PrinterError as e:
-            cab.set_tilt("printer", str(e))
+            self._fault(cab, 0, str(e))
             return False
         return True
 
@@ -137,7 +137,7 @@ class CouponOut:
                 self._wait = None
             elif ticks_diff(now, self._wait) >= 0:
                 self._wait = None
-                cab.set_tilt("printer", describe(OFFLINE) + " since power-up")
+                self._fault(cab, OFFLINE, describe(OFFLINE) + " since power-up")
         for kind, a, b in out:
             if kind == "printed" and owed and self._printing_seq == owed["s"]:
                 # the coupon memory first, then the books (firmware/coupon_books.py)
@@ -149,10 +149,11 @@ class CouponOut:
                     cab.show()
                 owed = None
             elif kind == "fault":
-                cab.set_tilt("printer", describe(a))
+                self._fault(cab, a, describe(a))
             elif kind == "low":
                 self.log("printer: paper %s" % ("low" if a else "loaded"))
                 if a:
+                    self.ledger.exception("printer low")  # SAS 74, committed with the event
                     self.ledger.event("printer", "paper low")
             elif kind == "clear":
                 self.log("printer: ready")
@@ -160,6 +161,16 @@ class CouponOut:
             # owed and not on its way: first print, or again after a cut or a fault, same number
             self.log("printing coupon %d" % owed["s"])
             self._print(cab, owed)
+
+    def _fault(self, cab, flags, why):
+        """The printer tilt, and the system told which fault it is (SAS Table A-1: 61 paper out, 78
+        carriage jammed, 60 communication error for silence or any other), once per tilt."""
+        from board.printer_epic import JAM, OUT, PATH
+
+        if "printer" not in cab.tilts:  # raised before the tilt's event: committed with it
+            self.ledger.exception("printer out" if flags & OUT else "printer jam" if flags & (JAM | PATH) else
+                                  "printer fault")
+        cab.set_tilt("printer", why)
 
     def ready(self):
         """The printer tilt clears only when the printer reports no fault."""

@@ -29,6 +29,7 @@ from firmware.coupon_books import CouponBooks
 from firmware.critmem import CriticalMemory, RamError
 from firmware.game_books import RECALL, GameBooks
 from firmware.json_out import JsonOut
+from firmware.note_counts import NoteCounts
 from firmware.payout_books import PayoutBooks
 from firmware.tournament_books import TournamentBooks
 
@@ -50,12 +51,14 @@ HOPPER_SIZE = 384  # the hopper driver's payout record (board/hopper_cctalk.py)
 EM_SIZE = 256  # electromechanical meters: [done, inflight] per coil (board/meters_em.py)
 COUPON_SIZE = 512  # the last coupons (firmware/coupon_books.py KEEP records, each bounded)
 SAS_SIZE = 40  # the SAS exception queue (firmware/sas/exceptions.py BLOCK_SIZE fits)
+NOTES_SIZE = 96  # notes counted by value (firmware/note_counts.py SIZE fits)
 LAYOUT = (("state", STATE_SIZE),) + tuple(("g%d" % i, GAME_SIZE) for i in range(RECALL)) + \
     tuple(("e%d" % i, CHUNK_SIZE) for i in range(EVENT_CHUNKS)) + \
     (("hop", HOPPER_SIZE), ("em", EM_SIZE), ("cpn", COUPON_SIZE)) + \
-    (("sas", SAS_SIZE),)
-# the largest transaction: state + game + event chunk, and the exception the event raised
-JOURNAL = STATE_SIZE + GAME_SIZE + CHUNK_SIZE + SAS_SIZE
+    (("sas", SAS_SIZE), ("bil", NOTES_SIZE))
+# the largest transaction: state + game + event chunk, the exception the event raised and the notes
+# counted by value (a note's commit: state, event chunk, exception, counts)
+JOURNAL = STATE_SIZE + GAME_SIZE + CHUNK_SIZE + SAS_SIZE + NOTES_SIZE
 
 
 
@@ -75,6 +78,8 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         self._chunk = bytearray(CHUNK_SIZE)
         self._chunk_at = None
         self.exceptions = None  # firmware/sas/exceptions.py ExceptionQueue, on a board with a SAS port
+        self.notes = NoteCounts()  # notes counted by value: the "bil" block (firmware/note_counts.py)
+        self.cents = None  # a credit's value (the cabinet's config): a note's value by its credits
 
     # --- persistence -----------------------------------------------------------------------------
     def initial(self):
@@ -89,6 +94,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             self.format()
             return ["blank memory formatted"]
         self.st = json.loads(self.mem.read("state"))
+        self.notes.load(self.mem.read("bil"))
         for name in METERS:  # meters added by a newer firmware start at zero
             self.st["m"].setdefault(name, 0)
         findings = self.mem.findings
@@ -145,6 +151,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
                 pass  # unreadable: the positions are not known
         if self.exceptions is not None:
             self.exceptions.load(b"")  # the "sas" block is cleared with the rest
+        self.notes.load(b"")  # and the notes counted by value
         if first_event:
             if self.exceptions is not None:
                 self.exceptions.raise_("ramclear")  # SAS 3A, the cleared queue's first entry
@@ -179,9 +186,13 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         q = self.exceptions
         if q is not None and q.dirty:
             blocks["sas"] = q.block()  # an exception is committed with what raised it
+        notes = self.notes
+        if notes.dirty:
+            blocks["bil"] = notes.block()  # a note counted by value with its credits
         self.mem.commit(blocks)
         if q is not None:
             q.dirty = False
+        notes.dirty = False
 
     def exception(self, what):
         """What the central system must be told (SAS: firmware/sas/exceptions.py RAISED), queued

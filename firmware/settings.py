@@ -107,6 +107,8 @@ def check(cfg, exists=None):
     if link is not None and (not isinstance(link, dict) or not isinstance(link.get("id"), str)
                              or not _is_int(link.get("bet")) or not isinstance(link.get("math_hash"), str)):
         out.append("PROGRESSIVE_LINK must be null or {id, bet, math_hash}")
+    elif link is not None and link.get("group") is not None and not (_is_int(link["group"]) and 1 <= link["group"] <= 255):
+        out.append("PROGRESSIVE_LINK's group (its SAS progressive group) must be 1-255, not %s" % _show(link["group"]))
     juris = getattr(cfg, "JURISDICTION", None)
     if juris not in jurisdiction.PROFILES:
         out.append("JURISDICTION must be one of casino, vlt, not %s" % _show(juris))

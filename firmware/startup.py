@@ -165,6 +165,8 @@ def authenticate_software(board, ledger, audit, log, games, models_dir, certs_di
         floor.write(counter)  # first, on the board: the copies in NVRAM may be lost with the part
     if books is not None and counter > books:  # recorded with its event in one commit
         ledger.st["rel"] = counter
+        if books:
+            ledger.exception("release")  # SAS 36: another release than the one before it
         ledger.event("release", text)
     if kept is not None and counter > kept:
         audit.record_release(counter, text)
@@ -392,6 +394,10 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
         ledger.power_up()
     except (RamError, ValueError, KeyError) as e:
         ram_error = str(e)
+        if _has_uart(board, "sas") and ledger.exceptions is None:
+            from firmware.sas.machine import attach_queue
+
+            attach_queue(ledger, None)  # the link stays (nothing read from the memory in doubt): the clear's 3A
         ledger.st = None
     problems, cfg = settle(board, ledger, problems, overrides, op, authenticate.builtin_operator(), log)
     settle = None

@@ -34,6 +34,7 @@ from sim.critmem_live import live_ranges
 from sim.harness import FirmwareProcess, PanelLink, keep_log_room, sign_in, system_validation
 from sim.meter_monitor import MeterMonitor
 from sim.printer import PrinterPeer
+from sim.sas_pty import SasPty
 from tools.console import ConsoleClient
 from tools.progress import wanted
 
@@ -50,10 +51,13 @@ class Rig:
 
     def __init__(self, state: str | Path, games: tuple[str, ...] = (), certs: str | Path | None = None,
                  heap: str | None = None, hopper_stock: int = 100000, jurisdiction: str | None = None,
-                 print_ms: int = 30, stack_s: float = 0.0, printer: bool = False, sign_config: bool = True):
+                 print_ms: int = 30, stack_s: float = 0.0, printer: bool = False, sign_config: bool = True,
+                 sas: bool = False):
         """printer: wire the coupon printer whatever the jurisdiction (a cabinet whose jurisdiction
         may change between boots); sign_config False: the caller signs STATE/operator.json itself
-        (sim/harness.py FirmwareProcess.operator_config signs one for the command line's otherwise)."""
+        (sim/harness.py FirmwareProcess.operator_config signs one for the command line's otherwise).
+        sas: wire the SAS line (a pseudo-terminal kept across cuts, as the cable is: `sas.path`)."""
+        self.sas = SasPty() if sas else None
         self.state = Path(state)
         self.state.mkdir(parents=True, exist_ok=True)
         self.games = tuple(games)
@@ -96,7 +100,8 @@ class Rig:
         """Power on and plug every cable in; returns once the display shows a state. A cabinet that
         runs as a vlt (its ready line says so) without a validation id is given one, as its system
         would, unless `system` is False (a system that has not set it yet)."""
-        self.fw = FirmwareProcess(self.state, self.asked, self.heap, self.args(), sign_config=self.sign_config)
+        self.fw = FirmwareProcess(self.state, self.asked, self.heap, self.args(), sign_config=self.sign_config,
+                                  sas_fd=self.sas.master if self.sas else None)
         self.boots += 1
         self.fw.start(timeout)
         self.ports = self.fw.ports
@@ -149,6 +154,8 @@ class Rig:
         if self.fw:
             self.fw.kill()
         self.unplug()
+        if self.sas is not None:
+            self.sas.close()
 
     def unplug(self) -> None:
         if self.peer:

@@ -62,6 +62,7 @@ from firmware.cabinet import HARD_METERS
 from games import load
 from sim.cctalk_acceptor import CoinAcceptorPeer
 from sim.fuzz_rig import Rig, parallel
+from sim.sas_host import SasHost, bcd
 from tools.console import ConsoleClosed
 
 TOKEN = 1
@@ -105,7 +106,13 @@ class Session:
         # the acceptor, the hopper and the EM meters keep their own memory across the cabinet's cuts
         self.vlt = jurisdiction == "vlt"
         # a coupon takes a while to print and leave the paper path (PRINT_MS): cuts land in that time too
-        self.rig = Rig(state, heap=heap, jurisdiction=jurisdiction, print_ms=PRINT_MS, stack_s=STACK_S)
+        # a casino cabinet's SAS line: the central system reads 1C and 1A after every power-up
+        # (check_sas). Not a vlt's: it plays only while its system polls (docs/sas.md), and a keep-alive
+        # changed the sessions' course (test_coupons_survive_power_cuts_and_printer_faults' seed printed
+        # no coupon in its 25 cuts)
+        self.rig = Rig(state, heap=heap, jurisdiction=jurisdiction, print_ms=PRINT_MS, stack_s=STACK_S,
+                       sas=not self.vlt)
+        self.sas = SasHost(self.rig.sas.path, timeout=0.5) if self.rig.sas else None
         self.bills = self.rig.bills
         self.hopper = self.rig.hopper
         self.printer = self.rig.printer  # vlt: coupons out; its tickets are the truth for coupon_out
@@ -131,6 +138,11 @@ class Session:
     def boot(self):
         self.rig.boot()
         return self.rig.fw, self.rig.peer, self.rig.panel, self.rig.console
+
+    def close(self) -> None:
+        if self.sas is not None:
+            self.sas.close()
+        self.rig.shutdown()
 
     def unplug(self, peer, panel, console) -> None:
         # about one cut in five takes the hopper's power too; under vlt the validator's goes with the
@@ -186,6 +198,7 @@ class Session:
             m = self.console_json(console, "meters json")
         self.check_hard_meters(m, console)
         want_in = self.truth.tokens * TOKEN_CREDITS
+        self.check_sas(m)
         if m["acceptor_in"] < want_in:
             self.problem("lost_credits", f"acceptor_in {m['acceptor_in']} < {want_in} accepted",
                          want_in - m["acceptor_in"])
@@ -220,6 +233,26 @@ class Session:
             if shown and shown["games"] == last["n"] and shown["reels"] != s.get("reels"):
                 self.problem("meter_mismatches", f"game #{last['n']} showed {shown['reels']}, after restart {s.get('reels')}")
         return True
+
+    def check_sas(self, m: dict) -> None:
+        """What the system reads over SAS after the power-up (1C's meters, 1A's credits, 4 BCD: 8
+        digits) is what the books say (their acceptor_in is checked against the coins this campaign
+        fed just below): read once the machine has them (buffered coins credited)."""
+        if self.sas is None:
+            return
+        try:
+            with self.sas.lock:
+                self.sas.sync()
+                d = self.sas.checked(0x1C, 36)
+                credits = self.sas.meter(0x1A)
+        except (TimeoutError, ValueError, OSError) as e:
+            self.problem("meter_mismatches", f"SAS 1C/1A after power-up: {e}")
+            return
+        got = [bcd(d[i:i + 4]) for i in range(0, 32, 4)]
+        want = [v % 10 ** 8 for v in (m["coin_in"], m["coin_out"], m["acceptor_in"] + m["bill_in"], m["jackpot"],
+                                       m["games_played"], m["games_won"], m["door_main"], m["power_resets"])]
+        if got != want or credits != m["credits"] % 10 ** 8:
+            self.problem("meter_mismatches", f"SAS 1C {got} 1A {credits}, books and campaign {want} {m['credits']}")
 
     def check_bills(self, console) -> None:
         """After set-up the note left in escrow is stacked (its credit committed) or handed back, and
@@ -551,6 +584,8 @@ def run_one(args: tuple) -> dict:
     except Exception as e:  # noqa: BLE001  anything the checks did not expect is a finding, reported, never a silent exit
         report = stopped(session.report if session is not None else None, e)
     finally:
+        if session is not None:
+            session.close()
         shutil.rmtree(state, ignore_errors=True)
     report["session"] = f"seed {seed}, {jurisdiction}"
     return report

@@ -134,6 +134,26 @@ class SasHost:
         r = self.long_poll(cmd, data, with_crc=True, reply=1)
         return r[0] if r else None
 
+    def progressive(self, group: int, levels: list[tuple[int, int]], to_all: bool = True) -> int | None:
+        """The progressive controller's broadcast: 80 for one level, 86 for several; `levels` are
+        (level 1-32, amount in cents), the amount as 5 BCD. To address 0 (`to_all`, every machine:
+        no answer, None) or to this machine (its answer: the address for ACK, 0x80|address NACK)."""
+        body = b""
+        for level, cents in levels:
+            body += bytes([level]) + bytes.fromhex(f"{cents:010d}")
+        cmd = 0x80 if len(levels) == 1 else 0x86
+        data = bytes([group]) + body if cmd == 0x80 else bytes([1 + len(body), group]) + body
+        msg = bytes([0 if to_all else self.address, cmd]) + data
+        msg += crc(msg)
+        with self.lock:
+            self.flush()
+            self.send(msg)
+            if to_all:
+                self.settle()  # no answer comes: a silence ends it
+                return None
+            r = self.read(1)
+            return r[0] if r else None
+
     def ack(self) -> None:
         self.send(bytes([self.address]))
         self.settle()

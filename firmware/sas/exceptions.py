@@ -41,7 +41,14 @@ RAISED = (
     "tilt note", b"\x28", 2,  # a note whose fate is unknown (bill jam: the closest code)
     "tilt fraud", b"\x2c", 2,  # counterfeit bill / coin fraud detected
     "tilt hopper", b"\x22", 2,  # coin out tilt
-    "tilt printer", b"\x60", 2,  # printer communication error
+    "tilt validation-id", b"\x3f", 2,  # validation id not configured (the coupons tilt's first reason)
+    "printer fault", b"\x60", 2,  # printer communication error (silent, or a fault no code below names)
+    "printer out", b"\x61", 2,  # printer paper out error
+    "printer jam", b"\x78", 2,  # printer carriage jammed (a jam, or a ticket stuck in the paper path)
+    "printer low", b"\x74", 3,  # printer paper low (no tilt: the coupon still prints)
+    "release", b"\x36", 0,  # EPROM error, different checksum - version changed (a new release number)
+    "cashout button", b"\x66", 3,  # cash out button pressed
+    "progressive lost", b"\x53", 2,  # no progressive information for 5 s (firmware/sas/progressive.py)
     "coupon", b"\x3d", 3,  # a cash out ticket has been printed (long polls 3D, 4D: its record)
     "game-start", b"\x7e", 3,  # game has started
     "game-end", b"\x7f", 3,  # game has ended
@@ -49,7 +56,8 @@ RAISED = (
 GENERAL_TILT = const(0x20)  # a tilt no other code names (audit, rng, meter, config ...)
 _TILT_PRIORITY = const(2)
 # tilts that are no fault for the system: its own orders, and the link itself
-QUIET_TILTS = ("host", "link", "maintenance", "sas-game")
+# (progressive: 53 says it, firmware/sas/progressive.py; printer: its own code, firmware/coupon_out.py)
+QUIET_TILTS = ("host", "link", "maintenance", "sas-game", "progressive", "printer")
 # notes accepted (SAS Table A-1, 47-4E and 50): the note's value in cents, its code; any other: 4F
 NOTE_CODES = ((100, 0x47), (500, 0x48), (1000, 0x49), (2000, 0x4A), (5000, 0x4B), (10000, 0x4C), (200, 0x4D),
               (50000, 0x4E), (20000, 0x50))

@@ -12,12 +12,13 @@ from firmware.sas import exceptions, polls
 
 
 def open_link(board, cab, log=print):
-    """The SAS port when the board has a "sas" UART and the books can be trusted, else None."""
+    """The SAS port when the board has a "sas" UART, else None. In a RAM error too: silent until
+    the RAM clear (SasMachine.service), then the system hears the clear's 3A."""
     try:
         uart = board.uart("sas")
     except (ValueError, KeyError, NotImplementedError):
         return None  # a board without the port has no link
-    if cab.ledger.st is None or cab.ledger.exceptions is None:
+    if cab.ledger.exceptions is None:
         return None
     m = SasMachine(cab, uart, cab.config.SAS_ADDRESS, board.ticks_ms, getattr(board, "SAS_GAP_MS", None),
                    getattr(board, "SAS_NINE_BIT", False))
@@ -25,9 +26,10 @@ def open_link(board, cab, log=print):
     return m
 
 
-def attach_queue(ledger):
-    """The exception queue, loaded from the books' "sas" block (before power_up raises 17)."""
-    ledger.exceptions = exceptions.ExceptionQueue(ledger.mem.read("sas"))
+def attach_queue(ledger, raw=True):
+    """The exception queue, loaded from the books' "sas" block (before power_up raises 17); raw
+    None: an empty one (the books are in a RAM error: their block is not read)."""
+    ledger.exceptions = exceptions.ExceptionQueue(ledger.mem.read("sas") if raw else b"")
 
 
 class SasMachine:
@@ -42,7 +44,7 @@ class SasMachine:
         self.link = SasLink(uart, address, clock, self, **kw)
         self.signature = None  # long poll 21's RomSignature, from the first 21 on
         self._spec = [0, 0]  # what spec() tells the link: type, data length (no tuple per poll)
-        played = self.ledger.meters["games_played"]
+        played = self.ledger.meters["games_played"] if self.ledger.st is not None else 0  # RAM error: cleared to 0
         self.played_at_boot = played
         self.played_at_door = played  # no closure seen since power-up: counted from it
         self._door_open = cab.switches.is_open("door_main")
@@ -55,13 +57,18 @@ class SasMachine:
             cab.set_tilt("maintenance", "maintenance mode, by the central system")
         if self.queue.flags & exceptions.GAME_OFF:
             cab.set_tilt("sas-game", "game 1 disabled by the central system")
+        self.linked = None  # firmware/sas/progressive.py Linked: a progressive linked through SAS
+        if getattr(cab.config, "PROGRESSIVE_LINK", None):
+            from firmware.sas import progressive
+
+            self.linked = progressive.start(self, clock())
 
     # --- what the link asks ---------------------------------------------------------------------------
     def spec(self, cmd):
         i = polls.find(cmd)
         if i < 0:
             return None
-        self._spec[0] = polls.TABLE[i + 1]
+        self._spec[0] = polls.TABLE[i + 1]  # type, | 4: also a broadcast from address 0
         self._spec[1] = polls.TABLE[i + 2]
         return self._spec
 
@@ -84,7 +91,8 @@ class SasMachine:
         return bool(self.queue.flags & exceptions.NOTES_OFF)
 
     def link_changed(self, up):
-        self.ledger.event("sas", "link up" if up else "link down: no poll for 5 s")
+        if self.ledger.st is not None and not self.cab.ram_error:  # a memory in doubt records nothing
+            self.ledger.event("sas", "link up" if up else "link down: no poll for 5 s")
         if self.required:
             if up:
                 self.cab.clear_boot_tilt("link")
@@ -94,15 +102,22 @@ class SasMachine:
 
     # --- the cabinet's loop -----------------------------------------------------------------------------
     def service(self):
+        if self.cab.ram_error:
+            self.link.silent()  # SAS 6.02 s. 2.1: critical memory lost, address 0 until the RAM clear
+            return
         self.link.service()
         if self.signature is not None:
             self.signature.step(self.link.clock)  # pieces of the image, if 21 asked: play goes on
+        if self.linked is not None:
+            from firmware.sas.progressive import watch
+
+            watch(self, self.link.clock())  # 5 s without the system's levels: 53 and no play
         q = self.queue
         if q.dirty and not self.cab.ram_error:
             self.ledger.mem.commit({"sas": q.block()})  # what was reported leaves the queue
             q.dirty = False
         door = self.cab.switches.is_open("door_main")
-        if self._door_open and not door:
+        if self._door_open and not door and self.ledger.st is not None:
             self.played_at_door = self.ledger.meters["games_played"]
         self._door_open = door
 

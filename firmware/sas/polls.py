@@ -10,6 +10,7 @@ from firmware.sas import bcd
 _R = const(0)  # board/sas_link.py's R, S, M (const() here: the table below stays a constant)
 _S = const(1)
 _M = const(2)
+_G = const(4)  # with the type: also taken from address 0, the broadcast to every machine (no answer)
 
 SAS_VERSION = "602"  # the SAS version the machine implements (long poll 54)
 GAME_ID = "JT"  # long poll 1F's game id (SAS Table C-1 lists manufacturers' codes: none is ours)
@@ -99,9 +100,10 @@ def enable(m, rx, k, out):
     return ACK if m.cab.handle(states.HOST_ENABLE) else NACK
 
 
-# Every long poll: command, type (R, S, M), data length (S: fixed; R, M: 0), the module that
-# answers it (its `handle`): 0 this one, 1 control, 2 meter_polls, 3 games, 4 rom_signature,
-# 5 tickets. A constant tuple (flash on a frozen image); a module is imported at its first poll.
+# Every long poll: command, type (R, S, M; | G: a broadcast also taken from address 0), data length
+# (S: fixed; R, M: 0), the module that answers it (its `handle`): 0 this one, 1 control,
+# 2 meter_polls, 3 games, 4 rom_signature, 5 tickets, 6 progressive, 7 bills. A constant tuple (flash
+# on a frozen image); a module is imported at its first poll.
 TABLE = (
     0x01, _S, 0, 0,  # shut down (lock out play)
     0x02, _S, 0, 0,  # start up
@@ -114,14 +116,21 @@ TABLE = (
     0x15, _R, 0, 0, 0x16, _R, 0, 0, 0x17, _R, 0, 0,
     0x18, _R, 0, 0,  # games since power-up / slot door closed
     0x19, _R, 0, 0, 0x1A, _R, 0, 0, 0x1C, _R, 0, 0,
+    0x1E, _R, 0, 7,  # bill meters: $1, $5, $10, $20, $50, $100 counts
     0x1F, _R, 0, 0,  # machine information
     0x20, _R, 0, 0,
     0x21, _S, 2, 4,  # ROM signature verification: seed (2 binary)
     0x2A, _R, 0, 0, 0x2B, _R, 0, 0,
     0x2D, _S, 2, 2,  # total hand paid cancelled credits: game (2 BCD)
     0x2F, _M, 0, 2,  # selected meters for game N
+    0x31, _R, 0, 7, 0x32, _R, 0, 7, 0x33, _R, 0, 7, 0x34, _R, 0, 7, 0x35, _R, 0, 7,  # notes by value
+    0x36, _R, 0, 7, 0x37, _R, 0, 7, 0x38, _R, 0, 7, 0x39, _R, 0, 7, 0x3A, _R, 0, 7, 0x3B, _R, 0, 7,
+    0x3C, _R, 0, 7,
     0x3D, _R, 0, 5,  # cash out ticket information
+    0x3E, _R, 0, 7, 0x3F, _R, 0, 7, 0x40, _R, 0, 7, 0x41, _R, 0, 7, 0x42, _R, 0, 7, 0x43, _R, 0, 7,
+    0x44, _R, 0, 7, 0x45, _R, 0, 7,
     0x46, _R, 0, 0,
+    0x48, _R, 0, 7,  # last accepted bill information
     0x4C, _S, 6, 5,  # set secure enhanced validation id
     0x4D, _S, 1, 5,  # enhanced validation information: function code
     0x51, _R, 0, 3,  # games implemented
@@ -132,12 +141,17 @@ TABLE = (
     0x6F, _M, 0, 2,  # extended meters for game N
     0x7E, _R, 0, 1,  # current date and time
     0x7F, _S, 7, 1,  # receive date and time
+    0x80, _S | _G, 7, 6,  # single level progressive broadcast: group, level, amount (5 BCD)
+    0x84, _R, 0, 6,  # progressive win amount
+    0x85, _R, 0, 6,  # SAS progressive win amount
+    0x86, _M | _G, 0, 6,  # multiple level progressive broadcast
+    0x87, _R, 0, 6,  # multiple SAS progressive win amounts
     0x94, _S, 0, 1,  # remote hand-pay reset
     0xA0, _S, 2, 3,  # enabled features: game (2 BCD)
     0xAF, _M, 0, 2,  # extended meters for game N (alternate)
     0xB5, _S, 2, 3,  # extended game N information: game (2 BCD)
 )
-MODULES = (None, "control", "meter_polls", "games", "rom_signature", "tickets")
+MODULES = (None, "control", "meter_polls", "games", "rom_signature", "tickets", "progressive", "bills")
 
 
 def find(cmd):

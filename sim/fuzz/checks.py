@@ -67,6 +67,7 @@ class Checks:
             self._check_screen(m, s)
         self._check_progressive(m, s, lines)
         self._check_hard_meters(m)
+        self._check_sas(m)  # what the central system reads (sim/fuzz/rules_sas.py)
         self.truth.meters = m
         self.rec.add("games_played", played)
         if self.rec.debug:

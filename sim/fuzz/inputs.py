@@ -62,3 +62,18 @@ HAND_WORDS = ("deal", "draw", "hold", "auto")
 # a progressive near its ceiling: units below it (1/den credit; a bet-3 game adds 3), and rolled over
 PRESET_BELOW = (0, 1, 2, 3, 4, 6, 3000)
 PRESET_ROLLED = (0, 0, 1, 999, 25000)
+
+# --- the central system's (SAS: docs/sas.md) -----------------------------------------------------------
+SAS_METER_POLLS = ("1A", "0F", "1C", "2F", "6F")
+SAS_NOISE = ("bad_crc", "other_address", "partial", "flood")
+SAS_ORDERS = ("01/02", "06/07", "0A/0B", "09")  # a disable and, in the same step, its enable
+# SAS meter codes (Table C-7) a 2F / 6F may ask for: some Jeton keeps, some it does not (77, 7F)
+SAS_METER_CODES = (0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0B, 0x0C, 0x16, 0x22, 0x23, 0x24,
+                   0x77, 0x7F)
+# SAS 6.02 Table A-1 codes (saspy's models/GPoll.py lists them) this cabinet's events may raise: doors (11,
+# 12, 15, 16, 19, 1A; while off 98, 99, 9A), power (17, 18), tilts (20, 21, 22, 28, 29, 2C, 37, 3F), RAM
+# clear 3A, coupon 3D, notes 47-50, hand pay 51/52, progressive 53/54, printer 60/61/74/78, cash-out 66,
+# buffer overflow 70, game 7E/7F, a new release 36
+SAS_RAISED = frozenset((0x11, 0x12, 0x15, 0x16, 0x19, 0x1A, 0x98, 0x99, 0x9A, 0x17, 0x18, 0x20, 0x21, 0x22, 0x28,
+                        0x29, 0x2C, 0x36, 0x37, 0x3F, 0x3A, 0x3D, 0x47, 0x48, 0x49, 0x4A, 0x4B, 0x4C, 0x4D, 0x4E,
+                        0x4F, 0x50, 0x51, 0x52, 0x53, 0x54, 0x60, 0x61, 0x74, 0x78, 0x66, 0x70, 0x7E, 0x7F))

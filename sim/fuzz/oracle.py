@@ -580,3 +580,32 @@ def enrolled(records: list[list]) -> None:
             setups += 1
             if lost or setups > 1:
                 raise Violation("enrolment", f"an administrator made again without the operator's enrolment: {r}")
+
+
+# --- the central system (SAS) ---------------------------------------------------------------------------
+def sas_meters(c1: list[int], credits: int, m: dict, step: str) -> None:
+    """What the system reads over SAS (1C's eight meters, 1A's credits: 8 BCD digits) is the books'
+    (whose money meters the checks above hold to the peers' counts)."""
+    want = [v % 10 ** 8 for v in (m["coin_in"], m["coin_out"], m["acceptor_in"] + m["bill_in"], m["jackpot"],
+                                   m["games_played"], m["games_won"], m["door_main"], m["power_resets"])]
+    if c1 != want or credits != m["credits"] % 10 ** 8:
+        raise Violation("sas_meters", f"after {step}: 1C {c1} 1A {credits}, the books {want} {m['credits']}")
+
+
+def sas_exceptions(codes: list[int], before: dict | None, m: dict, known: frozenset, step: str) -> None:
+    """Every code reported is one the cabinet's events raise; between two checks the slot doors
+    opened (11), the power-ups (17) and the games started (7E) were each reported exactly once
+    (`before`: the meters at the last check; None: nothing to compare, the first check or a RAM
+    clear since). Across a power cut a code may come twice: reported, then the cut before its
+    removal was committed (docs/sas.md: at least once, never lost), at most once a power-up."""
+    odd = sorted({c for c in codes if c not in known})
+    if odd:
+        raise Violation("sas_exception", f"after {step}: codes no event raises {[hex(c) for c in odd]} in {codes}")
+    if before is None or 0x3A in codes or 0x70 in codes or m["games_played"] < before["games_played"]:
+        return  # a RAM clear (the queue starts again) or an overflow (counted, not kept): nothing to match
+    cuts = m["power_resets"] - before["power_resets"]
+    for code, meter in ((0x11, "door_main"), (0x17, "power_resets"), (0x7E, "games_played")):
+        want, got = m[meter] - before[meter], codes.count(code)
+        if not want <= got <= want + cuts:
+            raise Violation("sas_exception", f"after {step}: {got} x {code:02X} reported, {want} {meter} "
+                                             f"({cuts} power-ups): {[hex(c) for c in codes]}")

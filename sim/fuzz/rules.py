@@ -159,7 +159,9 @@ class CabinetRules(RuleBasedStateMachine):
             games = vlt_games
         # the printer is wired whatever the jurisdiction (it may change), and the operator's
         # configuration is signed here, by the rules, never behind their back by the harness
-        self.rig = Rig(self.tmp / "state", tuple(games), jurisdiction=juris, printer=True, sign_config=False)
+        self.rig = Rig(self.tmp / "state", tuple(games), jurisdiction=juris, printer=True, sign_config=False,
+                       sas=True)
+        self._sas_start()  # the central system on the SAS line (sim/fuzz/rules_sas.py)
         self.asked = (juris, config.DENOM_CENTS)
         if juris == "vlt":
             self._sign(juris, config.DENOM_CENTS, tuple(games))
@@ -184,6 +186,7 @@ class CabinetRules(RuleBasedStateMachine):
             self.rig.boot(system=system)
         except (RuntimeError, TimeoutError, OSError) as e:
             raise oracle.no_boot(self.rig.exit_status(), str(e)) from None
+        self._sas_booted()
         self.lines_seen = 0
         self.acceptor_counter = None  # a fresh boot reads the acceptor's buffer
         for name, level in self.levels.items():  # a door left open stays open through the cut
@@ -224,6 +227,7 @@ class CabinetRules(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         try:
+            self._sas_stop()
             if self.rig is not None:
                 self.rig.shutdown()
         finally:
@@ -416,6 +420,7 @@ class CabinetRules(RuleBasedStateMachine):
         rig.panel.set_pin("key_audit", self.levels.get("key_audit", 0))
         if self.levels.get("key_audit"):
             return
+        rig.wait_polls(2)  # past the debounce even where the screen cannot say it (a door's state hides audit)
         try:
             rig.wait_screen(lambda s: s.get("state") not in ("audit", "service"), 5.0)
         except TimeoutError:

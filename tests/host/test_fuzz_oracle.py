@@ -287,3 +287,33 @@ def test_no_rule_is_shadowed_by_an_attribute_of_the_machine():
     source = "".join(p.read_text() for p in Path("sim/fuzz").glob("*.py"))
     shadowed = sorted(n for n in steps if re.search(r"self\.%s\s*(:[^=]*)?=[^=]" % n, source))
     assert shadowed == [], shadowed
+
+
+SAS_METERS = {"coin_in": 12, "coin_out": 30, "acceptor_in": 40, "bill_in": 80, "jackpot": 0, "games_played": 4,
+              "games_won": 1, "door_main": 2, "power_resets": 3, "credits": 138}
+
+
+def test_sas_meters_are_the_books_read_as_8_digits():
+    m = dict(SAS_METERS)
+    c1 = [12, 30, 120, 0, 4, 1, 2, 3]  # 1C: coin in, coin out, drop (coins + notes), jackpot, games, won, door, power
+    assert kind(oracle.sas_meters, c1, 138, m, "player") is None
+    assert kind(oracle.sas_meters, c1, 137, m, "player") == "sas_meters"
+    assert kind(oracle.sas_meters, [12, 30, 40, 0, 4, 1, 2, 3], 138, m, "player") == "sas_meters"  # drop without notes
+    big = dict(m, coin_in=12_345_678_901)  # a 10-digit meter: SAS's 4 BCD keep its low 8 digits
+    assert kind(oracle.sas_meters, [45_678_901] + c1[1:], 138, big, "player") is None
+
+
+def test_sas_exceptions_each_event_once_and_at_most_once_more_per_power_up():
+    from sim.fuzz.inputs import SAS_RAISED
+
+    before = dict(SAS_METERS)
+    after = dict(before, door_main=3, games_played=6)
+    ok = [0x11, 0x12, 0x7E, 0x7F, 0x7E, 0x7F]
+    assert kind(oracle.sas_exceptions, ok, before, after, SAS_RAISED, "switch") is None
+    assert kind(oracle.sas_exceptions, ok[1:], before, after, SAS_RAISED, "switch") == "sas_exception"  # 11 lost
+    assert kind(oracle.sas_exceptions, ok + [0x11], before, after, SAS_RAISED, "switch") == "sas_exception"  # twice
+    cut = dict(after, power_resets=4)  # a power-up between: 18 17, and one code may come again
+    assert kind(oracle.sas_exceptions, ok + [0x18, 0x17, 0x11], before, cut, SAS_RAISED, "power") is None
+    assert kind(oracle.sas_exceptions, ok + [0x18, 0x11], before, cut, SAS_RAISED, "power") == "sas_exception"
+    assert kind(oracle.sas_exceptions, [0x01], before, before, SAS_RAISED, "sas_noise") == "sas_exception"  # no event's
+    assert kind(oracle.sas_exceptions, [0x3A, 0x17], None, before, SAS_RAISED, "ramclear") is None  # nothing to match

@@ -1,0 +1,33 @@
+"""The fuzz campaign with the central system on the SAS line (sim/fuzz/rules_sas.py): its rules on
+the real firmware, each followed by the checks of every step (1C/1A against the books, the
+exceptions reported once), and the sequences the campaign found, played again."""
+from __future__ import annotations
+
+from test_stateful import play
+
+GAME = {"games": ("sept-royal-87",), "juris": "casino"}
+
+
+def test_each_sas_rule_then_the_checks():
+    m = play([["power_on", GAME], ["player", {"actions": ["token", "token", "play"]}],
+              ["sas_meters", {"poll": "2F", "codes": [0x00, 0x0C, 0x77]}],
+              ["sas_meters", {"poll": "6F", "codes": [0x24, 0x7F]}],
+              ["sas_order", {"order": "01/02"}], ["sas_order", {"order": "09"}],
+              ["sas_noise", {"kind": "bad_crc", "n": 3, "data": [1], "address": 2}],
+              ["sas_noise", {"kind": "partial", "n": 5, "data": [1], "address": 2}],
+              ["sas_noise", {"kind": "flood", "n": 1, "data": [1, 0x1A, 0x81, 0x01, 0x01, 0x55, 0x00], "address": 2}],
+              ["switch", {"name": "door_main"}], ["switch", {"name": "door_main"}]])
+    try:
+        assert m.sas is not None and not m.failed
+    finally:
+        m.teardown()
+
+
+def test_the_audit_key_turned_off_is_seen_before_the_next_command():
+    # test_random_sequences after the SAS rules came (sequence fuzz-0-console): a door open (state
+    # `door` with the key on or off), the key turned off, and 'ramclear 0000' at once found the key
+    # still on (its 30-50 ms debounce): "refused: 3 credits" instead of "turn the audit key first"
+    m = play([["power_on", GAME], ["player", {"actions": ["quick", "token", "play", "play"]}],
+              ["switch", {"name": "door_logic"}], ["switch", {"name": "key_audit"}],
+              ["switch", {"name": "key_audit"}], ["console_privileged", {"cmd": "ramclear 0000"}]])
+    m.teardown()
