@@ -108,7 +108,7 @@ class Console(AccessCommands):
                      "'note stacked' / 'note returned'"),
             "hand": (self.cmd_hand, "video poker: the hand; 'hand deal' / 'hand hold N' / 'hand auto' / 'hand draw'"),
             "table": (self.cmd_table, "table game: the layout; 'table put KEY CREDITS' (0: off) / 'table clear' / "
-                      "'table play' / 'table keys [FROM]'"),
+                      "'table play' / 'table keys [FROM]'; a card table's hand: 'table decide N' / 'table auto'"),
         }
 
     def service(self):
@@ -500,9 +500,13 @@ class Console(AccessCommands):
         from firmware import states
 
         c = self.cab
-        if not hasattr(c.game, "play_round"):  # games/table_game.py TableGame
+        cards = hasattr(c.game, "givable")  # games/cardtable.py CardTable: firmware/play_cards.py
+        if not hasattr(c.game, "play_round") and not cards:  # games/table_game.py TableGame
             raise ValueError("the game played is not a table game")
         word = args[0] if args else ""
+        if cards and word == "keys":
+            self.say(" ".join("%d=%s" % (i, w) for i, w in enumerate(c.game.m.stakes)))
+            return
         if word == "keys":  # the layout's keys by index (a touch names one by it), a wager's a line, 48 at most
             start = int(args[1]) if len(args) == 2 and args[1].isdigit() else 0
             i = 0
@@ -519,10 +523,15 @@ class Console(AccessCommands):
             ok = c.handle(states.CLEAR)
         elif word == "play" and len(args) == 1:
             ok = c.handle(states.PLAY)
+        elif cards and word == "decide" and len(args) == 2 and args[1].isdigit():
+            ok = c.handle(states.HOLD_KEY, int(args[1]))  # hold key N: decision N-1
+        elif cards and word == "auto" and len(args) == 1:
+            ok = c.handle(states.AUTO)
         elif not args:
             ok = True
         else:
-            raise ValueError("usage: table [put KEY CREDITS | clear | play | keys [FROM]]")
+            raise ValueError("usage: table [put KEY CREDITS | clear | play | keys [FROM]%s]" % (
+                " | decide N | auto" if cards else ""))
         if not ok:
             raise ValueError("%s refused in state %s" % (" ".join(args), c.state))
         msg = c.screen.message
@@ -536,7 +545,10 @@ class Console(AccessCommands):
         if t["table"]:
             self.say("standing %s" % json.dumps(t["table"]))
         played = c.screen.played
-        if word == "play" and played:
+        if cards and word in ("play", "decide", "auto"):
+            self.say("cards %s %s" % (" ".join(c.screen.reels[0]) if c.screen.reels else "-", "decide " + ", ".join(
+                t["decide"]) if t["decide"] else "win %d" % c.screen.win))
+        elif word == "play" and played:
             self.say("drawn %s win %d" % (json.dumps(c.screen.reels["table"]), c.screen.win))
 
     def cmd_hand(self, args):

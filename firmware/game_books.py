@@ -56,6 +56,22 @@ class GameBooks:
         g["deck"] = deck
         self._commit()
 
+    def hand_step(self, deck, take=0):
+        """A card-table round's deal or decision (firmware/play_cards.py): the round's deck (stake,
+        dealt positions, decisions) committed before anything of it is shown, with the credits the
+        decision wagers (a play, a raise, a wager let ride: coin_in counts what is at risk)."""
+        g = self.st["game"]
+        if not g or g["phase"] != "wager" or g.get("tour"):
+            raise AuditError("no wager to deal or decide for")
+        if take > self.st["credits"]:
+            raise ValueError("bet %d exceeds credits %d" % (take, self.st["credits"]))
+        if take:
+            self.st["credits"] -= take
+            self._add("coin_in", take)
+            g["bet"] += take
+        g["deck"] = deck
+        self._commit()
+
     def settle(self, outcome, game_id, jackpot_limit=0, progressive=None, spin=False):
         """Commit the outcome and its recall record, before anything is displayed.
 

@@ -37,6 +37,8 @@ def for_game(game, gen, ledger, config, progressive, audit, screen, clock, log):
         from firmware.play_poker import PokerPlay as cls
     elif hasattr(game, "play_round"):  # games/table_game.py TableGame: roulette, craps, sic bo, wheel, baccarat
         from firmware.play_table import TablePlay as cls
+    elif hasattr(game, "givable"):  # games/cardtable.py CardTable: 3 Card Poker, Caribbean Stud, Let It Ride ...
+        from firmware.play_cards import CardPlay as cls
     else:
         cls = GamePlay
     return cls(game, gen, ledger, config, progressive, audit, screen, clock, log)
@@ -49,6 +51,9 @@ def played(game, outcome):
     wagers as [key, credits, status, returned, key it stands under next] (games/table_outcome.py)."""
     if hasattr(outcome, "results"):  # a table round (no function of its own: each one costs a board heap)
         return {"bet": outcome.bet, "lines": [], "wagers": outcome.results}
+    if hasattr(outcome, "decisions"):  # a card table's round: [wager, credits at risk, hand, returned, None]
+        return {"bet": outcome.bet, "lines": [], "wagers": [[w, outcome.wagered[w], outcome.hands.get(w, ""),
+                                                          outcome.returned[w], None] for w in sorted(outcome.wagered)]}
     reels = not (is_keno(game) or is_poker(game))  # keno's and poker's wins name no line
     out = {"bet": outcome.bet, "lines": [[w[0], w[2]] for w in outcome.wins] if reels else []}
     if reels and outcome.free:

@@ -61,6 +61,7 @@ class CardTable:
     WAGERS = ()
     EVEN = False  # every bet level even (a wager may lose half of itself: War's surrender)
     DECISIONS = ()  # the decisions' names, by number
+    RAISES = ()  # (wager, k): the decisions can add at most k times that wager's stake (risk())
 
     def __init__(self, model):
         self.m = m = CardTableModel(model, self.FORMAT, self.WAGERS, self.DECKS, self.EVEN)
@@ -94,6 +95,20 @@ class CardTable:
 
     def _stake_rule(self, stake):
         pass
+
+    def risk(self, stake):
+        """The most the stake can put at risk in its round: what it places, and the most the
+        decisions can add (3 Card Poker's play, Caribbean Stud's raise, War's war, Red Dog's raise):
+        the credits a round needs before its deal and what the maximum bet counts (s. 93; vlt)."""
+        n = self.check_stake(stake)
+        for w, k in self.RAISES:
+            n += k * stake.get(w, 0)
+        return n
+
+    def givable(self, stake, made):
+        """Credits of the stake the decisions still to come may give back (Let It Ride's two wagers
+        the player may take back): the cabinet counts them as wagered only once they ride."""
+        return 0
 
     def deal(self, gen, stake):
         """The shoe positions of every card the round can need, in dealt order: commit them before
@@ -135,6 +150,17 @@ class CardTable:
         out.bet = bet
         out.award = award
         return out
+
+    def evaluate_round(self, bet, draws):
+        """The round of a recall record: draws = [stake, the dealt positions then the decisions];
+        ValueError when the record is not a round of this game or bet is not what it wagered."""
+        if not isinstance(draws, list) or len(draws) != 2 or not isinstance(draws[0], dict):
+            raise ValueError("draws: [stake, the dealt positions then the decisions]")
+        o = self.evaluate(draws[0], draws[1])
+        if o.bet != bet:
+            raise ValueError("bet %r: the round wagered %d credits" % (bet, o.bet))
+        o.draws = [draws[0], o.draws]
+        return o
 
     def play(self, gen, stake):
         """A whole round, every decision the built-in strategy's (the audit mode's test game, the

@@ -54,6 +54,7 @@ class CaribbeanGame(CardTable):
               ("raise", DECISION, HANDS, ()),
               ("progressive", OPTIONAL, PROGRESSIVE, ()))
     DECISIONS = ("fold", "raise")
+    RAISES = (("ante", 2),)  # the raise, twice the ante
 
     def _stake_rule(self, stake):
         if "ante" not in stake:

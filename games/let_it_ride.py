@@ -94,6 +94,9 @@ class LetItRideGame(CardTable):
         if "ride" not in stake:
             raise ValueError("stake: the supplemental wager goes with the three wagers (s. 67.9)")
 
+    def givable(self, stake, made):
+        return (2 - len(made)) * stake["ride"]  # the first two wagers, until each is decided
+
     def pending(self, stake, cards, made):
         return (PULL, RIDE) if len(made) < 2 else None
 

@@ -35,6 +35,7 @@ class RedDogGame(CardTable):
     WAGERS = (("wager", STAKE, HANDS, ()),
               ("raise", DECISION, None, ()))
     DECISIONS = ("no raise", "raise")
+    RAISES = (("wager", 1),)  # the raise, up to the wager (s. 66 (3))
 
     def pending(self, stake, cards, made):
         return (NO_RAISE, RAISE) if not made and spread(cards) > 0 else None

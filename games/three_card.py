@@ -35,6 +35,7 @@ class ThreeCardGame(CardTable):
               ("play", DECISION, ODDS, ()),
               ("pair_plus", OPTIONAL, HANDS, ()))
     DECISIONS = ("fold", "play")
+    RAISES = (("ante", 1),)  # the play wager, equal to the ante (s. 67.28)
 
     def _stake_rule(self, stake):
         pass  # the ante, pair or plus, or both (s. 67.26): any non-empty stake

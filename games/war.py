@@ -28,6 +28,7 @@ class WarGame(CardTable):
               ("war", DECISION, WAR_PAYS, ()),
               ("tie", OPTIONAL, ODDS, ()))
     DECISIONS = ("surrender", "war")
+    RAISES = (("wager", 1),)  # the additional wager of a war, equal to it (s. 67.39)
 
     def _stake_rule(self, stake):
         if "wager" not in stake:

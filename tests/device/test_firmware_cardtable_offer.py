@@ -1,5 +1,6 @@
-# A card-poker table game offered to this firmware (issue 26): the boot check certifies it, but the
-# cabinet does not play table games until issue 26's cabinet integration, so power-up disables it by
+# A card-poker table game offered to this firmware (issue 26) that the cabinet does not play yet
+# (Boston; 3 Card Poker, Caribbean Stud, Let It Ride, Red Dog and War play: firmware/play_cards.py,
+# test_a_played_card_table_game_is_offered below): the boot check certifies it, and power-up disables it by
 # name (a game-off event, firmware/startup.py playable: the one mechanism for every table game) instead
 # of raising: before, firmware/startup.py load_games read game.m.progressive, which a card-table model
 # did not have, and the AttributeError went up through the boot (a restart at every power-up). A
@@ -23,12 +24,23 @@ def test_a_card_table_game_is_disabled_by_name_not_raised():
     for cfg in (Config(), Config({"JURISDICTION": "vlt"})):  # the default profile, and a VLT's
         ledger = _Ledger()
         lines = []
-        out = load_games(("three-card-96", "sept-royal-87"), "games/models", "games/certs", ledger, cfg, lines.append)
+        out = load_games(("boston-93", "sept-royal-87"), "games/models", "games/certs", ledger, cfg, lines.append)
         (t, t_ok, t_why, t_game), (s, s_ok, _, s_game) = out
-        assert t == "three-card-96" and not t_ok and t_game is None
+        assert t == "boston-93" and not t_ok and t_game is None
         assert "table game: this cabinet has no play flow for it yet" in t_why, t_why
         assert "game kind" not in t_why, t_why
-        assert ledger.events == [("game-off", "three-card-96: " + t_why)]
+        assert ledger.events == [("game-off", "boston-93: " + t_why)]
         assert s_ok and s_game is not None  # the reel game beside it is offered as before
-        assert lines[0].startswith("game three-card-96: DISABLED: table game: this cabinet has no play flow")
+        assert lines[0].startswith("game boston-93: DISABLED: table game: this cabinet has no play flow")
         out = t_game = s_game = None
+
+
+def test_a_played_card_table_game_is_offered_under_both_profiles():
+    for cfg in (Config(), Config({"JURISDICTION": "vlt"})):
+        ledger = _Ledger()
+        out = load_games(("three-card-96", "let-it-ride-98", "war-97", "red-dog-97", "caribbean-94"),
+                         "games/models", "games/certs", ledger, cfg, lambda line: None)
+        assert [(gid, ok) for gid, ok, _, _ in out] == [("three-card-96", True), ("let-it-ride-98", True), (
+            "war-97", True), ("red-dog-97", True), ("caribbean-94", True)], out
+        assert ledger.events == []
+        out = None

@@ -165,10 +165,11 @@ def test_a_recall_record_of_every_shipped_game_fits_at_its_longest():
             assert len(json.dumps(rec)) <= GAME_SIZE, (m.id, len(json.dumps(rec)), GAME_SIZE)
             raw = rec = m = None
             continue
-        if raw.get("format") in CARD_TABLES:  # a card-table round: the positions dealt, then the decisions
-            n, made = CARD_TABLES[raw["format"]]
+        if raw.get("format") in CARD_TABLES:  # a card-table round: [stake, the positions dealt then the decisions]
+            n, made = CARD_TABLES[raw["format"]]  # (firmware/play_cards.py): every wager staked, at the top level
+            stake = {w: BIG for w in raw["wagers"]}
             rec = {"n": BIG, "t": 2 ** 32 - 1, "id": raw["id"], "bet": BIG, "before": BIG, "after": BIG, "win": BIG,
-                   "hand": False, "draws": [52 * raw["decks"] - 1] * n + [1] * made, "h": "f" * 32,
+                   "hand": False, "draws": [stake, [52 * raw["decks"] - 1] * n + [1] * made], "h": "f" * 32,
                    "forfeit": "x" * eventlog.TEXT, "prog": [BIG, BIG], "tour": BIG, "in": BIG}
             assert len(json.dumps(rec)) <= GAME_SIZE, (raw["id"], len(json.dumps(rec)), GAME_SIZE)
             raw = rec = None

@@ -1,0 +1,136 @@
+# The card-poker table games with decisions on the real Cabinet over a fake board (issue 26,
+# firmware/play_cards.py): the stake on the layout, the deal committed before it is shown, the hand
+# waiting in the HOLD state for each decision, each decision committed with the credits it wagers
+# (coin_in counts what is at risk: a Let It Ride wager taken back is never counted), the settlement's
+# recall record replaying bit for bit. The deals are chosen (the engine's deal replaced: a shoe
+# position p holds card p % 52, rank * 4 + suit, games/cards.py) and the pays are the by-law's,
+# written out here: 3 Card Poker ante and play 1 to 1 when the player's hand beats a dealer who opens
+# (s. 67.30); Let It Ride a pair of tens or better 1 to 1 on each wager still riding (s. 67.8, the
+# model's pair); War's surrender loses half the wager (s. 67.38 (3)); Red Dog's spread of 4 or more
+# pays 1 to 1 on the wager and the raise (s. 67).
+# mp-heap: 640K  (as test_firmware_table_play.py)
+from test_firmware_table_play import cabinet, coins, steps
+
+from firmware import states
+from firmware.recall import digest
+
+
+def _cards(*names):
+    # shoe positions of the first deck holding these cards ("As": 12 * 4 + 3)
+    return [("23456789TJQKA".index(n[0])) * 4 + "cdhs".index(n[1]) for n in names]
+
+
+def _deal(cab, names):
+    cab.game.deal = lambda gen, stake, _p=_cards(*names): list(_p)  # on the instance: the class keeps its own
+
+
+def _replays(cab):
+    steps(cab, 150)  # the cards shown for SPIN_MS: the award onto the credits then
+    rec = cab.ledger.recall()[-1]
+    o = cab.game.evaluate_round(rec["bet"], rec["draws"])
+    assert o.award == rec["win"] and digest(o) == rec["h"]
+    assert rec["after"] == rec["before"] - rec["bet"] + rec["win"]
+    cab.ledger.audit()
+    return rec
+
+
+def test_three_card_poker_play_wagers_the_ante_again_and_both_win_even_money():
+    cab, board, acc = cabinet("three-card-96")
+    coins(cab, acc, 50)
+    _deal(cab, ("Ac", "Ad", "Kc", "Qh", "Jc", "2s"))  # a pair of aces against a queen high that opens
+    assert cab.handle(states.WAGER, "ante", 3)
+    assert cab.handle(states.PLAY)
+    assert cab.state == states.HOLD and cab.screen.reels == [["Ac", "Ad", "Kc"]]  # the player's three only
+    assert cab.ledger.credits == 47 and cab.ledger.meters["coin_in"] == 3
+    assert cab.gameplay.table_screen()["decide"] == ["1 fold", "2 play"]
+    cab.handle(states.CASHOUT)  # kept until the round ends: the play's credits stay
+    assert cab.state == states.HOLD and cab.ledger.credits == 47
+    assert cab.handle(states.HOLD_KEY, 2)  # play: 3 more credits
+    steps(cab, 150)
+    m = cab.ledger.meters
+    assert m["coin_in"] == 6 and m["coin_out"] == 12
+    rec = _replays(cab)
+    assert rec["bet"] == 6 and rec["win"] == 12 and rec["draws"][0] == {"ante": 3}
+    assert cab.screen.reels == [["Ac", "Ad", "Kc", "Qh", "Jc", "2s"]]
+    steps(cab, 5)
+
+
+def test_three_card_poker_fold_loses_the_ante_only():
+    cab, board, acc = cabinet("three-card-96")
+    coins(cab, acc, 10)
+    _deal(cab, ("2c", "7d", "9c", "Qh", "Jc", "2s"))
+    cab.gameplay._stake = {"ante": 2}
+    assert cab.handle(states.PLAY) and cab.state == states.HOLD
+    assert cab.handle(states.HOLD_KEY, 1)
+    steps(cab, 150)
+    assert cab.ledger.credits == 8 and cab.ledger.meters["coin_in"] == 2
+    assert _replays(cab)["draws"][1] == _cards("2c", "7d", "9c", "Qh", "Jc", "2s") + [0]
+
+
+def test_a_let_it_ride_wager_taken_back_is_never_counted():
+    cab, board, acc = cabinet("let-it-ride-98")
+    coins(cab, acc, 3)
+    _deal(cab, ("As", "Ah", "5c", "9d", "2s"))  # a pair of aces: 1 to 1 on each wager riding
+    cab.gameplay._stake = {"ride": 1}
+    assert cab.handle(states.PLAY) and cab.state == states.HOLD
+    m = cab.ledger.meters
+    assert cab.ledger.credits == 2 and m["coin_in"] == 1  # the third wager; two may still come back
+    assert cab.handle(states.HOLD_KEY, 1)  # the first taken back: nothing counted, nothing moves
+    assert cab.ledger.credits == 2 and cab.ledger.meters["coin_in"] == 1 and cab.state == states.HOLD
+    assert cab.screen.reels == [["As", "Ah", "5c", "9d"]]
+    assert cab.handle(states.HOLD_KEY, 2)  # the second rides: counted now
+    steps(cab, 150)
+    m = cab.ledger.meters
+    assert m["coin_in"] == 2 and m["coin_out"] == 4 and cab.ledger.credits == 1 + 4
+    assert _replays(cab)["bet"] == 2
+
+
+def test_war_surrender_loses_half_the_wager():
+    cab, board, acc = cabinet("war-97")
+    coins(cab, acc, 4)
+    _deal(cab, ("7c", "7d", "2c", "3c", "4c", "Ac", "5c", "6c", "8c", "Kd"))
+    cab.gameplay._stake = {"wager": 2}
+    assert cab.handle(states.PLAY) and cab.state == states.HOLD
+    assert cab.ledger.credits == 2 and cab.screen.reels == [["7c", "7d"]]
+    assert cab.handle(states.HOLD_KEY, 1)
+    steps(cab, 150)
+    assert cab.ledger.credits == 3 and cab.ledger.meters["coin_in"] == 2 and cab.ledger.meters["coin_out"] == 1
+    _replays(cab)
+
+
+def test_red_dog_raise_doubles_the_wager_and_both_are_paid_by_the_spread():
+    cab, board, acc = cabinet("red-dog-97")
+    coins(cab, acc, 4)
+    _deal(cab, ("3c", "Jd", "8h"))  # a spread of 7: the 8 between
+    cab.gameplay._stake = {"wager": 2}
+    assert cab.handle(states.PLAY) and cab.state == states.HOLD
+    assert cab.handle(states.AUTO)  # the built-in strategy raises on 7 and wider
+    steps(cab, 150)
+    m = cab.ledger.meters
+    assert m["coin_in"] == 4 and m["coin_out"] == 8 and cab.ledger.credits == 8
+    _replays(cab)
+
+
+def test_play_is_refused_before_any_commit_without_the_credits_for_the_raise():
+    cab, board, acc = cabinet("caribbean-94")
+    coins(cab, acc, 2)
+    cab.gameplay._stake = {"ante": 1}  # 1 now, 2 more for the raise: 3 needed
+    assert cab.handle(states.PLAY)
+    assert cab.screen.message == ("insert",) and cab.ledger.meters["games_played"] == 0
+    cab.gameplay._stake = {"ante": 5}
+    assert cab.handle(states.PLAY)
+    assert "not a bet level" in cab.screen.message and cab.ledger.credits == 2
+
+
+def test_every_game_plays_rounds_at_its_built_in_strategy_and_replays():
+    for gid in ("three-card-96", "caribbean-94", "let-it-ride-98", "red-dog-97", "war-97"):
+        cab, board, acc = cabinet(gid)
+        coins(cab, acc, 200)
+        cab.gameplay._stake = {cab.game.m.stakes[0] if gid != "war-97" else "wager": cab.game.bets[0]}
+        for _ in range(8):
+            assert cab.handle(states.PLAY)
+            while cab.state == states.HOLD:
+                assert cab.handle(states.AUTO)
+            _replays(cab)
+        assert cab.ledger.meters["games_played"] == 8
+        cab = board = acc = None
