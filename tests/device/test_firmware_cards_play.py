@@ -133,4 +133,4 @@ def test_every_game_plays_rounds_at_its_built_in_strategy_and_replays():
                 assert cab.handle(states.AUTO)
             _replays(cab)
         assert cab.ledger.meters["games_played"] == 8
-        cab = board = acc = None
+        cab = acc = None  # the next game's cabinet boots in this heap
