@@ -2,7 +2,8 @@
 Boston): the game is certified at power-up, then disabled by name because this cabinet does not play
 that game yet (firmware/play_cards.py plays five others); with nothing else offered the cabinet is in
 the "game" tilt, told why, and a power cycle boots the same way (before the fix, power-up raised on
-the card-table model and restarted: see tests/device/test_firmware_cardtable_offer.py). Offered beside a reel game, the reel game plays."""
+the card-table model and restarted: see tests/device/test_firmware_cardtable_offer.py). Offered beside
+a reel game, the reel game plays."""
 from __future__ import annotations
 
 from pathlib import Path
