@@ -166,3 +166,14 @@ def test_a_model_past_the_programme_bounds_is_refused_by_name(monkeypatch: pytes
     with pytest.raises(ModelError) as e:
         certify_model(raw, jobs=1)
     assert "tools/certify/ways.py MAX_STATES" in str(e.value)
+
+
+def test_par_sheet_states_the_ways() -> None:
+    # tools.par drew pay lines from the model's first line and failed (IndexError) on a ways model
+    from tools.par import build
+
+    cert, blocks = build(str(MINI), None)
+    text = [b[1] for b in blocks if b[0] == "p"]
+    assert ("8 ways (2 rows on 3 reels), 20 credits per coin; every winning way of every group pays, left to right "
+            "from reel 1; wilds alone pay only as themselves.") in text
+    assert not [b for b in blocks if b[0] == "h2" and b[1] == "Pay lines"]
