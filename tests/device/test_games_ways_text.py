@@ -15,3 +15,13 @@ def test_rules_page_says_ways_not_lines():
     fr = g.describe("fr")
     assert "Mise : 20, 40 crédits (8 voies, 20 crédits par pièce)" in fr
     assert "Les W seuls ne paient pas comme un autre symbole." in fr
+
+
+def test_console_recall_names_ways_wins():
+    # a ways win has no line (-2): the recall called it a scatter before it knew the kind
+    from firmware import console_read
+
+    g = games.load(MINI)
+    out = []
+    console_read.outcome(g, g.evaluate(20, [1, 1, 2]), "en", out)
+    assert out[-2:] == ["ways: 2 A pays 3", "ways: 3 K pays 4"], out
