@@ -152,7 +152,9 @@ def outcome(game, o, lang, out):
     for row in w:
         out.append(" | ".join(named(game, code, lang) for code in row))
     for line, pay, credits in o.wins:
-        out.append("%s: %s pays %d" % ("scatter" if line < 0 else "line %d" % (line + 1), named(game, pay, lang), credits))
+        # line -1: the scatter; -2: a ways win (jeton-reels/3), no line
+        where = "scatter" if line == -1 else "ways" if line == -2 else "line %d" % (line + 1)
+        out.append("%s: %s pays %d" % (where, named(game, pay, lang), credits))
     if o.free:
         out.append("free spins: %d, paying %d" % (len(o.free), sum(f[2] for f in o.free)))
 

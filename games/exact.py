@@ -80,6 +80,8 @@ def line_sum(m, rs, bi, work=None):
     budget's counter, [steps so far] (ModelError past limits.MAX_WORK)."""
     if work is None:
         work = [0]
+    if m.ways:
+        return ways_sum(m, rs, bi, work)
     table, key_of = _dists(m, rs)
     nr = m.nreels
     nsym = len(m.symbols)
@@ -136,6 +138,59 @@ def line_sum(m, rs, bi, work=None):
             cache[key] = v
         total += v
     return total
+
+
+def ways_sum(m, rs, bi, work):
+    """jeton-reels/3: sum over the cycle of the ways pays (credits) at bet index bi. The reels are
+    independent and a group's ways are a product of per-reel factors, so the sum over the cycle of
+    the ways of group g with a run of exactly n is (prod over i < n of A_i - prod of B_i) * Z_n *
+    (the totals of the reels after n): A_i the sum over reel i's stops of the group's factor
+    (members shown + wild multipliers), B_i that of its wilds alone (wild_alone false), Z_n the
+    weight of reel n's stops showing neither. Stops x rows per reel and group: no combination."""
+    nr = m.nreels
+    rows = m.rows
+    half = rows // 2
+    cpay = m.cpay[bi]
+    v = 0
+    for g in range(len(m.group_names)):
+        bit = 1 << g
+        sums = []  # per reel: (A, B, Z)
+        for i in range(nr):
+            strip = rs.strips[i]
+            n = len(strip)
+            w = rs.weights[i]
+            _spend(work, n * rows)
+            sa = sb = z = 0
+            for s in range(n):
+                ca = cb = 0
+                for r in range(rows):
+                    c = strip[(s + r - half) % n]
+                    if m.rmember[i][c] & bit:
+                        ca += 1
+                    elif m.wmult[c]:
+                        ca += m.wmult[c]
+                        cb += m.wmult[c]
+                x = 1 if w is None else w[s]
+                if ca:
+                    sa += ca * x
+                    sb += cb * x
+                else:
+                    z += x
+            sums.append((sa, sb, z))
+        pa = pb = 1
+        for run in range(1, nr + 1):
+            sa, sb, z = sums[run - 1]
+            pa *= sa
+            pb *= sb
+            ways = pa if m.wild_alone else pa - pb
+            if run < nr:
+                tail = sums[run][2]
+                for k in range(run + 1, nr):
+                    tail *= rs.totals[k]
+            else:
+                tail = 1
+            v += cpay[g][run] * ways * tail
+    return v
 
 
 def _general_sum(m, rs, table, key_of, cpay, work):

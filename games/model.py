@@ -22,11 +22,16 @@ from games.model_json import read  # noqa: F401  the model reader (games.model.r
 
 FORMAT = "jeton-reels/1"
 FORMAT2 = "jeton-reels/2"  # adds per-reel pay groups, multiplier wilds and both-ways pays
+FORMAT3 = "jeton-reels/3"  # version 2 with true ways pays in place of lines
 # the keys each format knows, per object: any other is refused by name (a cascade, a pick bonus or a
 # version-2 key in a version-1 model would otherwise be certified as the plain game)
 KEYS = ("format", "id", "family", "version", "name", "source", "symbols", "wild", "scatter", "rows", "lines",
         "bets", "reels", "pays", "scatter_pays", "free_spins", "progressive")
 KEYS2 = KEYS + ("wilds", "both_ways")
+# version 3: ways in place of lines (and so no both-ways pays: a way is read from the left only)
+KEYS3 = ("format", "id", "family", "version", "name", "source", "symbols", "wild", "scatter", "rows", "ways",
+         "bets", "reels", "pays", "scatter_pays", "free_spins", "wilds")
+WAYS_KEYS = ("cost", "wild_alone")
 REEL_KEYS = ("strip", "weights")
 GROUP_KEYS = ("name", "symbols", "pays")
 GROUP_KEYS2 = GROUP_KEYS + ("reels",)
@@ -182,12 +187,16 @@ class Model:
         """The format and version (v1 knows no key of v2), the id, the names, the window's rows."""
         _need(isinstance(m, dict), "model must be an object")
         fmt = m.get("format", FORMAT)
-        _need(fmt == FORMAT or fmt == FORMAT2, "unknown format %s" % quote(fmt))
-        # version 1 knows no key of version 2: a model using one must say jeton-reels/2
-        self.v2 = v2 = fmt == FORMAT2
+        _need(fmt == FORMAT or fmt == FORMAT2 or fmt == FORMAT3, "unknown format %s" % quote(fmt))
+        # version 1 knows no key of version 2: a model using one must say jeton-reels/2; a ways model
+        # (version 3) is version 2's per-reel groups and wilds with ways in place of lines
+        self.ways = fmt == FORMAT3
+        self.v2 = v2 = fmt == FORMAT2 or self.ways
         if not v2:
             _version_1(m, KEYS, KEYS2, fmt)
-        self.id = describe(m, fmt, KEYS2 if v2 else KEYS)
+        if fmt != FORMAT3 and isinstance(m, dict) and "ways" in m:
+            raise ModelError("%s: key \"ways\" is a key of %s (the model says %s)" % (fmt, FORMAT3, fmt))
+        self.id = describe(m, fmt, KEYS3 if self.ways else KEYS2 if v2 else KEYS)
         self.name = m["name"]
         self.rows = _pos_int(m.get("rows", 1), "rows")
         _need(self.rows <= MAX_ROWS, "%d rows, at most %d (limits.MAX_ROWS)" % (self.rows, MAX_ROWS))
@@ -229,25 +238,44 @@ class Model:
             _need(m["both_ways"] is True or m["both_ways"] is False, "both_ways must be true or false")
             self.both_ways = m["both_ways"]
         # the engine and games.exact take v2's general path (per reel, per group) when a pay needs it
-        self.general = v2 and (self.both_ways or max(wmult) > 1)
+        self.general = v2 and not self.ways and (self.both_ways or max(wmult) > 1)
 
     def _read_lines(self, m):
         """The base reels and the pay lines, one row per reel each."""
         self.base = ReelSet(m.get("reels"), self.codes, self.rows)
         self.nreels = nr = len(self.base.strips)
+        self.lines = []
+        if self.ways:  # no lines: every way through the window (docs/game-format.md, version 3)
+            self._read_ways(m.get("ways"))
+            return
         lines = m.get("lines")
         _need(isinstance(lines, list) and lines, "lines missing")
         _need(len(lines) <= MAX_LINES, "%d lines, at most %d (limits.MAX_LINES)" % (len(lines), MAX_LINES))
-        self.lines = []
         for line in lines:
             _need(isinstance(line, list) and len(line) == nr, "a line needs one row per reel")
             for r in line:
                 _need(_is_int(r) and 0 <= r < self.rows, "line row out of the window")
             self.lines.append(tuple(line))
 
+    def _read_ways(self, w):
+        """Version 3: {"cost": credits per coin, "wild_alone": false}: a way pays its value per coin
+        times the coins bet (bet / cost, whatever the number of ways); wild_alone false: a way of
+        wilds alone pays as no group but the wilds' own."""
+        _obj(w, "ways", WAYS_KEYS)
+        self.cost = _pos_int(w.get("cost"), "ways: cost")
+        alone = w.get("wild_alone", True)
+        _need(alone is True or alone is False, "ways: wild_alone must be true or false")
+        self.wild_alone = alone
+
     def _read_bets(self, m):
-        """The bet levels, each a whole number of coins per line."""
+        """The bet levels, each a whole number of coins per line (version 3: per ways cost)."""
         self.bets = bet_list(m.get("bets"))
+        if self.ways:
+            for b in self.bets:
+                _need(b % self.cost == 0, "bet %d is not a whole number of coins of %d credits (ways: cost)" % (
+                    b, self.cost))
+            self.coins = [b // self.cost for b in self.bets]
+            return
         for b in self.bets:
             _need(b % len(self.lines) == 0, "a bet must be a whole number of coins per line")
         self.coins = [b // len(self.lines) for b in self.bets]

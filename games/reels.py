@@ -16,7 +16,7 @@ class Outcome:
         self.draws = draws  # every RNG result used, in order: enough to replay the game
         self.stops = stops  # base spin stops (middle row), one per reel
         self.window = window  # window[row][reel] symbol names of the base spin
-        self.wins = wins  # base spin: list of (line index or -1 for scatter, pay name, credits)
+        self.wins = wins  # base spin: list of (line index, -1 for scatter, -2 a ways win; pay name, credits)
         self.award = award  # credits won in total, free spins included
         self.free = free  # one (stops, wins, credits) per free spin played, in order
         self.triggered = triggered  # free spins awarded by the base spin (0 when none)
@@ -122,6 +122,8 @@ class ReelGame:
         if m.general:
             total = self._general_wins(cpay, mult, wins)
             lines = ()
+        elif m.ways:
+            total = _ways_wins(m, cpay, win, mult, wins)
         for li, line in enumerate(lines):
             alive = m.all_groups
             best = 0
@@ -231,6 +233,44 @@ def _best(mask, cpay, n, best, bestg, bestn):
         mask >>= 1
         g += 1
     return best, bestg, bestn
+
+
+def _ways_wins(m, cpay, win, mult, wins):
+    # jeton-reels/3: every group pays its ways (groups add up, no line). Per reel, a group's factor
+    # is its members shown plus its wilds' multipliers (a wild standing in); the ways are the
+    # product of the factors from reel 1 while nonzero. wild_alone false: the ways of wilds alone
+    # (the product of the wild factors) are not the group's. Listed as (-2, "<n> <name>", credits).
+    nr = m.nreels
+    rows = m.rows
+    total = 0
+    for g in range(len(m.group_names)):
+        bit = 1 << g
+        a = b = 1
+        run = 0
+        while run < nr:
+            ca = cb = 0
+            for r in range(rows):
+                c = win[r * nr + run]
+                if m.rmember[run][c] & bit:
+                    ca += 1
+                elif m.wmult[c]:
+                    ca += m.wmult[c]
+                    cb += m.wmult[c]
+            if not ca:
+                break
+            a *= ca
+            b *= cb
+            run += 1
+        row = cpay[g]
+        ways = a if m.wild_alone else a - b
+        if row[run] and ways:
+            n = run
+            while n > 1 and row[n - 1] == row[run]:  # name the shortest run paying this much
+                n -= 1
+            credits = row[run] * ways * mult
+            wins.append((-2, "%d %s" % (n, m.group_names[g]), credits))
+            total += credits
+    return total
 
 
 def _line_best(m, cpay, win, line, rev):

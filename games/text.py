@@ -15,7 +15,11 @@ _T = {
            "reel": "rouleau",
            "prog": "Progressif à la mise de %d : %s le remporte à la place de %d crédits; il croît de %s de chaque "
                    "crédit misé à cette mise.",
-           "ceil": "Il paie au plus %d crédits : ce qui est misé au-delà s'ajoute au progressif suivant."},
+           "ceil": "Il paie au plus %d crédits : ce qui est misé au-delà s'ajoute au progressif suivant.",
+           "ways": "%d voies, %d crédits par pièce", "wpays": "Gains (crédits) par voie selon la mise",
+           "wleft": "Une voie : un symbole par rouleau, de gauche à droite à partir du premier rouleau.",
+           "wadd": "Chaque voie gagnante de chaque symbole est payée; les gains s'additionnent.",
+           "alone": "Les %s seuls ne paient pas comme un autre symbole."},
     "en": {"c": ":", "bet": "Bet", "credits": "credits", "line": "line", "lines": "lines",
            "pays": "Pays (credits) by bet", "scatter": "%s scattered, anywhere",
            "wild": "%s substitutes for all symbols except %s.", "wild_all": "%s substitutes for all symbols.",
@@ -30,7 +34,11 @@ _T = {
            "reel": "reel",
            "prog": "Progressive at a bet of %d: %s wins it instead of %d credits; it grows by %s of every credit "
                    "wagered at that bet.",
-           "ceil": "It pays at most %d credits: what is wagered past that goes to the next progressive."},
+           "ceil": "It pays at most %d credits: what is wagered past that goes to the next progressive.",
+           "ways": "%d ways, %d credits per coin", "wpays": "Pays (credits) per way by bet",
+           "wleft": "A way is one symbol per reel, left to right, starting on the first reel.",
+           "wadd": "Every winning way of every symbol is paid; wins add up.",
+           "alone": "%s alone does not pay as another symbol."},
 }
 
 
@@ -65,10 +73,13 @@ def describe(game, lang="fr"):
     out = [game.name.get(lang, game.name["fr"])]
     nl = len(m.lines)
     shown = {}  # group name -> its label, for the progressive's line
-    out.append("%s%s %s %s (%d %s)" % (t["bet"], t["c"], ", ".join(str(b) for b in m.bets), t["credits"], nl,
-                                      t["line"] if nl == 1 else t["lines"]))
+    if m.ways:  # jeton-reels/3: rows ** reels ways, the bet in coins of `cost` credits
+        what = t["ways"] % (m.rows ** m.nreels, m.cost)
+    else:
+        what = "%d %s" % (nl, t["line"] if nl == 1 else t["lines"])
+    out.append("%s%s %s %s (%s)" % (t["bet"], t["c"], ", ".join(str(b) for b in m.bets), t["credits"], what))
     # French puts a space before a colon, English none ("Mise : 5" / "Bet: 5")
-    out.append(t["pays"] + " " + " / ".join(str(b) for b in m.bets) + t["c"])
+    out.append(t["wpays" if m.ways else "pays"] + " " + " / ".join(str(b) for b in m.bets) + t["c"])
     for g, gname in enumerate(m.group_names):
         if m.v2:  # the members per reel: "R7/RBAR, W7/WBAR, B7/BBAR" when they differ
             per = [[c for c in range(len(m.symbols)) if m.rmember[i][c] >> g & 1] for i in range(m.nreels)]
@@ -105,10 +116,16 @@ def describe(game, lang="fr"):
     for c in range(len(m.symbols)):
         if m.wmult[c] > 1:
             out.append(t["mwild"] % (_sym(game, c, lang), m.wmult[c]))
-    out.append(t["left"])
-    if m.both_ways:
-        out.append(t["both"])
-    out.append(t["highest"])
+    if m.ways:
+        out.append(t["wleft"])
+        out.append(t["wadd"])
+        if not m.wild_alone:
+            out.append(t["alone"] % ", ".join(_sym(game, c, lang) for c in range(len(m.symbols)) if m.wmult[c]))
+    else:
+        out.append(t["left"])
+        if m.both_ways:
+            out.append(t["both"])
+        out.append(t["highest"])
     if m.free:  # the spins for each count of scatters that awards some, exactly (no "or more")
         sname = _sym(game, m.scatter, lang)
         out.append(t["free"] % (_counts(m.award, 0, t), sname, _counts(m.award, 1, t), m.multiplier))

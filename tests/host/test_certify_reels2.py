@@ -173,7 +173,7 @@ def _bad(**change) -> dict:
     (_bad(pays=[{"name": "RWB", "reels": [["R"], ["W"], ["B"]], "symbols": ["R"], "pays": {"3": 10}}]),
      "symbols or reels, not both"),
     (_bad(progressive={"pay": "3 RWB", "bet": 1, "rate": "1/100"}), "not with multiplier wilds"),
-    (_bad(format="jeton-reels/3"), "unknown format"),
+    (_bad(format="jeton-reels/4"), "unknown format"),  # version 3 (true ways) exists: test_certify_ways.py
 ])
 def test_invalid_version_2_models_are_refused_by_name(raw: dict, words: str) -> None:
     with pytest.raises(ModelError, match=words):

@@ -14,17 +14,50 @@ def _credits(v, bi: int, coins: int) -> int:
     return v[bi] if isinstance(v, list) else v * coins
 
 
+def _coins(raw: dict, bi: int) -> int:
+    ways = raw.get("ways")
+    return raw["bets"][bi] // (ways["cost"] if ways else len(raw["lines"]))
+
+
+def _ways_pay(groups: list, wilds: dict, alone: bool, window: list[list[str]]) -> int:
+    """jeton-reels/3, path by path: a group's run is the reels from the left showing a member or a
+    wild in some row; every path through one row of each of those reels whose symbols all match is
+    one way, worth the pay of the run times the multipliers of its standing-in wilds; with alone
+    false a path of wilds only is no way of the group."""
+    total = 0
+    for sets, table in groups:
+        run = 0
+        while run < len(window) and any(s in sets[run] or s in wilds for s in window[run]):
+            run += 1
+        value = max((v for k, v in table.items() if k <= run), default=0)
+        if not value:
+            continue
+        for path in itertools.product(*[window[i] for i in range(run)]):
+            mult, member = 1, False
+            for i, s in enumerate(path):
+                if s in sets[i]:
+                    member = True
+                elif s in wilds:
+                    mult *= wilds[s]
+                else:
+                    break
+            else:
+                if member or alone:
+                    total += value * mult
+    return total
+
+
 def _evaluator(raw: dict, bi: int):
     """window (list of reels, each a list of rows) -> (line + scatter credits, scatters shown)."""
     scat = raw.get("scatter")
-    v2 = raw.get("format") == "jeton-reels/2"
+    v2 = raw.get("format") in ("jeton-reels/2", "jeton-reels/3")
     # every wild with its multiplier (version 1: the one plain wild)
     wilds = {raw["wild"]: 1} if raw.get("wild") else {}
     if v2:
         wilds.update(raw.get("wilds") or {})
     both = v2 and raw.get("both_ways") is True
     nr = len(raw["reels"])
-    coins = raw["bets"][bi] // len(raw["lines"])
+    coins = _coins(raw, bi)
     groups = []
     for p in raw.get("pays", []):
         table = {int(k): _credits(v, bi, coins) for k, v in p["pays"].items()}
@@ -55,7 +88,10 @@ def _evaluator(raw: dict, bi: int):
 
     def evaluate(window: list[list[str]]) -> tuple[int, int]:
         total = 0
-        for line in raw["lines"]:
+        if "ways" in raw:
+            total += _ways_pay(groups, {s: k for s, k in wilds.items() if s != scat},
+                               raw["ways"].get("wild_alone", True), window)
+        for line in raw.get("lines", ()):
             syms = [window[i][row] for i, row in enumerate(line)]
             total += line_pay(syms, list(range(nr)), False)
             if both:

@@ -50,6 +50,11 @@ def _maxpay(cpay: list[list[int]], mask: int, n: int, cache: dict) -> int:
 
 def spin_distribution(m: Model, rs: ReelSet, bi: int, mult: int = 1) -> dict[tuple[int, int], int]:
     """{(credits, scatters): cycle weight} for one spin of reel set rs at bet index bi."""
+    if m.ways:  # jeton-reels/3
+        from tools.certify.ways import distribution
+
+        dist = distribution(m, rs, bi)
+        return {(w * mult, sc): c for (w, sc), c in dist.items()}
     if m.general:  # multiplier wilds or both-ways pays (jeton-reels/2): from both ends
         from tools.certify.both_ends import distribution
 
@@ -170,6 +175,10 @@ def line_entries(m: Model, rs: ReelSet, bi: int) -> dict[tuple[int, int], int]:
     Ties go to the group seen first, shortest run, as in the engine (per line: marginal DP).
     Models with multiplier wilds or both-ways pays: {(group, run, multiplier, right to left): weight}.
     """
+    if m.ways:  # jeton-reels/3: {(group, run): ways over the cycle}
+        from tools.certify.ways import entries as ways_entries
+
+        return ways_entries(m, rs, bi)
     if m.general:
         from tools.certify.both_ends import entries
 

@@ -282,7 +282,14 @@ def blocks(cert: dict, raw: dict, epoch: int | None = None) -> list[tuple]:
                                               "volatility index (90 %)", "free spins share", MOST], rows))
     B.append(("p", MOST_NOTE))
     B += symbol_blocks(raw)
-    B += paylines.blocks(ident, [list(line) for line in m.lines], m.rows)
+    if m.ways:  # jeton-reels/3: no lines to draw (docs/game-format.md, version 3)
+        B.append(("h2", "Ways"))
+        B.append(("p", "%d ways (%d rows on %d reels), %d credits per coin; every winning way of every group pays, "
+                       "left to right from reel 1; wilds alone %s." % (
+                           m.rows ** m.nreels, m.rows, m.nreels, m.cost,
+                           "pay as every symbol they substitute" if m.wild_alone else "pay only as themselves")))
+    else:
+        B += paylines.blocks(ident, [list(line) for line in m.lines], m.rows)
     B.append(("h2", "Reel strips"))
     B += reel_blocks(raw, raw["reels"], "Base game")
     fs = raw.get("free_spins")
