@@ -515,6 +515,14 @@ class FileNvram:
         self._f.seek(off)
         return self._f.read(n)
 
+    def readinto(self, off, buf):
+        """Fill buf from off, without allocating (critical memory reads a chunk into its own buffer)."""
+        n = len(buf)
+        self._check(off, n)
+        self._f.seek(off)
+        if self._f.readinto(buf) != n:
+            raise OSError("nvram: short read of %d at %d" % (n, off))
+
     def write(self, off, data):
         n = len(data)
         self._check(off, n)

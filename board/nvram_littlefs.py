@@ -41,6 +41,14 @@ class LfsNvram:
             raise OSError("littlefs NVRAM: short read %d of %d at %d" % (len(data), n, off))
         return data
 
+    def readinto(self, off, buf):
+        """Fill buf from off, without allocating (critical memory reads a chunk into its own buffer)."""
+        n = len(buf)
+        self._check(off, n)
+        self._f.seek(off)
+        if self._f.readinto(buf) != n:
+            raise OSError("littlefs NVRAM: short read %d at %d" % (n, off))
+
     def write(self, off, data):
         n = len(data)
         self._check(off, n)

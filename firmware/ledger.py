@@ -398,7 +398,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         n = self.st["ev"]
         for _ in range(EVENT_CHUNKS + 1):  # each round moves on by a whole chunk
             name = "e%d" % ((n // EVENTS_PER_CHUNK) % EVENT_CHUNKS)
-            chunk = self.mem.read(name)
+            chunk = self.mem.read_view(name)  # parsed and copied before the next commit
             k, top = eventlog.run(chunk, n)
             if top <= n or top % EVENTS_PER_CHUNK:
                 return top if top > n else n, name, chunk[:k * eventlog.RECORD]
@@ -410,7 +410,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         return eventlog.ring(self.st["ev"], EVENT_CHUNKS, "e")
 
     def chunk_events(self, name):
-        return eventlog.unpack(self.mem.read(name))
+        return eventlog.unpack(self.mem.read_view(name))
 
     def events(self):
         out = []
