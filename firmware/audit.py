@@ -80,6 +80,9 @@ class Audit:
         self.last = ""  # the last noise line (or record without room), as the summary keeps it
         self._pending = False  # the summary changed since its last commit
         self._flushed = None  # ticks of the summary's last commit
+        # the chunk a record goes into, filled here: not read back as new pieces of a heap that after
+        # hours of play may have none of 800 bytes (a console command's record then ran out of memory)
+        self._chunk = bytearray(PER_CHUNK * RECORD)
 
     def open(self):
         """Open the memory (RamError when unrecoverable); returns what had to be repaired."""
@@ -140,8 +143,14 @@ class Audit:
             self._commit(updates)
             return False
         name = "a%d" % ((n // PER_CHUNK) % AUDIT_CHUNKS)
-        chunk = self.mem.read(name) if n % PER_CHUNK else b""
-        updates[name] = self._pack(chunk, n + 1, who, code, text)
+        at = 0
+        if n % PER_CHUNK:
+            chunk = self.mem.read_view(name)  # into the memory's record buffer, copied out at once
+            at = len(chunk)
+            self._chunk[:at] = chunk
+        end = at + RECORD
+        self._chunk[at:end] = self._pack(b"", n + 1, who, code, text)
+        updates[name] = memoryview(self._chunk)[:end]
         self._commit(updates)
         self.n = n + 1
         return True
@@ -225,7 +234,7 @@ class Audit:
         return eventlog.ring(self.n, AUDIT_CHUNKS, "a")
 
     def chunk_records(self, name):
-        return unpack(self.mem.read(name))
+        return unpack(self.mem.read_view(name))
 
     def records(self):
         out = []
