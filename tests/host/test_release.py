@@ -8,21 +8,16 @@ import os
 from pathlib import Path
 
 import pytest
+from release_once import EPOCH, build, release_copy
 
 from tools import firmware, release, sign
-
-EPOCH = "1764115200"  # 2025-11-26 00:00:00 UTC, as a build system sets SOURCE_DATE_EPOCH
-
-
-def build(out: Path) -> Path:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("SOURCE_DATE_EPOCH", EPOCH)
-        return release.release(out=out)
 
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build(tmp_path_factory.mktemp("release"))
+    """The session's release (SOURCE_DATE_EPOCH = EPOCH, as a build system sets it), built once for
+    the files that read one (tests/host/release_once.py)."""
+    return release_copy(tmp_path_factory, "release")
 
 
 def test_release_manifest_hashes_match_the_files(made: Path) -> None:

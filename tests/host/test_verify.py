@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from release_once import release_copy
 
 from sim.harness import EmulatedCabinet
 from tools import firmware as fwbuild
@@ -19,7 +20,7 @@ SEEDS = ("00", "5eed", "0123456789abcdef0123456789abcdef0123456789abcdef01234567
 
 @pytest.fixture(scope="module")
 def rel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return release.release(out=tmp_path_factory.mktemp("release"))
+    return release_copy(tmp_path_factory, "release")  # built once per session (release_once.py)
 
 
 def _tool(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
