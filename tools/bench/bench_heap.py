@@ -190,8 +190,10 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
                     out.setdefault("trace", {})[n + 1] = _heap_used(cab)
             out["used_end"] = _heap_used(cab)
             for c in READ_COMMANDS:
-                if any(line.startswith("error") for line in cab.console.command(c)):
-                    return {"result": NOFIT, "why": f"console {c!r} ran out of memory", "out": cab.console.command(c)}
+                errors = [line for line in cab.console.command(c) if line.startswith("error")]
+                if errors:  # out of memory, or a fault of the command's own (not a size: said as it is)
+                    return {"result": NOFIT if any("memory" in e for e in errors) else "error",
+                            "why": f"console {c!r}: {errors[0]}"}
             cab.cash_out()
             if cab.printer is not None:  # a coupon cabinet: the coupon issued
                 deadline = time.monotonic() + 30
