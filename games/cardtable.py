@@ -143,7 +143,7 @@ class CardTable:
         self._settle(stake, cards, made, out)
         bet = 0
         award = 0
-        for w in out.wagered:
+        for w in sorted(out.wagered):  # a dict's order is not MicroPython's and CPython's alike: the digest's is
             bet += out.wagered[w]
             award += out.returned[w]
             if out.returned[w]:
