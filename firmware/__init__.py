@@ -22,6 +22,7 @@
 #   import firmware.play_keno        a keno game's play only (play.for_game)
 #   import firmware.play_poker       a video poker game's play only (play.for_game)
 #   import firmware.play_table       a table game's play only (play.for_game)
+#   import firmware.play_cards       a card-poker table game's play only (play.for_game)
 #   import firmware.bill_in          a jurisdiction that takes notes only
 #   import board.bill_cctalk         a jurisdiction that takes notes only
 #   import firmware.sas.machine      a board with a SAS line only
