@@ -136,6 +136,13 @@ def outcome(game, o, lang, out):
         for r in o.results:
             out.append("%s %d: %s, returns %d%s" % (r[0], r[1], r[2], r[3], " (stands as %s)" % r[4] if r[4] else ""))
         return
+    if hasattr(o, "decisions"):  # a card-table round (games/cardtable.py): its wins name wagers, not lines
+        out.append("stake %s" % " ".join("%s=%d" % (k, o.stake[k]) for k in sorted(o.stake)))
+        out.append("cards %s" % " ".join(w[0]))
+        out.append("decisions %s" % (", ".join(game.DECISIONS[d] for d in o.decisions) or "-"))
+        for k in sorted(o.wagered):
+            out.append("%s %d: %s, returns %d" % (k, o.wagered[k], o.hands.get(k) or "-", o.returned[k]))
+        return
     if isinstance(w, dict):  # keno
         out.append("picks %s" % " ".join(str(n) for n in w["picks"]))
         out.append("drawn %s" % " ".join(str(n) for n in w["drawn"]))

@@ -66,6 +66,7 @@ class CardTable:
     def __init__(self, model):
         self.m = m = CardTableModel(model, self.FORMAT, self.WAGERS, self.DECKS, self.EVEN)
         self.model = model
+        self.path = None  # the model file the rules are read from again once let go (let_go_text)
         self.id = m.id
         self.name = m.name
         self.bets = m.bets
@@ -142,7 +143,7 @@ class CardTable:
         self._settle(stake, cards, made, out)
         bet = 0
         award = 0
-        for w in out.wagered:
+        for w in sorted(out.wagered):  # a dict's order is not MicroPython's and CPython's alike: the digest's is
             bet += out.wagered[w]
             award += out.returned[w]
             if out.returned[w]:
@@ -171,6 +172,23 @@ class CardTable:
         while self.pending(stake, cards, made) is not None:
             made.append(self.auto(stake, cards, made))
         return self.evaluate(stake, positions + made)
+
+    def let_go_text(self, path):
+        """The boot check's (games/cardtable_cert.py): the rules' paragraphs and the model as read are
+        not held for the cabinet's life (2.5-3.5 KB of a board's heap, more than the engine's tables):
+        rules() reads them again from the model file whose hash the check matched."""
+        self.path = path
+        self.model = None
+        self.m.rules = None
+
+    def rules(self, lang):
+        """The rules' paragraphs (s. 89) in lang (English for another language)."""
+        r = self.m.rules
+        if r is None:
+            from games.model import read
+
+            r = read(self.path)["rules"]
+        return r.get(lang, r["en"])
 
     def decision_name(self, d):
         return self.DECISIONS[d]

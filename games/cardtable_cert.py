@@ -9,7 +9,9 @@
 #    under it is refused by its name;
 # 4. the most one round pays (max_award) and puts at risk (max_risk) at each bet level are read into
 #    game.max_award / game.max_risk (lists in the order of game.bets) for the firmware to hold to its
-#    jurisdiction's prize and bet limits.
+#    jurisdiction's prize and bet limits;
+# 5. the game lets go of the rules' text and the model as read (CardTable.let_go_text): its rules
+#    page reads the paragraphs again from the same model file.
 # The device does not recompute the returns: 3 Card Poker is 407 million deals and Caribbean Stud
 # 20 trillion (tools/certify/); the hash ties the certified figures to this very model, and the
 # signed release manifest authenticates the certificate. Never raises: a failure is
@@ -117,6 +119,7 @@ def _check(model_path, cert_path):
         game.max_risk, why = _per_bet(cert, "max_risk", game.bets)
         if why:
             return False, why, None
+        game.let_go_text(model_path)  # the rules page reads them again: not held in the heap
         return True, "ok: %s, %d wagers, %d bet levels, lowest return %s" % (
             game.id, len(game.m.stakes), len(game.bets), _pct(lo[0], lo[1])), game
     except MemoryError:

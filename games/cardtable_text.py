@@ -46,7 +46,7 @@ def describe(game, lang="fr"):
     t = _T["fr" if lang not in _T else lang]
     m = game.m
     out = [game.name.get(lang, game.name["en"]), t["bets"] % ", ".join(str(b) for b in m.bets)]
-    out += m.rules.get(lang, m.rules["en"])
+    out += game.rules(lang)
     for spec in game.WAGERS:
         wid = spec[0]
         if wid not in m.pays:

@@ -55,8 +55,12 @@ def deal(gen, n, k):
     """k distinct values from range(n), in dealt order (partial Fisher-Yates)."""
     if not 0 <= k <= n:
         raise ValueError("deal: need 0 <= k <= n")
-    pool = list(range(n))
+    # the pool range(n) is held only where a swap moved it (moved[p]: what position p holds now): a
+    # six-deck shoe's pool is 312 items, one piece of 1-2 KB a fragmented board heap may not have
+    moved = {}
+    out = []
     for i in range(k):
         j = i + below(gen, n - i)
-        pool[i], pool[j] = pool[j], pool[i]
-    return pool[:k]
+        out.append(moved.get(j, j))
+        moved[j] = moved.get(i, i)  # position i is never drawn from again (j >= i)
+    return out

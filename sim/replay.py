@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 from firmware.recall import digest
-from games import keno, table_check
+from games import cardtable_games, keno, table_check
 from games import load as load_reels
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,10 +29,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def load_game(path: str):
     """The engine a model file names: keno (jeton-keno/1), a table game (roulette, craps, sic bo, the
-    wheel, baccarat: games/table_check.py FORMATS) or reels (and video poker)."""
+    wheel, baccarat: games/table_check.py FORMATS), a card-poker table game (games/cardtable_games.py
+    FORMATS) or reels (and video poker)."""
     raw = json.loads(Path(path).read_text(encoding="utf-8"))
     if raw.get("format") in table_check.FORMATS:
         return table_check.build(raw)
+    if raw.get("format") in cardtable_games.FORMATS:
+        return cardtable_games.load(path)
     return keno.KenoGame(raw) if raw.get("format") == keno.FORMAT else load_reels(path)
 
 

@@ -67,7 +67,7 @@ def model_page(game_id: str) -> dict:
     syms = game.model.get("symbols")
     names = syms if isinstance(syms, dict) else {s: {"fr": s, "en": s} for s in getattr(game.m, "symbols", ())}
     kind = "keno" if isinstance(game, KenoGame) else "poker" if isinstance(game, PokerGame) else \
-        "table" if hasattr(game, "play_round") else "reels"
+        "table" if hasattr(game, "play_round") else "cards" if hasattr(game, "givable") else "reels"
     page = {"id": game.id, "kind": kind, "name": game.name, "bets": list(game.bets), "symbols": names,
             "rules": {"fr": game.describe("fr"), "en": game.describe("en")}}
     m = game.m
@@ -77,6 +77,9 @@ def model_page(game_id: str) -> dict:
     elif kind == "table":  # the layout a touch names by number, each wager's name and bet levels (table.js)
         page["table"] = {"layout": game.layout(), "kind": game.kind,
                          "wagers": {wid: {"name": m.wagers[wid][NAME], "bets": list(m.bets_of(wid))} for wid in m.ids}}
+    elif kind == "cards":  # a card table (firmware/play_cards.py): its stake wagers by number, their names
+        page["cards"] = {"stakes": list(m.stakes), "wagers": {w: {"name": m.names[w]} for w in m.stakes},
+                         "decisions": list(game.DECISIONS)}
     elif kind == "reels":  # the pay lines (row per reel, reels.js) and the scatter the outcome's -1 names
         page["rows"] = m.rows
         page["lines"] = [list(line) for line in m.lines]

@@ -145,6 +145,9 @@ class Checks:
             if hasattr(g, "play_round"):  # a table round: what was drawn and each wager's result (firmware/play_table.py)
                 o = g.evaluate_round(last["bet"], last["draws"])
                 return {"table": o.window, "results": o.results}
+            if hasattr(g, "evaluate_round"):  # a card table's round: the cards the player saw at its end
+                o = g.evaluate_round(last["bet"], last["draws"])  # (War's cards of a war not fought stay down)
+                return [o.window[0][:g.shown(o.stake, o.cards, o.decisions)]]
             return g.evaluate(last["bet"], last["draws"]).window
 
         def events() -> list:
@@ -153,7 +156,7 @@ class Checks:
         oracle.screen(m, s, recall, replay, events)
         last = recall[-1] if recall else None
         reels = last is not None and last.get("id") in MODELS and not hasattr(game(last["id"]), "spots") \
-            and not hasattr(game(last["id"]), "suggest") and not hasattr(game(last["id"]), "play_round")
+            and not hasattr(game(last["id"]), "suggest") and not hasattr(game(last["id"]), "evaluate_round")
         award = game(last["id"]).evaluate(last["bet"], last["draws"]).award if reels else None
         oracle.outcome_shown(s, last, award)
 

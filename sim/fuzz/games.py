@@ -5,23 +5,28 @@ import functools
 import json
 from pathlib import Path
 
+from firmware.startup import CARDS_PLAYED
 from games.cardtable_games import FORMATS as CARD_TABLES
 from games.table_check import FORMATS as TABLE_FORMATS
 from sim.replay import load_game
 
 ROOT = Path(__file__).resolve().parents[2]
-# blackjack and the card-poker table games (issue 26) are disabled by the firmware until the cabinet plays
-# their decisions: not offered here; nor craps, whose boot check and wagers leave a 160K heap too little
-# (docs/games.md "On the cabinet"); the other table games are (sim/fuzz/rules_table.py)
+# blackjack and the card-poker table games the cabinet does not play (3-5-7, Boston, Crazy Four) are
+# disabled by the firmware: not offered here; nor craps, whose boot check and wagers leave a 160K
+# heap too little (docs/games.md "On the cabinet"); the other table games are, and the card tables
+# the cabinet plays (firmware/startup.py CARDS_PLAYED; sim/fuzz/rules_table.py)
+_OFF = tuple(f for f in CARD_TABLES if f not in CARDS_PLAYED) + ("jeton-blackjack/1", "jeton-craps/1")
 MODELS = {json.loads(p.read_text())["id"]: p for p in sorted((ROOT / "games" / "models").glob("*.json"))
-          if json.loads(p.read_text())["format"] not in CARD_TABLES + ("jeton-blackjack/1", "jeton-craps/1")}
+          if json.loads(p.read_text())["format"] not in _OFF}
 TABLES = tuple(sorted(g for g, p in MODELS.items() if json.loads(p.read_text())["format"] in TABLE_FORMATS))
+CARDS = tuple(sorted(g for g, p in MODELS.items() if json.loads(p.read_text())["format"] in CARDS_PLAYED))
 # the firmware offers a game by id (games/models/<id>.json): a model filed under another name cannot be
 OFFERED = tuple(sorted(g for g, p in MODELS.items() if p.stem == g))
-GAME_IDS = tuple(g for g in OFFERED if g not in TABLES)  # played with the buttons alone (a table game: a layout too)
+# played with the buttons alone (a table game: a layout too; a card table: a stake and its decisions)
+GAME_IDS = tuple(g for g in OFFERED if g not in TABLES + CARDS)
 CERTS = ROOT / "games" / "certs"
 # every shipped game alone, and multi-game sets (the first that passes its boot check is played)
-GAME_SETS = tuple((g,) for g in GAME_IDS) + tuple((g,) for g in TABLES if g in OFFERED) + (
+GAME_SETS = tuple((g,) for g in GAME_IDS) + tuple((g,) for g in TABLES + CARDS if g in OFFERED) + (
     ("sept-royal-87", "trefle-90", "aurore-88"),
     ("aurore-93", "sept-royal-91"),
     ("trefle-94", "sept-royal-84", "aurore-85"),

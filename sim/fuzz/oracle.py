@@ -208,8 +208,10 @@ def settled(s: dict) -> bool:
 
 
 def hand_open(s: dict) -> bool:
-    """A dealt poker hand waits for its draw (under a door or a tilt too): a cash-out waits."""
-    return bool((s.get("hand") or {}).get("open"))
+    """A dealt poker hand waits for its draw, or a card table's hand for a decision (the frame's
+    table names the decisions waiting: firmware/play_cards.py), under a door or a tilt too: a
+    cash-out waits."""
+    return bool((s.get("hand") or {}).get("open") or (s.get("table") or {}).get("decide"))
 
 
 def voided(n: int, played: int, events: list) -> bool:

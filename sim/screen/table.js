@@ -11,6 +11,7 @@
 "use strict";
 
 function TABLE_WINDOW(el, frame, ctx) {
+  if (ctx.model && ctx.model.cards) return CARDS_WINDOW(el, frame, ctx);
   const t = frame.table || {}, page = (ctx.model && ctx.model.table) || {layout: [], wagers: {}};
   const stake = t.stake || {}, spin = frame.state === "spin";
   const wrap = document.createElement("div");
@@ -79,4 +80,69 @@ function drawnText(w, ctx) {
   const word = (v) => (typeof v === "string" && ctx.t("drawn", v)) || v;
   return Object.keys(w).sort().map((k) => (ctx.t("drawn", k) || k) + " " +
     (Array.isArray(w[k]) ? w[k].join(" ") : word(w[k]))).join(" · ");
+}
+
+// A card-poker table (3 Card Poker, Caribbean Stud, Let It Ride, Red Dog, War: firmware/play_cards.py).
+// The layout is the model's stake wagers (/model/ID, field "cards"), touched as a table game's
+// (wager/N); the cards the player may see are frame.reels[0], drawn as cards (cards.js cardFace);
+// while the hand waits, the frame's table.decide names the decisions ("N name": hold key N), each a
+// key (POST /press/holdN) in the player's words (text.json "decide"), with the auto decision's key.
+function CARDS_WINDOW(el, frame, ctx) {
+  const t = frame.table || {}, page = ctx.model.cards, stake = t.stake || {};
+  const name = (w) => (page.wagers[w] ? page.wagers[w].name[ctx.lang] || page.wagers[w].name.fr : w);
+  const wrap = document.createElement("div");
+  wrap.className = "table cards-table";
+  const board = document.createElement("div");
+  board.className = "table-layout";
+  page.stakes.forEach((w, i) => {
+    const cell = document.createElement("button");
+    cell.className = "tw touch" + (stake[w] ? " staked" : "");
+    cell.dataset.key = w;
+    cell.textContent = name(w) + (stake[w] ? " · " + stake[w] : "");
+    cell.addEventListener("click", () => touch("wager/" + i));  // the firmware decides the level
+    board.appendChild(cell);
+  });
+  const side = document.createElement("div");
+  side.className = "table-side";
+  const line = (cls, text) => {
+    const p = document.createElement("p");
+    p.className = cls;
+    p.textContent = text;
+    side.appendChild(p);
+  };
+  line("table-stake", ctx.fmt(ctx.t("ui", "table_stake"), [t.takes || 0]));
+  const keys = Object.keys(stake).sort();
+  line("table-stake-list", keys.length ? keys.map((k) => name(k) + " " + stake[k]).join(", ") : ctx.t("ui", "table_none"));
+  const row = document.createElement("div");
+  row.className = "hand";
+  for (const code of (frame.state !== "spin" && frame.reels && frame.reels[0]) || []) {
+    const card = document.createElement("div");
+    card.className = "card";
+    card.dataset.card = code;
+    card.appendChild(cardFace(code));
+    row.appendChild(card);
+  }
+  side.appendChild(row);
+  if (t.decide && t.decide.length) {
+    line("cards-help", ctx.t("ui", "cards_help"));
+    const keys = document.createElement("div");
+    keys.className = "cards-decide";
+    for (const d of t.decide) {
+      const sp = d.indexOf(" "), n = d.slice(0, sp), what = d.slice(sp + 1);
+      const b = document.createElement("button");
+      b.className = "decide touch";
+      b.dataset.decision = what;
+      b.textContent = ctx.t("decide", what) || what;
+      b.addEventListener("click", () => touch("hold" + n));
+      keys.appendChild(b);
+    }
+    const auto = document.createElement("button");
+    auto.className = "decide-auto touch";
+    auto.textContent = ctx.t("ui", "cards_auto");
+    auto.addEventListener("click", () => touch("auto"));
+    keys.appendChild(auto);
+    side.appendChild(keys);
+  }
+  wrap.replaceChildren(board, side);
+  el.replaceChildren(wrap);
 }

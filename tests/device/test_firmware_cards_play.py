@@ -11,7 +11,7 @@
 # mp-heap: 640K  (as test_firmware_table_play.py)
 from test_firmware_table_play import cabinet, coins, steps
 
-from firmware import states
+from firmware import console_read, states
 from firmware.recall import digest
 
 
@@ -109,6 +109,11 @@ def test_red_dog_raise_doubles_the_wager_and_both_are_paid_by_the_spread():
     m = cab.ledger.meters
     assert m["coin_in"] == 4 and m["coin_out"] == 8 and cab.ledger.credits == 8
     _replays(cab)
+    # the console's recall names the round's wagers (a card table's wins are by wager, not by line:
+    # it failed on a winning round with "unsupported types for __add__")
+    lines = list(console_read.recall(cab.ledger, cab.game, "en"))
+    assert lines[1:] == ["    stake wager=2", "    cards 3c Jd 8h", "    decisions raise",
+                         "    raise 2: -, returns 4", "    wager 2: spread_7, returns 4"], lines
 
 
 def test_play_is_refused_before_any_commit_without_the_credits_for_the_raise():

@@ -47,3 +47,15 @@ def test_built_in_strategy_raises_from_a_spread_of_seven():
 def test_boot_check():
     ok, why, g = check("games/models/red-dog-97.json", "games/certs/red-dog-97.json")
     assert ok and g.max_award == [12, 24, 60] and g.max_risk == [2, 4, 10], why
+
+
+def test_a_raised_rounds_wins_and_digest_are_the_same_on_both_runtimes():
+    # the wins listed in the wagers' sorted order, not a dict's (MicroPython's put the raise first,
+    # CPython's the wager): a raised round's recall digest on the cabinet did not match the host's
+    # replay (sim/fuzz card_round, python -m sim.replay). s. 67: a spread of 7 pays 1 to 1 on both.
+    from firmware.recall import digest
+
+    o = G.evaluate_round(4, [{"wager": 2}, h("3c Jd 8h") + [RAISE]])
+    assert o.wins == [["raise", "", 4], ["wager", "spread_7", 4]]
+    # the same digest on both runtimes (this file runs under each): its value is CPython's
+    assert digest(o) == "01b9e3216c5bf49aefe3a03dd4494874"

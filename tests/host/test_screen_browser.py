@@ -506,6 +506,48 @@ def test_a_poker_hand_is_drawn_as_cards_with_hold_keys(rig, page: Chromium) -> N
     assert get(server.url + "press/hold6", "POST")[0] == 404
 
 
+def test_a_card_table_hand_shows_its_cards_and_the_decisions_waiting_as_keys(rig, page: Chromium) -> None:
+    """A card-poker table's frames (firmware/play_cards.py: the stake in `table`, the decisions the
+    hand waits for in `table.decide`, "N name": hold key N; the cards the player may see in
+    `reels`): the model's stake wagers as the layout's keys, the cards, and each decision a key in
+    the player's words (POST /press/holdN) with the auto decision's (POST /press/auto); none once
+    the round is over. Injected frames of red-dog-97 (this module's cabinet plays reels), read and
+    clicked in one evaluation, in French and in English."""
+    c = page
+    waiting = ("{state: 'hold', credits: 7, cents: 25, id: 'red-dog-97', reels: [['3c', 'Jd']], "
+               "table: {stake: {wager: 2}, table: null, takes: 4, decide: ['1 no raise', '2 raise']}}")
+    c.js("S.frame = %s; draw()" % waiting)  # asks for the model's page
+    c.wait(lambda: c.js("!!(S.models['red-dog-97'] && S.models['red-dog-97'].cards)"), "red-dog-97's page")
+    words = {"fr": ["Ne pas relancer", "Relancer", "Décision automatique"], "en": ["No raise", "Raise", "Auto decision"]}
+    for _ in range(2):  # the page's language, then the other
+        lang = c.js("document.documentElement.lang")
+        shown = c.js("(() => { const posts = []; const was = window.fetch; window.fetch = (u, o) => { if (!o || "
+                     "o.method !== 'POST') return was(u, o); posts.push(u); return Promise.resolve({ok: false}); }; "
+                     "S.frame = %s; draw(); "
+                     "const keys = [...document.querySelectorAll('.cards-decide button')]; keys[1].click(); keys[2].click(); "
+                     "document.querySelector('.tw').click(); window.fetch = was; "
+                     "return [[...document.querySelectorAll('.tw')].map(e => [e.dataset.key, e.textContent]), "
+                     "[...document.querySelectorAll('.card')].map(e => e.querySelector('.face').textContent), "
+                     "keys.map(e => e.textContent), document.querySelector('.cards-help').textContent, posts]; })()"
+                     % waiting)
+        # games/models/red-dog-97.json: the stake wager is "wager", named Mise / Wager
+        assert shown == [[["wager", {"fr": "Mise", "en": "Wager"}[lang] + " · 2"]], ["3\u2663", "J\u2666"], words[lang],
+                         {"fr": "Votre décision :", "en": "Your decision:"}[lang],
+                         ["/press/hold2", "/press/auto", "/press/wager/0"]]
+        c.js("window.drawFrame = draw; draw = () => { S.frame = %s; drawFrame(); }; draw()" % waiting)
+        try:
+            shot(c, f"cards-{lang}.png")
+        finally:
+            c.js("draw = window.drawFrame")
+        c.click("#b-lang")
+        c.wait(lambda: c.js("document.documentElement.lang") != lang, "the other language")
+    over = waiting.replace("state: 'hold'", "state: 'credit'").replace("['3c', 'Jd']", "['3c', 'Jd', '8h']") \
+        .replace("decide: ['1 no raise', '2 raise']", "decide: null")
+    shown = c.js("S.frame = %s; draw(); [document.querySelectorAll('.card').length, "
+                 "document.querySelectorAll('.cards-decide button').length]" % over)
+    assert shown == [3, 0]  # the round over: the three cards, no decision key
+
+
 def test_a_dead_link_is_said_and_the_buttons_refused(rig, page: Chromium) -> None:
     cab, server = rig
     c = page

@@ -442,3 +442,28 @@ def test_table_rounds_with_random_wagers_and_cuts_after_play(game_id):
         assert all(r["draws"][0] for r in recall) or game_id == "craps-83"
     finally:
         m.teardown()
+
+
+@pytest.mark.parametrize("game_id", games.CARDS)
+def test_card_rounds_with_random_decisions_and_cuts_between_deal_and_decision(game_id):
+    """A card table (sim/fuzz/rules_table.py card_round): a stake, PLAY, decisions by auto and by
+    hold key (an illegal key refused), a hand left waiting and decided on by the next step, the power
+    cut right after PLAY and right after a decision; after each, a settled round is the stake shown,
+    replays through evaluate_round to its win and digest, its credits balance, and Machine.check holds
+    the books, the screen (the cards shown) and the peers."""
+    log = [["power_on", {"games": (game_id,)}],
+           ["card_round", {"touches": [(0, 1)], "clear": True, "decisions": [0, 0], "cut": None}],
+           ["card_round", {"touches": [(0, 1)], "clear": True, "decisions": [3, 2], "cut": None}],
+           ["card_round", {"touches": [(0, 1)], "clear": True, "decisions": [], "cut": None}],  # left waiting
+           ["card_round", {"touches": [], "clear": False, "decisions": [1, 0, 0], "cut": None}],
+           ["card_round", {"touches": [(0, 1)], "clear": True, "decisions": [0, 0], "cut": (0, 0.02)}],
+           ["card_round", {"touches": [], "clear": False, "decisions": [0, 0, 0], "cut": (1, 0.0)}],
+           ["card_round", {"touches": [(0, 1)], "clear": True, "decisions": [0, 0, 0], "cut": None}]]
+    m = play(log)
+    try:
+        recall = m.rig.console_json("recall json")["games"]
+        assert m.truth.meters["games_played"] >= 3 and len(recall) >= 3
+        assert all(r["id"] == game_id and r["draws"][0] for r in recall)
+        assert any(len(r["draws"][1]) > games.game(game_id).CARDS for r in recall)  # decisions were made
+    finally:
+        m.teardown()

@@ -25,10 +25,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from firmware.startup import CARDS_PLAYED
 from games.cardtable_games import FORMATS as CARD_TABLES
 from games.table_check import FORMATS as TABLE_FORMATS
 from games.table_check import build
 from sim.harness import BOARD_HEAP, READ_COMMANDS, ROOT, EmulatedCabinet
+from sim.replay import load_game
 from tools.progress import bar
 
 BOARD_K = int(BOARD_HEAP.rstrip("K"))  # the emulated board's heap: the ratio column's reference
@@ -64,21 +66,56 @@ def table_wager(game: str, root: Path = ROOT) -> tuple[int, int] | None:
     raise ValueError(f"{game}: no wager on the layout is played alone")
 
 
+def card_wager(game: str, root: Path = ROOT) -> tuple[str, int] | None:
+    """A card-poker table game's session stake (firmware/play_cards.py): (the first of the model's
+    stake wagers played alone, its first bet level), staked with the console's `table put`; None for
+    another game."""
+    path = root / "games" / "models" / f"{game}.json"
+    if json.loads(path.read_text()).get("format") not in CARD_TABLES:
+        return None
+    engine = load_game(str(path))
+    for w in engine.m.stakes:
+        try:
+            engine.check_stake({w: engine.bets[0]})
+        except ValueError:
+            continue
+        return w, engine.bets[0]
+    raise ValueError(f"{game}: no stake wager is played alone")
+
+
 def shipped_games(root: Path = ROOT, tables: bool = False) -> list[str]:
     """Every game a cabinet can be offered: a model games/models/<id>.json with its certificate; the
-    table games of issue 26 (roulette, craps, sic bo, the wheel, baccarat) when `tables` (their
-    session places a wager on the layout first: table_wager); not blackjack nor the card-poker table
-    games (the firmware disables them until the cabinet plays their decisions)."""
+    table games of issue 26 when `tables`: roulette, craps, sic bo, the wheel, baccarat (their session
+    places a wager on the layout first: table_wager) and the card-poker tables the cabinet plays
+    (firmware/startup.py CARDS_PLAYED; their session stakes card_wager and plays each decision at
+    the built-in strategy); not blackjack nor the card tables the firmware disables."""
     out = []
     for model in sorted((root / "games" / "models").glob("*.json")):
         raw = json.loads(model.read_text())
         gid = raw.get("id")
-        if raw.get("format") in CARD_TABLES + ("jeton-blackjack/1",) or \
-                (raw.get("format") in TABLE_FORMATS and not tables):
+        fmt = raw.get("format")
+        if fmt == "jeton-blackjack/1" or (fmt in CARD_TABLES and fmt not in CARDS_PLAYED) or \
+                (fmt in TABLE_FORMATS + CARDS_PLAYED and not tables):
             continue
         if gid and model.stem == gid and (root / "games" / "certs" / f"{gid}.json").is_file():
             out.append(gid)
     return out
+
+
+def card_round(cab: EmulatedCabinet, timeout: float) -> dict:
+    """One card-table round: PLAY, then `table auto` (the built-in strategy's decision) while the hand
+    waits in hold; over when the award is concluded."""
+    assert cab.panel is not None and cab.console is not None
+    games = cab.panel.wait_for(lambda s: s.get("state") not in ("spin", "payout"), timeout).get("games", 0)
+    cab.panel.press("play")
+    s = cab.panel.wait_for(lambda s: s.get("games", 0) > games and s.get("state") != "spin", timeout)
+    deadline = time.monotonic() + timeout
+    while s.get("state") == "hold" and time.monotonic() < deadline:
+        out = cab.console.command("table auto")
+        if any(line.startswith("error") for line in out):
+            raise RuntimeError(f"table auto: {out}")
+        s = cab.panel.wait_for(lambda s: s.get("state") != "spin", timeout)
+    return s
 
 
 def _is_keno(game: str) -> bool:
@@ -118,7 +155,15 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
             if _is_keno(game):
                 cab.quick_pick(10)  # keno: a card of 10 spots, on the player's screen, before the first game
             wager = table_wager(game)
-            bet = wager[1] if wager is not None else cab.panel.screen.get("bet", 1)
+            cards = card_wager(game)
+            if cards is not None:  # staked once: the layout keeps it from round to round
+                put = cab.console.command(f"table put {cards[0]} {cards[1]}")
+                m = re.match(r"stake .* takes (\d+)$", put[-1])
+                if m is None:
+                    return {"result": "error", "why": f"table put: {put}"}
+                bet = int(m.group(1))  # the most its round can put at risk: the credits PLAY needs
+            else:
+                bet = wager[1] if wager is not None else cab.panel.screen.get("bet", 1)
             for n in range(games):
                 t = cab.panel.screen.get("table") or {}
                 if wager is not None and not t.get("stake") and not t.get("table"):
@@ -135,7 +180,7 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
                 elif cab.panel.screen.get("credits", 0) < bet:
                     for _ in range(-(-bet * GAMES_PER_SESSION // TOKEN_CREDITS)):
                         cab.insert_token()
-                s = cab.play(timeout=30)
+                s = card_round(cab, 30) if cards else cab.play(timeout=30)
                 if s.get("state") in ("jackpot", "handpay"):  # a win the attendant pays by hand
                     cab.attendant_key()
                     cab.panel.wait_for(lambda s: s.get("state") not in ("jackpot", "handpay"), 30)
@@ -145,8 +190,10 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
                     out.setdefault("trace", {})[n + 1] = _heap_used(cab)
             out["used_end"] = _heap_used(cab)
             for c in READ_COMMANDS:
-                if any(line.startswith("error") for line in cab.console.command(c)):
-                    return {"result": NOFIT, "why": f"console {c!r} ran out of memory"}
+                errors = [line for line in cab.console.command(c) if line.startswith("error")]
+                if errors:  # out of memory, or a fault of the command's own (not a size: said as it is)
+                    return {"result": NOFIT if any("memory" in e for e in errors) else "error",
+                            "why": f"console {c!r}: {errors[0]}"}
             cab.cash_out()
             if cab.printer is not None:  # a coupon cabinet: the coupon issued
                 deadline = time.monotonic() + 30

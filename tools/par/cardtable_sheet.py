@@ -114,7 +114,7 @@ def blocks(rep: Report, raw: dict, epoch: int | None = None) -> list[tuple]:
                       % (wid, how), ["rounds", "90 % range"], rows))
     B.append(("h2", "Rules shown before play (s. 89)"))
     for lang in ("fr", "en"):
-        B.append(("p", " ".join(game.describe(lang)[:2 + len(game.m.rules[lang])])))
+        B.append(("p", " ".join(game.describe(lang)[:2 + len(game.rules(lang))])))
     return B + ex.blocks()
 
 
