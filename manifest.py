@@ -26,6 +26,8 @@ package("board", base_path=".", files=(
     "doors.py", "switches.py", "meters_em.py", "printer_epic.py", "sas_link.py", "sas_crc.py",
     # the anti-rollback counters and the machine's secret, kept apart from the NVRAM part
     "counter_file.py", "secret_file.py",
+    # JSON written a piece at a time (the books, the console, the screen)
+    "json_out.py",
 ))
 module("jeton_rom.py", base_path="build/firmware/gen")
 # The release public key (tools/firmware.py write_key_module): power-up checks the signed manifest with it.

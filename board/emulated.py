@@ -25,7 +25,6 @@
 #   binds one itself and reports it (`ports`, printed by firmware/main.py), so no port is ever picked
 #   free by one process and bound later by another.
 import errno
-import json
 import os
 import select
 import socket
@@ -33,6 +32,7 @@ import socket
 from board import hal
 from board.compat import PinBase, const, ticks_diff, ticks_ms
 from board.counter_file import CounterFile
+from board.json_out import JsonOut
 from board.nvram_file import prepare
 from board.secret_file import SecretFile
 from board.touch import WORDS, TouchQueue
@@ -375,13 +375,26 @@ class Lamp:
 
 
 class Display:
+    """The screen on the panel link: a line "display <the screen's JSON>" to every tap, written a
+    piece at a time (board/json_out.py): a table game's frame is about 1 KB, which built as one
+    string, then prefixed, took pieces the 128K board heap in pieces did not have."""
+
+    PIECE = const(256)
+
     def __init__(self, panel):
         self._panel = panel
-        self.last = None
+        self.last = None  # the screen last shown: sent again to a tap that connects
+        self._out = JsonOut(self.PIECE)
 
     def show(self, screen):
-        self.last = json.dumps(screen)
-        self._panel.send_line("display " + self.last)
+        self.last = screen
+        self.send(self._panel.send_all)
+
+    def send(self, sink):
+        sink(b"display ")
+        self._out.sink = sink
+        self._out.send(self.last)
+        sink(b"\n")
 
 
 class Panel(Link):
@@ -397,13 +410,19 @@ class Panel(Link):
         # a fresh tap learns the whole output state (to it alone)
         for out in list(self.board.lamps.values()) + list(self.board.meters.values()):
             self._send_to(conn, out.line())
-        if self.board.display.last:
-            self._send_to(conn, "display " + self.board.display.last)
+        if self.board.display.last is not None:
+            self.board.display.send(lambda data: self._send_bytes(conn, data))
 
     def _send_to(self, conn, text):
-        try:
-            conn.send(text.encode() + b"\n")
-        except OSError:
+        self._send_bytes(conn, text.encode() + b"\n")
+
+    def send_all(self, data):
+        """data to every tap whole (a line goes out in pieces: none may be cut short)."""
+        for c in list(self.conns):
+            self._send_bytes(c, data)
+
+    def _send_bytes(self, conn, data):
+        if conn in self.conns and not _send_all(conn, data):
             self.drop(conn)
 
     def drop(self, conn=None):

@@ -17,8 +17,8 @@
 import json
 
 from board.compat import const, ticks_diff
+from board.json_out import JsonOut
 from firmware.console_access import AccessCommands
-from firmware.json_out import JsonOut
 
 PROMPT = b"jeton> "
 MAX_LINE = const(80)
@@ -177,7 +177,7 @@ class Console(AccessCommands):
         self.uart.write(text.encode() + b"\r\n")
 
     def write_json(self, obj):
-        """obj's JSON into the port a piece at a time (firmware/json_out.py): never the whole text in
+        """obj's JSON into the port a piece at a time (board/json_out.py): never the whole text in
         one string, which a heap in pieces may not have room for ('events json' once found none with
         42 KB free)."""
         JsonOut(JSON_PIECE, self.uart.write).send(obj)

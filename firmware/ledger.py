@@ -22,13 +22,13 @@
 # Ledger, which keeps the persistence, the meters, the event log and recall.
 import json
 
+from board.json_out import JsonOut
 from firmware import eventlog
 from firmware.audit_error import AuditError
 from firmware.bill_books import BillBooks
 from firmware.coupon_books import CouponBooks
 from firmware.critmem import CriticalMemory, RamError
 from firmware.game_books import RECALL, GameBooks
-from firmware.json_out import JsonOut
 from firmware.note_counts import NoteCounts
 from firmware.payout_books import PayoutBooks
 from firmware.tournament_books import TournamentBooks

@@ -194,7 +194,7 @@ class Rig:
         return out
 
     def console_json(self, line: str):
-        lines = self.command(line)  # asked once: a JSON answer goes out in pieces (firmware/json_out.py)
+        lines = self.command(line)  # asked once: a JSON answer goes out in pieces (board/json_out.py)
         try:
             return json.loads(lines[-1])
         except (ValueError, IndexError) as e:

@@ -345,7 +345,7 @@ def test_anonymous_noise_is_counted_not_journaled_and_pushes_out_no_record():
 
 class Streamed:
     """A terminal that keeps only the record numbers of a streamed `security json` (each record
-    `[n, ...`, read as the pieces come, whatever their cut: firmware/json_out.py gathers them)."""
+    `[n, ...`, read as the pieces come, whatever their cut: board/json_out.py gathers them)."""
 
     def __init__(self):
         self.numbers = []

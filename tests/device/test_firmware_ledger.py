@@ -254,7 +254,7 @@ def test_events_and_commits_need_no_large_piece_of_the_heap():
     # of memory: the state's JSON built whole then copied (json.dumps().encode(), about 2 KB twice),
     # the event chunk read back and copied with its new record (768 bytes twice); the supervisor then
     # restarted the cabinet ("out of memory: restarting the cabinet from critical memory"). The
-    # state is written into one buffer and the chunk filled in place (firmware/json_out.py, Ledger.event).
+    # state is written into one buffer and the chunk filled in place (board/json_out.py, Ledger.event).
     import sys
 
     nv, led = fresh()

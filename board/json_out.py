@@ -1,8 +1,9 @@
-# JSON written without its whole text in one string. json.dumps builds the text as one string and
-# .encode() copies it: two pieces of the text's size, in a heap that after hours of play may have
-# 20 KB free and no piece of 800 bytes (the ledger's state, about 2 KB, at a door's event on the
-# 128K board heap: "out of memory: restarting the cabinet from critical memory"). json.dump writes
-# the text piece by piece to a stream: here each piece is copied into a buffer allocated once.
+# JSON written without its whole text in one string (the ledger, the console, the emulated display).
+# json.dumps builds the text as one string and .encode() copies it: two pieces of the text's size, in
+# a heap that after hours of play may have 20 KB free and no piece of 800 bytes (the ledger's state,
+# about 2 KB, at a door's event on the 128K board heap: "out of memory: restarting the cabinet from
+# critical memory"). json.dump writes the text piece by piece to a stream: here each piece is copied
+# into a buffer allocated once.
 import io
 import json
 

@@ -1,10 +1,10 @@
-# JSON written a piece at a time (firmware/json_out.py), on both runtimes: the bytes are the
+# JSON written a piece at a time (board/json_out.py), on both runtimes: the bytes are the
 # runtime's own json.dumps(...).encode() (the independent writer they are checked against), into a
 # buffer allocated once (the ledger's state) or a buffer at a time into a port (the console's answers).
 # mp-heap: 256K
 import json
 
-from firmware.json_out import JsonOut
+from board.json_out import JsonOut
 
 STATE = {"m": {"coin_in": 1234567890, "games_played": 3}, "credits": 16, "lock": None, "tilts": {"rng": 'a "quoted" x'},
          "game": {"phase": "wager", "deck": "ff" * 53}, "basis": ["casino", 25], "ok": True, "l": [[], {}]}
