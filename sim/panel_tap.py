@@ -27,10 +27,14 @@ class PanelTap:
             self.sock.sendall(text.encode() + b"\n")
 
     def lines(self):
+        """Each whole line the board sends, until the link closes. A last line without its end is
+        not one: the power went while the board was writing it (a display frame goes out in pieces)."""
         f = self.sock.makefile("r", encoding="utf-8")
         try:
             for line in f:
-                yield line.rstrip("\n")
+                if not line.endswith("\n"):
+                    break  # cut short by the power cut that closed the link
+                yield line[:-1]
         except (OSError, ValueError):
             pass
         finally:
