@@ -156,10 +156,22 @@ class CriticalMemory:
         self.bytes_written += end + _TAG_SIZE
         return tag
 
-    def _read_journal(self):
-        """(seq, {name: payload}) or None."""
+    def _read_journal(self, into=None):
+        """(seq, {name: payload}) or None. into: a buffer the whole journal is read into (the
+        payloads are then memoryviews of it), not pieces of the heap as large as its blocks."""
         off = self.base
-        head = self.nvram.read(off, _JOURNAL_HEAD_SIZE)
+        read = self.nvram.read
+        if into is not None:
+            whole = memoryview(into)[:self.journal_size]
+            readinto = getattr(self.nvram, "readinto", None)
+            if readinto is not None:
+                readinto(off, whole)
+            else:
+                whole[:] = self.nvram.read(off, self.journal_size)
+
+            def read(at, n):
+                return whole[at - off:at - off + n]
+        head = read(off, _JOURNAL_HEAD_SIZE)
         magic, seq, count = struct.unpack(_JOURNAL_HEAD, head)
         if magic != b"JJ" or count > len(self.names):
             return None
@@ -167,16 +179,16 @@ class CriticalMemory:
         h = self._mac(head)
         entries = {}
         for _ in range(count):
-            eh = self.nvram.read(off + pos, 3)
+            eh = read(off + pos, 3)
             bid, n = struct.unpack(_ENTRY_HEAD, eh)
             if bid >= len(self.names) or n > self.capacity[self.names[bid]]:
                 return None
-            payload = self.nvram.read(off + pos + 3, n)
+            payload = read(off + pos + 3, n)
             h.update(eh)
             h.update(payload)
             entries[self.names[bid]] = payload
             pos += 3 + n
-        tag = self.nvram.read(off + pos, _TAG_SIZE)
+        tag = read(off + pos, _TAG_SIZE)
         if not equal(tag, self._tag(h)):
             return None
         return seq, entries
@@ -211,13 +223,16 @@ class CriticalMemory:
             raise
 
     def _highest_seq(self):
+        """Read into the record buffers: a RAM clear's look at every copy (recall blocks of 1.5 KB,
+        the 3 KB state) took pieces the board's heap in pieces did not have (make powercut:
+        'out of memory for ramclear (30864 bytes free)')."""
         best = 0
-        j = self._read_journal()
+        j = self._read_journal(self._jbuf)
         if j:
             best = j[0]
         for name in self.names:
             for bank in (0, 1):
-                cp = self._read_copy(name, bank)
+                cp = self._read_copy(name, bank, self._cbuf)
                 if cp and cp[0] > best:
                     best = cp[0]
         return best
