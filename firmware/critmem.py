@@ -121,6 +121,15 @@ class CriticalMemory:
         return self._tags[i:i + _TAG_SIZE] == tag
 
     # --- raw copies ---------------------------------------------------------------------------------
+    def _read_into(self, off, view):
+        """view filled from NVRAM at off, without a new piece of the heap where the part can."""
+        readinto = getattr(self.nvram, "readinto", None)
+        if readinto is not None:
+            readinto(off, view)
+        else:  # a part with read() only: one piece, copied in
+            view[:] = self.nvram.read(off, len(view))
+        return view
+
     def _read_copy(self, name, bank, into=None):
         """(seq, payload, tag) or None when the copy fails its checks. into: a buffer the payload
         and tag are read into (the payload is then a memoryview of it), not new pieces of the heap."""
@@ -132,12 +141,7 @@ class CriticalMemory:
         if into is None:
             rest = self.nvram.read(off + _BLOCK_HEAD_SIZE, n + _TAG_SIZE)
         else:
-            rest = memoryview(into)[:n + _TAG_SIZE]
-            readinto = getattr(self.nvram, "readinto", None)
-            if readinto is not None:
-                readinto(off + _BLOCK_HEAD_SIZE, rest)
-            else:  # a part with read() only: one piece, copied in
-                rest[:] = self.nvram.read(off + _BLOCK_HEAD_SIZE, n + _TAG_SIZE)
+            rest = self._read_into(off + _BLOCK_HEAD_SIZE, memoryview(into)[:n + _TAG_SIZE])
         payload = rest[:n]
         tag = bytes(rest[n:])
         if not equal(tag, self._tag(self._mac(head, payload))):
@@ -162,12 +166,7 @@ class CriticalMemory:
         off = self.base
         read = self.nvram.read
         if into is not None:
-            whole = memoryview(into)[:self.journal_size]
-            readinto = getattr(self.nvram, "readinto", None)
-            if readinto is not None:
-                readinto(off, whole)
-            else:
-                whole[:] = self.nvram.read(off, self.journal_size)
+            whole = self._read_into(off, memoryview(into)[:self.journal_size])
 
             def read(at, n):
                 return whole[at - off:at - off + n]
