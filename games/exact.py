@@ -126,10 +126,10 @@ def line_sum(m, rs, bi, work=None):
                         if nxt:
                             k2 = nxt | (b << shift)
                             nxt_states[k2] = nxt_states.get(k2, 0) + w * cw
+                            if len(nxt_states) > MAX_STATES:  # before the dict grows again
+                                _crowded(nxt_states)
                         elif b:
                             v += b * w * cw * tail[n + 1]
-                    if len(nxt_states) > MAX_STATES:
-                        _crowded(nxt_states)
                 states = nxt_states
             for st in states:
                 best = st >> shift
@@ -239,6 +239,9 @@ def _general_line(m, rs, table, key, cpay, rev, nsym, work):
         tail[n] = tail[n + 1] * rs.totals[order[n]]
     v = 0
     states = {m.all_groups << bb: 1}
+    live = []  # the state's slots with groups still matching: slot, mask, slot, mask, ...
+    g8 = g * 8
+    empty8 = (1 << g8) - 1
     for n in range(nr):
         i = order[n]
         dist = table[key[i]]
@@ -248,17 +251,31 @@ def _general_line(m, rs, table, key, cpay, rev, nsym, work):
         _spend(work, len(states) * nsym)
         for st in states:
             w = states[st]
+            # the state taken apart once, not per symbol: each shift of a long state is a new bigint,
+            # and that garbage between the states kept would leave the heap in pieces
+            live.clear()
+            packed = st >> bb
+            j = 0
+            while packed:
+                if not packed & empty8:  # eight empty slots at once
+                    packed >>= g8
+                    j += 8
+                    continue
+                mask = packed & full
+                if mask:
+                    live.append(j)
+                    live.append(mask)
+                packed >>= g
+                j += 1
             for code in range(nsym):
                 cw = dist[code]
                 if not cw:
                     continue
                 b = st & low
-                packed = st >> bb
                 out = 0
-                j = 0
-                while packed:
-                    mask = packed & full
-                    packed >>= g
+                for x in range(0, len(live), 2):
+                    j = live[x]
+                    mask = live[x + 1]
                     k = mults[j]
                     ext = mask & rg[code]
                     died = mask & ~ext
@@ -277,14 +294,13 @@ def _general_line(m, rs, table, key, cpay, rev, nsym, work):
                                                  "wild multipliers on one line (limits.MAX_STATES)" % MAX_STATES)
                             mults.append(kk)
                         out |= (ext & ~mem) << (g * mults.index(kk))
-                    j += 1
                 if out:
                     k2 = (out << bb) | b
                     nxt_states[k2] = nxt_states.get(k2, 0) + w * cw
+                    if len(nxt_states) > MAX_STATES:  # before the dict grows again
+                        _crowded(nxt_states)
                 elif b:
                     v += b * w * cw * tail[n + 1]
-            if len(nxt_states) > MAX_STATES:
-                _crowded(nxt_states)
         states = nxt_states
     for st in states:
         best = st & low

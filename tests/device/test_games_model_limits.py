@@ -3,6 +3,8 @@
 # games/limits.py in one message naming it, each bound holds at its value and refuses one past it,
 # and the device's boot check (games.certificate.check) answers every one of them with a reason in
 # bounded time and heap, never an exception. The host certifier's side: tests/host/test_certify_bad_models.py.
+# mp-heap: 320K  (this module and games/ compiled from source take some 100 KB that a board's frozen image
+# does not; a recomputation at its 256-state bound needs 4.7 KB pieces for its dicts, games/exact.py)
 import json
 
 from devtest import raises, rmtree, tmpdir
