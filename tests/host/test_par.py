@@ -359,3 +359,43 @@ def test_symbols_are_named_as_the_player_reads_them_and_the_pay_lines_drawn() ->
     assert lines == [[str(i + 1)] + [word[r] for r in line] for i, line in enumerate(raw["lines"])]
     svg = [b for b in blocks if b[0] == "svg" and b[1] == "aurore-93-lines"][0][2]
     assert not strict(svg).errors and svg.count("<polyline") == 20 and "line 20</text>" in svg
+
+
+
+CALLS: list[dict] = []
+
+
+def _counted(raw: dict) -> dict:
+    CALLS.append(raw)
+    return {"id": raw["id"], "figure": Fraction(87, 100)}
+
+
+def test_a_certifiers_result_is_kept_per_model_and_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """tools/par certified: computed once per model and code, read back equal; another model, a
+    change in the code (its digest), an unreadable file, or no cache: computed again."""
+    CALLS.clear()
+    raw = {"id": "m", "pays": [1, 2]}
+    first = par.certified(_counted, raw, tmp_path)
+    assert first == {"id": "m", "figure": Fraction(87, 100)} and len(CALLS) == 1
+    assert par.certified(_counted, json.loads(json.dumps(raw)), tmp_path) == first and len(CALLS) == 1
+    assert len(list(tmp_path.glob("*.pickle"))) == 1 and not list(tmp_path.glob("*.tmp"))
+    par.certified(_counted, {"id": "m", "pays": [1, 3]}, tmp_path)
+    assert len(CALLS) == 2
+    monkeypatch.setattr(par, "code_digest", lambda: "0" * 64)  # the code changed
+    assert par.certified(_counted, raw, tmp_path) == first and len(CALLS) == 3
+    for f in tmp_path.glob("*.pickle"):
+        f.write_bytes(b"\x80torn")
+    assert par.certified(_counted, raw, tmp_path) == first and len(CALLS) == 4
+    assert par.certified(_counted, raw, None) == first and len(CALLS) == 5
+
+
+def test_the_code_digest_covers_the_certifiers_and_the_game_code(tmp_path: Path) -> None:
+    for folder in par.CODE:
+        (tmp_path / folder / "sub").mkdir(parents=True)
+        (tmp_path / folder / "sub" / "a.py").write_text("x = 1\n")
+    one = par.code_digest(tmp_path)
+    (tmp_path / "games" / "sub" / "a.py").write_text("x = 2\n")
+    assert par.code_digest.__wrapped__(tmp_path) != one
+    (tmp_path / "games" / "sub" / "a.py").write_text("x = 1\n")
+    (tmp_path / "games" / "notes.txt").write_text("not code")
+    assert par.code_digest.__wrapped__(tmp_path) == one

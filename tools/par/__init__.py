@@ -23,9 +23,16 @@ prints each sheet to <id>.pdf in headless Chromium (make par-pdf).
 from __future__ import annotations
 
 import argparse
+import functools
 import glob
+import hashlib
+import json
 import os
+import pickle
 import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from tqdm import tqdm
 
@@ -45,35 +52,74 @@ from tools.par import (
 )
 from tools.progress import wanted
 
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = ROOT / "build" / "par-cache"
+# what a certifier's result depends on besides its model: the code of these folders
+CODE = ("tools", "games", "rng")
 
-def build(path: str, epoch: int | None = None) -> tuple[dict, list[tuple]]:
+
+@functools.lru_cache(maxsize=None)
+def code_digest(root: Path = ROOT) -> str:
+    """SHA-256 over the path and bytes of every .py file under CODE: a change anywhere in the
+    certifiers or the game code they import makes every cached result stale."""
+    h = hashlib.sha256()
+    for folder in CODE:
+        for f in sorted((root / folder).rglob("*.py")):
+            h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def certified(certify: Callable[[dict], Any], raw: dict, cache: Path | None = CACHE) -> Any:
+    """certify(raw), or what it gave for the same model and the same code (the blackjack and
+    card-table certifiers take minutes: a release built again, as its reproducibility test does,
+    or a sheet written again, reads their result from cache). cache None: always computed."""
+    if cache is None:
+        return certify(raw)
+    key = hashlib.sha256(("%s.%s\0%s\0" % (certify.__module__, certify.__qualname__, code_digest())).encode()
+                         + json.dumps(raw, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+    f = cache / (key + ".pickle")
+    try:
+        return pickle.loads(f.read_bytes())  # written by this tool into the build folder, never received
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, KeyError, IndexError, AttributeError,
+            ImportError):
+        pass  # not cached yet, or unreadable: computed again
+    rep = certify(raw)
+    cache.mkdir(parents=True, exist_ok=True)
+    tmp = cache / ("%s.%d.tmp" % (key, os.getpid()))
+    tmp.write_bytes(pickle.dumps(rep))
+    tmp.replace(f)  # whole or absent: a build cut short leaves no half result
+    return rep
+
+
+def build(path: str, epoch: int | None = None, cache: Path | None = CACHE) -> tuple[dict, list[tuple]]:
     """(the certifier's result, the sheet's blocks) of one model file; epoch: the source's date
-    (tools/par/filing.py source_epoch), None: undated. Nothing of the run (its time) is written."""
+    (tools/par/filing.py source_epoch), None: undated. Nothing of the run (its time) is written.
+    cache: where certifier results are kept (certified()), None: computed afresh."""
     raw = load_model(path)
     if keno.is_keno(raw):  # issue 13: its own figures, per spot count
-        cert = keno.certify(raw)
+        cert = certified(keno.certify, raw, cache)
         return cert, keno_sheet.blocks(cert, raw, epoch)
     if poker_sheet.is_poker(raw):  # issue 13: one solver run, optimal play and the built-in strategy
-        rep = certify_poker(raw)
+        rep = certified(certify_poker, raw, cache)
         return rep, poker_sheet.blocks(rep, raw, epoch=epoch)
     if blackjack_sheet.is_blackjack(raw):  # issue 26: every wager, optimal play and the built-in table
         from tools.certify.blackjack import certify as certify_blackjack
 
-        rep = certify_blackjack(raw)
+        rep = certified(certify_blackjack, raw, cache)
         return rep, blackjack_sheet.blocks(rep, raw, epoch)
     if cardtable_sheet.is_cardtable(raw):  # issue 26: per wager, optimal and built-in strategy
-        rep = cardtable.certify(raw)
+        rep = certified(cardtable.certify, raw, cache)
         return rep, cardtable_sheet.blocks(rep, raw, epoch)
     if table_sheet.is_table(raw):  # issue 26: every wager at every bet level, and the by-law's others
-        cert = table.certify(raw)
+        cert = certified(table.certify, raw, cache)
         return cert, table_sheet.blocks(cert, raw, epoch)
-    cert = certify_model(raw)
+    cert = certified(certify_model, raw, cache)
     return cert, sheet.blocks(cert, raw, epoch)
 
 
-def write(path: str, out: str, epoch: int | None = None) -> str:
+def write(path: str, out: str, epoch: int | None = None, cache: Path | None = CACHE) -> str:
     """Writes the sheet of one model into out; returns its one-line summary."""
-    return save(*build(path, epoch), out)
+    return save(*build(path, epoch, cache), out)
 
 
 def save(cert: dict, blocks: list[tuple], out: str) -> str:
@@ -123,6 +169,8 @@ def main(argv: list[str]) -> int:
                     help="a game id (aurore-88) or a model file (default: every shipped model)")
     ap.add_argument("--out", default=os.path.join("build", "par"))
     ap.add_argument("--pdf", action="store_true", help="also <id>.pdf, each sheet printed by headless Chromium")
+    ap.add_argument("--fresh", action="store_true",
+                    help="compute every figure again, not from build/par-cache (kept per model and code)")
     a = ap.parse_args(argv)
     try:
         paths = [model_path(m) for m in a.models] or sorted(glob.glob(os.path.join(MODELS, "*.json")))
@@ -137,7 +185,7 @@ def main(argv: list[str]) -> int:
     bar = tqdm(paths, desc="PAR sheets", unit="model", file=sys.stderr, disable=not wanted())
     for p in bar:
         bar.set_postfix_str(os.path.basename(p))
-        tqdm.write(write(p, a.out, epoch))
+        tqdm.write(write(p, a.out, epoch, None if a.fresh else CACHE))
         if a.pdf:
             page = os.path.join(a.out, load_model(p)["id"] + ".html")
             browser.pdf(page, page[:-5] + ".pdf", epoch)
