@@ -8,7 +8,7 @@
 # (s. 67.30); Let It Ride a pair of tens or better 1 to 1 on each wager still riding (s. 67.8, the
 # model's pair); War's surrender loses half the wager (s. 67.38 (3)); Red Dog's spread of 4 or more
 # pays 1 to 1 on the wager and the raise (s. 67).
-# mp-heap: 640K  (as test_firmware_table_play.py)
+# mp-heap: 768K  (as test_firmware_table_play.py)
 from test_firmware_table_play import cabinet, coins, steps
 
 from firmware import console_read, states

@@ -2,7 +2,7 @@
 # docs/reference/vlt-rules.md summarises them (S-13.1, r. 7, s. 6-7; L-6, r. 3, s. 4 and 6; L-6,
 # r. 13, s. 1), each rule tested on both sides of its limit, and the boot check that disables a
 # game breaking one (firmware/startup.py load_games).
-# mp-heap: 576K  (the table games' boot checks after the rest: craps-83 found no room at 512K once the cabinet came
+# mp-heap: 704K  (the table games' boot checks after the rest: craps-83 found no room at 512K once the cabinet came
 # from its parts, whose tests hold a Config and a cabinet's modules more)
 import json
 import os

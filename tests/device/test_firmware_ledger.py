@@ -1,5 +1,5 @@
 # Ledger: credits, meters, recall and events in critical memory; audited before play and payout.
-# mp-heap: 384K  (the firmware's 256K, plus the 68 KB NVRAM image the test keeps in RAM)
+# mp-heap: 480K  (the firmware's 256K, plus the 68 KB NVRAM image the test keeps in RAM)
 import gc
 
 from devtest import raises

@@ -2,7 +2,7 @@
 # accepts after a reboot, a committed wager that the boot's game, bet or RNG cannot complete
 # (refunded, s. 95), tilts that need an attendant (kept) and the game tilt (found again). The real
 # Cabinet and Ledger over a fake board (tests/device/power_cycle.py).
-# mp-heap: 640K  (the firmware's 256K, the 68 KB NVRAM image the fake board keeps in RAM, and
+# mp-heap: 768K  (the firmware's 256K, the 68 KB NVRAM image the fake board keeps in RAM, and
 # the modules compiled from source: at 384K and 448K their compiling found no room in one piece)
 import gc
 

@@ -1,6 +1,6 @@
 # Progressive jackpot (s. 91-92): exact growth at its bet only, the ceiling and the roll-over, a hit
 # replacing the fixed award (hand-paid under casino, credited under vlt), link checks.
-# mp-heap: 384K  (each test opens a ledger on a fresh 68 KB NVRAM image beside the 3 KB journal and record buffers)
+# mp-heap: 480K  (each test opens a ledger on a fresh 68 KB NVRAM image beside the 3 KB journal and record buffers)
 import gc
 
 from devtest import raises

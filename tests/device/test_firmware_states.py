@@ -5,7 +5,7 @@
 # too: cash-out everywhere but a RAM error, play only in idle/credit, money only in idle/credit/spin,
 # the RAM clear only in a RAM error or with the audit key on and nothing owed (issue 22, item 2:
 # L-6, r. 3, s. 7, nothing but a coupon erases credits). And docs/firmware.md shows this table.
-# mp-heap: 640K  (the firmware compiled from source by the stock 64-bit wheel, plus the 68 KB NVRAM image
+# mp-heap: 768K  (the firmware compiled from source by the stock 64-bit wheel, plus the 68 KB NVRAM image
 # the fake board keeps in RAM)
 import gc
 import json

@@ -5,7 +5,7 @@
 # double) committed with it, and a power cut at every NVRAM write of a round that neither loses nor
 # duplicates a credit (test_firmware_table_powercut.py). The pays are checked against the by-law's own (s. 72, s. 95.14-95.15,
 # s. 95.24, s. 32-36), written out here, not read from the engine.
-# mp-heap: 640K  (as test_firmware_keno.py: the firmware, a 68 KB NVRAM image in RAM, sources compiled)
+# mp-heap: 768K  (as test_firmware_keno.py: the firmware, a 68 KB NVRAM image in RAM, sources compiled)
 import gc
 
 from fakes_cabinet import Acceptor, Board, make_cabinet

@@ -1,4 +1,4 @@
-# mp-heap: 640K  (as test_firmware_cabinet.py: the 68 KB NVRAM image, the SAS modules and the cabinet from source)
+# mp-heap: 768K  (as test_firmware_cabinet.py: the 68 KB NVRAM image, the SAS modules and the cabinet from source)
 # Part 2's long polls on a real cabinet (fake board, both runtimes), through the link as a host
 # sends them. Known answers: the layouts' lengths and offsets as saspy's sas.py reads them and
 # Monaco's public LPParsers give them (docs/sas.md), CRC-16/KERMIT's check value 0x2189 (the CRC

@@ -1,4 +1,4 @@
-# mp-heap: 640K  (as test_sas_polls.py: the NVRAM image, the SAS modules and the cabinet from source)
+# mp-heap: 768K  (as test_sas_polls.py: the NVRAM image, the SAS modules and the cabinet from source)
 # A progressive linked through SAS (firmware/sas/progressive.py) on a real cabinet (fake board, both
 # runtimes): the system's broadcasts 80 and 86, to the machine's address and to address 0; 84/85/87;
 # exception 53 and the `progressive` tilt when the broadcasts stop. Known answers: the layouts of
