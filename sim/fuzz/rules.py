@@ -436,12 +436,15 @@ class CabinetRules(RuleBasedStateMachine):
         want = "door" if name.startswith("door") and level else "audit" if name == "key_audit" and level else None
         if name == "key_audit" and not level:
             return self._audit_key_back()
+        # as _press: past the debounce, then two polls, so the main loop has taken the switch (its door
+        # meter counted) before the next step reads the books; a screen already showing a tilt says
+        # nothing of it (seed 2263153447: a cash box door counted during the next step's SAS flood)
+        time.sleep(0.06)
+        self.rig.wait_polls(2, 1.0)
         try:
             if want:
                 self.rig.wait_screen(lambda s: s.get("state") in (want, "service", "ramerror", "handpay", "jackpot",
                                                                   "spin", "payout") or "TILT" in s.get("msg", ""), 1.0)
-            else:
-                self.rig.wait_polls(2)
         except TimeoutError:
             pass
 
