@@ -35,11 +35,22 @@ def binom_table(n: int, k: int) -> np.ndarray:
 
 
 def subsets(n: int, k: int) -> np.ndarray:
-    """Every k-subset of range(n) as sorted rows, row i being the subset of colex index i."""
-    rows = np.array(list(itertools.combinations(range(n), k)), dtype=np.int16).reshape(-1, k)
-    idx = colex(rows, binom_table(n, k))
-    out = np.empty_like(rows)
-    out[idx] = rows
+    """Every k-subset of range(n) as sorted rows, row i being the subset of colex index i (int16).
+
+    Built block by block, not sorted: in colex order the sets come by their highest card c, and
+    those with highest card c are the (k-1)-subsets of range(c), in their colex order, then c."""
+    if k == 0:
+        return np.zeros((1, 0), dtype=np.int16)
+    if n < k:
+        return np.zeros((0, k), dtype=np.int16)
+    lower = subsets(n - 1, k - 1)  # its first C(c, k-1) rows are the (k-1)-subsets of range(c)
+    out = np.empty((math.comb(n, k), k), dtype=np.int16)
+    at = 0
+    for c in range(k - 1, n):
+        m = math.comb(c, k - 1)
+        out[at:at + m, :k - 1] = lower[:m]
+        out[at:at + m, k - 1] = c
+        at += m
     return out
 
 
