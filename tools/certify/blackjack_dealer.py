@@ -93,6 +93,7 @@ class Graph:
             for j in range(k + 1, K):
                 scale = scale * pos[j]
             nxt: dict[tuple[int, ...], np.ndarray] = {}
+            ended: list = [None] * OUTCOMES  # this layer's paths ended, by outcome (scaled once, below)
             for m in layer:
                 w = mass.pop(m)
                 ends = [None] * OUTCOMES
@@ -108,7 +109,11 @@ class Graph:
                         ends[o] = f if ends[o] is None else ends[o] + f
                 for o in range(OUTCOMES):
                     if ends[o] is not None:
-                        acc[o] += w * ends[o] * scale
+                        x = w * ends[o]
+                        ended[o] = x if ended[o] is None else ended[o] + x
+            for o in range(OUTCOMES):
+                if ended[o] is not None:
+                    acc[o] += ended[o] * scale
             mass = nxt
         den = np.ones(n, dtype=object)
         for j in range(K):
