@@ -11,7 +11,9 @@ against the device's evaluators (games/hand3.py, games/hand5.py), written apart:
   Times, 8 July 2021);
 - the device's order of hands equals the host's on every three-card hand and on a sample of 300,000
   five-card hands;
-- the suit classes: their number by Burnside's lemma, counted apart here;
+- the k-subsets in colex order, the suit classes' representatives (the least relabelling) and the
+  positions outside a hand against their definitions, worked out card by card here; the suit
+  classes' number by Burnside's lemma, counted apart here;
 - the inclusion-exclusion sweep (dealer_counts) against direct counting on small decks with
   arbitrary strengths, with and without the dealer's card shown.
 """
@@ -102,6 +104,40 @@ def test_suit_classes_number_as_burnside_counts(k: int) -> None:
     assert len(reps) == _burnside(k) and sizes.sum() == math.comb(52, k)
     if k == 5:
         assert len(reps) == 134459
+
+
+def _colex_index(cs) -> int:  # the definition: sorted cards c1 < ... < ck, sum of C(ci, i)
+    return sum(math.comb(c, i + 1) for i, c in enumerate(sorted(cs)))
+
+
+@pytest.mark.parametrize("n,k", [(52, 3), (13, 5), (9, 1), (6, 6), (4, 5)])
+def test_subsets_are_every_set_in_colex_order(n: int, k: int) -> None:
+    want = sorted(itertools.combinations(range(n), k), key=_colex_index)
+    got = cards.subsets(n, k)
+    assert got.dtype == np.int16 and got.shape == (len(want), k)
+    assert [tuple(int(c) for c in r) for r in got] == want
+    assert [_colex_index(r) for r in want] == list(range(len(want)))
+
+
+def test_suit_class_representatives_are_the_least_relabelling() -> None:
+    # each three-card hand against its 24 relabellings, counted card by card here
+    hands = cards.subsets(52, 3).astype(np.int64)
+    best, reps, sizes = cards.suit_classes(hands, cards.binom_table(52, 3))
+    want = [min(_colex_index((c & ~3) | p[c & 3] for c in h) for p in itertools.permutations(range(4)))
+            for h in hands.tolist()]
+    assert best.tolist() == want
+    by = {}
+    for w in want:
+        by[w] = by.get(w, 0) + 1
+    assert reps.tolist() == sorted(by) and sizes.tolist() == [by[r] for r in sorted(by)]
+
+
+def test_complement_is_every_other_position_ascending() -> None:
+    rng = random.Random(5)
+    rows = np.array([rng.sample(range(52), 5) for _ in range(200)], dtype=np.int64)
+    got = cards.complement(52, rows)
+    assert got.dtype == np.int64
+    assert got.tolist() == [sorted(set(range(52)) - set(r)) for r in rows.tolist()]
 
 
 @pytest.mark.parametrize("n,h,up", [(12, 3, True), (12, 3, False), (11, 4, True), (10, 4, False)])

@@ -13,9 +13,9 @@ Outcomes: 0..4 = 17..21, 5 = bust.
 """
 from __future__ import annotations
 
-from fractions import Fraction
-
 import numpy as np
+
+from tools.certify.rational import Q
 
 OUTCOMES = 6
 BUST = 5
@@ -65,9 +65,9 @@ class Graph:
         self.layers.pop()
         self.depth = len(self.layers)  # most cards the dealer can draw after his up card
 
-    def probabilities(self, shoes: list[tuple[int, ...]]) -> list[tuple[Fraction, ...]]:
+    def probabilities(self, shoes: list[tuple[int, ...]]) -> list[tuple[Q, ...]]:
         """For each shoe (counts of value 1..10 left after the up card), the six P(outcome, no
-        dealer blackjack) as exact fractions."""
+        dealer blackjack) as exact rationals (mpq: the player's analysis computes with them)."""
         n = len(shoes)
         cols = [np.array([s[v] for s in shoes], dtype=object) for v in range(10)]
         total = np.array([sum(s) for s in shoes], dtype=object)
@@ -82,9 +82,8 @@ class Graph:
 
         K = self.depth
 
-        def pos(j: int) -> np.ndarray:
-            # N - j, or 1 where a shoe has no j-th card (every longer path has no mass there)
-            return np.array([max(int(x) - j, 1) for x in total], dtype=object)
+        # pos[j]: N - j, or 1 where a shoe has no j-th card (every longer path has no mass there)
+        pos = [np.array([max(int(x) - j, 1) for x in total], dtype=object) for j in range(K)]
 
         mass = {self.layers[0][0]: np.ones(n, dtype=object)}
         acc = [np.zeros(n, dtype=object) for _ in range(OUTCOMES)]
@@ -92,8 +91,9 @@ class Graph:
         for k, layer in enumerate(self.layers):
             scale = np.ones(n, dtype=object)
             for j in range(k + 1, K):
-                scale = scale * pos(j)
+                scale = scale * pos[j]
             nxt: dict[tuple[int, ...], np.ndarray] = {}
+            ended: list = [None] * OUTCOMES  # this layer's paths ended, by outcome (scaled once, below)
             for m in layer:
                 w = mass.pop(m)
                 ends = [None] * OUTCOMES
@@ -109,9 +109,13 @@ class Graph:
                         ends[o] = f if ends[o] is None else ends[o] + f
                 for o in range(OUTCOMES):
                     if ends[o] is not None:
-                        acc[o] += w * ends[o] * scale
+                        x = w * ends[o]
+                        ended[o] = x if ended[o] is None else ended[o] + x
+            for o in range(OUTCOMES):
+                if ended[o] is not None:
+                    acc[o] += ended[o] * scale
             mass = nxt
         den = np.ones(n, dtype=object)
         for j in range(K):
-            den = den * pos(j)
-        return [tuple(Fraction(int(acc[o][i]), int(den[i])) for o in range(OUTCOMES)) for i in range(n)]
+            den = den * pos[j]
+        return [tuple(Q(int(acc[o][i]), int(den[i])) for o in range(OUTCOMES)) for i in range(n)]

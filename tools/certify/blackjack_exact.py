@@ -1,4 +1,5 @@
-"""The exact composition-dependent analysis of the main blackjack wager (host, exact fractions).
+"""The exact composition-dependent analysis of the main blackjack wager (host, exact rationals: gmpy2
+mpq inside, tools/certify/rational.py; what analyse() returns is Fractions).
 
 For every dealer up card and every initial two-card hand, the player's expected result is worked
 out over the shoe actually left (the deck count in play, every card seen removed), recursively over
@@ -29,12 +30,11 @@ same approximation).
 """
 from __future__ import annotations
 
-from fractions import Fraction
-
 from games.blackjack_model import BlackjackModel
 from tools.certify.blackjack_dealer import BUST, Graph
+from tools.certify.rational import Q, fraction
 
-F0 = Fraction(0)
+F0 = Q(0)
 ROWS_PAIR = "A23456789T"
 
 
@@ -94,19 +94,19 @@ class UpCard:
     def shoe(self, R):
         return tuple(b - r for b, r in zip(self.base, R))
 
-    def pnb(self, R) -> Fraction:
+    def pnb(self, R) -> Q:
         """P(no dealer blackjack | the player's cards R)."""
         p = self._pnb.get(R)
         if p is None:
             if self.bj < 0:
-                p = Fraction(1)
+                p = Q(1)
             else:
                 s = self.shoe(R)
-                p = 1 - Fraction(s[self.bj], sum(s))
+                p = 1 - Q(s[self.bj], sum(s))
             self._pnb[R] = p
         return p
 
-    def wl(self, R, t: int) -> tuple[Fraction, Fraction]:
+    def wl(self, R, t: int) -> tuple[Q, Q]:
         """(P(win), P(lose)) of standing on t with the cards R seen, each joint with no dealer blackjack."""
         P = self.dealer[R]
         if t < 17:
@@ -130,7 +130,7 @@ class UpCard:
             return "P"
         return st["soft" if soft else "hard"][str(t)][c]
 
-    def bonus(self, H) -> tuple[Fraction, Fraction] | None:
+    def bonus(self, H) -> tuple[Q, Q] | None:
         """(pay, chance) of an s. 18.1 award for the three-card hand H (value counts), if offered:
         three sevens always; a 6, 7 and 8 of one suit with chance 1/16 (docs/games.md: given the values
         the three suits are independent and uniform, the decisions reading values only)."""
@@ -138,9 +138,9 @@ class UpCard:
             return None
         pays = self.r.pays[self.r.mains[0]]
         if H[6] == 3 and "three_sevens" in pays:
-            return Fraction(*pays["three_sevens"]), Fraction(1)
+            return Q(*pays["three_sevens"]), Q(1)
         if H[5] == H[6] == H[7] == 1 and "six_seven_eight_suited" in pays:
-            return Fraction(*pays["six_seven_eight_suited"]), Fraction(1, 16)
+            return Q(*pays["six_seven_eight_suited"]), Q(1, 16)
         return None
 
     def stand(self, H, R, s: int) -> dict:
@@ -158,12 +158,12 @@ class UpCard:
         return d
 
     @staticmethod
-    def moments(d: dict) -> tuple[Fraction, Fraction, Fraction]:
+    def moments(d: dict) -> tuple[Q, Q, Q]:
         return (sum((k * v for k, v in d.items()), F0), sum((k * k * v for k, v in d.items()), F0),
                 sum((v for k, v in d.items() if k > 0), F0))
 
     # the non-split hand: (EV, E2, Pwin)
-    def value(self, R) -> tuple[Fraction, Fraction, Fraction]:
+    def value(self, R) -> tuple[Q, Q, Q]:
         got = self.memo.get(R)
         if got is not None:
             return got
@@ -195,16 +195,17 @@ class UpCard:
             a = "S"
         return a
 
-    def draw(self, R, double: bool) -> tuple[Fraction, Fraction, Fraction]:
+    def draw(self, R, double: bool) -> tuple[Q, Q, Q]:
         s = self.shoe(R)
         N = sum(s)
+        h = hard(R)
         ev = e2 = pw = F0
         for v in range(10):
             if not s[v]:
                 continue
-            p = Fraction(s[v], N)
+            p = Q(s[v], N)
             R2 = add(R, v)
-            if hard(R2) > 21:
+            if h + v + 1 > 21:  # hard(R2)
                 q = self.pnb(R2)
                 ev -= p * q * (2 if double else 1)
                 e2 += p * q * (4 if double else 1)
@@ -244,23 +245,23 @@ class UpCard:
     def split_draw(self, R, pair: int, double: bool) -> dict:
         s = self.shoe(R)
         N = sum(s)
+        h = hard(R) - pair - 1  # this hand's hard total (R less the other hand's pair card)
         d: dict = {}
         for v in range(10):
             if not s[v]:
                 continue
-            p = Fraction(s[v], N)
+            p = Q(s[v], N)
             R2 = add(R, v)
-            H2 = add(R2, pair, -1)
-            if hard(H2) > 21:
+            if h + v + 1 > 21:  # hard(H2)
                 k = -2 if double else -1
                 d[k] = d.get(k, F0) + p * self.pnb(R2)
                 continue
-            c = self.stand(H2, R2, 2) if double else self.split_value(R2, pair)
+            c = self.stand(add(R2, pair, -1), R2, 2) if double else self.split_value(R2, pair)
             for k, x in c.items():
                 d[k] = d.get(k, F0) + p * x
         return d
 
-    def split(self, pair: int) -> tuple[Fraction, Fraction, Fraction]:
+    def split(self, pair: int) -> tuple[Q, Q, Q]:
         """(EV, E2, Pwin) of splitting the pair (both hands)."""
         R0 = add((0,) * 10, pair, 2)
         s = self.shoe(R0)
@@ -269,7 +270,7 @@ class UpCard:
         for v in range(10):
             if not s[v]:
                 continue
-            p = Fraction(s[v], N)
+            p = Q(s[v], N)
             for k, x in self.split_value(add(R0, v), pair).items():
                 d1[k] = d1.get(k, F0) + p * x
         q = self.pnb(R0)
@@ -284,13 +285,13 @@ class UpCard:
                     pw += pr
         return ev, e2, pw
 
-    def initial(self, a: int, b: int) -> tuple[tuple[Fraction, Fraction, Fraction], str]:
+    def initial(self, a: int, b: int) -> tuple[tuple[Q, Q, Q], str]:
         """(EV, E2, Pwin) of the initial hand a, b (value indexes), all worlds, and its decision."""
         R0 = add(add((0,) * 10, a), b)
         q = self.pnb(R0)
         if sorted((a, b)) == [0, 9]:  # a blackjack: 3 to 2, a push against the dealer's (s. 19, 21)
             num, den = self.r.pays[self.r.mains[0]]["blackjack"]
-            x = Fraction(num, den)
+            x = Q(num, den)
             return (x * q, x * x * q, q), "BJ"
         ev, e2, pw = self.value(R0)
         pick = "-"
@@ -350,13 +351,13 @@ def analyse(rules: BlackjackModel, dealer: dict[int, dict], table: dict | None,
         if not full[u - 1]:
             continue
         U = UpCard(rules, u, dealer[u], table, full, split)
-        pu = Fraction(full[u - 1], total)
+        pu = Q(full[u - 1], total)
         base = U.base
         N = U.N
         eu = F0
         for a in range(10):
             for b in range(a, 10):
-                w = Fraction(base[a] * (base[b] - (a == b)), N * (N - 1)) * (1 if a == b else 2)
+                w = Q(base[a] * (base[b] - (a == b)), N * (N - 1)) * (1 if a == b else 2)
                 if not w:
                     continue
                 (x, y, z), pick = U.initial(a, b)
@@ -366,6 +367,7 @@ def analyse(rules: BlackjackModel, dealer: dict[int, dict], table: dict | None,
                 pw += pu * w * z
                 if pick == "P":
                     split_part += pu * w * x
-        ups[u] = {"ev": eu, "options": U.options if table is None else None}
-    return {"ev": ev, "rtp": 1 + ev, "e2": e2, "variance": e2 - ev * ev, "hit": pw, "split_part": split_part,
-            "ups": ups}
+        ups[u] = {"ev": fraction(eu), "options": None if table is not None else {
+            R: {a: fraction(x) for a, x in o.items()} for R, o in U.options.items()}}
+    return {"ev": fraction(ev), "rtp": fraction(1 + ev), "e2": fraction(e2), "variance": fraction(e2 - ev * ev),
+            "hit": fraction(pw), "split_part": fraction(split_part), "ups": ups}

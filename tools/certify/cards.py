@@ -35,11 +35,22 @@ def binom_table(n: int, k: int) -> np.ndarray:
 
 
 def subsets(n: int, k: int) -> np.ndarray:
-    """Every k-subset of range(n) as sorted rows, row i being the subset of colex index i."""
-    rows = np.array(list(itertools.combinations(range(n), k)), dtype=np.int16).reshape(-1, k)
-    idx = colex(rows, binom_table(n, k))
-    out = np.empty_like(rows)
-    out[idx] = rows
+    """Every k-subset of range(n) as sorted rows, row i being the subset of colex index i (int16).
+
+    Built block by block, not sorted: in colex order the sets come by their highest card c, and
+    those with highest card c are the (k-1)-subsets of range(c), in their colex order, then c."""
+    if k == 0:
+        return np.zeros((1, 0), dtype=np.int16)
+    if n < k:
+        return np.zeros((0, k), dtype=np.int16)
+    lower = subsets(n - 1, k - 1)  # its first C(c, k-1) rows are the (k-1)-subsets of range(c)
+    out = np.empty((math.comb(n, k), k), dtype=np.int16)
+    at = 0
+    for c in range(k - 1, n):
+        m = math.comb(c, k - 1)
+        out[at:at + m, :k - 1] = lower[:m]
+        out[at:at + m, k - 1] = c
+        at += m
     return out
 
 
@@ -165,14 +176,31 @@ PERMS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
 
 def suit_classes(rows: np.ndarray, binom: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(representative colex index of each row's class, the representatives, their class sizes):
-    the representative is the least colex index over the 24 relabellings of the suits."""
+    the representative is the least colex index over the 24 relabellings of the suits.
+
+    Of sets of one size, colex order is the order of their masks (sum of 2**card) as integers, so the
+    least relabelled mask is taken (each relabelling moves the four suits' bit planes, no sort) and
+    only the classes' masks are turned into colex indexes."""
+    m = masks(rows)
+    plane = np.uint64(sum(1 << 4 * r for r in range(13)))  # the bits of suit 0
+    planes = [(m >> np.uint64(s)) & plane for s in range(4)]
     best = None
     for p in PERMS:
-        mapped = np.sort((rows & ~3) | p[rows & 3], axis=1)
-        idx = colex(mapped, binom)
-        best = idx if best is None else np.minimum(best, idx)
-    reps, counts = np.unique(best, return_counts=True)
-    return best, reps, counts
+        x = planes[0] << np.uint64(p[0])
+        for s in range(1, 4):
+            x |= planes[s] << np.uint64(p[s])
+        best = x if best is None else np.minimum(best, x)
+    uniq, inverse, counts = np.unique(best, return_inverse=True, return_counts=True)
+    bits = (uniq[:, None] >> np.arange(64, dtype=np.uint64)) & np.uint64(1)
+    reps = colex(np.nonzero(bits)[1].reshape(len(uniq), rows.shape[1]), binom)
+    return reps[inverse.reshape(-1)], reps, counts
+
+
+def complement(n: int, rows: np.ndarray) -> np.ndarray:
+    """The positions 0..n-1 not in each row (rows of distinct positions), ascending, one row each."""
+    keep = np.ones((rows.shape[0], n), dtype=bool)
+    keep[np.arange(rows.shape[0])[:, None], rows] = False
+    return np.nonzero(keep)[1].reshape(rows.shape[0], n - rows.shape[1]).astype(np.int64)
 
 
 def masks(rows: np.ndarray) -> np.ndarray:

@@ -68,9 +68,7 @@ def analyse(game: dev.CaribbeanGame) -> dict:
                      np.zeros(len(reps), dtype=np.int64)], axis=1)  # (classes, 4)
     total_back = (counts * back[:, None, :]).sum(axis=2)  # (classes, 47)
     raise_opt = total_back - 3 * N_HIDDEN > -N_HIDDEN
-    ups = np.empty((len(reps), 47), dtype=np.int64)
-    for i, p in enumerate(players):
-        ups[i] = np.setdiff1d(np.arange(52), p, assume_unique=True)
+    ups = cards.complement(52, players)
     # the device's decision: by category, and ace-king high by its own rule on (ranks, up rank)
     auto = np.zeros_like(raise_opt)
     auto[pcat >= 1] = True

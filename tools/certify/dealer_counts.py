@@ -25,6 +25,7 @@ import math
 
 import numpy as np
 
+from tools.certify import cards
 from tools.certify.cards import binom_table
 
 
@@ -113,12 +114,7 @@ def below_counts(n: int, hands: np.ndarray, strength: np.ndarray, players: np.nd
     sw = Sweep(n, hands, strength, up)
     m, t = thresholds.shape
     h = hands.shape[1]
-    ups = None
-    if up:
-        allpos = np.arange(n)
-        ups = np.empty((m, n - h), dtype=np.int64)
-        for i in range(m):  # the positions not in each player hand (m is the classes: small)
-            ups[i] = np.setdiff1d(allpos, players[i], assume_unique=True)
+    ups = cards.complement(n, players) if up else None  # the positions not in each player hand
     out = np.zeros((m, n - h, t) if up else (m, t), dtype=np.int64)
     flat = thresholds.ravel()
     order = np.argsort(flat, kind="stable")

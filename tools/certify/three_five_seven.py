@@ -47,7 +47,9 @@ def classify(at_least: tuple, smasks: np.ndarray, wheel: bool) -> tuple[np.ndarr
     masks) and its ranks per suit (n, 4)."""
     m1, m2, m3, m4 = at_least
     pop = _POP[smasks]
-    fm = np.where(pop >= 5, smasks, 0).max(axis=1)  # the flush suit's ranks (one suit at most in 7 cards)
+    flush = np.where(pop >= 5, smasks, 0)
+    # the flush suit's ranks (one suit at most in 7 cards; four columns, not a reduction along a short axis)
+    fm = np.maximum(np.maximum(flush[:, 0], flush[:, 1]), np.maximum(flush[:, 2], flush[:, 3]))
     sf = _RUNS[1][fm]  # s. 67.41: the ace completes the straight flush A-2-3-4-5
     royal = fm & 0x1F00 == 0x1F00
     pairs = _POP[m2]
@@ -110,7 +112,7 @@ def seven_table(game: dev.ThreeFiveSevenGame, wheel: bool = False) -> dict:
         cat, high = classify(combined(tuple(a[i] for a in a3), tuple(a[keep] for a in a4)), s4[keep] | s3[i], wheel)
         cat[cat == 1] = 0  # no pair is paid on the 7-card wager
         odds = _odds(cat, high, C5_PAY, pays, dev.SEVEN, low, 2)
-        table[i] = [int((odds == x).sum()) for x in levels]
+        table[i] = np.bincount(np.searchsorted(levels, odds), minlength=len(levels))  # odds are levels
     return {"reps": reps, "sizes": sizes, "levels": levels, "counts": table, "h3": h3, "cls": cls}
 
 
