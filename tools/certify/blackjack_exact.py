@@ -15,18 +15,19 @@ whatever he decides, so his result is -P(dealer blackjack) plus his result in th
 every value below is that other part, E[result; no dealer blackjack], and the dealer's second card
 is drawn from the shoe left after the player's cards, never completing a blackjack.
 
-What is exact and what is not: everything but a split pair is exact. A split (s. 24: one split, no
-re-split; aces take one card each; doubling after it only under s. 26.1(3)) is valued by the
-standard approximation of the published calculators: each of the two hands is played with the pair
-card of the other hand removed and no other card of it, and the two hands count twice the first
-(their interaction through the cards the first hand draws is left out). docs/games.md gives the size
-of that approximation (the split part of the return) and tests/host/test_certify_blackjack.py
-measures it against a full enumeration on a small shoe.
+What is exact and what is not (docs/games.md, "What is exact"): every return, a split pair's
+included (s. 24: one split, no re-split; aces take one card each; doubling after it only under
+s. 26.1(3)), for strategies that play each hand on its own cards: the two hands and the dealer's are
+exchangeable blocks of one shuffle, so the pair is worth twice its first hand, played with the pair
+card of the other hand removed, against a dealer drawing right after it.
+tests/host/test_certify_blackjack.py measures it against a full enumeration on a small shoe. The
+variance and hit frequency of a round with a split treat the two hands as independent given the
+shoe after the pair.
 
 Values are (EV, E[X^2], P(X > 0)) of X, the main wager's net result per initial wager, each joint
 with "no dealer blackjack"; the split hands carry the distribution of X over -2..2 instead, so that
 the pair's E[X^2] and P(X > 0) come from the two hands' convolution (conditionally independent: the
-same approximation).
+approximation above).
 """
 from __future__ import annotations
 
@@ -345,7 +346,7 @@ def analyse(rules: BlackjackModel, dealer: dict[int, dict], table: dict | None,
     full = full or full_shoe(rules.decks)
     total = sum(full)
     ev = e2 = pw = F0
-    split_part = F0  # the part of EV from split pairs (what the split approximation touches)
+    split_part = F0  # the part of EV from split pairs (reported apart: its variance and hit frequency are the approximated part)
     ups = {}
     for u in range(1, 11):
         if not full[u - 1]:
