@@ -8,6 +8,7 @@
 # mp-heap: 1024K  (as test_firmware_console.py: the fakes' NVRAM images and the tests)
 from test_firmware_console import audit, console, run
 
+from firmware.critmem import RamError
 from firmware.ledger import Ledger
 from firmware.startup import log_unlogged_clear
 
@@ -76,6 +77,22 @@ def test_a_clear_whose_security_record_fails_answers_cleared_and_is_recorded_at_
     assert ramclear_records(cab) == []
     power_up(cab)
     assert ramclear_records(cab) == [["admin1", "ramclear", WHY + " (logged at power-up)"]]
+
+
+def test_a_clear_whose_security_memory_fails_answers_cleared_and_the_cabinet_comes_out_of_service():
+    con, cab = cleared_console()
+    real = cab.audit.record
+
+    def broken(who, code, text=""):
+        if code == "ramclear":
+            raise RamError("both copies of a3 are bad")  # the security memory's own fault
+        return real(who, code, text)
+
+    cab.audit.record = broken
+    reply = run(con, "ramclear")
+    del cab.audit.record
+    assert reply == [CLEARED, "the security log records it at the next power-up"], reply
+    assert cab.ledger.unlogged_clear()[:2] == ("admin1", WHY) and cab.state == "service"
 
 
 def test_a_clear_without_room_in_the_security_log_keeps_asking_at_each_power_up():
