@@ -363,11 +363,15 @@ class Cabinet:
             t = self.tilts
             why = "by %s, audit key, nothing owed%s" % (who, "; tilt " + " ".join(sorted(t)) if t else "")
         # the basis it runs under
-        self.ledger.format(("ramclear", why), [self.config.JURISDICTION, self.config.DENOM_CENTS],
-                           unlogged=who if self.audit is not None else None)
-        if self.audit is not None:  # a cut before this is made good at power-up (startup.open_audit)
-            self.audit.record(who, "ramclear", why)
-            self.ledger.logged()
+        led = self.ledger
+        n = led.clears
+        try:
+            led.format(("ramclear", why), [self.config.JURISDICTION, self.config.DENOM_CENTS],
+                       unlogged=who if self.audit is not None else None)
+        except MemoryError:
+            if led.clears == n:
+                raise  # not on record: nothing changed, and the console says so
+            # on record, its copies not all written: it happened (the next commit finishes them)
         self.ram_error = None
         kept = {}
         for kind in self._boot_tilts:  # read from the world at power-up, not from the books: still so
@@ -375,6 +379,12 @@ class Cabinet:
                 kept[kind] = self._boot_tilts[kind]
         self._boot_tilts = kept
         self._cashout_asked = False
+        if self.audit is not None:  # a cut before this is made good at power-up (startup.open_audit)
+            try:
+                if self.audit.record(who, "ramclear", why):
+                    led.logged()
+            except Exception:  # out of memory, or the security memory's own fault: the clear stands
+                pass  # the books keep the clearing account (st["cl"]): recorded at the next power-up
         self.screen.clear()
         self.money_out.condition(self)  # the coupon memory is not cleared: its condition stands
         self.show()

@@ -413,8 +413,18 @@ class Console(AccessCommands):
             raise ValueError(why)
         if args:
             raise ValueError("usage: ramclear (no PIN: the administrator's session is the authority)")
-        c.handle(states.RAMCLEAR, self.user[0])
-        self.say("critical memory cleared; meters start at zero")
+        led = c.ledger
+        n = led.clears
+        try:
+            c.handle(states.RAMCLEAR, self.user[0])
+        except Exception as e:  # the answer says what happened: cleared (then this failed), or not
+            if led.clears == n:
+                raise
+            self.say("critical memory cleared; meters start at zero (then: %s)" % e)
+        else:
+            self.say("critical memory cleared; meters start at zero")
+        if led.unlogged_clear():  # its security record could not be written now (out of memory)
+            self.say("the security log records it at the next power-up")
 
     def cmd_verify(self, args):
         from firmware import image_hmac

@@ -95,6 +95,9 @@ class CriticalMemory:
         # the sequence number of a commit whose journal is on record but whose copies failed to be
         # written (an exception in them, the power still on): the next commit replays it first
         self._torn = None
+        # journals written since power-up: a caller that notes it before a commit knows afterwards
+        # whether that commit reached its journal (a torn commit before it leaves _torn set)
+        self.journals = 0
 
     # --- addresses ----------------------------------------------------------------------------------
     def _copy_off(self, name, bank):
@@ -211,13 +214,15 @@ class CriticalMemory:
         count = self.counter.read()
         if count is None:
             self.counter.write(0)
-        seq, meta = self.seq, self.meta
-        self.seq = max(self._highest_seq(), count or 0)
-        self.meta = {}
+        seq, meta, mark = self.seq, self.meta, self.journals
         try:
+            self.seq = max(self._highest_seq(), count or 0)
+            self.meta = {}
             self.commit(initial)
         except BaseException:
-            if self._torn is None:  # failed before its journal (out of memory): nothing changed
+            # failed before its journal (out of memory; the replay of an earlier torn commit, which
+            # leaves _torn set, too): nothing changed
+            if self.journals == mark:
                 self.seq, self.meta = seq, meta
             raise
 
@@ -338,6 +343,7 @@ class CriticalMemory:
     # --- use ----------------------------------------------------------------------------------------
     def read(self, name):
         """The committed payload of a block, read back from NVRAM (copy A, else its twin)."""
+        self._finish()
         seq = self.meta[name][0]
         for bank in (0, 1):
             cp = self._read_copy(name, bank)
@@ -349,6 +355,7 @@ class CriticalMemory:
         """read(), into this memory's record buffer: a memoryview valid until the next read_view or
         commit, for a caller that parses it at once (an event chunk: 768 bytes twice over that a
         heap in pieces may not have, read for every chunk of `events json`)."""
+        self._finish()
         seq = self.meta[name][0]
         for bank in (0, 1):
             cp = self._read_copy(name, bank, self._cbuf)
@@ -375,6 +382,15 @@ class CriticalMemory:
                 best = cp
         return best[1] if best else None
 
+    def _finish(self):
+        """A commit on record whose copies failed to be written is finished first, as a power-up
+        would (the copies follow their journal), before anything reads or writes a block: read
+        before it, a block was the one before that commit (an event appended after a torn one was
+        appended to the chunk without it, and the torn event was lost)."""
+        if self._torn is not None:
+            self._open()
+            self._torn = None
+
     def on_record(self):
         """A commit raised after its journal was on record (out of memory writing a copy): it
         happened, and the next commit finishes it first."""
@@ -384,9 +400,7 @@ class CriticalMemory:
         """Atomically replace the payloads of the named blocks. then(), if given, runs at the commit
         point: the journal is on record, the copies are not yet written (an output that must change
         exactly when the record does, e.g. a meter coil released when its stroke is counted)."""
-        if self._torn is not None:  # as a power-up would: the copies follow their journal
-            self._open()
-            self._torn = None
+        self._finish()
         seq = (self.seq + 1) & 0xFFFFFFFF
         buf = self._jbuf
         pos = _JOURNAL_HEAD_SIZE + 3 + len(self._dir)
@@ -414,6 +428,7 @@ class CriticalMemory:
         mv = memoryview(buf)
         buf[pos:pos + _TAG_SIZE] = self._tag(self._mac(mv[:pos]))
         self._torn = seq  # from here the commit is on record, whatever fails
+        self.journals += 1
         self.nvram.write(self.base, mv[:pos + _TAG_SIZE])
         self.bytes_written += pos + _TAG_SIZE
         try:
@@ -438,6 +453,7 @@ class CriticalMemory:
 
     def verify(self):
         """Before and after each play: both copies of every block still match what we committed."""
+        self._finish()
         for name in self.names:
             for bank in (0, 1):
                 if not self._same(name, bank, self.meta[name]):

@@ -80,6 +80,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         self.exceptions = None  # firmware/sas/exceptions.py ExceptionQueue, on a board with a SAS port
         self.notes = NoteCounts()  # notes counted by value: the "bil" block (firmware/note_counts.py)
         self.cents = None  # a credit's value (the cabinet's config): a note's value by its credits
+        self.clears = 0  # formats that happened since power-up: whether a failed command's clear did
 
     # --- persistence -----------------------------------------------------------------------------
     def initial(self):
@@ -115,18 +116,24 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         (st["cl"], logged()): a power cut between the two is made good at the next power-up.
         The books in RAM are the ones NVRAM holds, whatever fails (out of memory): the old ones when
         the clear failed before its journal was on record, never fresh ones for the next commit to
-        write beside the old log; the fresh ones once it was (the clear happened)."""
+        write beside the old log; the fresh ones once it was (the clear happened: the next commit
+        finishes its copies, as a power-up would). `clears` counts the clears that happened, also
+        those that then raised, so a caller's answer can say which."""
         old, q = self.st, self.exceptions
         old_q = (q.block(), q.dirty) if q is not None else None
+        mark = self.mem.journals
         try:
             self._format(first_event, basis, unlogged)
         except BaseException:
-            if not self.mem.on_record():
+            if self.mem.journals == mark:  # not on record (a torn commit before it may be)
                 self.st = old
                 if q is not None:
                     q.load(old_q[0])
                     q.dirty = old_q[1]
+            else:
+                self.clears += 1
             raise
+        self.clears += 1
 
     def _format(self, first_event, basis, unlogged):
         em = self.mem.salvage("em")

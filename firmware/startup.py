@@ -215,9 +215,8 @@ def log_unlogged_clear(audit, ledger):
         for r in audit.chunk_records(name):
             if r[3] == "ramclear" and r[2] == who and r[1] >= t and why.startswith(r[4]):
                 there = True
-    if not there:
-        audit.record(who, "ramclear", why + " (logged at power-up)")
-    ledger.logged()
+    if there or audit.record(who, "ramclear", why + " (logged at power-up)"):
+        ledger.logged()  # else no room (firmware/audit.py): the books keep asking at each power-up
 
 
 def open_accounts(board, cab, ledger, audit, cfg):

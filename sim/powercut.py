@@ -22,8 +22,10 @@ coupons issued (`coupons ack`), so their records do not fill the coupon memory.
 
 Now and then, with nothing owed, the technician clears critical memory (under vlt: a RAM clear
 between two coupons) while the stretch's kill timer runs: the cut lands before the clear, in it, or
-after it; the security log says whether it was taken, and the truth starts again from the peers'
-counts then.
+after it. The console's answer says whether it was taken, and the truth starts again from the peers'
+counts at once; when the cut took the answer, the security log says so after the reboot (the clear
+was the stretch's last act). Either way the security log and the books' first event then confirm it,
+read before anything of the model changes, so a cut in those reads leaves it to the next reboot.
 
 Truth comes from the host side, not from the firmware: the coins the acceptor peer accepted, the hand
 pays the attendant saw cleared, the outcome the display showed. Prints a JSON summary:
@@ -126,7 +128,9 @@ class Session:
         for k in RAMCLEAR_FIGURES + RAMERROR_FIGURES:
             self.report[k] = 0
         self.flipped: tuple[int, int] | None = None  # (offset, bit) flipped before this boot
-        self.clearing = False  # the stretch's technician asked for a RAM clear: was it taken before the cut?
+        # the stretch's technician asked for a RAM clear, to be settled from the logs (Session.cleared):
+        # None, "asked" (no answer: the cut took it), "taken" (answered cleared) or "failed" (an error)
+        self.clearing: str | None = None
         self.clears_seen = 0  # the security log's newest `ramclear` record
         self.note_cut = False  # the stretch's cut was timed as a note is stacked: the validator's power goes too
         self.validator_cut = False  # the last cut took the validator's power
@@ -284,40 +288,66 @@ class Session:
             self.truth.bill_base = self.bills.stacked_cents - m["bill_in"] * config.DENOM_CENTS  # report it once
 
     def cleared(self, console, after_cut: bool = False) -> None:
-        """After the technician asked for a RAM clear (after the reboot, when the cut came before its
-        answer): was it taken (its `ramclear` record in the security log, which the clear does not
-        reach)? Then the books start again from zero, and the truth with them, from the peers' counts."""
+        """Settle the technician's RAM clear from the security log (its `ramclear` record: the clear
+        does not reach that memory) and the books' first event, read both before anything changes:
+        a cut in these reads leaves `clearing` as it was, for the next reboot. `clearing` says what
+        the console answered: "asked" (nothing: the cut took the answer), "taken" (cleared, the truth
+        already started again) or "failed" (an error: nothing may have changed). A new record after
+        "asked" is a clear the cut hid: taken now, from the peers' counts (nothing happened after
+        it). A clear answered taken must be in the log by the next power-up (its record is written
+        right after the books, or at power-up when a cut or the heap came between), and one answered
+        with an error must not be there."""
         records = self.console_json(console, "security json")
+        events = self.console_json(console, "events json")["events"] or []
         newest = max([0] + [r[0] for r in records if r[3] == "ramclear"])
-        self.clearing = False
-        if newest <= self.clears_seen:
-            return  # the cut came first, or the clear was refused: nothing changed
-        self.clears_seen = newest
+        new = newest > self.clears_seen
+        if self.clearing == "asked" and new:
+            self.take_clear(after_cut=True)
+        elif self.clearing == "failed" and new:
+            self.problem("unrecovered", f"a RAM clear answered with an error is in the security log (#{newest})")
+            self.take_clear(after_cut=after_cut)  # it was taken: the truth follows the books from here
+        elif self.clearing == "taken" and not new:
+            if not after_cut:
+                return  # its record is still to come (written at the next power-up): settled after it
+            self.problem("unrecovered", "a RAM clear answered 'cleared' is not in the security log after the power-up")
+        if new and (not events or events[0][2] != "ramclear" or "nothing owed" not in events[0][3]):
+            self.problem("unrecovered", f"a RAM clear in the security log, but the books begin with {events[:1]}")
+        self.clears_seen = max(newest, self.clears_seen)
+        self.clearing = None
+
+    def take_clear(self, after_cut: bool) -> None:
+        """The books start again from zero, and the truth with them, from the peers' counts now
+        (the meter coils count on from where they stand, the coupons on paper are the old books')."""
         self.report["ramclears"] += 1
         self.report["ramclears_cut"] += after_cut  # taken, its answer cut off: the cut fell in or just after it
-        events = self.console_json(console, "events json")["events"] or []
-        if not events or events[0][2] != "ramclear" or "nothing owed" not in events[0][3]:
-            self.problem("unrecovered", f"a RAM clear in the security log, but the books begin with {events[:1]}")
         self.truth = Truth(self.hopper.coins_out, self.bills.stacked_cents, dict(self.monitor.counts))
         if self.printer is not None:  # coupons from before the clear are not its books'
             self.coupon_adjust = -sum(self.paper()[0].values())
+        self.clearing = "taken"
 
     def ram_clear(self, panel) -> None:
         """The technician's RAM clear with nothing owed (between two coupons under vlt): the audit
         key, `ramclear`, the key back. The stretch's kill timer runs on: the cut lands before the
-        clear, in it, or after it."""
-        self.clearing = True
+        clear, in it, or after it. The console's answer says what happened (firmware/console.py
+        cmd_ramclear): cleared, and the truth starts again at once, before anything more of the
+        stretch (and before reading the logs, which a cut may take); an error, and nothing changed."""
+        self.clearing = "asked"
         self.report["cuts_ramclear"] += 1
         panel.set_pin("key_audit", 1)
         panel.wait_for(lambda x: x.get("state") == "service", 2)
         self.rig.wait_hard_meters(5.0)  # a stroke on its way: the clear waits for it
+        m = self.console_json(self.rig.console, "meters json")
+        for coil, names in HARD.items():  # the monitor's thread past the last stroke: where the coils stand
+            self.monitor.wait_for(coil, sum(m[n] for n in names) + self.truth.meter_base.get(coil, 0), 2.0)
         answer = self.rig.command("ramclear")
         if any("critical memory cleared" in ln for ln in answer):
-            self.cleared(self.rig.console)  # before anything more of the stretch: its truth starts at zero
+            self.take_clear(after_cut=False)
         elif any(ln.startswith("error:") for ln in answer):
             # e.g. "out of memory for 'ramclear'; try again": the books stay as NVRAM holds them
-            # (tests/device/test_firmware_event_pointer.py); the security log decides after a cut
+            # (tests/device/test_firmware_ramclear_out_of_memory.py)
             self.report["ramclears_failed"] += 1
+            self.clearing = "failed"
+        self.cleared(self.rig.console)
         panel.set_pin("key_audit", 0)
         panel.wait_for(lambda x: x.get("state") != "service", 2)
 

@@ -541,3 +541,27 @@ def test_the_heap_keeps_one_16_byte_tag_per_block_and_the_directory():
     from firmware.ledger import LAYOUT as BOOKS
 
     assert 16 * (len(BOOKS) + 1) == 496  # the books' figure docs/critical-memory.md gives
+
+
+def test_a_commit_on_record_is_what_the_next_read_and_verify_see():
+    # a commit's journal on record, its copies not written (out of memory, the power on): it
+    # happened, so a read before the next commit returns it, not the block before it (the event
+    # log read its chunk so, appended the next event to it, and the torn event was lost)
+    nv, cm = fresh()
+    cm.commit({"state": b"s1", "g0": b"game 1"})
+    real = cm._write_copy
+
+    def hungry(name, bank, seq, payload):
+        raise MemoryError("memory allocation failed, allocating 96 bytes")
+
+    cm._write_copy = hungry
+    with raises(MemoryError):
+        cm.commit({"state": b"s2", "g0": b"game 2"})
+    cm._write_copy = real
+    assert cm.on_record()
+    assert bytes(cm.read("g0")) == b"game 2" and bytes(cm.read_view("state")) == b"s2"
+    cm.verify()  # the copies follow their journal: nothing changed under us
+    cm.commit({"g1": b"game 3"})
+    again = mem(nv)[1]
+    assert again.open() is True
+    assert [bytes(again.read(n)) for n in ("state", "g0", "g1")] == [b"s2", b"game 2", b"game 3"]

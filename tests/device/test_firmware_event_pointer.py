@@ -242,8 +242,9 @@ def test_a_ram_clear_whose_copies_fail_after_its_journal_is_taken():
         with raises(MemoryError):
             led.format(("ramclear", "by admin"), unlogged="admin")
         del led.mem._write_copy
-        # the clear's journal is on record: it happened, though the console's answer is an error;
-        # the next commit finishes it and writes on the fresh books, not the old ones beside its log
+        # the clear's journal is on record: it happened (the console answers so:
+        # test_firmware_ramclear_answer.py); the next commit finishes it and writes on the fresh
+        # books, not the old ones beside its log
         assert led.credits == 0 and led.st["cl"] == "admin"
         led.accept(2)
         led, found = reboot(nv)
@@ -251,3 +252,4 @@ def test_a_ram_clear_whose_copies_fail_after_its_journal_is_taken():
         assert contiguous(led) and led.events()[0][2:] == ["ramclear", "by admin"], (k, led.events())
         assert led.unlogged_clear()[0] == "admin"  # the security log is told at power-up (startup)
         nv = led = real = None
+
