@@ -3,7 +3,7 @@
 # make powercut CUTS=2000 JURIS=vlt once ended a session in `RAM ERROR: e0: 864 bytes exceed its
 # 768` at boot: the state block's pointer said fewer events than e0 held (books changed in RAM by
 # a command that failed half-way, out of memory, then written by the next commit of the state).
-# mp-heap: 384K  (the firmware's 256K, plus the 68 KB NVRAM image the test keeps in RAM)
+# mp-heap: 480K  (the firmware's 256K, plus the 68 KB NVRAM image the test keeps in RAM)
 import gc
 import json
 

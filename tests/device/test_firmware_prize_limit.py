@@ -4,7 +4,7 @@
 # prize; a power cut at every NVRAM write of a progressive hit pays it exactly once. Real Cabinet and
 # Ledger over the fake board, the in-memory coupon printer; the game's draw replaced by the outcome a
 # test needs (a doctored model or state: what no certified game can do).
-# mp-heap: 768K  (as test_firmware_coupon_cashout.py: the fake board's 128 KB NVRAM image, a model, the printer, and
+# mp-heap: 960K  (as test_firmware_coupon_cashout.py: the fake board's 128 KB NVRAM image, a model, the printer, and
 # firmware/startup.py, whose open_coupon_out makes money out as a power-up does; 704K was enough before that,
 # once rng/crypto/ became a package: the contiguous NVRAM image's edge)
 import gc

@@ -1,4 +1,4 @@
-# mp-heap: 768K  (as test_sas_polls.py: the NVRAM image, the SAS modules and the cabinet from source; a cabinet
+# mp-heap: 960K  (as test_sas_polls.py: the NVRAM image, the SAS modules and the cabinet from source; a cabinet
 # booted again at each of the cuts: 640K ran short once the ledger kept its state and chunk buffers)
 # Notes counted by value (firmware/note_counts.py, the books' "bil" record) and read over SAS: 1E,
 # 31-45, 48, on a real cabinet (fake board, both runtimes). Known answers: saspy's sizes (1E

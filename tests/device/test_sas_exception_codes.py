@@ -1,4 +1,4 @@
-# mp-heap: 896K  (the coupon cabinet's 128 KB NVRAM image, as test_firmware_coupon_cashout.py, and test_sas_polls')
+# mp-heap: 1152K  (the coupon cabinet's 128 KB NVRAM image, as test_firmware_coupon_cashout.py, and test_sas_polls')
 # SAS part 3's exceptions, each raised by its real source, committed, then a power cut before any
 # general poll: the next power-up reports it exactly once (both runtimes). Codes: SAS 6.02 Appendix
 # A, Table A-1, as saspy's models/GPoll.py lists them: 3F validation id not configured, 66 cash out
