@@ -198,17 +198,24 @@ class SasRules:
                                       "09": (0x09, 0x09, b"\x00\x01\x01", b"\x00\x01\x00")}[order]
         with h.lock:  # the state read and the order sent with no poll between
             state = rig.screen.get("state")
+            # 09 names game 1, the game the cabinet offers: with none offered (a RAM clear, a game
+            # refused at power-up: the screen's model id is None) there is no game 1 to order
+            no_game = order == "09" and rig.screen.get("id") is None
             answer = h.command(off, data_off)
         # a game may end between the read and the poll: judged only when the state was a steady one
         if state in ("idle", "credit", "tilt", "door", "handpay", "jackpot", "ramerror", "service"):
-            taken = states.action(state, states.HOST_DISABLE) is not None
+            taken = states.action(state, states.HOST_DISABLE) is not None and not no_game
             if answer != (0x01 if taken else 0x81):
-                raise Violation("sas_order", f"{order} disable in {state}: answered {answer}, the state table "
-                                             f"{'takes' if taken else 'refuses'} host_disable")
+                why = "no game is offered" if no_game else \
+                    f"the state table {'takes' if taken else 'refuses'} host_disable"
+                raise Violation("sas_order", f"{order} disable in {state}: answered {answer}, {why}")
         if answer == 0x01 and order != "06/07" and state in ("idle", "credit"):
             rig.wait_screen(lambda s: s.get("state") == "tilt", 3.0)
         answer = h.command(on, data_on)
-        if answer != 0x01 and rig.screen.get("state") != "ramerror":
+        if no_game:
+            if answer != 0x81:
+                raise Violation("sas_order", f"09 enable with no game offered: answered {answer}, not NACK")
+        elif answer != 0x01 and rig.screen.get("state") != "ramerror":
             raise Violation("sas_order", f"{order} enable in {rig.screen.get('state')}: answered {answer}")
         rig.wait_polls(2, 1.0)
 

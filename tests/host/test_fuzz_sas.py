@@ -31,3 +31,20 @@ def test_the_audit_key_turned_off_is_seen_before_the_next_command():
               ["switch", {"name": "door_logic"}], ["switch", {"name": "key_audit"}],
               ["switch", {"name": "key_audit"}], ["console_privileged", {"cmd": "ramclear 0000"}]])
     m.teardown()
+
+
+def test_game_1_is_not_ordered_when_the_cabinet_offers_no_game():
+    """make fuzz seed 1818455517 (five steps): a power cut that left a tampered game, the link down,
+    a RAM clear; the cabinet then offers no game (the screen's model id None) and 09 for game 1
+    was NACKed (firmware/sas/control.py game) where the rule had expected the state table's ACK.
+    The rule now expects NACK for both halves of 09 when no game is offered."""
+    log = [["power_on", {"games": ["aurore-88"], "juris": "vlt", "vlt_games": ["sept-royal-91"]}],
+           ["power", {"bit": 1, "delay": 0.39750430420877425, "during": "token", "games": ["baccarat-mini-85"],
+                      "held": "keep", "hopper_too": False, "k": 111426, "kind": "games", "tamper": True,
+                      "transport": "cashbox", "validator_too": True}],
+           ["sas_link_down", {}], ["ramclear", {"prepare": True}], ["sas_order", {"order": "09"}]]
+    m = play(log)
+    try:
+        assert m.rig.screen.get("id") is None and not m.failed
+    finally:
+        m.teardown()
