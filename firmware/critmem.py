@@ -9,7 +9,8 @@
 # commit(): write the journal, then every block's copy A, then copy B, then the anti-rollback
 # counter (a memory apart from NVRAM) to the commit's sequence number. An exception with the power
 # on (out of memory) after the journal is on record leaves a commit that happened: the next commit
-# replays it first, as open() would (on_record()). A power cut at any instant
+# replays it first, as open() would (_finish()); `journals` tells a caller whether its own commit's
+# journal was written (a mark taken before, compared after). A power cut at any instant
 # leaves either an invalid journal (copies untouched: the old state) or a valid journal that open()
 # replays (the new state), with the counter at most one commit behind. A copy that fails its tag is
 # rebuilt from its twin and the repair reported; when both copies of a block are bad and the
@@ -390,11 +391,6 @@ class CriticalMemory:
         if self._torn is not None:
             self._open()
             self._torn = None
-
-    def on_record(self):
-        """A commit raised after its journal was on record (out of memory writing a copy): it
-        happened, and the next commit finishes it first."""
-        return self._torn is not None
 
     def commit(self, updates, then=None):
         """Atomically replace the payloads of the named blocks. then(), if given, runs at the commit

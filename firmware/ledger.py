@@ -383,10 +383,13 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         self._chunk[at:end] = record
         self._chunk_at = None  # until the commit is made
         self.st["ev"] = n + 1
+        mark = self.mem.journals
         try:
             self._commit_event(name, memoryview(self._chunk)[:end], extra)
         except BaseException:
-            if not self.mem.on_record():  # not committed (out of memory, say): the number is not used up
+            # its journal not written (out of memory, say; or replaying an earlier torn commit,
+            # which leaves that one pending): the number is not used up
+            if self.mem.journals == mark:
                 self.st["ev"] = was
             raise
         self._chunk_at = (name, end, n + 1)

@@ -226,6 +226,32 @@ def test_an_append_whose_copies_fail_after_its_journal_is_finished_by_the_next_c
         nv = led = None
 
 
+def test_an_append_that_fails_replaying_an_earlier_torn_commit_gives_its_number_back():
+    # a credit's commit out of memory after its journal (on record, pending); the next append, its
+    # chunk known from its own last commit (no read, so nothing replayed the pending one yet), out
+    # of memory replaying it before its own journal: that append never happened, so its number is
+    # given back (a commit still pending once counted as "on record" for it: the log skipped one)
+    nv, led = fresh(10)
+
+    def hungry(*args):
+        raise MemoryError()
+
+    led.mem._write_copy = hungry
+    with raises(MemoryError):
+        led.accept(1)
+    del led.mem._write_copy
+    led.mem._open = hungry
+    with raises(MemoryError):
+        led.event("t", "lost")
+    del led.mem._open
+    assert led.st["ev"] == 10
+    led.event("t", "after")  # replays the credit's commit, then takes number 11
+    led, found = reboot(nv)
+    assert found == [] and led.credits == 1 and contiguous(led), numbers(led)
+    assert texts(led)[-2:] == ["10", "after"], texts(led)
+    nv = led = None
+
+
 def test_a_ram_clear_whose_copies_fail_after_its_journal_is_taken():
     for k in (0, 5):
         nv, led = fresh(20)
