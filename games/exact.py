@@ -211,13 +211,34 @@ def _general_sum(m, rs, table, key_of, cpay, work):
     return total
 
 
+def _slots(packed, g, empty8, live):
+    """The slots of a packed state (g bits each) with groups still matching, into `live` as slot,
+    mask, slot, mask, ...: the state taken apart once, not per symbol (each shift of a long state
+    is a new bigint, and that garbage between the states kept would leave the heap in pieces)."""
+    live.clear()
+    full = (1 << g) - 1
+    g8 = g * 8
+    j = 0
+    while packed:
+        if not packed & empty8:  # eight empty slots at once
+            packed >>= g8
+            j += 8
+            continue
+        mask = packed & full
+        if mask:
+            live.append(j)
+            live.append(mask)
+        packed >>= g
+        j += 1
+
+
 def _general_line(m, rs, table, key, cpay, rev, nsym, work):
     # A state is one int (dict keys stay small on the device: no tuple per state): the best pay so
     # far in the low `bb` bits, above them one mask of g bits per multiplier slot, `mults[j]` the
     # multiplier of slot j (slots are added as products of wild multipliers appear).
     nr = m.nreels
     g = len(m.group_names)
-    full = (1 << g) - 1
+    empty8 = (1 << (g * 8)) - 1  # eight slots' bits: one bigint for the whole sum
     top = 1
     for row in cpay:
         for x in row:
@@ -240,8 +261,6 @@ def _general_line(m, rs, table, key, cpay, rev, nsym, work):
     v = 0
     states = {m.all_groups << bb: 1}
     live = []  # the state's slots with groups still matching: slot, mask, slot, mask, ...
-    g8 = g * 8
-    empty8 = (1 << g8) - 1
     for n in range(nr):
         i = order[n]
         dist = table[key[i]]
@@ -251,22 +270,7 @@ def _general_line(m, rs, table, key, cpay, rev, nsym, work):
         _spend(work, len(states) * nsym)
         for st in states:
             w = states[st]
-            # the state taken apart once, not per symbol: each shift of a long state is a new bigint,
-            # and that garbage between the states kept would leave the heap in pieces
-            live.clear()
-            packed = st >> bb
-            j = 0
-            while packed:
-                if not packed & empty8:  # eight empty slots at once
-                    packed >>= g8
-                    j += 8
-                    continue
-                mask = packed & full
-                if mask:
-                    live.append(j)
-                    live.append(mask)
-                packed >>= g
-                j += 1
+            _slots(st >> bb, g, empty8, live)
             for code in range(nsym):
                 cw = dist[code]
                 if not cw:
@@ -305,14 +309,11 @@ def _general_line(m, rs, table, key, cpay, rev, nsym, work):
     for st in states:
         best = st & low
         if not rev:  # right to left, a run over every reel pays nothing
-            packed = st >> bb
-            j = 0
-            while packed:
-                p = _maxpay(cpay, packed & full, nr) * mults[j]
+            _slots(st >> bb, g, empty8, live)
+            for x in range(0, len(live), 2):
+                p = _maxpay(cpay, live[x + 1], nr) * mults[live[x]]
                 if p > best:
                     best = p
-                packed >>= g
-                j += 1
         v += best * states[st]
     return v
 
