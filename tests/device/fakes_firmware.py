@@ -2,7 +2,8 @@
 
 
 class RamNvram:
-    """NVRAM in a bytearray; can tear a write after `tear_after` bytes to mimic a power cut."""
+    """NVRAM in a bytearray; can tear a write after `tear_after` bytes to mimic a power cut, or
+    the n-th write from now (cut)."""
 
     def __init__(self, size=16384):
         self.size = size
@@ -10,6 +11,12 @@ class RamNvram:
         self.tear_after = None
         self.writes = 0
         self.bytes_written = 0
+        self._cut = None
+
+    def cut(self, n, tear=None):
+        """The power goes during the n-th write from now (1: the next), after `tear` of its bytes
+        (None: half of them); cut(None): no cut waiting (one set past the last write is let go)."""
+        self._cut = None if n is None else (self.writes + n, tear)
 
     def read(self, off, n):
         return bytes(self.mem[off:off + n])
@@ -19,6 +26,10 @@ class RamNvram:
 
     def write(self, off, data):
         n = len(data)
+        c = self._cut
+        if c is not None and self.writes + 1 >= c[0]:
+            self._cut = None
+            self.tear_after = n // 2 if c[1] is None else c[1]
         if self.tear_after is not None:
             n = min(n, self.tear_after)
             self.mem[off:off + n] = data[:n]
@@ -38,6 +49,7 @@ def wiped(nv):
     nv.counters = None
     nv.floors = None
     nv.writes = nv.bytes_written = 0
+    nv._cut = nv.tear_after = None
     return nv
 
 

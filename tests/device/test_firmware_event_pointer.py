@@ -65,20 +65,11 @@ def test_a_cut_at_every_write_of_an_append_leaves_a_log_that_takes_more():
         per_append = nv.writes - start
         assert per_append >= 3  # journal, then copies A and B
         for k in range(per_append):
-            nv = led = write = real = None  # the last run's ledger and closures let go
+            nv = led = None  # the last run's ledger let go
             nv, led = fresh(before)
-            real, calls = nv.write, [0]
-
-            def write(off, data, real=real, calls=calls, k=k, nv=nv):  # noqa: F811 (the last one let go above)
-                if calls[0] == k:
-                    nv.tear_after = len(data) // 2
-                calls[0] += 1
-                real(off, data)
-
-            nv.write = write
+            nv.cut(k + 1)
             with raises(PowerCut):
                 led.event("t", "cut")
-            del nv.write
             led, found = reboot(nv)
             for i in range(EVENTS_PER_CHUNK + 1):  # on through the next chunk
                 led.event("t", "after %d" % i)

@@ -167,16 +167,8 @@ def _writes(board, fake, cut_at):
     """Play the progressive hit from a fresh part, cutting the power at NVRAM write number cut_at
     (None: no cut), then power up again and let everything finish. The cabinet at the end."""
     nv = board.nvram
-    real = nv.write
-    count = [0]
-
-    def write(off, data):
-        count[0] += 1
-        if count[0] == cut_at:
-            nv.tear_after = len(data) // 2
-        real(off, data)
-
-    nv.write = write
+    start = nv.writes
+    nv.cut(cut_at)
     cab = boot(board, fake, Win(1500, SEVENS))
     try:
         board.pins["play"].value(1)
@@ -185,11 +177,11 @@ def _writes(board, fake, cut_at):
         steps(cab, 100)
     except PowerCut:
         cab = None
-    del nv.write
+    nv.cut(None)
     if cab is None:
         cab = boot(board, fake, Win(1500, SEVENS))  # power back on: the same part, the same printer
         steps(cab, 100)
-    return cab, count[0]
+    return cab, nv.writes - start
 
 
 def _setup(meter):

@@ -20,27 +20,19 @@ def _round_with_a_cut(cut_at):
     stand(cab, [({"pass": 5}, [4, 4])])  # a pass line on 8
     cab.gameplay._stake = {"field": 2, "hard8": 1, "odds8:pass": 10}
     nv = board.nvram
-    real = nv.write
-    count = [0]
-
-    def write(off, data):
-        count[0] += 1
-        if count[0] == cut_at:
-            nv.tear_after = len(data) // 2
-        real(off, data)
-
-    nv.write = write
+    start = nv.writes
+    nv.cut(cut_at)
     try:
         assert cab.handle(states.PLAY)
         steps(cab, 150)
     except PowerCut:
         cab = None
-    del nv.write
+    nv.cut(None)
     if cab is None:
         cab = board = acc = led = None
         cab, board, acc = cabinet("craps-83", nv=nv)
         steps(cab, 150)
-    return cab, count[0]
+    return cab, nv.writes - start
 
 
 def test_a_power_cut_at_every_write_of_a_craps_round_neither_loses_nor_duplicates_a_credit():

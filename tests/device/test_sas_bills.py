@@ -12,21 +12,7 @@ from test_sas_polls import boot, digits, drain, long_poll
 
 from firmware.note_counts import NoteCounts, code
 
-
-class CuttingNvram(RamNvram):
-    """A part whose power goes at the start of write number `cut_at` (tearing it after `tear` bytes)."""
-
-    cut_at = None
-    tear = 3
-
-    def write(self, off, data):
-        if self.cut_at is not None and self.writes + 1 >= self.cut_at:
-            self.cut_at = None
-            self.tear_after = self.tear
-        RamNvram.write(self, off, data)
-
-
-NVRAM = CuttingNvram(69632)
+NVRAM = RamNvram(69632)
 
 
 def stack(led, credits):
@@ -82,13 +68,13 @@ def test_counted_once_exactly_when_the_books_count_it_across_a_cut_at_every_writ
         led = cab.ledger
         stack(led, 80)
         led.bill_escrow(1, 80, 3)
-        NVRAM.cut_at = NVRAM.writes + n
+        NVRAM.cut(n, 3)
         try:
             led.bill_stacked(4, "note")
             cut = False
         except PowerCut:
             cut = True
-        NVRAM.cut_at = None
+        NVRAM.cut(None)
         cab2, board2, uart2 = boot(NVRAM)  # power back: the journal replayed or discarded
         led2 = cab2.ledger
         stacked = led2.meters["bill_in"] // 80
