@@ -6,8 +6,9 @@ books balance."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
+
+from e2e_session import books, cuts_after_play, recall
 
 from sim import replay
 from sim.harness import EmulatedCabinet
@@ -15,17 +16,6 @@ from sim.harness import EmulatedCabinet
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "games" / "models"
 GAME = "keno-etoile-90"
-
-
-def _books(cab: EmulatedCabinet) -> dict:
-    m = cab.meters()
-    assert m["credits"] == m["acceptor_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"], m
-    return m
-
-
-def _recall(cab: EmulatedCabinet) -> dict:
-    assert cab.console
-    return json.loads(cab.console.command("recall json")[-1])
 
 
 def test_keno_session_replays_and_power_cuts_lose_nothing(tmp_path: Path) -> None:
@@ -53,46 +43,35 @@ def test_keno_session_replays_and_power_cuts_lose_nothing(tmp_path: Path) -> Non
         assert s["reels"]["hits"] == sorted(set(cards[0]) & set(s["reels"]["drawn"]))
         cards.append(cab.quick_pick(5))
         cab.play(timeout=30)
-        assert _books(cab)["games_played"] == 2
+        assert books(cab)["games_played"] == 2
     finally:
         cab.shutdown()
 
     # power cuts right after the play button, at growing delays: before, during or after the commits
-    for i, delay in enumerate((0.0, 0.005, 0.02, 0.05, 0.1, 0.3)):
-        cab = EmulatedCabinet(state, extra_args=["--games", GAME]).boot()
-        try:
-            assert cab.panel
-            before = _books(cab)
-            if before["credits"] < 5:
-                cab.insert_token()
-                cab.insert_token()
-            cards.append(cab.quick_pick(2 + i))
-            cab.panel.press("play")
-            time.sleep(delay)  # the instant of the cut is what this test varies, not a wait for an event
-            cab.power_cut()
-        except Exception:
-            cab.shutdown()
-            raise
-        cab = EmulatedCabinet(state, extra_args=["--games", GAME]).boot()
-        try:
-            after = _books(cab)
-            export = _recall(cab)
-            assert after["refunds"] == 0  # nothing the machine could not complete
-            assert after["games_played"] in (before["games_played"], before["games_played"] + 1)
-            assert len(export["games"]) == min(10, after["games_played"])
-            last = export["games"][-1]
-            if after["games_played"] > before["games_played"]:  # the game was committed: it completed on its card
-                assert last["draws"][:len(cards[-1])] == cards[-1] and len(last["draws"]) == len(cards[-1]) + 20
-                assert last["after"] is not None
-            else:
-                cards.pop()  # cut before the wager's commit: nothing was paid for that card
-        finally:
-            cab.shutdown()
+    def place(cab: EmulatedCabinet, before: dict, i: int) -> None:
+        if before["credits"] < 5:
+            cab.insert_token()
+            cab.insert_token()
+        cards.append(cab.quick_pick(2 + i))
+
+    def check(cab: EmulatedCabinet, before: dict, after: dict) -> None:
+        export = recall(cab)
+        assert after["refunds"] == 0  # nothing the machine could not complete
+        assert after["games_played"] in (before["games_played"], before["games_played"] + 1)
+        assert len(export["games"]) == min(10, after["games_played"])
+        last = export["games"][-1]
+        if after["games_played"] > before["games_played"]:  # the game was committed: it completed on its card
+            assert last["draws"][:len(cards[-1])] == cards[-1] and len(last["draws"]) == len(cards[-1]) + 20
+            assert last["after"] is not None
+        else:
+            cards.pop()  # cut before the wager's commit: nothing was paid for that card
+
+    cuts_after_play(state, GAME, place, check)
 
     cab = EmulatedCabinet(state, extra_args=["--games", GAME]).boot()
     try:
-        export = _recall(cab)
-        m = _books(cab)
+        export = recall(cab)
+        m = books(cab)
     finally:
         cab.shutdown()
     games = export["games"]

@@ -6,8 +6,9 @@ point between rounds; the other table games each play a round."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
+
+from e2e_session import books, cuts_after_play, recall
 
 from sim import replay
 from sim.harness import EmulatedCabinet
@@ -15,17 +16,6 @@ from sim.harness import EmulatedCabinet
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "games" / "models"
 RED = {1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36}  # the layout's red numbers
-
-
-def _books(cab: EmulatedCabinet) -> dict:
-    m = cab.meters()
-    assert m["credits"] == m["acceptor_in"] + m["bill_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"], m
-    return m
-
-
-def _recall(cab: EmulatedCabinet) -> dict:
-    assert cab.console
-    return json.loads(cab.console.command("recall json")[-1])
 
 
 def test_roulette_session_replays_and_power_cuts_lose_nothing(tmp_path: Path) -> None:
@@ -48,47 +38,36 @@ def test_roulette_session_replays_and_power_cuts_lose_nothing(tmp_path: Path) ->
         out = cab.console.command("table play")
         assert out[-1].startswith("drawn {") and "win" in out[-1], out
         cab.panel.wait_for(lambda s: s.get("state") in ("credit", "idle") and s.get("games") == 1)  # the wheel stopped
-        rec = _recall(cab)["games"][-1]
+        rec = recall(cab)["games"][-1]
         assert rec["draws"][0] == {"red": 1, "straight:17": 2} and rec["draws"][1] is None and rec["bet"] == 3
         assert rec["draws"][3] == 0  # nothing stands after a spin of these
         p = rec["draws"][2][0]
         assert rec["win"] == (2 if p in RED else 0) + (72 if p == 17 else 0)  # 1 to 1, 35 to 1 (s. 72)
-        _books(cab)
+        books(cab)
     finally:
         cab.shutdown()
 
     # power cuts right after the play button, at growing delays: before, during or after the commits
-    for delay in (0.0, 0.005, 0.02, 0.05, 0.1, 0.3):
-        cab = EmulatedCabinet(state, extra_args=["--games", game]).boot()
-        try:
-            assert cab.panel
-            before = _books(cab)
-            if before["credits"] < 3:
-                cab.insert_token()
-            assert cab.console
-            cab.console.command("table put red 1")  # the layout is in RAM: placed again after each power-up
-            cab.console.command("table put straight:17 2")
-            cab.panel.press("play")
-            time.sleep(delay)  # the instant of the cut is what this test varies, not a wait for an event
-            cab.power_cut()
-        except Exception:
-            cab.shutdown()
-            raise
-        cab = EmulatedCabinet(state, extra_args=["--games", game]).boot()
-        try:
-            after = _books(cab)
-            assert after["refunds"] == 0
-            assert after["games_played"] in (before["games_played"], before["games_played"] + 1)
-            last = _recall(cab)["games"][-1]
-            assert last["after"] is not None and last["draws"][0] == {"red": 1, "straight:17": 2}
-            assert after["coin_in"] == 3 * after["games_played"]
-        finally:
-            cab.shutdown()
+    def place(cab: EmulatedCabinet, before: dict, i: int) -> None:
+        if before["credits"] < 3:
+            cab.insert_token()
+        assert cab.console
+        cab.console.command("table put red 1")  # the layout is in RAM: placed again after each power-up
+        cab.console.command("table put straight:17 2")
+
+    def check(cab: EmulatedCabinet, before: dict, after: dict) -> None:
+        assert after["refunds"] == 0
+        assert after["games_played"] in (before["games_played"], before["games_played"] + 1)
+        last = recall(cab)["games"][-1]
+        assert last["after"] is not None and last["draws"][0] == {"red": 1, "straight:17": 2}
+        assert after["coin_in"] == 3 * after["games_played"]
+
+    cuts_after_play(state, game, place, check)
 
     cab = EmulatedCabinet(state, extra_args=["--games", game]).boot()
     try:
-        export = _recall(cab)
-        m = _books(cab)
+        export = recall(cab)
+        m = books(cab)
         lines = cab.console.command("recall")
     finally:
         cab.shutdown()
@@ -123,9 +102,9 @@ def test_craps_pass_line_stands_on_its_point_and_each_table_game_plays(tmp_path:
         assert point in (4, 5, 6, 8, 9, 10)
         assert cab.console.command("table")[0] == "stake - takes 0"  # pass is not placed while the point is on
         cab.panel.wait_for(lambda s: s.get("state") in ("credit", "idle"))  # the dice stopped
-        results = replay.replay(_recall(cab), MODELS)
+        results = replay.replay(recall(cab), MODELS)
         assert [r["diffs"] for r in results] == [[] for _ in results]
-        _books(cab)
+        books(cab)
     finally:
         cab.shutdown()
     for game, key, credits in (("sicbo-83", "big", 2), ("roue-fortune-85", "2", 1), ("baccarat-85", "banker", 20),
@@ -134,15 +113,15 @@ def test_craps_pass_line_stands_on_its_point_and_each_table_game_plays(tmp_path:
         cab = EmulatedCabinet(tmp_path / game, extra_args=["--games", game]).boot()
         try:
             assert cab.firmware.ready["game"] == game and cab.console
-            while _books(cab)["credits"] < credits:
+            while books(cab)["credits"] < credits:
                 cab.insert_token()
             cab.console.command(f"table put {key} {credits}")
             cab.console.command("table play")
             cab.panel.wait_for(lambda s: s.get("state") in ("credit", "idle") and s.get("games") == 1)  # the wheel stopped
-            export = _recall(cab)
+            export = recall(cab)
             assert export["games"][-1]["draws"][0] == {key: credits}
             assert [r["diffs"] for r in replay.replay(export, MODELS)] == [[]]
-            _books(cab)
+            books(cab)
         finally:
             cab.shutdown()
 
@@ -162,9 +141,9 @@ def test_a_vlt_offers_baccarat_and_holds_a_round_to_the_maximum_bet(tmp_path: Pa
         assert out[-1].startswith("error") and "bet_refused" in out[-1], out
         cab.console.command("table play")
         cab.panel.wait_for(lambda s: s.get("state") in ("credit", "idle") and s.get("games") == 1)
-        export = _recall(cab)
+        export = recall(cab)
         assert export["games"][-1]["draws"][0] == {"player": 10}
         assert [r["diffs"] for r in replay.replay(export, MODELS)] == [[]]
-        _books(cab)
+        books(cab)
     finally:
         cab.shutdown()
