@@ -57,6 +57,26 @@ class PowerCut(Exception):
     pass
 
 
+class FrameUart:
+    """The SAS port: rx holds the chunks the line delivers, one per readinto (None: nothing came);
+    tx collects what was sent."""
+
+    def __init__(self):
+        self.rx = []
+        self.tx = bytearray()
+
+    def readinto(self, buf):
+        if not self.rx:
+            return None
+        chunk = self.rx.pop(0)
+        buf[:len(chunk)] = chunk
+        return len(chunk)
+
+    def write(self, b):
+        self.tx += bytes(b)
+        return len(b)
+
+
 TEST_SECRET = bytes(range(32))  # a test machine's secret (a board's machine_secret())
 
 

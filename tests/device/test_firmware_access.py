@@ -5,8 +5,8 @@ import json
 
 from devtest import raises
 from fakes_access import ADMIN, ADMIN_PIN, accounts, security
+from fakes_console import Uart, run
 from test_firmware_cabinet import cabinet, steps
-from test_firmware_console import Uart, run
 
 from firmware import config
 from firmware.accounts import ROLES, backoff_s

@@ -5,38 +5,13 @@
 import json
 
 from fakes_access import ADMIN, ADMIN_PIN, accounts, security
+from fakes_console import Uart, run
 from fakes_firmware import memory
 from test_firmware_cabinet import cabinet, coins, press, steps
 
 from firmware.console import Console
 from firmware.critmem import RamError
 from firmware.ledger import Ledger
-
-
-class Uart:
-    def __init__(self):
-        self.rx = bytearray()
-        self.tx = bytearray()
-
-    def readinto(self, buf):
-        n = min(len(buf), len(self.rx))
-        buf[:n] = self.rx[:n]
-        self.rx = self.rx[n:]
-        return n
-
-    def write(self, data):
-        self.tx += data
-        return len(data)
-
-
-def run(con, line):
-    """Type a line; return the reply lines before the prompt."""
-    con.uart.rx += line.encode() + b"\r"
-    con.service()
-    out = bytes(con.uart.tx).decode()
-    con.uart.tx = bytearray()
-    assert out.endswith("jeton> ")
-    return [s for s in out[:-len("jeton> ")].split("\r\n") if s]
 
 
 def console(role="administrator", **parts):

@@ -11,6 +11,7 @@ import gc
 
 from devtest import big_win, raises
 from fakes_cabinet import Acceptor, Board, coins, make_cabinet, press, quiet, steps
+from fakes_console import Uart, run
 from fakes_firmware import RamNvram, memory, wiped
 from fakes_printer import FakePrinter
 
@@ -540,32 +541,6 @@ def test_records_awaiting_the_system_stop_money_and_play_and_the_credits_still_l
         coupon_system.acknowledge(cab, r["s"])  # the system has them
     assert "coupons" not in cab.tilts and cab.want_money()
     assert store.coupon_record(recs[0]["s"])["st"] == "acked"  # kept, until its slot is needed
-
-
-class Uart:
-    def __init__(self):
-        self.rx = bytearray()
-        self.tx = bytearray()
-
-    def readinto(self, buf):
-        n = min(len(buf), len(self.rx))
-        buf[:n] = self.rx[:n]
-        self.rx = self.rx[n:]
-        return n
-
-    def write(self, data):
-        self.tx += data
-        return len(data)
-
-
-def run(con, line):
-    """Type a line on the console; the reply lines before the prompt."""
-    con.uart.rx += line.encode() + b"\r"
-    con.service()
-    out = bytes(con.uart.tx).decode()
-    con.uart.tx = bytearray()
-    assert out.endswith("jeton> ")
-    return [s for s in out[:-len("jeton> ")].split("\r\n") if s]
 
 
 def open_console(cab):

@@ -8,9 +8,9 @@ import binascii
 import json
 
 from fakes_access import ADMIN_PIN, accounts, blank, security
+from fakes_console import Uart, run
 from fakes_firmware import floor_of
 from test_firmware_cabinet import cabinet, coins, steps
-from test_firmware_console import Uart, run
 
 from firmware import config, enrolment, money_basis, operator_config
 from firmware.accounts import LOST

@@ -5,12 +5,12 @@
 # button pressed, 36 EPROM error (different checksum - version changed), 60 printer communication
 # error, 61 printer paper out, 74 printer paper low, 78 printer carriage jammed.
 from fakes_cabinet import Board, coins, press, steps
-from fakes_firmware import wiped
+from fakes_firmware import FrameUart, wiped
 from fakes_printer import FakePrinter
 from test_firmware_coupon_cashout import NVRAM as PART
 from test_firmware_coupon_cashout import VID
 from test_firmware_coupon_cashout import boot as coupon_boot
-from test_sas_polls import Uart, boot, cut_and_report, drain, fresh
+from test_sas_polls import boot, cut_and_report, drain, fresh
 
 from firmware import coupon_system, startup
 from firmware.sas.machine import SasMachine, attach_queue
@@ -73,7 +73,7 @@ def test_36_when_the_release_number_changes_and_not_on_the_first_release():
 def coupon_cabinet(board, fake):
     cab, acc = coupon_boot(board, fake)
     attach_queue(cab.ledger)
-    uart = Uart()
+    uart = FrameUart()
     cab.attach(None, SasMachine(cab, uart, 1, board.ticks_ms, gap_ms=10))
     cab.step(0)
     return cab, uart

@@ -1,26 +1,11 @@
 # The SAS link's framing and the exception queue, on both runtimes, with a fake UART and clock.
 # Expected CRCs are CRC-16/KERMIT's published check value; frames are built here byte by byte.
+from fakes_firmware import FrameUart
+
 from board import sas_link
 from board.sas_crc import crc16
 from firmware.sas import bcd
 from firmware.sas.exceptions import CAPACITY, OVERFLOW, ExceptionQueue
-
-
-class Uart:
-    def __init__(self):
-        self.rx = []
-        self.tx = bytearray()
-
-    def readinto(self, buf):
-        if not self.rx:
-            return None
-        chunk = self.rx.pop(0)
-        buf[:len(chunk)] = chunk
-        return len(chunk)
-
-    def write(self, b):
-        self.tx += bytes(b)
-        return len(b)
 
 
 class Host:
@@ -53,7 +38,7 @@ def with_crc(b):
 
 def rig():
     t = [0]
-    u = Uart()
+    u = FrameUart()
     h = Host()
     link = sas_link.SasLink(u, 1, lambda: t[0], h, gap_ms=10)
     return t, u, h, link
@@ -124,7 +109,7 @@ def test_link_down_after_5_s_and_chirps():
 
 def test_nine_bit_wakeup_frames():
     t = [0]
-    u = Uart()
+    u = FrameUart()
     h = Host()
     link = sas_link.SasLink(u, 1, lambda: t[0], h, nine_bit=True)
     u.rx.append(bytes((0x01, 1, 0x1A, 0)))

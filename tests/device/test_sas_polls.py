@@ -7,7 +7,7 @@
 import gc
 
 from fakes_cabinet import Acceptor, Board, coins, make_cabinet, press, steps
-from fakes_firmware import RamNvram, memory, wiped
+from fakes_firmware import FrameUart, RamNvram, memory, wiped
 
 import rng
 from board.sas_crc import crc16
@@ -19,23 +19,6 @@ from games import load
 
 MODEL = "games/models/sept-royal-87.json"
 NVRAM = RamNvram(69632)
-
-
-class Uart:
-    def __init__(self):
-        self.rx = []
-        self.tx = bytearray()
-
-    def readinto(self, buf):
-        if not self.rx:
-            return None
-        chunk = self.rx.pop(0)
-        buf[:len(chunk)] = chunk
-        return len(chunk)
-
-    def write(self, b):
-        self.tx += bytes(b)
-        return len(b)
 
 
 class Image:
@@ -78,7 +61,7 @@ def boot(nvram=None, latch=None, cfg=None):
     cab = make_cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), board.acc, cfg=cfg)
     led.power_up()
     cab.resume()
-    uart = Uart()
+    uart = FrameUart()
     cab.attach(None, SasMachine(cab, uart, 1, board.ticks_ms, gap_ms=10))
     cab.step(0)
     return cab, board, uart

@@ -7,8 +7,8 @@
 import gc
 
 from fakes_cabinet import Acceptor, Board, coins, make_cabinet
-from fakes_firmware import RamNvram, memory, wiped
-from test_sas_polls import Uart, digits, drain, with_crc
+from fakes_firmware import FrameUart, RamNvram, memory, wiped
+from test_sas_polls import digits, drain, with_crc
 
 import rng
 from firmware import states
@@ -40,7 +40,7 @@ def boot(nvram=None, group=GROUP):
                        progressive=prog)
     led.power_up()
     cab.resume()
-    uart = Uart()
+    uart = FrameUart()
     cab.attach(None, SasMachine(cab, uart, 1, board.ticks_ms, gap_ms=10))
     cab.step(0)
     return cab, board, uart

@@ -205,14 +205,7 @@ def _reels_or_keno(path: str, raw: dict, a: argparse.Namespace, reports: list) -
     # keno's floor is checked per spot count by below_floor; its limits like any game's
     bad = kind.below_floor(cert) + (limit_refusals(raw, a.jurisdiction, a.denom, maxima(keno, cert)) if kind is keno
                                     else profile_refusals(raw, cert, a.jurisdiction, a.denom) + ceiling_refusals(cert))
-    for reason in bad:
-        print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
-    rc = 1 if bad else 0
-    if a.check_certs and not check_cert(path, cert, a.check_certs, quiet=a.json, kind=kind):
-        rc = 1
-    if a.write_cert and not bad:
-        write_cert(a.write_cert, cert, kind, a.json)
-    return rc
+    return _verdict(path, cert, bad, a, kind)
 
 
 def _poker(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
@@ -224,22 +217,13 @@ def _poker(path: str, raw: dict, a: argparse.Namespace, reports: list) -> int:
     reports.append(js)
     if not a.json:
         print(pr.summary(rep))
-    rc = 0
     bad = pr.below_floor(rep) + limit_refusals(raw, a.jurisdiction, a.denom, maxima(pr, rep))
-    for reason in bad:
-        print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
-    if bad:
-        rc = 1
-    if a.check_certs and not check_cert(path, rep, a.check_certs, quiet=a.json, kind=pr):
-        rc = 1
-    if a.write_cert and not bad:
-        write_cert(a.write_cert, rep, pr, a.json)
-    return rc
+    return _verdict(path, rep, bad, a, pr)
 
 
 def _verdict(path: str, rep, bad: list[str], a: argparse.Namespace, kind) -> int:
-    """A table family's refusals by name, its certificate checked or written (kind: the family's
-    certifier module, which reads and writes its certificates): 1 when refused or not matching."""
+    """A game's refusals by name, its certificate checked or written (kind: the family's certifier
+    module, which reads and writes its certificates): 1 when refused or not matching."""
     for reason in bad:
         print("%s: REFUSED: %s" % (path, reason), file=sys.stderr)
     rc = 1 if bad else 0
