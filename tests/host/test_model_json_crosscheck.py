@@ -10,6 +10,7 @@ import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from json_reference import strict_loads
 
 from games.model_json import MAX_DEPTH, MAX_DIGITS, MAX_STRING, ReadError, loads
 
@@ -24,16 +25,7 @@ SETTINGS = settings(deadline=None, derandomize=True, database=None)
 
 def model_cpython(text: str):
     """CPython's json under the model reader's rules (ValueError where the reader refuses)."""
-    def refuse(name: str):
-        raise ValueError(name)
-
-    def no_dupes(pairs):
-        d = dict(pairs)
-        if len(d) != len(pairs):
-            raise ValueError("duplicate key")
-        return d
-
-    v = json.loads(text, parse_constant=refuse, parse_float=refuse, object_pairs_hook=no_dupes)
+    v = strict_loads(text, floats=False)
     check(v, 0)
     return v
 

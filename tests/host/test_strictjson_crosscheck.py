@@ -8,6 +8,7 @@ import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from json_reference import strict_loads
 
 from firmware.strictjson import JsonError, loads
 
@@ -19,16 +20,7 @@ ALPHABET = st.sampled_from(list('{}[],:"\\ 0123456789-+.eEtrufalsn\x01\u00e9') +
 
 
 def strict_cpython(text: str):
-    def refuse(name: str):
-        raise ValueError(name)
-
-    def no_dupes(pairs):
-        d = dict(pairs)
-        if len(d) != len(pairs):
-            raise ValueError("duplicate key")
-        return d
-
-    v = json.loads(text, parse_constant=refuse, object_pairs_hook=no_dupes)
+    v = strict_loads(text)
     if lone_surrogate(v):  # RFC 8259 8.2: unpredictable; MicroPython cannot hold one: refused by design
         raise ValueError("lone surrogate")
     return v
