@@ -263,3 +263,23 @@ def test_many_polls_from_sas_comm_py_without_an_error(cab, comm) -> None:
         r = comm.write_type_R(0x1A, length_to_read=4)  # its read checks the CRC (WrongCRC otherwise)
         assert r and int("".join(r.data)) == credits
     print(f"sas-comm-py: {POLLS} polls, {POLLS / (time.monotonic() - t):.0f}/s")
+
+
+def test_the_latency_bench_polls_what_it_reports(cab, host) -> None:
+    # tools/bench/bench_sas.py (make bench): each of its polls answered by the firmware and by its
+    # reference responder, checked as the host checks them (echo, length, CRC)
+    from tools.bench import bench_sas
+
+    for h in (host, None):
+        ref = None
+        if h is None:
+            ref = bench_sas.Responder()
+            h = SasHost(ref.path)
+        try:
+            times = bench_sas.measure(h, 3)
+        finally:
+            if ref is not None:
+                h.close()
+                ref.close()
+        assert sorted(times) == sorted(name for name, _ in bench_sas._polls(h))
+        assert all(len(xs) == 3 and all(x > 0 for x in xs) for xs in times.values()), times
