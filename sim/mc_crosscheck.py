@@ -36,6 +36,8 @@ def crosscheck(path: str, bet: int, spins: int, seed: int = 1, first: int = 0, p
     The games are split in ranges checked by `workers` processes (default: every core), each of
     which compiles the model once (both engines) for all its ranges."""
     workers = workers or os.cpu_count() or 1
+    _init(path, bet)  # here first: a model either engine refuses raises, where a pool's initializer
+    # that raises is started again and again (multiprocessing replaces a worker that died)
     step = max(1, min(CHUNK, -(-spins // workers)))
     jobs = [(seed, a, min(step, first + spins - a), prefix, ext) for a in range(first, first + spins, step)]
     bad: list = []

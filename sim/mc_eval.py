@@ -7,6 +7,8 @@ One function per kind of pay, so a new kind is one more function:
   jeton-reels/2's per-reel member sets);
 - line_pays_general: jeton-reels/2 with multiplier wilds or both-ways pays (the device's
   _line_best: each group scanned on its own, the wilds' multipliers multiplied, both directions);
+- ways_pays: jeton-reels/3's true ways (games/reels.py _ways_wins: every group's ways through the
+  window, a reel's factor its members shown plus its wilds' multipliers);
 - scatter_pays: pays by the number of scatters visible;
 - free_spins: the feature (award by scatters, retriggers, cap, multiplier, its own reels);
 - the progressive: which base games win it (its meter is run by sim/montecarlo.py).
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.model import FORMAT, FORMAT2, Model
+from games.model import FORMAT, FORMAT2, FORMAT3, Model
 from sim.mc_stream import Streams
 
 # keys this evaluator knows the meaning of; display-only keys (name, family, version, ...) included
@@ -29,7 +31,9 @@ MODEL_KEYS = {"format", "id", "name", "family", "version", "description", "sourc
               "wild", "scatter", "reels", "lines", "bets", "pays", "scatter_pays", "free_spins",
               "progressive"}
 MODEL2_KEYS = MODEL_KEYS | {"wilds", "both_ways"}  # jeton-reels/2 adds these ...
+MODEL3_KEYS = (MODEL2_KEYS - {"lines", "both_ways", "progressive"}) | {"ways"}  # jeton-reels/3: ways, no lines
 REEL_KEYS = {"strip", "weights"}
+WAYS_KEYS = {"cost", "wild_alone"}
 PAY_KEYS = {"name", "symbols", "pays"}
 PAY2_KEYS = PAY_KEYS | {"reels"}  # ... and per-reel member sets in a pay group
 FREE_KEYS = {"reels", "award", "retrigger", "multiplier", "cap", "uncapped"}
@@ -44,10 +48,11 @@ class Unsupported(ValueError):
 
 def check_supported(raw: dict) -> None:
     fmt = raw.get("format", FORMAT)
-    if fmt not in (FORMAT, FORMAT2):
-        raise Unsupported("sim.mc_eval evaluates %s and %s only, not %r" % (FORMAT, FORMAT2, fmt))
-    v2 = fmt == FORMAT2
-    _known(raw, MODEL2_KEYS if v2 else MODEL_KEYS, "model")
+    if fmt not in (FORMAT, FORMAT2, FORMAT3):
+        raise Unsupported("sim.mc_eval evaluates %s, %s and %s only, not %r" % (FORMAT, FORMAT2, FORMAT3, fmt))
+    v2 = fmt != FORMAT
+    _known(raw, MODEL3_KEYS if fmt == FORMAT3 else MODEL2_KEYS if v2 else MODEL_KEYS, "model")
+    _known(raw.get("ways") or {}, WAYS_KEYS, "ways")
     fs = raw.get("free_spins") or {}
     _known(fs, FREE_KEYS, "free_spins")
     for i, reel in enumerate(list(raw.get("reels") or []) + list(fs.get("reels") or [])):
@@ -79,10 +84,12 @@ class ReelTables:
             rows = np.array([line[i] for line in m.lines], dtype=np.int64)
             self.line_code.append((cols[:, rows] * nsym ** i).astype(code))
             self.scat.append((cols == m.scatter).sum(1) if m.scatter is not None else np.zeros(len(strip), np.int64))
+        if m.ways:
+            self._ways(m, rs)
         # reels taken two by two: one gather per pair of reels instead of one per reel (when the
         # pair's table stays small: long virtual reels are gathered one by one)
         self.pairs = []  # (first reel, second reel or None, table (stops*stops or stops, lines))
-        i = 0
+        i = len(rs.strips) if m.ways else 0  # ways: no lines
         while i < len(rs.strips):
             if i + 1 < len(rs.strips) and self.sizes[i] * self.sizes[i + 1] * len(m.lines) <= PAIR_MAX:
                 t = (self.line_code[i][:, None, :] + self.line_code[i + 1][None, :, :]).reshape(-1, len(m.lines))
@@ -91,6 +98,25 @@ class ReelTables:
             else:
                 self.pairs.append((i, None, self.line_code[i]))
                 i += 1
+
+    def _ways(self, m: Model, rs) -> None:
+        """jeton-reels/3: per reel, per stop, every group's factor (ways_a: its members shown plus
+        the multipliers of the wilds standing in) and the wilds' share of it (ways_b)."""
+        groups = len(m.group_names)
+        self.ways_a, self.ways_b = [], []
+        for i, strip in enumerate(rs.strips):
+            a = np.zeros((len(strip), groups), dtype=np.int64)
+            b = np.zeros((len(strip), groups), dtype=np.int64)
+            for s in range(len(strip)):
+                for c in m.column(rs, i, s):
+                    for g in range(groups):
+                        if m.rmember[i][c] >> g & 1:
+                            a[s, g] += 1
+                        elif m.wmult[c]:
+                            a[s, g] += m.wmult[c]
+                            b[s, g] += m.wmult[c]
+            self.ways_a.append(a)
+            self.ways_b.append(b)
 
     def draw(self, st: Streams, rows: np.ndarray, pos: np.ndarray) -> np.ndarray:
         """Stops (len(rows), reels): reel by reel, as games/reels.py _spin_draws takes them."""
@@ -158,6 +184,22 @@ def line_pays_general(m: Model, bi: int, sym: np.ndarray) -> tuple[np.ndarray, N
     return total, None
 
 
+def ways_pays(m: Model, bi: int, t: ReelTables, stops: np.ndarray) -> np.ndarray:
+    """jeton-reels/3 (games/reels.py _ways_wins): every group's run is its count of leading reels
+    whose factor is nonzero, its ways the product of the factors over the run, less the wilds'
+    alone when they may not pay as the group (wild_alone false); the group pays cpay[group][run]
+    times its ways, and the groups add up. Credits of the stops (count, reels)."""
+    a = np.stack([t.ways_a[i][stops[:, i]] for i in range(m.nreels)], axis=1)  # (count, reels, groups)
+    lead = np.cumprod(a > 0, axis=1).astype(bool)
+    run = lead.sum(1)  # (count, groups)
+    ways = np.where(lead, a, 1).prod(1)
+    if not m.wild_alone:
+        b = np.stack([t.ways_b[i][stops[:, i]] for i in range(m.nreels)], axis=1)
+        ways -= np.where(lead, b, 1).prod(1)
+    cp = np.array(m.cpay[bi], dtype=np.int64)  # (groups, reels + 1)
+    return (cp[np.arange(cp.shape[0])[None, :], run] * ways).sum(1)
+
+
 def _per_reel(table: list, sym: np.ndarray) -> np.ndarray:
     """table[reel][code] of every symbol of sym (count, reels), reel by reel."""
     t = np.array(table, dtype=np.int64)
@@ -189,7 +231,7 @@ class VectorGame:
         self.prog_id = win_id(m, prog["pay"]) if prog and prog["bet"] == bet else None
         self.pays = line_pays_general if m.general else line_pays
         self.lut = self.lut_id = None
-        if nsym ** m.nreels <= LUT_MAX:
+        if not m.ways and nsym ** m.nreels <= LUT_MAX:
             combos = np.arange(nsym ** m.nreels, dtype=np.int64)
             sym = np.stack([(combos // nsym ** i) % nsym for i in range(m.nreels)], axis=1)
             pay, wid = self.pays(m, bi, sym)
@@ -215,13 +257,16 @@ class VectorGame:
         return pay.reshape(idx.shape), (None if wid is None else wid.reshape(idx.shape))
 
     def spin(self, t: ReelTables, stops: np.ndarray, mult: int):
-        """(credits, scatters shown, line index) of one spin per row: line pays + scatter pay."""
-        idx = self._line_index(t, stops)
-        pay = self._line_wins(idx)[0]
+        """(credits, scatters shown, line index) of one spin per row: line (or ways) pays + scatter pay."""
         sc = t.scat[0][stops[:, 0]]
         for i in range(1, self.m.nreels):
             sc = sc + t.scat[i][stops[:, i]]
-        credits = pay.sum(1, dtype=np.int64) + self.spay[sc]
+        if self.m.ways:
+            idx = None
+            credits = ways_pays(self.m, self.bi, t, stops) + self.spay[sc]
+        else:
+            idx = self._line_index(t, stops)
+            credits = self._line_wins(idx)[0].sum(1, dtype=np.int64) + self.spay[sc]
         return credits * mult, sc, idx
 
     def progressive_wins(self, idx: np.ndarray) -> np.ndarray:

@@ -1,12 +1,15 @@
 """The vectorised evaluator against the device engine, spin for spin, on the same streams:
->= 10^5 games of every shipped reel model (jeton-reels/1 and /2) and of the jeton-reels/2 test
-models of test_certify_reels2.py, at the top bet (the progressive's bet for sept-royal), every
-award, stop, byte read and free spin equal. The device engine is the slow side: about 12 s of CPU
+>= 10^5 games of every shipped reel model (jeton-reels/1, /2 and /3) and of the jeton-reels/2 test
+models of test_certify_reels2.py and the jeton-reels/3 worked example (ways-mini), at the top bet
+(the progressive's bet for sept-royal), then random jeton-reels/3 models (test_certify_ways.py's:
+multiplier wilds, per-reel groups, free spins) at every bet: every award, stop, byte read and free
+spin equal. The device engine is the slow side: about 12 s of CPU
 for each aurore model (5 x 3, 20 lines), 1-2 s for each 3-reel model (the device evaluates each
 distinct list of draws once: sim/mc_crosscheck.py)."""
 from __future__ import annotations
 
 import glob
+import json
 import os
 
 import numpy as np
@@ -23,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # cap) and mini2-plain (per-reel groups on the device's group-mask path)
 MODELS = sorted(p for p in glob.glob(os.path.join(ROOT, "games", "models", "*.json"))
                 if read(p).get("format", "jeton-reels/1").startswith("jeton-reels/"))
-MODELS += [os.path.join(ROOT, "tests", "fixtures", "games", n) for n in ("mini2.json", "mini2-plain.json")]
+MODELS += [os.path.join(ROOT, "tests", "fixtures", "games", n) for n in ("mini2.json", "mini2-plain.json", "ways-mini.json")]
 SPINS = 100_000
 
 
@@ -48,6 +51,18 @@ def test_other_bets_and_tiny_stream_buffers_agree(path: str) -> None:
         assert r["mismatches"] == [], r["mismatches"]
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_random_ways_models_agree_at_every_bet(seed: int, tmp_path) -> None:
+    from test_certify_ways import _random_model  # 3-4 reels, 1-3 rows, wild_alone either way
+
+    path = tmp_path / "ways.json"
+    raw = _random_model(seed)
+    path.write_text(json.dumps(raw))
+    for bet in raw["bets"]:
+        r = crosscheck(str(path), bet, 3000, seed=seed, workers=1, progress=False)
+        assert r["games"] == 3000 and r["mismatches"] == [], r["mismatches"]
+
+
 def test_progressive_wins_agree_with_firmware_progressive_hit() -> None:
     # 3 SEVEN at bet 3 comes once in ~330 000 games: find them with the vectorised evaluator, then
     # play exactly those games (and their neighbours) on the device engine
@@ -62,6 +77,15 @@ def test_progressive_wins_agree_with_firmware_progressive_hit() -> None:
         assert c["mismatches"] == [], c["mismatches"]
     # the same games at bet 2 pay the fixed award and are no progressive win
     assert VectorGame(read(path), 2).play(Streams(key_for(5), int(wins[0]), 1))["prog"] is None
+
+
+def test_a_model_the_evaluator_refuses_raises_before_any_worker_starts() -> None:
+    # a pool's initializer that raises is started again and again: the first ways model the
+    # evaluator could not compile hung the cross-check so (a keno model: the device engine refuses it)
+    from games.limits import ModelError
+
+    with pytest.raises(ModelError, match="jeton-keno/1"):
+        crosscheck(os.path.join(ROOT, "games", "models", "keno-etoile-90.json"), 1, 10, workers=1, progress=False)
 
 
 def test_a_wrong_award_or_draw_is_reported(monkeypatch) -> None:

@@ -38,6 +38,20 @@ def test_realised_return_and_hit_frequency_agree_with_the_certifier(name: str, b
         assert abs(r["feature_share"] - share) < 0.05, (r["feature_share"], share)
 
 
+@pytest.mark.parametrize("alone", [False, True])
+def test_a_ways_game_realised_return_agrees_with_the_certifier(alone: bool, tmp_path) -> None:
+    # jeton-reels/3's worked example (docs/game-format.md), the wilds' own ways paid or not
+    with open(os.path.join(ROOT, "tests", "fixtures", "games", "ways-mini.json")) as f:
+        raw = json.load(f)
+    raw["ways"]["wild_alone"] = alone
+    path = tmp_path / "ways-mini.json"
+    path.write_text(json.dumps(raw))
+    r = mc.run(str(path), 200_000, bet=40, workers=1, seed=11, progress=False)
+    f = certify_model(raw)["bets"][40]
+    assert r["certified_rtp"] == float(f.rtp) and r["agrees"], r
+    assert r["ci_99.9"][0] <= float(f.rtp) <= r["ci_99.9"][1], r
+
+
 def test_same_seed_same_result_whatever_the_workers_and_chunks() -> None:
     a = mc.run(model("trefle-85"), 100_000, workers=1, seed=4, progress=False, chunk=30_000)
     b = mc.run(model("trefle-85"), 100_000, workers=2, seed=4, progress=False, chunk=1 << 17)
@@ -85,8 +99,14 @@ def test_progressive_meter_stops_at_its_ceiling_and_rolls_the_rest_over() -> Non
 def test_features_it_does_not_implement_are_refused_by_name() -> None:
     with open(model("trefle-90")) as f:
         raw = json.load(f)
-    with pytest.raises(Unsupported, match="jeton-reels/1 and jeton-reels/2 only, not 'jeton-reels/3'"):
+    with pytest.raises(Unsupported, match="jeton-reels/1, jeton-reels/2 and jeton-reels/3 only, not 'jeton-reels/9'"):
+        VectorGame(dict(raw, format="jeton-reels/9"), 5)
+    with pytest.raises(Unsupported, match="model: lines"):  # version 3 pays ways, never lines
         VectorGame(dict(raw, format="jeton-reels/3"), 5)
+    with open(os.path.join(ROOT, "tests", "fixtures", "games", "ways-mini.json")) as f:
+        ways = json.load(f)
+    with pytest.raises(Unsupported, match="ways: bonus"):
+        VectorGame(dict(ways, ways=dict(ways["ways"], bonus=1)), 20)
     # jeton-reels/1 ignores version 2's keys (games.model): a v1 model using one is refused, not
     # evaluated without it
     per_reel = dict(raw, pays=[dict(raw["pays"][0], reels=[["BAR"], ["BAR"], ["BAR"]])] + raw["pays"][1:])
