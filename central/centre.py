@@ -14,7 +14,8 @@ from central.store import Store
 
 def answer(store: Store, question: dict[str, Any], now: int) -> dict[str, Any]:
     """`{"ask": "validation_id", "cabinet", "in_force"}` -> `{"give": id or None}`;
-    `{"ask": "order", "cabinet"}` -> `{"order": "enabled" | "disabled" | None}`."""
+    `{"ask": "order", "cabinet"}` -> `{"order": ..., "game": ...}`, each "enabled", "disabled" or
+    None: the machine's order (02/01) and its game's (09) not taken yet."""
     name = question["cabinet"]
     if question["ask"] == "validation_id":
         with store.transaction() as tx:
@@ -22,7 +23,8 @@ def answer(store: Store, question: dict[str, Any], now: int) -> dict[str, Any]:
             return {"give": cabinets.validation_id_for(tx, name, int(question["in_force"]), now)}
     if question["ask"] == "order":
         with store.transaction(write=False) as tx:
-            return {"order": cabinets.pending_order(tx, name)}
+            return {"order": cabinets.pending_order(tx, name),
+                    "game": cabinets.pending_order(tx, name, target="game")}
     raise ValueError(f"no such question: {question.get('ask')!r}")
 
 

@@ -6,6 +6,7 @@ cabinet's history, the cashier, the register of coupons of $500 or more.
     GET  /cashier          the cashier's form; POST /cashier (a form) or /api/redeem (JSON) redeems
     POST /cabinet/NAME/order (a form) or /api/cabinet/NAME/order (JSON {"order", "by"}): enable or
                            disable the machine (SAS 02/01, sent by the site controller until taken)
+    POST /cabinet/NAME/game-order, /api/cabinet/NAME/game-order: the same for its game 1 (SAS 09)
     GET  /register         coupons of $500 or more
     GET  /api/floor, /api/cabinet/NAME, /api/register   the same as JSON
 
@@ -35,15 +36,16 @@ STYLE = ("body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}
 def floor(store: Store) -> list[dict]:
     with store.transaction(write=False) as tx:
         rows = tx.all("SELECT name, site, machine_id, paytable, status, status_since, last_answer, validation_id, "
-                      "wanted, applied FROM cabinets ORDER BY name")
+                      "wanted, applied, game_wanted, game_applied FROM cabinets ORDER BY name")
         out = []
-        for name, site, mid, paytable, status, since, last, vid, wanted, applied in rows:
+        for name, site, mid, paytable, status, since, last, vid, wanted, applied, gwanted, gapplied in rows:
             snap = tx.one(f"SELECT seq, at, {', '.join(COLUMNS)} FROM meter_snapshots WHERE cabinet = ? "
                           "ORDER BY seq DESC LIMIT 1", (name,))
             flags = tx.one("SELECT COUNT(*) FROM meter_flags WHERE cabinet = ?", (name,))
             out.append({"name": name, "site": site, "machine_id": mid, "paytable": paytable, "status": status,
                         "status_since": since, "last_answer": last, "validation_id": vid,
                         "order": wanted, "order_taken": wanted is not None and wanted == applied,
+                        "game_order": gwanted, "game_order_taken": gwanted is not None and gwanted == gapplied,
                         "meters": dict(zip(("seq", "at") + COLUMNS, snap)) if snap else None,
                         "flags": flags[0] if flags else 0})
     return out
@@ -140,10 +142,15 @@ def cabinet_page(h: dict) -> bytes:
     cps = _table(["number", "amount", "issued", "paid", "by"],
                  [[c["number"], cashier.dollars(c["cents"]), _when(c["issued_at"]), _when(c["paid_at"]),
                    c["paid_by"] or ""] for c in h["coupons"]])
-    order = (f'<form method="post" action="/cabinet/{html.escape(h["name"])}/order">'
+    name = html.escape(h["name"])
+    order = (f'<form method="post" action="/cabinet/{name}/order">'
              '<label>operator <input name="by" size="8"></label> '
              '<button name="order" value="disable">disable</button> '
-             '<button name="order" value="enable">enable</button></form>')
+             '<button name="order" value="enable">enable</button></form>'
+             f'<form method="post" action="/cabinet/{name}/game-order">'
+             '<label>operator <input name="by" size="8"></label> '
+             f'<button name="order" value="disable">disable game {cabinets.GAME}</button> '
+             f'<button name="order" value="enable">enable game {cabinets.GAME}</button></form>')
     body = (f'{order}<h2>Meter snapshots</h2><div id="snapshots">{snaps}</div><h2 class="flag">Flags</h2>'
             f'<div id="flags">{flags}</div><h2>Events</h2><div id="events">{events}</div>'
             f'<h2>Coupons</h2><div id="coupons">{cps}</div>')
@@ -230,7 +237,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         path = urllib.parse.urlparse(self.path).path
-        if path.endswith("/order"):
+        if path.endswith("/order") or path.endswith("/game-order"):
             return self._order(path)
         try:
             if path == "/api/redeem":
@@ -260,6 +267,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _order(self, path: str) -> None:
         api = path.startswith("/api/")
+        target = "game" if path.endswith("/game-order") else "machine"
         name = urllib.parse.unquote(path.split("/")[-2])
         try:
             if api:
@@ -271,14 +279,15 @@ class Handler(BaseHTTPRequestHandler):
             if not by.strip():
                 raise ValueError("the operator's name is needed")
             with self.store.transaction() as tx:
-                found = cabinets.order(tx, name, what, by, int(self.clock()))
+                found = cabinets.order(tx, name, what, by, int(self.clock()), target)
         except (KeyError, ValueError, json.JSONDecodeError, UnicodeDecodeError) as e:
             return self._json({"error": f"bad request: {e}"}, 400) if api else \
                 self._send(_page("Order", f"<p>bad request: {html.escape(str(e))}</p>"), 400)
         if not found:
             return self._json({"error": f"no cabinet {name}"}, 404) if api else self._send(_page("Not found", ""), 404)
         if api:
-            self._json({"cabinet": name, "order": cabinets.ORDERS[what]})
+            self._json({"cabinet": name, "order": cabinets.ORDERS[what]} if target == "machine" else
+                       {"cabinet": name, "game": cabinets.GAME, "order": cabinets.ORDERS[what]})
         else:
             h = history(self.store, name)
             assert h is not None

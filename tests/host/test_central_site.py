@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -22,7 +23,7 @@ from pathlib import Path
 import pytest
 from stdnum import luhn
 
-from central import cashier
+from central import cabinets, cashier
 from central.centre import Direct
 from central.coupons import CLAIM_S
 from central.crash import CRASH_ENV
@@ -50,10 +51,13 @@ class Rig:
             cab.boot(system=False)  # the vlt's validation id is the central system's to set
         self.store, self.db = new_store(engine, tmp)
         self.image = Path(self.cabs["vlt1"].firmware.command()[0]).read_bytes()  # the image both run
-        self.site = SiteController(Direct(self.store), "site-1", {n: c.sas_path for n, c in self.cabs.items()},
-                                   meter_every=0.5, approved_image=self.image).start()
+        self.site = self.site_controller()
         self.web = serve(self.store, 0)
         self.url = f"http://127.0.0.1:{self.web.server_address[1]}"
+
+    def site_controller(self) -> SiteController:
+        return SiteController(Direct(self.store), "site-1", {n: c.sas_path for n, c in self.cabs.items()},
+                              meter_every=0.5, approved_image=self.image).start()
 
     def until(self, name: str, pred, timeout: float = 30.0):
         """Poll cycles of `name` until pred() is true (its value), or fail."""
@@ -266,6 +270,88 @@ def test_the_centre_disables_and_enables_a_machine(rig: Rig) -> None:
     with pytest.raises(urllib.error.HTTPError) as e:
         post(rig.url + "/api/cabinet/nosuch/order", {"order": "disable", "by": "op"})
     assert e.value.code == 404
+
+
+def test_the_centre_disables_and_enables_a_machines_game_over_sas_09(rig: Rig) -> None:
+    """Game 1 disabled: the vlt tilts (`sas-game`) and refuses PLAY; a new site controller (a new
+    connection) sends the order in force again; enabled from the cabinet's page: it plays."""
+    cab = rig.cabs["vlt1"]
+    cab.panel.wait_for(lambda s: s.get("state") in ("idle", "credit"))
+    cab.insert_bill(1)
+    assert post(rig.url + "/api/cabinet/vlt1/game-order", {"order": "disable", "by": "op"}) == \
+        {"cabinet": "vlt1", "game": 1, "order": "disabled"}
+    s = cab.panel.wait_for(lambda s: s.get("state") == "tilt" and "sas-game" in s.get("say", []))
+    assert "sas-game: game 1 disabled by the central system" in s["msg"]
+    rig.until("vlt1", lambda: [c for c in json.loads(get(rig.url + "/api/floor")) if c["name"] == "vlt1"][0]
+              ["game_order_taken"])
+    games = rig.console_json("vlt1", "meters json")["games_played"]
+    cab._press("play")  # held until the firmware's loop has seen it
+    assert rig.console_json("vlt1", "meters json")["games_played"] == games
+    assert cab.panel.screen["state"] == "tilt"
+
+    def taken(what: str) -> int:
+        return rig.value("SELECT COUNT(*) FROM events WHERE cabinet = 'vlt1' AND origin = 'site' AND detail = ?",
+                         (f"game 1 {what} (SAS 09 taken)",))
+    rig.site.close()
+    rig.site = rig.site_controller()  # a new connection: the order in force sent again
+    rig.until("vlt1", lambda: taken("disabled") == 2)
+    page = urllib.request.urlopen(urllib.request.Request(rig.url + "/cabinet/vlt1/game-order",
+                                                         b"order=enable&by=op"), timeout=10).read()
+    assert b"<h1>Cabinet vlt1</h1>" in page and b"enable game 1</button>" in page
+    cab.panel.wait_for(lambda s: s.get("state") in ("idle", "credit"))
+    assert cab.play()["games"] == games + 1
+    rig.until("vlt1", lambda: taken("enabled") == 1)
+    assert rig.all("SELECT detail FROM events WHERE cabinet = 'vlt1' AND origin = 'centre' AND kind = 'game' "
+                   "ORDER BY seq") == [("game 1 disable ordered by op",), ("game 1 enable ordered by op",)]
+    with pytest.raises(urllib.error.HTTPError) as e:
+        post(rig.url + "/api/cabinet/nosuch/game-order", {"order": "disable", "by": "op"})
+    assert e.value.code == 404
+    with pytest.raises(urllib.error.HTTPError) as e:
+        post(rig.url + "/api/cabinet/vlt1/game-order", {"order": "off", "by": "op"})
+    assert e.value.code == 400
+
+
+def test_a_game_order_to_a_machine_that_offers_no_game_is_said_once_and_asked_again_each_meter_period(
+        tmp_path: Path) -> None:
+    """A vlt whose only game is outside the vlt limits (no shipped keno model fits them:
+    central/floor.py) offers none: it refuses 09 (NACK), the site says so once (SAS 51: 0 games)
+    and sends 09 again every `meter_every`, not every poll cycle. Its own site and SQLite store."""
+    cab = EmulatedCabinet(tmp_path / "vlt9", extra_args=["--games", "keno-classique-88"], jurisdiction="vlt", sas=True)
+    cab.boot(system=False)
+    store, _ = new_store("sqlite", tmp_path)
+    site = SiteController(Direct(store), "site-1", {"vlt9": cab.sas_path}, meter_every=0.5)
+    poller = site.pollers["vlt9"]
+    sent: list[float] = []
+    command = poller.host.command
+
+    def counted(cmd: int, data: bytes = b"") -> int | None:
+        if cmd == 0x09:
+            sent.append(time.monotonic())
+        return command(cmd, data)
+    poller.host.command = counted  # type: ignore[method-assign]
+    try:
+        with store.transaction() as tx:
+            cabinets.add(tx, "vlt9", "site-1", 0)
+            assert cabinets.order(tx, "vlt9", "disable", "op", 0, target="game")
+        site.start()
+        assert cab.panel.screen.get("state") == "tilt" and "limits" in cab.panel.screen.get("say", [])
+        for _ in range(100):
+            if len(sent) >= 3:
+                break
+            poller.wait_cycles(1)
+        assert len(sent) >= 3, sent
+        gaps = [b - a for a, b in zip(sent, sent[1:])]
+        assert min(gaps) >= 0.5 and poller.cycles > 2 * len(sent), (gaps, poller.cycles)  # not every cycle
+        with store.transaction(write=False) as tx:
+            said = tx.all("SELECT detail FROM events WHERE cabinet = 'vlt9' AND origin = 'site' AND kind = 'game'")
+            assert tx.one("SELECT game_wanted, game_applied FROM cabinets WHERE name = 'vlt9'") == ("disabled", None)
+        assert said == [("game 1 disabled refused (SAS 09): the machine offers no game (SAS 51: 0 games); "
+                         "asked again every 0.5 s",)]
+    finally:
+        site.close()
+        store.close()
+        cab.shutdown()
+        cab.close_sas()
 
 
 def test_a_cabinet_that_stops_answering_is_marked_and_comes_back_with_its_validation_id(rig: Rig) -> None:
