@@ -6,9 +6,11 @@ questions at the centre."""
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 from central import cabinets, ingest, meters
+from central.site import CentreUnreachable
 from central.store import Store
 
 
@@ -36,22 +38,32 @@ def last_seqs(store: Store, cabinet: str) -> dict[str, int]:
 
 class Direct:
     """A site's link straight to the store: a message is applied in its own transaction, committed
-    when send() returns."""
+    when send() returns. The store out of reach is the centre out of reach (`CentreUnreachable`):
+    the site controller polls its machines on and tries again, the machine is not at fault."""
 
     def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.clock = clock
 
+    @contextmanager
+    def _reached(self) -> Iterator[None]:
+        try:
+            yield
+        except self.store.UNREACHABLE as e:
+            raise CentreUnreachable(f"the store does not answer: {type(e).__name__}") from e
+
     def send(self, msg: dict[str, Any]) -> bool:
-        with self.store.transaction() as tx:
+        with self._reached(), self.store.transaction() as tx:
             ingest.apply(tx, msg)
         return True
 
     def ask(self, question: dict[str, Any]) -> dict[str, Any]:
-        return answer(self.store, question, int(self.clock()))
+        with self._reached():
+            return answer(self.store, question, int(self.clock()))
 
     def last_seqs(self, site: str, cabinet: str) -> dict[str, int]:
-        return last_seqs(self.store, cabinet)
+        with self._reached():
+            return last_seqs(self.store, cabinet)
 
     def close(self) -> None:
         pass

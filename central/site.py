@@ -290,9 +290,12 @@ class CabinetPoller:
     def run(self, stop: threading.Event) -> None:
         while not stop.is_set():
             try:
-                self.cycle()
-            except (TimeoutError, ValueError, OSError) as e:
-                self.missed(str(e) or type(e).__name__)
+                try:
+                    self.cycle()
+                except (TimeoutError, ValueError, OSError) as e:
+                    self.missed(str(e) or type(e).__name__)
+            except CentreUnreachable:
+                pass  # not the machine's fault: what was not sent is read or sent again next cycle
             with self.changed:
                 self.cycles += 1
                 self.changed.notify_all()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Protocol, Sequence
@@ -37,10 +38,59 @@ class Tx(Protocol):
 
 
 class Store(Protocol):
+    kind: str  # sqlite, postgresql
+    UNREACHABLE: tuple[type[BaseException], ...]  # the engine's errors of a store out of reach
+    health: "StoreHealth"
+
     def transaction(self, write: bool = True) -> Any:
         """A context manager giving a Tx; committed at the end of the block."""
 
     def close(self) -> None: ...
+
+
+class StoreHealth:
+    """This process's last write transaction: failed since when (the first of a run of failures)
+    and why, or None; a write that commits clears it (central/degraded.py shows it)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._failed: tuple[float, str] | None = None
+
+    def failed(self, now: float, error: BaseException) -> None:
+        with self._lock:
+            since = self._failed[0] if self._failed else now
+            self._failed = (since, f"{type(error).__name__}: {str(error).strip()[:200]}")
+
+    def written(self) -> None:
+        with self._lock:
+            self._failed = None
+
+    def state(self) -> tuple[float, str] | None:
+        with self._lock:
+            return self._failed
+
+
+class Watched:
+    """A store's transactions, watched: a write that fails because the store is out of reach
+    (`UNREACHABLE`) is recorded in `health`, one that commits clears it."""
+
+    UNREACHABLE: tuple[type[BaseException], ...] = ()
+    health: StoreHealth
+
+    def _transaction(self, write: bool) -> Any:
+        raise NotImplementedError
+
+    @contextmanager
+    def transaction(self, write: bool = True) -> Iterator[Any]:
+        try:
+            with self._transaction(write) as tx:
+                yield tx
+        except self.UNREACHABLE as e:
+            if write:
+                self.health.failed(time.time(), e)
+            raise
+        if write:
+            self.health.written()
 
 
 class SqliteTx:
@@ -57,13 +107,17 @@ class SqliteTx:
         return self.con.execute(sql, tuple(params)).fetchall()
 
 
-class SqliteStore:
+class SqliteStore(Watched):
     """A database file; one connection per thread. Write-ahead log and synchronous=FULL: a commit
     returned is on the disk, so a process killed after it keeps it, and one killed before it keeps
     nothing of the transaction. A write transaction starts with BEGIN IMMEDIATE: writers wait for
     each other (busy_timeout) instead of failing half-way."""
 
+    kind = "sqlite"
+    UNREACHABLE = (sqlite3.OperationalError,)  # locked past busy_timeout, the disk, the file gone
+
     def __init__(self, path: str | Path, busy_ms: int = 30000) -> None:
+        self.health = StoreHealth()
         self.path = str(path)
         self.busy_ms = busy_ms
         self._local = threading.local()
@@ -82,7 +136,7 @@ class SqliteStore:
         return con
 
     @contextmanager
-    def transaction(self, write: bool = True) -> Iterator[SqliteTx]:
+    def _transaction(self, write: bool) -> Iterator[SqliteTx]:
         con = self._con()
         con.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         try:
@@ -120,7 +174,7 @@ class PostgresTx:
         return self.cur.fetchall()
 
 
-class PostgresStore:
+class PostgresStore(Watched):
     """PostgreSQL through psycopg 3, one connection per thread, the same schema and statements.
     A write transaction first takes one transaction-scoped advisory lock (WRITE_LOCK): writers go
     one at a time, as SQLite's BEGIN IMMEDIATE has them, so every check-then-write of this room
@@ -129,10 +183,14 @@ class PostgresStore:
 
     WRITE_LOCK = 0x4A45544F  # "JETO": the advisory lock's key
 
+    kind = "postgresql"
+
     def __init__(self, conninfo: str) -> None:
         import psycopg  # only where PostgreSQL is used: requirements.txt pins it
 
         self._psycopg = psycopg
+        self.UNREACHABLE = (psycopg.OperationalError, psycopg.InterfaceError)  # the server gone, refused
+        self.health = StoreHealth()
         self.conninfo = conninfo
         self._local = threading.local()
         with self.transaction() as tx:
@@ -147,7 +205,7 @@ class PostgresStore:
         return con
 
     @contextmanager
-    def transaction(self, write: bool = True) -> Iterator[PostgresTx]:
+    def _transaction(self, write: bool) -> Iterator[PostgresTx]:
         con = self._con()
         with con.transaction(), con.cursor() as cur:
             if write:
