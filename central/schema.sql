@@ -99,6 +99,15 @@ CREATE TABLE IF NOT EXISTS redemptions (
     cents BIGINT NOT NULL
 )
 ;
+-- What the relay found degraded (central/degraded.py): a site's link, a message it cannot apply.
+CREATE TABLE IF NOT EXISTS degraded (
+    what TEXT NOT NULL,            -- link, relay
+    name TEXT NOT NULL,            -- the site
+    since BIGINT NOT NULL,
+    detail TEXT NOT NULL,
+    PRIMARY KEY (what, name)
+)
+;
 CREATE INDEX IF NOT EXISTS coupons_by_cents ON coupons (cents)
 ;
 CREATE INDEX IF NOT EXISTS snapshots_by_time ON meter_snapshots (cabinet, at)

@@ -9,11 +9,13 @@ cabinet's history, the cashier, the register of coupons of $500 or more.
     POST /cabinet/NAME/game-order, /api/cabinet/NAME/game-order: the same for its game 1 (SAS 09)
     GET  /register         coupons of $500 or more
     GET  /api/floor, /api/cabinet/NAME, /api/register   the same as JSON
+    GET  /api/degraded     what is degraded, since when (central/degraded.py): on the floor page too
 
 A redemption asks for the cashier's name and a request id the form makes once per coupon shown
 (`central/cashier.py`: the same request again gets the same answer and pays nothing more)."""
 from __future__ import annotations
 
+import datetime
 import html
 import json
 import threading
@@ -23,14 +25,14 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
-from central import cabinets, cashier, coupons
+from central import cabinets, cashier, coupons, degraded
 from central.meters import COLUMNS
 from central.store import Store
 
 HISTORY = 50  # rows of each kind a cabinet's page shows
 STYLE = ("body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}td,th{border:1px solid #999;"
          "padding:2px 6px;text-align:right}th{background:#eee}.silent{background:#fcc}.online{background:#cfc}"
-         ".flag{color:#a00}.refused{color:#a00}.paid{color:#060}")
+         ".flag{color:#a00}.refused{color:#a00}.paid{color:#060}#degraded li{color:#a00}")
 
 
 def floor(store: Store) -> list[dict]:
@@ -104,10 +106,28 @@ def floor_rows(fl: list[dict]) -> list[list[Any]]:
     return rows
 
 
-# The floor's live refresh: rebuilds the table's rows from /api/floor (the same columns as floor_rows).
+def degraded_items(items: list[dict]) -> str:
+    """The floor page's list of what is degraded (the same text as the script's)."""
+    return "".join(f'<li data-what="{html.escape(d["what"])}">{html.escape(d["what"])} {html.escape(d["name"])} '
+                   f'since {html.escape(_iso(d["since"]))}: {html.escape(d["detail"])}</li>' for d in items)
+
+
+def _iso(t: int) -> str:
+    return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+# The floor's live refresh: rebuilds the table's rows from /api/floor (the same columns as floor_rows)
+# and the list of what is degraded from /api/degraded (as degraded_items).
 FLOOR_SCRIPT = """<script>
 function cell(v){const td=document.createElement('td');td.textContent=(v===null||v===undefined)?'':v;return td;}
+async function degraded(){
+  const ul=document.getElementById('degraded');
+  const ds=await (await fetch('/api/degraded')).json();
+  ul.replaceChildren(...ds.map(d=>{const li=document.createElement('li');li.dataset.what=d.what;
+    li.textContent=d.what+' '+d.name+' since '+new Date(d.since*1000).toISOString()+': '+d.detail;return li;}));
+}
 async function refresh(){
+  try{await degraded();}catch(e){document.getElementById('degraded').textContent='not updated: '+e;}
   try{
     const fl=await (await fetch('/api/floor')).json();
     const t=document.getElementById('floor');
@@ -126,10 +146,14 @@ refresh();setInterval(refresh,1000);
 </script>"""
 
 
-def floor_page(store: Store) -> bytes:
-    fl = floor(store)
+def floor_page(store: Store, now: float) -> bytes:
+    items = f'<h2>Degraded</h2><ul id="degraded">{degraded_items(degraded.collect(store, now))}</ul>'
+    try:
+        fl = floor(store)
+    except store.UNREACHABLE:  # said in the list above
+        fl = []
     table = _table(FLOOR_HEAD, floor_rows(fl), lambda i: fl[i]["status"]).replace("<table>", '<table id="floor">', 1)
-    return _page("Floor", table + '<p id="updated"></p>', FLOOR_SCRIPT)
+    return _page("Floor", items + table + '<p id="updated"></p>', FLOOR_SCRIPT)
 
 
 def cabinet_page(h: dict) -> bytes:
@@ -206,10 +230,19 @@ class Handler(BaseHTTPRequestHandler):
         self._send(json.dumps(value).encode(), status, "application/json")
 
     def do_GET(self) -> None:
+        try:
+            self._get()
+        except self.store.UNREACHABLE as e:  # the store out of reach: said, not a broken connection
+            self._json({"error": f"the store does not answer: {type(e).__name__}",
+                        "degraded": degraded.collect(self.store, self.clock())}, 503)
+
+    def _get(self) -> None:
         path = urllib.parse.urlparse(self.path).path
         name = urllib.parse.unquote(path.split("/", 3)[-1])
         if path == "/":
-            self._send(floor_page(self.store))
+            self._send(floor_page(self.store, self.clock()))
+        elif path == "/api/degraded":
+            self._json(degraded.collect(self.store, self.clock()))
         elif path == "/api/floor":
             self._json(floor(self.store))
         elif path.startswith("/cabinet/") or path.startswith("/api/cabinet/"):

@@ -30,7 +30,7 @@ from central.crash import CRASH_ENV
 from central.site import SiteController
 from central.web import serve
 from sim.harness import EmulatedCabinet
-from tests.host.central_stores import ENGINES, new_store
+from tests.host.central_stores import ENGINES, new_store, server
 from tools.par import browser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -360,10 +360,46 @@ def test_a_cabinet_that_stops_answering_is_marked_and_comes_back_with_its_valida
     rig.until("vlt1", lambda: rig.one("SELECT status FROM cabinets WHERE name = 'vlt1'")[0] == "silent")
     assert rig.one("SELECT COUNT(*) FROM events WHERE cabinet = 'vlt1' AND detail LIKE 'not answering%'") == (1,)
     assert json.loads(get(rig.url + "/api/floor"))[1]["status"] == "silent"  # cas1, vlt1 by name
+    since = rig.value("SELECT status_since FROM cabinets WHERE name = 'vlt1'")
+    assert json.loads(get(rig.url + "/api/degraded")) == [
+        {"what": "silent", "name": "vlt1", "since": since, "detail": "not answering its SAS polls"}]
+    assert b'<li data-what="silent">silent vlt1 since ' in get(rig.url + "/")
     rig.cabs["vlt1"].boot(system=False)
     rig.until("vlt1", lambda: rig.one("SELECT status FROM cabinets WHERE name = 'vlt1'")[0] == "online")
+    assert json.loads(get(rig.url + "/api/degraded")) == []
     assert rig.console_json("vlt1", "validation json")["vid"] == vid  # its coupon memory kept it
     assert rig.all("SELECT vid FROM validation_ids") == [(vid,)]  # no new id given
+
+
+def test_the_store_out_of_reach_is_said_on_the_page_and_the_cabinets_are_polled_on(rig: Rig) -> None:
+    """PostgreSQL stopped under the site controller (its link straight to the store) and the page:
+    the page says the store's last write failed, since when; the machines are polled on (no link
+    tilt, the pollers alive); the server started again, the snapshots go on and the page is clear.
+    (A server process is what can be stopped: SQLite is a file in this process.)"""
+    if rig.engine != "postgresql":
+        pytest.skip("the store out of reach: PostgreSQL's server stopped")
+    pg = server()
+    stopped_at = int(time.time())
+    pg.stop()
+    try:
+        [said] = rig.until("cas1", lambda: [d for d in json.loads(get(rig.url + "/api/degraded"))
+                                            if d["what"] == "store" and d["detail"].startswith("the last write")])
+        assert said["name"] == "postgresql" and stopped_at <= said["since"] <= int(time.time())
+        assert said["detail"].startswith("the last write failed: OperationalError"), said
+        with pytest.raises(urllib.error.HTTPError) as e:  # the floor's own read fails: 503, saying why
+            get(rig.url + "/api/floor")
+        assert e.value.code == 503 and json.loads(e.value.read())["degraded"] == [said]
+        assert b'<li data-what="store">store postgresql since ' in get(rig.url + "/")
+        for name in rig.cabs:
+            rig.site.pollers[name].wait_cycles(3)  # alive: a poller that died on the store's error would not cycle
+            assert rig.cabs[name].panel.screen.get("link") == "up"
+            assert rig.site.pollers[name].status == "online"
+    finally:
+        pg.start()
+    rig.store.close()  # this thread's connection, cut by the stop (the pollers' are made again as they fail)
+    seq = rig.site.pollers["cas1"].seq["snapshot"]
+    rig.until("cas1", lambda: rig.value("SELECT MAX(seq) FROM meter_snapshots WHERE cabinet = 'cas1'") > seq)
+    assert json.loads(get(rig.url + "/api/degraded")) == []
 
 
 def test_a_cabinets_history_and_the_cashier_in_chromium(rig: Rig) -> None:
