@@ -47,7 +47,7 @@ from central import centre, degraded, ingest
 from central.crash import point as crash_point
 from central.degraded import RETRY_S
 from central.site import CentreUnreachable
-from central.store import Store
+from central.store import Store, cabinet
 
 PACKAGES = ("nats-server",)
 ASK_SUBJECT = "jeton.centre.ask"
@@ -358,8 +358,9 @@ class Relay:
         stuck = False
         while True:
             try:
-                with self.store.transaction() as tx:
-                    ingest.apply(tx, json.loads(m.data))
+                msg = json.loads(m.data)
+                with self.store.transaction(keys=[cabinet(msg["cabinet"]), ("degraded", f"relay:{site}")]) as tx:
+                    ingest.apply(tx, msg)
                     if stuck:
                         degraded.clear(tx, "relay", site)
                 return True
@@ -380,7 +381,7 @@ class Relay:
     def _note(self, what: str, site: str, detail: str | None) -> bool:
         """Mark (detail) or clear (None) a degraded row; False: the store out of reach (tried later)."""
         try:
-            with self.store.transaction() as tx:
+            with self.store.transaction(keys=[("degraded", f"{what}:{site}")]) as tx:
                 if detail is None:
                     degraded.clear(tx, what, site)
                 else:

@@ -11,7 +11,9 @@ from typing import Any, Callable, Iterator
 
 from central import cabinets, ingest, meters
 from central.site import CentreUnreachable
-from central.store import Store
+from central.store import Key, Store, cabinet
+
+VALIDATION_IDS: Key = ("validation-ids", "")  # the next id is the highest given plus one: one at a time
 
 
 def answer(store: Store, question: dict[str, Any], now: int) -> dict[str, Any]:
@@ -20,7 +22,7 @@ def answer(store: Store, question: dict[str, Any], now: int) -> dict[str, Any]:
     None: the machine's order (02/01) and its game's (09) not taken yet."""
     name = question["cabinet"]
     if question["ask"] == "validation_id":
-        with store.transaction() as tx:
+        with store.transaction(keys=[cabinet(name), VALIDATION_IDS]) as tx:
             cabinets.add(tx, name, question.get("site", ""), now)
             return {"give": cabinets.validation_id_for(tx, name, int(question["in_force"]), now)}
     if question["ask"] == "order":
@@ -53,7 +55,7 @@ class Direct:
             raise CentreUnreachable(f"the store does not answer: {type(e).__name__}") from e
 
     def send(self, msg: dict[str, Any]) -> bool:
-        with self._reached(), self.store.transaction() as tx:
+        with self._reached(), self.store.transaction(keys=[cabinet(msg["cabinet"])]) as tx:
             ingest.apply(tx, msg)
         return True
 

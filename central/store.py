@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+import zlib
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Protocol, Sequence
@@ -37,13 +38,32 @@ class Tx(Protocol):
     def all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]: ...
 
 
+# What a write transaction changes, for its locks (PostgresStore): a cabinet's rows, a coupon's, a
+# cashier's request, a degraded row (what, name), or the validation ids given. Each kind is a class
+# of PostgreSQL's two-key advisory locks; the name's CRC-32 is the second key (two names that
+# collide only make their writers wait for each other).
+Key = tuple[str, str]
+LOCK_CLASSES = {"cabinet": 1, "coupon": 2, "request": 3, "degraded": 4, "validation-ids": 5}
+
+
+def lock_key(key: Key) -> tuple[int, int]:
+    """The two 32-bit keys of pg_advisory_xact_lock(int, int) for `key`."""
+    h = zlib.crc32(key[1].encode())
+    return LOCK_CLASSES[key[0]], h - (1 << 32) if h >= 1 << 31 else h
+
+
+def cabinet(name: str) -> Key:
+    return ("cabinet", name)
+
+
 class Store(Protocol):
     kind: str  # sqlite, postgresql
     UNREACHABLE: tuple[type[BaseException], ...]  # the engine's errors of a store out of reach
     health: "StoreHealth"
 
-    def transaction(self, write: bool = True) -> Any:
-        """A context manager giving a Tx; committed at the end of the block."""
+    def transaction(self, write: bool = True, keys: Sequence[Key] | None = None) -> Any:
+        """A context manager giving a Tx; committed at the end of the block. keys: what a write
+        changes (None: anything)."""
 
     def close(self) -> None: ...
 
@@ -77,13 +97,15 @@ class Watched:
     UNREACHABLE: tuple[type[BaseException], ...] = ()
     health: StoreHealth
 
-    def _transaction(self, write: bool) -> Any:
+    def _transaction(self, write: bool, keys: Sequence[Key] | None) -> Any:
         raise NotImplementedError
 
     @contextmanager
-    def transaction(self, write: bool = True) -> Iterator[Any]:
+    def transaction(self, write: bool = True, keys: Sequence[Key] | None = None) -> Iterator[Any]:
+        """keys: what a write transaction changes (`Key`s), so that writers of other keys go on
+        beside it (PostgreSQL); None: it may change anything, and goes alone."""
         try:
-            with self._transaction(write) as tx:
+            with self._transaction(write, keys) as tx:
                 yield tx
         except self.UNREACHABLE as e:
             if write:
@@ -136,8 +158,8 @@ class SqliteStore(Watched):
         return con
 
     @contextmanager
-    def _transaction(self, write: bool) -> Iterator[SqliteTx]:
-        con = self._con()
+    def _transaction(self, write: bool, keys: Sequence[Key] | None) -> Iterator[SqliteTx]:
+        con = self._con()  # keys: one writer at a time here whatever it changes
         con.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         try:
             yield SqliteTx(con)
@@ -176,12 +198,17 @@ class PostgresTx:
 
 class PostgresStore(Watched):
     """PostgreSQL through psycopg 3, one connection per thread, the same schema and statements.
-    A write transaction first takes one transaction-scoped advisory lock (WRITE_LOCK): writers go
-    one at a time, as SQLite's BEGIN IMMEDIATE has them, so every check-then-write of this room
-    (a coupon read unpaid then marked paid, a sequence's next number, the next validation id) holds
-    under PostgreSQL's default READ COMMITTED without retries. Readers do not wait for it."""
+    A write transaction first takes transaction-scoped advisory locks: WRITE_LOCK shared, then one
+    lock per key it names (sorted: two writers never wait for each other in a circle), so writers
+    of different cabinets go on side by side while every check-then-write of this room holds under
+    PostgreSQL's default READ COMMITTED without retries: a site's or the centre's next sequence of
+    a cabinet (its `cabinet` key), a coupon read unpaid then marked paid (`coupon`, and the
+    cashier's `request`), the next validation id (`validation-ids`: the highest given plus one, a
+    check over every cabinet's ids, so those go one at a time, never given twice). A write that
+    names no keys takes WRITE_LOCK alone (exclusive): it waits for every writer and they for it.
+    Readers wait for none."""
 
-    WRITE_LOCK = 0x4A45544F  # "JETO": the advisory lock's key
+    WRITE_LOCK = 0x4A45544F  # "JETO": the one-key advisory lock every writer takes
 
     kind = "postgresql"
 
@@ -205,11 +232,15 @@ class PostgresStore(Watched):
         return con
 
     @contextmanager
-    def _transaction(self, write: bool) -> Iterator[PostgresTx]:
+    def _transaction(self, write: bool, keys: Sequence[Key] | None) -> Iterator[PostgresTx]:
         con = self._con()
         with con.transaction(), con.cursor() as cur:
-            if write:
+            if write and keys is None:
                 cur.execute("SELECT pg_advisory_xact_lock(%s)", (self.WRITE_LOCK,))
+            elif write:
+                cur.execute("SELECT pg_advisory_xact_lock_shared(%s)", (self.WRITE_LOCK,))
+                for pair in sorted({lock_key(k) for k in keys}):  # in one order: never a circle of waits
+                    cur.execute("SELECT pg_advisory_xact_lock(%s, %s)", pair)
             yield PostgresTx(cur)
 
     def close(self) -> None:

@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from central import cabinets, cashier, coupons, degraded
 from central.meters import COLUMNS
-from central.store import Store
+from central.store import Store, cabinet
 
 HISTORY = 50  # rows of each kind a cabinet's page shows
 STYLE = ("body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}td,th{border:1px solid #999;"
@@ -311,7 +311,7 @@ class Handler(BaseHTTPRequestHandler):
                 what, by = f["order"][0], f["by"][0]
             if not by.strip():
                 raise ValueError("the operator's name is needed")
-            with self.store.transaction() as tx:
+            with self.store.transaction(keys=[cabinet(name)]) as tx:
                 found = cabinets.order(tx, name, what, by, int(self.clock()), target)
         except (KeyError, ValueError, json.JSONDecodeError, UnicodeDecodeError) as e:
             return self._json({"error": f"bad request: {e}"}, 400) if api else \
