@@ -59,7 +59,7 @@ SEND_TIMEOUT_S = 10.0
 ACK_WAIT_S = 5  # a message a relay took and did not ack (it died) is delivered again after this
 ASK_TIMEOUT_S = 2.0
 WATCH_S = 1.0  # each site's link checked this often (central/degraded.py)
-LINK_TIMEOUT_S = 1.0  # a site's stream not described in this long: its link is broken
+LINK_TIMEOUT_S = 2.0  # a site's stream not described in this long: its link is broken (a loaded host answers in less)
 SITE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")  # a subject token, a stream name and a JetStream domain
 
 

@@ -156,7 +156,6 @@ def test_the_page_says_a_sites_link_is_broken_since_when_until_it_is_mended(rig:
     rig.network.mend()
     rig.until(lambda: not rig.degraded("link"))
     rig.until(lambda: rig.value("SELECT COUNT(*) FROM meter_snapshots WHERE cabinet = 'vlt1' AND seq = ?", (waiting,)))
-    assert rig.degraded("link") == []
 
 
 def test_a_message_the_store_refuses_stops_the_relay_there_and_the_page_says_so(rig: Rig) -> None:
@@ -169,12 +168,11 @@ def test_a_message_the_store_refuses_stops_the_relay_there_and_the_page_says_so(
     sent_at = int(time.time())
     rig.link.send({"kind": "event", "site": "site1", "cabinet": "vlt8", "at": sent_at, "seq": 1, "event": "exception",
                    "detail": "refused once", "code": 0})
+    before = rig.poller.seq["snapshot"]  # the snapshots sent from now on are behind it in the site's stream
     [stuck] = rig.until(lambda: rig.degraded("relay"))
     assert stuck["name"] == "site1" and sent_at <= stuck["since"] <= int(time.time())
     assert "(jeton.site1.vlt8.event): IntegrityError: refused by the test" in stuck["detail"], stuck
-    behind = rig.until(lambda: rig.poller.seq["snapshot"] > (rig.value("SELECT MAX(seq) FROM meter_snapshots "
-                                                                        "WHERE cabinet = 'vlt1'") or 0) and
-                       rig.poller.seq["snapshot"])
+    behind = rig.until(lambda: rig.poller.seq["snapshot"] > before and rig.poller.seq["snapshot"])
     rig.poller.wait_cycles(3)
     assert rig.value("SELECT COUNT(*) FROM meter_snapshots WHERE cabinet = 'vlt1' AND seq = ?", (behind,)) == 0
     with rig.store.transaction() as tx:

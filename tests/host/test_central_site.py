@@ -341,7 +341,7 @@ def test_a_game_order_to_a_machine_that_offers_no_game_is_said_once_and_asked_ag
             poller.wait_cycles(1)
         assert len(sent) >= 3, sent
         gaps = [b - a for a, b in zip(sent, sent[1:])]
-        assert min(gaps) >= 0.5 and poller.cycles > 2 * len(sent), (gaps, poller.cycles)  # not every cycle
+        assert min(gaps) >= 0.5, gaps  # each meter period, not each poll cycle (POLL_S apart)
         with store.transaction(write=False) as tx:
             said = tx.all("SELECT detail FROM events WHERE cabinet = 'vlt9' AND origin = 'site' AND kind = 'game'")
             assert tx.one("SELECT game_wanted, game_applied FROM cabinets WHERE name = 'vlt9'") == ("disabled", None)
@@ -388,7 +388,8 @@ def test_the_store_out_of_reach_is_said_on_the_page_and_the_cabinets_are_polled_
         assert said["detail"].startswith("the last write failed: OperationalError"), said
         with pytest.raises(urllib.error.HTTPError) as e:  # the floor's own read fails: 503, saying why
             get(rig.url + "/api/floor")
-        assert e.value.code == 503 and json.loads(e.value.read())["degraded"] == [said]
+        assert e.value.code == 503  # the detail is the latest error's: since when is the first's
+        assert [(d["what"], d["since"]) for d in json.loads(e.value.read())["degraded"]] == [("store", said["since"])]
         assert b'<li data-what="store">store postgresql since ' in get(rig.url + "/")
         for name in rig.cabs:
             rig.site.pollers[name].wait_cycles(3)  # alive: a poller that died on the store's error would not cycle
