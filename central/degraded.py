@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from central.store import Tx
+from central.store import Store, Tx
 
 RETRY_S = 1.0  # a message the relay could not apply is tried again after this
 
@@ -35,7 +35,7 @@ def entry(what: str, name: str, since: int, detail: str) -> dict[str, Any]:
     return {"what": what, "name": name, "since": since, "detail": detail}
 
 
-def collect(store: Any, now: float) -> list[dict[str, Any]]:
+def collect(store: Store, now: float) -> list[dict[str, Any]]:
     """Everything degraded, the store first; with the store unreachable, that alone."""
     out = []
     failed = store.health.state()

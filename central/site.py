@@ -6,9 +6,9 @@ holds what the centre has not had while the network is broken). `send` returns o
 durable (committed, or stored by the broker), so every step below is ordered after it.
 
 Each cycle: general polls until the machine has no exception left (each one an event); the centre's
-enable/disable orders (the machine's, 02/01; its game's, 09), sent until taken; on a 3D exception (a coupon printed), and every
-`meter_every` seconds, the coupons the machine has not had read (4D); every `meter_every` seconds
-a meter snapshot (2F and 1C, `central/meters.py`).
+enable/disable orders (the machine's, 02/01; its game's, 09), sent until taken; on a 3D exception
+(a coupon printed), and every `meter_every` seconds, the coupons the machine has not had read (4D);
+every `meter_every` seconds a meter snapshot (2F and 1C, `central/meters.py`).
 
 A coupon is read so that a crash at any step loses none and records none twice: 4D FF (look ahead:
 the machine keeps the record unread), the record sent (kept once under its control number), then
