@@ -43,10 +43,11 @@ import uuid
 from pathlib import Path
 from typing import Any, Callable
 
-from central import centre, ingest
+from central import centre, degraded, ingest
 from central.crash import point as crash_point
+from central.degraded import RETRY_S
 from central.site import CentreUnreachable
-from central.store import Store
+from central.store import Store, cabinet
 
 PACKAGES = ("nats-server",)
 ASK_SUBJECT = "jeton.centre.ask"
@@ -57,6 +58,8 @@ SEQUENCED = ("event", "snapshot")
 SEND_TIMEOUT_S = 10.0
 ACK_WAIT_S = 5  # a message a relay took and did not ack (it died) is delivered again after this
 ASK_TIMEOUT_S = 2.0
+WATCH_S = 1.0  # each site's link checked this often (central/degraded.py)
+LINK_TIMEOUT_S = 2.0  # a site's stream not described in this long: its link is broken (a loaded host answers in less)
 SITE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")  # a subject token, a stream name and a JetStream domain
 
 
@@ -92,12 +95,14 @@ class NatsServer:
     LISTENING = re.compile(r"Listening for (client|leafnode) connections on [\d.]+:(\d+)")
 
     def __init__(self, name: str, store_dir: Path, port: int = 0, domain: str = CENTRE_DOMAIN,
-                 leaf_port: int | None = None, hub: str | None = None) -> None:
+                 leaf_port: int | None = None, hub: str | None = None, leaf_advertise: str | None = None) -> None:
+        """leaf_advertise: HOST:PORT the sites reach the hub's leaf-node port at (a firewall's, a
+        NAT's), which the hub's INFO hands a site to reconnect to instead of its own address."""
         self.exe = shutil.which("nats-server")
         if self.exe is None:
             raise RuntimeError("no nats-server: run `make broker-tools` (apt-get install -y nats-server)")
         self.name, self.dir, self.port, self.domain = name, Path(store_dir), port, domain
-        self.leaf_port, self.hub = leaf_port, hub
+        self.leaf_port, self.hub, self.leaf_advertise = leaf_port, hub, leaf_advertise
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -112,7 +117,8 @@ class NatsServer:
         lines = [f"server_name: {self.name}", "host: 127.0.0.1", f"port: {self.port or -1}",
                  f'jetstream {{ store_dir: "{self.dir / "js"}", domain: {self.domain} }}']
         if self.leaf_port is not None:
-            lines.append(f"leafnodes {{ host: 127.0.0.1, port: {self.leaf_port or -1} }}")
+            advertise = f', advertise: "{self.leaf_advertise}"' if self.leaf_advertise else ""
+            lines.append(f"leafnodes {{ host: 127.0.0.1, port: {self.leaf_port or -1}{advertise} }}")
         if self.hub is not None:
             lines.append(f'leafnodes {{ remotes: [ {{ url: "{self.hub}" }} ], reconnect: 1 }}')
         return "\n".join(lines) + "\n"
@@ -283,6 +289,7 @@ class Relay:
         self._stop = threading.Event()
         self._loop = _Loop()
         self._task: Any = None
+        self._watcher: Any = None
 
     async def _setup(self) -> None:
         import nats
@@ -327,8 +334,13 @@ class Relay:
                         except Exception:  # no link: they come again after ACK_WAIT_S
                             break
                     return
-                with self.store.transaction() as tx:
-                    ingest.apply(tx, json.loads(m.data))
+                if not await self._apply(m):  # closing while stuck on it: it and the rest go back
+                    for rest in msgs[i:]:
+                        try:
+                            await rest.nak()
+                        except Exception:
+                            break
+                    return
                 crash_point("relay-applied")
                 try:
                     await m.ack()
@@ -338,20 +350,86 @@ class Relay:
                     self.applied += 1
                     self.changed.notify_all()
 
+    async def _apply(self, m: Any) -> bool:
+        """Apply one message; one that cannot be (the store out of reach: its health says so; a
+        message the store refuses, or a bug: a `relay` row of central/degraded.py) stops the relay
+        there, unacked (its ack wait renewed), tried again every RETRY_S. False: closing meanwhile."""
+        site = m.subject.split(".")[1]  # jeton.<site>.<cabinet>.<kind>
+        stuck = False
+        while True:
+            try:
+                msg = json.loads(m.data)
+                with self.store.transaction(keys=[cabinet(msg["cabinet"]), ("degraded", f"relay:{site}")]) as tx:
+                    ingest.apply(tx, msg)
+                    if stuck:
+                        degraded.clear(tx, "relay", site)
+                return True
+            except self.store.UNREACHABLE:
+                pass  # the store's health records it (central/store.py)
+            except Exception as e:  # whatever it is, the message is not lost: kept unacked, said on the page
+                stuck = True
+                why = f"stopped on message {m.metadata.sequence.stream} ({m.subject}): {type(e).__name__}: {e}"
+                self._note("relay", site, why)
+            if self._stop.is_set():
+                return False
+            try:
+                await m.in_progress()
+            except Exception:  # no link to the hub: it is delivered again after ACK_WAIT_S, applied once
+                pass
+            await asyncio.sleep(RETRY_S)
+
+    def _note(self, what: str, site: str, detail: str | None) -> bool:
+        """Mark (detail) or clear (None) a degraded row; False: the store out of reach (tried later)."""
+        try:
+            with self.store.transaction(keys=[("degraded", f"{what}:{site}")]) as tx:
+                if detail is None:
+                    degraded.clear(tx, what, site)
+                else:
+                    degraded.mark(tx, what, site, int(self.clock()), detail)
+            return True
+        except self.store.UNREACHABLE:
+            return False
+
+    async def _watch(self) -> None:
+        """Every WATCH_S, each site's stream asked for over the leaf-node link (its JetStream
+        domain): no answer, the link is broken and the site's messages wait in its stream."""
+        down: dict[str, bool] = {}
+        last: dict[str, int] = {}
+        while not self._stop.is_set():
+            for site in self.sites:
+                if not self.nc.is_connected:
+                    break  # the centre's own server out of reach: nothing can be told of the links
+                try:
+                    info = await self.nc.jetstream(domain=site, timeout=LINK_TIMEOUT_S).stream_info(site_stream(site))
+                    last[site] = info.state.last_seq
+                    broken = False
+                except Exception:  # a timeout, no responders: the site's server not reached
+                    broken = True
+                if down.get(site) != broken:
+                    detail = (f"the site's NATS server does not answer over the leaf-node link: its messages wait in "
+                              f"its stream {site_stream(site)} (sequence {last.get(site, 0)} at the last contact)")
+                    if self._note("link", site, detail if broken else None):
+                        down[site] = broken
+            await asyncio.sleep(WATCH_S)
+
     def start(self) -> "Relay":
         self._loop.run(self._setup(), 30)
+        for site in self.sites:  # a message a relay before stopped on is tried again: said again if it still fails
+            self._note("relay", site, None)
         self._task = asyncio.run_coroutine_threadsafe(self._consume(), self._loop.loop)
+        self._watcher = asyncio.run_coroutine_threadsafe(self._watch(), self._loop.loop)
         return self
 
     def close(self) -> None:
         if self._stop.is_set():
             return
         self._stop.set()
-        if self._task is not None:
-            try:
-                self._task.result(10)
-            except Exception:
-                pass
+        for task in (self._task, self._watcher):
+            if task is not None:
+                try:
+                    task.result(10)
+                except Exception:
+                    pass
         try:
             self._loop.run(self.nc.close(), 10)
         except Exception:  # a connection already lost: every message applied was acked or is redelivered

@@ -1,5 +1,6 @@
 """The cabinets of a site as the central system knows them: what each said it is, whether it
-answers, the validation ids given, the centre's orders, and the events seen. A site's event is
+answers, the validation ids given, the centre's orders (the machine's, SAS 02/01; its game's, SAS
+09), and the events seen. A site's event is
 stored under the sequence the site gave it (`central/ingest.py`: a replay stores nothing more); the
 centre's own events (an order given, a validation id adopted) under the centre's sequence."""
 from __future__ import annotations
@@ -70,30 +71,56 @@ def validation_set(tx: Tx, name: str, vid: int, now: int, seq: int | None = None
         tx.run("UPDATE cabinets SET validation_id = ? WHERE name = ?", (vid, name))
 
 
-def order(tx: Tx, name: str, what: str, by: str, now: int) -> bool:
-    """The centre's order to enable or disable a machine (SAS 02/01, which the site controller sends
-    until the machine takes it); False: no such cabinet."""
+# What an order is for: the machine (SAS 02/01) or its game 1 (SAS 09, docs/sas.md: the one game a
+# Jeton cabinet offers), each with its column of the order in force, the column of the order the
+# machine took, and its events' kind.
+TARGETS = {"machine": ("wanted", "applied", "order"), "game": ("game_wanted", "game_applied", "game")}
+GAME = 1
+
+
+def _target(target: str) -> tuple[str, str, str]:
+    if target not in TARGETS:
+        raise ValueError(f"an order is for one of {sorted(TARGETS)}, not {target!r}")
+    return TARGETS[target]
+
+
+def taken_detail(target: str, state: str) -> str:
+    """The event's text when the machine took an order."""
+    if target == "game":
+        return f"game {GAME} {state} (SAS 09 taken)"
+    return f"{state} (SAS {'02' if state == 'enabled' else '01'} taken)"
+
+
+def order(tx: Tx, name: str, what: str, by: str, now: int, target: str = "machine") -> bool:
+    """The centre's order to enable or disable a machine (SAS 02/01) or its game 1 (SAS 09), which
+    the site controller sends until the machine takes it; False: no such cabinet."""
+    wanted, _, kind = _target(target)
     if what not in ORDERS:
         raise ValueError(f"an order is one of {sorted(ORDERS)}, not {what!r}")
-    if tx.run("UPDATE cabinets SET wanted = ? WHERE name = ?", (ORDERS[what], name)) != 1:
+    if tx.run(f"UPDATE cabinets SET {wanted} = ? WHERE name = ?", (ORDERS[what], name)) != 1:
         return False
-    event(tx, name, now, "order", f"{what} ordered by {by}", origin="centre")
+    event(tx, name, now, kind, (f"game {GAME} " if target == "game" else "") + f"{what} ordered by {by}",
+          origin="centre")
     return True
 
 
-def pending_order(tx: Tx, name: str) -> str | None:
+def pending_order(tx: Tx, name: str, target: str = "machine") -> str | None:
     """The order the machine has not taken yet: enabled, disabled or None."""
-    row = tx.one("SELECT wanted, applied FROM cabinets WHERE name = ?", (name,))
+    wanted, applied, _ = _target(target)
+    row = tx.one(f"SELECT {wanted}, {applied} FROM cabinets WHERE name = ?", (name,))
     return row[0] if row and row[0] is not None and row[0] != row[1] else None
 
 
-def order_taken(tx: Tx, name: str, state: str, now: int, seq: int | None = None) -> None:
+def order_taken(tx: Tx, name: str, state: str, now: int, seq: int | None = None, target: str = "machine") -> None:
     """The machine took the order (once: a replay of the event changes nothing)."""
-    if event(tx, name, now, "order", f"{state} (SAS {'02' if state == 'enabled' else '01'} taken)", seq=seq):
-        tx.run("UPDATE cabinets SET applied = ? WHERE name = ?", (state, name))
+    _, applied, kind = _target(target)
+    if state not in ORDERS.values():
+        raise ValueError(f"an order taken is one of {sorted(ORDERS.values())}, not {state!r}")
+    if event(tx, name, now, kind, taken_detail(target, state), seq=seq):
+        tx.run(f"UPDATE cabinets SET {applied} = ? WHERE name = ?", (state, name))
 
 
 def connected(tx: Tx, name: str) -> None:
-    """A new connection: an order in force is sent again (the machine keeps its own across a power
-    cut, docs/sas.md; sending it again changes nothing there)."""
-    tx.run("UPDATE cabinets SET applied = NULL WHERE name = ?", (name,))
+    """A new connection: the orders in force (the machine's, its game's) are sent again (the machine
+    keeps its own across a power cut, docs/sas.md; sending one again changes nothing there)."""
+    tx.run("UPDATE cabinets SET applied = NULL, game_applied = NULL WHERE name = ?", (name,))

@@ -45,7 +45,7 @@ def dollars(cents: int) -> str:
 def redeem(store: Store, number: str, cashier: str, request: str, now: int,
            claimed_cents: int | None = None) -> Answer:
     number = number.strip().replace(" ", "").replace("-", "")
-    with store.transaction() as tx:
+    with store.transaction(keys=[("coupon", number), ("request", request)]) as tx:
         done = tx.one("SELECT number, outcome, reason, cents FROM redemptions WHERE request = ?", (request,))
         if done:
             if done[0] != number:

@@ -6,23 +6,29 @@ questions at the centre."""
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 from central import cabinets, ingest, meters
-from central.store import Store
+from central.site import CentreUnreachable
+from central.store import Key, Store, cabinet
+
+VALIDATION_IDS: Key = ("validation-ids", "")  # the next id is the highest given plus one: one at a time
 
 
 def answer(store: Store, question: dict[str, Any], now: int) -> dict[str, Any]:
     """`{"ask": "validation_id", "cabinet", "in_force"}` -> `{"give": id or None}`;
-    `{"ask": "order", "cabinet"}` -> `{"order": "enabled" | "disabled" | None}`."""
+    `{"ask": "order", "cabinet"}` -> `{"order": ..., "game": ...}`, each "enabled", "disabled" or
+    None: the machine's order (02/01) and its game's (09) not taken yet."""
     name = question["cabinet"]
     if question["ask"] == "validation_id":
-        with store.transaction() as tx:
+        with store.transaction(keys=[cabinet(name), VALIDATION_IDS]) as tx:
             cabinets.add(tx, name, question.get("site", ""), now)
             return {"give": cabinets.validation_id_for(tx, name, int(question["in_force"]), now)}
     if question["ask"] == "order":
         with store.transaction(write=False) as tx:
-            return {"order": cabinets.pending_order(tx, name)}
+            return {"order": cabinets.pending_order(tx, name),
+                    "game": cabinets.pending_order(tx, name, target="game")}
     raise ValueError(f"no such question: {question.get('ask')!r}")
 
 
@@ -34,22 +40,32 @@ def last_seqs(store: Store, cabinet: str) -> dict[str, int]:
 
 class Direct:
     """A site's link straight to the store: a message is applied in its own transaction, committed
-    when send() returns."""
+    when send() returns. The store out of reach is the centre out of reach (`CentreUnreachable`):
+    the site controller polls its machines on and tries again, the machine is not at fault."""
 
     def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.clock = clock
 
+    @contextmanager
+    def _reached(self) -> Iterator[None]:
+        try:
+            yield
+        except self.store.UNREACHABLE as e:
+            raise CentreUnreachable(f"the store does not answer: {type(e).__name__}") from e
+
     def send(self, msg: dict[str, Any]) -> bool:
-        with self.store.transaction() as tx:
+        with self._reached(), self.store.transaction(keys=[cabinet(msg["cabinet"])]) as tx:
             ingest.apply(tx, msg)
         return True
 
     def ask(self, question: dict[str, Any]) -> dict[str, Any]:
-        return answer(self.store, question, int(self.clock()))
+        with self._reached():
+            return answer(self.store, question, int(self.clock()))
 
     def last_seqs(self, site: str, cabinet: str) -> dict[str, int]:
-        return last_seqs(self.store, cabinet)
+        with self._reached():
+            return last_seqs(self.store, cabinet)
 
     def close(self) -> None:
         pass

@@ -6,14 +6,14 @@ controller's replay after a restart) changes nothing the second time.
 |---|---|---|
 | `cabinet` | `machine_id`, `paytable`, `max_bet`, `denom_code` (54, 1F) | the cabinet (its row updated) |
 | `connected` | — | the cabinet (its order in force sent again) |
-| `event` | `seq`, `event`, `code`, `detail`; `status`, `vid`, `applied`, `verified` (below) | (cabinet, site, seq) |
+| `event` | `seq`, `event`, `code`, `detail`; `status`, `vid`, `applied`, `game_applied`, `verified` | (cabinet, site, seq) |
 | `snapshot` | `seq`, `meters`, `max_bet` | (cabinet, seq) |
 | `coupon` | `number`, `cents`, `ticket`, `issued_at` (4D) | its control number |
 
 Every message also has `site`, `cabinet` and `at` (the site's clock, seconds). An event may carry
 `status` (a link event: online, silent), `vid` (the validation id set, 4C), `applied` (the order
-the machine took, 01/02) or `verified` (SAS 21: the approved software or not; not keeps the
-cabinet disabled)."""
+the machine took, 01/02), `game_applied` (the order for its game 1 it took, 09) or `verified`
+(SAS 21: the approved software or not; not keeps the cabinet disabled)."""
 from __future__ import annotations
 
 from typing import Any
@@ -39,6 +39,8 @@ def apply(tx: Tx, msg: dict[str, Any]) -> None:
             cabinets.validation_set(tx, name, msg["vid"], at, seq=msg["seq"])
         elif "applied" in msg:
             cabinets.order_taken(tx, name, msg["applied"], at, seq=msg["seq"])
+        elif "game_applied" in msg:
+            cabinets.order_taken(tx, name, msg["game_applied"], at, seq=msg["seq"], target="game")
         elif cabinets.event(tx, name, at, msg["event"], msg["detail"], msg.get("code"), seq=msg["seq"]):
             if "status" in msg:
                 cabinets.set_status(tx, name, msg["status"], at)

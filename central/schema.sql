@@ -16,7 +16,9 @@ CREATE TABLE IF NOT EXISTS cabinets (
     status_since BIGINT NOT NULL,
     last_answer BIGINT,            -- the last snapshot the machine answered
     wanted TEXT,                   -- the centre's order: enabled, disabled (SAS 02/01); NULL none
-    applied TEXT                   -- the order the machine took (NULL: not since its connection)
+    applied TEXT,                  -- the order the machine took (NULL: not since its connection)
+    game_wanted TEXT,              -- the centre's order for game 1: enabled, disabled (SAS 09); NULL none
+    game_applied TEXT              -- the game order the machine took (NULL: not since its connection)
 )
 ;
 -- Every validation id this system ever gave: never given twice, to any machine (docs/coupons.md).
@@ -95,6 +97,15 @@ CREATE TABLE IF NOT EXISTS redemptions (
     outcome TEXT NOT NULL,         -- paid, refused
     reason TEXT NOT NULL,
     cents BIGINT NOT NULL
+)
+;
+-- What the relay found degraded (central/degraded.py): a site's link, a message it cannot apply.
+CREATE TABLE IF NOT EXISTS degraded (
+    what TEXT NOT NULL,            -- link, relay
+    name TEXT NOT NULL,            -- the site
+    since BIGINT NOT NULL,
+    detail TEXT NOT NULL,
+    PRIMARY KEY (what, name)
 )
 ;
 CREATE INDEX IF NOT EXISTS coupons_by_cents ON coupons (cents)

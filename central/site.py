@@ -6,9 +6,9 @@ holds what the centre has not had while the network is broken). `send` returns o
 durable (committed, or stored by the broker), so every step below is ordered after it.
 
 Each cycle: general polls until the machine has no exception left (each one an event); the centre's
-enable/disable order, sent until taken; on a 3D exception (a coupon printed), and every
-`meter_every` seconds, the coupons the machine has not had read (4D); every `meter_every` seconds
-a meter snapshot (2F and 1C, `central/meters.py`).
+enable/disable orders (the machine's, 02/01; its game's, 09), sent until taken; on a 3D exception
+(a coupon printed), and every `meter_every` seconds, the coupons the machine has not had read (4D);
+every `meter_every` seconds a meter snapshot (2F and 1C, `central/meters.py`).
 
 A coupon is read so that a crash at any step loses none and records none twice: 4D FF (look ahead:
 the machine keeps the record unread), the record sent (kept once under its control number), then
@@ -27,8 +27,9 @@ from typing import Any, Callable, Protocol
 from crccheck.crc import CrcKermit
 
 from central import sas_reads
+from central.cabinets import GAME
 from central.crash import point as crash_point
-from sim.sas_host import SasHost, crc
+from sim.sas_host import SasHost, bcd, crc
 
 POLL_S = 0.2  # a general poll every 200 ms per cabinet (a vlt needs one within 5 s: docs/sas.md)
 METER_S = 2.0
@@ -81,6 +82,8 @@ class CabinetPoller:
         self.max_bet: int | None = None
         self.coupon_machine = False
         self.in_force = 0  # the validation id the machine said it has (4C)
+        self.no_game = False  # the machine refused 09 offering no game (said once, asked again every meter_every)
+        self.next_game_order = 0.0
         self.vid_owed = False  # the centre not asked yet which validation id the machine must have
         self.next_meters = 0.0
         self.status = "new"  # as this controller last said: online, silent
@@ -109,6 +112,7 @@ class CabinetPoller:
     def connect(self) -> None:
         self.host.sync()
         self.signature = None  # a 21 asked before the machine went silent is asked again
+        self.no_game, self.next_game_order = False, 0.0  # a game order refused before is tried at once
         self.next_verify = 0.0
         self.describe()
         self.send("connected")
@@ -151,19 +155,40 @@ class CabinetPoller:
                   denom_code=info.denom_code)
 
     def apply_order(self) -> None:
-        """The centre's enable/disable order, sent until taken: 02 or 01; a NACK (the state table
-        refuses 01 mid-game or mid-payout, docs/sas.md) is tried again next cycle."""
+        """The centre's orders, each sent until taken: the machine's (02 or 01) and its game's (09).
+        A NACK (the state table refuses a disable mid-game or mid-payout, docs/sas.md) is tried
+        again next cycle; a 09 refused by a machine that offers no game, every `meter_every`."""
         try:
-            want = self.link.ask({"ask": "order", "site": self.site, "cabinet": self.name})["order"]
+            want = self.link.ask({"ask": "order", "site": self.site, "cabinet": self.name})
         except CentreUnreachable:
             return  # no order can come; the machine keeps the last it took (docs/sas.md)
-        if want is None:
-            return
-        answer = self.host.command(0x02 if want == "enabled" else 0x01)
+        if want["order"] is not None:
+            cmd = 0x02 if want["order"] == "enabled" else 0x01
+            answer = self.host.command(cmd)
+            if answer is None:
+                raise TimeoutError(f"no answer to {cmd:02X}")
+            if answer == self.host.address:
+                self.event("order", f"{want['order']} (SAS {cmd:02X} taken)", applied=want["order"])
+        if want.get("game") is not None and time.monotonic() >= self.next_game_order:
+            self.order_game(want["game"])
+
+    def order_game(self, want: str) -> None:
+        """09 for game 1: enabled (00) or disabled (01). Refused, 51 tells why: a machine that
+        offers no game (51: none implemented) is said so once and asked again every `meter_every`;
+        any other refusal (mid-game) is tried again next cycle."""
+        answer = self.host.command(0x09, bytes.fromhex(f"{GAME:04d}") + bytes([want == "disabled"]))
         if answer is None:
-            raise TimeoutError(f"no answer to {'02' if want == 'enabled' else '01'}")
+            raise TimeoutError("no answer to 09")
         if answer == self.host.address:
-            self.event("order", f"{want} (SAS {'02' if want == 'enabled' else '01'} taken)", applied=want)
+            self.no_game = False
+            self.event("game", f"game {GAME} {want} (SAS 09 taken)", game_applied=want)
+            return
+        if bcd(self.host.checked(0x51, 6)) == 0:
+            self.next_game_order = time.monotonic() + self.meter_every
+            if not self.no_game:
+                self.no_game = True
+                self.event("game", f"game {GAME} {want} refused (SAS 09): the machine offers no game (SAS 51: "
+                           f"0 games); asked again every {self.meter_every:g} s")
 
     def verify(self) -> None:
         """SAS 21 with a seed the machine cannot know beforehand; its answer comes on a general poll."""
@@ -265,9 +290,12 @@ class CabinetPoller:
     def run(self, stop: threading.Event) -> None:
         while not stop.is_set():
             try:
-                self.cycle()
-            except (TimeoutError, ValueError, OSError) as e:
-                self.missed(str(e) or type(e).__name__)
+                try:
+                    self.cycle()
+                except (TimeoutError, ValueError, OSError) as e:
+                    self.missed(str(e) or type(e).__name__)
+            except CentreUnreachable:
+                pass  # not the machine's fault: what was not sent is read or sent again next cycle
             with self.changed:
                 self.cycles += 1
                 self.changed.notify_all()

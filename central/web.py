@@ -6,13 +6,16 @@ cabinet's history, the cashier, the register of coupons of $500 or more.
     GET  /cashier          the cashier's form; POST /cashier (a form) or /api/redeem (JSON) redeems
     POST /cabinet/NAME/order (a form) or /api/cabinet/NAME/order (JSON {"order", "by"}): enable or
                            disable the machine (SAS 02/01, sent by the site controller until taken)
+    POST /cabinet/NAME/game-order, /api/cabinet/NAME/game-order: the same for its game 1 (SAS 09)
     GET  /register         coupons of $500 or more
     GET  /api/floor, /api/cabinet/NAME, /api/register   the same as JSON
+    GET  /api/degraded     what is degraded, since when (central/degraded.py): on the floor page too
 
 A redemption asks for the cashier's name and a request id the form makes once per coupon shown
 (`central/cashier.py`: the same request again gets the same answer and pays nothing more)."""
 from __future__ import annotations
 
+import datetime
 import html
 import json
 import threading
@@ -22,28 +25,29 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
-from central import cabinets, cashier, coupons
+from central import cabinets, cashier, coupons, degraded
 from central.meters import COLUMNS
-from central.store import Store
+from central.store import Store, cabinet
 
 HISTORY = 50  # rows of each kind a cabinet's page shows
 STYLE = ("body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}td,th{border:1px solid #999;"
          "padding:2px 6px;text-align:right}th{background:#eee}.silent{background:#fcc}.online{background:#cfc}"
-         ".flag{color:#a00}.refused{color:#a00}.paid{color:#060}")
+         ".flag{color:#a00}.refused{color:#a00}.paid{color:#060}#degraded li{color:#a00}")
 
 
 def floor(store: Store) -> list[dict]:
     with store.transaction(write=False) as tx:
         rows = tx.all("SELECT name, site, machine_id, paytable, status, status_since, last_answer, validation_id, "
-                      "wanted, applied FROM cabinets ORDER BY name")
+                      "wanted, applied, game_wanted, game_applied FROM cabinets ORDER BY name")
         out = []
-        for name, site, mid, paytable, status, since, last, vid, wanted, applied in rows:
+        for name, site, mid, paytable, status, since, last, vid, wanted, applied, gwanted, gapplied in rows:
             snap = tx.one(f"SELECT seq, at, {', '.join(COLUMNS)} FROM meter_snapshots WHERE cabinet = ? "
                           "ORDER BY seq DESC LIMIT 1", (name,))
             flags = tx.one("SELECT COUNT(*) FROM meter_flags WHERE cabinet = ?", (name,))
             out.append({"name": name, "site": site, "machine_id": mid, "paytable": paytable, "status": status,
                         "status_since": since, "last_answer": last, "validation_id": vid,
                         "order": wanted, "order_taken": wanted is not None and wanted == applied,
+                        "game_order": gwanted, "game_order_taken": gwanted is not None and gwanted == gapplied,
                         "meters": dict(zip(("seq", "at") + COLUMNS, snap)) if snap else None,
                         "flags": flags[0] if flags else 0})
     return out
@@ -102,10 +106,28 @@ def floor_rows(fl: list[dict]) -> list[list[Any]]:
     return rows
 
 
-# The floor's live refresh: rebuilds the table's rows from /api/floor (the same columns as floor_rows).
+def degraded_items(items: list[dict]) -> str:
+    """The floor page's list of what is degraded (the same text as the script's)."""
+    return "".join(f'<li data-what="{html.escape(d["what"])}">{html.escape(d["what"])} {html.escape(d["name"])} '
+                   f'since {html.escape(_iso(d["since"]))}: {html.escape(d["detail"])}</li>' for d in items)
+
+
+def _iso(t: int) -> str:
+    return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+# The floor's live refresh: rebuilds the table's rows from /api/floor (the same columns as floor_rows)
+# and the list of what is degraded from /api/degraded (as degraded_items).
 FLOOR_SCRIPT = """<script>
 function cell(v){const td=document.createElement('td');td.textContent=(v===null||v===undefined)?'':v;return td;}
+async function degraded(){
+  const ul=document.getElementById('degraded');
+  const ds=await (await fetch('/api/degraded')).json();
+  ul.replaceChildren(...ds.map(d=>{const li=document.createElement('li');li.dataset.what=d.what;
+    li.textContent=d.what+' '+d.name+' since '+new Date(d.since*1000).toISOString()+': '+d.detail;return li;}));
+}
 async function refresh(){
+  try{await degraded();}catch(e){document.getElementById('degraded').textContent='not updated: '+e;}
   try{
     const fl=await (await fetch('/api/floor')).json();
     const t=document.getElementById('floor');
@@ -124,10 +146,14 @@ refresh();setInterval(refresh,1000);
 </script>"""
 
 
-def floor_page(store: Store) -> bytes:
-    fl = floor(store)
+def floor_page(store: Store, now: float) -> bytes:
+    items = f'<h2>Degraded</h2><ul id="degraded">{degraded_items(degraded.collect(store, now))}</ul>'
+    try:
+        fl = floor(store)
+    except store.UNREACHABLE:  # said in the list above
+        fl = []
     table = _table(FLOOR_HEAD, floor_rows(fl), lambda i: fl[i]["status"]).replace("<table>", '<table id="floor">', 1)
-    return _page("Floor", table + '<p id="updated"></p>', FLOOR_SCRIPT)
+    return _page("Floor", items + table + '<p id="updated"></p>', FLOOR_SCRIPT)
 
 
 def cabinet_page(h: dict) -> bytes:
@@ -140,10 +166,15 @@ def cabinet_page(h: dict) -> bytes:
     cps = _table(["number", "amount", "issued", "paid", "by"],
                  [[c["number"], cashier.dollars(c["cents"]), _when(c["issued_at"]), _when(c["paid_at"]),
                    c["paid_by"] or ""] for c in h["coupons"]])
-    order = (f'<form method="post" action="/cabinet/{html.escape(h["name"])}/order">'
+    name = html.escape(h["name"])
+    order = (f'<form method="post" action="/cabinet/{name}/order">'
              '<label>operator <input name="by" size="8"></label> '
              '<button name="order" value="disable">disable</button> '
-             '<button name="order" value="enable">enable</button></form>')
+             '<button name="order" value="enable">enable</button></form>'
+             f'<form method="post" action="/cabinet/{name}/game-order">'
+             '<label>operator <input name="by" size="8"></label> '
+             f'<button name="order" value="disable">disable game {cabinets.GAME}</button> '
+             f'<button name="order" value="enable">enable game {cabinets.GAME}</button></form>')
     body = (f'{order}<h2>Meter snapshots</h2><div id="snapshots">{snaps}</div><h2 class="flag">Flags</h2>'
             f'<div id="flags">{flags}</div><h2>Events</h2><div id="events">{events}</div>'
             f'<h2>Coupons</h2><div id="coupons">{cps}</div>')
@@ -199,10 +230,19 @@ class Handler(BaseHTTPRequestHandler):
         self._send(json.dumps(value).encode(), status, "application/json")
 
     def do_GET(self) -> None:
+        try:
+            self._get()
+        except self.store.UNREACHABLE as e:  # the store out of reach: said, not a broken connection
+            self._json({"error": f"the store does not answer: {type(e).__name__}",
+                        "degraded": degraded.collect(self.store, self.clock())}, 503)
+
+    def _get(self) -> None:
         path = urllib.parse.urlparse(self.path).path
         name = urllib.parse.unquote(path.split("/", 3)[-1])
         if path == "/":
-            self._send(floor_page(self.store))
+            self._send(floor_page(self.store, self.clock()))
+        elif path == "/api/degraded":
+            self._json(degraded.collect(self.store, self.clock()))
         elif path == "/api/floor":
             self._json(floor(self.store))
         elif path.startswith("/cabinet/") or path.startswith("/api/cabinet/"):
@@ -230,7 +270,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         path = urllib.parse.urlparse(self.path).path
-        if path.endswith("/order"):
+        if path.endswith("/order") or path.endswith("/game-order"):
             return self._order(path)
         try:
             if path == "/api/redeem":
@@ -260,6 +300,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _order(self, path: str) -> None:
         api = path.startswith("/api/")
+        target = "game" if path.endswith("/game-order") else "machine"
         name = urllib.parse.unquote(path.split("/")[-2])
         try:
             if api:
@@ -270,15 +311,16 @@ class Handler(BaseHTTPRequestHandler):
                 what, by = f["order"][0], f["by"][0]
             if not by.strip():
                 raise ValueError("the operator's name is needed")
-            with self.store.transaction() as tx:
-                found = cabinets.order(tx, name, what, by, int(self.clock()))
+            with self.store.transaction(keys=[cabinet(name)]) as tx:
+                found = cabinets.order(tx, name, what, by, int(self.clock()), target)
         except (KeyError, ValueError, json.JSONDecodeError, UnicodeDecodeError) as e:
             return self._json({"error": f"bad request: {e}"}, 400) if api else \
                 self._send(_page("Order", f"<p>bad request: {html.escape(str(e))}</p>"), 400)
         if not found:
             return self._json({"error": f"no cabinet {name}"}, 404) if api else self._send(_page("Not found", ""), 404)
         if api:
-            self._json({"cabinet": name, "order": cabinets.ORDERS[what]})
+            self._json({"cabinet": name, "order": cabinets.ORDERS[what]} if target == "machine" else
+                       {"cabinet": name, "game": cabinets.GAME, "order": cabinets.ORDERS[what]})
         else:
             h = history(self.store, name)
             assert h is not None

@@ -11,6 +11,8 @@ import os
 import signal
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -19,15 +21,20 @@ from central.broker import JetStreamLink, NatsServer, Relay, message_id
 from central.crash import CRASH_ENV
 from central.site import SiteController
 from central.store import SqliteStore
+from central.web import serve
 from sim.harness import EmulatedCabinet
+from tests.host.tcp_cut import CuttableLink
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 class Rig:
     def __init__(self, tmp: Path) -> None:
-        self.hub = NatsServer("centre", tmp / "hub", 0, "centre", leaf_port=0).start()  # ports the servers choose
-        self.leaf = NatsServer("site1", tmp / "leaf", 0, "site1", hub=self.hub.leaf_url).start()
+        self.network = CuttableLink()  # between the site and the centre: the address the centre advertises
+        self.hub = NatsServer("centre", tmp / "hub", 0, "centre", leaf_port=0,  # ports the servers choose
+                              leaf_advertise=f"127.0.0.1:{self.network.port}").start()
+        self.network.target = ("127.0.0.1", self.hub.leaf_port)
+        self.leaf = NatsServer("site1", tmp / "leaf", 0, "site1", hub=f"nats-leaf://127.0.0.1:{self.network.port}").start()
         self.db = tmp / "central.db"
         self.store = SqliteStore(self.db)
         self.relay = Relay(self.store, self.hub.url, ["site1"]).start()
@@ -36,6 +43,8 @@ class Rig:
         self.link = JetStreamLink(self.leaf.url, "site1")
         self.site = SiteController(self.link, "site1", {"vlt1": self.cab.sas_path}, meter_every=0.5).start()
         self.poller = self.site.pollers["vlt1"]
+        self.web = serve(self.store, 0)
+        self.url = f"http://127.0.0.1:{self.web.server_address[1]}"
 
     def value(self, sql: str, params: tuple = ()):
         with self.store.transaction(write=False) as tx:
@@ -53,8 +62,14 @@ class Rig:
     def coupons(self) -> list[dict]:
         return json.loads(self.cab.console.command("coupons json")[-1])
 
+    def degraded(self, what: str) -> list[dict]:
+        """What the centre's page says is degraded, of this kind."""
+        with urllib.request.urlopen(self.url + "/api/degraded", timeout=10) as f:
+            return [d for d in json.loads(f.read()) if d["what"] == what]
+
     def close(self) -> None:
         try:
+            self.web.shutdown()
             self.site.close()
             self.link.close()
             self.relay.close()
@@ -63,6 +78,7 @@ class Rig:
             self.cab.close_sas()
             self.leaf.stop()
             self.hub.stop()
+            self.network.close()
 
 
 @pytest.fixture(scope="module")
@@ -121,6 +137,49 @@ def test_a_message_published_again_is_stored_once(rig: Rig) -> None:
     assert rig.link.send(dict(msg, detail="sent twice, changed")) is False  # its id: JetStream drops it
     rig.until(lambda: rig.value("SELECT detail FROM events WHERE cabinet = 'vlt9'"))
     assert rig.value("SELECT detail FROM events WHERE cabinet = 'vlt9'") == "sent twice"
+
+
+def test_the_page_says_a_sites_link_is_broken_since_when_until_it_is_mended(rig: Rig) -> None:
+    """The network between the site's server and the centre's cut, both servers up: the centre's
+    page says the site's link is broken, since when, its messages waiting in its stream; mended,
+    it says nothing more and the centre catches up."""
+    cut_at = int(time.time())
+    rig.network.cut()
+    [link] = rig.until(lambda: rig.degraded("link"))
+    assert link["name"] == "site1" and cut_at <= link["since"] <= int(time.time())
+    assert "messages wait in its stream SITE_site1" in link["detail"], link
+    with urllib.request.urlopen(rig.url + "/", timeout=10) as f:
+        assert b'<li data-what="link">link site1 since ' in f.read()
+    waiting = rig.until(lambda: rig.poller.seq["snapshot"] > (rig.value("SELECT MAX(seq) FROM meter_snapshots "
+                                                                         "WHERE cabinet = 'vlt1'") or 0) and
+                        rig.poller.seq["snapshot"])
+    rig.network.mend()
+    rig.until(lambda: not rig.degraded("link"))
+    rig.until(lambda: rig.value("SELECT COUNT(*) FROM meter_snapshots WHERE cabinet = 'vlt1' AND seq = ?", (waiting,)))
+
+
+def test_a_message_the_store_refuses_stops_the_relay_there_and_the_page_says_so(rig: Rig) -> None:
+    """The store refuses one message (a trigger: as a constraint of a newer schema would): the
+    relay stops on it, unacked, the page says so since when and why; what comes after it waits
+    behind it (nothing out of order); the store takes it again: the relay goes on, nothing lost."""
+    with rig.store.transaction() as tx:
+        tx.run("CREATE TRIGGER refuse_vlt8 BEFORE INSERT ON events WHEN NEW.cabinet = 'vlt8' "
+               "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
+    sent_at = int(time.time())
+    rig.link.send({"kind": "event", "site": "site1", "cabinet": "vlt8", "at": sent_at, "seq": 1, "event": "exception",
+                   "detail": "refused once", "code": 0})
+    before = rig.poller.seq["snapshot"]  # the snapshots sent from now on are behind it in the site's stream
+    [stuck] = rig.until(lambda: rig.degraded("relay"))
+    assert stuck["name"] == "site1" and sent_at <= stuck["since"] <= int(time.time())
+    assert "(jeton.site1.vlt8.event): IntegrityError: refused by the test" in stuck["detail"], stuck
+    behind = rig.until(lambda: rig.poller.seq["snapshot"] > before and rig.poller.seq["snapshot"])
+    rig.poller.wait_cycles(3)
+    assert rig.value("SELECT COUNT(*) FROM meter_snapshots WHERE cabinet = 'vlt1' AND seq = ?", (behind,)) == 0
+    with rig.store.transaction() as tx:
+        tx.run("DROP TRIGGER refuse_vlt8")
+    rig.until(lambda: rig.value("SELECT COUNT(*) FROM meter_snapshots WHERE cabinet = 'vlt1' AND seq = ?", (behind,)))
+    assert rig.value("SELECT detail FROM events WHERE cabinet = 'vlt8'") == "refused once"
+    assert rig.degraded("relay") == []
 
 
 def test_a_relay_killed_between_its_commit_and_its_ack_loses_nothing(rig: Rig) -> None:

@@ -23,7 +23,7 @@ from stdnum import luhn
 from central import cabinets, coupons
 from central.crash import CRASH_ENV
 from central.sas_reads import CouponRecord
-from central.store import open_store
+from central.store import cabinet, open_store
 from tests.host.central_stores import ENGINES
 from tests.host.central_stores import url as store_url
 
@@ -178,3 +178,71 @@ def test_two_cashiers_at_once_pay_each_coupon_once(db, tmp_path) -> None:
     refused = [a for a in got if a["outcome"] == "refused"]
     assert len(refused) == 100 and all(a["reason"].startswith("already paid") for a in refused)
     assert sorted(r[0] for r in paid(db)["redemptions"]) == sorted(numbers)
+
+
+def test_postgres_writers_of_two_cabinets_go_side_by_side_and_one_cabinets_stay_ordered_and_once(tmp_path) -> None:
+    """PostgresStore's lock per cabinet (central/store.py), on the real server: a transaction of
+    cabinet B commits while one of cabinet A is open; a second writer of A waits for the first
+    (PostgreSQL shows its advisory lock not granted) and writes after it; threads giving orders to
+    both cabinets at once store every order once, each cabinet's centre sequence 1..N with no gap
+    and each thread's orders in its own order."""
+    store = open_store(store_url("postgresql", tmp_path))
+    seen: dict[str, bool] = {}
+    a_open, b_done = threading.Event(), threading.Event()
+
+    def first_of_a() -> None:
+        with store.transaction(keys=[cabinet("A")]) as tx:
+            cabinets.add(tx, "A", "site-1", NOW)
+            assert cabinets.order(tx, "A", "disable", "first", NOW)
+            a_open.set()
+            seen["b committed meanwhile"] = b_done.wait(5)
+            seen["second of a waits"] = waiting(1)
+
+    def second_of_a() -> None:
+        with store.transaction(keys=[cabinet("A")]) as tx:
+            assert cabinets.order(tx, "A", "enable", "second", NOW)
+
+    def waiting(n: int) -> bool:
+        """Until n advisory locks are waited for (asked from a connection of its own), up to 5 s."""
+        import psycopg
+
+        with psycopg.connect(store.conninfo, autocommit=True) as con:
+            for _ in range(100):
+                if con.execute("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                               ).fetchone()[0] == n:
+                    return True
+                threading.Event().wait(0.05)
+        return False
+
+    first = threading.Thread(target=first_of_a)
+    first.start()
+    assert a_open.wait(10)
+    with store.transaction(keys=[cabinet("B")]) as tx:  # not held up by A's open transaction
+        cabinets.add(tx, "B", "site-1", NOW)
+    b_done.set()
+    second = threading.Thread(target=second_of_a)
+    second.start()
+    first.join(20)
+    second.join(20)
+    assert seen == {"b committed meanwhile": True, "second of a waits": True}
+
+    def orders(t: int) -> None:
+        for k in range(20):
+            for name in ("A", "B"):
+                with store.transaction(keys=[cabinet(name)]) as tx:
+                    assert cabinets.order(tx, name, "disable", f"t{t}-{k:02d}", NOW)
+
+    threads = [threading.Thread(target=orders, args=(t,)) for t in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    with store.transaction(write=False) as tx:
+        for name, extra in (("A", ["first", "second"]), ("B", [])):
+            rows = tx.all("SELECT seq, detail FROM events WHERE cabinet = ? AND origin = 'centre' ORDER BY seq", (name,))
+            assert [seq for seq, _ in rows] == list(range(1, len(extra) + 61)), rows
+            by = [d.rsplit(" ", 1)[1] for _, d in rows]
+            assert by[:len(extra)] == extra
+            for t in range(3):
+                assert [b for b in by if b.startswith(f"t{t}-")] == [f"t{t}-{k:02d}" for k in range(20)]
+    store.close()

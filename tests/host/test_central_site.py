@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -22,14 +23,14 @@ from pathlib import Path
 import pytest
 from stdnum import luhn
 
-from central import cashier
+from central import cabinets, cashier
 from central.centre import Direct
 from central.coupons import CLAIM_S
 from central.crash import CRASH_ENV
 from central.site import SiteController
 from central.web import serve
 from sim.harness import EmulatedCabinet
-from tests.host.central_stores import ENGINES, new_store
+from tests.host.central_stores import ENGINES, new_store, server
 from tools.par import browser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,10 +51,13 @@ class Rig:
             cab.boot(system=False)  # the vlt's validation id is the central system's to set
         self.store, self.db = new_store(engine, tmp)
         self.image = Path(self.cabs["vlt1"].firmware.command()[0]).read_bytes()  # the image both run
-        self.site = SiteController(Direct(self.store), "site-1", {n: c.sas_path for n, c in self.cabs.items()},
-                                   meter_every=0.5, approved_image=self.image).start()
+        self.site = self.site_controller()
         self.web = serve(self.store, 0)
         self.url = f"http://127.0.0.1:{self.web.server_address[1]}"
+
+    def site_controller(self) -> SiteController:
+        return SiteController(Direct(self.store), "site-1", {n: c.sas_path for n, c in self.cabs.items()},
+                              meter_every=0.5, approved_image=self.image).start()
 
     def until(self, name: str, pred, timeout: float = 30.0):
         """Poll cycles of `name` until pred() is true (its value), or fail."""
@@ -268,16 +272,135 @@ def test_the_centre_disables_and_enables_a_machine(rig: Rig) -> None:
     assert e.value.code == 404
 
 
+def test_the_centre_disables_and_enables_a_machines_game_over_sas_09(rig: Rig) -> None:
+    """Game 1 disabled: the vlt tilts (`sas-game`) and refuses PLAY; a new site controller (a new
+    connection) sends the order in force again; enabled from the cabinet's page: it plays."""
+    cab = rig.cabs["vlt1"]
+    cab.panel.wait_for(lambda s: s.get("state") in ("idle", "credit"))
+    cab.insert_bill(1)
+    assert post(rig.url + "/api/cabinet/vlt1/game-order", {"order": "disable", "by": "op"}) == \
+        {"cabinet": "vlt1", "game": 1, "order": "disabled"}
+    s = cab.panel.wait_for(lambda s: s.get("state") == "tilt" and "sas-game" in s.get("say", []))
+    assert "sas-game: game 1 disabled by the central system" in s["msg"]
+    rig.until("vlt1", lambda: [c for c in json.loads(get(rig.url + "/api/floor")) if c["name"] == "vlt1"][0]
+              ["game_order_taken"])
+    games = rig.console_json("vlt1", "meters json")["games_played"]
+    cab._press("play")  # held until the firmware's loop has seen it
+    assert rig.console_json("vlt1", "meters json")["games_played"] == games
+    assert cab.panel.screen["state"] == "tilt"
+
+    def taken(what: str) -> int:
+        return rig.value("SELECT COUNT(*) FROM events WHERE cabinet = 'vlt1' AND origin = 'site' AND detail = ?",
+                         (f"game 1 {what} (SAS 09 taken)",))
+    rig.site.close()
+    rig.site = rig.site_controller()  # a new connection: the order in force sent again
+    rig.until("vlt1", lambda: taken("disabled") == 2)
+    page = urllib.request.urlopen(urllib.request.Request(rig.url + "/cabinet/vlt1/game-order",
+                                                         b"order=enable&by=op"), timeout=10).read()
+    assert b"<h1>Cabinet vlt1</h1>" in page and b"enable game 1</button>" in page
+    cab.panel.wait_for(lambda s: s.get("state") in ("idle", "credit"))
+    assert cab.play()["games"] == games + 1
+    rig.until("vlt1", lambda: taken("enabled") == 1)
+    assert rig.all("SELECT detail FROM events WHERE cabinet = 'vlt1' AND origin = 'centre' AND kind = 'game' "
+                   "ORDER BY seq") == [("game 1 disable ordered by op",), ("game 1 enable ordered by op",)]
+    with pytest.raises(urllib.error.HTTPError) as e:
+        post(rig.url + "/api/cabinet/nosuch/game-order", {"order": "disable", "by": "op"})
+    assert e.value.code == 404
+    with pytest.raises(urllib.error.HTTPError) as e:
+        post(rig.url + "/api/cabinet/vlt1/game-order", {"order": "off", "by": "op"})
+    assert e.value.code == 400
+
+
+def test_a_game_order_to_a_machine_that_offers_no_game_is_said_once_and_asked_again_each_meter_period(
+        tmp_path: Path) -> None:
+    """A vlt whose only game is outside the vlt limits (no shipped keno model fits them:
+    central/floor.py) offers none: it refuses 09 (NACK), the site says so once (SAS 51: 0 games)
+    and sends 09 again every `meter_every`, not every poll cycle. Its own site and SQLite store."""
+    cab = EmulatedCabinet(tmp_path / "vlt9", extra_args=["--games", "keno-classique-88"], jurisdiction="vlt", sas=True)
+    cab.boot(system=False)
+    store, _ = new_store("sqlite", tmp_path)
+    site = SiteController(Direct(store), "site-1", {"vlt9": cab.sas_path}, meter_every=0.5)
+    poller = site.pollers["vlt9"]
+    sent: list[float] = []
+    command = poller.host.command
+
+    def counted(cmd: int, data: bytes = b"") -> int | None:
+        if cmd == 0x09:
+            sent.append(time.monotonic())
+        return command(cmd, data)
+    poller.host.command = counted  # type: ignore[method-assign]
+    try:
+        with store.transaction() as tx:
+            cabinets.add(tx, "vlt9", "site-1", 0)
+            assert cabinets.order(tx, "vlt9", "disable", "op", 0, target="game")
+        site.start()
+        assert cab.panel.screen.get("state") == "tilt" and "limits" in cab.panel.screen.get("say", [])
+        for _ in range(100):
+            if len(sent) >= 3:
+                break
+            poller.wait_cycles(1)
+        assert len(sent) >= 3, sent
+        gaps = [b - a for a, b in zip(sent, sent[1:])]
+        assert min(gaps) >= 0.5, gaps  # each meter period, not each poll cycle (POLL_S apart)
+        with store.transaction(write=False) as tx:
+            said = tx.all("SELECT detail FROM events WHERE cabinet = 'vlt9' AND origin = 'site' AND kind = 'game'")
+            assert tx.one("SELECT game_wanted, game_applied FROM cabinets WHERE name = 'vlt9'") == ("disabled", None)
+        assert said == [("game 1 disabled refused (SAS 09): the machine offers no game (SAS 51: 0 games); "
+                         "asked again every 0.5 s",)]
+    finally:
+        site.close()
+        store.close()
+        cab.shutdown()
+        cab.close_sas()
+
+
 def test_a_cabinet_that_stops_answering_is_marked_and_comes_back_with_its_validation_id(rig: Rig) -> None:
     vid = rig.one("SELECT validation_id FROM cabinets WHERE name = 'vlt1'")[0]
     rig.cabs["vlt1"].power_cut()
     rig.until("vlt1", lambda: rig.one("SELECT status FROM cabinets WHERE name = 'vlt1'")[0] == "silent")
     assert rig.one("SELECT COUNT(*) FROM events WHERE cabinet = 'vlt1' AND detail LIKE 'not answering%'") == (1,)
     assert json.loads(get(rig.url + "/api/floor"))[1]["status"] == "silent"  # cas1, vlt1 by name
+    since = rig.value("SELECT status_since FROM cabinets WHERE name = 'vlt1'")
+    assert json.loads(get(rig.url + "/api/degraded")) == [
+        {"what": "silent", "name": "vlt1", "since": since, "detail": "not answering its SAS polls"}]
+    assert b'<li data-what="silent">silent vlt1 since ' in get(rig.url + "/")
     rig.cabs["vlt1"].boot(system=False)
     rig.until("vlt1", lambda: rig.one("SELECT status FROM cabinets WHERE name = 'vlt1'")[0] == "online")
+    assert json.loads(get(rig.url + "/api/degraded")) == []
     assert rig.console_json("vlt1", "validation json")["vid"] == vid  # its coupon memory kept it
     assert rig.all("SELECT vid FROM validation_ids") == [(vid,)]  # no new id given
+
+
+def test_the_store_out_of_reach_is_said_on_the_page_and_the_cabinets_are_polled_on(rig: Rig) -> None:
+    """PostgreSQL stopped under the site controller (its link straight to the store) and the page:
+    the page says the store's last write failed, since when; the machines are polled on (no link
+    tilt, the pollers alive); the server started again, the snapshots go on and the page is clear.
+    (A server process is what can be stopped: SQLite is a file in this process.)"""
+    if rig.engine != "postgresql":
+        pytest.skip("the store out of reach: PostgreSQL's server stopped")
+    pg = server()
+    stopped_at = int(time.time())
+    pg.stop()
+    try:
+        [said] = rig.until("cas1", lambda: [d for d in json.loads(get(rig.url + "/api/degraded"))
+                                            if d["what"] == "store" and d["detail"].startswith("the last write")])
+        assert said["name"] == "postgresql" and stopped_at <= said["since"] <= int(time.time())
+        assert said["detail"].startswith("the last write failed: OperationalError"), said
+        with pytest.raises(urllib.error.HTTPError) as e:  # the floor's own read fails: 503, saying why
+            get(rig.url + "/api/floor")
+        assert e.value.code == 503  # the detail is the latest error's: since when is the first's
+        assert [(d["what"], d["since"]) for d in json.loads(e.value.read())["degraded"]] == [("store", said["since"])]
+        assert b'<li data-what="store">store postgresql since ' in get(rig.url + "/")
+        for name in rig.cabs:
+            rig.site.pollers[name].wait_cycles(3)  # alive: a poller that died on the store's error would not cycle
+            assert rig.cabs[name].panel.screen.get("link") == "up"
+            assert rig.site.pollers[name].status == "online"
+    finally:
+        pg.start()
+    rig.store.close()  # this thread's connection, cut by the stop (the pollers' are made again as they fail)
+    seq = rig.site.pollers["cas1"].seq["snapshot"]
+    rig.until("cas1", lambda: rig.value("SELECT MAX(seq) FROM meter_snapshots WHERE cabinet = 'cas1'") > seq)
+    assert json.loads(get(rig.url + "/api/degraded")) == []
 
 
 def test_a_cabinets_history_and_the_cashier_in_chromium(rig: Rig) -> None:
