@@ -40,6 +40,8 @@
 #   import firmware.console_read     the reading commands; given back after each (console.READ_MODULES)
 #   import firmware.localtime        the reading commands and the security listing (console.READ_MODULES)
 #   import firmware.image_hmac       the console's `verify SEED` only (also main.BOOT_ONLY)
+#   import firmware.fault_where      a command that ran out of memory only: where, in its reply
+#   import io                        ... its reading of MicroPython's print_exception
 #   import games.poker               a video poker game only: its card names
 #   import board.emulated            firmware/main.py: the board of the platform, the emulated one or
 #   import board.machine_board       ... a real board's, never both in an image (manifests/)

@@ -240,13 +240,15 @@ class Console(AccessCommands):
         try:
             fn(*args)
             return True
-        except MemoryError:
+        except MemoryError as e:
             # the heap is shared with play: the command gives way, the cabinet carries on
             import gc
 
+            from firmware.fault_where import where
+
             gc.collect()
-            self.say("error: out of memory for %r (%d bytes free); try again" % (
-                line.split()[0], gc.mem_free() if hasattr(gc, "mem_free") else -1))
+            self.say("error: out of memory for %r%s (%d bytes free); try again" % (
+                line.split()[0], where(e), gc.mem_free() if hasattr(gc, "mem_free") else -1))
         except Exception as e:  # a console typo must never stop the cabinet
             self.say("error: %s" % e)
         return False

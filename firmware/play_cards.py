@@ -242,10 +242,10 @@ class CardPlay(GamePlay):
         cab.show()
 
     def _legal(self):
-        # the names of the waiting hand's decisions, hold key 1 first
-        g = self.ledger.game
+        # the names of the waiting hand's decisions, hold key 1 first (none without books: a RAM error)
         if not self.hand_open():
             return None
+        g = self.ledger.game
         stake, positions, cards, made = unpack(self.game, g["deck"])
         legal = self.game.pending(stake, cards, made) or ()
         return ["%d %s" % (d + 1, self.game.DECISIONS[d]) for d in legal]

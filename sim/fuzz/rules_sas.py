@@ -81,8 +81,9 @@ class SasSystem:
 
     def close(self) -> None:
         self.stop.set()
+        with self.host.lock:  # a drain under way ends first: its port is never closed under it
+            self.host.close()
         self.thread.join(2)
-        self.host.close()
 
 
 def _sas(self) -> bool:

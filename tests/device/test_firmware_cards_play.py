@@ -139,3 +139,17 @@ def test_every_game_plays_rounds_at_its_built_in_strategy_and_replays():
             _replays(cab)
         assert cab.ledger.meters["games_played"] == 8
         cab = acc = None  # the next game's cabinet boots in this heap
+
+
+def test_a_ram_error_is_shown_over_a_card_table_without_books():
+    # make fuzz seed 2247146852: a card table's cabinet powered up on blank critical memory (no books:
+    # ledger.st None) raised in the screen's decisions (play_cards _legal read the game before
+    # asking whether a hand was open) and the board restarted on it again and again
+    for gid in ("three-card-96", "roulette-simple-97"):
+        cab, board, _ = cabinet(gid)
+        cab.ledger.st = None
+        cab.set_ram_error("blank critical memory on a machine initialised before (counter at 10)")
+        s = board.display.screen
+        assert s["state"] == states.RAMERROR and s["msg"] == "RAM ERROR" and s["credits"] == 0
+        assert s["table"]["stake"] == {} and s["table"].get("decide") is None
+        cab = board = None  # the next game's cabinet boots in this heap

@@ -300,7 +300,9 @@ def test_out_of_memory_in_a_command_is_reported_and_the_cabinet_carries_on():
 
     con.commands["paytable"] = (hungry, "")
     reply = run(con, "paytable fr")
-    assert len(reply) == 1 and reply[0].startswith("error: out of memory for 'paytable'")
+    assert len(reply) == 1 and reply[0].startswith("error: out of memory for 'paytable' at tests/device/"
+                                                   "test_firmware_console.py:"), reply
+    assert " (hungry) (" in reply[0] and reply[0].endswith("bytes free); try again"), reply  # where it failed
     assert run(con, "meters json")[0].startswith("{")  # the next command works
     press(board, cab, "play")
     assert cab.ledger.meters["games_played"] == 1
