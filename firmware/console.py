@@ -57,6 +57,7 @@ class Console(AccessCommands):
         self.uart = uart
         self.cab = cabinet
         self.accounts = accounts  # firmware/accounts.py Accounts; None: no security memory, no access
+        self.enrol_reserve = None  # console_access.keep_enrol_reserve: a piece for an enrolment's check
         self.audit = audit  # firmware/audit.py Audit
         self.user = None  # (id, role) of the session, or None
         self._seen = 0  # board ticks of the session's last command

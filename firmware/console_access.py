@@ -9,6 +9,11 @@ _TECH = const(2)
 _AUD = const(4)
 _ADM = const(8)
 _ANY = const(15)
+# bytes kept in one piece from power-up where the first administrator can only come from the
+# operator's enrolment: its RSA-3072 check works on numbers of ~420 bytes each (rng/crypto/rsa.py
+# mulmod), and a vlt's 128K heap in pieces had none that large with 19 KB free (make fuzz seed
+# 33487079: 'out of memory for enrol at rng/crypto/rsa.py:38 (mulmod)' two runs in six)
+ENROL_RESERVE = const(4096)
 # what each role may do: attendant meters (hand pays are the reset key's); technician test games,
 # diagnostics, doors; auditor meters, recall, events, the security log, verify; administrator
 # accounts, RAM clear, the tournament's prize pool and the validation id (the system's, SAS 4C, until
@@ -95,6 +100,22 @@ class AccessCommands:
             return "no account: %s ('enrol' says how)" % enrolment.SIGNED_ONLY
         return "no account yet: turn the audit key and 'setup ID' to make the first administrator"
 
+    def keep_enrol_reserve(self):
+        """Where only the operator's enrolment can make the first administrator (no account, and the
+        memory was lost or the board enrolled before), ENROL_RESERVE bytes kept whole from now until
+        the enrolment's signature check, which gets them (firmware/startup.py: at power-up, when
+        the heap is still whole); nothing elsewhere, or where the heap has no such piece now."""
+        self.enrol_reserve = None
+        a = self.accounts
+        if a is None or not a.empty():
+            return
+        if not a.lost() and self.cab.board.floor("enrol").read() is None:
+            return  # a new machine: the audit key and 'setup' make the first (no signature)
+        try:
+            self.enrol_reserve = bytearray(ENROL_RESERVE)
+        except MemoryError:
+            pass
+
     def _first_admin(self):
         """Why no first administrator can be made now, or None (the audit key for either way)."""
         if self.accounts is None:
@@ -168,10 +189,13 @@ class AccessCommands:
         why = enrolment.number_refused(number, floor.read())
         if why:
             raise ValueError(why)
-        self._ask = (self._new_pin, "enrol " + uid, lambda pin: self._enrol_sig(uid, number, pin, board, b""))
+        # the signature's bytes in one buffer from here, each line into its place: no growing copy
+        # of it per line (a last one of 384 bytes in a heap in pieces had no room)
+        sig = bytearray(enrolment.LINES * enrolment.LINE_HEX // 2)
+        self._ask = (self._new_pin, "enrol " + uid, lambda pin: self._enrol_sig(uid, number, pin, board, sig, 0))
         self.say("new PIN for administrator %s:" % uid)
 
-    def _enrol_sig(self, uid, number, pin, board, sig, line=None):
+    def _enrol_sig(self, uid, number, pin, board, sig, got, line=None):
         import binascii
 
         from firmware import enrolment
@@ -180,20 +204,28 @@ class AccessCommands:
             try:
                 if len(line) != enrolment.LINE_HEX:
                     raise ValueError
-                sig += binascii.unhexlify(line)
+                n = enrolment.LINE_HEX // 2
+                sig[got * n:(got + 1) * n] = binascii.unhexlify(line)
             except ValueError:  # the same words on every runtime
                 raise ValueError("a signature line is %d hex digits: enrolment abandoned" % enrolment.LINE_HEX)
-        got = len(sig) * 2 // enrolment.LINE_HEX
+            got += 1
         if got < enrolment.LINES:
-            self._ask = (self._enrol_sig, "enrol " + uid, uid, number, pin, board, sig)
+            self._ask = (self._enrol_sig, "enrol " + uid, uid, number, pin, board, sig, got)
             self.say("signature line %d of %d:" % (got + 1, enrolment.LINES))
             return
         if not self.cab.audit_mode():
             raise ValueError("turn the audit key first")
         import gc
 
-        gc.collect()  # the signature lines' garbage given back before the check's 400-byte numbers
-        if not enrolment.verify(enrolment.operator_key(), board, number, uid, sig):
+        self.enrol_reserve = None  # the piece kept whole since power-up, for the check's numbers
+        gc.collect()  # that, and the signature lines' garbage, given back before the check
+        ok = False
+        try:
+            ok = enrolment.verify(enrolment.operator_key(), board, number, uid, sig)
+        finally:
+            if not ok:  # refused, or out of memory all the same: kept again for the next try
+                self.keep_enrol_reserve()
+        if not ok:
             raise ValueError("not an enrolment the operator signed for board %s, number %d, %s: nothing changed" % (
                 board, number, uid))
         floor = self.cab.board.floor("enrol")

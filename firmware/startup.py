@@ -446,6 +446,7 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     money_out.condition(cab)  # a coupon cabinet's coupon memory: no validation id yet, or too full
     console = Console(board.uart("console"), cab, open_accounts(board, cab, ledger, audit, cfg), audit,
                       READ_MODULES if _code_form() == "frozen" else ())  # frozen: their code is in flash
+    console.keep_enrol_reserve()  # where only an enrolment can make the first administrator
     sas = None
     if ledger.exceptions is not None:
         from firmware.sas.machine import open_link

@@ -4,24 +4,36 @@ of 770 bytes). For the device tests of code that must not need one large piece."
 import gc
 
 HOLE = 640  # bytes: the largest piece left free
-_KEEP = [None] * 1200  # allocated when imported: filling the heap allocates nothing else
-_SPARE = [None] * 600
+_KEEP = []
+_SPARE = []
 
 
-def in_pieces():
-    """Fill the heap with HOLE-byte blocks and smaller ones, then free every other HOLE-byte block.
-    Returns the number of holes. pieces_back() gives the heap back."""
+def room_for(pairs):
+    """The lists that hold the blocks, sized for `pairs` holes: called before the heap fills with
+    other things (a module's import), as in_pieces does on its first call. Filling the heap
+    allocates nothing else."""
+    if len(_SPARE) != pairs:
+        _SPARE[:] = [None] * pairs
+        _KEEP[:] = [None] * (2 * pairs)
+
+
+def in_pieces(hole=HOLE, pairs=600):
+    """Fill the heap with `hole`-byte blocks and smaller ones, then free every other hole-byte block
+    (at most `pairs` of them). Returns the number of holes. pieces_back() gives the heap back."""
+    room_for(pairs)
     gc.collect()
     i = j = 0
     try:
         while i < len(_SPARE):
-            _SPARE[i] = bytearray(HOLE)
+            _SPARE[i] = bytearray(hole)
             i += 1
-            _KEEP[j] = bytearray(HOLE)
+            _KEEP[j] = bytearray(hole)
             j += 1
     except MemoryError:
         pass
     for size in (256, 64, 16):
+        if size >= hole:
+            continue
         try:
             while j < len(_KEEP):
                 _KEEP[j] = bytearray(size)

@@ -313,6 +313,14 @@ def test_a_lost_security_memory_takes_only_the_operators_enrolment():
     assert ADMIN_PIN not in json.dumps(sec.records())
 
 
+def test_no_piece_is_kept_where_no_enrolment_is_needed():
+    sec = security()
+    cab, board, acc = cabinet(audit=sec)
+    con = Console(Uart(), cab, accounts(sec, board.ticks_ms), sec)
+    con.keep_enrol_reserve()
+    assert con.enrol_reserve is None  # a new machine: the audit key and 'setup', no signature
+
+
 @image_key
 def test_an_enrolment_is_never_used_twice_and_needs_the_audit_key():
     con, cab, board, users, sec = lost_console()
