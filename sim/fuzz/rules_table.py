@@ -6,7 +6,8 @@ credits shown, the recall against the replay), the round is held to what a table
 last recall record's stake is the one the screen showed before PLAY (or, the round cut before its
 commit, none was taken), its draws replay to its win and digest (games/table_game.py evaluate_round),
 and what it took from the credit meter is what its stake takes. The card-poker tables the cabinet plays
-(firmware/play_cards.py: 3 Card Poker, Caribbean Stud, Let It Ride, Red Dog, War) get card_round:
+(firmware/play_cards.py: 3 Card Poker, Caribbean Stud, Let It Ride, Red Dog, War, 3-5-7, Boston and
+Crazy Four Poker) get card_round:
 a stake, PLAY, then random decisions (auto or hold key N, an illegal one refused), the hand left
 waiting or not, the power cut between the deal and a decision or within one; a round settled in the
 step is the stake shown, replays through evaluate_round to its win and digest, and its credits
