@@ -82,7 +82,8 @@ function drawnText(w, ctx) {
     (Array.isArray(w[k]) ? w[k].join(" ") : word(w[k]))).join(" · ");
 }
 
-// A card-poker table (3 Card Poker, Caribbean Stud, Let It Ride, Red Dog, War: firmware/play_cards.py).
+// A card-poker table (3 Card Poker, Caribbean Stud, Let It Ride, Red Dog, War, 3-5-7, Boston, Crazy
+// Four: firmware/play_cards.py).
 // The layout is the model's stake wagers (/model/ID, field "cards"), touched as a table game's
 // (wager/N); the cards the player may see are frame.reels[0], drawn as cards (cards.js cardFace);
 // while the hand waits, the frame's table.decide names the decisions ("N name": hold key N), each a
