@@ -86,10 +86,11 @@ def test_a_bad_configuration_is_a_named_tilt_and_credits_stay_cashable(tmp_path:
 @pytest.mark.parametrize("juris", ["casino", "vlt"])
 def test_a_table_game_offered_is_disabled_by_name_and_the_next_game_plays(tmp_path: Path, juris: str) -> None:
     # a blackjack is certified (its boot check passes), but the cabinet has no play flow for its
-    # decisions yet: it is disabled with its reason and the next offered game is played; roulette is played under casino (tests/host/test_e2e_table.py) and, not being a kind of
-    # game a VLT offers (S-13.1, r. 7, s. 3), disabled by its kind under vlt. No restart: a fault never
-    # becomes a loop. (blackjack, before: certified, made the cabinet's game, and its first round
-    # faulted at every resume, three times in a row: a board reset)
+    # decisions yet: it is disabled with its reason and the next offered game is played; roulette is
+    # played under casino (tests/host/test_e2e_table.py) and, not being a kind of game a VLT offers
+    # (S-13.1, r. 7, s. 3), disabled by its kind under vlt. No restart: a fault never becomes a loop.
+    # (blackjack, before: certified, made the cabinet's game, and its first round faulted at every
+    # resume, three times in a row: a board reset)
     assert {"roulette-simple-97", "blackjack-1d-94"} <= TABLE
     cab = EmulatedCabinet(tmp_path, jurisdiction=juris, extra_args=[
         "--games", "blackjack-1d-94,roulette-simple-97,sept-royal-87"]).boot()
