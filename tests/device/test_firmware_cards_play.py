@@ -214,6 +214,18 @@ def test_crazy_four_plays_three_times_the_ante_on_aces_up_and_pays_the_super_bon
     assert _replays(cab)["win"] == 2
 
 
+def test_the_audit_test_game_of_3_5_7_stakes_its_wagers_together_and_touches_no_meter():
+    # no 3-5-7 wager is played alone (s. 67.45): with nothing on the layout the test game stakes them
+    # all at the bet asked (before: "no wager of three-five-seven-94 takes 2 credits alone", no test game)
+    cab, board, acc = cabinet("three-five-seven-94")
+    board.pins["key_audit"].value(1)
+    steps(cab, 8)
+    assert cab.handle(states.TEST)
+    o = cab.tested
+    assert o.draws[0] == {"five": 2, "seven": 2, "three": 2} and len(o.draws[1]) == 8  # 7 cards, 1 decision
+    assert o.bet == 6 and cab.ledger.meters["games_played"] == 0 and cab.ledger.meters["coin_in"] == 0
+
+
 def test_play_is_refused_before_any_commit_without_the_credits_for_the_raise():
     cab, board, acc = cabinet("caribbean-94")
     coins(cab, acc, 2)
