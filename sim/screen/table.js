@@ -113,7 +113,10 @@ function CARDS_WINDOW(el, frame, ctx) {
   };
   line("table-stake", ctx.fmt(ctx.t("ui", "table_stake"), [t.takes || 0]));
   const keys = Object.keys(stake).sort();
-  line("table-stake-list", keys.length ? keys.map((k) => name(k) + " " + stake[k]).join(", ") : ctx.t("ui", "table_none"));
+  // a wager of several units says so: "Ante 1 × 3" places 3 credits (CardTable.units)
+  const units = (w) => ((page.units || {})[w] > 1 ? " \u00d7 " + page.units[w] : "");
+  line("table-stake-list", keys.length ? keys.map((k) => name(k) + " " + stake[k] + units(k)).join(", ")
+                                       : ctx.t("ui", "table_none"));
   const row = document.createElement("div");
   row.className = "hand";
   for (const code of (frame.state !== "spin" && frame.reels && frame.reels[0]) || []) {

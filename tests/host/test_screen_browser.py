@@ -582,13 +582,17 @@ def test_a_card_table_hand_shows_its_cards_and_the_decisions_waiting_as_keys(rig
             "decide: ['1 fold', '2 play 1 x', '3 play 3 x']}}")
     c.js("S.frame = %s; draw()" % four)
     c.wait(lambda: c.js("!!(S.models['crazy-four-92'] && S.models['crazy-four-92'].cards)"), "crazy-four-92's page")
+    # the ante's credit places two, with the Super Bonus (s. 67.79): "× 2" on the stake's line
     words = {"fr": [["Mise initiale · 1", "Dames ou mieux · 1"], ["Abandonner", "Jouer 1 fois la mise initiale",
-                                                                 "Jouer 3 fois la mise initiale"]],
-             "en": [["Ante · 1", "Queens Up · 1"], ["Fold", "Play 1 x the ante", "Play 3 x the ante"]]}
+                                                                 "Jouer 3 fois la mise initiale"],
+                    "Mise initiale 1 \u00d7 2, Dames ou mieux 1"],
+             "en": [["Ante · 1", "Queens Up · 1"], ["Fold", "Play 1 x the ante", "Play 3 x the ante"],
+                    "Ante 1 \u00d7 2, Queens Up 1"]}
     for _ in range(2):
         lang = c.js("document.documentElement.lang")
         shown = c.js("S.frame = %s; draw(); [[...document.querySelectorAll('.tw')].map(e => e.textContent), "
-                     "[...document.querySelectorAll('.cards-decide .decide')].map(e => e.textContent)]" % four)
+                     "[...document.querySelectorAll('.cards-decide .decide')].map(e => e.textContent), "
+                     "document.querySelector('.table-stake-list').textContent]" % four)
         assert shown == words[lang], (lang, shown)
         switch_lang(c)
         c.wait(lambda: c.js("document.documentElement.lang") != lang, "the other language")
