@@ -304,10 +304,11 @@ class CardPlay(GamePlay):
         self.log("resume: hand dealt, waiting for decision %d (bet %d)" % (len(made) + 1, g["bet"]))
 
     def test_outcome(self, bet):
-        """Audit mode: the stake on the layout when it can be played, else a stake wager alone at bet;
-        every decision the built-in strategy's."""
+        """Audit mode: the stake on the layout when it can be played, else a stake wager alone at bet,
+        else every stake wager at bet (3-5-7's: none goes alone, s. 67.45); every decision the
+        built-in strategy's."""
         game = self.game
-        stakes = [self.stake()] + [{w: bet} for w in game.m.stakes]
+        stakes = [self.stake()] + [{w: bet} for w in game.m.stakes] + [{w: bet for w in game.m.stakes}]
         for stake in stakes:
             try:
                 game.check_stake(stake)
@@ -316,7 +317,7 @@ class CardPlay(GamePlay):
             o = game.play(self.gen, stake)
             o.draws = [stake, o.draws]
             return o
-        raise ValueError("no wager of %s takes %d credits alone" % (game.id, bet))
+        raise ValueError("no stake of %s takes %d credits a wager" % (game.id, bet))
 
     # --- what the cabinet asks -------------------------------------------------------------------------
     def table_screen(self):

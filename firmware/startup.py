@@ -82,15 +82,16 @@ def _has_uart(board, role):
 
 
 # the card-poker table games firmware/play_cards.py plays (tests/device/test_firmware_cards_play.py)
-CARDS_PLAYED = ("jeton-three-card/1", "jeton-caribbean/1", "jeton-let-it-ride/1", "jeton-red-dog/1", "jeton-war/1")
+CARDS_PLAYED = ("jeton-three-card/1", "jeton-caribbean/1", "jeton-let-it-ride/1", "jeton-red-dog/1", "jeton-war/1",
+                "jeton-three-five-seven/1", "jeton-boston/1", "jeton-crazy-four/1")
 
 
 def playable(game):
     """True for a game the cabinet has a play flow for: reels, keno (firmware/play_keno.py), video
     poker (firmware/play_poker.py is_poker), the table games without decisions (roulette, craps,
     sic bo, the wheel, baccarat: firmware/play_table.py) and the card-poker table games whose
-    decisions it plays (firmware/play_cards.py); blackjack, 3-5-7, Boston and Crazy Four Poker are
-    certified but not offered until the cabinet plays them (issue 26)."""
+    decisions it plays (firmware/play_cards.py: CARDS_PLAYED, all eight); blackjack is certified
+    but not offered until the cabinet plays it (issue 26)."""
     return getattr(game, "kind", None) in ("reels", "keno") or hasattr(game, "check_deck") or \
         hasattr(game, "play_round") or getattr(game, "FORMAT", None) in CARDS_PLAYED
 

@@ -46,6 +46,7 @@ class BostonGame(CardTable):
               ("second", DECISION, ODDS, ()),
               ("bonus", OPTIONAL, BONUS, ()))
     DECISIONS = ("fold", "second bet")
+    RAISES = (("ante", 2),)  # the second additional bet, twice the ante (s. 67.58)
 
     def units(self, wager):
         return 3 if wager == "ante" else 1  # the ante and the first bet, twice it (s. 67.56)

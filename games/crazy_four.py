@@ -57,6 +57,7 @@ class CrazyFourGame(CardTable):
               ("play", DECISION, ODDS, ()),
               ("queens_up", OPTIONAL, QUEENS, ()))
     DECISIONS = ("fold", "play 1 x", "play 3 x")
+    RAISES = (("ante", 3),)  # the play, at most 3 x the ante (s. 67.81)
 
     def units(self, wager):
         return 2 if wager == "ante" else 1  # the ante and the Super Bonus, equal (s. 67.79)

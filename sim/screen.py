@@ -78,8 +78,10 @@ def model_page(game_id: str) -> dict:
         page["table"] = {"layout": game.layout(), "kind": game.kind,
                          "wagers": {wid: {"name": m.wagers[wid][NAME], "bets": list(m.bets_of(wid))} for wid in m.ids}}
     elif kind == "cards":  # a card table (firmware/play_cards.py): its stake wagers by number, their names
+        # units: how many times its credits a stake wager places (CardTable.units: Let It Ride's three
+        # wagers, Boston's ante and first bet, Crazy Four's ante and Super Bonus)
         page["cards"] = {"stakes": list(m.stakes), "wagers": {w: {"name": m.names[w]} for w in m.stakes},
-                         "decisions": list(game.DECISIONS)}
+                         "decisions": list(game.DECISIONS), "units": {w: game.units(w) for w in m.stakes}}
     elif kind == "reels":  # the pay lines (row per reel, reels.js) and the scatter the outcome's -1 names
         page["rows"] = m.rows
         page["lines"] = [list(line) for line in m.lines]

@@ -11,9 +11,9 @@ from games.table_check import FORMATS as TABLE_FORMATS
 from sim.replay import load_game
 
 ROOT = Path(__file__).resolve().parents[2]
-# blackjack and the card-poker table games the cabinet does not play (3-5-7, Boston, Crazy Four) are
-# disabled by the firmware: not offered here; nor craps, whose boot check and wagers leave a 160K
-# heap too little (docs/games.md "On the cabinet"); the other table games are, and the card tables
+# blackjack and any card-poker table game the cabinet does not play (none now: firmware/startup.py
+# CARDS_PLAYED holds all eight) are disabled by the firmware: not offered here; nor craps, whose boot
+# check and wagers leave a 160K heap too little (docs/games.md "On the cabinet"); the other table games are, and the card tables
 # the cabinet plays (firmware/startup.py CARDS_PLAYED; sim/fuzz/rules_table.py)
 _OFF = tuple(f for f in CARD_TABLES if f not in CARDS_PLAYED) + ("jeton-blackjack/1", "jeton-craps/1")
 MODELS = {json.loads(p.read_text())["id"]: p for p in sorted((ROOT / "games" / "models").glob("*.json"))

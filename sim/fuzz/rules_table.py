@@ -6,7 +6,8 @@ credits shown, the recall against the replay), the round is held to what a table
 last recall record's stake is the one the screen showed before PLAY (or, the round cut before its
 commit, none was taken), its draws replay to its win and digest (games/table_game.py evaluate_round),
 and what it took from the credit meter is what its stake takes. The card-poker tables the cabinet plays
-(firmware/play_cards.py: 3 Card Poker, Caribbean Stud, Let It Ride, Red Dog, War) get card_round:
+(firmware/play_cards.py: 3 Card Poker, Caribbean Stud, Let It Ride, Red Dog, War, 3-5-7, Boston and
+Crazy Four Poker) get card_round:
 a stake, PLAY, then random decisions (auto or hold key N, an illegal one refused), the hand left
 waiting or not, the power cut between the deal and a decision or within one; a round settled in the
 step is the stake shown, replays through evaluate_round to its win and digest, and its credits
@@ -67,11 +68,7 @@ class TableRules:
         rig.wait_polls(2, 1.0)
         t = rig.screen.get("table") or {}
         stake, takes = t.get("stake") or {}, t.get("takes") or 0
-        while rig.screen.get("credits", 0) < takes and rig.screen.get("state") in ("idle", "credit"):
-            before = rig.screen.get("credits", 0)
-            self._insert(1)
-            if rig.screen.get("credits", 0) == before:
-                break  # the acceptor took nothing (the credit limit, a tilt): PLAY says why
+        self._tokens_for(takes)
         played = rig.console_json("meters json")["games_played"]
         self._press("play")
         if cut is not None:
@@ -116,11 +113,7 @@ class TableRules:
             rig.wait_polls(2, 1.0)
             t = rig.screen.get("table") or {}
             stake, takes = t.get("stake") or {}, t.get("takes") or 0
-            while rig.screen.get("credits", 0) < takes and rig.screen.get("state") in ("idle", "credit"):
-                before = rig.screen.get("credits", 0)
-                self._insert(1)
-                if rig.screen.get("credits", 0) == before:
-                    break  # the acceptor took nothing (the credit limit, a tilt): PLAY says why
+            self._tokens_for(takes)
             self._press("play")
             if self._cut_at(cut, 0):
                 return self._check_card_round(gid, stake, played)
@@ -137,6 +130,20 @@ class TableRules:
             rig.wait_polls(2, 1.0)
         self._settle()
         self._check_card_round(gid, stake, played)
+
+    def _tokens_for(self, takes: int) -> None:
+        """Tokens, one at a time, until the credit meter holds what the round takes; each waited for on
+        the screen (a token is counted a poll or more after it drops: read at once, the meter had not
+        moved yet and a round that needed a second token was refused for credits, one run in a few);
+        stops at one not counted within 2 s (the credit limit, a tilt): PLAY says why."""
+        rig = self.rig
+        while rig.screen.get("credits", 0) < takes and rig.screen.get("state") in ("idle", "credit"):
+            before = rig.screen.get("credits", 0)
+            self._insert(1)
+            try:
+                rig.wait_screen(lambda s: s.get("credits", 0) > before, 2.0)
+            except (TimeoutError, ConnectionError):
+                break
 
     def _cut_at(self, cut: tuple[int, float] | None, k: int) -> bool:
         """The power cut after press k, if it is the one (then back on), else nothing."""

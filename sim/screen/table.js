@@ -82,7 +82,8 @@ function drawnText(w, ctx) {
     (Array.isArray(w[k]) ? w[k].join(" ") : word(w[k]))).join(" · ");
 }
 
-// A card-poker table (3 Card Poker, Caribbean Stud, Let It Ride, Red Dog, War: firmware/play_cards.py).
+// A card-poker table (3 Card Poker, Caribbean Stud, Let It Ride, Red Dog, War, 3-5-7, Boston, Crazy
+// Four: firmware/play_cards.py).
 // The layout is the model's stake wagers (/model/ID, field "cards"), touched as a table game's
 // (wager/N); the cards the player may see are frame.reels[0], drawn as cards (cards.js cardFace);
 // while the hand waits, the frame's table.decide names the decisions ("N name": hold key N), each a
@@ -112,7 +113,10 @@ function CARDS_WINDOW(el, frame, ctx) {
   };
   line("table-stake", ctx.fmt(ctx.t("ui", "table_stake"), [t.takes || 0]));
   const keys = Object.keys(stake).sort();
-  line("table-stake-list", keys.length ? keys.map((k) => name(k) + " " + stake[k]).join(", ") : ctx.t("ui", "table_none"));
+  // a wager of several units says so: "Ante 1 × 3" places 3 credits (CardTable.units)
+  const units = (w) => ((page.units || {})[w] > 1 ? " \u00d7 " + page.units[w] : "");
+  line("table-stake-list", keys.length ? keys.map((k) => name(k) + " " + stake[k] + units(k)).join(", ")
+                                       : ctx.t("ui", "table_none"));
   const row = document.createElement("div");
   row.className = "hand";
   for (const code of (frame.state !== "spin" && frame.reels && frame.reels[0]) || []) {

@@ -7,7 +7,8 @@
 # written out here: 3 Card Poker ante and play 1 to 1 when the player's hand beats a dealer who opens
 # (s. 67.30); Let It Ride a pair of tens or better 1 to 1 on each wager still riding (s. 67.8, the
 # model's pair); War's surrender loses half the wager (s. 67.38 (3)); Red Dog's spread of 4 or more
-# pays 1 to 1 on the wager and the raise (s. 67).
+# pays 1 to 1 on the wager and the raise (s. 67); 3-5-7 (s. 67.41-67.50), Boston (s. 67.51-67.63) and
+# Crazy Four Poker (s. 67.75-67.87) as each test says.
 # mp-heap: 768K  (as test_firmware_table_play.py)
 from test_firmware_table_play import cabinet, coins, steps
 
@@ -116,6 +117,115 @@ def test_red_dog_raise_doubles_the_wager_and_both_are_paid_by_the_spread():
                          "    raise 2: -, returns 4", "    wager 2: spread_7, returns 4"], lines
 
 
+def test_three_five_seven_withdrawn_seven_card_wager_loses_half_and_the_others_are_paid_by_their_tables():
+    cab, board, acc = cabinet("three-five-seven-94")
+    coins(cab, acc, 6)
+    # the player's three (a pair of aces), then the dealer's four, the first two of which make the
+    # 5-card hand (s. 67.46, 67.49): A-A-7-K-K, two pairs
+    _deal(cab, ("Ah", "Ad", "7c", "Kc", "Ks", "2d", "9h"))
+    assert cab.handle(states.WAGER, "three", 2)
+    assert cab.handle(states.PLAY)  # the 5-card wager is required too (s. 67.45): nothing committed
+    assert "both required" in cab.screen.message and cab.ledger.meters["games_played"] == 0
+    assert cab.handle(states.WAGER, "five", 2) and cab.handle(states.WAGER, "seven", 2)
+    assert cab.gameplay.table_screen()["takes"] == 6  # the withdrawal adds nothing at risk (s. 67.47)
+    assert cab.handle(states.PLAY) and cab.state == states.HOLD
+    assert cab.screen.reels == [["Ah", "Ad", "7c"]] and cab.ledger.credits == 0
+    assert cab.ledger.meters["coin_in"] == 6
+    assert cab.gameplay.table_screen()["decide"] == ["1 withdraw", "2 keep"]
+    assert cab.handle(states.HOLD_KEY, 1)  # the 7-card wager withdrawn: half of it forfeited (s. 67.47)
+    steps(cab, 150)
+    # 3-card pair 1 to 1: 4 (s. 67.48); 5-card two pairs 3 to 1: 8 (s. 67.49); 7-card half back: 1
+    m = cab.ledger.meters
+    assert m["coin_in"] == 6 and m["coin_out"] == 13 and cab.ledger.credits == 13
+    rec = _replays(cab)
+    assert rec["bet"] == 6 and rec["win"] == 13 and rec["draws"][0] == {"five": 2, "seven": 2, "three": 2}
+    assert rec["draws"][1] == _cards("Ah", "Ad", "7c", "Kc", "Ks", "2d", "9h") + [0]
+    assert cab.screen.reels == [["Ah", "Ad", "7c", "Kc", "Ks", "2d", "9h"]]
+
+
+def test_boston_takes_the_second_bet_into_its_risk_and_pays_the_ante_bonus_beside_the_win():
+    cab, board, acc = cabinet("boston-93")
+    coins(cab, acc, 5)
+    assert cab.handle(states.WAGER, "ante", 1) and cab.handle(states.WAGER, "bonus", 1)
+    # ante 1, first bet twice it (s. 67.56), Bonus 1 (s. 67.59), the second bet twice the ante (s. 67.58)
+    assert cab.gameplay.table_screen()["takes"] == 6
+    assert cab.handle(states.PLAY)  # 5 credits: the second bet could not be made (before: dealt, then stuck)
+    assert cab.screen.message == ("insert",) and cab.ledger.meters["games_played"] == 0
+    coins(cab, acc, 1)
+    # dealt: the player's three, the dealer's three, the player's two, the dealer's two (s. 67.57, 67.60)
+    _deal(cab, ("Kh", "Kd", "4c", "Qc", "Qd", "2h", "4s", "9h", "7s", "3d"))
+    assert cab.handle(states.PLAY) and cab.state == states.HOLD
+    assert cab.screen.reels == [["Kh", "Kd", "4c"]] and cab.ledger.credits == 2
+    assert cab.ledger.meters["coin_in"] == 4
+    assert cab.gameplay.table_screen()["decide"] == ["1 fold", "2 second bet"]
+    assert cab.handle(states.HOLD_KEY, 2)  # the second bet: 2 more
+    steps(cab, 150)
+    # kings and fours against the dealer's queens: first and second bets 1 to 1, 4 + 4 (s. 67.62); the
+    # ante pushes, 1, and its two pairs of tens or better pay 2 to 1 beside it, 2 (s. 67.63); the
+    # Bonus's pair 1 to 1, 2 (s. 67.59): 13
+    m = cab.ledger.meters
+    assert m["coin_in"] == 6 and m["coin_out"] == 13 and cab.ledger.credits == 13
+    rec = _replays(cab)
+    assert rec["bet"] == 6 and rec["win"] == 13 and rec["draws"][0] == {"ante": 1, "bonus": 1}
+    assert len(cab.screen.reels[0]) == 10
+
+
+def test_crazy_four_plays_three_times_the_ante_on_aces_up_and_pays_the_super_bonus_whatever_the_dealer():
+    cab, board, acc = cabinet("crazy-four-92")
+    coins(cab, acc, 6)
+    cab.gameplay._stake = {"ante": 1, "queens_up": 1}  # and the Super Bonus, equal to the ante (s. 67.79)
+    assert cab.gameplay.table_screen()["takes"] == 6  # 1 + 1 + 1, and a play of 3 x the ante (s. 67.81)
+    # three aces against the dealer's king high, who opens (s. 67.82)
+    _deal(cab, ("As", "Ad", "Ah", "7c", "2d", "Kc", "Qd", "9s", "5h", "3c"))
+    assert cab.handle(states.PLAY) and cab.state == states.HOLD and cab.ledger.credits == 3
+    assert cab.screen.reels == [["As", "Ad", "Ah", "7c", "2d"]]
+    assert cab.gameplay.table_screen()["decide"] == ["1 fold", "2 play 1 x", "3 play 3 x"]
+    assert cab.handle(states.HOLD_KEY, 3)  # 3 x the ante
+    steps(cab, 150)
+    # ante 1 to 1, 2, and play 1 to 1, 6 (s. 67.84); Super Bonus three of a kind 2 to 1, 3 (s. 67.85);
+    # Queens Up three of a kind 7 to 1, 8 (s. 67.87): 19
+    m = cab.ledger.meters
+    assert m["coin_in"] == 6 and m["coin_out"] == 19 and cab.ledger.credits == 19
+    assert _replays(cab)["win"] == 19
+    # a straight (Q-J-10-9, above a pair of aces: 3 x offered, s. 67.65, 67.81) beaten by the dealer's
+    # flush, played 1 x: ante and play lost, the Super Bonus paid 1 to 1 all the same, 2 (s. 67.85),
+    # Queens Up 3 to 1, 4 (s. 67.87)
+    _deal(cab, ("9c", "Td", "Jh", "Qs", "2c", "2h", "5h", "8h", "Kh", "3s"))
+    assert cab.handle(states.PLAY) and cab.state == states.HOLD
+    assert cab.gameplay.table_screen()["decide"] == ["1 fold", "2 play 1 x", "3 play 3 x"]
+    assert cab.handle(states.HOLD_KEY, 2)
+    steps(cab, 150)
+    m = cab.ledger.meters
+    assert m["coin_in"] == 10 and m["coin_out"] == 25 and cab.ledger.credits == 21
+    rec = _replays(cab)
+    assert rec["bet"] == 4 and rec["win"] == 6 and rec["draws"][1][10:] == [1]
+    # a pair of kings: no 3 x below a pair of aces (s. 67.81), refused with nothing committed; folded,
+    # ante and Super Bonus lost, Queens Up's pair of kings 1 to 1 all the same, 2 (s. 67.87)
+    _deal(cab, ("Kc", "Kd", "8s", "4h", "2c", "Ac", "9d", "7h", "5s", "3d"))
+    assert cab.handle(states.PLAY) and cab.state == states.HOLD
+    assert cab.gameplay.table_screen()["decide"] == ["1 fold", "2 play 1 x"]
+    assert cab.handle(states.HOLD_KEY, 3)
+    assert cab.screen.message == "decide: 1 fold, 2 play 1 x" and cab.state == states.HOLD
+    assert cab.ledger.meters["coin_in"] == 13 and cab.ledger.credits == 18
+    assert cab.handle(states.HOLD_KEY, 1)
+    steps(cab, 150)
+    m = cab.ledger.meters
+    assert m["coin_in"] == 13 and m["coin_out"] == 27 and cab.ledger.credits == 20
+    assert _replays(cab)["win"] == 2
+
+
+def test_the_audit_test_game_of_3_5_7_stakes_its_wagers_together_and_touches_no_meter():
+    # no 3-5-7 wager is played alone (s. 67.45): with nothing on the layout the test game stakes them
+    # all at the bet asked (before: "no wager of three-five-seven-94 takes 2 credits alone", no test game)
+    cab, board, acc = cabinet("three-five-seven-94")
+    board.pins["key_audit"].value(1)
+    steps(cab, 8)
+    assert cab.handle(states.TEST)
+    o = cab.tested
+    assert o.draws[0] == {"five": 2, "seven": 2, "three": 2} and len(o.draws[1]) == 8  # 7 cards, 1 decision
+    assert o.bet == 6 and cab.ledger.meters["games_played"] == 0 and cab.ledger.meters["coin_in"] == 0
+
+
 def test_play_is_refused_before_any_commit_without_the_credits_for_the_raise():
     cab, board, acc = cabinet("caribbean-94")
     coins(cab, acc, 2)
@@ -128,10 +238,11 @@ def test_play_is_refused_before_any_commit_without_the_credits_for_the_raise():
 
 
 def test_every_game_plays_rounds_at_its_built_in_strategy_and_replays():
-    for gid in ("three-card-96", "caribbean-94", "let-it-ride-98", "red-dog-97", "war-97"):
+    for gid in ("three-card-96", "caribbean-94", "let-it-ride-98", "red-dog-97", "war-97", "three-five-seven-94",
+                "boston-93", "crazy-four-92"):
         cab, board, acc = cabinet(gid)
         coins(cab, acc, 200)
-        cab.gameplay._stake = {cab.game.m.stakes[0] if gid != "war-97" else "wager": cab.game.bets[0]}
+        cab.gameplay._stake = {w: cab.game.bets[0] for w in cab.game.m.stakes}  # every wager of its layout
         for _ in range(8):
             assert cab.handle(states.PLAY)
             while cab.state == states.HOLD:

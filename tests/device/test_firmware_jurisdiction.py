@@ -313,15 +313,15 @@ def test_a_vlt_offers_card_games_reel_games_keno_and_bingo_only():
 
 def test_only_the_games_the_cabinet_can_play_are_offered():
     # issue 26: the table games without decisions are played (firmware/play_table.py), and the
-    # card-poker games whose decisions the cabinet plays (firmware/play_cards.py); a blackjack or
-    # another card-poker table game is disabled until the cabinet plays its decisions
+    # card-poker games whose decisions the cabinet plays (firmware/play_cards.py: all eight); a
+    # blackjack is disabled until the cabinet plays its decisions
     from firmware.startup import playable
     from games.certificate import check
 
     for gid, want in (("sept-royal-87", True), ("keno-classique-92", True), ("jacks-98", True),
                       ("roulette-simple-97", True), ("craps-83", True), ("baccarat-85", True),
-                      ("three-card-96", True), ("let-it-ride-98", True), ("boston-93", False),
-                      ("blackjack-1d-94", False)):
+                      ("three-card-96", True), ("let-it-ride-98", True), ("boston-93", True),
+                      ("crazy-four-92", True), ("three-five-seven-94", True), ("blackjack-1d-94", False)):
         ok, why, game = check("games/models/%s.json" % gid, "games/certs/%s.json" % gid)
         assert ok and playable(game) is want, (gid, why)
 

@@ -108,3 +108,28 @@ def test_json_report(tmp_path: Path) -> None:
     w = rep["wagers"]["wager"]["optimal"]
     assert w["rtp"] == "969885/993023" and abs(w["house_edge_float"] - 0.023301) < 1e-6
     assert sum(o["count"] for o in w["outcomes"]) == w["rounds"]
+
+
+def test_every_card_tables_risk_is_its_certificates_whole_round() -> None:
+    # CardTable.risk (the credits PLAY asks for and the maximum bet counts, firmware/play_cards.py)
+    # against the certifier's max_risk (tools/certify/cardtable.py: every wager of the round at one
+    # level, an independent reckoning), every model at every level; by hand for the three whose
+    # decisions add more than the stake: Boston 1 ante + 2 first (s. 67.56) + 2 second (s. 67.58) + 1
+    # Bonus = 6 at bet 1; Crazy Four 1 ante + 1 Super Bonus (s. 67.79) + 3 play (s. 67.81) + 1 Queens Up
+    # = 6; 3-5-7 three wagers of 2, none added (s. 67.45, 67.47) = 6. Boston's and Crazy Four's risk
+    # left out their decisions' wagers (4 and 3), so PLAY took a round whose second bet or 3 x play
+    # the credits could not cover.
+    from games.cardtable_games import FORMATS
+    from sim.replay import load_game
+
+    by_hand = {"boston-93": {"1": 6}, "crazy-four-92": {"1": 6}, "three-five-seven-94": {"2": 6}}
+    for p in sorted((ROOT / "games" / "models").glob("*.json")):
+        if json.loads(p.read_text())["format"] not in FORMATS:
+            continue
+        cert = json.loads((ROOT / "games" / "certs" / p.name).read_text())
+        game = load_game(str(p))
+        risk = {str(b): game.risk({w: b for w in game.m.stakes}) for b in game.bets}
+        assert risk == cert["max_risk"], (p.stem, risk, cert["max_risk"])
+        assert risk == by_hand.get(p.stem, risk), p.stem
+        by_hand.pop(p.stem, None)
+    assert not by_hand  # each checked

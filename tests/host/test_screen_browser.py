@@ -184,6 +184,20 @@ def test_every_message_state_tilt_and_lock_the_firmware_names_is_in_both_languag
         assert set(TEXT["fr"][section]) == set(TEXT["en"][section]), section
 
 
+def test_every_card_table_decision_is_a_key_in_both_languages() -> None:
+    # the decisions a card table's hand waits for (firmware/play_cards.py table.decide: the engine's
+    # DECISIONS) each have their words in French and in English (text.json "decide", cards.js keys);
+    # 3-5-7's withdrawal, Boston's second bet and Crazy Four's 1 x and 3 x play had none: the key said
+    # the engine's English word on a French screen
+    from firmware.startup import CARDS_PLAYED
+    from games.cardtable_games import engine
+
+    names = {d for fmt in CARDS_PLAYED for d in engine(fmt).DECISIONS}
+    assert {"withdraw", "keep", "second bet", "play 1 x", "play 3 x"} <= names, names
+    for lang in ("fr", "en"):
+        assert names <= set(TEXT[lang]["decide"]), (lang, names - set(TEXT[lang]["decide"]))
+
+
 # --- a player at the page -----------------------------------------------------------------------------
 def test_a_player_plays_to_a_win_in_french_then_reads_it_in_english(rig, page: Chromium) -> None:
     cab, _ = rig
@@ -527,7 +541,7 @@ def test_a_card_table_hand_shows_its_cards_and_the_decisions_waiting_as_keys(rig
     `reels`): the model's stake wagers as the layout's keys, the cards, and each decision a key in
     the player's words (POST /press/holdN) with the auto decision's (POST /press/auto); none once
     the round is over. Injected frames of red-dog-97 (this module's cabinet plays reels), read and
-    clicked in one evaluation, in French and in English."""
+    clicked in one evaluation, in French and in English; then crazy-four-92's, its 1 x and 3 x play."""
     c = page
     waiting = ("{state: 'hold', credits: 7, cents: 25, id: 'red-dog-97', reels: [['3c', 'Jd']], "
                "table: {stake: {wager: 2}, table: null, takes: 4, decide: ['1 no raise', '2 raise']}}")
@@ -561,6 +575,27 @@ def test_a_card_table_hand_shows_its_cards_and_the_decisions_waiting_as_keys(rig
     shown = c.js("S.frame = %s; draw(); [document.querySelectorAll('.card').length, "
                  "document.querySelectorAll('.cards-decide button').length]" % over)
     assert shown == [3, 0]  # the round over: the three cards, no decision key
+    # Crazy Four Poker's hand on aces up (s. 67.81): its layout's stake wagers, and 1 x and 3 x the ante
+    # in the player's words (games/models/crazy-four-92.json names the wagers)
+    four = ("{state: 'hold', credits: 3, cents: 25, id: 'crazy-four-92', reels: [['As', 'Ad', 'Ah', '7c', '2d']], "
+            "table: {stake: {ante: 1, queens_up: 1}, table: null, takes: 6, "
+            "decide: ['1 fold', '2 play 1 x', '3 play 3 x']}}")
+    c.js("S.frame = %s; draw()" % four)
+    c.wait(lambda: c.js("!!(S.models['crazy-four-92'] && S.models['crazy-four-92'].cards)"), "crazy-four-92's page")
+    # the ante's credit places two, with the Super Bonus (s. 67.79): "× 2" on the stake's line
+    words = {"fr": [["Mise initiale · 1", "Dames ou mieux · 1"], ["Abandonner", "Jouer 1 fois la mise initiale",
+                                                                 "Jouer 3 fois la mise initiale"],
+                    "Mise initiale 1 \u00d7 2, Dames ou mieux 1"],
+             "en": [["Ante · 1", "Queens Up · 1"], ["Fold", "Play 1 x the ante", "Play 3 x the ante"],
+                    "Ante 1 \u00d7 2, Queens Up 1"]}
+    for _ in range(2):
+        lang = c.js("document.documentElement.lang")
+        shown = c.js("S.frame = %s; draw(); [[...document.querySelectorAll('.tw')].map(e => e.textContent), "
+                     "[...document.querySelectorAll('.cards-decide .decide')].map(e => e.textContent), "
+                     "document.querySelector('.table-stake-list').textContent]" % four)
+        assert shown == words[lang], (lang, shown)
+        switch_lang(c)
+        c.wait(lambda: c.js("document.documentElement.lang") != lang, "the other language")
 
 
 def test_a_dead_link_is_said_and_the_buttons_refused(rig, page: Chromium) -> None:

@@ -464,20 +464,23 @@ def test_card_rounds_with_random_decisions_and_cuts_between_deal_and_decision(ga
     cut right after PLAY and right after a decision; after each, a settled round is the stake shown,
     replays through evaluate_round to its win and digest, its credits balance, and Machine.check holds
     the books, the screen (the cards shown) and the peers."""
+    g = games.game(game_id)
+    # every wager of the layout, one touch each (its first level): 3-5-7 waits for a decision only with
+    # its 7-card wager (s. 67.47), and takes none without its 3-card and 5-card wagers (s. 67.45). One
+    # round fewer than before (eight games: the suite's time budget)
+    stake = [(i, 1) for i in range(len(g.m.stakes))]
     log = [["power_on", {"games": (game_id,)}],
-           ["card_round", {"touches": [(0, 1)], "clear": True, "decisions": [0, 0], "cut": None}],
-           ["card_round", {"touches": [(0, 1)], "clear": True, "decisions": [3, 2], "cut": None}],
-           ["card_round", {"touches": [(0, 1)], "clear": True, "decisions": [], "cut": None}],  # left waiting
+           ["card_round", {"touches": stake, "clear": True, "decisions": [3, 2, 0], "cut": None}],
+           ["card_round", {"touches": stake, "clear": True, "decisions": [], "cut": None}],  # left waiting
            ["card_round", {"touches": [], "clear": False, "decisions": [1, 0, 0], "cut": None}],
-           ["card_round", {"touches": [(0, 1)], "clear": True, "decisions": [0, 0], "cut": (0, 0.02)}],
+           ["card_round", {"touches": stake, "clear": True, "decisions": [0, 0], "cut": (0, 0.02)}],
            ["card_round", {"touches": [], "clear": False, "decisions": [0, 0, 0], "cut": (1, 0.0)}],
-           ["card_round", {"touches": [(0, 1)], "clear": True, "decisions": [0, 0, 0], "cut": None}]]
+           ["card_round", {"touches": stake, "clear": True, "decisions": [0, 0, 0], "cut": None}]]
     m = play(log)
     try:
         recall = m.rig.console_json("recall json")["games"]
         assert m.truth.meters["games_played"] >= 3 and len(recall) >= 3
         assert all(r["id"] == game_id and r["draws"][0] for r in recall)
-        g = games.game(game_id)
         # a deal that waited for a decision carries it after its cards (War waits only on a tie, s. 67.38)
         waited = [r for r in recall if g.pending(r["draws"][0], g.cards(r["draws"][1][:g.CARDS]), ()) is not None]
         assert all(len(r["draws"][1]) > g.CARDS for r in waited)

@@ -66,28 +66,30 @@ def table_wager(game: str, root: Path = ROOT) -> tuple[int, int] | None:
     raise ValueError(f"{game}: no wager on the layout is played alone")
 
 
-def card_wager(game: str, root: Path = ROOT) -> tuple[str, int] | None:
-    """A card-poker table game's session stake (firmware/play_cards.py): (the first of the model's
-    stake wagers played alone, its first bet level), staked with the console's `table put`; None for
+def card_stake(game: str, root: Path = ROOT) -> dict[str, int] | None:
+    """A card-poker table game's session stake (firmware/play_cards.py), each wager at the first bet
+    level: the first of the model's stake wagers played alone, else the first two played together
+    (3-5-7's 3-card and 5-card wagers, s. 67.45), staked with the console's `table put`; None for
     another game."""
     path = root / "games" / "models" / f"{game}.json"
     if json.loads(path.read_text()).get("format") not in CARD_TABLES:
         return None
     engine = load_game(str(path))
-    for w in engine.m.stakes:
+    ws = engine.m.stakes
+    for stake in [(w,) for w in ws] + [(a, b) for i, a in enumerate(ws) for b in ws[i + 1:]]:
         try:
-            engine.check_stake({w: engine.bets[0]})
+            engine.check_stake({w: engine.bets[0] for w in stake})
         except ValueError:
             continue
-        return w, engine.bets[0]
-    raise ValueError(f"{game}: no stake wager is played alone")
+        return {w: engine.bets[0] for w in stake}
+    raise ValueError(f"{game}: no stake of one or two wagers is played")
 
 
 def shipped_games(root: Path = ROOT, tables: bool = False) -> list[str]:
     """Every game a cabinet can be offered: a model games/models/<id>.json with its certificate; the
     table games of issue 26 when `tables`: roulette, craps, sic bo, the wheel, baccarat (their session
     places a wager on the layout first: table_wager) and the card-poker tables the cabinet plays
-    (firmware/startup.py CARDS_PLAYED; their session stakes card_wager and plays each decision at
+    (firmware/startup.py CARDS_PLAYED; their session stakes card_stake and plays each decision at
     the built-in strategy); not blackjack nor the card tables the firmware disables."""
     out = []
     for model in sorted((root / "games" / "models").glob("*.json")):
@@ -155,9 +157,10 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
             if _is_keno(game):
                 cab.quick_pick(10)  # keno: a card of 10 spots, on the player's screen, before the first game
             wager = table_wager(game)
-            cards = card_wager(game)
+            cards = card_stake(game)
             if cards is not None:  # staked once: the layout keeps it from round to round
-                put = cab.console.command(f"table put {cards[0]} {cards[1]}")
+                for w in sorted(cards):
+                    put = cab.console.command(f"table put {w} {cards[w]}")
                 m = re.match(r"stake .* takes (\d+)$", put[-1])
                 if m is None:
                     return {"result": "error", "why": f"table put: {put}"}
