@@ -23,7 +23,7 @@ def test_the_innermost_frame_is_named():
 
 def test_paths_from_the_room_on():
     assert _short("rng/crypto/rsa.py") == "rng/crypto/rsa.py"
-    assert _short("/work/x/firmware/console.py") == "firmware/console.py"
+    assert _short("/srv/checkout/firmware/console.py") == "firmware/console.py"
     assert _short("C:\\jeton\\games\\reels.py") == "games/reels.py"
     assert _short("main.py") == "main.py"
 
