@@ -109,7 +109,9 @@ class AccessCommands:
         a = self.accounts
         if a is None or not a.empty():
             return
-        if not a.lost() and self.cab.board.floor("enrol").read() is None:
+        from firmware import enrolment  # a machine with no account: one is to be made
+
+        if not enrolment.audit_key_refused(a.lost(), self.cab.board.floor("enrol").read()):
             return  # a new machine: the audit key and 'setup' make the first (no signature)
         try:
             self.enrol_reserve = bytearray(ENROL_RESERVE)
