@@ -551,6 +551,17 @@ class EmulatedCabinet:
             s = self.panel.wait_for(lambda s: s.get("credits") == 0 and s.get("state") != "handpay", timeout)
         return s
 
+    def pay_jackpot(self, shown: dict, timeout: float = 10.0) -> int:
+        """A win at or above the jackpot limit (config.JACKPOT_LIMIT) locks the cabinet, no money
+        in and no bet change, until the attendant's key: given the screen a game ended on, the key
+        is turned when it shows that lock. Returns the credits paid by hand (the jackpot meter's)."""
+        assert self.panel
+        if shown.get("state") != "jackpot":
+            return 0
+        self.attendant_key()
+        self.panel.wait_for(lambda s: s.get("state") != "jackpot", timeout)
+        return shown["win"]
+
     def attendant_key(self) -> None:
         assert self.panel
         self.panel.press("key_reset", hold=0.15)  # a key turn, well past the 50 ms switch debounce

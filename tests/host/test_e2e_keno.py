@@ -39,10 +39,11 @@ def test_keno_session_replays_and_power_cuts_lose_nothing(tmp_path: Path) -> Non
         s = cab.panel.wait_for(lambda s: isinstance(s.get("reels"), dict) and len(s["reels"]["picks"]) == 8)
         cards.append(s["reels"]["picks"])
         s = cab.play(timeout=30)
+        cab.pay_jackpot(s)  # 7 or 8 of 8 spots, one game in 6,000: locked until the key
         assert s["reels"]["picks"] == cards[0] and len(s["reels"]["drawn"]) == 20
         assert s["reels"]["hits"] == sorted(set(cards[0]) & set(s["reels"]["drawn"]))
         cards.append(cab.quick_pick(5))
-        cab.play(timeout=30)
+        cab.pay_jackpot(cab.play(timeout=30))
         assert books(cab)["games_played"] == 2
     finally:
         cab.shutdown()
