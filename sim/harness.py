@@ -76,6 +76,11 @@ def free_ports(n: int) -> list[int]:
             s.close()
 
 
+# every firmware process started since the test runner last cleared it: a failing test's report
+# shows their last lines (tests/conftest.py), since a timeout alone does not say what the cabinet did
+STARTED: list["FirmwareProcess"] = []
+
+
 class FirmwareProcess:
     """The firmware image (`build/firmware/unix32/micropython -X heapsize=HEAP`), or the stock
     `micropython firmware/main.py`, with the emulated board."""
@@ -150,6 +155,7 @@ class FirmwareProcess:
         self._ready.clear()
         self.ready = {}
         self.ports = dict(self.asked)
+        STARTED.append(self)
         self.proc = subprocess.Popen(
             self.command(), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             pass_fds=(self.sas_fd,) if self.sas_fd is not None else (),

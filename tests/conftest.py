@@ -39,6 +39,26 @@ def pytest_collection_modifyitems(session, config, items):
     items[:] = [items[i] for i in order]
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing test's report ends with the last lines of each firmware it started: a cabinet
+    test that times out on CI says what the cabinet printed (a restart, a tilt, a traceback)."""
+    outcome = yield
+    harness = sys.modules.get("sim.harness")
+    if harness is None:
+        return
+    report = outcome.get_result()
+    if report.failed:
+        for n, fw in enumerate(harness.STARTED[-4:]):
+            lines = fw.lines
+            # each traceback it printed (a restart's cause) with the line after it, then its last lines
+            starts = [i for i, ln in enumerate(lines[:-40]) if ln.startswith("Traceback")]
+            told = [ln for i in starts[:3] for ln in lines[i:i + 16]]
+            report.sections.append((f"firmware {n}: its last lines", "\n".join(told + ["..."] * bool(told) + lines[-40:])))
+    if call.when == "teardown":
+        harness.STARTED.clear()
+
+
 def pytest_collect_file(parent, file_path: Path):
     if (
         file_path.suffix == ".py"
