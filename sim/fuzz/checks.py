@@ -36,8 +36,13 @@ class Checks:
     def _check_process(self) -> None:
         rig = self.rig
         new = rig.restarts(self.lines_seen)
-        self.lines_seen = len(rig.fw.lines)
-        oracle.process(new, rig.exit_status(), self.step_kind, rig.fw.lines[-12:])
+        lines = rig.fw.lines
+        tail = lines[-12:]
+        if new:  # what led to the first restart (its traceback), which a long step's tail has scrolled past
+            first = lines.index(new[0], self.lines_seen)
+            tail = lines[max(self.lines_seen, first - 14):first + 1]
+        self.lines_seen = len(lines)
+        oracle.process(new, rig.exit_status(), self.step_kind, tail)
 
     def _check(self) -> None:
         rig = self.rig
