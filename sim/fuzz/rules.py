@@ -154,13 +154,21 @@ class CabinetRules(RuleBasedStateMachine):
     @initialize(games=st.sampled_from(GAME_SETS), juris=st.sampled_from(JURISDICTIONS),
                 vlt_games=st.sampled_from(VLT_SETS))
     @logged
-    def power_on(self, games: tuple[str, ...], juris: str = "casino", vlt_games: tuple[str, ...] | None = None) -> None:
+    def power_on(self, games: tuple[str, ...], juris: str = "casino", vlt_games: tuple[str, ...] | None = None,
+                 poll_ms: int | None = None) -> None:
+        """poll_ms: the operator's ACCEPTOR_POLL_MS (settings.json, casino only; config.py's unless
+        given): the scripted walks of every game and bet level poll faster, as a setting allows, since
+        the rig's clock is the firmware's polls (tests/host/test_stateful.py)."""
         if juris == "vlt" and vlt_games:
             games = vlt_games
         # the printer is wired whatever the jurisdiction (it may change), and the operator's
         # configuration is signed here, by the rules, never behind their back by the harness
         self.rig = Rig(self.tmp / "state", tuple(games), jurisdiction=juris, printer=True, sign_config=False,
                        sas=True)
+        if poll_ms is not None:
+            assert juris == "casino", "under vlt a settings.json is a config tilt (rules_service.py)"
+            self.rig.state.mkdir(parents=True, exist_ok=True)
+            (self.rig.state / "settings.json").write_text(json.dumps({"ACCEPTOR_POLL_MS": poll_ms}))
         self._sas_start()  # the central system on the SAS line (sim/fuzz/rules_sas.py)
         self.asked = (juris, config.DENOM_CENTS)
         if juris == "vlt":
