@@ -162,7 +162,10 @@ class CcTalkBus:
             if not data:
                 return
             if self.echo:
-                self.send(data)
+                try:
+                    self.send(data)
+                except OSError:  # the board hung up between its write and our echo (a power cut)
+                    return
             buf += data
             while len(buf) >= 2 and len(buf) >= 5 + buf[1]:
                 n = 5 + buf[1]
