@@ -8,14 +8,19 @@
   tries it again every `RETRY_S`; the message is kept in the table `unapplied` with the reason,
   until it is applied or an operator sets it aside (`set_aside`: the page's API, or
   `python -m central.degraded set-aside`), after which the relay goes on with the next;
+- `waiting`, a cabinet: its site controller holds messages it could not send (the centre out of
+  reach), numbered and sent in order once the centre answers;
 - `store`: this process's last write to the store failed (`central/store.py` `StoreHealth`), or a
   read for the page fails now.
 
 The `link` and `relay` rows are kept in the store (table `degraded`), so a page served by another
-process than the relay's shows them; the store's own failure is this process's to know."""
+process than the relay's shows them; the store's own failure and a site controller's `waiting`
+rows are the process's own to know (`LOCAL`): a page served in the controller's process shows them
+(`make floor`), and `python -m central.site` prints them."""
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 from central.store import Key, Store, Tx
@@ -46,19 +51,48 @@ def entry(what: str, name: str, since: int, detail: str) -> dict[str, Any]:
     return {"what": what, "name": name, "since": since, "detail": detail}
 
 
+class Local:
+    """The rows only this process knows (the store cannot be asked for them: it may be what is out
+    of reach): a site controller's `waiting` cabinets."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._rows: dict[tuple[str, str], tuple[int, str]] = {}
+
+    def mark(self, what: str, name: str, now: int, detail: str) -> None:
+        with self._lock:
+            since = self._rows.get((what, name), (now, ""))[0]
+            self._rows[(what, name)] = (since, detail)
+
+    def clear(self, what: str, name: str) -> None:
+        with self._lock:
+            self._rows.pop((what, name), None)
+
+    def rows(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [entry(what, name, since, detail) for (what, name), (since, detail) in sorted(
+                self._rows.items(), key=lambda kv: (kv[1][0], kv[0]))]
+
+
+LOCAL = Local()
+
+
 def collect(store: Store, now: float) -> list[dict[str, Any]]:
-    """Everything degraded, the store first; with the store unreachable, that alone."""
+    """Everything degraded: the store first, this process's own rows, then the store's rows; with
+    the store unreachable, the first two alone."""
     out = []
     failed = store.health.state()
     if failed:
         out.append(entry("store", store.kind, int(failed[0]), f"the last write failed: {failed[1]}"))
+    out += LOCAL.rows()
     try:
         with store.transaction(write=False) as tx:
             rows = tx.all("SELECT what, name, since, detail FROM degraded ORDER BY since, what, name")
             silent = tx.all("SELECT name, status_since FROM cabinets WHERE status = 'silent' ORDER BY name")
     except store.UNREACHABLE as e:
         if not failed:
-            out.append(entry("store", store.kind, int(now), f"a read failed: {type(e).__name__}: {str(e).strip()[:200]}"))
+            out.insert(0, entry("store", store.kind, int(now),
+                                f"a read failed: {type(e).__name__}: {str(e).strip()[:200]}"))
         return out
     out += [entry(*r) for r in rows]
     out += [entry("silent", name, since, "not answering its SAS polls") for name, since in silent]
