@@ -47,7 +47,7 @@ SILENT_AFTER = 3  # polls unanswered in a row before a cabinet is marked silent
 EXCEPTION_COUPON = 0x3D  # a cash out ticket has been printed (SAS Table A-1)
 VERIFY_S = 3600.0  # SAS 21 again every hour, besides at each connection
 SIGNATURE_WAIT_S = 300.0  # a machine computes 21 a few ms a loop (docs/sas.md): over a 1 MB image, seconds
-HOLD_MAX = 5000  # messages held per cabinet while the centre is out of reach (hours of snapshots at METER_S)
+HOLD_MAX = 5000  # messages held per cabinet while the centre is out of reach (over an hour at METER_S)
 
 
 def rom_signature(image: bytes, seed: int) -> int:
@@ -103,7 +103,7 @@ class CabinetPoller:
         # the link out of reach; asked again before anything is numbered)
         self.seq: dict[str, int] | None = None
         self.held: collections.deque[dict[str, Any]] = collections.deque()  # not sent yet, in order
-        self.dropped = 0  # held snapshots let go past HOLD_MAX (a later one has every meter)
+        self.dropped = 0  # held snapshots and descriptions let go past HOLD_MAX (a later one has all they had)
         try:
             self.seq = link.last_seqs(site, name)
         except CentreUnreachable:
@@ -149,17 +149,19 @@ class CabinetPoller:
         degraded.LOCAL.clear("waiting", self.name)
 
     def let_go(self) -> None:
-        """Past HOLD_MAX, the oldest snapshot not numbered yet is let go: meters are absolute, so the
-        next snapshot has all it had; events are kept."""
+        """Past HOLD_MAX, the oldest snapshot or description (54, 1F) not numbered yet that a newer
+        one of its kind follows is let go: each is absolute, so the newer has all it had; events
+        are kept (held beyond HOLD_MAX if they must)."""
+        newest = {msg["kind"]: i for i, msg in enumerate(self.held)}
         for i, msg in enumerate(self.held):
-            if msg["kind"] == "snapshot" and "seq" not in msg:
+            if msg["kind"] in ("snapshot", "cabinet") and "seq" not in msg and i != newest[msg["kind"]]:
                 del self.held[i]
                 self.dropped += 1
                 return
 
     def waiting(self, why: str) -> str:
         numbered = "" if self.seq is not None else ", to be numbered after the centre's last sequences"
-        dropped = f"; {self.dropped} older snapshots let go (HOLD_MAX)" if self.dropped else ""
+        dropped = f"; {self.dropped} older snapshots and descriptions let go (HOLD_MAX)" if self.dropped else ""
         return (f"the centre out of reach ({why}): {len(self.held)} messages held{numbered}, sent once it "
                 f"answers; the machine polled on{dropped}")
 

@@ -24,6 +24,7 @@ import pytest
 from stdnum import luhn
 
 from central import cabinets, cashier
+from central import site as site_module
 from central.centre import Direct
 from central.coupons import CLAIM_S
 from central.crash import CRASH_ENV
@@ -515,11 +516,12 @@ def test_a_machine_not_running_the_approved_software_is_disabled(rig: Rig) -> No
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_site_started_with_the_store_out_of_reach_polls_on_and_numbers_nothing_twice(
-        tmp_path: Path, engine: str) -> None:
+        tmp_path: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A site controller stops; a new one starts while the store is out of reach (it cannot ask
     the centre's last sequences): it polls its vlt on (no link tilt), the machine is played and
     cashes out meanwhile, its exceptions and meters are held and its coupon stays unread on the
-    machine, and the page of its own process says `waiting`. The store back, the held messages
+    machine, and the page of its own process says `waiting`; past `HOLD_MAX` messages (made small
+    here) the oldest snapshots and descriptions are let go, never numbered. The store back, the held messages
     are numbered after the centre's last sequences: every sequence stored once, none lost, none
     over an earlier one; the coupon recorded once, then read off the machine. Its own cabinet
     and store, on each engine."""
@@ -547,6 +549,7 @@ def test_a_site_started_with_the_store_out_of_reach_polls_on_and_numbers_nothing
             poller.wait_cycles(1)
         raise AssertionError(f"not so after {timeout} s")
 
+    monkeypatch.setattr(site_module, "HOLD_MAX", 20)
     try:
         first = SiteController(Direct(store), "site-1", {"vlt5": cab.sas_path}, meter_every=0.5).start()
         until(first.pollers["vlt5"], lambda: (one("SELECT validation_id FROM cabinets WHERE name = 'vlt5'") or [None])[0]
@@ -571,12 +574,14 @@ def test_a_site_started_with_the_store_out_of_reach_polls_on_and_numbers_nothing
             # read and held, the coupon unread on the machine meanwhile (a snapshot of after the cash-out)
             until(poller, lambda: [h for h in list(poller.held) if h["kind"] == "snapshot"
                                    and (h["meters"]["games_played"], h["meters"]["cancelled"]) == (played, m["cashout"])])
-            held_at = int(time.time())
-            poller.wait_cycles(3)
+            until(poller, lambda: poller.dropped)  # past HOLD_MAX: the oldest snapshots let go, events kept
+            assert "older snapshots and descriptions let go (HOLD_MAX)" in waiting()[0]["detail"]
+            assert [h["kind"] for h in list(poller.held)].count("snapshot") >= 1  # the newest kept
             [rec] = [r for r in json.loads(cab.console.command("coupons json")[-1]) if r["s"] not in coupons]
             assert rec["st"] == "issued"  # not read off the machine: nothing at the centre has it
             assert cab.panel.screen.get("link") == "up" and poller.status == "online"  # polled on: no link tilt
-            assert poller.seq is None and not [m for m in poller.held if "seq" in m]  # nothing numbered yet
+            assert poller.seq is None and not [h for h in list(poller.held) if "seq" in h]  # nothing numbered yet
+            held_at = int(time.time())
         until(poller, lambda: [r for r in json.loads(cab.console.command("coupons json")[-1])
                                if r["n"] == rec["n"]][0]["st"] == "acked")
         until(poller, lambda: not poller.held)
@@ -593,7 +598,9 @@ def test_a_site_started_with_the_store_out_of_reach_polls_on_and_numbers_nothing
         assert [e[3] for e in events if e[2] == "coupon"].count(f"coupon {rec['n']} {rec['c']} cents read") == 1
         assert [s[0] for s in snaps] == list(range(1, len(snaps) + 1))
         assert [(s[0], s[1]) for s in snaps[:s0]] == snaps_before
-        assert [s for s in snaps[s0:] if s[1] <= held_at and s[2] == played]  # a snapshot held, stored after
+        # the newest snapshot held (never let go) stored after the first controller's: taken before the
+        # store came back (a second after held_at at most: one taken as the block ends)
+        assert [s for s in snaps[s0:] if s[1] <= held_at + 1 and s[2] == played]
         assert snaps[-1][2] == json.loads(cab.console.command("meters json")[-1])["games_played"]
     finally:
         web.shutdown()
