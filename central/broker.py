@@ -351,25 +351,33 @@ class Relay:
                     self.changed.notify_all()
 
     async def _apply(self, m: Any) -> bool:
-        """Apply one message; one that cannot be (the store out of reach: its health says so; a
-        message the store refuses, or a bug: a `relay` row of central/degraded.py) stops the relay
-        there, unacked (its ack wait renewed), tried again every RETRY_S. False: closing meanwhile."""
+        """Apply one message, or skip it if an operator set it aside (central/degraded.py), in one
+        transaction with the check, so that a message is applied or set aside, never both. One
+        that cannot be applied (the store out of reach: its health says so; a message the store
+        refuses, a malformed one, a bug: kept in `unapplied` with the reason, a `relay` row) stops
+        the relay there, unacked (its ack wait renewed), tried again every RETRY_S until it is
+        applied or set aside. False: closing meanwhile."""
         site = m.subject.split(".")[1]  # jeton.<site>.<cabinet>.<kind>
-        stuck = False
+        seq = m.metadata.sequence.stream
+        try:
+            name = json.loads(m.data)["cabinet"]
+        except Exception:  # malformed: it names no cabinet
+            name = None
+        # its cabinet's lock and the set-aside's; a malformed one names no cabinet: its transaction goes alone
+        keys = [cabinet(name), degraded.relay_key(site)] if isinstance(name, str) else None
         while True:
             try:
-                msg = json.loads(m.data)
-                with self.store.transaction(keys=[cabinet(msg["cabinet"]), ("degraded", f"relay:{site}")]) as tx:
-                    ingest.apply(tx, msg)
-                    if stuck:
+                with self.store.transaction(keys=keys) as tx:
+                    if degraded.resolution(tx, site, seq) != degraded.SET_ASIDE:
+                        ingest.apply(tx, json.loads(m.data))
+                        degraded.applied(tx, site, seq, int(self.clock()))
+                    else:
                         degraded.clear(tx, "relay", site)
                 return True
             except self.store.UNREACHABLE:
                 pass  # the store's health records it (central/store.py)
             except Exception as e:  # whatever it is, the message is not lost: kept unacked, said on the page
-                stuck = True
-                why = f"stopped on message {m.metadata.sequence.stream} ({m.subject}): {type(e).__name__}: {e}"
-                self._note("relay", site, why)
+                self._stuck(site, seq, m, f"{type(e).__name__}: {e}")
             if self._stop.is_set():
                 return False
             try:
@@ -377,6 +385,15 @@ class Relay:
             except Exception:  # no link to the hub: it is delivered again after ACK_WAIT_S, applied once
                 pass
             await asyncio.sleep(RETRY_S)
+
+    def _stuck(self, site: str, seq: int, m: Any, reason: str) -> None:
+        """Keep the message the relay cannot apply, with the reason (tried again if the store is out of reach)."""
+        try:
+            with self.store.transaction(keys=[degraded.relay_key(site)]) as tx:
+                degraded.stuck(tx, site, seq, m.subject, m.data.decode("utf-8", "replace"), reason,
+                               int(self.clock()))
+        except self.store.UNREACHABLE:
+            pass
 
     def _note(self, what: str, site: str, detail: str | None) -> bool:
         """Mark (detail) or clear (None) a degraded row; False: the store out of reach (tried later)."""

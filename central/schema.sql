@@ -108,6 +108,22 @@ CREATE TABLE IF NOT EXISTS degraded (
     PRIMARY KEY (what, name)
 )
 ;
+-- A message the relay could not apply (central/degraded.py), by its sequence in the centre's stream:
+-- kept with the reason while it blocks its site's messages, then for the record once it was applied
+-- after all or an operator set it aside (the relay acks it unapplied and goes on).
+CREATE TABLE IF NOT EXISTS unapplied (
+    site TEXT NOT NULL,
+    seq BIGINT NOT NULL,           -- its sequence in the stream CENTRE (the number the relay's row gives)
+    subject TEXT NOT NULL,
+    message TEXT NOT NULL,         -- the message as received (as UTF-8; a byte that is not, replaced)
+    reason TEXT NOT NULL,          -- why it was not applied (the last failure's)
+    since BIGINT NOT NULL,         -- its first failure
+    resolved TEXT,                 -- NULL: blocking; applied; set aside
+    resolved_at BIGINT,
+    resolved_by TEXT,              -- the operator who set it aside
+    PRIMARY KEY (site, seq)
+)
+;
 CREATE INDEX IF NOT EXISTS coupons_by_cents ON coupons (cents)
 ;
 CREATE INDEX IF NOT EXISTS snapshots_by_time ON meter_snapshots (cabinet, at)

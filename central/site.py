@@ -16,9 +16,19 @@ the machine keeps the record unread), the record sent (kept once under its contr
 killed after it, it is sent again as nothing new, then read.
 
 At connection (and after the cabinet was silent) the controller reads 54 and 1F, and 4C: a vlt
-machine without the validation id the centre gave it is given one (asked of the centre)."""
+machine without the validation id the centre gave it is given one (asked of the centre).
+
+A message the link cannot take (the centre, or the store behind `Direct`, out of reach) is held, in
+order, and sent once the link answers: the cabinets are polled on meanwhile (their exceptions and
+meters read and held). A controller started while the link is out of reach does not know the
+centre's last sequences yet: it holds its messages unnumbered, and numbers them after the centre's
+last (`last_seqs`) once it answers, so nothing is numbered twice. A message is numbered once, just
+before it is first sent: one sent again (the link failed under it, perhaps after it was stored)
+keeps its number and is stored once. A coupon is never held (the machine keeps it unread until it
+is durable at the centre). While messages are held the cabinet is `waiting` (central/degraded.py)."""
 from __future__ import annotations
 
+import collections
 import secrets
 import threading
 import time
@@ -26,7 +36,7 @@ from typing import Any, Callable, Protocol
 
 from crccheck.crc import CrcKermit
 
-from central import sas_reads
+from central import degraded, sas_reads
 from central.cabinets import GAME
 from central.crash import point as crash_point
 from sim.sas_host import SasHost, bcd, crc
@@ -37,6 +47,7 @@ SILENT_AFTER = 3  # polls unanswered in a row before a cabinet is marked silent
 EXCEPTION_COUPON = 0x3D  # a cash out ticket has been printed (SAS Table A-1)
 VERIFY_S = 3600.0  # SAS 21 again every hour, besides at each connection
 SIGNATURE_WAIT_S = 300.0  # a machine computes 21 a few ms a loop (docs/sas.md): over a 1 MB image, seconds
+HOLD_MAX = 5000  # messages held per cabinet while the centre is out of reach (over an hour at METER_S)
 
 
 def rom_signature(image: bytes, seed: int) -> int:
@@ -88,7 +99,15 @@ class CabinetPoller:
         self.next_meters = 0.0
         self.status = "new"  # as this controller last said: online, silent
         self.misses = 0
-        self.seq = link.last_seqs(site, name)  # the last sequence sent, per kind: a restart goes on after it
+        # the last sequence numbered, per kind: a restart goes on after the link's (None: not known yet,
+        # the link out of reach; asked again before anything is numbered)
+        self.seq: dict[str, int] | None = None
+        self.held: collections.deque[dict[str, Any]] = collections.deque()  # not sent yet, in order
+        self.dropped = 0  # held snapshots and descriptions let go past HOLD_MAX (a later one has all they had)
+        try:
+            self.seq = link.last_seqs(site, name)
+        except CentreUnreachable:
+            pass
         self.cycles = 0  # completed poll cycles (a test waits on it instead of sleeping)
         self.changed = threading.Condition()
 
@@ -99,12 +118,52 @@ class CabinetPoller:
         self.host.close()
 
     def send(self, kind: str, **fields: Any) -> None:
+        """Sent over the link, after what is held; held (in order) when the link is out of reach. A
+        coupon is never held: CentreUnreachable, and the machine keeps it unread (4D 00 not sent)."""
         msg: dict[str, Any] = {"kind": kind, "site": self.site, "cabinet": self.name, "at": self.now(), **fields}
-        if kind in self.seq:
-            msg["seq"] = self.seq[kind] + 1
-        self.link.send(msg)
-        if kind in self.seq:
-            self.seq[kind] += 1
+        if kind == "coupon":
+            self.flush()
+            self.link.send(msg)
+            return
+        self.held.append(msg)
+        if len(self.held) > HOLD_MAX:
+            self.let_go()
+        try:
+            self.flush()
+        except CentreUnreachable as e:
+            degraded.LOCAL.mark("waiting", self.name, self.now(), self.waiting(str(e)))
+
+    def flush(self) -> None:
+        """Send what is held, in order, each numbered once (after the centre's last sequences, asked
+        first if not known yet); raises CentreUnreachable, what is left still held."""
+        if self.seq is None:
+            self.seq = self.link.last_seqs(self.site, self.name)
+        while self.held:
+            msg = self.held[0]
+            if msg["kind"] in self.seq and "seq" not in msg:
+                self.seq[msg["kind"]] += 1
+                msg["seq"] = self.seq[msg["kind"]]  # kept if the send fails: sent again under it
+            self.link.send(msg)
+            self.held.popleft()
+        self.dropped = 0
+        degraded.LOCAL.clear("waiting", self.name)
+
+    def let_go(self) -> None:
+        """Past HOLD_MAX, the oldest snapshot or description (54, 1F) not numbered yet that a newer
+        one of its kind follows is let go: each is absolute, so the newer has all it had; events
+        are kept (held beyond HOLD_MAX if they must)."""
+        newest = {msg["kind"]: i for i, msg in enumerate(self.held)}
+        for i, msg in enumerate(self.held):
+            if msg["kind"] in ("snapshot", "cabinet") and "seq" not in msg and i != newest[msg["kind"]]:
+                del self.held[i]
+                self.dropped += 1
+                return
+
+    def waiting(self, why: str) -> str:
+        numbered = "" if self.seq is not None else ", to be numbered after the centre's last sequences"
+        dropped = f"; {self.dropped} older snapshots and descriptions let go (HOLD_MAX)" if self.dropped else ""
+        return (f"the centre out of reach ({why}): {len(self.held)} messages held{numbered}, sent once it "
+                f"answers; the machine polled on{dropped}")
 
     def event(self, event: str, detail: str, **fields: Any) -> None:
         self.send("event", event=event, detail=detail, **fields)
@@ -255,6 +314,11 @@ class CabinetPoller:
 
     def cycle(self) -> None:
         """One poll cycle; raises TimeoutError/ValueError/OSError when the machine does not answer."""
+        if self.held or self.seq is None:
+            try:
+                self.flush()
+            except CentreUnreachable:
+                pass  # held on: the machine is polled all the same
         if not self.connected:
             self.connect()
         if self.approved_image is not None and self.signature is None and time.monotonic() >= self.next_verify:
@@ -271,7 +335,10 @@ class CabinetPoller:
             self.event("exception", f"SAS exception {code:02X}", code=code)
         self.apply_order()
         if self.coupon_machine and (EXCEPTION_COUPON in seen or time.monotonic() >= self.next_meters):
-            self.read_coupons()
+            try:
+                self.read_coupons()
+            except CentreUnreachable:
+                pass  # it stays unread on the machine, read again next period; the meters are read on
         if time.monotonic() >= self.next_meters:
             if self.vid_owed:
                 self.settle_validation_id()
@@ -295,7 +362,7 @@ class CabinetPoller:
                 except (TimeoutError, ValueError, OSError) as e:
                     self.missed(str(e) or type(e).__name__)
             except CentreUnreachable:
-                pass  # not the machine's fault: what was not sent is read or sent again next cycle
+                pass  # not the machine's fault: a coupon not sent is read again next cycle (the rest is held)
             with self.changed:
                 self.cycles += 1
                 self.changed.notify_all()
@@ -329,6 +396,7 @@ class SiteController:
             t.join(10)
         for p in self.pollers.values():
             p.close()
+            degraded.LOCAL.clear("waiting", p.name)  # what it held is lost with the process (docs/central.md)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -357,8 +425,14 @@ def main(argv: list[str] | None = None) -> int:
     site = SiteController(link, args.site, lines).start()
     signal.signal(signal.SIGTERM, lambda *_: site.stop.set())
     print("site: polling " + " ".join(lines), flush=True)
+    said: list[tuple[str, int]] = []
     try:
-        site.stop.wait()
+        while not site.stop.wait(1.0):  # its `waiting` rows, which no page of another process can show
+            rows = [d for d in degraded.LOCAL.rows() if d["what"] == "waiting"]
+            if [(d["name"], d["since"]) for d in rows] != said:
+                said = [(d["name"], d["since"]) for d in rows]
+                print("\n".join(f"site: waiting {d['name']} since {d['since']}: {d['detail']}" for d in rows)
+                      or "site: nothing held", flush=True)
     except KeyboardInterrupt:
         pass
     site.close()

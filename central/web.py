@@ -10,6 +10,8 @@ cabinet's history, the cashier, the register of coupons of $500 or more.
     GET  /register         coupons of $500 or more
     GET  /api/floor, /api/cabinet/NAME, /api/register   the same as JSON
     GET  /api/degraded     what is degraded, since when (central/degraded.py): on the floor page too
+    POST /api/relay/SITE/set-aside {"message": N, "by"}: set aside the message the relay is stopped
+                           on (central/degraded.py set_aside); GET /api/set-aside: those set aside
 
 A redemption asks for the cashier's name and a request id the form makes once per coupon shown
 (`central/cashier.py`: the same request again gets the same answer and pays nothing more)."""
@@ -243,6 +245,9 @@ class Handler(BaseHTTPRequestHandler):
             self._send(floor_page(self.store, self.clock()))
         elif path == "/api/degraded":
             self._json(degraded.collect(self.store, self.clock()))
+        elif path == "/api/set-aside":
+            with self.store.transaction(write=False) as tx:
+                self._json(degraded.unapplied(tx))
         elif path == "/api/floor":
             self._json(floor(self.store))
         elif path.startswith("/cabinet/") or path.startswith("/api/cabinet/"):
@@ -272,6 +277,8 @@ class Handler(BaseHTTPRequestHandler):
         path = urllib.parse.urlparse(self.path).path
         if path.endswith("/order") or path.endswith("/game-order"):
             return self._order(path)
+        if path.startswith("/api/relay/") and path.endswith("/set-aside") and path.count("/") == 4:
+            return self._set_aside(urllib.parse.unquote(path.split("/")[3]))
         try:
             if path == "/api/redeem":
                 q = json.loads(self._body() or b"{}")
@@ -297,6 +304,25 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self._send(cashier_page(a, who))
 
+
+    def _set_aside(self, site: str) -> None:
+        """{"message": N, "by": NAME}: 400 malformed, 404 no such site or message, 409 not the one
+        the relay is stopped on; the record set aside."""
+        try:
+            q = json.loads(self._body() or b"{}")
+            seq, by = q["message"], q["by"]
+            if not isinstance(seq, int) or isinstance(seq, bool) or not isinstance(by, str) or not by.strip():
+                raise ValueError('{"message": the number the relay\'s row gives, "by": the operator\'s name}')
+        except (KeyError, TypeError, ValueError, json.JSONDecodeError, UnicodeDecodeError) as e:
+            return self._json({"error": f"bad request: {e}"}, 400)
+        try:
+            with self.store.transaction(keys=[degraded.relay_key(site)]) as tx:
+                done = degraded.set_aside(tx, site, seq, by, int(self.clock()))
+        except degraded.NotFound as e:
+            return self._json({"error": str(e)}, 404)
+        except degraded.NotBlocking as e:
+            return self._json({"error": str(e)}, 409)
+        self._json(done)
 
     def _order(self, path: str) -> None:
         api = path.startswith("/api/")

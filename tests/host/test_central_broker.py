@@ -11,7 +11,9 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -23,6 +25,7 @@ from central.site import SiteController
 from central.store import SqliteStore
 from central.web import serve
 from sim.harness import EmulatedCabinet
+from tests.host.central_stores import ENGINES, new_store
 from tests.host.tcp_cut import CuttableLink
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,6 +53,10 @@ class Rig:
         with self.store.transaction(write=False) as tx:
             row = tx.one(sql, params)
         return row[0] if row else None
+
+    def all(self, sql: str, params: tuple = ()) -> list[tuple]:
+        with self.store.transaction(write=False) as tx:
+            return tx.all(sql, params)
 
     def until(self, pred, timeout: float = 30.0):
         for _ in range(int(timeout / 0.2)):
@@ -86,6 +93,20 @@ def rig(tmp_path_factory):
     r = Rig(tmp_path_factory.mktemp("broker"))
     yield r
     r.close()
+
+
+def post(url: str, body: bytes | dict) -> dict:
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    req = urllib.request.Request(url, data, {"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as f:
+        return json.loads(f.read())
+
+
+def refused(url: str, body: bytes | dict) -> tuple[int, str]:
+    """The HTTP status and the error of a request the API refuses."""
+    with pytest.raises(urllib.error.HTTPError) as e:
+        post(url, body)
+    return e.value.code, json.loads(e.value.read())["error"]
 
 
 def cash_out(rig: Rig) -> dict:
@@ -180,6 +201,12 @@ def test_a_message_the_store_refuses_stops_the_relay_there_and_the_page_says_so(
     rig.until(lambda: rig.value("SELECT COUNT(*) FROM meter_snapshots WHERE cabinet = 'vlt1' AND seq = ?", (behind,)))
     assert rig.value("SELECT detail FROM events WHERE cabinet = 'vlt8'") == "refused once"
     assert rig.degraded("relay") == []
+    # kept for the record as applied after all: no longer the one to set aside
+    [(seq, resolved)] = rig.all("SELECT seq, resolved FROM unapplied WHERE subject = 'jeton.site1.vlt8.event'")
+    assert resolved == "applied"
+    with pytest.raises(urllib.error.HTTPError) as e:
+        post(rig.url + "/api/relay/site1/set-aside", {"message": seq, "by": "ann"})
+    assert e.value.code == 409 and "is not the one blocking: applied at" in json.loads(e.value.read())["error"]
 
 
 def test_a_relay_killed_between_its_commit_and_its_ack_loses_nothing(rig: Rig) -> None:
@@ -199,3 +226,112 @@ def test_a_relay_killed_between_its_commit_and_its_ack_loses_nothing(rig: Rig) -
                                 (last,)) == last)
     assert contiguous(rig, "meter_snapshots") >= last
     assert contiguous(rig, "events", "AND origin = 'site'") >= 1
+
+
+def test_a_message_the_relay_can_never_apply_is_kept_and_an_operator_sets_it_aside(rig: Rig) -> None:
+    """A malformed message (a kind no centre knows: a site's bug) can never be applied: the relay
+    stops on it, keeps it with the reason (table unapplied) and says so on the page, what comes
+    after waits; the API refuses a malformed set-aside (400), an unknown site or message (404);
+    the operator sets it aside: the relay acks it unapplied and goes on, applying each message
+    behind it once; the set-aside is listed with who and when and the message itself, and cannot
+    be done twice (409)."""
+    bad = {"kind": "bogus", "site": "site1", "cabinet": "vlt7", "at": int(time.time()), "seq": 1}
+    rig.link.send(bad)
+    before = rig.poller.seq["snapshot"]
+    [stuck] = rig.until(lambda: rig.degraded("relay"))
+    [(seq, body, reason)] = rig.all("SELECT seq, message, reason FROM unapplied WHERE site = 'site1' "
+                                    "AND resolved IS NULL")
+    assert json.loads(body) == bad and reason == "ValueError: no such message kind: 'bogus'"
+    assert f"stopped on message {seq} (jeton.site1.vlt7.bogus): {reason}" in stuck["detail"], stuck
+    assert f"python -m central.degraded set-aside site1 {seq} --by NAME" in stuck["detail"]
+    behind = rig.until(lambda: rig.poller.seq["snapshot"] > before and rig.poller.seq["snapshot"])
+    rig.poller.wait_cycles(3)
+    assert rig.value("SELECT COUNT(*) FROM meter_snapshots WHERE cabinet = 'vlt1' AND seq = ?", (behind,)) == 0
+    api = rig.url + "/api/relay/site1/set-aside"
+    for malformed in (b"not json", {"message": seq}, {"by": "ann"}, {"message": str(seq), "by": "ann"},
+                      {"message": True, "by": "ann"}, {"message": seq, "by": " "}, [seq, "ann"]):
+        status, error = refused(api, malformed)
+        assert status == 400 and error.startswith("bad request"), (malformed, status, error)
+    assert refused(rig.url + "/api/relay/site9/set-aside", {"message": seq, "by": "ann"}) == (404, "no site site9")
+    assert refused(api, {"message": seq + 1000, "by": "ann"}) == \
+        (404, f"site site1 has no message {seq + 1000} the relay could not apply")
+    assert rig.value("SELECT resolved FROM unapplied WHERE seq = ?", (seq,)) is None  # still blocking
+    done = post(api, {"message": seq, "by": "ann"})
+    assert done["site"] == "site1" and done["message"] == seq and done["set_aside_by"] == "ann"
+    rig.until(lambda: rig.value("SELECT COUNT(*) FROM meter_snapshots WHERE cabinet = 'vlt1' AND seq = ?", (behind,)))
+    rig.until(lambda: not rig.degraded("relay"))
+    assert contiguous(rig, "meter_snapshots") >= behind  # each one behind it applied, once, in order
+    assert contiguous(rig, "events", "AND origin = 'site'") >= 1
+    assert rig.value("SELECT COUNT(*) FROM cabinets WHERE name = 'vlt7'") == 0  # never applied
+    with urllib.request.urlopen(rig.url + "/api/set-aside", timeout=10) as f:
+        aside = [a for a in json.loads(f.read()) if a["message"] == seq]
+    assert aside == [{"site": "site1", "message": seq, "subject": "jeton.site1.vlt7.bogus", "body": body,
+                      "reason": reason, "since": aside[0]["since"], "set_aside_at": done["set_aside_at"],
+                      "set_aside_by": "ann"}]
+    status, error = refused(api, {"message": seq, "by": "bob"})
+    assert status == 409 and f"is not the one blocking: set aside by ann at {done['set_aside_at']}" in error, error
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_operator_sets_a_message_aside_from_the_command_line_on_each_engine(tmp_path: Path, engine: str) -> None:
+    """python -m central.degraded on SQLite and on PostgreSQL: a message that names its cabinet
+    but lacks its event (malformed) stops a relay of its own; `show` says why and shows it,
+    `set-aside` refuses an unknown message, sets this one aside, and refuses it twice; the
+    messages behind it are applied once each, the set-aside one never; `aside` lists it."""
+
+    hub = NatsServer("centre", tmp_path / "hub", 0, "centre", leaf_port=0).start()
+    leaf = NatsServer("site2", tmp_path / "leaf", 0, "site2", hub=hub.leaf_url).start()
+    store, url = new_store(engine, tmp_path)
+    relay = Relay(store, hub.url, ["site2"]).start()
+    link = JetStreamLink(leaf.url, "site2")
+    wait = threading.Event()
+
+    def until(pred):
+        for _ in range(300):
+            if got := pred():
+                return got
+            wait.wait(0.1)
+        raise AssertionError(f"{engine}: not so after 30 s")
+
+    def stored() -> list[tuple]:
+        with store.transaction(write=False) as tx:
+            return tx.all("SELECT seq, detail FROM events WHERE cabinet = 'vlt3' ORDER BY seq")
+
+    def blocking() -> list[tuple]:
+        with store.transaction(write=False) as tx:
+            return tx.all("SELECT seq FROM unapplied WHERE site = 'site2' AND resolved IS NULL")
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "central.degraded", "--db", url, *args], cwd=ROOT,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True,
+                              timeout=60)
+    try:
+        event = {"kind": "event", "site": "site2", "cabinet": "vlt3", "event": "exception", "code": 0}
+        link.send(dict(event, at=1, seq=1, detail="first"))
+        link.send({"kind": "event", "site": "site2", "cabinet": "vlt3", "at": 2, "seq": 2})  # no event, detail
+        for n in (3, 4):
+            link.send(dict(event, at=n, seq=n, detail=f"behind {n}"))
+        [(seq,)] = until(lambda: blocking())
+        shown = cli("show")
+        assert shown.returncode == 0, shown.stderr
+        assert "relay site2 since " in shown.stdout and "KeyError: 'event'" in shown.stdout, shown.stdout
+        assert f"blocking: site site2 message {seq} (jeton.site2.vlt3.event)" in shown.stdout, shown.stdout
+        assert stored() == [(1, "first")]  # what comes after it waits
+        unknown = cli("set-aside", "site2", str(seq + 100), "--by", "ann")
+        assert unknown.returncode == 1 and "no message" in unknown.stderr, unknown
+        done = cli("set-aside", "site2", str(seq), "--by", "ann")
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["set_aside_by"] == "ann"
+        until(lambda: len(stored()) == 3)
+        assert stored() == [(1, "first"), (3, "behind 3"), (4, "behind 4")]  # each once; 2 never
+        [aside] = [json.loads(line) for line in cli("aside").stdout.splitlines()]
+        assert (aside["site"], aside["message"], aside["set_aside_by"]) == ("site2", seq, "ann")
+        assert json.loads(aside["body"])["seq"] == 2 and aside["reason"] == "KeyError: 'event'"
+        again = cli("set-aside", "site2", str(seq), "--by", "bob")
+        assert again.returncode == 1 and "not the one blocking: set aside by ann" in again.stderr, again
+    finally:
+        link.close()
+        relay.close()
+        store.close()
+        leaf.stop()
+        hub.stop()

@@ -24,13 +24,14 @@ import pytest
 from stdnum import luhn
 
 from central import cabinets, cashier
+from central import site as site_module
 from central.centre import Direct
 from central.coupons import CLAIM_S
 from central.crash import CRASH_ENV
 from central.site import SiteController
 from central.web import serve
 from sim.harness import EmulatedCabinet
-from tests.host.central_stores import ENGINES, new_store, server
+from tests.host.central_stores import ENGINES, new_store, out_of_reach, server
 from tools.par import browser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -389,8 +390,13 @@ def test_the_store_out_of_reach_is_said_on_the_page_and_the_cabinets_are_polled_
         with pytest.raises(urllib.error.HTTPError) as e:  # the floor's own read fails: 503, saying why
             get(rig.url + "/api/floor")
         assert e.value.code == 503  # the detail is the latest error's: since when is the first's
-        assert [(d["what"], d["since"]) for d in json.loads(e.value.read())["degraded"]] == [("store", said["since"])]
+        assert [(d["what"], d["since"]) for d in json.loads(e.value.read())["degraded"]
+                if d["what"] != "waiting"] == [("store", said["since"])]
         assert b'<li data-what="store">store postgresql since ' in get(rig.url + "/")
+        # what the site controller (this process) could not send is held, said on its page
+        [held] = rig.until("cas1", lambda: [d for d in json.loads(get(rig.url + "/api/degraded"))
+                                            if d["what"] == "waiting" and d["name"] == "cas1"])
+        assert "messages held, sent once it answers; the machine polled on" in held["detail"], held
         for name in rig.cabs:
             rig.site.pollers[name].wait_cycles(3)  # alive: a poller that died on the store's error would not cycle
             assert rig.cabs[name].panel.screen.get("link") == "up"
@@ -400,7 +406,11 @@ def test_the_store_out_of_reach_is_said_on_the_page_and_the_cabinets_are_polled_
     rig.store.close()  # this thread's connection, cut by the stop (the pollers' are made again as they fail)
     seq = rig.site.pollers["cas1"].seq["snapshot"]
     rig.until("cas1", lambda: rig.value("SELECT MAX(seq) FROM meter_snapshots WHERE cabinet = 'cas1'") > seq)
+    for name in rig.cabs:
+        rig.until(name, lambda: not rig.site.pollers[name].held)
     assert json.loads(get(rig.url + "/api/degraded")) == []
+    seqs = [s for (s,) in rig.all("SELECT seq FROM meter_snapshots WHERE cabinet = 'cas1' ORDER BY seq")]
+    assert seqs == list(range(1, len(seqs) + 1))  # what was held while it was out of reach stored, in order
 
 
 def test_a_cabinets_history_and_the_cashier_in_chromium(rig: Rig) -> None:
@@ -502,3 +512,103 @@ def test_a_machine_not_running_the_approved_software_is_disabled(rig: Rig) -> No
         assert rig.value("SELECT wanted FROM cabinets WHERE name = 'cas1'") == "disabled"
     finally:
         site.close()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_site_started_with_the_store_out_of_reach_polls_on_and_numbers_nothing_twice(
+        tmp_path: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A site controller stops; a new one starts while the store is out of reach (it cannot ask
+    the centre's last sequences): it polls its vlt on (no link tilt), the machine is played and
+    cashes out meanwhile, its exceptions and meters are held and its coupon stays unread on the
+    machine, and the page of its own process says `waiting`; past `HOLD_MAX` messages (made small
+    here) the oldest snapshots and descriptions are let go, never numbered. The store back, the held messages
+    are numbered after the centre's last sequences: every sequence stored once, none lost, none
+    over an earlier one; the coupon recorded once, then read off the machine. Its own cabinet
+    and store, on each engine."""
+    (tmp_path / "vlt5").mkdir()
+    cab = EmulatedCabinet(tmp_path / "vlt5", extra_args=["--games", GAME], jurisdiction="vlt", sas=True)
+    cab.boot(system=False)
+    store, url = new_store(engine, tmp_path)
+    web = serve(store, 0)
+    page = f"http://127.0.0.1:{web.server_address[1]}/api/degraded"
+    first: SiteController | None = None
+    site: SiteController | None = None
+
+    def one(sql: str, params: tuple = ()):
+        with store.transaction(write=False) as tx:
+            return tx.one(sql, params)
+
+    def waiting() -> list[dict]:
+        return [d for d in json.loads(get(page)) if d["what"] == "waiting"]
+
+    def until(poller, pred, timeout: float = 30.0):
+        for _ in range(int(timeout / poller.poll_every) + 1):
+            got = pred()
+            if got:
+                return got
+            poller.wait_cycles(1)
+        raise AssertionError(f"not so after {timeout} s")
+
+    monkeypatch.setattr(site_module, "HOLD_MAX", 20)
+    try:
+        first = SiteController(Direct(store), "site-1", {"vlt5": cab.sas_path}, meter_every=0.5).start()
+        until(first.pollers["vlt5"], lambda: (one("SELECT validation_id FROM cabinets WHERE name = 'vlt5'") or [None])[0]
+              and one("SELECT COUNT(*) FROM meter_snapshots WHERE cabinet = 'vlt5'")[0] >= 2)
+        first.close()
+        with store.transaction(write=False) as tx:
+            before = tx.all("SELECT seq, detail FROM events WHERE cabinet = 'vlt5' AND origin = 'site' ORDER BY seq")
+            snaps_before = tx.all("SELECT seq, at FROM meter_snapshots WHERE cabinet = 'vlt5' ORDER BY seq")
+        e0, s0 = before[-1][0], snaps_before[-1][0]
+        with out_of_reach(engine, store, url):
+            site = SiteController(Direct(store), "site-1", {"vlt5": cab.sas_path}, meter_every=0.5).start()
+            poller = site.pollers["vlt5"]
+            [row] = until(poller, waiting)
+            assert row["name"] == "vlt5" and "to be numbered after the centre's last sequences" in row["detail"], row
+            coupons = {r["s"] for r in json.loads(cab.console.command("coupons json")[-1])}
+            cab.insert_bill(1)
+            cab.play()
+            cab.panel.press("cashout")
+            cab.panel.wait_for(lambda s: s.get("credits") == 0)
+            m = json.loads(cab.console.command("meters json")[-1])
+            played = m["games_played"]
+            # read and held, the coupon unread on the machine meanwhile (a snapshot of after the cash-out)
+            until(poller, lambda: [h for h in list(poller.held) if h["kind"] == "snapshot"
+                                   and (h["meters"]["games_played"], h["meters"]["cancelled"]) == (played, m["cashout"])])
+            until(poller, lambda: poller.dropped)  # past HOLD_MAX: the oldest snapshots let go, events kept
+            poller.wait_cycles(1)  # the cycle that let one go has said so
+            assert "older snapshots and descriptions let go (HOLD_MAX)" in waiting()[0]["detail"]
+            assert [h["kind"] for h in list(poller.held)].count("snapshot") >= 1  # the newest kept
+            [rec] = until(poller, lambda: [r for r in json.loads(cab.console.command("coupons json")[-1])
+                                           if r["s"] not in coupons and r["st"] != "owed"])  # printed
+            assert rec["st"] == "issued"  # not read off the machine: nothing at the centre has it
+            assert cab.panel.screen.get("link") == "up" and poller.status == "online"  # polled on: no link tilt
+            assert poller.seq is None and not [h for h in list(poller.held) if "seq" in h]  # nothing numbered yet
+            held_at = int(time.time())
+        until(poller, lambda: [r for r in json.loads(cab.console.command("coupons json")[-1])
+                               if r["n"] == rec["n"]][0]["st"] == "acked")
+        until(poller, lambda: not poller.held)
+        assert waiting() == []
+        with store.transaction(write=False) as tx:
+            events = tx.all("SELECT seq, at, kind, detail FROM events WHERE cabinet = 'vlt5' AND origin = 'site' "
+                            "ORDER BY seq")
+            snaps = tx.all("SELECT seq, at, games_played FROM meter_snapshots WHERE cabinet = 'vlt5' ORDER BY seq")
+            assert tx.one("SELECT cents FROM coupons WHERE number = ?", (rec["n"],)) == (rec["c"],)
+        assert [e[0] for e in events] == list(range(1, len(events) + 1))  # none lost, none twice
+        assert [(e[0], e[3]) for e in events[:e0]] == before  # nothing numbered over the first controller's
+        assert events[e0][2:] == ("link", "answering (new before)")  # the new controller's first, after them
+        assert [e for e in events[e0:] if e[2] == "exception" and e[1] <= held_at]  # held while out of reach
+        assert [e[3] for e in events if e[2] == "coupon"].count(f"coupon {rec['n']} {rec['c']} cents read") == 1
+        assert [s[0] for s in snaps] == list(range(1, len(snaps) + 1))
+        assert [(s[0], s[1]) for s in snaps[:s0]] == snaps_before
+        # the newest snapshot held (never let go) stored after the first controller's: taken before the
+        # store came back (a second after held_at at most: one taken as the block ends)
+        assert [s for s in snaps[s0:] if s[1] <= held_at + 1 and s[2] == played]
+        assert snaps[-1][2] == json.loads(cab.console.command("meters json")[-1])["games_played"]
+    finally:
+        web.shutdown()
+        for s in (first, site):
+            if s is not None and not s.stop.is_set():
+                s.close()
+        store.close()
+        cab.shutdown()
+        cab.close_sas()
