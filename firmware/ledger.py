@@ -137,7 +137,15 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
 
     def _format(self, first_event, basis, unlogged):
         em = self.mem.salvage("em")
+        old = self.st
         self.st = self.initial()
+        if old is not None:
+            # the acceptor's and validator's event counters are the devices' positions: kept, a coin
+            # taken just after the clear and cut off before its poll's commit is credited at power-up
+            # instead of being swallowed by a new baseline
+            for k in ("acc_ev", "bill_ev"):
+                if old.get(k) is not None:
+                    self.st[k] = old[k]
         if basis:
             self.st["basis"] = basis
         if unlogged:

@@ -19,5 +19,5 @@ def test_ram_clears_between_coupons_across_power_cuts(tmp_path: Path, monkeypatc
         report = s.run(16)
     finally:
         s.rig.shutdown()
-    assert report["problems"] == [] and report["cuts"] == 16, report
+    assert report["problems"] == [] and report["cuts"] == 16, "\n".join(report["problems"]) or report
     assert report["ramclears"] >= 1 and report["cuts_ramclear"] >= report["ramclears"], report
