@@ -53,6 +53,10 @@ OFFLINE = const(128)  # no valid reply
 FAULTS = const(2 | 4 | 8 | 128)
 NAMES = ((OUT, "paper out"), (OPEN, "head open"), (JAM, "paper jam"), (OFFLINE, "no reply"), (LOW, "paper low"))
 
+# silent status requests in a row before a poll says "no reply": one lost reply is a glitch on the
+# line or a busy board, not a dead printer (its tilt wants the attendant's key)
+MISSES = const(3)
+
 LINE = const(40)  # characters a line of a 65 mm ticket holds in the standard font
 DIGITS = const(18)  # longest control number the driver sends (even: Interleaved 2 of 5 pairs digits)
 
@@ -81,6 +85,7 @@ class Printer:
         self._bar = bytearray(4 + DIGITS)
         self.flags = 0  # last status read
         self.printing = False  # a ticket was sent and has not been seen issued yet
+        self.misses = 0  # silent polls in a row (MISSES)
 
     # --- status -----------------------------------------------------------------------------------
     def _drain(self):
@@ -128,6 +133,11 @@ class Printer:
         """Append the changes since the last poll; returns the flags read."""
         was = self.flags
         f = self.status()
+        if f & OFFLINE and not was & OFFLINE:
+            self.misses += 1
+            if self.misses < MISSES:
+                return was  # not yet: nothing changed
+        self.misses = 0
         self.flags = f
         if (f ^ was) & LOW and not f & OFFLINE:
             out.append(("low", 1 if f & LOW else 0, 0))

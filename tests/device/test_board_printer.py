@@ -82,6 +82,28 @@ def test_no_reply_is_offline():
     assert str(e.value) == "no reply"
 
 
+def test_a_poll_says_no_reply_only_after_misses_in_a_row():
+    # one or two lost replies (a glitch, a busy board) are no fault; MISSES in a row are
+    f, pr = _rig()
+    pr.begin()
+    for _ in range(3):
+        f.mute = True
+        for _ in range(p.MISSES - 1):
+            out = []
+            assert not pr.poll(out) & p.OFFLINE and out == []
+        f.mute = False
+        out = []
+        assert pr.poll(out) == 0 and out == []  # an answer starts the count again
+    f.mute = True
+    out = []
+    for _ in range(p.MISSES):
+        flags = pr.poll(out)
+    assert flags & p.OFFLINE and out == [("fault", p.OFFLINE, 0)]
+    f.mute = False
+    out = []
+    assert pr.poll(out) == 0 and out == [("clear", 0, 0)]  # back at its first answer
+
+
 def test_noise_is_not_a_status():
     f, pr = _rig()
     f.rx += b"\x00"  # stale byte: drained before the request
