@@ -274,6 +274,13 @@ class Handler(BaseHTTPRequestHandler):
         return self.rfile.read(n)
 
     def do_POST(self) -> None:
+        try:
+            self._post()
+        except self.store.UNREACHABLE as e:  # as do_GET: nothing was done, and the answer says why
+            self._json({"error": f"the store does not answer: {type(e).__name__}; nothing was done",
+                        "degraded": degraded.collect(self.store, self.clock())}, 503)
+
+    def _post(self) -> None:
         path = urllib.parse.urlparse(self.path).path
         if path.endswith("/order") or path.endswith("/game-order"):
             return self._order(path)
