@@ -188,6 +188,7 @@ class GameBooks:
             session = self.st["tour"]["session"]
             session["credits"] += bet
             session["left"] += 1
+            self.tour_meters.add(-1, 0, -bet, 0)  # SAS 95/97: the game and its wager come back too
             self.st["game"] = {"phase": "void", "bet": bet, "award": 0}
             self.event("void", "%s: tournament game refunded" % why)
             return bet
