@@ -107,6 +107,7 @@ class TournamentBooks:
         session["left"] -= 1
         self._add("games_played", 1)  # a tournament game is a game: counted, and on the hard meter
         self.tour_meters.add(1, 0, bet, 0)
+        self.exception("game-start")  # SAS 7E: a tournament game is a game (counted in games_played)
         self._commit()
 
     def _tour_settle(self, g, outcome, game_id):
@@ -121,6 +122,7 @@ class TournamentBooks:
                "h": digest(outcome), "tour": session["entry"]}
         self.st["game"] = {"phase": "done", "bet": g["bet"], "award": outcome.award, "slot": n % RECALL}
         extra = {"g%d" % (n % RECALL): json.dumps(rec).encode()}
+        self.exception("game-end")  # SAS 7F, with the record that ends it
         if session["left"] <= 0 or session["credits"] <= 0:
             tournament.record_score(t, session["entry"], session["credits"])
             t["session"] = None

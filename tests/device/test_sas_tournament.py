@@ -131,6 +131,37 @@ def test_8c_enters_and_leaves_tournament_mode_as_the_consoles_start_and_end():
     assert meters(cab, board, uart) == [0, 0, 0, 0]
 
 
+def drain(cab, board, uart):
+    got = []
+    for _ in range(80):
+        c = send(cab, board, uart, b"\x81")
+        if c == b"\x00":
+            return got
+        got.append(c[0])
+    raise AssertionError(got)
+
+
+def test_a_tournament_game_is_reported_started_and_ended_as_any_game():
+    # SAS 7E / 7F (Table A-1: game started, game ended): a tournament game is counted in games_played
+    # and 1C's games played, so the system hears of it as of any game (fuzz: 7E once per game played)
+    cab, board, uart = boot()
+    assert enter(cab, board, uart, 100) == ACK
+    drain(cab, board, uart)
+    play_entry(cab, board)
+    got = drain(cab, board, uart)
+    assert got.count(0x7E) == 3 and got.count(0x7F) == 3, got
+    cab = cab2 = None
+    cab2, board2, uart2 = boot()
+    assert enter(cab2, board2, uart2, 100) == ACK
+    coins(cab2, board2.acc, 1)
+    led = cab2.ledger
+    led.tour_enter()
+    drain(cab2, board2, uart2)
+    led.wager(1, None, "sept-royal-87")
+    led.void("rng failure")
+    assert drain(cab2, board2, uart2) == [0x7E, 0x7F]
+
+
 def test_8c_is_refused_as_the_state_table_and_the_books_refuse():
     cab, board, uart = boot()
     coins(cab, board.acc, 2)
