@@ -67,6 +67,12 @@ def test_the_system_starts_a_tournament_the_player_enters_and_the_system_ends_it
     assert host.checked(0xA0, 9, b"\x00\x01")[2] & 0x08  # A0 feature 1 bit 3: tournament
     assert meters(host) == [0, 0, 0, 0]
     assert enter(host, 100, pulses=1) == NACK  # no pulse output
+    assert host.command(0x01) == ACK  # the system's shut down: the host tilt
+    cab.panel.wait_for(lambda s: s.get("state") == "tilt")
+    assert enter(host, 100) == NACK  # SAS 6.02 s. 11.2: a tilt is waited out (the state table refuses it)
+    assert host.command(0x02) == ACK
+    cab.panel.wait_for(lambda s: s.get("state") in ("idle", "credit"))
+    assert cab.console.command("tournament")[:1] == ["no tournament"]
     assert enter(host, 100) == ACK  # 20:00, 100 tournament credits
     lines = cab.console.command("tournament")
     assert any("Soiree SAS" in ln and "for 1 h" in ln for ln in lines), lines
