@@ -102,8 +102,9 @@ def enable(m, rx, k, out):
 
 # Every long poll: command, type (R, S, M; | G: a broadcast also taken from address 0), data length
 # (S: fixed; R, M: 0), the module that answers it (its `handle`): 0 this one, 1 control,
-# 2 meter_polls, 3 games, 4 rom_signature, 5 tickets, 6 progressive, 7 bills, 8 tournament. A constant
-# tuple (flash on a frozen image); a module is imported at its first poll.
+# 2 meter_polls, 3 games, 4 rom_signature, 5 tickets, 6 progressive, 7 bills. A constant tuple (flash
+# on a frozen image); a module is imported at its first poll.
+# 8 tournament (8C, 95-99: firmware/sas/tournament.py).
 TABLE = (
     0x01, _S, 0, 0,  # shut down (lock out play)
     0x02, _S, 0, 0,  # start up
