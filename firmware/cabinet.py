@@ -304,6 +304,16 @@ class Cabinet:
         self.ledger.clear_tilt("host")
         self.show()
 
+    def host_tournament(self, rules=None):
+        """SAS 8C (firmware/sas/tournament.py): enter tournament mode with `rules` (the arguments of
+        the console's 'tournament start', Ledger.tour_start), or leave it (None: 'tournament end',
+        the prizes paid by hand). The books' refusals (TournamentError) reach the caller."""
+        if rules is None:
+            self.ledger.tour_end()
+        else:
+            self.ledger.tour_start(*rules)
+        self.show()
+
     def clear_boot_tilt(self, kind):
         if self._boot_tilts.pop(kind, None) is not None and self.ledger.st is not None:
             self.ledger.event("tilt-clear", kind)

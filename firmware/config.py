@@ -29,6 +29,10 @@ SESSION_S = 300  # a console session ends after this long without a command
 # link, the link's announced parameters (s. 92: same coins, same math): {"id", "bet", "math_hash"}, and
 # "group" (1-255) when the link is the SAS system's progressive group (firmware/sas/progressive.py).
 PROGRESSIVE_LINK = None
+# The rules of a tournament the central system starts (SAS long poll 8C, firmware/sas/tournament.py), as
+# the operator publishes them ahead (s. 125): {"fee", "games", "pct", "name"} as the console's 'tournament
+# start' takes them; 8C gives the tournament credits and the length. None: 8C's enter is refused.
+SAS_TOURNAMENT = None
 JURISDICTION = "casino"  # firmware/jurisdiction.py PROFILES: "casino" (S-13.1, r. 3) or "vlt" (S-13.1, r. 7)
 # Redemption coupons (S-13.1, r. 7, s. 9): the scheme's name and the site operator's licence, printed
 # on every coupon beside MACHINE_ID (firmware/coupon.py); at most 30 and 20 characters

@@ -188,7 +188,9 @@ class GameBooks:
             session = self.st["tour"]["session"]
             session["credits"] += bet
             session["left"] += 1
+            self.tour_meters.add(-1, 0, -bet, 0)  # SAS 95/97: the game and its wager come back too
             self.st["game"] = {"phase": "void", "bet": bet, "award": 0}
+            self.exception("game-end")
             self.event("void", "%s: tournament game refunded" % why)
             return bet
         self.st["credits"] += bet

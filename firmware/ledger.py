@@ -31,7 +31,7 @@ from firmware.critmem import CriticalMemory, RamError
 from firmware.game_books import RECALL, GameBooks
 from firmware.note_counts import NoteCounts
 from firmware.payout_books import PayoutBooks
-from firmware.tournament_books import TournamentBooks
+from firmware.tournament_books import TourMeters, TournamentBooks
 
 METERS = ("coin_in", "coin_out", "jackpot", "acceptor_in", "hopper_out", "cancelled", "cashout", "refunds",
           "games_played", "games_won", "power_resets", "door_main", "door_logic", "door_cashbox",
@@ -52,13 +52,15 @@ EM_SIZE = 256  # electromechanical meters: [done, inflight] per coil (board/mete
 COUPON_SIZE = 512  # the last coupons (firmware/coupon_books.py KEEP records, each bounded)
 SAS_SIZE = 40  # the SAS exception queue (firmware/sas/exceptions.py BLOCK_SIZE fits)
 NOTES_SIZE = 96  # notes counted by value (firmware/note_counts.py SIZE fits)
+TOUR_SIZE = 24  # the tournament's counts SAS 95-99 report (firmware/tournament_books.py TOUR_METERS_SIZE fits)
 LAYOUT = (("state", STATE_SIZE),) + tuple(("g%d" % i, GAME_SIZE) for i in range(RECALL)) + \
     tuple(("e%d" % i, CHUNK_SIZE) for i in range(EVENT_CHUNKS)) + \
     (("hop", HOPPER_SIZE), ("em", EM_SIZE), ("cpn", COUPON_SIZE)) + \
-    (("sas", SAS_SIZE), ("bil", NOTES_SIZE))
+    (("sas", SAS_SIZE), ("bil", NOTES_SIZE), ("trn", TOUR_SIZE))
 # the largest transaction: state + game + event chunk, the exception the event raised and the notes
-# counted by value (a note's commit: state, event chunk, exception, counts)
-JOURNAL = STATE_SIZE + GAME_SIZE + CHUNK_SIZE + SAS_SIZE + NOTES_SIZE
+# counted by value (a note's commit: state, event chunk, exception, counts), or the tournament's counts
+# (an entry's last game: state, game, event chunk, exception, counts)
+JOURNAL = STATE_SIZE + GAME_SIZE + CHUNK_SIZE + SAS_SIZE + max(NOTES_SIZE, TOUR_SIZE)
 
 
 
@@ -79,6 +81,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         self._chunk_at = None
         self.exceptions = None  # firmware/sas/exceptions.py ExceptionQueue, on a board with a SAS port
         self.notes = NoteCounts()  # notes counted by value: the "bil" block (firmware/note_counts.py)
+        self.tour_meters = TourMeters()  # the tournament's counts: the "trn" block (firmware/tournament_books.py)
         self.cents = None  # a credit's value (the cabinet's config): a note's value by its credits
         self.clears = 0  # formats that happened since power-up: whether a failed command's clear did
 
@@ -96,6 +99,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             return ["blank memory formatted"]
         self.st = json.loads(self.mem.read("state"))
         self.notes.load(self.mem.read("bil"))
+        self.tour_meters.load(self.mem.read("trn"))
         for name in METERS:  # meters added by a newer firmware start at zero
             self.st["m"].setdefault(name, 0)
         findings = self.mem.findings
@@ -167,6 +171,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         if self.exceptions is not None:
             self.exceptions.load(b"")  # the "sas" block is cleared with the rest
         self.notes.load(b"")  # and the notes counted by value
+        self.tour_meters.load(b"")  # and the tournament's counts
         if first_event:
             if self.exceptions is not None:
                 self.exceptions.raise_("ramclear")  # SAS 3A, the cleared queue's first entry
@@ -204,10 +209,14 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         notes = self.notes
         if notes.dirty:
             blocks["bil"] = notes.block()  # a note counted by value with its credits
+        tm = self.tour_meters
+        if tm.dirty:
+            blocks["trn"] = tm.block()  # a tournament game counted with its credits
         self.mem.commit(blocks)
         if q is not None:
             q.dirty = False
         notes.dirty = False
+        tm.dirty = False
 
     def exception(self, what):
         """What the central system must be told (SAS: firmware/sas/exceptions.py RAISED), queued

@@ -26,7 +26,7 @@ _INTS = (
 )
 _TEXTS = (("MACHINE_ID", 24), ("VERSION", 16), ("MODELS_DIR", 255), ("CERTS_DIR", 255))  # a path: PATH_MAX-ish
 NAMES = tuple(n for n, _, _ in _INTS) + tuple(n for n, _ in _TEXTS) + (
-    "COINS", "PAYOUT_COIN", "GAMES", "HOPPER", "PROGRESSIVE_LINK", "JURISDICTION")
+    "COINS", "PAYOUT_COIN", "GAMES", "HOPPER", "PROGRESSIVE_LINK", "JURISDICTION", "SAS_TOURNAMENT")
 MAX_GAMES = 16
 MAX_FILE = 4096  # a settings file is a few hundred bytes: anything larger is not one
 
@@ -109,6 +109,9 @@ def check(cfg, exists=None):
         out.append("PROGRESSIVE_LINK must be null or {id, bet, math_hash}")
     elif link is not None and link.get("group") is not None and not (_is_int(link["group"]) and 1 <= link["group"] <= 255):
         out.append("PROGRESSIVE_LINK's group (its SAS progressive group) must be 1-255, not %s" % _show(link["group"]))
+    why = sas_tournament(getattr(cfg, "SAS_TOURNAMENT", None))
+    if why:
+        out.append("SAS_TOURNAMENT " + why)
     juris = getattr(cfg, "JURISDICTION", None)
     if juris not in jurisdiction.PROFILES:
         out.append("JURISDICTION must be one of casino, vlt, not %s" % _show(juris))
@@ -128,6 +131,23 @@ def check(cfg, exists=None):
                     if not exists("%s/%s.json" % (d, gid)):
                         out.append("GAMES: %s has no %s/%s.json" % (gid, d, gid))
     return out
+
+
+def sas_tournament(rules):
+    """None, or why `rules` (the tournament the central system may start, SAS 8C) is not null nor
+    {"fee", "games", "pct"[, "name"]} within the console's own bounds (firmware/tournament.py new)."""
+    if rules is None:
+        return None
+    if not isinstance(rules, dict) or not all(_is_int(rules.get(k)) for k in ("fee", "games", "pct")) \
+            or not isinstance(rules.get("name", ""), str) or len(rules) != 3 + ("name" in rules):
+        return "must be null or {fee, games, pct[, name]}"
+    from firmware import tournament
+
+    try:
+        tournament.new(rules["fee"], 1, rules["games"], rules["pct"], "2026-01-01", 1, rules.get("name", ""))
+    except tournament.TournamentError as e:
+        return str(e)
+    return None
 
 
 def parse(text):

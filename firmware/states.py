@@ -70,9 +70,10 @@ WAGER = "wager"  # a table game: a wager on the layout to its next bet level (to
 COUPON = "coupon"  # the credits reached the profile's automatic coupon (vlt: L-6, r. 3, s. 6)
 HOST_DISABLE = "host_disable"  # the central system's "shut down" (SAS long poll 01): no play until 02
 HOST_ENABLE = "host_enable"  # its "start up" (02)
+HOST_TOURNAMENT = "host_tournament"  # its "enter/exit tournament mode" (8C): the console's tournament start / end
 NOTE = "note"  # console 'note stacked|returned' (an attendant): a note of unknown fate, as the cash box says
 EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR, DEAL, DRAW, HOLD_KEY, AUTO, SPOT, QUICK, CLEAR, COUPON, NOTE,
-          HOST_DISABLE, HOST_ENABLE, WAGER)
+          HOST_DISABLE, HOST_ENABLE, WAGER, HOST_TOURNAMENT)
 
 # What the cabinet does: the name of its method, or of its game's play's for PLAY_ACTIONS below
 # (firmware/play.py and its families). An event a state does not list is refused (nothing happens,
@@ -85,6 +86,10 @@ EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR, DEAL, DRAW, HOLD_KEY, AU
 TABLE = {
     # The central system (SAS long polls 01/02, firmware/sas/machine.py) disables play only between
     # games and payouts, never in the middle of one; it may enable in every state memory is trusted.
+    # It enters or leaves tournament mode (8C) only where nothing is under way and nothing stops play:
+    # not mid-game nor mid-payout, not during a lock, and, as SAS 6.02 s. 11.2 has a machine wait
+    # out a tilt or a hand pay, not under a tilt or a door open (the audit key's states take it: the
+    # console's own tournament start and end are the administrator's there).
     # ramerror: memory cannot be trusted: nothing is paid or cleared from it. The RAM clear is the
     # one clear taken while something may be owed, since what is owed can no longer be read.
     (RAMERROR, RAMCLEAR): "ram_clear",
@@ -111,6 +116,7 @@ TABLE = {
     (SERVICE, RAMCLEAR): "ram_clear",
     (SERVICE, HOST_DISABLE): "host_disable",
     (SERVICE, HOST_ENABLE): "host_enable",
+    (SERVICE, HOST_TOURNAMENT): "host_tournament",
     # door: a door open
     (DOOR, CASHOUT): "cashout_by_hand",
     (DOOR, KEY): "attendant_key",
@@ -140,6 +146,7 @@ TABLE = {
     (AUDIT, TEST): "play_test_game",
     (AUDIT, HOST_DISABLE): "host_disable",
     (AUDIT, HOST_ENABLE): "host_enable",
+    (AUDIT, HOST_TOURNAMENT): "host_tournament",
     # credit: credits on the meter
     (CREDIT, BET): "bet_one",
     (CREDIT, MAX): "bet_max",
@@ -154,6 +161,7 @@ TABLE = {
     (CREDIT, KEY): "attendant_key",
     (CREDIT, HOST_DISABLE): "host_disable",
     (CREDIT, HOST_ENABLE): "host_enable",
+    (CREDIT, HOST_TOURNAMENT): "host_tournament",
     # idle: nothing on the meter
     (IDLE, BET): "bet_one",
     (IDLE, MAX): "bet_max",
@@ -167,6 +175,7 @@ TABLE = {
     (IDLE, KEY): "attendant_key",
     (IDLE, HOST_DISABLE): "host_disable",
     (IDLE, HOST_ENABLE): "host_enable",
+    (IDLE, HOST_TOURNAMENT): "host_tournament",
 }
 # money in: the acceptor and the validator are enabled only in these states (and below the credit
 # limit); not while a dealt hand waits: its recall record's credits before and after must balance

@@ -7,6 +7,56 @@ from firmware import eventlog, tournament
 from firmware.game_books import RECALL
 from firmware.recall import digest
 
+TOUR_METERS_SIZE = 17  # the "trn" block: version, then four 4-byte counts (firmware/ledger.py LAYOUT)
+_MOD = 10 ** 8  # SAS reports them as 4 BCD (8 digits): they roll over there
+
+
+class TourMeters:
+    """What SAS long polls 95-99 report (firmware/sas/tournament.py): the games played and won, the
+    tournament credits wagered and won, since tournament mode was last entered (the console's
+    'tournament start' or SAS 8C), kept after its end until the next start. A critical-memory
+    record of its own (the state block has no room: tests/device/test_firmware_sizes.py), committed
+    in the same transaction as the game that counts (Ledger._commit), as the notes' counts are.
+    The block: version (1), then played, won, wagered, awarded (binary, LSB first)."""
+
+    def __init__(self):
+        self.counts = [0, 0, 0, 0]  # played, won, wagered, awarded
+        self.dirty = False
+
+    def load(self, raw):
+        for i in range(4):
+            self.counts[i] = 0
+        if raw and raw[0] == 1 and len(raw) >= TOUR_METERS_SIZE:
+            for i in range(4):
+                o = 1 + 4 * i
+                self.counts[i] = raw[o] | raw[o + 1] << 8 | raw[o + 2] << 16 | raw[o + 3] << 24
+        self.dirty = False
+
+    def block(self):
+        out = bytearray(TOUR_METERS_SIZE)
+        out[0] = 1
+        for i in range(4):
+            n = self.counts[i]
+            o = 1 + 4 * i
+            out[o] = n & 0xFF
+            out[o + 1] = n >> 8 & 0xFF
+            out[o + 2] = n >> 16 & 0xFF
+            out[o + 3] = n >> 24 & 0xFF
+        return bytes(out)
+
+    def add(self, played, won, wagered, awarded):
+        c = self.counts
+        c[0] = (c[0] + played) % _MOD
+        c[1] = (c[1] + won) % _MOD
+        c[2] = (c[2] + wagered) % _MOD
+        c[3] = (c[3] + awarded) % _MOD
+        self.dirty = True
+
+    def reset(self):
+        for i in range(4):
+            self.counts[i] = 0
+        self.dirty = True
+
 
 class TournamentBooks:
     @property
@@ -28,6 +78,7 @@ class TournamentBooks:
         if self.st.get("tour"):
             raise tournament.TournamentError("a tournament is already running")
         self.st["tour"] = tournament.new(fee, credits, games, pct, date, hours, name, shares)
+        self.tour_meters.reset()  # SAS 95-99 count from here (committed with the event)
         self.event("tournament", "started %s %s %dh: fee %d, %d credits, %d games, prizes %d %%" % (
             name, date, hours, fee, credits, games, pct))
 
@@ -55,12 +106,15 @@ class TournamentBooks:
         session["credits"] -= bet
         session["left"] -= 1
         self._add("games_played", 1)  # a tournament game is a game: counted, and on the hard meter
+        self.tour_meters.add(1, 0, bet, 0)
+        self.exception("game-start")  # SAS 7E: a tournament game is a game (counted in games_played)
         self._commit()
 
     def _tour_settle(self, g, outcome, game_id):
         t = self.st["tour"]
         session = t["session"]
         session["credits"] += outcome.award
+        self.tour_meters.add(0, 1 if outcome.award else 0, 0, outcome.award)
         n = self.st["gn"]
         self.st["gn"] = n + 1
         rec = {"n": n + 1, "t": g["t"], "id": game_id, "bet": g["bet"], "before": g["before"],
@@ -68,6 +122,7 @@ class TournamentBooks:
                "h": digest(outcome), "tour": session["entry"]}
         self.st["game"] = {"phase": "done", "bet": g["bet"], "award": outcome.award, "slot": n % RECALL}
         extra = {"g%d" % (n % RECALL): json.dumps(rec).encode()}
+        self.exception("game-end")  # SAS 7F, with the record that ends it
         if session["left"] <= 0 or session["credits"] <= 0:
             tournament.record_score(t, session["entry"], session["credits"])
             t["session"] = None

@@ -104,6 +104,7 @@ def enable(m, rx, k, out):
 # (S: fixed; R, M: 0), the module that answers it (its `handle`): 0 this one, 1 control,
 # 2 meter_polls, 3 games, 4 rom_signature, 5 tickets, 6 progressive, 7 bills. A constant tuple (flash
 # on a frozen image); a module is imported at its first poll.
+# 8 tournament (8C, 95-99: firmware/sas/tournament.py).
 TABLE = (
     0x01, _S, 0, 0,  # shut down (lock out play)
     0x02, _S, 0, 0,  # start up
@@ -146,12 +147,19 @@ TABLE = (
     0x85, _R, 0, 6,  # SAS progressive win amount
     0x86, _M | _G, 0, 6,  # multiple level progressive broadcast
     0x87, _R, 0, 6,  # multiple SAS progressive win amounts
+    0x8C, _S, 9, 8,  # enter/exit tournament mode: game (2 BCD), time MMSS (2 BCD), credits (4 BCD), pulses
     0x94, _S, 0, 1,  # remote hand-pay reset
+    0x95, _S, 2, 8,  # tournament games played: game (2 BCD)
+    0x96, _S, 2, 8,  # tournament games won
+    0x97, _S, 2, 8,  # tournament credits wagered
+    0x98, _S, 2, 8,  # tournament credits won
+    0x99, _S, 2, 8,  # meters 95-98
     0xA0, _S, 2, 3,  # enabled features: game (2 BCD)
     0xAF, _M, 0, 2,  # extended meters for game N (alternate)
     0xB5, _S, 2, 3,  # extended game N information: game (2 BCD)
 )
-MODULES = (None, "control", "meter_polls", "games", "rom_signature", "tickets", "progressive", "bills")
+MODULES = (None, "control", "meter_polls", "games", "rom_signature", "tickets", "progressive", "bills",
+           "tournament")
 
 
 def find(cmd):

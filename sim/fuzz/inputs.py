@@ -67,6 +67,9 @@ PRESET_ROLLED = (0, 0, 1, 999, 25000)
 SAS_METER_POLLS = ("1A", "0F", "1C", "2F", "6F")
 SAS_NOISE = ("bad_crc", "other_address", "partial", "flood")
 SAS_ORDERS = ("01/02", "06/07", "0A/0B", "09")  # a disable and, in the same step, its enable
+SAS_REPEATS = ("1C", "0F", "01/02")  # a long poll sent twice with no poll between (SAS 6.02 s. 3.2)
+SAS_TOURNAMENT = ("start", "enter", "exit", "meters", "meters")  # 8C and 95-99 (firmware/sas/tournament.py)
+ROM_SIGNATURES = 1  # 21 computes over the whole image (seconds): once a sequence
 # SAS meter codes (Table C-7) a 2F / 6F may ask for: some Jeton keeps, some it does not (77, 7F)
 SAS_METER_CODES = (0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0B, 0x0C, 0x16, 0x22, 0x23, 0x24,
                    0x77, 0x7F)

@@ -15,7 +15,16 @@ from hypothesis.stateful import precondition, rule
 
 from firmware import states
 from sim.fuzz import oracle
-from sim.fuzz.inputs import SAS_METER_CODES, SAS_METER_POLLS, SAS_NOISE, SAS_ORDERS, SAS_RAISED
+from sim.fuzz.inputs import (
+    ROM_SIGNATURES,
+    SAS_METER_CODES,
+    SAS_METER_POLLS,
+    SAS_NOISE,
+    SAS_ORDERS,
+    SAS_RAISED,
+    SAS_REPEATS,
+    SAS_TOURNAMENT,
+)
 from sim.fuzz.oracle import Violation
 from sim.fuzz.rules import logged
 from sim.sas_host import SasHost, bcd, crc
@@ -29,6 +38,8 @@ LINK_DOWN_S = 5.6  # past board/sas_link.py LINK_DOWN_MS (5 s), with a loop pass
 # the link-down rule costs LINK_DOWN_S of silence and does the same each time: once a sequence (make
 # test's six derandomized sequences drew it 28 times in 150 steps, 157 s of the suite's time)
 LINK_DOWNS = 1
+# the states no game, payout or reel can leave within a step's poll: an order's answer is judged there
+STEADY = ("idle", "credit", "tilt", "door", "handpay", "jackpot", "ramerror", "service", "audit")
 
 
 class SasSystem:
@@ -88,6 +99,11 @@ class SasSystem:
 
 def _sas(self) -> bool:
     return self._playable() and getattr(self, "sas", None) is not None
+
+
+def _silent(self) -> bool:
+    """A RAM error keeps the line silent until its clear (docs/sas.md): nothing to poll."""
+    return self.rig.screen.get("state") == "ramerror"
 
 
 class SasRules:
@@ -276,3 +292,255 @@ class SasRules:
         self.sas.drain()
         rig.wait_screen(lambda s: s.get("link") == "up", 3.0)
 
+    # --- 94, a repeated poll, 21, 4C/4D, 8C and 95-99 ------------------------------------------------------
+    @precondition(_sas)
+    @rule()
+    @logged
+    def sas_handpay_reset(self) -> None:
+        """94 in whatever state the sequence left: 02 (not in a hand pay) outside the handpay and
+        jackpot states; in them 00, the lock paid as the attendant's key pays it (the hand pay
+        counted like the key's: cancelled + jackpot move by its amount), where the state table gives
+        the key `attendant_key`, else 01."""
+        if _silent(self):
+            return
+        h = self.sas.host
+        rig = self.rig
+        with h.lock:
+            state = rig.screen.get("state")
+            lock = self._lock()
+            d = h.checked(0x94, 5, with_crc=True)
+        code = d[0]
+        if state not in STEADY:
+            if code == 0 and lock:
+                self.hand_paid += lock[1]
+            return
+        locked = state in (states.HANDPAY, states.JACKPOT)
+        want = 2 if not locked else (0 if states.action(state, states.KEY) == "attendant_key" else 1)
+        if code != want:
+            raise Violation("sas_94", f"94 in {state} (lock {lock}): answered {code:02X}, not {want:02X}")
+        if code == 0:
+            self.hand_paid += lock[1] if lock else 0
+            rig.wait_polls(2, 1.0)  # what the reset set off (a cash-out kept) under way before the check
+
+    @precondition(_sas)
+    @rule(poll=st.sampled_from(SAS_REPEATS))
+    @logged
+    def sas_repeat(self, poll: str) -> None:
+        """A long poll sent again before any other poll (the system lost the reply: SAS 6.02 s. 3.2's
+        implied NACK): the same reply, byte for byte, and an order carried out once (01: one `host`
+        tilt in the log, then 02 enables)."""
+        if _silent(self):
+            return
+        h = self.sas.host
+        rig = self.rig
+        if poll == "01/02":
+            msg = bytes([h.address, 0x01]) + crc(bytes([h.address, 0x01]))
+            n = 1
+        else:
+            msg = bytes([h.address, int(poll, 16)])
+            n = 36 if poll == "1C" else 28
+        before = [e for e in rig.console_json("events json").get("events") or [] if "host" in str(e[3])]
+        with h.lock:
+            h.flush()
+            h.send(msg)
+            first = h.read(n)
+            h.send(msg)
+            again = h.read(n)
+        if first != again or len(first) != n:
+            raise Violation("sas_repeat", f"{poll} sent twice: {first.hex()} then {again.hex()}")
+        if poll != "01/02":
+            m = rig.console_json("meters json")
+            d = first[2:-2]
+            got = [bcd(d[i:i + 4]) for i in range(0, len(d), 4)]
+            want = [m["coin_in"], m["coin_out"], m["acceptor_in"] + m["bill_in"], m["jackpot"], m["games_played"],
+                    m["games_won"], m["door_main"], m["power_resets"]] if poll == "1C" else \
+                [m["cashout"], m["coin_in"], m["coin_out"], m["acceptor_in"] + m["bill_in"], m["jackpot"],
+                 m["games_played"]]
+            if got != [v % 10 ** 8 for v in want]:
+                raise Violation("sas_repeat", f"{poll} read {got}, the books {want}")
+            return
+        after = [e for e in rig.console_json("events json").get("events") or [] if "host" in str(e[3])]
+        new = [e for e in after if e not in before]
+        if first == bytes([h.address]) and len(new) != 1:
+            raise Violation("sas_repeat", f"01 sent twice, taken: {len(new)} host events {new}")
+        if first != bytes([h.address]) and new:
+            raise Violation("sas_repeat", f"01 sent twice, refused: host events {new}")
+        if h.command(0x02) != h.address and rig.screen.get("state") != "ramerror":
+            raise Violation("sas_repeat", f"02 after the repeated 01 refused in {rig.screen.get('state')}")
+        rig.wait_polls(2, 1.0)
+
+    @precondition(lambda self: _sas(self) and getattr(self, "signatures", 0) < ROM_SIGNATURES)
+    @rule(seed=st.integers(0, 0xFFFF), play=st.booleans())
+    @logged
+    def sas_rom_signature(self, seed: int, play: bool) -> None:
+        """21 with a random seed, a game played while the machine computes (play goes on), then the
+        system's general polls until the signature comes: CRC-16/KERMIT of the image as stored, the
+        seed its start (crccheck's, independent of the firmware's CRC); the exceptions polled
+        meanwhile go to the check as the drain's do."""
+        if _silent(self):
+            return
+        from crccheck.crc import CrcKermit
+
+        self.signatures = getattr(self, "signatures", 0) + 1
+        h = self.sas.host
+        rig = self.rig
+        image = open(rig.fw.command()[0], "rb").read()
+        want = CrcKermit.calc(image, int(format(seed, "016b")[::-1], 2))  # crccheck takes the seed unreflected
+        self.sas.silent.set()  # the keep-alive's general polls would take the signature: the rule polls
+        try:
+            with h.lock:
+                answer = h.command(0x21, seed.to_bytes(2, "little"))
+            if answer != h.address:
+                raise Violation("sas_21", f"21 seed {seed:04X}: answered {answer}, not ACK")
+            if play:  # a game while the machine computes (within the link's 5 s)
+                self.plays = 1
+                self._insert(-(-max(rig.screen.get("bet") or 1, 1) // self._token_credits()))
+                self._press("play")
+                self._await_game_or_refusal()
+                self._settle()
+            deadline = time.monotonic() + 120
+            r = b""
+            while time.monotonic() < deadline:
+                with h.lock:
+                    r = h.general_poll_reply(6)
+                    if len(r) == 1 and r[0]:
+                        self.sas.codes.append(r[0])  # for the check, as the drain's
+                if len(r) == 6:
+                    break
+                time.sleep(0.05)
+            else:
+                raise Violation("sas_21", f"21 seed {seed:04X}: no signature in 120 s")
+        finally:
+            self.sas.silent.clear()
+        if r[:2] != bytes([h.address, 0x21]) or crc(r[:-2]) != r[-2:] or int.from_bytes(r[2:4], "little") != want:
+            raise Violation("sas_21", f"21 seed {seed:04X}: {r.hex()}, the image's {want:04X}")
+
+    @precondition(_sas)
+    @rule(code=st.sampled_from((0xFF, 0x00, 0x01)))
+    @logged
+    def sas_validation(self, code: int) -> None:
+        """4C with id 0 (read only) and 4D (FF look ahead, 00 read, 01 the oldest kept). Without a coupon
+        memory (a casino cabinet) both are ignored: no answer, nothing changes. With one: 4C's id and
+        sequence are `validation json`'s; 4D's record is the oldest coupon on paper the system has not
+        read (00, FF), its number, cents and sequence as `coupons json` lists it; 00 acknowledges it
+        (as `coupons ack`), FF leaves it."""
+        if _silent(self):
+            return
+        h = self.sas.host
+        rig = self.rig
+        vlt = rig.running == "vlt"
+        recs = rig.console_json("coupons json") if vlt else None
+        v = rig.console_json("validation json") if vlt else None
+        with h.lock:
+            id_reply = h.long_poll(0x4C, bytes(6), reply=10)
+            info = h.long_poll(0x4D, bytes([code]), reply=35)
+        if not vlt:
+            if id_reply or info:
+                raise Violation("sas_validation", f"4C/4D without a coupon memory answered {id_reply.hex()} {info.hex()}")
+            return
+        for r, n, cmd in ((id_reply, 10, 0x4C), (info, 35, 0x4D)):
+            if len(r) != n or r[:2] != bytes([h.address, cmd]) or crc(r[:-2]) != r[-2:]:
+                raise Violation("sas_validation", f"{cmd:02X}: reply {r.hex()}")
+        got = (int.from_bytes(id_reply[2:5], "little"), int.from_bytes(id_reply[5:8], "little"))
+        if got != (v["vid"], v["seq"]):
+            raise Violation("sas_validation", f"4C read {got}, validation json {v}")
+        d = info[2:-2]
+        on_paper = [r for r in recs if r["st"] != "owed"]
+        if code in (0x00, 0xFF):
+            pick = [r for r in on_paper if r["st"] == "issued"][:1]
+        else:  # index 1: the oldest record kept, when it is on paper
+            pick = recs[:1] if recs and recs[0]["st"] != "owed" else []
+        if not pick:
+            if d != bytes(31):
+                raise Violation("sas_validation", f"4D {code:02X} with no such record: {d.hex()}")
+            return
+        rec = pick[0]
+        seen = (bcd(d[9:17]), bcd(d[17:22]), bcd(d[22:24]), bcd(d[24:25]))
+        if seen != (int(rec["n"][2:]), rec["c"], rec["s"] % 10 ** 4, int(rec["n"][:2])):
+            raise Violation("sas_validation", f"4D {code:02X}: {seen}, the record {rec}")
+        after = {r["s"]: r["st"] for r in rig.console_json("coupons json")}
+        if code == 0x00:
+            if after.get(rec["s"]) == "issued":
+                raise Violation("sas_validation", f"4D 00 read record {rec['s']} and left it unread")
+            self.kept.pop(rec["s"], None)
+        elif rec["st"] == "issued" and after.get(rec["s"]) != "issued":
+            raise Violation("sas_validation", f"4D {code:02X} acknowledged record {rec['s']}")
+
+    @precondition(_sas)
+    @rule(kind=st.sampled_from(SAS_TOURNAMENT), credits=st.integers(0, 99999999), minutes=st.integers(0, 99),
+          pulses=st.sampled_from((0, 0, 1)))
+    @logged
+    def sas_tournament(self, kind: str, credits: int, minutes: int, pulses: int) -> None:
+        """8C and 95-99 in whatever state the sequence left. start: the administrator starts a
+        tournament on the console (named for the model, which then knows the recall record it started
+        after). enter: the system's 8C enter, refused on a cabinet without the operator's published
+        rules (SAS_TOURNAMENT: A0's tournament bit says), nothing changes. exit: 8C exit, taken exactly
+        where the state table takes host_tournament, a tournament runs and no entry is under way, the
+        tournament then ended. meters: 95-98 and 99 read the tournament games of the recall since the
+        start (played, won, wagered, won), when the recall holds them all."""
+        if _silent(self):
+            return
+        h = self.sas.host
+        rig = self.rig
+        lines = rig.command("tournament")
+        running = lines[:1] != ["no tournament"]
+        if kind == "start":
+            if running:
+                return
+            n0 = max([g["n"] for g in rig.console_json("recall json")["games"]] + [0])
+            name = f"SAS{n0}"
+            rig.panel.set_pin("key_audit", 1)
+            time.sleep(0.1)  # past the key's debounce
+            out = rig.command(f"tournament start 1 {max(credits % 1000, 1)} {minutes % 5 + 1} 30 2026-11-27 2 {name}")
+            self._audit_key_back()
+            if not any(ln.startswith("error") for ln in out):  # the console's own checks are rules.py's
+                self.sas_tour = (name, n0)
+            return
+        if kind == "meters":
+            self._sas_tour_meters(lines)
+            return
+        enter = kind == "enter"
+        data = b"\x00\x01" + bytes.fromhex(f"{minutes:02d}00") + bytes.fromhex(f"{max(credits, 1) if enter else 0:08d}") \
+            + bytes([pulses if enter else 0])
+        with h.lock:
+            state = rig.screen.get("state")
+            entry = any(ln.startswith("tournament entry") for ln in rig.command("state"))
+            feature = h.checked(0xA0, 9, b"\x00\x00")[2] & 0x08  # game 0: the machine, a game offered or not
+            answer = h.command(0x8C, data)
+        after = rig.command("tournament")
+        if enter:
+            if feature or answer != 0x81 or after != lines:
+                raise Violation("sas_tournament", f"8C enter without published rules (A0 {feature:02X}): answered "
+                                                  f"{answer}, tournament {lines[:1]} -> {after[:1]}")
+            return
+        if state not in STEADY:
+            return
+        taken = states.action(state, states.HOST_TOURNAMENT) is not None and running and not entry
+        if answer != (0x01 if taken else 0x81):
+            raise Violation("sas_tournament", f"8C exit in {state} (tournament {running}, entry {entry}): answered "
+                                              f"{answer}, the state table and the books {'take' if taken else 'refuse'} it")
+        if taken and after[:1] != ["no tournament"]:
+            raise Violation("sas_tournament", f"8C exit taken, the tournament still runs: {after[:2]}")
+
+    def _sas_tour_meters(self, lines: list[str]) -> None:
+        h = self.sas.host
+        rig = self.rig
+        got = []
+        with h.lock:
+            for cmd in (0x95, 0x96, 0x97, 0x98):
+                d = h.checked(cmd, 10, b"\x00\x01")
+                got.append(bcd(d[2:6]))
+            d = h.checked(0x99, 22, b"\x00\x00")
+        if d[:2] != b"\x00\x00" or [bcd(d[2 + 4 * i:6 + 4 * i]) for i in range(4)] != got:
+            raise Violation("sas_tournament", f"99 {d.hex()} is not 95-98's {got}")
+        mark = getattr(self, "sas_tour", None)
+        if mark is None or not lines[0].startswith(f"TOURNOI {mark[0]} :"):
+            return  # not the model's tournament (none, another's, a RAM clear): not judged
+        games = [g for g in rig.console_json("recall json")["games"] if g["n"] > mark[1]]
+        newest = max([g["n"] for g in games] + [mark[1]])
+        if len(games) != newest - mark[1] or any(not g.get("tour") for g in games):
+            return  # the recall no longer holds them all
+        want = [len(games), sum(1 for g in games if g["win"]), sum(g["bet"] for g in games),
+                sum(g["win"] for g in games)]
+        if got != want:
+            raise Violation("sas_tournament", f"95-98 read {got}, the tournament's games since the start {want}")

@@ -23,6 +23,31 @@ def test_each_sas_rule_then_the_checks():
         m.teardown()
 
 
+def test_94_a_repeated_poll_21_4c_4d_and_the_tournament_rules_then_the_checks():
+    """The rules docs/sas.md's "Not done yet" listed (94, a repeated poll, 21 with a random seed
+    while playing, 4C/4D) and the tournament's (8C, 95-99), each followed by every step's checks: a
+    console-started tournament entered by the player, its meters read over SAS against the recall,
+    the system's enter refused (no published rules), its exit refused during the entry and taken after."""
+    m = play([["power_on", GAME], ["player", {"actions": ["token", "token", "play"]}],
+              ["sas_repeat", {"poll": "1C"}], ["sas_repeat", {"poll": "01/02"}],
+              ["sas_handpay_reset", {}], ["sas_validation", {"code": 0xFF}],
+              ["sas_rom_signature", {"seed": 0xBEEF, "play": True}],
+              ["sas_tournament", {"kind": "start", "credits": 40, "minutes": 1, "pulses": 0}],
+              ["sas_tournament", {"kind": "enter", "credits": 40, "minutes": 15, "pulses": 0}],
+              ["player", {"actions": ["token", "play"]}],
+              ["sas_tournament", {"kind": "meters", "credits": 0, "minutes": 0, "pulses": 0}],
+              ["sas_tournament", {"kind": "exit", "credits": 0, "minutes": 0, "pulses": 0}],
+              ["player", {"actions": ["play", "play", "play"]}],
+              ["sas_tournament", {"kind": "meters", "credits": 0, "minutes": 0, "pulses": 0}],
+              ["sas_tournament", {"kind": "exit", "credits": 0, "minutes": 0, "pulses": 0}],
+              ["sas_tournament", {"kind": "meters", "credits": 0, "minutes": 0, "pulses": 0}]])
+    try:
+        assert m.sas is not None and not m.failed
+        assert m.rig.command("tournament")[:1] == ["no tournament"]
+    finally:
+        m.teardown()
+
+
 def test_the_audit_key_turned_off_is_seen_before_the_next_command():
     # test_random_sequences after the SAS rules came (sequence fuzz-0-console): a door open (state
     # `door` with the key on or off), the key turned off, and 'ramclear 0000' at once found the key
