@@ -453,8 +453,10 @@ class SasTicketRules:
         rig.printer.fix()
         self._key()
         self._settle()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 20
         while not rig.printer.issued()[n:] and time.monotonic() < deadline:
+            if "printer" in (rig.screen.get("say") or []):  # a status request missed on a loaded host
+                self._key()
             time.sleep(0.1)
         done = [t for t in rig.printer.tickets[n:] if t.complete]
         if not done:
@@ -529,6 +531,7 @@ class SasTicketRules:
             return
         cents = credits * self._denom()
         n = len(rig.printer.tickets)
+        rig.printer.fix()  # a fault the printer rule left for the next ticket: seen to first (this rule's is the number)
         self._press("cashout")
         asked = self._asked()
         if asked is None or asked["k"] != credits or asked["c"] != cents:
@@ -546,10 +549,10 @@ class SasTicketRules:
         if kind == "timeout":
             self.sv_timeouts = getattr(self, "sv_timeouts", 0) + 1
             t0 = time.monotonic()
-            while self._asked(0) is not None and time.monotonic() - t0 < 15:
+            while self._asked(0) is not None and time.monotonic() - t0 < 25:
                 time.sleep(0.25)
-            waited = time.monotonic() - t0
-            if self._asked(0) is not None or waited > 13:
+            waited = time.monotonic() - t0  # 10 s of the firmware's clock, and a loaded host's slack
+            if self._asked(0) is not None:
                 raise Violation("sas_validation", f"no answer for {waited:.1f} s and the cash-out still waits")
         elif kind == "refuse":
             if self._58(0, 0) != b"\x00":
@@ -561,8 +564,10 @@ class SasTicketRules:
             if kind == "cut_answered":
                 self._power_cycle()
             want = f"{sid:02d}{number:016d}"
-            deadline = time.monotonic() + 15
+            deadline = time.monotonic() + 20
             while not [t for t in rig.printer.tickets[n:] if t.complete] and time.monotonic() < deadline:
+                if "printer" in (rig.screen.get("say") or []):  # a status request missed on a loaded host
+                    self._key()
                 time.sleep(0.1)
             numbers = {t.number for t in rig.printer.tickets[n:] if t.number}
             if numbers != {want}:
