@@ -3,7 +3,7 @@
 # what a system does to it (SAS 4C and 4D; the console's `validation set` and `coupons ack` until a
 # SAS link does): set the validation id, acknowledge a record; and what SAS 7B-7D set (set_ticket).
 # Imported by a coupon cabinet only: a casino cabinet's heap never holds them.
-from firmware.coupon_store import SYSTEM
+from firmware.coupon_store import SYSTEM, claim_s
 
 
 def open_coupons(board, ledger, audit, found, log):
@@ -79,8 +79,6 @@ def set_validation_id(cab, vid, seq=0):
 
 def printed_fields(cab, t):
     """What of ticket data t reaches the paper: the texts and the claim deadline in force."""
-    from firmware.coupon_store import claim_s
-
     return t["loc"], t["a1"], t["a2"], claim_s(cab.money_out.profile.get("claim_s"), t["days"])
 
 
