@@ -8,6 +8,7 @@
 #   s. 2.2.2 long polls: R (address, command), S (address, command, data, CRC), M (address, command,
 #            length, data, CRC); the reply echoes address and command; CRC-16/KERMIT, LSB first
 #   s. 2.3.2 at most 5 ms between the bytes of one message; the machine starts its reply within 20 ms
+#   s. 4.1   busy: address then a 00 command, no CRC (s. 5.2): the host asks again later
 #   s. 4.2   no poll for 5 s: the loop is broken (link down); the machine "chirps" its address
 # On a board with a 9-bit UART (`nine_bit`: each character is two bytes, the 9th bit in the second)
 # the wakeup bit starts a message. A pseudo-terminal (the emulated board) carries no 9th bit: there a
@@ -22,6 +23,7 @@ M = const(2)
 G = const(4)  # with the type: the command is also taken from address 0 (a broadcast: no answer)
 ACK = const(-1)  # a handler's answer: the address alone (the command is taken)
 NACK = const(-2)  # 0x80 | address: the command is refused (firmware/sas/polls.py says when)
+BUSY = const(-3)  # address, 00, no CRC: not now, asked again later (s. 4.1; s. 5.2: no CRC on it)
 RX_MAX = const(198)  # longest poll taken: 86 with 32 levels (length C1); a longer one is skipped
 TX_MAX = const(96)  # longest reply: address, command, 90 bytes of data, CRC
 INTER_BYTE_MS = const(5)  # s. 2.3.2 (a 9-bit board times nothing: the wakeup bit frames)
@@ -34,7 +36,7 @@ _SKIP = const(2)  # a message for someone else, an unknown or oversized one: ski
 
 class SasLink:
     """host gives: spec(cmd) -> (type, data length, ...) or None (unknown); long_poll(cmd, frame, n, out)
-    -> n data bytes written at out[2:], ACK, NACK or None (no answer); general_poll(out) -> exception
+    -> n data bytes written at out[2:], ACK, NACK, BUSY or None (no answer); general_poll(out) -> exception
     code, or 0x100 | n: a long reply owed (its command at out[1], n data bytes after it);
     link_changed(up) on each change of the link's state."""
 
@@ -241,7 +243,12 @@ class SasLink:
         if r is None:
             self._req_n = 0
             return
-        if r == ACK or r == NACK:
+        if r == BUSY:  # not carried out: the same poll again is asked anew, not answered from _tx
+            self._req_n = 0
+            tx[0] = self.address
+            tx[1] = 0
+            self._tx_n = 2
+        elif r == ACK or r == NACK:
             tx[0] = self.address | (POLL if r == NACK else 0)
             self._tx_n = 1
         else:

@@ -29,6 +29,8 @@
 #   import firmware.sas.machine      a board with a SAS line only
 #   import firmware.sas.meter_codes  a SAS meter poll only (from the first one on)
 #   import firmware.sas.rom_signature  a SAS long poll 21 only (from the first one on)
+#   import firmware.sas.ticket_data  a SAS 7B, 7C or 7D to a coupon cabinet only (from the first one on)
+#   import firmware.sas.system_validation  a SAS 57 or 58 to a coupon cabinet only (from the first one on)
 #   (by name, at a poll of theirs: firmware.sas.control, meter_polls, games, tickets: polls.MODULES)
 #   import board.meters_em           a board with meter coils only (startup.open_meters)
 #   import board.hopper_cctalk       a cabinet that pays by hopper only (startup.open_money_out)

@@ -76,8 +76,8 @@ def validation_line(con, store):
     from firmware.coupon_store import CAPACITY
 
     vid, seq = store.validation()
-    con.say("validation id %s, sequence %d, %d records awaiting the system (room for %d)" % (
-        vid or "none", seq, store.waiting(), CAPACITY))
+    con.say("validation id %s, sequence %d, %d records awaiting the system (room for %d)%s" % (
+        vid or "none", seq, store.waiting(), CAPACITY, "; validated by the system (SAS 57/58)" if store.system() else ""))
 
 
 def validation(con, args):
@@ -99,8 +99,13 @@ def validation(con, args):
         from firmware.coupon_store import CAPACITY
 
         vid, seq = store.validation()
+        t = store.ticket()  # what the system set (SAS 7B-7D)
+        led = c.ledger
         con.say_json({"vid": vid, "seq": seq, "waiting": store.waiting(), "capacity": CAPACITY,
-                      "stop": store.stop_reason()})
+                      "stop": store.stop_reason(), "mode": "system" if store.system() else "secure",
+                      "ticket": {"host": t["host"], "days": t["days"], "rdays": t["rdays"], "loc": t["loc"],
+                                 "a1": t["a1"], "a2": t["a2"]},
+                      "asked": led.validation_request() if led.st is not None and not c.ram_error else None})
         return
     validation_line(con, store)
 

@@ -12,18 +12,34 @@
 # validation id, the sequence and every record until a system acknowledges it. A coupon is committed
 # here first, then there; issued there first, then here; firmware/coupon_out.py reconciles the two at
 # power-up, so a cut between the two commits loses nothing.
+# Under system validation (SAS 57/58, firmware/sas/system_validation.py) a cash-out first asks the
+# system for the coupon's number: the request ("asked": its credits and cents, committed in the same
+# block, with its event, the credits still on the meter) is kept until the system answers. Its
+# number then commits the coupon, which replaces the request in the same transaction (issue_coupon):
+# a power cut leaves the request (asked again after the power-up) or the coupon, never both and
+# never neither. A refusal, or no answer in time, drops it (drop_validation): the credits stay.
 # Mixed into firmware.ledger.Ledger; the contents are firmware/coupon.py, the number
 # firmware/coupon_number.py, the printer board/printer_epic.py.
 import json
 
-KEEP = 1  # the latest coupon: {"s" seq, "n" number, "c" cents, "k" credits, "t" time, "st", "d", "why"}
+KEEP = 1  # the latest coupon: {"s" seq, "n" number, "c" cents, "k" credits, "t" time, "st", "d", "why"[, "v"]}
+ASKED = "asked"  # the request for a number: {"st": ASKED, "k" credits, "c" cents, "t" time, "why"}
 
 
 class CouponBooks:
-    def coupons(self):
-        """The coupons the books hold: the latest one, or none (a fresh or RAM-cleared ledger)."""
+    def _cpn(self):
         raw = self.mem.read("cpn")
         return json.loads(raw) if raw else []
+
+    def coupons(self):
+        """The coupons the books hold: the latest one, or none (a fresh or RAM-cleared ledger)."""
+        return [r for r in self._cpn() if r["st"] != ASKED]
+
+    def validation_request(self):
+        """The cash-out waiting for the system's number (SAS 57/58), or None (cached as
+        coupon_pending is: the cabinet asks at every state read)."""
+        self._cpn_cache()
+        return self._cpn_req
 
     def coupon_last(self):
         keep = self.coupons()
@@ -37,16 +53,53 @@ class CouponBooks:
     def coupon_pending(self):
         """Whether a coupon is owed, without reading NVRAM each time the cabinet's state is asked:
         read once per loaded state (open() and format() replace self.st), then kept in step."""
-        if getattr(self, "_cpn_st", None) is not self.st:
-            self._cpn_owed = self.coupon_owed() is not None
-            self._cpn_st = self.st
+        self._cpn_cache()
         return self._cpn_owed
+
+    def _cpn_cache(self):
+        if getattr(self, "_cpn_st", None) is not self.st:
+            self._cpn_owed = False
+            self._cpn_req = None
+            for r in self._cpn():
+                if r["st"] == "owed":
+                    self._cpn_owed = True
+                elif r["st"] == ASKED:
+                    self._cpn_req = r
+            self._cpn_st = self.st
+
+    def ask_validation(self, credits, cents, t, why="cash-out", audited=True):
+        """A cash-out of all the credits asks the system for its coupon's number (SAS 57): the
+        request committed with its event (the credits stay on the meter). None when there are no
+        credits, or a coupon is owed, or a request is waiting already."""
+        if audited:
+            self.audit()
+        if not credits or credits != self.st["credits"] or self.coupon_owed() is not None or \
+                self.validation_request() is not None:
+            return None
+        req = {"st": ASKED, "k": credits, "c": cents, "t": t, "why": why}
+        self.event("coupon", "%s: %d credits, a number asked of the system" % (why, credits),
+                   {"cpn": json.dumps(self.coupons() + [req]).encode()})
+        self._cpn_req = req
+        self._cpn_st = self.st
+        return req
+
+    def drop_validation(self, why):
+        """The request goes (the system refused it, or did not answer in time): the credits stay on
+        the meter, the player may cash out again. False when none was waiting."""
+        if self.validation_request() is None:
+            return False
+        self.event("coupon", "no number from the system: %s; credits kept" % why,
+                   {"cpn": json.dumps(self.coupons()).encode()})
+        self._cpn_req = None
+        self._cpn_st = self.st
+        return True
 
     def issue_coupon(self, rec, why="cash-out", audited=True):
         """All credits to the coupon rec (firmware/coupon_store.py draft: numbered for exactly these
         credits), committed with its number before anything is printed. None when there are no
         credits, or a coupon is owed already. audited=False: under the self-audit tilt the credit
-        meter is still paid, as it stands."""
+        meter is still paid, as it stands. A request for the system's number (ask_validation) is
+        replaced by the coupon in the same transaction."""
         if audited:
             self.audit()
         credits = self.st["credits"]
@@ -58,6 +111,7 @@ class CouponBooks:
         self.event("coupon", "%s: no %d %s, %d credits owed" % (why, rec["s"], rec["n"], credits),
                    {"cpn": json.dumps([rec]).encode()})
         self._cpn_owed = True
+        self._cpn_req = None
         self._cpn_st = self.st
         return rec
 
@@ -70,5 +124,6 @@ class CouponBooks:
         self.exception("coupon")  # SAS 3D, a cash out ticket printed
         self.event("coupon", "no %d issued" % seq, {"cpn": json.dumps([last]).encode()})
         self._cpn_owed = False
+        self._cpn_req = None
         self._cpn_st = self.st
         return True

@@ -11,12 +11,28 @@
 # cashout(cab) from the state table; cab provides tilts, set_tilt(kind, why), condition(kind, why)
 # and show(). It exists only on a coupon cabinet: the printer driver and the coupon's text are
 # imported where they are used, so a casino cabinet's heap holds none of it.
+#
+# Under system validation (the coupon memory's SYSTEM flag: SAS 7B cancelled the secure enhanced
+# configuration, firmware/sas/ticket_data.py) a cash-out first asks the system for the coupon's
+# number: the request is committed in the books (firmware/coupon_books.py ask_validation), the
+# cabinet waits in the payout state (no play, no money in), SAS exception 57 tells the system
+# (firmware/sas/machine.py), which reads the amount (long poll 57) and answers with the number or a
+# refusal (58: validated() / refused(), firmware/sas/system_validation.py). No answer within
+# VALIDATION_MS is a refusal (SAS 6.02 s. 15.8): the request goes, the credits stay on the meter,
+# the player may cash out again.
 from board.compat import ticks_add, ticks_diff
 from firmware.audit_error import AuditError
 
 PRINTER_POLL_MS = 150  # while a coupon is owed or printing
 PRINTER_IDLE_MS = 2000  # otherwise: paper low, head open and the like are still seen
 PRINTER_BOOT_MS = 4000  # a printer silent at power-up has this long to answer before its tilt
+# "If the host doesn't respond within ten seconds, the gaming machine proceeds as though system
+# validation had been denied" (SAS 6.02 s. 15.8, as its public summary gsa-p0013.004.00 words it;
+# Monaco's HostValidationProvider ValidationTimeOut, 10 s, alike): counted from the request, or from
+# the power-up that found it
+VALIDATION_MS = 10000
+REPEAT_MS = 800  # exception 57 told again this often until the system reads long poll 57 (Monaco's figure)
+AUTO_RETRY_MS = 10000  # after a refusal, the automatic coupon is not asked again before this (Jeton's)
 
 
 class CouponOut:
@@ -32,10 +48,19 @@ class CouponOut:
         self._next = clock()  # the next printer poll
         self._wait = None  # ticks by which a printer silent at power-up must answer, or None
         self._printing_seq = None  # the coupon whose ticket was sent last (None: a DUPLICATE, or nothing)
+        # system validation (SAS 57/58), in RAM: a power-up that finds the request asks it again
+        self._asked = None  # ticks the request waiting was made (or found) at, or None
+        self.sv_read = False  # the system has read it (long poll 57)
+        self._told = None  # ticks 57 was last reported at
+        self._auto_after = None  # no automatic coupon asked before these ticks (after a refusal)
 
     def owed(self):
-        """A coupon committed and not yet printed (the payout state)."""
-        return self.printer is not None and self.store is not None and self.store.owed_seq() != 0
+        """A coupon committed and not yet printed, or a cash-out waiting for the system's number
+        (the payout state)."""
+        if self.printer is None or self.store is None:
+            return False
+        return self.store.owed_seq() != 0 or (self.ledger.st is not None and
+                                              self.ledger.validation_request() is not None)
 
     def condition(self, cab):
         """The coupon memory's condition that stops money in and play (a tilt found afresh at every
@@ -59,7 +84,7 @@ class CouponOut:
         one: its condition says why."""
         store = self.store
         credits = self.ledger.credits
-        if store is None or not credits or store.owed_seq():
+        if store is None or not credits or store.owed_seq() or self.ledger.validation_request() is not None:
             return
         refused = store.refusal()
         if refused:
@@ -68,6 +93,9 @@ class CouponOut:
             return
         from firmware.eventlog import now
 
+        if store.system():
+            self._ask(cab, credits, now(), why)
+            return
         try:
             rec = store.draft(credits, credits * self.config.DENOM_CENTS, now(), why)
         except ValueError as e:  # an amount no record holds: the credits stay, the log says why
@@ -91,6 +119,105 @@ class CouponOut:
         self.condition(cab)
         cab.show()
 
+    # --- system validation (SAS 57/58) -----------------------------------------------------------------
+    def _ask(self, cab, credits, t, why):
+        """Ask the system for the number of a coupon of all the credits (SAS 57)."""
+        cents = credits * self.config.DENOM_CENTS
+        refused = "system validation and no SAS line" if cab.sas is None else \
+            "a coupon of %d cents is beyond a record's 32 bits" % cents if cents > 0xFFFFFFFF else None
+        if refused:  # the credits stay; the automatic coupon is not asked again at every loop pass
+            self.log("%s refused: %s" % (why, refused))
+            self._auto_after = ticks_add(self.clock(), AUTO_RETRY_MS)
+            return
+        try:
+            req = self.ledger.ask_validation(credits, cents, t, why, "audit" not in cab.tilts)
+        except AuditError as e:
+            cab.set_tilt("audit", str(e))
+            return
+        if req is None:
+            return
+        self._asked = self.clock()
+        self.sv_read = False
+        self._told = None
+        self.log("%s: %d credits, the system's number asked" % (why, credits))
+        self.screen.win = 0
+        self.screen.message = ("validating", cents)
+        cab.show()
+
+    def sv_due(self, now):
+        """Whether a general poll now reports 57 (system validation request): a request waits, the
+        system has not read it, and 57 was not told in the last REPEAT_MS. A priority exception,
+        not queued (SAS 6.02 s. 2.2.1): derived from the request the books keep."""
+        if self._asked is None or self.sv_read or self.ledger.st is None or self.ledger.validation_request() is None:
+            return False
+        if self._told is not None and ticks_diff(now, self._told) < REPEAT_MS:
+            return False
+        self._told = now
+        return True
+
+    def validated(self, cab, number):
+        """The system's number for the request (SAS 58): the coupon committed with it, the books
+        first (the request replaced in the same transaction), then the coupon memory; printed next.
+        None when taken, else why not ("not in cashout": nothing was asked)."""
+        led = self.ledger
+        req = led.validation_request() if led.st is not None else None
+        if req is None:
+            return "not in cashout"
+        store = self.store
+        why = None
+        if store.numbered(number):
+            why = "number %s already on a coupon" % number
+        elif led.credits != req["k"]:
+            why = "credits %d, %d asked" % (led.credits, req["k"])
+        else:
+            why = store.refusal()
+        if why is None:
+            from firmware.eventlog import now
+
+            rec = store.draft(req["k"], req["c"], now(), req["why"], number)
+            try:
+                rec = led.issue_coupon(rec, req["why"], "audit" not in cab.tilts)
+            except AuditError as e:
+                cab.set_tilt("audit", str(e))
+                rec = None
+                why = str(e)
+            if rec is not None:
+                store.add(rec)
+                self._asked = None
+                self.log("%s: coupon %d (%s), the system's number" % (req["why"], rec["s"], rec["n"]))
+                self.screen.message = ("coupon", rec["c"])
+                self._next = self.clock()  # print now
+                self.condition(cab)
+                cab.show()
+                return None
+            why = why or "refused by the books"
+        self.refused(cab, "number refused: " + why)
+        return why
+
+    def refused(self, cab, why):
+        """The system refused (SAS 58, id 00), or did not answer in time: the request goes, the
+        credits stay on the meter."""
+        if self.ledger.st is None or not self.ledger.drop_validation(why):
+            return False
+        self._asked = None
+        self._auto_after = ticks_add(self.clock(), AUTO_RETRY_MS)
+        self.log("no coupon: %s; the credits stay" % why)
+        self.screen.message = ("validation_refused",)
+        cab.show()
+        return True
+
+    def _watch(self, cab, now):
+        """The request's time (VALIDATION_MS), from when it was made or from the power-up that found it."""
+        if self.ledger.st is None or self.ledger.validation_request() is None:
+            self._asked = None
+            return
+        if self._asked is None:
+            self._asked = now
+            self.sv_read = False
+            self._told = None
+        elif ticks_diff(now, self._asked) >= VALIDATION_MS:
+            self.refused(cab, "no answer from the system in %d s" % (VALIDATION_MS // 1000))
+
     def silent_at_boot(self):
         """A printer powered up with the cabinet may still be starting: it gets a moment, then its
         silence is a tilt (not only at the first coupon)."""
@@ -100,6 +227,10 @@ class CouponOut:
         """L-6, r. 3, s. 6: credits worth the profile's amount or more are paid by coupon at once (the
         state table's COUPON event: in the credit state)."""
         limit = self.profile.get("auto_coupon_cents")
+        if self._auto_after is not None:  # the system refused the last one: not asked again at once
+            if ticks_diff(self.clock(), self._auto_after) < 0:
+                return False
+            self._auto_after = None
         return bool(limit) and self.printer is not None and self.ledger.credits * self.config.DENOM_CENTS >= limit
 
     def _print(self, cab, rec, duplicate=False):
@@ -109,8 +240,13 @@ class CouponOut:
         # whose ticket this is: the printer's "printed" says only that the LAST ticket came out, and
         # a DUPLICATE still in the paper path must not issue the coupon owed after it
         self._printing_seq = None if duplicate else rec["s"]
+        from firmware.coupon_store import claim_s
+
+        t = self.store.ticket()  # what the system set (SAS 7B-7D): its texts and days
         try:
-            self.printer.print_ticket(coupon.lines(rec, self.config, duplicate, self.profile.get("claim_s")), rec["n"])
+            self.printer.print_ticket(coupon.lines(rec, self.config, duplicate,
+                                                   claim_s(self.profile.get("claim_s"), t["days"]), t),
+                                      rec["n"])
         except PrinterError as e:
             self._fault(cab, 0, str(e))
             return False
@@ -123,9 +259,11 @@ class CouponOut:
         from board.printer_epic import FAULTS, OFFLINE, describe
 
         now = self.clock()
+        if self.store is not None:
+            self._watch(cab, now)
         if ticks_diff(now, self._next) < 0:
             return
-        owed = self.store.owed() if self.owed() else None
+        owed = self.store.owed() if self.store is not None and self.store.owed_seq() else None
         self._next = ticks_add(now, PRINTER_POLL_MS if owed or pr.printing else PRINTER_IDLE_MS)
         out = []
         flags = pr.poll(out)

@@ -7,8 +7,17 @@
 #   cv      <vid u32><seq u32>: the validation id set by the system (0: none) and the last sequence
 #           number given to a coupon (SAS 4C: "incremented before being assigned")
 #   c0..c7  8 records of RECORD bytes each: CAPACITY records in all
-#   record  <seq u32><vid u32><p u32><cents u32><credits u32><t u32><status u8><dups u8><why u8><0 u8>
-#           status 0 a free slot, OWED, ISSUED, ACKED (a slot an acknowledged record may give up)
+#   record  <seq u32><vid u32><p u32><cents u32><credits u32><t u32><status u8><dups u8><why u8><src u8>
+#           status 0 a free slot, OWED, ISSUED, ACKED (a slot an acknowledged record may give up);
+#           src 0: the machine's own number (secure enhanced: vid and p, firmware/coupon_number.py),
+#           src 1: the system's (SAS 58, system validation): the 18 digits as one number, its low 32
+#           bits where vid is and its high bits where p is (10^18 < 2^60)
+#   tk      what the system sets (SAS 7B, 7C, 7D; firmware/sas/ticket_data.py): <version u8><flags u8>
+#           <host id u16><cashable expiration days u16><restricted expiration days u16>, then the
+#           location, address 1 and address 2 as <length u8><ASCII>, each at most TEXT_MAX:
+#           TK_SIZE bytes at most, by construction. flags: SYSTEM (the system validates: SAS 57/58
+#           instead of the machine's own numbers), TEXT (the system set the ticket's texts). Days:
+#           0 none set (the jurisdiction profile's claim_s), 1-9998, NEVER (9999: never expires).
 #
 # What a SAS handler calls (long polls 4C, 4D, 7B-7D; today the console does): set_validation_id,
 # validation, coupon_record, records, acknowledge. A record is never overwritten before it is
@@ -26,7 +35,7 @@ import struct
 from firmware import coupon_number
 from firmware.critmem import CriticalMemory, RamError
 
-CPN_BASE = 126464  # 123.5 KB: above the security memory (firmware/audit.py SEC_BASE + its layout)
+CPN_BASE = 126208  # above the security memory (firmware/audit.py SEC_BASE + its layout; 256 bytes lower since tk)
 PART = 131072  # the 128 KB part it is placed in (firmware/main.py NVRAM_SIZE)
 RECORD = 28
 _FMT = "<IIIIIIBBBB"
@@ -36,10 +45,17 @@ CAPACITY = PER_CHUNK * CHUNKS
 RESERVE = 1  # free slots kept for the coupon of the credits on the meter when money and play stop
 CHUNK_BYTES = PER_CHUNK * RECORD
 HEAD = 8
+TEXT_MAX = 40  # a ticket text's characters: SAS 7C/7D's 40, a printer line's (board/printer_epic.py LINE)
+TK_HEAD = 8
+TK_SIZE = TK_HEAD + 3 * (1 + TEXT_MAX)  # 131: every field at its bound
+TK_VERSION = 1
+SYSTEM = 1  # tk flags: system validation (SAS 57/58)
+TEXT = 2  # the system set the ticket's texts (SAS 7C/7D)
+NEVER = 9999  # days: never expires (SAS 7B)
 # written out, so that a frozen image keeps it in flash, not in the heap (CHUNKS chunks of CHUNK_BYTES)
 LAYOUT = (("cv", 8), ("c0", 224), ("c1", 224), ("c2", 224), ("c3", 224), ("c4", 224), ("c5", 224), ("c6", 224),
-          ("c7", 224))
-JOURNAL = HEAD + CHUNK_BYTES  # the largest transaction: the head and one chunk
+          ("c7", 224), ("tk", 131))
+JOURNAL = HEAD + CHUNK_BYTES  # the largest transaction: the head and one chunk (the head and tk: less)
 OWED = 1
 ISSUED = 2
 ACKED = 3
@@ -55,16 +71,71 @@ def open_memory(nvram, secret, counter, base=CPN_BASE, buffers=None):
 
 
 def _rec(raw, pos):
-    s, vid, p, cents, credits, t, status, dups, why, _ = struct.unpack_from(_FMT, raw, pos)
-    return {"s": s, "n": coupon_number.text(vid, p), "c": cents, "k": credits, "t": t, "st": STATUS[status],
-            "d": dups, "why": WHY[why] if why < len(WHY) else "?"}
+    s, vid, p, cents, credits, t, status, dups, why, src = struct.unpack_from(_FMT, raw, pos)
+    rec = {"s": s, "n": "%018d" % (vid | p << 32) if src else coupon_number.text(vid, p), "c": cents, "k": credits,
+           "t": t, "st": STATUS[status], "d": dups, "why": WHY[why] if why < len(WHY) else "?"}
+    if src:
+        rec["v"] = 1  # validated by the system (SAS 58): its number
+    return rec
 
 
 def _pack(rec, status):
-    vid, p = coupon_number.split(rec["n"])
+    if rec.get("v"):
+        n = int(rec["n"])  # the system's 18 digits (system_number): below 10^18 < 2^60
+        vid, p, src = n & _U32, n >> 32, 1
+    else:
+        vid, p = coupon_number.split(rec["n"])
+        src = 0
     why = WHY.index(rec.get("why", WHY[0])) if rec.get("why", WHY[0]) in WHY else 0
     return struct.pack(_FMT, rec["s"], vid, p, rec["c"], rec["k"], rec["t"], status,
-                       min(rec.get("d", 0), DUP_MAX), why, 0)
+                       min(rec.get("d", 0), DUP_MAX), why, src)
+
+
+def system_number(sid, number):
+    """The 18 digits a system-validated coupon carries (SAS 58): the validation system id (2 digits,
+    1-99) then its validation number (16 digits), as SAS prints a system validation number and as
+    long poll 4D reports it (firmware/sas/tickets.py). ValueError outside those bounds."""
+    if not isinstance(sid, int) or not 0 < sid <= 99 or not isinstance(number, int) or not 0 <= number < 10 ** 16:
+        raise ValueError("a system validation number is a system id 1-99 and 16 digits")
+    return "%02d%016d" % (sid, number)
+
+
+def claim_s(profile_claim, days):
+    """How long after its issue a coupon may be claimed, in seconds (None: no deadline): the days
+    the system set (SAS 7B/7D: 0 none set, NEVER never expires), never beyond the jurisdiction
+    profile's claim_s where it has one (vlt: 24 hours, S-13.1, r. 7, s. 14: a system may not
+    lengthen what the rule gives the player to claim, nor, a day being its unit, shorten it)."""
+    if not days:
+        return profile_claim
+    host = None if days >= NEVER else days * 86400
+    if profile_claim is None:
+        return host
+    return profile_claim if host is None else min(host, profile_claim)
+
+
+def pack_ticket(t):
+    """The tk block of ticket data t (ticket(): flags, host, days, rdays, loc, a1, a2)."""
+    out = bytearray(TK_HEAD)
+    struct.pack_into("<BBHHH", out, 0, TK_VERSION, t["flags"], t["host"], t["days"], t["rdays"])
+    for key in ("loc", "a1", "a2"):
+        text = t[key][:TEXT_MAX]
+        out.append(len(text))
+        out.extend(text.encode())
+    return bytes(out)
+
+
+def unpack_ticket(raw):
+    """Ticket data from a tk block (b"" or a later version: none set, the defaults)."""
+    t = {"flags": 0, "host": 0, "days": 0, "rdays": 0, "loc": "", "a1": "", "a2": ""}
+    if len(raw) < TK_HEAD or raw[0] != TK_VERSION:
+        return t
+    _, t["flags"], t["host"], t["days"], t["rdays"] = struct.unpack_from("<BBHHH", raw, 0)
+    i = TK_HEAD
+    for key in ("loc", "a1", "a2"):
+        n = raw[i] if i < len(raw) else 0
+        t[key] = bytes(raw[i + 1:i + 1 + n]).decode()
+        i += 1 + n
+    return t
 
 
 class CouponStore:
@@ -76,6 +147,7 @@ class CouponStore:
         self.lost = None  # why the memory was found lost at this power-up (until a validation id is set)
         self._owed = 0  # sequence of the coupon owed (0: none): the cabinet asks on every state read
         self._waiting = 0  # records owed or issued, not yet acknowledged
+        self.flags = 0  # the tk block's (SYSTEM, TEXT): asked at every cash-out and by SAS A0
 
     # --- power-up --------------------------------------------------------------------------------------
     def open(self):
@@ -100,9 +172,11 @@ class CouponStore:
         self.mem.format(blocks)
         self.vid = self.seq = 0
         self._owed = self._waiting = 0
+        self.flags = 0
 
     def _load(self):
         self.vid, self.seq = struct.unpack("<II", self.mem.read("cv"))
+        self.flags = unpack_ticket(self.mem.read("tk"))["flags"]
         self._count()
 
     def _count(self):
@@ -132,10 +206,33 @@ class CouponStore:
         if not isinstance(seq, int) or not 0 <= seq < coupon_number.SEQ_MAX:
             raise ValueError("sequence must be 0 to %d" % (coupon_number.SEQ_MAX - 1))
         seq = max(self.seq, seq)
-        self.mem.commit({"cv": struct.pack("<II", vid, seq)})
+        blocks = {"cv": struct.pack("<II", vid, seq)}
+        t = None
+        if self.flags & SYSTEM:  # a validation id set: the machine numbers its coupons again (SAS 4C)
+            t = self.ticket()
+            t["flags"] &= ~SYSTEM
+            blocks["tk"] = pack_ticket(t)
+        self.mem.commit(blocks)
         self.vid, self.seq = vid, seq
+        if t is not None:
+            self.flags = t["flags"]
         self.lost = None
         return self.validation()
+
+    def system(self):
+        """Whether the system validates the coupons (SAS 57/58: its numbers), not the machine (4C)."""
+        return bool(self.flags & SYSTEM)
+
+    def ticket(self):
+        """What the system set for the tickets (SAS 7B-7D): {"flags", "host", "days", "rdays", "loc",
+        "a1", "a2"} (unpack_ticket; the defaults when it set nothing)."""
+        return unpack_ticket(self.mem.read("tk"))
+
+    def set_ticket(self, t):
+        """Keep ticket data t (ticket()'s keys; texts printable ASCII of at most TEXT_MAX characters,
+        days 0-9999: firmware/sas/ticket_data.py checks them first), one commit."""
+        self.mem.commit({"tk": pack_ticket(t)})
+        self.flags = t["flags"]
 
     def _index(self):
         """[(seq, status, chunk, position)] of every record kept, oldest first: small tuples, so a
@@ -198,8 +295,9 @@ class CouponStore:
 
     # --- the cabinet's side (firmware/coupon_out.py) ----------------------------------------------------
     def refusal(self):
-        """Why no coupon can be made now, or None."""
-        if not self.vid:
+        """Why no coupon can be made now, or None. Under system validation the system gives each
+        coupon's number (SAS 58): no validation id is needed."""
+        if not self.vid and not self.flags & SYSTEM:
             return "no validation id%s: the system must set one" % (
                 " (coupon memory lost: %s)" % self.lost if self.lost else "")
         if self._waiting >= CAPACITY:
@@ -223,15 +321,25 @@ class CouponStore:
     def owed_seq(self):
         return self._owed
 
-    def draft(self, credits, cents, t, why):
-        """The next coupon's record, numbered, not yet committed (the ledger commits it first).
+    def draft(self, credits, cents, t, why, system=None):
+        """The next coupon's record, numbered, not yet committed (the ledger commits it first);
+        system: the 18 digits the system gave it (SAS 58), else the machine numbers it (4C's id).
         ValueError for an amount a record cannot hold (32 bits: above $42 million; under vlt a
         coupon is at most the $1,000 of the automatic coupon plus one prize)."""
         if not 0 < credits <= _U32 or not 0 < cents <= _U32:
             raise ValueError("a coupon of %d credits, %d cents: beyond a record's 32 bits" % (credits, cents))
         seq = self.seq + 1
+        if system is not None:  # the system's number (SAS 58): system_number()
+            return {"s": seq, "n": system, "c": cents, "k": credits, "t": t, "st": "owed", "d": 0, "why": why, "v": 1}
         number = coupon_number.control_number(coupon_number.keypads(self.secret), self.vid, seq)[1]
         return {"s": seq, "n": number, "c": cents, "k": credits, "t": t, "st": "owed", "d": 0, "why": why}
+
+    def numbered(self, number):
+        """Whether a record kept carries this number (a system's number is taken once: SAS 58)."""
+        for rec in self.iter_records():
+            if rec["n"] == number:
+                return True
+        return False
 
     def add(self, rec):
         """Keep a record (OWED or ISSUED as rec says) in a free slot, or in place of the oldest one

@@ -1,8 +1,9 @@
 # A coupon cabinet's coupon memory (firmware/coupon_store.py) as the firmware reaches it outside
 # play: opened and reconciled with the books at power-up (firmware/startup.py open_coupon_out), and
 # what a system does to it (SAS 4C and 4D; the console's `validation set` and `coupons ack` until a
-# SAS link does): set the validation id, acknowledge a record. Imported by a coupon cabinet only: a
-# casino cabinet's heap never holds them.
+# SAS link does): set the validation id, acknowledge a record; and what SAS 7B-7D set (set_ticket).
+# Imported by a coupon cabinet only: a casino cabinet's heap never holds them.
+from firmware.coupon_store import SYSTEM, claim_s
 
 
 def open_coupons(board, ledger, audit, found, log):
@@ -54,18 +55,52 @@ def reconcile(store, ledger, log):
         ledger.coupon_issued(last["s"])  # issued (or acknowledged) there already
 
 
+class Busy(ValueError):
+    """Not now: a change that must wait (SAS: the busy response, the system asks again later)."""
+
+
 def set_validation_id(cab, vid, seq=0):
     """The system sets the machine's validation id (SAS 4C; the console's `validation set`):
-    (validation id, sequence) in force. Logged in the books."""
+    (validation id, sequence) in force. Logged in the books. A validation id ends system
+    validation (the machine numbers its coupons again): not while a cash-out waits for the
+    system's number (Busy)."""
     store = cab.coupons
     if store is None:
         raise ValueError("no coupon memory on this cabinet")
+    if vid and store.system() and cab.ledger.st is not None and cab.ledger.validation_request() is not None:
+        raise Busy("a cash-out waits for the system's number")
     was = store.validation()
     got = store.set_validation_id(vid, seq)
     if got != was and cab.ledger.st is not None and not cab.ram_error:
         cab.ledger.event("validation", "validation id %d, sequence %d (was %d, %d)" % (got + was))
     cab.coupon_condition()
     return got
+
+
+def printed_fields(cab, t):
+    """What of ticket data t reaches the paper: the texts and the claim deadline in force."""
+    return t["loc"], t["a1"], t["a2"], claim_s(cab.money_out.profile.get("claim_s"), t["days"])
+
+
+def set_ticket(cab, t, why):
+    """The system sets what the tickets carry and how the machine validates (SAS 7B-7D: ticket data
+    t, firmware/coupon_store.py ticket()'s keys, checked by the caller). Busy when it would make
+    the coupon owed, printed again after a cut or a fault, differ from what was printed of it, or
+    would change the validation while a cash-out waits for the system's number. Logged in the books."""
+    store = cab.coupons
+    was = store.ticket()
+    if was == t:
+        return
+    if store.owed_seq() and printed_fields(cab, was) != printed_fields(cab, t):
+        raise Busy("coupon %d is owed: it prints again as it began" % store.owed_seq())
+    led = cab.ledger
+    if (was["flags"] ^ t["flags"]) & SYSTEM and led.st is not None and led.validation_request() is not None:
+        raise Busy("a cash-out waits for the system's number")
+    store.set_ticket(t)
+    if led.st is not None and not cab.ram_error:
+        led.event("validation", "%s: %s validation, expiry %d days, host %d" % (
+            why, "system" if t["flags"] & SYSTEM else "secure enhanced", t["days"], t["host"]))
+    cab.coupon_condition()
 
 
 def acknowledge(cab, seq):

@@ -77,7 +77,7 @@ def sentence(say: list | str, lang: str, frame: dict | None = None) -> str:
         return template.replace("{list}", ", ".join(kind(k) for k in args))
     if sid == "lock":
         return fill(template, [t["lock"].get(args[0], args[0]), *args[1:]], lang, cents)
-    if sid == "coupon":  # the coupon's amount comes in cents
+    if sid in ("coupon", "validating"):  # the coupon's amount comes in cents
         return fill(template, [money(args[0], lang)], lang)
     if sid == "bet_refused" and f.get("limits"):
         return fill(template, args, lang) + " (%s)" % limits(f["limits"], lang)

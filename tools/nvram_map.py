@@ -51,7 +51,8 @@ def memories() -> list[tuple[str, int, int, str, str]]:
          audit.SEC_BASE, _memory(audit.LAYOUT, audit.JOURNAL, audit.SEC_BASE).size, "`SEC_BASE`",
          "a new machine; its own loss (started afresh, the loss recorded)"),
         ("the coupon memory (`firmware/coupon_store.py`), opened only under a coupon jurisdiction (vlt): "
-         "validation id, lifetime coupon sequence, coupon records until acknowledged", coupon_store.CPN_BASE,
+         "validation id, lifetime coupon sequence, coupon records until acknowledged, the ticket data and "
+         "validation the system sets (SAS 7B-7D)", coupon_store.CPN_BASE,
          _memory(coupon_store.LAYOUT, coupon_store.JOURNAL, coupon_store.CPN_BASE).size, "`CPN_BASE`",
          "a new machine; its own loss (started afresh without a validation id: no coupon until the system "
          "sets one)"),

@@ -60,7 +60,8 @@ def configuration(m, rx, k, out):
 
 def features(m, rx, k, out):
     """A0: game number in; game number and features 1-3 out. Feature 1 bits 5-6 are the validation
-    style: 10 (secure enhanced) on a cabinet with a coupon memory (firmware/coupon_store.py), 00
+    style: 10 (secure enhanced) on a cabinet with a coupon memory (firmware/coupon_store.py), 01
+    (system) once the system validates its coupons (7B, firmware/sas/ticket_data.py), 00
     otherwise; bit 3 (tournament, as saspy's enabled_features reads it) where the configuration has
     the rules of a tournament the system may start (SAS_TOURNAMENT: 8C, firmware/sas/tournament.py);
     no jackpot multiplier, no AFT or legacy bonus, no ticket in."""
@@ -71,7 +72,10 @@ def features(m, rx, k, out):
     if n not in (0, _offered(m)):
         return NACK
     out[2], out[3] = rx[2], rx[3]
-    out[4] = (0x40 if m.cab.coupons is not None else 0) | (0x08 if getattr(m.cab.config, "SAS_TOURNAMENT", None) else 0)
+    store = m.cab.coupons
+    out[4] = 0 if store is None else 0x20 if store.system() else 0x40  # bits 5-6: 01 system, 10 secure enhanced
+    if getattr(m.cab.config, "SAS_TOURNAMENT", None):
+        out[4] |= 0x08  # bit 3: tournament
     out[5] = 0
     out[6] = 0
     return 5

@@ -10,6 +10,8 @@ from board.sas_link import SasLink
 from firmware import jurisdiction
 from firmware.sas import exceptions, polls
 
+SYSTEM_VALIDATION = 0x57  # exception 57, system validation request (SAS 6.02 Table A-1, s. 15.7)
+
 
 def open_link(board, cab, log=print):
     """The SAS port when the board has a "sas" UART, else None. In a RAM error too: silent until
@@ -84,6 +86,9 @@ class SasMachine:
             return 0x100 | reply(sig, out)  # the ROM signature the system asked for (21): now done
         if self.cab.ram_error:
             return exceptions.NONE
+        due = getattr(self.cab.money_out, "sv_due", None)
+        if due is not None and due(self.link.clock()):
+            return SYSTEM_VALIDATION  # a priority exception, before the queue (firmware/coupon_out.py)
         return self.queue.take()  # its removal is committed once the reply is on the wire (service)
 
     def notes_off(self):

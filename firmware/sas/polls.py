@@ -139,7 +139,12 @@ TABLE = (
     0x54, _R, 0, 0,  # SAS version and serial
     0x55, _R, 0, 3,  # selected game
     0x56, _R, 0, 3,  # enabled games
+    0x57, _R, 0, 5,  # send pending cash-out information (system validation)
+    0x58, _S, 9, 5,  # receive validation number: system id (1 BCD), number (8 BCD)
     0x6F, _M, 0, 2,  # extended meters for game N
+    0x7B, _M, 0, 5,  # extended validation status: length 08, control mask, status bits, expirations
+    0x7C, _M, 0, 5,  # set extended ticket data: length, (code, length, ASCII) ...
+    0x7D, _M | _G, 0, 5,  # set ticket data: length, host id, expiration, texts (also to every machine)
     0x7E, _R, 0, 1,  # current date and time
     0x7F, _S, 7, 1,  # receive date and time
     0x80, _S | _G, 7, 6,  # single level progressive broadcast: group, level, amount (5 BCD)

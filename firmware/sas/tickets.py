@@ -14,8 +14,11 @@
 #           pool id (2 binary): 31 bytes, all 0 when there is no such record
 #   3D out: validation number (4 BCD), amount in cents (5 BCD) of the last coupon printed
 # The 18 digits printed (firmware/coupon_number.py) are the system id (the first 2) and the
-# validation number (the other 16), as SAS prints secure enhanced numbers.
-from board.sas_link import NACK
+# validation number (the other 16), as SAS prints secure enhanced numbers; a number the system gave
+# (system validation, 58) is its id and its 16 digits, read back alike.
+# 7B-7D (firmware/sas/ticket_data.py) and 57/58 (firmware/sas/system_validation.py) are answered
+# through this module's handle, each module imported at its first poll.
+from board.sas_link import BUSY, NACK
 from firmware.sas import bcd
 
 VALIDATION_BYTES = 31
@@ -31,6 +34,8 @@ def set_id(m, rx, k, out):
     seq = rx[5] | rx[6] << 8 | rx[7] << 16
     try:
         vid, seq = coupon_system.set_validation_id(m.cab, vid, seq)
+    except coupon_system.Busy:
+        return BUSY  # it would end system validation while a cash-out waits for the system's number
     except ValueError:
         return NACK
     for i in range(3):
@@ -86,7 +91,10 @@ def _record(m, index, rec, out):
     bcd.put(out, 19, rec["c"], 5)
     bcd.put(out, 24, rec["s"], 2)
     bcd.put(out, 26, int(n[:2]), 1)
-    claim = jurisdiction.PROFILES.get(m.cab.config.JURISDICTION, {}).get("claim_s")
+    from firmware.coupon_store import claim_s
+
+    claim = claim_s(jurisdiction.PROFILES.get(m.cab.config.JURISDICTION, {}).get("claim_s"),
+                    m.cab.coupons.ticket()["days"])
     if claim:
         y, mo, d = localtime.local(rec["t"] + claim)[:3]
         bcd.put(out, 27, (mo * 100 + d) * 10000 + y, 4)
@@ -114,4 +122,12 @@ def handle(m, rx, k, out):
         return set_id(m, rx, k, out)
     if cmd == 0x4D:
         return info(m, rx, k, out)
-    return last(m, rx, k, out)
+    if cmd == 0x3D:
+        return last(m, rx, k, out)
+    if cmd in (0x57, 0x58):
+        from firmware.sas import system_validation
+
+        return system_validation.handle(m, rx, k, out)
+    from firmware.sas import ticket_data
+
+    return ticket_data.handle(m, rx, k, out)

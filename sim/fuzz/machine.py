@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from sim.fuzz.checks import Checks
 from sim.fuzz.rules import CabinetRules
-from sim.fuzz.rules_sas import SasRules
+from sim.fuzz.rules_sas import SasRules, SasTicketRules
 from sim.fuzz.rules_service import ServiceRules
 from sim.fuzz.rules_table import TableRules
 from sim.fuzz.rules_vlt import VltRules
 
 
-class Machine(Checks, SasRules, VltRules, ServiceRules, TableRules, CabinetRules):
+class Machine(Checks, SasRules, SasTicketRules, VltRules, ServiceRules, TableRules, CabinetRules):
     pass

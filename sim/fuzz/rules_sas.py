@@ -544,3 +544,308 @@ class SasRules:
                 sum(g["win"] for g in games)]
         if got != want:
             raise Violation("sas_tournament", f"95-98 read {got}, the tournament's games since the start {want}")
+
+
+# --- what a vlt's coupon carries and who numbers it (SAS 7B-7D, 57/58: docs/sas.md) ----------------------
+# A mixin of sim/fuzz/machine.py beside SasRules. The model is written here from SAS 6.02's layouts
+# (docs/sas.md "Ticket data and system validation"), not from the firmware: what a valid 7C/7D sets,
+# what 7B reports (bit 0 the printer, bit 15 a validation id in force while the machine numbers its
+# coupons; the vlt's one day in force, S-13.1, r. 7, s. 14), what a cash-out under system validation
+# asks (57: its cents) and what the coupon then carries (58's id and number); checked against the
+# console's `validation json`, the printer's paper and the books' meters.
+TICKET_KINDS = ("7D", "7D", "7C", "7B", "7D_all", "7D_ask", "bad", "owed")
+VALIDATION_KINDS = ("number", "number", "refuse", "early", "cut_asked", "cut_read", "cut_answered", "timeout")
+TEXTS = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789-'.", max_size=40)
+TIMEOUTS = 1  # the no-answer rule waits out the 10 s of SAS 6.02 s. 15.8: once a sequence
+TICKET_KEYS = ("loc", "a1", "a2")
+BUSY = 0x00  # the busy reply's command byte (SAS 6.02 s. 4.1: the address, then 00, no CRC)
+_NUMBERS = iter(range(10 ** 15, 10 ** 16))  # the system's validation numbers: never one given twice
+
+
+def _bcd(value: int, n: int) -> bytes:
+    return bytes.fromhex(f"{value:0{2 * n}d}")
+
+
+def _vlt_sas(self) -> bool:
+    return _sas(self) and (self.rig is None or self.rig.running == "vlt")
+
+
+class SasTicketRules:
+    def _typed_m(self, cmd: int, data: bytes, to_all: bool = False, reply: int = 5) -> bytes:
+        """A type M poll (length, data, CRC); the reply's first `reply` bytes (a busy one is 2)."""
+        h = self.sas.host
+        msg = bytes([0 if to_all else h.address, cmd, len(data)]) + data
+        msg += crc(msg)
+        with h.lock:
+            h.flush()
+            h.send(msg)
+            if to_all:
+                h.settle()  # type G: no answer; a silence ends it
+                return h.read(1)  # nothing, or a chirp: never an answer
+            r = h.read(2)
+            if len(r) == 2 and r[1] == BUSY:
+                return r
+            return r + h.read(reply - 2)
+
+    def _flag(self, cmd: int, data: bytes) -> str:
+        """7C/7D: "00" / "01" (the status flag, its frame checked), "busy" or "none"."""
+        r = self._typed_m(cmd, data)
+        if not r:
+            return "none"
+        if r == bytes([self.sas.host.address, BUSY]):
+            return "busy"
+        if len(r) != 5 or r[:2] != bytes([self.sas.host.address, cmd]) or crc(r[:3]) != r[3:]:
+            raise Violation("sas_ticket", f"{cmd:02X}: a reply that is no flag {r.hex()}")
+        return f"{r[2]:02x}"
+
+    def _7b(self, mask: int = 0, bits: int = 0, days: int = 0, rdays: int = 0) -> bytes:
+        """7B; the reply's data after its length (0A), or b"" (no answer), or "busy"."""
+        data = mask.to_bytes(2, "little") + bits.to_bytes(2, "little") + _bcd(days, 2) + _bcd(rdays, 2)
+        r = self._typed_m(0x7B, data, reply=15)
+        if not r or r == bytes([self.sas.host.address, BUSY]):
+            return r
+        if len(r) != 15 or r[:3] != bytes([self.sas.host.address, 0x7B, 0x0A]) or crc(r[:13]) != r[13:]:
+            raise Violation("sas_ticket", f"7B: a reply not of its layout {r.hex()}")
+        return r[3:13]
+
+    def _7b_expected(self, v: dict) -> bytes:
+        """7B's data as the layout and the model give it: no asset number, the printer (bit 0), the
+        validation id in force while the machine numbers its coupons (bit 15), the vlt's one day, the
+        restricted days the system set."""
+        bits = 0x0001 | (0x8000 if v["vid"] and v["mode"] == "secure" else 0)
+        return bytes(4) + bits.to_bytes(2, "little") + _bcd(1, 2) + _bcd(v["ticket"]["rdays"], 2)
+
+    @precondition(_vlt_sas)
+    @rule(kind=st.sampled_from(TICKET_KINDS), host=st.integers(0, 0xFFFF), days=st.integers(0, 255),
+          texts=st.lists(TEXTS, max_size=3), codes=st.lists(st.sampled_from((0, 1, 2, 0x10, 0x20)), max_size=4),
+          rdays=st.sampled_from((0, 1, 7, 30, 9999)))
+    @logged
+    def sas_ticket_data(self, kind: str, host: int, days: int, texts: list[str], codes: list[int],
+                        rdays: int) -> None:
+        """The system sets what the coupon carries: 7D (host id, days, the texts; to this machine, to
+        every machine, or asking only), 7C (texts by their codes), 7B (the expirations), a text too
+        long (refused, nothing kept), or a change while a coupon is owed behind a printer at fault
+        (busy when it would print differently; the coupon prints again as it began). What is kept is
+        the model's; what 7B reports is the layout's."""
+        rig = self.rig
+        if rig.running != "vlt":  # no coupon memory: not configured for validation, no answer
+            if self._flag(0x7D, b"\x01\x00") != "none" or self._7b() != b"":
+                raise Violation("sas_ticket", f"a {rig.running} cabinet answered 7D or 7B")
+            return
+        self._settle()
+        v = rig.console_json("validation json")
+        old = v["ticket"]
+        new = dict(old)
+        recs = rig.console_json("coupons json")
+        owed = bool(recs) and recs[-1]["st"] == "owed"  # behind a printer at fault: it prints again as it began
+        enc = [t.encode() for t in texts]
+        if kind in ("7D", "7D_all", "bad", "owed"):
+            if kind == "bad":
+                enc = (enc + [b""])[:1] + [b"X" * (41 + days % 20)]  # a text past 40 characters
+            data = host.to_bytes(2, "little") + bytes([days]) + b"".join(bytes([len(t)]) + t for t in enc)
+            new["host"], new["days"] = host, days or 9999  # 00: never expires
+            for key, t in zip(TICKET_KEYS, enc):
+                if t:
+                    new[key] = t.decode()
+        elif kind == "7C":
+            data = b""
+            for i, code in enumerate(codes):
+                t = enc[i % len(enc)] if enc else b""
+                t = t[:16] if code > 2 else t
+                data += bytes([code, len(t)]) + t
+                if code <= 2:
+                    new[TICKET_KEYS[code]] = t.decode()
+        valid = kind != "bad"
+        if kind == "owed":
+            self._ticket_while_owed(data, old, new)
+            return
+        if kind == "7B":
+            cash = (0, 1, 2, 30, 9999)[days % 5]  # 0000: no change, 9999: never expires
+            got = self._7b(days=cash, rdays=rdays)
+            if cash:
+                new["days"] = cash
+            if rdays:
+                new["rdays"] = rdays
+            after = rig.console_json("validation json")
+            if got != self._7b_expected(after):
+                raise Violation("sas_ticket", f"7B read {got.hex()}, the layout and {after} give "
+                                              f"{self._7b_expected(after).hex()}")
+        elif kind == "7D_ask":
+            flag = self._flag(0x7D, b"")
+            if flag not in ("00", "01") or flag == "00" and old != {"host": 0, "days": 0, "rdays": old["rdays"],
+                                                                    "loc": "", "a1": "", "a2": ""}:
+                raise Violation("sas_ticket", f"7D of length 00 answered {flag} with {old} in force")
+            return
+        # a coupon owed is printed again as it began: a change of its texts waits (busy; to every
+        # machine at once, no answer: not taken)
+        waits = valid and owed and kind != "7B" and tuple(new[k] for k in TICKET_KEYS) != tuple(old[k] for k in TICKET_KEYS)
+        if kind == "7D_all":
+            self._typed_m(0x7D, data, to_all=True)
+            rig.wait_polls(2, 1.0)
+        elif kind != "7B":
+            flag = self._flag(0x7D if kind != "7C" else 0x7C, data)
+            if flag != ("busy" if waits else "01" if valid else "00"):
+                raise Violation("sas_ticket", f"{kind} {data.hex()} answered {flag}, {'valid' if valid else 'not'}"
+                                              f"{', a coupon owed' if owed else ''}")
+        if waits:
+            valid = False  # nothing kept
+        got = rig.console_json("validation json")["ticket"]
+        if got != (new if valid else old):
+            raise Violation("sas_ticket", f"{kind} {data.hex() if kind != '7B' else ''}: kept {got}, the model "
+                                          f"{new if valid else old} (was {old})")
+
+    def _ticket_while_owed(self, data: bytes, old: dict, new: dict) -> None:
+        """A coupon owed behind a printer out of paper: a 7D that would print it differently is busy
+        (nothing kept); the coupon then prints again as it began; the 7D is taken afterwards."""
+        rig = self.rig
+        s = rig.screen
+        if not s.get("credits") or s.get("state") not in ("idle", "credit"):
+            return
+        n = len(rig.printer.tickets)
+        rig.printer.paper_out_after(0)
+        self._press("cashout")
+        try:
+            rig.wait_screen(lambda s: s.get("state") == "payout", 3.0)
+        except TimeoutError:
+            rig.printer.fix()
+            return  # not cashed out (a refusal the cash-out rules judge): nothing owed to test against
+        printed = tuple(old[k] for k in TICKET_KEYS)
+        differs = tuple(new[k] for k in TICKET_KEYS) != printed
+        flag = self._flag(0x7D, data)
+        if flag != ("busy" if differs else "01"):
+            raise Violation("sas_ticket", f"7D while a coupon is owed answered {flag}; it "
+                                          f"{'would' if differs else 'would not'} print differently")
+        kept = rig.console_json("validation json")["ticket"]
+        if differs and kept != old:
+            raise Violation("sas_ticket", f"a busy 7D changed {old} -> {kept}")
+        rig.printer.fix()
+        self._key()
+        self._settle()
+        deadline = time.monotonic() + 20
+        while not rig.printer.issued()[n:] and time.monotonic() < deadline:
+            if "printer" in (rig.screen.get("say") or []):  # a status request missed on a loaded host
+                self._key()
+            time.sleep(0.1)
+        done = [t for t in rig.printer.tickets[n:] if t.complete]
+        if not done:
+            raise Violation("sas_ticket", "the coupon owed never printed once the printer was fixed")
+        for k, text in zip(TICKET_KEYS, printed):
+            if text and text not in done[-1].lines:
+                raise Violation("sas_ticket", f"the coupon printed without its {k} {text!r}: {done[-1].lines}")
+        if differs and self._flag(0x7D, data) != "01":
+            raise Violation("sas_ticket", "the 7D refused while the coupon was owed is refused once it printed")
+
+    # --- system validation -----------------------------------------------------------------------------------
+    @precondition(_vlt_sas)
+    @rule(kind=st.sampled_from(VALIDATION_KINDS), sid=st.integers(1, 99))
+    @logged
+    def sas_system_validation(self, kind: str, sid: int) -> None:
+        """The system puts the machine into system validation (7B: bit 15 cancelled), a cash-out asks
+        for its number (exception 57, the cash-out read by 57), and the system answers it (58: the
+        coupon prints with that number, the credits leave), refuses it (the credits stay), sends it
+        before reading 57 (rejected, the cash-out still waits) or never answers (given up after 10 s,
+        the credits stay); a power cut after the request, after the read or after the answer (the same
+        request asked again; one number on paper for the coupon). Then 4C takes the machine back to
+        its own numbers."""
+        rig = self.rig
+        if rig.running != "vlt":
+            h = self.sas.host
+            if h.long_poll(0x57, reply=1) != b"" or self._7b(mask=0x8000) != b"":
+                raise Violation("sas_validation", f"a {rig.running} cabinet answered 57 or 7B")
+            return
+        self._settle()
+        v = rig.console_json("validation json")
+        s = rig.screen
+        if not v["vid"] or v["stop"] or s.get("state") not in ("idle", "credit") or \
+                (s.get("say") or [])[:1] == ["tilt"]:
+            return  # a cash-out would not be asked (its refusals are the cash-out rules' to judge)
+        if kind == "timeout" and getattr(self, "sv_timeouts", 0) >= TIMEOUTS:
+            kind = "refuse"
+        if self._7b(mask=0x8000)[4:6] != b"\x01\x00" or rig.console_json("validation json")["mode"] != "system":
+            raise Violation("sas_validation", "7B with bit 15 cancelled did not put the machine in system validation")
+        self._validate(kind, sid)
+        r = self.sas.host.checked(0x4C, 10, v["vid"].to_bytes(3, "little") + bytes(3))
+        if int.from_bytes(r[:3], "little") != v["vid"] or rig.console_json("validation json")["mode"] != "secure":
+            raise Violation("sas_validation", f"4C {v['vid']} answered {r.hex()}: not back to its own numbers")
+
+    def _asked(self, timeout: float = 3.0) -> dict | None:
+        deadline = time.monotonic() + timeout
+        while True:
+            a = self.rig.console_json("validation json")["asked"]
+            if a is not None or time.monotonic() > deadline:
+                return a
+            time.sleep(0.1)
+
+    def _read_57(self, cents: int) -> None:
+        got = self.sas.host.checked(0x57, 10)
+        if got != b"\x00" + _bcd(cents, 5):
+            raise Violation("sas_validation", f"57 read {got.hex()}: a cashable ticket of {cents} cents asked")
+
+    def _58(self, sid: int, number: int) -> bytes:
+        return self.sas.host.checked(0x58, 5, _bcd(sid, 1) + _bcd(number, 8))
+
+    def _power_cycle(self) -> None:
+        self._cut()
+        self._boot(system=False)
+        self._booted(None)
+
+    def _validate(self, kind: str, sid: int) -> None:
+        rig = self.rig
+        if not rig.screen.get("credits"):
+            self._insert(1)
+            self._settle()
+        credits = rig.screen.get("credits", 0)
+        if not credits or rig.screen.get("state") not in ("idle", "credit"):
+            return
+        cents = credits * self._denom()
+        n = len(rig.printer.tickets)
+        rig.printer.fix()  # a fault the printer rule left for the next ticket: seen to first (this rule's is the number)
+        self._press("cashout")
+        asked = self._asked()
+        if asked is None or asked["k"] != credits or asked["c"] != cents:
+            raise Violation("sas_validation", f"a cash-out of {credits} credits under system validation asked {asked}")
+        if rig.screen.get("credits") != credits:
+            raise Violation("sas_validation", "the credits left the meter before the system's number")
+        if kind == "cut_asked":
+            self._power_cycle()
+        if kind == "early" and self._58(sid, next(_NUMBERS)) != b"\x81":
+            raise Violation("sas_validation", "a 58 before the cash-out was read (57) was not rejected (81)")
+        self._read_57(cents)
+        if kind == "cut_read":
+            self._power_cycle()
+            self._read_57(cents)  # the same request, asked again
+        if kind == "timeout":
+            self.sv_timeouts = getattr(self, "sv_timeouts", 0) + 1
+            t0 = time.monotonic()
+            while self._asked(0) is not None and time.monotonic() - t0 < 25:
+                time.sleep(0.25)
+            waited = time.monotonic() - t0  # 10 s of the firmware's clock, and a loaded host's slack
+            if self._asked(0) is not None:
+                raise Violation("sas_validation", f"no answer for {waited:.1f} s and the cash-out still waits")
+        elif kind == "refuse":
+            if self._58(0, 0) != b"\x00":
+                raise Violation("sas_validation", "a refusal (58, id 00) was not acknowledged")
+        else:
+            number = next(_NUMBERS)
+            if self._58(sid, number) != b"\x00":
+                raise Violation("sas_validation", f"58 {sid:02d} {number} was not acknowledged")
+            if kind == "cut_answered":
+                self._power_cycle()
+            want = f"{sid:02d}{number:016d}"
+            deadline = time.monotonic() + 20
+            while not [t for t in rig.printer.tickets[n:] if t.complete] and time.monotonic() < deadline:
+                if "printer" in (rig.screen.get("say") or []):  # a status request missed on a loaded host
+                    self._key()
+                time.sleep(0.1)
+            numbers = {t.number for t in rig.printer.tickets[n:] if t.number}
+            if numbers != {want}:
+                raise Violation("sas_validation", f"on paper {numbers}, the system's number {want} only")
+            self._settle()
+            if rig.screen.get("credits") != 0:
+                raise Violation("sas_validation", f"{credits} credits printed, {rig.screen.get('credits')} left")
+            return
+        # refused, or not answered: the credits stay, nothing printed
+        self._settle()
+        if rig.screen.get("credits") != credits or [t for t in rig.printer.tickets[n:] if t.number]:
+            raise Violation("sas_validation", f"{kind}: credits {credits} -> {rig.screen.get('credits')}, "
+                                              f"{len(rig.printer.tickets) - n} tickets")

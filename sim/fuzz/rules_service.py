@@ -24,7 +24,7 @@ from sim.harness import ADMIN_ID, ADMIN_PIN, keep_log_room
 from sim.preset import set_progressive
 from tools import firmware as fwbuild
 
-CPN_BASE = 126464  # firmware/coupon_store.py CPN_BASE: the security memory ends there
+CPN_BASE = 126208  # firmware/coupon_store.py CPN_BASE: the security memory ends below it
 ANONYMOUS = ("meters json", "ramclear", "account list", "setup x", "enrol", "validation set 1", "zz", "state")
 
 

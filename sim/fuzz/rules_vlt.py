@@ -26,7 +26,7 @@ from sim.fuzz.oracle import Violation
 from sim.fuzz.rules import logged
 from sim.harness import SYSTEM_IDS, system_validation
 
-CPN_BASE = 126464  # firmware/coupon_store.py CPN_BASE: the coupon memory, to the part's end
+CPN_BASE = 126208  # firmware/coupon_store.py CPN_BASE: the coupon memory, to the part's end
 PART = 131072  # the emulated board's 128 KB NVRAM file
 
 

@@ -45,7 +45,7 @@ function sentence(say, f) {
   if (tpl === null) return say.join(" ");
   if (id === "tilt") return tpl.replace("{list}", args.map((k) => tiltWords(k, f)).join(", "));
   if (id === "lock") return fmt(tpl, [T("lock", args[0]) || args[0], args[1]]);
-  if (id === "coupon") return fmt(tpl, [money(args[0], 1)]);  // the coupon's amount comes in cents
+  if (id === "coupon" || id === "validating") return fmt(tpl, [money(args[0], 1)]);  // the coupon's amount comes in cents
   if (id === "bet_refused" && f.limits) return fmt(tpl, args) + " (" + limits(f.limits) + ")";
   return fmt(tpl, args);
 }

@@ -579,7 +579,9 @@ def test_the_console_reads_sets_and_acknowledges():
     out = run(con, "coupons")
     assert out[0].endswith(" acked") and out[1] == "validation id 4243, sequence 11, 0 records awaiting the system (room for 64)"
     assert out[2] == "printer: ready"
-    assert json.loads(run(con, "validation json")[0]) == {"vid": 4243, "seq": 11, "waiting": 0, "capacity": 64, "stop": None}
+    assert json.loads(run(con, "validation json")[0]) == {
+        "vid": 4243, "seq": 11, "waiting": 0, "capacity": 64, "stop": None, "mode": "secure", "asked": None,
+        "ticket": {"host": 0, "days": 0, "rdays": 0, "loc": "", "a1": "", "a2": ""}}  # nothing set by SAS 7B-7D
     assert run(con, "reprint") == ["error: no reprint: a coupon printed is never printed again (the jurisdiction's rule)"]
 
 

@@ -8,7 +8,7 @@ from fakes_firmware import TEST_SECRET, MemCounter, RamNvram, wiped
 from firmware import coupon_number, coupon_store
 from firmware.coupon_store import CAPACITY, RESERVE, CouponStore
 
-NV = RamNvram(4608)
+NV = RamNvram(coupon_store.PART - coupon_store.CPN_BASE)  # the room the part gives it
 
 
 def part():

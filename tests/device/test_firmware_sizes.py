@@ -75,8 +75,10 @@ def test_the_books_coupon_block_holds_the_latest_coupon_at_its_bounds():
 
     rec = {"s": coupon_number.SEQ_MAX, "n": "9" * coupon_number.DIGITS, "c": 2 ** 32 - 1, "k": 2 ** 32 - 1,
            "t": 2 ** 32 - 1, "st": "issued", "d": coupon_store.DUP_MAX,
-           "why": "automatic coupon"}  # every field at what a coupon record holds (coupon_store._FMT)
-    assert len(json.dumps([rec] * coupon_books.KEEP)) <= COUPON_SIZE
+           "why": "automatic coupon", "v": 1}  # every field at what a coupon record holds (coupon_store._FMT)
+    # and beside it a cash-out waiting for the system's number (SAS 57/58)
+    asked = {"st": coupon_books.ASKED, "k": 2 ** 32 - 1, "c": 2 ** 32 - 1, "t": 2 ** 32 - 1, "why": "automatic coupon"}
+    assert len(json.dumps([rec] * coupon_books.KEEP + [asked])) <= COUPON_SIZE
 
 
 def test_the_coupon_memory_full_at_its_bounds_commits_reopens_and_lists_in_a_small_heap():
@@ -102,23 +104,32 @@ def test_the_coupon_memory_full_at_its_bounds_commits_reopens_and_lists_in_a_sma
     gc.collect()
     assert coupon_store.CHUNK_BYTES == coupon_store.PER_CHUNK * coupon_store.RECORD
     # the layout is written out (kept in flash when frozen): it is the head and CHUNKS chunks of CHUNK_BYTES
+    # and the system's ticket data (SAS 7B-7D), every field at its bound
     assert coupon_store.LAYOUT == (("cv", coupon_store.HEAD),) + tuple(
-        ("c%d" % i, coupon_store.CHUNK_BYTES) for i in range(coupon_store.CHUNKS))
-    nv = RamNvram(4608)
+        ("c%d" % i, coupon_store.CHUNK_BYTES) for i in range(coupon_store.CHUNKS)) + (("tk", coupon_store.TK_SIZE),)
+    nv = RamNvram(coupon_store.PART - coupon_store.CPN_BASE)
     counter = MemCounter()
     store = coupon_store.CouponStore(coupon_store.open_memory(nv, TEST_SECRET, counter, base=0), TEST_SECRET)
     store.open()
     store.set_validation_id(coupon_number.VID_MAX, coupon_number.SEQ_MAX - coupon_store.CAPACITY - 1)
+    worst = {"flags": 0xFF, "host": 0xFFFF, "days": coupon_store.NEVER, "rdays": coupon_store.NEVER,
+             "loc": "~" * coupon_store.TEXT_MAX, "a1": "~" * coupon_store.TEXT_MAX, "a2": "~" * coupon_store.TEXT_MAX}
+    assert len(coupon_store.pack_ticket(worst)) == coupon_store.TK_SIZE
+    store.set_ticket(worst)
+    biggest = coupon_store.system_number(99, 10 ** 16 - 1)  # a system's number, every digit 9 (SAS 58)
     for i in range(coupon_store.CAPACITY):
-        rec = store.draft(2 ** 32 - 1, 2 ** 32 - 1, 2 ** 32 - 1, "automatic coupon")
+        rec = store.draft(2 ** 32 - 1, 2 ** 32 - 1, 2 ** 32 - 1, "automatic coupon",
+                          biggest[:-4] + "%04d" % i if i % 2 else None)
         rec["d"] = coupon_store.DUP_MAX
         store.add(rec)
         store.issued(rec["s"])
     again = coupon_store.CouponStore(coupon_store.open_memory(nv, TEST_SECRET, counter, base=0), TEST_SECRET)
     assert again.open() == [] and again.waiting() == coupon_store.CAPACITY
-    first = again.records()[0]
+    assert again.ticket() == worst and again.system()
+    first, second = again.records()[:2]
     assert first["c"] == first["k"] == first["t"] == 2 ** 32 - 1 and first["d"] == coupon_store.DUP_MAX
     assert first["n"][:8] == "%08d" % coupon_number.VID_MAX and coupon_number.valid(first["n"])
+    assert second["n"] == biggest[:-4] + "0001" and second["v"] == 1 and "v" not in first
     with raises(ValueError):
         again.draft(2 ** 32, 1, 0, "cash-out")  # beyond 32 bits: refused, never truncated
     gc.collect()

@@ -266,7 +266,9 @@ def test_every_record_is_kept_until_the_system_acknowledges_it(tmp_path: Path) -
         assert [r["n"] for r in recs] == [r["n"] for r in made] and len({r["n"] for r in recs}) == 6
         assert all(r["st"] == "issued" for r in recs)
         v = json.loads(cab.console.command("validation json")[-1])
-        assert v == {"vid": cab.validation_ids[0], "seq": 6, "waiting": 6, "capacity": 64, "stop": None}
+        assert v == {"vid": cab.validation_ids[0], "seq": 6, "waiting": 6, "capacity": 64, "stop": None,
+                     "mode": "secure", "asked": None,
+                     "ticket": {"host": 0, "days": 0, "rdays": 0, "loc": "", "a1": "", "a2": ""}}
         add(cab.console, "att", "attendant", "att-pin-1")
         add(cab.console, "aud", "auditor", "aud-pin-1")
         assert cab.console.command("logout") == ["logged out"]
