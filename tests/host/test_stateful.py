@@ -57,7 +57,8 @@ def every_bet(game_id: str) -> list[str]:
 
 # The walks poll the acceptor every 50 ms (config.py's 100 ms elsewhere; settings.py allows 10-500):
 # the rig's clock is the firmware's polls, and the walks of 30 games, every bet level, were a third of
-# the suite's time. The random sequences keep config.py's.
+# the suite's time; the table and card rounds below too (3 rounds in 27 s instead of 50). The random
+# sequences keep config.py's.
 WALK_POLL_MS = 50
 
 
@@ -450,7 +451,7 @@ def test_table_rounds_with_random_wagers_and_cuts_after_play(game_id):
     """A table game (sim/fuzz/rules_table.py): random wagers touched on the layout, rounds played,
     the power cut at instants right after PLAY; after each, the round is the stake the screen showed,
     it replays from its record, and Machine.check holds the books and the screen to the peers."""
-    log = [["power_on", {"games": (game_id,)}]]
+    log = [["power_on", {"games": (game_id,), "poll_ms": WALK_POLL_MS}]]  # casino: the rig waits on polls
     for i, cut in enumerate((None, None, 0.0, 0.02, 0.1, None)):
         log.append(["table_round", {"touches": [(i * 7 + 3, 1), (i * 13 + 5, 2), (i * 29 + 11, 1)],
                                     "clear": i % 2 == 0, "cut": cut}])
@@ -475,7 +476,7 @@ def test_card_rounds_with_random_decisions_and_cuts_between_deal_and_decision(ga
     # its 7-card wager (s. 67.47), and takes none without its 3-card and 5-card wagers (s. 67.45). One
     # round fewer than before (eight games: the suite's time budget)
     stake = [(i, 1) for i in range(len(g.m.stakes))]
-    log = [["power_on", {"games": (game_id,)}],
+    log = [["power_on", {"games": (game_id,), "poll_ms": WALK_POLL_MS}],  # casino: the rig waits on polls
            ["card_round", {"touches": stake, "clear": True, "decisions": [3, 2, 0], "cut": None}],
            ["card_round", {"touches": stake, "clear": True, "decisions": [], "cut": None}],  # left waiting
            ["card_round", {"touches": [], "clear": False, "decisions": [1, 0, 0], "cut": None}],
