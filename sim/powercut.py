@@ -338,7 +338,7 @@ class Session:
         self.rig.wait_hard_meters(5.0)  # a stroke on its way: the clear waits for it
         m = self.console_json(self.rig.console, "meters json")
         for coil, names in HARD.items():  # the monitor's thread past the last stroke: where the coils stand
-            self.monitor.wait_for(coil, sum(m[n] for n in names) + self.truth.meter_base.get(coil, 0), 2.0)
+            self.monitor.wait_for(coil, sum(m[n] for n in names) + self.truth.meter_base.get(coil, 0), 15.0)
         answer = self.rig.command("ramclear")
         if any("critical memory cleared" in ln for ln in answer):
             self.take_clear(after_cut=False)
