@@ -480,10 +480,11 @@ def progressive_units(state_lines: list[str]) -> tuple[int, int, int] | None:
 def progressive_grew(spec: dict, before: int, after: int, paid_before: int, paid_after: int,
                      games: list[dict]) -> None:
     """Units on the meter and rolled over, plus what was paid: each game at the progressive's bet
-    adds bet x num units, the other bets nothing, a hit the reset (`games`: the recall records of
-    the games played in between, all of them)."""
+    adds bet x num units, the other bets nothing, nor a tournament game (its record's `tour`: credits
+    of no cash value, played off an entry fee), a hit the reset (`games`: the recall records of the
+    games played in between, all of them)."""
     hits = sum(1 for g in games if g.get("prog"))
-    fed = sum(g["bet"] * spec["num"] for g in games if g["bet"] == spec["bet"])
+    fed = sum(g["bet"] * spec["num"] for g in games if g["bet"] == spec["bet"] and not g.get("tour"))
     want = fed + hits * spec["reset"] * spec["den"]
     got = after + paid_after * spec["den"] - before - paid_before * spec["den"]
     if got != want:
