@@ -47,3 +47,15 @@ class FakePrinter(Wire):
                 self.validated = self.barcoded = True
                 self.tickets += 1
         return len(data)
+
+
+def tickets_sent(fake):
+    """The validation numbers of the tickets sent (GS E number LF), in order."""
+    out = []
+    d = bytes(fake.data)
+    i = d.find(b"\x1dE")
+    while i >= 0:
+        j = d.index(b"\n", i)
+        out.append(d[i + 2:j].decode())
+        i = d.find(b"\x1dE", j)
+    return out

@@ -13,7 +13,7 @@ from devtest import big_win, raises
 from fakes_cabinet import Acceptor, Board, coins, make_cabinet, press, quiet, steps
 from fakes_console import Uart, run
 from fakes_firmware import RamNvram, memory, wiped
-from fakes_printer import FakePrinter
+from fakes_printer import FakePrinter, tickets_sent
 
 import rng
 from board.printer_epic import Printer
@@ -78,18 +78,6 @@ def fresh(vid=VID, profile=None):
     if vid:
         coupon_system.set_validation_id(cab, vid)
     return cab, board, acc, fake
-
-
-def tickets_sent(fake):
-    """The validation numbers of the tickets sent (GS E number LF), in order."""
-    out = []
-    d = bytes(fake.data)
-    i = d.find(b"\x1dE")
-    while i >= 0:
-        j = d.index(b"\n", i)
-        out.append(d[i + 2:j].decode())
-        i = d.find(b"\x1dE", j)
-    return out
 
 
 def test_cashout_commits_the_coupon_before_the_first_byte_then_prints_it():

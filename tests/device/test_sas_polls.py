@@ -8,6 +8,7 @@ import gc
 
 from fakes_cabinet import Acceptor, Board, coins, make_cabinet, press, steps
 from fakes_firmware import FrameUart, RamNvram, memory, wiped
+from fakes_sas import send, with_crc
 
 import rng
 from board.sas_crc import crc16
@@ -65,23 +66,6 @@ def boot(nvram=None, latch=None, cfg=None):
     cab.attach(None, SasMachine(cab, uart, 1, board.ticks_ms, gap_ms=10))
     cab.step(0)
     return cab, board, uart
-
-
-def with_crc(b):
-    c = crc16(b)
-    return bytes(b) + bytes((c & 0xFF, c >> 8))
-
-
-def send(cab, board, uart, msg):
-    """One message after a silence; the machine's answer (bytes)."""
-    board.now += 50
-    cab.sas.service()
-    uart.tx = bytearray()
-    uart.rx.append(bytes(msg))
-    cab.sas.service()
-    out = bytes(uart.tx)
-    uart.tx = bytearray()
-    return out
 
 
 def long_poll(cab, board, uart, cmd, data=b"", crc=False, n=None):

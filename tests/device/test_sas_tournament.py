@@ -8,9 +8,9 @@ import gc
 
 from fakes_cabinet import Acceptor, Board, coins, make_cabinet, press, steps
 from fakes_firmware import FrameUart, RamNvram, memory, wiped
+from fakes_sas import send, with_crc
 
 import rng
-from board.sas_crc import crc16
 from firmware import settings, states
 from firmware.config import Config
 from firmware.ledger import LAYOUT, Ledger
@@ -40,22 +40,6 @@ def boot(nvram=None, rules=RULES):
     cab.attach(None, SasMachine(cab, uart, 1, board.ticks_ms, gap_ms=10))
     cab.step(0)
     return cab, board, uart
-
-
-def with_crc(b):
-    c = crc16(b)
-    return bytes(b) + bytes((c & 0xFF, c >> 8))
-
-
-def send(cab, board, uart, msg):
-    board.now += 50
-    cab.sas.service()
-    uart.tx = bytearray()
-    uart.rx.append(bytes(msg))
-    cab.sas.service()
-    out = bytes(uart.tx)
-    uart.tx = bytearray()
-    return out
 
 
 def poll(cab, board, uart, cmd, data):
