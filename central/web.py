@@ -235,8 +235,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             self._get()
         except self.store.UNREACHABLE as e:  # the store out of reach: said, not a broken connection
-            self._json({"error": f"the store does not answer: {type(e).__name__}",
-                        "degraded": degraded.collect(self.store, self.clock())}, 503)
+            self._unreachable(e, "")
 
     def _get(self) -> None:
         path = urllib.parse.urlparse(self.path).path
@@ -277,8 +276,11 @@ class Handler(BaseHTTPRequestHandler):
         try:
             self._post()
         except self.store.UNREACHABLE as e:  # as do_GET: nothing was done, and the answer says why
-            self._json({"error": f"the store does not answer: {type(e).__name__}; nothing was done",
-                        "degraded": degraded.collect(self.store, self.clock())}, 503)
+            self._unreachable(e, "; nothing was done")
+
+    def _unreachable(self, e: BaseException, more: str) -> None:
+        self._json({"error": f"the store does not answer: {type(e).__name__}{more}",
+                    "degraded": degraded.collect(self.store, self.clock())}, 503)
 
     def _post(self) -> None:
         path = urllib.parse.urlparse(self.path).path
