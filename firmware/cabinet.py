@@ -136,6 +136,8 @@ class Cabinet:
             getattr(self.gameplay, name)(self, *args)  # the game's play carries it out (firmware/play.py)
         else:
             getattr(self, name)(*args)
+        if self._cashout_asked and event != states.CASHOUT:
+            self.handle(states.CASHOUT)  # the wait this event ended: paid before anyone reads credits idle
         return True
 
     def why_refused(self, event):
@@ -527,11 +529,9 @@ class Cabinet:
             self.handle(states.MAX)
         if b["play"].take():
             self.handle(states.PLAY)
-        pressed = b["cashout"].take()
-        if pressed:
+        if b["cashout"].take():
             self.ledger.exception("cashout button")  # SAS 66: committed with the cash-out, or by the SAS loop
-        if pressed or self._cashout_asked:
-            self.handle(states.CASHOUT)  # a kept press again: the table keeps it while it must wait
+            self.handle(states.CASHOUT)  # kept (keep_cashout) where the table says it must wait
         if self.board.touch is not None:
             self.service_touch()
         if not self.ram_error:
@@ -540,6 +540,10 @@ class Cabinet:
             self.gameplay.service_spin(self)
             if self.money_out.due():
                 self.handle(states.COUPON, "automatic coupon")
+        if self._cashout_asked:
+            # a kept press again, after the game's and payout's services (the wait may have ended
+            # just now): paid before the console or the system reads the credit meter as idle
+            self.handle(states.CASHOUT)
         idle_ms = min(idle_ms, self.service_meters())
         if self.console:
             self.console.service()

@@ -182,6 +182,25 @@ def test_cash_out_waits_for_the_draw_and_a_door_suspends_the_hand():
     assert cab.ledger.game["phase"] == "done" and cab.state == states.HANDPAY
 
 
+def test_a_kept_cash_out_is_paid_in_the_pass_that_ends_the_game():
+    # nobody (the console, the SAS system) may read the credit meter idle between the game's end and
+    # the kept cash-out: make fuzz read 1A 2 against the books' 10 in that gap (seed 85025149)
+    cab, board, acc = cabinet()
+    coins(cab, acc, 5)
+    press(board, cab, "play")
+    press(board, cab, "cashout")
+    assert cab.state == states.HOLD and cab._cashout_asked
+    assert cab.handle(states.DRAW)
+    seen = []
+    for _ in range(300):
+        cab.step(10)
+        seen.append(cab.state)
+        if cab.state != states.SPIN:
+            break
+    assert cab.ledger.game["phase"] == "done"
+    assert seen[-1] == states.HANDPAY and states.CREDIT not in seen, seen  # no hopper on the fake board
+
+
 def test_rng_failure_at_the_deal_refunds_the_wager():
     from rng import RngFailure
 
