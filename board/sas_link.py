@@ -77,6 +77,10 @@ class SasLink:
         self.acks = 0
         self.tx_lost = 0
         self.broadcasts = 0  # messages to address 0 taken
+        # what the port holds already came while the machine was off or booting: polls whose host
+        # has given up. Answered now, a reply would reach a later poll's reader (one exception taken
+        # as the answer, the next one flushed by the host and lost)
+        self._drop_input()
 
     # --- receive ---------------------------------------------------------------------------------
     def service(self):
@@ -113,16 +117,19 @@ class SasLink:
     def silent(self):
         """Address 0: whatever comes is read and dropped, nothing is answered, no chirp (SAS 6.02
         s. 2.1: a machine whose critical memory failed takes address 0 until it is set up again)."""
+        self._drop_input()
+        self._state = _IDLE
+        self._n = 0
+        self._req_n = 0
+
+    def _drop_input(self):
         while True:
             try:
                 n = self.uart.readinto(self._in)
             except OSError:
-                n = None
+                n = None  # a pseudo-terminal with no host on it yet
             if not n:
-                break
-        self._state = _IDLE
-        self._n = 0
-        self._req_n = 0
+                return
 
     def _byte(self, b, mark, now, buf, n, nxt):
         """One character; mark: its 9th bit (1/0), or -1 when the wire carries none."""

@@ -95,6 +95,23 @@ def test_general_poll_and_a_wakeup_byte_before_a_long_poll():
     assert bytes(u.tx) == with_crc(b"\x01\x1a\x12")
 
 
+def test_polls_sent_before_the_machine_was_up_are_never_answered():
+    # a general poll sent while the machine was off sits in the port (the emulated cable keeps it):
+    # answered at power-up it reached the host's next poll as its answer, and the answer to that
+    # poll was flushed by the host (make fuzz: a power-up's 17 lost, seed 3781508410)
+    t = [0]
+    u = FrameUart()
+    u.rx.append(b"\x81")
+    u.rx.append(b"\x81\x01\x1a")
+    h = Host()
+    h.code = 0x17
+    link = sas_link.SasLink(u, 1, lambda: t[0], h, gap_ms=10)
+    link.service()
+    assert bytes(u.tx) == b"" and link.general == 0 and not h.done
+    feed(t, u, link, b"\x81", dt=20)  # the first poll after it: answered
+    assert bytes(u.tx) == b"\x17" and link.general == 1
+
+
 def test_link_down_after_5_s_and_chirps():
     t, u, h, link = rig()
     feed(t, u, link, b"\x81")
