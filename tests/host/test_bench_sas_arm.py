@@ -34,8 +34,9 @@ def unix() -> dict:
 
 def test_every_figure_is_a_poll_the_firmware_answered(unix: dict) -> None:
     names = [r["name"] for r in unix["rows"]]
-    assert names[:4] == ["ref timer", "ref UART round trip", "ref poll to another address", "ref books commit (event)"]
-    assert names[4:] == [k[0] for k in bench.POLL_KINDS]
+    assert names[:6] == ["ref timer", "ref UART round trip", "ref poll to another address", "ref books commit (event)",
+                         "ref state JSON text", "ref state block commit"]
+    assert names[6:] == [k[0] for k in bench.POLL_KINDS]
     assert all(r["polls"] == POLLS for r in unix["rows"])
     link = unix["link"]
     # 8 long polls timed, and the 02 / 01 sent before each 01 / 02: never a repeat, a CRC error, a

@@ -17,8 +17,10 @@ board/sas_link.py) and to the end of the cabinet's SAS service (SasMachine.servi
 poll that took an exception, its removal committed to the critical memory after the reply). Every
 long poll is preceded, untimed, by a general poll to another address (the implied ACK a host's next
 poll gives), so none is answered as a repeat. The references measured in the same run: the timer
-alone, the fake UART's round trip alone, and a general poll to another address through the same
-service (framing, no answer); each poll's figure is also given as a ratio to the UART round trip.
+alone, the fake UART's round trip alone, a general poll to another address through the same
+service (framing, no answer), and one books commit (Ledger.event) with its two shares, the state's
+JSON text and the critical memory's commit of it; each poll's figure is also given as a ratio to
+the UART round trip.
 """
 from __future__ import annotations
 
@@ -339,6 +341,19 @@ for i in range(n):
     led.event("sas", "bench")  # one of the books' commits: the state, an event
     t += diff(us(), t0)
 row("ref books commit (event)", t, t, n, "-")
+t = 0
+for i in range(n):
+    t0 = us()
+    led._state_bytes()  # its share: the state's JSON text (board/json_out.py JsonOut)
+    t += diff(us(), t0)
+row("ref state JSON text", t, t, n, "-")
+t = 0
+for i in range(n):
+    sb = led._state_bytes()
+    t0 = us()
+    led.mem.commit({{"state": sb}})  # and the critical memory's: journal, two copies, tags (the same text again)
+    t += diff(us(), t0)
+row("ref state block commit", t, t, n, "-")
 for name, msg, what, size, firsts in {kinds}:
     a = b = 0
     first = None
