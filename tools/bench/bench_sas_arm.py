@@ -11,7 +11,7 @@ The script sent over the raw REPL (SCRIPT) makes the cabinet as the device tests
 (tests/device/fakes_cabinet.py) with a board stand-in of its own: pins, lamps, a hand clock, and a
 fake UART that hands the link one whole poll per read and notes when the reply is written. The
 critical memory is NVRAM_SIZE bytes at NVRAM_ADDRESS, outside MicroPython's heap, as a board's FRAM
-is (board/nvram_fram.py): the MPS2-AN385's second SSRAM, which the qemu port leaves unused. Each poll
+is (board/nvram_fram.py): the MPS2-AN385's ZBT SSRAM 2&3, which the qemu port leaves unused. Each poll
 is timed twice: to its reply's write (what SAS 6.02 s. 2.3.2's 20 ms window bounds:
 board/sas_link.py) and to the end of the cabinet's SAS service (SasMachine.service: for a general
 poll that took an exception, its removal committed to the critical memory after the reply). Every
@@ -39,7 +39,9 @@ POLLS = 100  # of each kind
 WINDOW_MS = 20  # SAS 6.02 s. 2.3.2: the machine starts its reply within 20 ms (board/sas_link.py)
 ADDRESS = 1
 NVRAM_SIZE = 69632  # the ledger's critical memory, as the device tests size it (tests/device/test_sas_polls.py)
-NVRAM_ADDRESS = 0x20000000  # MPS2-AN385 SSRAM2: outside the qemu port's image, stack and heap (all in SSRAM1)
+# MPS2-AN385's ZBT SSRAM 2&3, 4 MB at 0x20000000 in qemu's model (hw/arm/mps2.c); the qemu port links its
+# image, stack and heap into ZBT SSRAM1 at 0 (ports/qemu/mcu/arm/mps2.ld), so nothing else uses it
+NVRAM_ADDRESS = 0x20000000
 HEAP = "512K"  # the unix port's, for the same script there: its critical memory in the heap, the script's text too
 MODEL = "sept-royal-87"
 EPOCH = 1795000000  # the qemu board's clock of the day (it has none): 2026-11-19, a fixed second
