@@ -44,7 +44,7 @@ NVRAM_SIZE = 69632  # the ledger's critical memory, as the device tests size it 
 NVRAM_ADDRESS = 0x20000000
 HEAP = "512K"  # the unix port's, for the same script there: its critical memory in the heap, the script's text too
 MODEL = "sept-royal-87"
-EPOCH = 1795000000  # the qemu board's clock of the day (it has none): 2026-11-19, a fixed second
+EPOCH = 1795000000  # the qemu board's clock of the day (it has none): 2026-11-18 11:06:40 UTC, a fixed second
 
 
 def _long(cmd: int, data: bytes = b"", with_crc: bool = False) -> bytes:
@@ -76,9 +76,11 @@ START_UP = _long(0x02, with_crc=True)
 SHUT_DOWN = _long(0x01, with_crc=True)
 
 # The device side, sent over the raw REPL (qemu) or given to the unix port's -c (tests): {polls},
-# {kinds}, {nvram} are filled in by script(). It prints one line per figure:
+# {kinds}, {nvram} and the rest are filled in by script(). It prints HEAP0 <bytes in use> before the
+# cabinet is made, then one line per figure:
 #   ROW <name> <polls> <us to the reply> <us to the end of the service> <first reply, hex>
-# then HEAP <bytes free> <bytes in use> with the cabinet made and polled, and LINK <repeats> <polls>.
+# then HEAP <bytes free> <bytes in use> with the cabinet made and polled, and LINK <repeats> <polls>
+# <crc errors> <broken> <unknown> (the link's own counts).
 SCRIPT = NOISE + """
 import gc, sys, time
 if not hasattr(time, "time"):
