@@ -17,6 +17,7 @@ from pathlib import Path
 from tools import firmware
 
 QEMU = "qemu-system-arm"
+PASTE_S = 15  # seconds the device may take to ask for the next window of a pasted script
 PTY_LINE = re.compile(r"char device redirected to (/dev/pts/\d+)")  # what qemu says of -serial pty
 
 
@@ -36,7 +37,10 @@ class RawRepl:
         self.t = None
         try:
             path = self._pty(timeout)
-            self.t = SerialTransport(path, baudrate=115200, timeout=1)
+            # the serial timeout bounds each read of the raw-paste flow control: a device under
+            # icount on a loaded host can stay silent longer than a second while it takes a
+            # window of the script (1 s failed about 1 run in 6 beside a fuzz campaign)
+            self.t = SerialTransport(path, baudrate=115200, timeout=PASTE_S)
             self.t.enter_raw_repl(soft_reset=False, timeout_overall=timeout)  # Ctrl-C, then Ctrl-A
         except BaseException:
             self.close()
