@@ -357,14 +357,24 @@ class Lamp:
         self.kind = kind
         self._v = 0
         self._panel = panel
+        self.strokes = 0  # a meter's strokes released since power-up: told to a tap that plugs in late
 
     def value(self, v=None):
         if v is None:
             return self._v
         v = 1 if v else 0
         if v != self._v:
+            if self._v and self.kind == "meter":
+                self.strokes += 1
             self._v = v
             self._panel.send_line(self.line())
+
+    def state_line(self):
+        """What a tap that plugs in is told: a meter also says the strokes it missed (those of
+        the power-up's first pulses, driven before a meter monitor's connection came up)."""
+        if self.kind == "meter":
+            return "%s %d" % (self.line(), self.strokes)
+        return self.line()
 
     def line(self):
         if self.kind == "meter":
@@ -409,7 +419,7 @@ class Panel(Link):
         Link.on_accept(self, conn)
         # a fresh tap learns the whole output state (to it alone)
         for out in list(self.board.lamps.values()) + list(self.board.meters.values()):
-            self._send_to(conn, out.line())
+            self._send_to(conn, out.state_line())
         if self.board.display.last is not None:
             self.board.display.send(lambda data: self._send_bytes(conn, data))
 

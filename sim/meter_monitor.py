@@ -7,8 +7,9 @@ together than min_off_ms are recorded as rate violations (a real meter would mis
 the test fails instead of guessing). Widths and spacings are measured on the board's clock (the
 MS stamp the emulated board puts on each line), not on when the lines arrive: a busy host may
 deliver a stroke's on and off together. A fresh connection first receives every output's state,
-so the monitor can be (re)plugged at any time; counts persist in the object across reconnects
-(a meter keeps its count through a power cut).
+and a meter's the strokes released since power-up, which a monitor plugged in after the first
+pulses of a power-up (a loaded host connects late) adds: connect once a power-up. Counts persist
+in the object across reconnects (a meter keeps its count through a power cut).
 """
 from __future__ import annotations
 
@@ -44,9 +45,13 @@ class MeterMonitor:
             self._off.clear()  # a new power-up: spacing is measured within one clock
         for line in tap.lines():
             parts = line.split(" ")
-            if len(parts) in (3, 4) and parts[0] == "meter":
+            if len(parts) in (3, 4, 5) and parts[0] == "meter":
                 # the board's stamp when it sends one (the stroke's electrical width), else arrival
-                t = int(parts[3]) / 1000 if len(parts) == 4 else time.monotonic()
+                t = int(parts[3]) / 1000 if len(parts) >= 4 else time.monotonic()
+                if len(parts) == 5:  # the state line on connect: the strokes released before it
+                    with self._cond:
+                        self.counts[parts[1]] = self.counts.get(parts[1], 0) + int(parts[4])
+                        self._cond.notify_all()
                 self._level(parts[1], parts[2] == "1", t)
         with self._cond:  # link dropped: a coil that was on loses power mid-stroke
             self.cut += len(self._on)

@@ -104,6 +104,23 @@ def test_meters_pulse_through_the_panel_with_several_taps(board):
     cabinet.close()
 
 
+def test_a_monitor_plugged_in_after_the_first_strokes_counts_them(board):
+    # a power-up drives the strokes its books owe at once; a loaded host plugged the meter monitor
+    # in after two of them and the campaigns read meter_drop 158 against the books' 160 (make fuzz)
+    store = Store()
+    m = EmMeters({"meter_drop": board.meter("meter_drop")}, store, on_ms=50, off_ms=50)
+    m.target("meter_drop", 2)
+    _spin(board, lambda: not m.busy(), timeout=5, work=m.service)
+    mon = MeterMonitor(board.ports[2], min_on_ms=40, min_off_ms=40)
+    assert _spin(board, lambda: len(board.panel.conns) == 1)
+    _spin(board, lambda: mon.counts.get("meter_drop") == 2, timeout=1)
+    m.target("meter_drop", 3)
+    _spin(board, lambda: not m.busy(), timeout=5, work=m.service)
+    _spin(board, lambda: mon.counts.get("meter_drop") == 3, timeout=1)
+    assert mon.counts["meter_drop"] == 3 and store.value["meter_drop"] == [3, 0]
+    mon.stop()
+
+
 def test_pin_lines_from_any_tap(board):
     a = PanelLink(board.ports[2])
     b = PanelLink(board.ports[2])
