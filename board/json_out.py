@@ -16,15 +16,6 @@ class JsonOut(io.IOBase):
         self.buf = bytearray(size)
         self.n = 0
         self.sink = sink
-        self._native = None
-        if sink is None:
-            try:
-                # MicroPython's BytesIO(n), preallocated: json.dump writes into it without a
-                # Python call per piece (13 times faster on the unix port, most of a commit's
-                # cost on a Cortex-M3: tools/bench/bench_sas_arm.py)
-                self._native = io.BytesIO(size)
-            except TypeError:
-                pass  # CPython's takes initial bytes (and its json writes str): write() below
 
     def write(self, piece):
         if isinstance(piece, str):  # CPython's json writes str, MicroPython's bytes
@@ -49,16 +40,6 @@ class JsonOut(io.IOBase):
     def dumps(self, obj):
         """obj's JSON as a memoryview into the buffer (valid until the next call); when it does not
         fit, as bytes (whoever stores it then refuses a payload that long, as before)."""
-        f = self._native
-        if f is not None:
-            f.seek(0)
-            json.dump(obj, f)
-            n = f.tell()  # what is past it is an earlier, longer text's: not read
-            if n > len(self.buf):  # it grew past the buffer (kept: no new piece of heap asked)
-                return json.dumps(obj).encode()
-            f.seek(0)
-            f.readinto(memoryview(self.buf)[:n])
-            return memoryview(self.buf)[:n]
         self.n = 0
         json.dump(obj, self)
         if self.n > len(self.buf):

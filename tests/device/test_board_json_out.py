@@ -18,19 +18,6 @@ def test_a_buffer_holds_the_same_bytes_as_dumps():
     assert bytes(out.dumps(STATE)) == json.dumps(STATE).encode()
 
 
-def test_the_board_writes_the_state_natively():
-    # MicroPython's preallocated BytesIO takes json.dump's pieces without a Python call each (most
-    # of a commit's instructions on a Cortex-M3 went to write(): tools/bench/bench_sas_arm.py); the
-    # bytes are the same as dumps' (above)
-    import sys
-
-    out = JsonOut(1000)
-    assert (out._native is not None) is (sys.implementation.name == "micropython")
-    long = {"s": "x" * 300}
-    assert bytes(out.dumps(long)) == json.dumps(long).encode()
-    assert bytes(out.dumps({"a": 1})) == b'{"a": 1}'  # nothing of the longer text read back
-
-
 def test_a_text_longer_than_the_buffer_is_whole_bytes_for_the_store_to_refuse():
     out = JsonOut(16)
     got = out.dumps(STATE)
