@@ -114,23 +114,31 @@ def _urandom(k):
     return out[:k]
 """
 
+def module_with(module: str, name: str, value: str) -> str:
+    """Device script text: where the qemu port's `module` lacks `name` (its os has no urandom, its
+    time no time()), sys.modules[module] becomes a copy of it with `name` the expression `value`,
+    so that code importing it afterwards finds it. `module` is imported by the script before."""
+    return f"""
+if not hasattr({module}, {name!r}):
+    class _Shim:
+        pass
+
+    _shim = _Shim()
+    for _k in dir({module}):
+        setattr(_shim, _k, getattr({module}, _k))
+    _shim.{name} = {value}
+    sys.modules[{module!r}] = _shim
+"""
+
+
+# rng's emulated-board and ESP32 sources read os.urandom, which the qemu port lacks: an `os` with
+# the stand-in lets their tests check the plumbing
 RUN_TESTS = NOISE + """
 import vfs, jeton_testrom, os, sys, gc
 vfs.mount(vfs.VfsRom(jeton_testrom.ROMFS), '/t')
 os.chdir('/t')  # the tests read tests/fixtures/..., games/models/... relative to the checkout
 sys.path.remove('')  # the ROMFS's games/ folder (models) must not shadow the frozen games package
-if not hasattr(os, 'urandom'):
-    # rng's emulated-board and ESP32 sources read os.urandom, which the qemu port lacks: an `os`
-    # with the stand-in lets their tests check the plumbing
-    class _Os:
-        pass
-
-    _shim = _Os()
-    for _k in dir(os):
-        setattr(_shim, _k, getattr(os, _k))
-    _shim.urandom = _urandom
-    sys.modules['os'] = _shim
-from devtest import SkipTest
+""" + module_with("os", "urandom", "_urandom") + """from devtest import SkipTest
 mod = __import__('tests.device.' + {name!r}, None, None, ('x',))
 for n in sorted(dir(mod)):
     if not n.startswith('test_'):

@@ -33,7 +33,7 @@ from central.sas_reads import SNAPSHOT_CODES
 from sim.sas_host import crc
 from tools import firmware
 from tools.bench.bench_arm import MHZ
-from tools.qemu import MOUNT, NOISE, DeviceError, RawRepl
+from tools.qemu import MOUNT, NOISE, DeviceError, RawRepl, module_with
 
 POLLS = 100  # of each kind
 WINDOW_MS = 20  # SAS 6.02 s. 2.3.2: the machine starts its reply within 20 ms (board/sas_link.py)
@@ -81,20 +81,10 @@ SHUT_DOWN = _long(0x01, with_crc=True)
 #   ROW <name> <polls> <us to the reply> <us to the end of the service> <first reply, hex>
 # then HEAP <bytes free> <bytes in use> with the cabinet made and polled, and LINK <repeats> <polls>
 # <crc errors> <broken> <unknown> (the link's own counts).
+# the qemu board has no clock of the day (its time module lacks time()): a fixed one
 SCRIPT = NOISE + """
 import gc, sys, time
-if not hasattr(time, "time"):
-    # the qemu board has no clock of the day (its time module lacks time()): a fixed one, from a
-    # module of its own in time's place, as tools/qemu.py RUN_TESTS gives os an urandom
-    class _Time:
-        pass
-
-    _t = _Time()
-    for _k in dir(time):
-        setattr(_t, _k, getattr(time, _k))
-    _t.time = lambda: {epoch}
-    sys.modules["time"] = _t
-import rng
+""" + module_with("time", "time", "lambda: {epoch}") + """import rng
 from board import hal
 from firmware import states
 from firmware.cabinet import Cabinet
