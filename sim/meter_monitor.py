@@ -7,8 +7,8 @@ together than min_off_ms are recorded as rate violations (a real meter would mis
 the test fails instead of guessing). Widths and spacings are measured on the board's clock (the
 MS stamp the emulated board puts on each line), not on when the lines arrive: a busy host may
 deliver a stroke's on and off together. A fresh connection first receives every output's state,
-and a meter's the strokes released since power-up, which a monitor plugged in after the first
-pulses of a power-up (a loaded host connects late) adds: connect once a power-up. Counts persist
+and a meter's state line also the strokes released since power-up, which a monitor plugged in
+after the first pulses of a power-up (a loaded host connects late) adds: connect once a power-up. Counts persist
 in the object across reconnects (a meter keeps its count through a power cut).
 """
 from __future__ import annotations

@@ -6,6 +6,11 @@ tests/fixtures/fuzz/ and played again on the firmware image: each once broke an 
   operator's enrolment ran out of heap in its RSA ("out of memory for 'enrol' at rng/crypto/rsa.py
   (mulmod) (14320 bytes free)") while the ledger kept a second buffer of STATE_SIZE bytes
   (board/json_out.py's preallocated BytesIO, 29e7764, reverted).
+- sas-validation-poll-dropped-at-boot.json (make fuzz STEPS=5000 SEED=3527 at e56d48a, sequence
+  3151030038): a vlt cash-out waiting for the system's number (57), a power cut: the system's poll
+  sent while the machine booted was dropped (board/sas_link.py) and the system read 64 chirps
+  without asking again, so the cash-out's 10 s ran out ("57 read 80...": sim/fuzz/rules_sas.py
+  CHIRPS_ASK).
 """
 from __future__ import annotations
 
