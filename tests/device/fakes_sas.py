@@ -8,9 +8,9 @@ def with_crc(b):
     return bytes(b) + bytes((c & 0xFF, c >> 8))
 
 
-def send(cab, board, uart, msg):
-    """One message after a silence; the machine's answer (bytes)."""
-    board.now += 50
+def send(cab, board, uart, msg, after=50):
+    """One message after a silence of `after` ms; the machine's answer (bytes)."""
+    board.now += after
     cab.sas.service()
     uart.tx = bytearray()
     uart.rx.append(bytes(msg))

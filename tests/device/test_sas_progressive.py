@@ -8,7 +8,8 @@ import gc
 
 from fakes_cabinet import Acceptor, Board, coins, make_cabinet
 from fakes_firmware import FrameUart, RamNvram, memory, wiped
-from test_sas_polls import digits, drain, with_crc
+from fakes_sas import send, with_crc
+from test_sas_polls import digits, drain
 
 import rng
 from firmware import states
@@ -44,17 +45,6 @@ def boot(nvram=None, group=GROUP):
     cab.attach(None, SasMachine(cab, uart, 1, board.ticks_ms, gap_ms=10))
     cab.step(0)
     return cab, board, uart
-
-
-def send(cab, board, uart, msg, after=50):
-    board.now += after
-    cab.sas.service()
-    uart.tx = bytearray()
-    uart.rx.append(bytes(msg))
-    cab.sas.service()
-    out = bytes(uart.tx)
-    uart.tx = bytearray()
-    return out
 
 
 def bcd5(n):
