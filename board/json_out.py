@@ -1,19 +1,22 @@
 # JSON written without its whole text in one string (the ledger, the console, the emulated display).
 # json.dumps builds the text as one string and .encode() copies it: two pieces of the text's size, in
-# a heap that after hours of play may have 20 KB free and no piece of 800 bytes (the ledger's state,
-# about 2 KB, at a door's event on the 128K board heap: "out of memory: restarting the cabinet from
+# a heap that after hours of play may have 20 KB free and no piece of 600 bytes (a game's recall
+# record on the 128K board heap, an aurore-93 walk: "out of memory: restarting the cabinet from
 # critical memory"). json.dump writes the text piece by piece to a stream: here each piece is copied
-# into a buffer allocated once.
+# into a buffer: one allocated once, or a window of another (the critical memory's journal, where
+# the ledger's blocks are built in place: firmware/critmem.py commit).
 import io
 import json
 
 
 class JsonOut(io.IOBase):
-    """json.dump's stream. Without a sink, the buffer holds the whole text (dumps); with one (a
-    port's write), each time the buffer is full it goes to the sink, and flush() sends the rest."""
+    """json.dump's stream. With a sink (a port's write), each time the buffer is full it goes to the
+    sink, and flush() sends the rest. into() writes a text into a window of the caller's buffer."""
 
     def __init__(self, size, sink=None):
         self.buf = bytearray(size)
+        self.at = 0  # the window being written: buf[at:end]
+        self.end = size
         self.n = 0
         self.sink = sink
 
@@ -21,15 +24,17 @@ class JsonOut(io.IOBase):
         if isinstance(piece, str):  # CPython's json writes str, MicroPython's bytes
             piece = piece.encode()
         k = len(piece)
-        if self.sink is not None and self.n + k > len(self.buf):
+        room = self.end - self.at
+        if self.sink is not None and self.n + k > room:
             self.flush()
-            if k > len(self.buf):  # one piece longer than the buffer (a long string): as it is
+            if k > room:  # one piece longer than the buffer (a long string): as it is
                 self.sink(piece)
                 return k
         end = self.n + k
-        if end <= len(self.buf):
-            self.buf[self.n:end] = piece
-        self.n = end  # counted past the buffer: dumps() sees the text did not fit
+        if end <= room:
+            s = self.at + self.n
+            self.buf[s:s + k] = piece
+        self.n = end  # counted past the window: into() tells the text did not fit
         return k
 
     def flush(self):
@@ -37,15 +42,17 @@ class JsonOut(io.IOBase):
             self.sink(memoryview(self.buf)[:self.n])
         self.n = 0
 
-    def dumps(self, obj):
-        """obj's JSON as a memoryview into the buffer (valid until the next call); when it does not
-        fit, as bytes (whoever stores it then refuses a payload that long, as before)."""
-        self.n = 0
-        json.dump(obj, self)
-        if self.n > len(self.buf):
+    def into(self, obj, buf, at, end):
+        """obj's JSON written into buf from at, never past end; returns its length, which is more
+        than end - at when it did not fit (then buf holds its first end - at bytes)."""
+        own = self.buf, self.at, self.end
+        self.buf, self.at, self.end, self.n = buf, at, end, 0
+        try:
+            json.dump(obj, self)
+            return self.n
+        finally:
+            self.buf, self.at, self.end = own
             self.n = 0
-            return json.dumps(obj).encode()
-        return memoryview(self.buf)[:self.n]
 
     def send(self, obj):
         """obj's JSON into the sink, a buffer at a time."""

@@ -78,7 +78,7 @@ class CouponBooks:
             return None
         req = {"st": ASKED, "k": credits, "c": cents, "t": t, "why": why}
         self.event("coupon", "%s: %d credits, a number asked of the system" % (why, credits),
-                   {"cpn": json.dumps(self.coupons() + [req]).encode()})
+                   {"cpn": self._as_json(self.coupons() + [req])})
         self._cpn_req = req
         self._cpn_st = self.st
         return req
@@ -89,7 +89,7 @@ class CouponBooks:
         if self.validation_request() is None:
             return False
         self.event("coupon", "no number from the system: %s; credits kept" % why,
-                   {"cpn": json.dumps(self.coupons()).encode()})
+                   {"cpn": self._as_json(self.coupons())})
         self._cpn_req = None
         self._cpn_st = self.st
         return True
@@ -109,7 +109,7 @@ class CouponBooks:
         self._add("coupon_out", credits)
         self._add("cashout", credits)
         self.event("coupon", "%s: no %d %s, %d credits owed" % (why, rec["s"], rec["n"], credits),
-                   {"cpn": json.dumps([rec]).encode()})
+                   {"cpn": self._as_json([rec])})
         self._cpn_owed = True
         self._cpn_req = None
         self._cpn_st = self.st
@@ -122,7 +122,7 @@ class CouponBooks:
             return False
         last["st"] = "issued"
         self.exception("coupon")  # SAS 3D, a cash out ticket printed
-        self.event("coupon", "no %d issued" % seq, {"cpn": json.dumps([last]).encode()})
+        self.event("coupon", "no %d issued" % seq, {"cpn": self._as_json([last])})
         self._cpn_owed = False
         self._cpn_req = None
         self._cpn_st = self.st

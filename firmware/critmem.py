@@ -395,29 +395,39 @@ class CriticalMemory:
     def commit(self, updates, then=None):
         """Atomically replace the payloads of the named blocks. then(), if given, runs at the commit
         point: the journal is on record, the copies are not yet written (an output that must change
-        exactly when the record does, e.g. a meter coil released when its stroke is counted)."""
+        exactly when the record does, e.g. a meter coil released when its stroke is counted).
+        A payload is bytes, or a function write(buf, at, end) that writes it into buf from at (never
+        past end) and returns its length, more than end - at when it does not fit: a block's text
+        built in the journal itself, not first in a piece of the heap as long as it."""
         self._finish()
         seq = (self.seq + 1) & 0xFFFFFFFF
         buf = self._jbuf
-        pos = _JOURNAL_HEAD_SIZE + 3 + len(self._dir)
-        for name in updates:
-            n = len(updates[name])
-            if name == DIRECTORY or n > self.capacity[name]:
-                raise RamError("%s: %d bytes exceed its %d" % (name, n, self.capacity[name]))
-            pos += 3 + n
-        if pos + _TAG_SIZE > self.journal_size:
-            raise RamError("transaction of %d bytes exceeds the journal" % (pos + _TAG_SIZE))
         d = self._dir
+        limit = self.journal_size - _TAG_SIZE - 3 - len(d)  # the directory's entry and the tag follow
+        pos = _JOURNAL_HEAD_SIZE
+        at = {}  # name -> where its payload is in the journal, for the copies
+        for name in updates:
+            payload = updates[name]
+            cap = self.capacity[name] if name != DIRECTORY else -1
+            start = pos + 3
+            if callable(payload):
+                n = payload(buf, start, min(start + cap, limit))
+            else:
+                n = len(payload)
+                if n <= cap and start + n <= limit:
+                    buf[start:start + n] = payload
+            if n > cap:
+                raise RamError("%s: %d bytes exceed its %d" % (name, n, cap))
+            if start + n > limit:
+                raise RamError("transaction of %d bytes exceeds the journal" % (start + n + len(d) + 3 + _TAG_SIZE))
+            struct.pack_into(_ENTRY_HEAD, buf, pos, self.ids[name], n)
+            at[name] = (start, n)
+            pos = start + n
+        # nothing changes before every payload fits: the directory is this commit's from here
         for i in range(self.blocks):
             name = self.names[i]
             struct.pack_into("<I", d, 4 * i, seq if name in updates else self.meta.get(name, (0,))[0])
         struct.pack_into(_JOURNAL_HEAD, buf, 0, b"JJ", seq, len(updates) + 1)
-        pos = _JOURNAL_HEAD_SIZE
-        for name in updates:
-            payload = updates[name]
-            struct.pack_into(_ENTRY_HEAD, buf, pos, self.ids[name], len(payload))
-            buf[pos + 3:pos + 3 + len(payload)] = payload
-            pos += 3 + len(payload)
         struct.pack_into(_ENTRY_HEAD, buf, pos, self.ids[DIRECTORY], len(d))
         buf[pos + 3:pos + 3 + len(d)] = d
         pos += 3 + len(d)
@@ -433,7 +443,8 @@ class CriticalMemory:
         finally:  # the copies follow their journal whatever then() did: the next commit overwrites it
             for bank in (0, 1):
                 for name in updates:
-                    tag = self._write_copy(name, bank, seq, updates[name])
+                    start, n = at[name]  # as journaled: then() may not change them
+                    tag = self._write_copy(name, bank, seq, mv[start:start + n])
                     if bank:
                         self._keep_tag(name, tag)
                 tag = self._write_copy(DIRECTORY, bank, seq, self._dir)
@@ -441,7 +452,7 @@ class CriticalMemory:
                     self._keep_tag(DIRECTORY, tag)
             self.seq = seq
             for name in updates:
-                self.meta[name] = (seq, len(updates[name]))
+                self.meta[name] = (seq, at[name][1])
             self.meta[DIRECTORY] = (seq, len(self._dir))
             self._torn = None
             # last: the counter. A cut before it leaves NVRAM one commit ahead, which open() accepts

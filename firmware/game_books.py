@@ -96,7 +96,8 @@ class GameBooks:
         if g.get("in"):
             self.st["game"]["in"] = g["in"]
         if spin:
-            self._commit({"g%d" % slot: json.dumps(rec).encode()})
+            self._commit({"g%d" % slot: self._as_json(rec)})
+            self._spinning = (n + 1, rec)  # conclude() completes it without reading it back
         else:
             self.conclude(progressive, rec=rec)
         self.mem.verify()
@@ -111,8 +112,10 @@ class GameBooks:
         if not g or g["phase"] != "spin":
             return None
         slot = "g%d" % g["slot"]
-        if rec is None:
-            rec = json.loads(self.mem.read(slot))
+        kept = self._spinning
+        self._spinning = None
+        if rec is None:  # read back only after a restart: a piece of the heap as long as the record
+            rec = kept[1] if kept is not None and kept[0] == self.st["gn"] else json.loads(self.mem.read(slot))
         award = g["award"]
         hand = False
         if forfeit:
@@ -141,7 +144,7 @@ class GameBooks:
         rec["hand"] = hand
         self.st["game"] = {"phase": "done", "bet": g["bet"], "award": 0 if forfeit else award, "slot": g["slot"]}
         self.exception("game-end")
-        extra = {slot: json.dumps(rec).encode()}
+        extra = {slot: self._as_json(rec)}
         if forfeit:
             self.event("forfeit", "%s: award %d withheld (s. 94)" % (forfeit, award), extra)
         else:

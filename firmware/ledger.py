@@ -74,7 +74,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
     def __init__(self, memory):
         self.mem = memory
         self.st = None
-        self._json = JsonOut(STATE_SIZE)  # the state's text at each commit, in one buffer from power-up
+        self._json = JsonOut(0)  # the blocks' text, written in the journal (_as_json)
         # the event chunk being filled, as committed, and its name: an event is appended in place,
         # not read back and copied whole (two 768-byte pieces a heap in pieces may not have)
         self._chunk = bytearray(CHUNK_SIZE)
@@ -84,6 +84,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         self.tour_meters = TourMeters()  # the tournament's counts: the "trn" block (firmware/tournament_books.py)
         self.cents = None  # a credit's value (the cabinet's config): a note's value by its credits
         self.clears = 0  # formats that happened since power-up: whether a failed command's clear did
+        self._spinning = None  # (game number, recall record) of the game whose reels turn (GameBooks)
 
     # --- persistence -----------------------------------------------------------------------------
     def initial(self):
@@ -165,7 +166,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
                     base[coil] = em_state[coil][0]  # strokes completed; one in flight is driven again
                     em_state[coil][1] = 0
                 self.st["emb"] = base
-                blocks["em"] = json.dumps(em_state).encode()
+                blocks["em"] = self._as_json(em_state)
             except (ValueError, TypeError, KeyError, IndexError):
                 pass  # unreadable: the positions are not known
         if self.exceptions is not None:
@@ -178,7 +179,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
                 blocks["sas"] = self.exceptions.block()
             self.st["ev"] = 1
             blocks["e0"] = eventlog.pack(b"", 1, eventlog.now(), first_event[0], first_event[1])
-        blocks["state"] = self._state_bytes()
+        blocks["state"] = self._as_json(self.st)
         self._chunk_at = None
         self.mem.format(blocks)
 
@@ -195,11 +196,16 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         if self.st is not None and self.st.pop("cl", None) is not None:
             self._commit()
 
-    def _state_bytes(self):
-        return self._json.dumps(self.st)
+    def _as_json(self, obj):
+        """obj's JSON as a payload that critical memory writes straight into its journal
+        (firmware/critmem.py commit): never a copy of the text in the heap. The state is about
+        2 KB, a game's recall record up to 1.5 KB, and a heap after hours of play may have no such
+        piece (an out-of-memory restart in a game's settle: tests/device/test_firmware_ledger_heap.py)."""
+        out = self._json
+        return lambda buf, at, end: out.into(obj, buf, at, end)
 
     def _commit(self, extra=None):
-        blocks = {"state": self._state_bytes()}
+        blocks = {"state": self._as_json(self.st)}
         if extra:
             for k in extra:
                 blocks[k] = extra[k]
@@ -362,7 +368,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
 
     def save_em_state(self, state, then=None):
         """The em block alone (a few hundred bytes); then() runs the moment it is committed."""
-        self.mem.commit({"em": json.dumps(state).encode()}, then)
+        self.mem.commit({"em": self._as_json(state)}, then)
 
     def clear_lock(self):
         """Attendant key: the hand pay shown on the lock has been paid."""

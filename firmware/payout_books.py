@@ -29,7 +29,7 @@ class PayoutBooks:
     def save_hopper_record(self, rec):
         if rec is None and not self.mem.read("hop"):
             return  # already cleared by the booking commit
-        self._commit({"hop": json.dumps(rec).encode() if rec else b""})
+        self._commit({"hop": self._as_json(rec) if rec else b""})
 
     def book_payout(self, ref, paid, unpaid, uncertain=False):
         """The hopper's final result for payout `ref`: coins paid leave the credit meter; coins not

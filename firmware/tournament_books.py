@@ -1,7 +1,6 @@
 # Tournament mode in the books (by-law s. 123-127): the entry fee instead of wagers, tournament
 # credits without cash value, scores, and prizes paid by hand from the pool when it ends. Mixed into
 # firmware.ledger.Ledger; the rules and the arithmetic are firmware/tournament.py.
-import json
 
 from firmware import eventlog, tournament
 from firmware.game_books import RECALL
@@ -121,7 +120,7 @@ class TournamentBooks:
                "after": session["credits"], "win": outcome.award, "hand": False, "draws": outcome.draws,
                "h": digest(outcome), "tour": session["entry"]}
         self.st["game"] = {"phase": "done", "bet": g["bet"], "award": outcome.award, "slot": n % RECALL}
-        extra = {"g%d" % (n % RECALL): json.dumps(rec).encode()}
+        extra = {"g%d" % (n % RECALL): self._as_json(rec)}
         self.exception("game-end")  # SAS 7F, with the record that ends it
         if session["left"] <= 0 or session["credits"] <= 0:
             tournament.record_score(t, session["entry"], session["credits"])

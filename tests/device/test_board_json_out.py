@@ -1,6 +1,7 @@
 # JSON written a piece at a time (board/json_out.py), on both runtimes: the bytes are the
 # runtime's own json.dumps(...).encode() (the independent writer they are checked against), into a
-# buffer allocated once (the ledger's state) or a buffer at a time into a port (the console's answers).
+# window of another buffer (the ledger's blocks, in the journal) or a buffer at a time into a port
+# (the console's answers).
 # mp-heap: 256K
 import json
 
@@ -10,19 +11,23 @@ STATE = {"m": {"coin_in": 1234567890, "games_played": 3}, "credits": 16, "lock":
          "game": {"phase": "wager", "deck": "ff" * 53}, "basis": ["casino", 25], "ok": True, "l": [[], {}]}
 
 
-def test_a_buffer_holds_the_same_bytes_as_dumps():
-    out = JsonOut(1000)
-    got = out.dumps(STATE)
-    assert bytes(got) == json.dumps(STATE).encode()
-    assert bytes(out.dumps([1, 2])) == b"[1, 2]"  # the buffer again, from its start
-    assert bytes(out.dumps(STATE)) == json.dumps(STATE).encode()
+def test_a_window_of_a_buffer_holds_the_same_bytes_as_dumps():
+    out = JsonOut(0)
+    buf = bytearray(b"#" * 1000)
+    text = json.dumps(STATE).encode()
+    assert out.into(STATE, buf, 10, 900) == len(text)
+    assert bytes(buf[10:10 + len(text)]) == text
+    assert buf[:10] == b"#" * 10 and buf[10 + len(text):] == b"#" * (990 - len(text))  # nothing outside it
+    assert out.into([1, 2], buf, 0, 1000) == 6 and bytes(buf[:6]) == b"[1, 2]"  # from its start again
 
 
-def test_a_text_longer_than_the_buffer_is_whole_bytes_for_the_store_to_refuse():
-    out = JsonOut(16)
-    got = out.dumps(STATE)
-    assert isinstance(got, bytes) and got == json.dumps(STATE).encode()
-    assert bytes(out.dumps({"a": 1})) == b'{"a": 1}'  # and the next one fits again
+def test_a_text_longer_than_the_window_is_counted_not_written_past_it():
+    out = JsonOut(0)
+    buf = bytearray(b"#" * 64)
+    text = json.dumps(STATE).encode()
+    assert out.into(STATE, buf, 8, 24) == len(text)  # more than the window: the store refuses it
+    assert buf[:8] == b"#" * 8 and buf[24:] == b"#" * 40
+    assert out.into({"a": 1}, buf, 8, 24) == 8 and bytes(buf[8:16]) == b'{"a": 1}'  # the next one fits
 
 
 def test_a_sink_gets_the_text_a_buffer_at_a_time():

@@ -148,6 +148,42 @@ def test_oversized_payload_refused():
         cm.commit({"g0": b"x" * 65})
 
 
+def writer(text):
+    """A payload written into the journal by the caller, as the ledger's JSON is (Ledger._as_json):
+    never past end; its whole length returned."""
+    def write(buf, at, end):
+        n = min(len(text), max(end - at, 0))
+        buf[at:at + n] = text[:n]
+        return len(text)
+    return write
+
+
+def test_a_payload_written_in_the_journal_is_the_same_record_as_its_bytes():
+    nv, cm = fresh()
+    cm.commit({"state": writer(b"s1 written"), "g0": b"game one", "log": writer(b"")})
+    twin_nv, twin = fresh()
+    twin.commit({"state": b"s1 written", "g0": b"game one", "log": b""})
+    assert nv.mem == twin_nv.mem  # byte for byte: journal, copies and directory
+    cm2 = reopen(nv)
+    assert (cm2.read("state"), cm2.read("g0"), cm2.read("log")) == (b"s1 written", b"game one", b"")
+
+
+def test_a_written_payload_too_long_for_its_block_or_the_journal_changes_nothing():
+    nv, cm = fresh()
+    cm.commit({"state": b"s1", "g0": b"game one"})
+    before = save(nv)
+    with raises(RamError) as e:
+        cm.commit({"state": writer(b"s2"), "g0": writer(b"x" * 65)})
+    assert str(e.value) == "g0: 65 bytes exceed its 64", e.value
+    with raises(RamError) as e:  # each fits its block, not all in one journal
+        cm.commit({"state": writer(b"s" * 96), "g0": b"y" * 64, "g1": writer(b"z" * 64), "log": b"l" * 48})
+    assert "exceeds the journal" in str(e.value), e.value
+    assert save(nv) == before
+    cm.commit({"state": writer(b"s3")})  # the directory was not touched: the next commit is sound
+    cm2 = reopen(nv)
+    assert (cm2.read("state"), cm2.read("g0"), cm2.findings) == (b"s3", b"game one", [])
+
+
 def test_layout_that_does_not_fit_is_refused():
     with raises(RamError):
         CriticalMemory(RamNvram(256), LAYOUT, 208, TEST_SECRET, counter_of(RamNvram(256)))
