@@ -6,6 +6,8 @@ import json
 import re
 import subprocess
 import sys
+import threading
+import time
 from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
@@ -387,6 +389,31 @@ def test_a_certifiers_result_is_kept_per_model_and_code(tmp_path: Path, monkeypa
         f.write_bytes(b"\x80torn")
     assert par.certified(_counted, raw, tmp_path) == first and len(CALLS) == 4
     assert par.certified(_counted, raw, None) == first and len(CALLS) == 5
+
+
+def _slow(raw: dict) -> dict:
+    CALLS.append(raw)
+    time.sleep(0.5)  # a certifier's minutes: the other caller arrives while it runs
+    return {"id": raw["id"], "figure": Fraction(93, 100)}
+
+
+def test_two_callers_after_one_result_compute_it_once(tmp_path: Path) -> None:
+    """A release's PAR sheets and the certifier's tests, in two test workers, ask for the same
+    shipped game's result: the second waits for the first's, never computes it again."""
+    CALLS.clear()
+    start = threading.Barrier(2)
+    got: list[dict] = []
+
+    def ask() -> None:
+        start.wait()
+        got.append(par.certified(_slow, {"id": "m", "pays": [4]}, tmp_path))
+
+    callers = [threading.Thread(target=ask) for _ in range(2)]
+    for t in callers:
+        t.start()
+    for t in callers:
+        t.join()
+    assert got == [{"id": "m", "figure": Fraction(93, 100)}] * 2 and len(CALLS) == 1, CALLS
 
 
 def test_the_code_digest_covers_the_certifiers_and_the_game_code(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ prints each sheet to <id>.pdf in headless Chromium (make par-pdf).
 from __future__ import annotations
 
 import argparse
+import fcntl
 import functools
 import glob
 import hashlib
@@ -69,25 +70,37 @@ def code_digest(root: Path = ROOT) -> str:
     return h.hexdigest()
 
 
+def _cached(f: Path) -> Any:
+    try:
+        return pickle.loads(f.read_bytes())  # written by this tool into the build folder, never received
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, KeyError, IndexError, AttributeError,
+            ImportError):
+        return None  # not cached yet, or unreadable: computed again
+
+
 def certified(certify: Callable[[dict], Any], raw: dict, cache: Path | None = CACHE) -> Any:
     """certify(raw), or what it gave for the same model and the same code (the blackjack and
     card-table certifiers take minutes: a release built again, as its reproducibility test does,
-    or a sheet written again, reads their result from cache). cache None: always computed."""
+    a sheet written again, or the certifier's tests of a shipped game beside a release, read their
+    result from cache). Two processes after the same result: one computes it, the other waits for
+    it. cache None: always computed."""
     if cache is None:
         return certify(raw)
     key = hashlib.sha256(("%s.%s\0%s\0" % (certify.__module__, certify.__qualname__, code_digest())).encode()
                          + json.dumps(raw, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
     f = cache / (key + ".pickle")
-    try:
-        return pickle.loads(f.read_bytes())  # written by this tool into the build folder, never received
-    except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, KeyError, IndexError, AttributeError,
-            ImportError):
-        pass  # not cached yet, or unreadable: computed again
-    rep = certify(raw)
+    rep = _cached(f)
+    if rep is not None:
+        return rep
     cache.mkdir(parents=True, exist_ok=True)
-    tmp = cache / ("%s.%d.tmp" % (key, os.getpid()))
-    tmp.write_bytes(pickle.dumps(rep))
-    tmp.replace(f)  # whole or absent: a build cut short leaves no half result
+    with open(cache / (key + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or the process ends
+        rep = _cached(f)  # computed while this one waited
+        if rep is None:
+            rep = certify(raw)
+            tmp = cache / ("%s.%d.tmp" % (key, os.getpid()))
+            tmp.write_bytes(pickle.dumps(rep))
+            tmp.replace(f)  # whole or absent: a build cut short leaves no half result
     return rep
 
 
