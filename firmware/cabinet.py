@@ -74,6 +74,7 @@ class Cabinet:
         self.em = em  # board.meters_em.EmMeters, when the board has meter coils
         self.audit = audit  # firmware/audit.py Audit: the security log, when the part holds one
         self.offered = offered  # (id, ok, reason, game) from the boot check
+        self.starved = ()  # ids of offered games whose boot check ran out of memory (firmware/startup.py)
         # what the parts hold that the console, the SAS link and the display read
         self.game = gameplay.game  # the certified game offered, or None
         self.progressive = gameplay.progressive  # its progressive, or None

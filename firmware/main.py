@@ -127,7 +127,7 @@ def supervise(boot, reset, clock, log=print):
     what NVRAM holds, as a watchdog reset would: everything in RAM is dropped, so a change half made
     in RAM can never be committed later, and the restart is recorded in the event log. RESTARTS
     failures in a row ask the board for a real reset (a fresh heap): a machine that cannot run must
-    not spin."""
+    not spin; so does a restart whose boot check found no memory for a game."""
     from board.compat import ticks_diff
 
     failed = 0
@@ -139,6 +139,14 @@ def supervise(boot, reset, clock, log=print):
             cab = boot()
             if why and cab.ledger.st is not None:
                 cab.ledger.event("restart", why)
+            if why and cab.starved:
+                # the heap the failed run left in pieces: a game's boot check found no room in it
+                # (an aurore-93 walk's restart: 536 bytes), which a fresh heap has. Once: after a
+                # real reset nothing failed before the boot, and a board short of memory plays on
+                log("jeton: %s: no memory for %s's boot check after the restart: board reset"
+                    % (why, ", ".join(cab.starved)))
+                reset()
+                return
             release(BOOT_ONLY)  # boot()'s frame is gone: nothing holds them any more
             started = clock()
             cab.run()

@@ -13,7 +13,7 @@ from firmware.cabinet import Cabinet, open_rng
 from firmware.critmem import RamError
 from firmware.ledger import Ledger, open_memory
 from firmware.progressive import Progressive, ProgressiveError
-from games.certificate import check
+from games.certificate import NO_MEMORY, check
 
 
 def log(msg):
@@ -442,6 +442,8 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     gameplay = for_game(game, gen, ledger, cfg, progressive, audit, screen, board.ticks_ms, log)
     cab = Cabinet(board, ledger, cfg, gameplay, coins, money_out, screen, bills=bills, em=em, audit=audit,
                   offered=offered, log=log)
+    # a game whose boot check found no room in this heap (main.supervise: after a restart, a board reset)
+    cab.starved = [gid for gid, ok, why, _ in offered if not ok and why.startswith(NO_MEMORY)]
     for kind, why in found:
         cab.set_tilt(kind, why)
     money_out.condition(cab)  # a coupon cabinet's coupon memory: no validation id yet, or too full

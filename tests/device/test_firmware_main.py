@@ -8,10 +8,11 @@ from firmware.ledger import Ledger
 
 
 class Cab:
-    def __init__(self, script, ledger, clock):
+    def __init__(self, script, ledger, clock, starved=()):
         self.script = script
         self.ledger = ledger
         self.clock = clock
+        self.starved = starved  # the games whose boot check found no memory
 
     def run(self):
         what, ms = self.script.pop(0)
@@ -25,7 +26,8 @@ class Cab:
 
 
 def supervised(boots):
-    """boots: per boot, "oom" (the boot itself runs out) or a (what, ms) for its run."""
+    """boots: per boot, "oom" (the boot itself runs out) or a (what, ms[, games whose boot check
+    found no memory]) for its run."""
     log, resets, booted, clock = [], [], [], [0]
     import gc
     import sys
@@ -39,7 +41,7 @@ def supervised(boots):
         booted.append(b)
         if b == "oom":
             raise MemoryError("memory allocation failed")
-        return Cab([b], ledger, clock)
+        return Cab([b[:2]], ledger, clock, b[2] if len(b) > 2 else ())
 
     kept = {}
     for name in main.BOOT_ONLY:  # supervise() unloads them; the other tests share this process
@@ -73,6 +75,18 @@ def test_failures_in_a_row_end_in_a_board_reset_not_a_spin():
     log, resets, booted, gone, ledger = supervised(["oom", ("bug", 10), "oom", ("stop", 0)])
     assert resets == [1] and len(booted) == main.RESTARTS
     assert log[-1] == "jeton: out of memory, %d times in a row: board reset" % main.RESTARTS
+
+
+def test_a_restart_whose_boot_check_finds_no_memory_resets_the_board_once():
+    # make test (s36e): after an out-of-memory restart aurore-93's boot check found no 536 bytes in
+    # the heap the failed run left in pieces, and the cabinet stood with no game until a power cycle
+    log, resets, booted, gone, ledger = supervised([("oom", 10), ("stop", 0, ["aurore-93"])])
+    assert resets == [1] and len(booted) == 2
+    assert log[-1] == "jeton: out of memory: no memory for aurore-93's boot check after the restart: board reset"
+    assert [tuple(e[2:]) for e in ledger.events() if e[2] == "restart"] == [("restart", "out of memory")]
+    # a board short of memory from power-up (nothing failed before the boot) plays on, never reset
+    log, resets, booted, gone, ledger = supervised([("stop", 0, ["aurore-93"])])
+    assert not resets and not log and len(booted) == 1
 
 
 def test_a_run_that_lasted_resets_the_count():
