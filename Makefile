@@ -54,9 +54,10 @@ bench: $(STAMP) unix32-tools
 
 ## test: pytest under CPython plus every device test under the MicroPython unix port (and the
 ## firmware image, which the emulated cabinet runs, the Cortex-M3 image for the rng/games tests, Chromium for the PAR sheet render test, PostgreSQL and nats-server for the central system: built or installed first)
-## The linter runs first (make lint). TEST_JOBS=1 runs them in one process (default: one worker per
-## core, each test file kept on one worker so that a module's booted cabinet is shared by its tests)
-TEST_JOBS ?= auto
+## The linter runs first (make lint). TEST_JOBS=1 runs them in one process (default: one worker more
+## than the cores, since the tests wait on firmware processes half the time: 2 workers kept this 2-core
+## machine 48 % busy; each test file stays on one worker so that a module's booted cabinet is shared)
+TEST_JOBS ?= $(shell python3 -c "import os; print((os.cpu_count() or 1) + 1)")
 test: $(STAMP) lint saspy firmware firmware-arm browser-tools postgres-tools broker-tools
 	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder
 

@@ -4,7 +4,8 @@
 # record on the 128K board heap, an aurore-93 walk: "out of memory: restarting the cabinet from
 # critical memory"). json.dump writes the text piece by piece to a stream: here each piece is copied
 # into a buffer: one allocated once, or a window of another (the critical memory's journal, where
-# the ledger's blocks are built in place: firmware/critmem.py commit).
+# the ledger's blocks are built in place: firmware/critmem.py commit), through MicroPython's own
+# preallocated BytesIO when given one (native).
 import io
 import json
 
@@ -13,12 +14,21 @@ class JsonOut(io.IOBase):
     """json.dump's stream. With a sink (a port's write), each time the buffer is full it goes to the
     sink, and flush() sends the rest. into() writes a text into a window of the caller's buffer."""
 
-    def __init__(self, size, sink=None):
+    def __init__(self, size, sink=None, native=0):
         self.buf = bytearray(size)
         self.at = 0  # the window being written: buf[at:end]
         self.end = size
         self.n = 0
         self.sink = sink
+        self._native = None
+        if native:
+            try:
+                # MicroPython's BytesIO(n), preallocated: json.dump writes into it with no Python
+                # call per piece (the text was three quarters of a commit's Cortex-M3 instructions:
+                # tools/bench/bench_sas_arm.py). into() then copies it into the caller's window
+                self._native = io.BytesIO(native)
+            except TypeError:
+                pass  # CPython's BytesIO takes initial bytes (and its json writes str): write()
 
     def write(self, piece):
         if isinstance(piece, str):  # CPython's json writes str, MicroPython's bytes
@@ -44,7 +54,16 @@ class JsonOut(io.IOBase):
 
     def into(self, obj, buf, at, end):
         """obj's JSON written into buf from at, never past end; returns its length, which is more
-        than end - at when it did not fit (then buf holds its first end - at bytes)."""
+        than end - at when it did not fit (then what buf holds there is no text)."""
+        f = self._native
+        if f is not None:
+            f.seek(0)
+            json.dump(obj, f)
+            n = f.tell()  # what is past it is an earlier, longer text's: not read
+            if n <= end - at:
+                f.seek(0)
+                f.readinto(memoryview(buf)[at:at + n])
+            return n
         own = self.buf, self.at, self.end
         self.buf, self.at, self.end, self.n = buf, at, end, 0
         try:

@@ -74,7 +74,8 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
     def __init__(self, memory):
         self.mem = memory
         self.st = None
-        self._json = JsonOut(0)  # the blocks' text, written in the journal (_as_json)
+        # the blocks' text, written into the journal (_as_json) through one preallocated stream
+        self._json = JsonOut(0, native=STATE_SIZE)
         # the event chunk being filled, as committed, and its name: an event is appended in place,
         # not read back and copied whole (two 768-byte pieces a heap in pieces may not have)
         self._chunk = bytearray(CHUNK_SIZE)

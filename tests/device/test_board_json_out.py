@@ -30,6 +30,21 @@ def test_a_text_longer_than_the_window_is_counted_not_written_past_it():
     assert out.into({"a": 1}, buf, 8, 24) == 8 and bytes(buf[8:16]) == b'{"a": 1}'  # the next one fits
 
 
+def test_through_a_preallocated_stream_the_same_bytes_and_lengths():
+    import sys
+
+    out = JsonOut(0, native=64)
+    assert (out._native is not None) == (sys.implementation.name == "micropython")  # CPython: write()
+    text = json.dumps(STATE).encode()  # longer than the stream's 64 bytes: it grows, once
+    buf = bytearray(b"#" * 1000)
+    assert out.into(STATE, buf, 10, 900) == len(text) and bytes(buf[10:10 + len(text)]) == text
+    assert buf[:10] == b"#" * 10 and buf[10 + len(text):] == b"#" * (990 - len(text))
+    assert out.into([1, 2], buf, 500, 1000) == 6 and bytes(buf[500:506]) == b"[1, 2]"  # not the longer text's tail
+    buf[:] = b"#" * 1000
+    assert out.into(STATE, buf, 8, 24) == len(text)  # too long for the window: counted, nothing past it
+    assert buf[:8] == b"#" * 8 and buf[24:] == b"#" * 976
+
+
 def test_a_sink_gets_the_text_a_buffer_at_a_time():
     pieces = []
     out = JsonOut(32, lambda b: pieces.append(bytes(b)))
