@@ -352,6 +352,7 @@ for i in range(n):
     led.mem.commit({{"state": sb}})  # and the critical memory's: journal, two copies, tags (the same text again)
     t += diff(us(), t0)
 row("ref state block commit", t, t, n, "-")
+sb = jb = None  # the bench's window, not the cabinet's: out of the heap figure below
 for name, msg, what, size, firsts in {kinds}:
     a = b = 0
     first = None
