@@ -21,14 +21,20 @@ class JsonOut(io.IOBase):
         self.n = 0
         self.sink = sink
         self._native = None
-        if native:
+        self.native(native)
+
+    def native(self, size):
+        """Write through MicroPython's BytesIO(size), preallocated: json.dump writes into it with no
+        Python call per piece (the text was three quarters of a commit's Cortex-M3 instructions:
+        tools/bench/bench_sas_arm.py), and into() copies it into the caller's window. 0 gives its
+        piece back (the enrolment's RSA check needs the room); where it finds none, or on CPython,
+        write() does the work, slower, the same bytes."""
+        self._native = None
+        if size:
             try:
-                # MicroPython's BytesIO(n), preallocated: json.dump writes into it with no Python
-                # call per piece (the text was three quarters of a commit's Cortex-M3 instructions:
-                # tools/bench/bench_sas_arm.py). into() then copies it into the caller's window
-                self._native = io.BytesIO(native)
-            except TypeError:
-                pass  # CPython's BytesIO takes initial bytes (and its json writes str): write()
+                self._native = io.BytesIO(size)
+            except (TypeError, MemoryError):  # CPython's BytesIO takes initial bytes (its json writes str)
+                pass
 
     def write(self, piece):
         if isinstance(piece, str):  # CPython's json writes str, MicroPython's bytes

@@ -220,24 +220,27 @@ class AccessCommands:
         import gc
 
         self.enrol_reserve = None  # the piece kept whole since power-up, for the check's numbers
-        gc.collect()  # that, and the signature lines' garbage, given back before the check
+        ledger = self.cab.ledger
+        ledger.lend_stream(True)  # and the books' text stream, another piece made at power-up
+        gc.collect()  # those, and the signature lines' garbage, given back before the check
         ok = False
         try:
             ok = enrolment.verify(enrolment.operator_key(), board, number, uid, sig)
+            if not ok:
+                raise ValueError("not an enrolment the operator signed for board %s, number %d, %s: nothing changed" % (
+                    board, number, uid))
+            floor = self.cab.board.floor("enrol")
+            why = enrolment.number_refused(number, floor.read())
+            if why:
+                raise ValueError(why)
+            floor.write(number)  # first, on the board: the enrolment is never used again
+            self.accounts.add(uid, "administrator", pin)
+            self._logged_in_first(uid)
+            self.log("enrol", "first administrator %s by the operator's enrolment %d" % (uid, number))
         finally:
             if not ok:  # refused, or out of memory all the same: kept again for the next try
                 self.keep_enrol_reserve()
-        if not ok:
-            raise ValueError("not an enrolment the operator signed for board %s, number %d, %s: nothing changed" % (
-                board, number, uid))
-        floor = self.cab.board.floor("enrol")
-        why = enrolment.number_refused(number, floor.read())
-        if why:
-            raise ValueError(why)
-        floor.write(number)  # first, on the board: the enrolment is never used again
-        self.accounts.add(uid, "administrator", pin)
-        self._logged_in_first(uid)
-        self.log("enrol", "first administrator %s by the operator's enrolment %d" % (uid, number))
+            ledger.lend_stream(False)  # after the enrolment's records: its piece was theirs meanwhile
         self.say("administrator %s enrolled (operator's enrolment %d); logged in" % (uid, number))
 
     def cmd_passwd(self, args):
