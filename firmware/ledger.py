@@ -208,7 +208,8 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         """obj's JSON as a payload that critical memory writes straight into its journal
         (firmware/critmem.py commit): never a copy of the text in the heap. The state is about
         2 KB, a game's recall record up to 1.5 KB, and a heap after hours of play may have no such
-        piece (an out-of-memory restart in a game's settle: tests/device/test_firmware_ledger_heap.py)."""
+        piece (an out-of-memory restart in a game's settle: tests/device/test_firmware_ledger.py
+        test_a_game_is_recorded_in_a_heap_in_pieces)."""
         out = self._json
         return lambda buf, at, end: out.into(obj, buf, at, end)
 
