@@ -670,6 +670,10 @@ class Board(hal.WiredBoard):
         """The noise wire rng.open_source("emulated") reads (the host can make it fail)."""
         return self.entropy
 
+    def detach(self):
+        hal.WiredBoard.detach(self)
+        self.entropy.watch(None)  # the failed cabinet's generator (its DRBG, its health tests)
+
     def _sync_registrations(self):
         live = {}
         for link in self._links:

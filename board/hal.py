@@ -103,6 +103,13 @@ class Board:
         """A real board reset (a fresh heap); critical memory carries the cabinet over."""
         raise NotImplementedError("%s: reset()" % self.NAME)
 
+    def detach(self):
+        """Let go of what a cabinet gave the board (its drivers' IRQ handlers, the screen last
+        shown): a restart (firmware/main.py supervise) drops the failed cabinet as a watchdog
+        reset would, and what the board kept of it would stay in the heap the new one boots in."""
+        if self.display is not None:
+            self.display.last = None
+
     def image(self):
         """The firmware image as stored, opened for reading back from its first byte to its last:
         readinto(buf) -> n (0 at the end), close(). What `verify SEED` and the boot check hash.
@@ -140,3 +147,8 @@ class WiredBoard(Board):
 
     def meter(self, name):
         return self._wire(self.meters, "meter coil", name)
+
+    def detach(self):
+        for p in self.pins.values():
+            p.irq(None)
+        Board.detach(self)

@@ -87,3 +87,30 @@ def test_the_lock_names_this_process_and_a_dead_one_is_no_holder():
     with open(d + state_lock.LOCK, "w") as f:
         f.write("garbage")
     assert state_lock.holder(d) is None
+
+
+def test_detach_lets_go_of_what_a_cabinet_gave_the_board():
+    # firmware/main.py supervise: a restart drops the failed cabinet; what the board kept of it (an
+    # input's handler into its driver, its last screen, its generator) would stay in the heap
+    b = board()
+    try:
+        edges, reseeds = [], []
+
+        class Gen:
+            def reseed(self):
+                reseeds.append(1)
+
+        door = b.pin("door_main")
+        door.irq(lambda p: edges.append(p.value()))
+        b.display.last = {"state": "idle"}
+        b.entropy.watch(Gen())
+        door.value(1)
+        assert edges == [1]
+        b.detach()
+        door.value(0)
+        assert edges == [1]  # no handler left on the wire
+        assert b.display.last is None and b.entropy._gen is None
+        b.entropy.set_stuck(True)  # a dead wire with no generator attached: none reseeded
+        assert reseeds == []
+    finally:
+        unplug(b)

@@ -338,6 +338,19 @@ def test_a_door_opening_is_seen_through_the_port_s_own_irq_numbers():
             gc.collect()
 
 
+def test_detach_takes_the_cabinet_s_handlers_off_the_port_s_pins():
+    # firmware/main.py supervise: the failed cabinet's drivers must not stay reachable from the pins
+    with Installed("esp32") as inst:
+        board = power_up(inst, Clock())[0]
+        line = inst.line("door_main")
+        assert line.handler is not None
+        board.detach()
+        assert line.handler is None and board.pin("door_main")._handler is None
+        assert board.display.last is None
+        board = None
+        gc.collect()
+
+
 def test_the_audit_key_is_active_low():
     with Installed("rp2") as inst:
         cab = power_up(inst, Clock())[1]

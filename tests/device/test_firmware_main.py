@@ -25,9 +25,10 @@ class Cab:
             raise SystemExit(3)
 
 
-def supervised(boots):
+def supervised(boots, imports=(), detach=None, found=None):
     """boots: per boot, "oom" (the boot itself runs out) or a (what, ms[, games whose boot check
-    found no memory]) for its run."""
+    found no memory]) for its run. imports: modules each boot imports, whether found already
+    imported appended to `found`; detach: the board's."""
     log, resets, booted, clock = [], [], [], [0]
     import gc
     import sys
@@ -39,6 +40,10 @@ def supervised(boots):
     def boot():
         b = boots.pop(0)
         booted.append(b)
+        for name in imports:
+            if found is not None:
+                found.append(name in sys.modules)
+            __import__(name)
         if b == "oom":
             raise MemoryError("memory allocation failed")
         return Cab([b[:2]], ledger, clock, b[2] if len(b) > 2 else ())
@@ -48,7 +53,7 @@ def supervised(boots):
         if name in sys.modules:
             kept[name] = sys.modules[name]
     try:
-        main.supervise(boot, lambda: resets.append(1), lambda: clock[0], log.append)
+        main.supervise(boot, lambda: resets.append(1), lambda: clock[0], log.append, detach)
     finally:
         gone = [n for n in main.BOOT_ONLY if n not in sys.modules]
         for name, mod in kept.items():
@@ -87,6 +92,27 @@ def test_a_restart_whose_boot_check_finds_no_memory_resets_the_board_once():
     # a board short of memory from power-up (nothing failed before the boot) plays on, never reset
     log, resets, booted, gone, ledger = supervised([("stop", 0, ["aurore-93"])])
     assert not resets and not log and len(booted) == 1
+
+
+def test_a_restart_drops_what_the_failed_run_imported_and_the_board_kept():
+    # make test s37h: after aurore-93's out-of-memory restart on the 128K board heap its boot check
+    # found no 530 bytes: the failed run's modules were kept (and the board's handlers into its
+    # drivers), 27 KB more in use than at power-up (tests/host/test_restart_heap.py, the real image)
+    import sys
+
+    name = "firmware.states"  # constants only: the other tests' references to it stay good
+    before = sys.modules.pop(name, None)
+    found, seen = [], []
+    try:
+        boots = [("oom", 10), ("bug", 10), ("stop", 0)]
+        log, resets, booted, gone, ledger = supervised(boots, (name,), lambda: seen.append(name in sys.modules), found)
+        assert len(booted) == 3 and not resets
+        assert found == [False, False, False]  # each boot imports it anew: the failed run's went with it
+        assert seen == [True, True]  # the board let go (once a restart) while the failed run's modules were there
+        assert name in sys.modules  # the last boot's, kept while it runs
+    finally:
+        if before is not None:
+            sys.modules[name] = before
 
 
 def test_a_run_that_lasted_resets_the_count():
