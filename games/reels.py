@@ -208,7 +208,10 @@ class ReelGame:
             left += extra
         if pos != len(draws):
             raise ValueError("draws left over")
-        return Outcome(bet, list(draws), stops, window, wins, award, free, triggered)
+        # play()'s own list is kept, not copied: with free spins a copy is a second piece of a KB or
+        # more, which the 128K board heap in pieces once lacked at this line (make test s37h, aurore-93)
+        return Outcome(bet, draws if isinstance(draws, list) else list(draws), stops, window, wins, award, free,
+                       triggered)
 
     def describe(self, lang="fr"):
         from games.text import describe
