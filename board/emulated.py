@@ -358,6 +358,7 @@ class Lamp:
         self._v = 0
         self._panel = panel
         self.strokes = 0  # a meter's strokes released since power-up: told to a tap that plugs in late
+        self._at = 0  # the board's ms at the last edge
 
     def value(self, v=None):
         if v is None:
@@ -367,6 +368,7 @@ class Lamp:
             if self._v and self.kind == "meter":
                 self.strokes += 1
             self._v = v
+            self._at = self._panel.board.ticks_ms()
             self._panel.send_line(self.line())
 
     def state_line(self):
@@ -378,9 +380,10 @@ class Lamp:
 
     def line(self):
         if self.kind == "meter":
-            # with the board's ms clock: a meter counts the electrical width of a stroke, which the
-            # host must not judge by when a busy loopback happened to deliver the lines
-            return "meter %s %d %d" % (self.name, self._v, self._panel.board.ticks_ms())
+            # stamped with the board's ms at the edge: a meter counts the electrical width of a
+            # stroke, which the host must not judge by when a busy loopback delivered the lines, nor
+            # (a tap that plugs in mid-stroke) by when it connected (s37: meter_in 3 against the books' 4)
+            return "meter %s %d %d" % (self.name, self._v, self._at)
         return "%s %s %d" % (self.kind, self.name, self._v)
 
 

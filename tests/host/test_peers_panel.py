@@ -121,6 +121,22 @@ def test_a_monitor_plugged_in_after_the_first_strokes_counts_them(board):
     mon.stop()
 
 
+def test_a_monitor_plugged_in_mid_stroke_counts_the_stroke(board):
+    # make powercut beside make test (s37): a loaded host's monitor connected while a coil was on;
+    # its state line was stamped with the connection's ms, so the stroke measured shorter than it
+    # was, counted short: meter_in 3 against the books' 4. The state line carries the edge's ms.
+    coil = board.meter("meter_in")
+    coil.value(1)
+    time.sleep(0.06)  # 60 ms of the stroke gone before the monitor plugs in
+    mon = MeterMonitor(board.ports[2], min_on_ms=50, min_off_ms=50)
+    assert _spin(board, lambda: len(board.panel.conns) == 1)
+    assert _spin(board, lambda: "meter_in" in mon.counts, timeout=10)  # its state line: the coil on
+    coil.value(0)  # released 60 ms and a little after it was energised: one full stroke
+    _spin(board, lambda: mon.counts.get("meter_in") == 1, timeout=10)
+    assert mon.counts["meter_in"] == 1 and mon.short == 0, (mon.counts, mon.short)
+    mon.stop()
+
+
 def test_pin_lines_from_any_tap(board):
     a = PanelLink(board.ports[2])
     b = PanelLink(board.ports[2])
