@@ -12,7 +12,8 @@
 # and keeps 21 KB (docs/games.md "Table games", Memory).
 # mp-heap: 256K tight  (a board-sized heap on purpose: tools/heap_margin.py lets it be)
 import gc
-import os
+
+from model_formats import models_of
 
 import games.baccarat
 import games.craps
@@ -43,7 +44,7 @@ def heap_used():
 
 
 def test_every_shipped_table_model_checks_in_a_small_heap():
-    names = sorted(n[:-5] for n in os.listdir("games/models") if read("games/models/" + n).get("format") in FORMATS)
+    names = models_of(FORMATS)
     assert names == sorted(TABLE), names  # a new table model joins this test
     for name in TABLE:
         gc.collect()
