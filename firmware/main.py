@@ -166,7 +166,10 @@ def supervise(boot, reset, clock, log=print, detach=None):
             failed += 1
             cab = None
             if detach is not None:
-                detach()
+                try:
+                    detach()
+                except Exception:  # noqa: BLE001  a board that cannot let go still restarts the cabinet
+                    pass
             release([name for name in sys.modules if name not in powerup])
             why = "out of memory" if isinstance(e, MemoryError) else "fault %s: %s" % (type(e).__name__, e)
             if failed >= RESTARTS:

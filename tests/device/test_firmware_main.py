@@ -115,6 +115,15 @@ def test_a_restart_drops_what_the_failed_run_imported_and_the_board_kept():
             sys.modules[name] = before
 
 
+def test_a_board_that_cannot_let_go_still_restarts_the_cabinet():
+    def detach():
+        raise OSError(5, "EIO")
+
+    log, resets, booted, gone, ledger = supervised([("oom", 10), ("stop", 0)], (), detach)
+    assert len(booted) == 2 and not resets
+    assert log == ["jeton: out of memory: restarting the cabinet from critical memory"]
+
+
 def test_a_run_that_lasted_resets_the_count():
     long = main.HEALTHY_MS
     boots = ["oom", ("oom", long), "oom", ("bug", long), "oom", ("stop", 0)]
