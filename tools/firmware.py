@@ -316,7 +316,8 @@ def boot_release_fresh(image: Path, root: Path = ROOT) -> bool:
 # the ROMFS holds the CAVP vectors (the only fixtures found that way) under that path.
 TEST_DATA = ("tests/device/../fixtures/cavp-drbg=tests/fixtures/cavp-drbg",
              "tests/fixtures/games", "games/models", "games/certs")
-TEST_HELPERS = ("devtest.py", "device/fakes_rng.py", "device/heap_pieces.py")  # imported by the tests as top-level modules
+# imported by the tests as top-level modules
+TEST_HELPERS = ("devtest.py", "device/fakes_rng.py", "device/heap_pieces.py", "device/model_formats.py")
 
 
 def device_test_modules(root: Path = ROOT) -> list[Path]:
