@@ -1,8 +1,8 @@
 """The format of each shipped model, from the head of its file: for the boot-memory tests, which
 list the models of one kind in a board-sized heap. Reading every model whole to learn its format
 (games/model_json.py interns a model's short names, and they stay) left that heap in pieces: the
-blackjack test then ran out of memory listing its models in a fresh clone at 192K (make test s38a,
-'allocating 2672 bytes', passing at 176K and 196K, not at 184K or 192K)."""
+blackjack test then ran out of memory listing its models in a fresh clone at 192K (make test s38a;
+in that checkout it passed at 176K and 196K, not at 184K or 192K)."""
 import os
 
 MODELS = "games/models"
