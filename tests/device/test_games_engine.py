@@ -41,16 +41,11 @@ def test_an_outcome_keeps_the_draws_it_was_given():
     # make test s37h: aurore-93's walk on the 128K board heap ran out of memory ("allocating 1024
     # bytes") where evaluate copied the draws of a feature near its cap of 50 free spins (255 draws,
     # a second piece of 1 KB beside play()'s list): the list played or recalled is the outcome's own
-    n = 0
-    for v in _vectors():
-        if v["triggered"] and v["model"].endswith("aurore-93.json"):
-            g = games.load(v["model"])
-            draws = list(v["draws"])
-            assert g.evaluate(v["bet"], draws).draws is draws
-            assert g.play(Lcg(v["seed"]), v["bet"]).draws == draws
-            n += 1
-            break
-    assert n == 1
+    v = next(v for v in _vectors() if v["triggered"] and v["model"].endswith("aurore-93.json"))
+    g = games.load(v["model"])
+    draws = list(v["draws"])
+    assert g.evaluate(v["bet"], draws).draws is draws
+    assert g.play(Lcg(v["seed"]), v["bet"]).draws == draws
 
 
 def test_outcome_parts_add_up():

@@ -42,22 +42,17 @@ main.main(sys.argv[1:])
 """
 
 
-def _step(m: Machine, name: str, **kw) -> None:
-    getattr(Machine, name).__wrapped__(m, **kw)
-    m.step_kind = name
-    m.check()
-
-
 def test_an_out_of_memory_restart_offers_the_game_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    from test_stateful import WALK_POLL_MS, every_bet, recall_bets
+    from test_stateful import WALK_POLL_MS, every_bet, play, recall_bets
 
     monkeypatch.setattr(harness, "FROZEN_BOOT", INJECT)
-    m = Machine()
+    m = play([["power_on", {"games": (GAME,), "poll_ms": WALK_POLL_MS}]])
     try:
-        _step(m, "power_on", games=(GAME,), poll_ms=WALK_POLL_MS)
         assert m.rig.fw is not None and m.rig.fw.heap == harness.BOARD_HEAP == "128K"
         with pytest.raises(oracle.Violation) as v:
-            _step(m, "player", actions=every_bet(GAME))
+            Machine.player.__wrapped__(m, actions=every_bet(GAME))
+            m.step_kind = "player"
+            m.check()
         # one restart, not a board reset (exit status 75) nor a crash loop
         assert v.value.kind == "restart", v.value
         assert "out of memory: restarting the cabinet from critical memory" in str(v.value)
