@@ -51,7 +51,9 @@ KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 # where the jurisdiction requires it, and its orders kept in the SAS queue's block (maintenance mode,
 # game disabled: firmware/sas/control.py), set again from there (firmware/sas/machine.py), and a progressive
 # linked through SAS while the system's level broadcasts have stopped (firmware/sas/progressive.py)
-BOOT_TILTS = ("game", "limits", "config", "software", "coupons", "link", "maintenance", "sas-game", "progressive")
+# and a ticket of unknown fate (firmware/bill_in.py: set again at power-up from the books' "tin" block)
+BOOT_TILTS = ("game", "limits", "config", "software", "coupons", "link", "maintenance", "sas-game", "progressive",
+              "ticket")
 # tilts of a device whose fault is a physical condition read from it again at power-up, so kept in RAM
 # only, and cleared by the reset key once the device reports no fault (the coupon printer)
 DEVICE_TILTS = ("printer",)
@@ -166,6 +168,10 @@ class Cabinet:
             return "a note is in escrow"
         if what == "unknown note":
             return "a note of unknown fate waits for the attendant ('note stacked|returned')"
+        if what == "ticket":
+            return "a ticket is being redeemed"
+        if what == "unknown ticket":
+            return "a ticket of unknown fate waits for the attendant"
         if what == "credits":
             return "%d credits on the meter: cash them out first" % led.credits
         if what == "tournament":
@@ -207,7 +213,7 @@ class Cabinet:
     def want_money(self):
         # a note of unknown fate stops money in at once, even while reels turn (spin outranks its tilt)
         return self.state in states.MONEY_STATES and self.ledger.credits < self.config.CREDIT_LIMIT \
-            and self.ledger.bill_unknown is None
+            and self.ledger.bill_unknown is None and self.ledger.tin.stage != 4  # ticket_books.UNKNOWN
 
     def want_notes(self):
         """Money in by note: as want_money, unless the central system disabled the bill acceptor (SAS 07)."""
@@ -283,6 +289,14 @@ class Cabinet:
         counted: stacked (credited, bill_in) or returned (nothing credited); the note tilt goes."""
         u = self.ledger.settle_note(stacked, who)
         self.log("note %s (%d credits) settled by %s: %s" % (u["id"], u["k"], who, "stacked" if stacked else "returned"))
+        self.show()
+
+    def settle_ticket(self, stacked, who="-"):
+        """The attendant's word on the ticket of unknown fate (firmware/bill_in.py), from the cash box:
+        stacked (credited) or returned (nothing credited); the ticket tilt goes."""
+        self.ledger.settle_ticket(stacked, who)
+        self.clear_boot_tilt("ticket")
+        self.log("ticket %s settled by %s: %s" % (self.ledger.tin.digits(), who, "stacked" if stacked else "returned"))
         self.show()
 
     def _retry_rng(self):

@@ -31,6 +31,8 @@ from firmware.critmem import CriticalMemory, RamError
 from firmware.game_books import RECALL, GameBooks
 from firmware.note_counts import NoteCounts
 from firmware.payout_books import PayoutBooks
+from firmware.ticket_books import SIZE as _TIN_SIZE
+from firmware.ticket_books import TicketBooks, TicketRecord
 from firmware.tournament_books import TourMeters, TournamentBooks
 
 METERS = ("coin_in", "coin_out", "jackpot", "acceptor_in", "hopper_out", "cancelled", "cashout", "refunds",
@@ -53,13 +55,15 @@ COUPON_SIZE = 512  # the last coupons (firmware/coupon_books.py KEEP records, ea
 SAS_SIZE = 40  # the SAS exception queue (firmware/sas/exceptions.py BLOCK_SIZE fits)
 NOTES_SIZE = 96  # notes counted by value (firmware/note_counts.py SIZE fits)
 TOUR_SIZE = 24  # the tournament's counts SAS 95-99 report (firmware/tournament_books.py TOUR_METERS_SIZE fits)
+TICKET_SIZE = _TIN_SIZE  # a ticket redeemed through SAS 70/71 and the tickets' meters (firmware/ticket_books.py)
 LAYOUT = (("state", STATE_SIZE),) + tuple(("g%d" % i, GAME_SIZE) for i in range(RECALL)) + \
     tuple(("e%d" % i, CHUNK_SIZE) for i in range(EVENT_CHUNKS)) + \
     (("hop", HOPPER_SIZE), ("em", EM_SIZE), ("cpn", COUPON_SIZE)) + \
-    (("sas", SAS_SIZE), ("bil", NOTES_SIZE), ("trn", TOUR_SIZE))
+    (("sas", SAS_SIZE), ("bil", NOTES_SIZE), ("trn", TOUR_SIZE), ("tin", TICKET_SIZE))
 # the largest transaction: state + game + event chunk, the exception the event raised and the notes
 # counted by value (a note's commit: state, event chunk, exception, counts), or the tournament's counts
-# (an entry's last game: state, game, event chunk, exception, counts)
+# (an entry's last game: state, game, event chunk, exception, counts); a ticket's (state, event chunk,
+# exception, ticket) is smaller than either
 JOURNAL = STATE_SIZE + GAME_SIZE + CHUNK_SIZE + SAS_SIZE + max(NOTES_SIZE, TOUR_SIZE)
 
 
@@ -70,7 +74,7 @@ def open_memory(nvram, secret, counter):
     return CriticalMemory(nvram, LAYOUT, JOURNAL, secret, counter)
 
 
-class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
+class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks, TicketBooks):
     def __init__(self, memory):
         self.mem = memory
         self.st = None
@@ -82,6 +86,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         self.exceptions = None  # firmware/sas/exceptions.py ExceptionQueue, on a board with a SAS port
         self.notes = NoteCounts()  # notes counted by value: the "bil" block (firmware/note_counts.py)
         self.tour_meters = TourMeters()  # the tournament's counts: the "trn" block (firmware/tournament_books.py)
+        self.tin = TicketRecord()  # a ticket redeemed through SAS and the tickets' meters: the "tin" block
         self.cents = None  # a credit's value (the cabinet's config): a note's value by its credits
         self.clears = 0  # formats that happened since power-up: whether a failed command's clear did
 
@@ -100,6 +105,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         self.st = json.loads(self.mem.read("state"))
         self.notes.load(self.mem.read("bil"))
         self.tour_meters.load(self.mem.read("trn"))
+        self.tin.load(self.mem.read("tin"))
         for name in METERS:  # meters added by a newer firmware start at zero
             self.st["m"].setdefault(name, 0)
         findings = self.mem.findings
@@ -172,6 +178,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             self.exceptions.load(b"")  # the "sas" block is cleared with the rest
         self.notes.load(b"")  # and the notes counted by value
         self.tour_meters.load(b"")  # and the tournament's counts
+        self.tin.load(b"")  # and the tickets'
         if first_event:
             if self.exceptions is not None:
                 self.exceptions.raise_("ramclear")  # SAS 3A, the cleared queue's first entry
@@ -212,11 +219,15 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         tm = self.tour_meters
         if tm.dirty:
             blocks["trn"] = tm.block()  # a tournament game counted with its credits
+        tin = self.tin
+        if tin.dirty:
+            blocks["tin"] = tin.block()  # a ticket's stage with its credits
         self.mem.commit(blocks)
         if q is not None:
             q.dirty = False
         notes.dirty = False
         tm.dirty = False
+        tin.dirty = False
 
     def exception(self, what):
         """What the central system must be told (SAS: firmware/sas/exceptions.py RAISED), queued
@@ -273,7 +284,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
     def audit(self):
         m = self.st["m"]
         expect = (m["acceptor_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"]
-                  - m["tournament_fees"] + m["bill_in"]) % METER_MODULO
+                  - m["tournament_fees"] + m["bill_in"] + self.tin.credits_in) % METER_MODULO
         if self.st["credits"] % METER_MODULO != expect:
             raise AuditError("credits %d but meters say %d" % (self.st["credits"], expect))
         if m["cashout"] != (m["hopper_out"] + m["cancelled"] + m["coupon_out"]) % METER_MODULO:
@@ -349,6 +360,9 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             return "note"
         if st.get("unk"):
             return "unknown note"
+        stage = self.tin.stage
+        if stage:
+            return "unknown ticket" if stage == 4 else "ticket"  # firmware/ticket_books.py UNKNOWN, or in escrow
         if st["credits"]:
             return "credits"
         if st.get("tour"):

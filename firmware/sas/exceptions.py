@@ -26,6 +26,8 @@ RAISED = (
     "ramclear", b"\x3a", 0,  # memory error reset (the RAM clear: the queue starts again from it)
     "tilt software", b"\x37", 0,  # EPROM error, bad checksum compare: the image failed its check
     "progressive", b"\x54", 0,  # progressive win (paid onto the credit meter, or locked: 51 too)
+    "ticket in", b"\x67", 0,  # ticket has been inserted (held in escrow: the system reads 70, answers 71)
+    "ticket done", b"\x68", 0,  # ticket transfer complete (credited, or returned: 71's status query says which)
     "door_main open", b"\x11", 1,  # slot door was opened
     "door_main closed", b"\x12", 1,
     "door_logic open", b"\x15", 1,  # card cage was opened
