@@ -39,10 +39,15 @@ from board.bill_cctalk import ESCROW, RETURNED, STACKED, bill_cents, fate, parse
 from board.cctalk import CcTalkError
 from board.compat import const, ticks_diff
 from firmware import jurisdiction
-from firmware import ticket_books as tk
 from firmware.money_in import MoneyIn
 
 TICKET_WAIT_MS = const(10000)  # from the ticket's escrow to the system's 71 (Monaco waits 10 s for 70)
+# the ticket's stages (firmware/ticket_books.py, imported where a ticket is handled: not on a cabinet
+# that takes notes only)
+_HELD = const(1)
+_STACKING = const(2)
+_RETURNING = const(3)
+_UNKNOWN = const(4)
 
 
 def counter_after(last, k):
@@ -131,9 +136,9 @@ class BillIn(MoneyIn):
                     self._stack(p["t"])
             if not self._booted:
                 self._booted = True
-                if self.ledger.tin.stage:
+                if self.ledger.ticket_stage():
                     self._ticket_boot(cab)
-            elif self.ledger.tin.stage:
+            elif self.ledger.ticket_stage():
                 self._ticket_service(now, cab)
         except CcTalkError as e:
             self._events = []
@@ -146,13 +151,15 @@ class BillIn(MoneyIn):
     # --- tickets ---------------------------------------------------------------------------------
     def _ticket_held(self, cab, at, want, now):
         """A barcoded ticket in escrow: committed with its number (67) for the system, or handed back."""
+        from firmware import ticket_books as tk
+
         led = self.ledger
         v = self.device
         number = v.barcode() if self.tickets else None
         why = ("not a ticket reader" if not self.tickets else "its number cannot be read" if number is None else
                "not taking money" if not want or cab.sas is None else
                "a note's fate is being checked" if led.bill_unknown is not None else
-               "a ticket is being redeemed" if led.tin.stage else None)
+               "a ticket is being redeemed" if led.ticket_stage() else None)
         if led.bill_pending is not None:
             self._unknown(cab, at, "a ticket reached the escrow first")
             why = why or "a note's fate is being checked"
@@ -160,50 +167,56 @@ class BillIn(MoneyIn):
             v.route(False)
             led.bill_refused(at, "ticket returned to the player: %s" % why)
             return
-        led.ticket_held(number, at)
+        tk.held(led, number, at)
         self._held_at = now
 
     def _ticket_service(self, now, cab):
         """The ticket's next step, as the books have it (the system's answer is committed first)."""
+        from firmware import ticket_books as tk
+
         led = self.ledger
-        t = led.tin
+        stage = led.ticket_stage()
         v = self.device
-        if t.stage == tk.HELD:
+        if stage == _HELD:
             if self._held_at is None:
                 self._held_at = now
             elif ticks_diff(now, self._held_at) >= TICKET_WAIT_MS:
                 v.route(False)
-                led.ticket_returned(tk.TIMEOUT, "no answer from the system in %d s" % (TICKET_WAIT_MS // 1000))
-        elif t.stage == tk.RETURNING:
+                tk.returned(led, tk.TIMEOUT, "no answer from the system in %d s" % (TICKET_WAIT_MS // 1000))
+        elif stage == _RETURNING:
             v.route(False)
-            led.ticket_returned(t.status, "refused (status %02X)" % t.status)
-        elif t.stage == tk.STACKING:
+            tk.returned(led, tk.status(led), "refused (status %02X)" % tk.status(led))
+        elif stage == _STACKING:
             err = v.route(True)
             if err is None:
-                led.ticket_stacked()
+                tk.stacked(led)
                 cab.show()
             elif err == bill_codes.ROUTE_FAILED:
                 v.route(False)
-                led.ticket_returned(tk.VALIDATOR, "the stacker could not take it")
+                tk.returned(led, tk.VALIDATOR, "the stacker could not take it")
             else:  # the escrow is empty: it left (the validator's own timeout, read as its event) or was never there
                 self._ticket_unknown(cab, "the escrow was empty when it was stacked")
 
     def _ticket_boot(self, cab):
         """After a power-up: a ticket the books hold is handed back, or of unknown fate if it was
         being stacked (the validator may have stacked it, or cleared it out of its front)."""
+        from firmware import ticket_books as tk
+
         led = self.ledger
-        t = led.tin
-        if t.stage == tk.STACKING:
+        stage = led.ticket_stage()
+        if stage == _STACKING:
             self._ticket_unknown(cab, "power cut while it was being stacked")
-        elif t.stage in (tk.HELD, tk.RETURNING):
+        elif stage in (_HELD, _RETURNING):
             self.device.route(False)  # nothing credited: back to the player (254 if already cleared out)
-            led.ticket_returned(t.status if t.stage == tk.RETURNING else tk.UNABLE, "power cut")
-        elif t.stage == tk.UNKNOWN:
+            tk.returned(led, tk.status(led) if stage == _RETURNING else tk.UNABLE, "power cut")
+        elif stage == _UNKNOWN:
             cab.set_tilt("ticket", "ticket of unknown fate: 'ticket stacked' or 'ticket returned'")
 
     def _ticket_unknown(self, cab, why):
-        self.ledger.ticket_unproven(why)
-        self.log("ticket reader: ticket %s fate unknown: %s" % (self.ledger.tin.digits(), why))
+        from firmware import ticket_books as tk
+
+        tk.unproven(self.ledger, why)
+        self.log("ticket reader: ticket %s fate unknown: %s" % (tk.digits(self.ledger), why))
         self.inhibit()
         cab.set_tilt("ticket", "ticket of unknown fate: 'ticket stacked' or 'ticket returned'")
 
@@ -292,8 +305,10 @@ class BillIn(MoneyIn):
             p = led.bill_pending
             if p is not None:  # the events since its escrow were all read: this is its own return
                 led.bill_returned(at, self._name(p["t"]))
-            elif led.tin.stage in (tk.HELD, tk.RETURNING):  # the validator handed the ticket back itself
-                led.ticket_returned(tk.TIMEOUT if led.tin.stage == tk.HELD else led.tin.status, "returned from escrow")
+            elif led.ticket_stage() in (_HELD, _RETURNING, _STACKING):  # the ticket's own return: nothing credited
+                from firmware import ticket_books as tk
+
+                tk.returned(led, tk.status(led) if led.ticket_stage() == _RETURNING else tk.TIMEOUT, "returned from escrow")
         elif kind == "status" and b in (bill_codes.STACKER_FULL, bill_codes.STACKER_REMOVED):
             cab.set_tilt("acceptor", "bill validator: " + bill_codes.name(b))
         elif kind == "counter":
@@ -301,7 +316,7 @@ class BillIn(MoneyIn):
             cab.set_tilt("acceptor", "bill validator: event counter out of sequence: was %d, now %d" % (a, b))
         elif kind == "reset":
             self.ok = False  # read its bill ids again: it may not be the same validator
-            if led.tin.stage == tk.STACKING:
+            if led.ticket_stage() == _STACKING:
                 self._ticket_unknown(cab, "validator reset while it was being stacked")
             if led.bill_pending is not None:
                 # powered off (the cabinet's supply) or reset with a note on its way: no event says where it went

@@ -213,7 +213,7 @@ class Cabinet:
     def want_money(self):
         # a note of unknown fate stops money in at once, even while reels turn (spin outranks its tilt)
         return self.state in states.MONEY_STATES and self.ledger.credits < self.config.CREDIT_LIMIT \
-            and self.ledger.bill_unknown is None and self.ledger.tin.stage != 4  # ticket_books.UNKNOWN
+            and self.ledger.bill_unknown is None and self.ledger.ticket_stage() != 4  # a ticket of unknown fate
 
     def want_notes(self):
         """Money in by note: as want_money, unless the central system disabled the bill acceptor (SAS 07)."""
@@ -284,19 +284,21 @@ class Cabinet:
                         self.money_out.clear_faults()
         self.show()
 
-    def settle_note(self, stacked, who="-"):
+    def settle_note(self, stacked, who="-", ticket=False):
         """The attendant's word on the note of unknown fate (firmware/bill_in.py), once the cash box is
-        counted: stacked (credited, bill_in) or returned (nothing credited); the note tilt goes."""
+        counted: stacked (credited, bill_in) or returned (nothing credited); the note tilt goes. With
+        `ticket`, on the ticket of unknown fate (firmware/ticket_books.py): its tilt goes."""
+        if ticket:
+            from firmware import ticket_books
+
+            ticket_books.settle(self.ledger, stacked, who)
+            self.clear_boot_tilt("ticket")
+            self.log("ticket %s settled by %s: %s" % (ticket_books.digits(self.ledger), who,
+                                                      "stacked" if stacked else "returned"))
+            self.show()
+            return
         u = self.ledger.settle_note(stacked, who)
         self.log("note %s (%d credits) settled by %s: %s" % (u["id"], u["k"], who, "stacked" if stacked else "returned"))
-        self.show()
-
-    def settle_ticket(self, stacked, who="-"):
-        """The attendant's word on the ticket of unknown fate (firmware/bill_in.py), from the cash box:
-        stacked (credited) or returned (nothing credited); the ticket tilt goes."""
-        self.ledger.settle_ticket(stacked, who)
-        self.clear_boot_tilt("ticket")
-        self.log("ticket %s settled by %s: %s" % (self.ledger.tin.digits(), who, "stacked" if stacked else "returned"))
         self.show()
 
     def _retry_rng(self):

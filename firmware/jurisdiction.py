@@ -27,7 +27,7 @@ PROFILES = {
     "vlt": {"max_bet_cents": 250, "max_prize_cents": 100000, "max_credit_cents": 25,
             "auto_coupon_cents": 100000, "payout": "coupon", "bills": True, "return_floor": (83, 100),
             "claim_s": 86400, "reprint": False, "link_required": True, "host_clock": True,
-            "kinds": ("cards", "reels", "keno", "bingo"), "tickets_in": False},
+            "kinds": ("cards", "reels", "keno", "bingo")},  # no "tickets_in": a VLT takes no coupon in
 }
 
 # the rules, as a refusal names them: (profile key, name, source)

@@ -31,8 +31,6 @@ from firmware.critmem import CriticalMemory, RamError
 from firmware.game_books import RECALL, GameBooks
 from firmware.note_counts import NoteCounts
 from firmware.payout_books import PayoutBooks
-from firmware.ticket_books import SIZE as _TIN_SIZE
-from firmware.ticket_books import TicketBooks, TicketRecord
 from firmware.tournament_books import TourMeters, TournamentBooks
 
 METERS = ("coin_in", "coin_out", "jackpot", "acceptor_in", "hopper_out", "cancelled", "cashout", "refunds",
@@ -55,7 +53,7 @@ COUPON_SIZE = 512  # the last coupons (firmware/coupon_books.py KEEP records, ea
 SAS_SIZE = 40  # the SAS exception queue (firmware/sas/exceptions.py BLOCK_SIZE fits)
 NOTES_SIZE = 96  # notes counted by value (firmware/note_counts.py SIZE fits)
 TOUR_SIZE = 24  # the tournament's counts SAS 95-99 report (firmware/tournament_books.py TOUR_METERS_SIZE fits)
-TICKET_SIZE = _TIN_SIZE  # a ticket redeemed through SAS 70/71 and the tickets' meters (firmware/ticket_books.py)
+TICKET_SIZE = 40  # a ticket redeemed through SAS 70/71 and the tickets' meters (firmware/ticket_books.py's layout)
 LAYOUT = (("state", STATE_SIZE),) + tuple(("g%d" % i, GAME_SIZE) for i in range(RECALL)) + \
     tuple(("e%d" % i, CHUNK_SIZE) for i in range(EVENT_CHUNKS)) + \
     (("hop", HOPPER_SIZE), ("em", EM_SIZE), ("cpn", COUPON_SIZE)) + \
@@ -74,7 +72,7 @@ def open_memory(nvram, secret, counter):
     return CriticalMemory(nvram, LAYOUT, JOURNAL, secret, counter)
 
 
-class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks, TicketBooks):
+class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
     def __init__(self, memory):
         self.mem = memory
         self.st = None
@@ -86,7 +84,9 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks, Ti
         self.exceptions = None  # firmware/sas/exceptions.py ExceptionQueue, on a board with a SAS port
         self.notes = NoteCounts()  # notes counted by value: the "bil" block (firmware/note_counts.py)
         self.tour_meters = TourMeters()  # the tournament's counts: the "trn" block (firmware/tournament_books.py)
-        self.tin = TicketRecord()  # a ticket redeemed through SAS and the tickets' meters: the "tin" block
+        # a ticket redeemed through SAS and the tickets' meters: the "tin" block as committed (bytes;
+        # b"" none), a bytearray once firmware/ticket_books.py changed it: written by the next commit
+        self.tin = b""
         self.cents = None  # a credit's value (the cabinet's config): a note's value by its credits
         self.clears = 0  # formats that happened since power-up: whether a failed command's clear did
 
@@ -105,7 +105,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks, Ti
         self.st = json.loads(self.mem.read("state"))
         self.notes.load(self.mem.read("bil"))
         self.tour_meters.load(self.mem.read("trn"))
-        self.tin.load(self.mem.read("tin"))
+        self.tin = self.mem.read("tin")
         for name in METERS:  # meters added by a newer firmware start at zero
             self.st["m"].setdefault(name, 0)
         findings = self.mem.findings
@@ -178,7 +178,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks, Ti
             self.exceptions.load(b"")  # the "sas" block is cleared with the rest
         self.notes.load(b"")  # and the notes counted by value
         self.tour_meters.load(b"")  # and the tournament's counts
-        self.tin.load(b"")  # and the tickets'
+        self.tin = b""  # and the tickets'
         if first_event:
             if self.exceptions is not None:
                 self.exceptions.raise_("ramclear")  # SAS 3A, the cleared queue's first entry
@@ -220,14 +220,30 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks, Ti
         if tm.dirty:
             blocks["trn"] = tm.block()  # a tournament game counted with its credits
         tin = self.tin
-        if tin.dirty:
-            blocks["tin"] = tin.block()  # a ticket's stage with its credits
+        if isinstance(tin, bytearray):
+            blocks["tin"] = tin  # a ticket's stage with its credits
         self.mem.commit(blocks)
         if q is not None:
             q.dirty = False
         notes.dirty = False
         tm.dirty = False
-        tin.dirty = False
+        if isinstance(tin, bytearray):
+            self.tin = bytes(tin)  # committed
+
+    def ticket_stage(self):
+        """The ticket's stage (firmware/ticket_books.py): 0 none, 4 of unknown fate; a block of
+        another version (or none: a fresh or cleared memory) holds no ticket."""
+        t = self.tin
+        return t[1] if len(t) >= TICKET_SIZE and t[0] == 1 else 0
+
+    def ticket_credits(self):
+        """Credits in by ticket (the block's bytes 23-27, LSB first: firmware/ticket_books.py)."""
+        t = self.tin
+        v = 0
+        if len(t) >= TICKET_SIZE and t[0] == 1:
+            for i in range(27, 22, -1):
+                v = v << 8 | t[i]
+        return v
 
     def exception(self, what):
         """What the central system must be told (SAS: firmware/sas/exceptions.py RAISED), queued
@@ -284,7 +300,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks, Ti
     def audit(self):
         m = self.st["m"]
         expect = (m["acceptor_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"]
-                  - m["tournament_fees"] + m["bill_in"] + self.tin.credits_in) % METER_MODULO
+                  - m["tournament_fees"] + m["bill_in"] + self.ticket_credits()) % METER_MODULO
         if self.st["credits"] % METER_MODULO != expect:
             raise AuditError("credits %d but meters say %d" % (self.st["credits"], expect))
         if m["cashout"] != (m["hopper_out"] + m["cancelled"] + m["coupon_out"]) % METER_MODULO:
@@ -360,7 +376,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks, Ti
             return "note"
         if st.get("unk"):
             return "unknown note"
-        stage = self.tin.stage
+        stage = self.ticket_stage()
         if stage:
             return "unknown ticket" if stage == 4 else "ticket"  # firmware/ticket_books.py UNKNOWN, or in escrow
         if st["credits"]:
@@ -482,4 +498,5 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks, Ti
     def snapshot(self):
         d = dict(self.st["m"])
         d["credits"] = self.st["credits"]
+        d["ticket_in"] = self.ticket_credits()  # tickets redeemed through SAS (the "tin" block's meter)
         return d

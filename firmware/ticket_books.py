@@ -1,13 +1,17 @@
-# A coupon (ticket) redeemed through the SAS system, in the books: the ledger's "tin" block, a fixed
-# binary record committed in the same transaction as the credits, the event and the exception it
-# raises (firmware/ledger.py _commit). Only a casino cabinet with a ticket reader writes it
-# (config.TICKET_IN, firmware/bill_in.py); the system's side is firmware/sas/ticket_in.py.
+# A coupon (ticket) redeemed through the SAS system, in the books: the ledger's "tin" block
+# (`Ledger.tin`, the bytes the ledger loads, a bytearray here once changed, which the ledger's next
+# commit writes: firmware/ledger.py), a fixed binary
+# record committed in the same transaction as the credits, the event and the exception it raises.
+# Only a casino cabinet with a ticket reader writes it (config.TICKET_IN, firmware/bill_in.py); the
+# system's side is firmware/sas/ticket_in.py. Imported by those only: the ledger keeps the bytes
+# and reads one meter from them (Ledger.ticket_credits), so a cabinet without a ticket reader holds
+# none of this in its heap.
 #
 # The ticket's stages, each one commit:
 #   HELD      in escrow, its validation number read (ccTalk header 129): exception 67, waiting for
 #             the system (70 read, then 71)
 #   STACKING  the system's 71 said redeem, the amount checked: committed BEFORE the validator is
-#             told to stack it; the stack's ACK credits it (ticket_stacked) in one commit with 68
+#             told to stack it; the stack's ACK credits it (stacked) in one commit with 68
 #   RETURNING the ticket goes back to the player (the system refused, the amount was refused, no
 #             71 in time, money in refused): nothing is credited; 68 once it is back
 #   UNKNOWN   a power cut or a validator reset while STACKING: nothing proves where the ticket went
@@ -15,15 +19,15 @@
 #             "ticket" tilt until the attendant counts the cash box ('ticket stacked|returned')
 # IDLE with the last outcome (the status 71's status query reports).
 # Meters (in this block, not the state's: its worst case leaves no room): credits and cents in by
-# ticket and their count (SAS Table C-7 0x0D/0x11/0x28/0x35/0x80/0x81: docs/sas.md). Self-audit:
-# the ticket_in credits are in the credit meter's sum (firmware/ledger.py audit).
+# ticket and their count (SAS Table C-7 0x0D/0x11/0x15/0x28/0x29/0x35/0x80/0x81: docs/sas.md).
+# Self-audit: the tickets' credits are in the credit meter's sum (firmware/ledger.py audit).
 from board.compat import const
 
 IDLE = const(0)
 HELD = const(1)
 STACKING = const(2)
 RETURNING = const(3)
-UNKNOWN = const(4)
+UNKNOWN = const(4)  # firmware/ledger.py and cabinet.py test the stage byte against 4
 # 71's machine status (SAS 6.02 Table 15.12d, as Monaco's public RedemptionStatusCode names it)
 REDEEMED = const(0x00)  # cashable ticket redeemed
 WAITING = const(0x20)  # waiting for long poll 71
@@ -39,23 +43,28 @@ TIMEOUT = const(0x88)  # ticket rejected due to timeout
 VALIDATOR = const(0x8B)  # ticket rejected due to validator failure
 NONE = const(0xFF)  # no validation information available
 
-SIZE = const(40)  # the block (firmware/ledger.py TICKET_SIZE)
-_VERSION = const(1)
-# layout: version, stage, status, transfer code, cents (5 binary LSB first), validation number (9
-# BCD, 18 digits), credits (5 binary), then the meters: ticket credits (5), ticket cents (6), count
-# (4), then whether 70 was read for the ticket held (1)
+# layout (firmware/ledger.py TICKET_SIZE bytes): version 1, stage, status, transfer code, cents (5
+# binary LSB first), validation number (9 BCD, 18 digits), credits (5 binary), then the meters:
+# ticket credits (5: Ledger.ticket_credits reads them), ticket cents (6), count (4), then whether
+# 70 was read for the ticket held (1: firmware/sas/ticket_in.py)
 _CENTS = const(4)
 _NUMBER = const(9)
 _CREDITS = const(18)
 _M_CREDITS = const(23)
 _M_CENTS = const(28)
 _M_COUNT = const(34)
+READ = const(38)
+
+
+def _ok(t):
+    return len(t) >= 40 and t[0] == 1  # version 1, whole (b"": none yet, a fresh or cleared memory)
 
 
 def _get(b, at, n):
     v = 0
-    for i in range(n - 1, -1, -1):
-        v = v << 8 | b[at + i]
+    if _ok(b):
+        for i in range(n - 1, -1, -1):
+            v = v << 8 | b[at + i]
     return v
 
 
@@ -65,155 +74,154 @@ def _put(b, at, n, v):
         v >>= 8
 
 
-class TicketRecord:
-    def __init__(self):
-        self.b = bytearray(SIZE)
-        self.dirty = False
-        self.load(b"")
+def stage(led):
+    return led.ticket_stage()
 
-    def load(self, raw):
-        """The block as committed; b"" (a fresh or cleared memory) or a later version: none."""
-        b = self.b
-        for i in range(SIZE):
-            b[i] = 0
-        if raw and raw[0] == _VERSION and len(raw) >= SIZE:
-            b[:] = raw[:SIZE]
+
+def status(led):
+    t = led.tin
+    return t[2] if _ok(t) else NONE
+
+
+def code(led):
+    t = led.tin
+    return t[3] if _ok(t) else 0
+
+
+def read_70(led):
+    """Whether 70 was read for the ticket held."""
+    t = led.tin
+    return _ok(t) and t[READ]
+
+
+def mark_70(led):
+    """70 read for the ticket held (written with the next commit, if any: at a cut the ticket is
+    handed back anyway)."""
+    _rw(led)[READ] = 1
+
+
+def cents(led):
+    return _get(led.tin, _CENTS, 5)
+
+
+def credits(led):
+    return _get(led.tin, _CREDITS, 5)
+
+
+def number(led):
+    """The validation number: 9 bytes of BCD (18 digits)."""
+    t = led.tin
+    return t[_NUMBER:_NUMBER + 9] if _ok(t) else bytes(9)
+
+
+def digits(led):
+    out = ""
+    for x in number(led):
+        out += "%02x" % x
+    return out
+
+
+def cents_in(led):
+    return _get(led.tin, _M_CENTS, 6)
+
+
+def count_in(led):
+    return _get(led.tin, _M_COUNT, 4)
+
+
+def _rw(led):
+    """The record as a bytearray the next commit writes (firmware/ledger.py _commit)."""
+    t = led.tin
+    if not isinstance(t, bytearray):
+        b = bytearray(40)
+        if _ok(t):
+            b[:] = t[:40]
         else:
-            b[0] = _VERSION
-            b[2] = NONE
-        self.dirty = False
-
-    def block(self):
-        return bytes(self.b)
-
-    @property
-    def stage(self):
-        return self.b[1]
-
-    @property
-    def status(self):
-        return self.b[2]
-
-    @property
-    def code(self):
-        return self.b[3]
-
-    @property
-    def cents(self):
-        return _get(self.b, _CENTS, 5)
-
-    @property
-    def credits(self):
-        return _get(self.b, _CREDITS, 5)
-
-    def number(self):
-        """The validation number: 9 bytes of BCD (18 digits)."""
-        return self.b[_NUMBER:_NUMBER + 9]
-
-    def digits(self):
-        out = ""
-        for x in self.number():
-            out += "%02x" % x
-        return out
-
-    @property
-    def credits_in(self):
-        return _get(self.b, _M_CREDITS, 5)
-
-    @property
-    def cents_in(self):
-        return _get(self.b, _M_CENTS, 6)
-
-    @property
-    def count_in(self):
-        return _get(self.b, _M_COUNT, 4)
-
-    def set(self, stage, status=None, code=None, cents=None, credits=None, digits=None):
-        b = self.b
-        b[1] = stage
-        if stage == HELD:
-            b[38] = 0  # 70 not read yet for this ticket (firmware/sas/ticket_in.py)
-        if status is not None:
-            b[2] = status
-        if code is not None:
-            b[3] = code
-        if cents is not None:
-            _put(b, _CENTS, 5, cents)
-        if credits is not None:
-            _put(b, _CREDITS, 5, credits)
-        if digits is not None:
-            for i in range(9):
-                b[_NUMBER + i] = int(digits[2 * i:2 * i + 2], 16)  # two decimal digits: one BCD byte
-        self.dirty = True
-
-    def count(self, credits, cents):
-        """A ticket redeemed: its credits, cents and one more in the meters (rolling over)."""
-        _put(self.b, _M_CREDITS, 5, (self.credits_in + credits) % 10 ** 10)
-        _put(self.b, _M_CENTS, 6, (self.cents_in + cents) % 10 ** 12)
-        _put(self.b, _M_COUNT, 4, (self.count_in + 1) % 10 ** 8)
-        self.dirty = True
+            b[0] = 1  # version
+            b[2] = NONE  # 71's status: no information yet
+        led.tin = t = b
+    return t
 
 
-def valid_digits(s):
-    return isinstance(s, str) and len(s) == 18 and s.isdigit()
+def _set(led, st, stat=None, code=None, cents=None, credits=None, digits=None):
+    b = _rw(led)
+    b[1] = st
+    if st == HELD:
+        b[READ] = 0  # 70 not read yet for this ticket
+    if stat is not None:
+        b[2] = stat
+    if code is not None:
+        b[3] = code
+    if cents is not None:
+        _put(b, _CENTS, 5, cents)
+    if credits is not None:
+        _put(b, _CREDITS, 5, credits)
+    if digits is not None:
+        for i in range(9):
+            b[_NUMBER + i] = int(digits[2 * i:2 * i + 2], 16)  # two decimal digits: one BCD byte
 
 
-class TicketBooks:
-    """Mixed into firmware.ledger.Ledger (self.tin: the TicketRecord; self._commit writes it when dirty)."""
+def _count(led, k, c):
+    """A ticket redeemed: its credits, cents and one more in the meters (rolling over)."""
+    b = _rw(led)
+    _put(b, _M_CREDITS, 5, (led.ticket_credits() + k) % 10 ** 10)
+    _put(b, _M_CENTS, 6, (cents_in(led) + c) % 10 ** 12)
+    _put(b, _M_COUNT, 4, (count_in(led) + 1) % 10 ** 8)
 
-    def ticket_held(self, digits, counter):
-        """A ticket is in escrow with its validation number: committed (67) before the system is asked."""
-        self.tin.set(HELD, WAITING, 0, 0, 0, digits)
-        if counter is not None:
-            self.st["bill_ev"] = counter
-        self.exception("ticket in")  # SAS 67
-        self.event("ticket", "ticket %s in escrow, asking the system" % digits)
 
-    def ticket_decided(self, stage, status, code=None, cents=None, credits=None):
-        """The system's answer (71), checked: STACKING (credits still owed until the stack) or RETURNING."""
-        self.tin.set(stage, status, code, cents, credits)
-        self.event("ticket-71", "ticket %s: %s (status %02X, %d cents)" % (
-            self.tin.digits(), "stacking" if stage == STACKING else "returning", status, self.tin.cents))
+# --- the books' steps: each ends in one commit (the ledger's event) ----------------------------------------
+def held(led, digits, counter):
+    """A ticket is in escrow with its validation number: committed (67) before the system is asked."""
+    _set(led, HELD, WAITING, 0, 0, 0, digits)
+    if counter is not None:
+        led.st["bill_ev"] = counter
+    led.exception("ticket in")  # SAS 67
+    led.event("ticket", "ticket %s in escrow, asking the system" % digits)
 
-    def ticket_stacked(self):
-        """The ticket is in the stacker: its credits, once, with the meters, 68 and the event."""
-        t = self.tin
-        k = t.credits
-        self.st["credits"] += k
-        self.money_in(k)
-        t.count(k, t.cents)
-        t.set(IDLE, REDEEMED)
-        self.exception("ticket done")  # SAS 68
-        self.event("ticket-in", "ticket %s stacked: +%d credits" % (t.digits(), k))
-        return k
 
-    def ticket_returned(self, status, why):
-        """The ticket is back with the player (or was never taken): nothing credited; 68."""
-        t = self.tin
-        t.set(IDLE, status)
-        self.exception("ticket done")
-        self.event("ticket-back", "ticket %s returned: %s" % (t.digits(), why))
+def decided(led, st, stat, code=None, cents=None, credits=None):
+    """The system's answer (71), checked: STACKING (credits owed until the stack) or RETURNING."""
+    _set(led, st, stat, code, cents, credits)
+    led.event("ticket-71", "ticket %s: %s (status %02X, %d cents)" % (
+        digits(led), "stacking" if st == STACKING else "returning", stat, cents or 0))
 
-    def ticket_unproven(self, why):
-        """Its fate cannot be proved while it was being stacked: the attendant's ('ticket' tilt)."""
-        t = self.tin
-        t.set(UNKNOWN)
-        self.event("ticket-unknown", "ticket %s (%d credits) fate unknown: %s" % (t.digits(), t.credits, why))
 
-    def settle_ticket(self, stacked, who):
-        """The attendant's word on the ticket of unknown fate, from the cash box."""
-        t = self.tin
-        if t.stage != UNKNOWN:
-            raise ValueError("no ticket of unknown fate to settle")
-        if stacked:
-            k = t.credits
-            self.st["credits"] += k
-            self.money_in(k)
-            t.count(k, t.cents)
-            t.set(IDLE, REDEEMED)
-            self.exception("ticket done")
-            self.event("ticket-in", "ticket %s of unknown fate: stacked, says %s: +%d credits" % (t.digits(), who, k))
-        else:
-            t.set(IDLE, VALIDATOR)
-            self.exception("ticket done")
-            self.event("ticket-back", "ticket %s of unknown fate: returned, says %s" % (t.digits(), who))
+def _credit(led):
+    k = credits(led)
+    led.st["credits"] += k
+    led.money_in(k)
+    _count(led, k, cents(led))
+    _set(led, IDLE, REDEEMED)
+    led.exception("ticket done")  # SAS 68
+    return k
+
+
+def stacked(led):
+    """The ticket is in the stacker: its credits, once, with the meters, 68 and the event."""
+    k = _credit(led)
+    led.event("ticket-in", "ticket %s stacked: +%d credits" % (digits(led), k))
+    return k
+
+
+def returned(led, stat, why):
+    """The ticket is back with the player (or was never taken): nothing credited; 68."""
+    _set(led, IDLE, stat)
+    led.exception("ticket done")
+    led.event("ticket-back", "ticket %s returned: %s" % (digits(led), why))
+
+
+def unproven(led, why):
+    """Its fate cannot be proved while it was being stacked: the attendant's ('ticket' tilt)."""
+    _set(led, UNKNOWN)
+    led.event("ticket-unknown", "ticket %s (%d credits) fate unknown: %s" % (digits(led), credits(led), why))
+
+
+def settle(led, stack, who):
+    """The attendant's word on the ticket of unknown fate, from the cash box: stacked credits it."""
+    if stage(led) != UNKNOWN:
+        raise ValueError("no ticket of unknown fate to settle")
+    if stack:
+        k = _credit(led)
+        led.event("ticket-in", "ticket %s settled stacked by %s: +%d credits" % (digits(led), who, k))
+    else:
+        returned(led, VALIDATOR, "settled by %s" % who)

@@ -64,11 +64,15 @@ def value(m, code):
     if code == CURRENT_CREDITS:
         return m.ledger.credits
     if code in (TICKET_IN, CASHABLE_TICKET_IN, REGULAR_TICKET_IN):
-        return m.ledger.tin.credits_in  # every ticket redeemed is a regular cashable one (firmware/sas/ticket_in.py)
+        return m.ledger.ticket_credits()  # every ticket redeemed is a regular cashable one (firmware/sas/ticket_in.py)
     if code in (TICKET_CENTS_IN, REGULAR_TICKET_CENTS):
-        return m.ledger.tin.cents_in
+        from firmware.ticket_books import cents_in
+
+        return cents_in(m.ledger)
     if code in (TICKET_COUNT_IN, REGULAR_TICKET_COUNT, REGULAR_TICKET_COUNT_80):
-        return m.ledger.tin.count_in
+        from firmware.ticket_books import count_in
+
+        return count_in(m.ledger)
     if code == TICKET_OUT:
         return mt["coupon_out"]
     if code == TOTAL_WON:
@@ -76,7 +80,7 @@ def value(m, code):
     if code == TOTAL_HAND_PAID:
         return mt["cancelled"] + mt["jackpot"]
     if code == TOTAL_DROP:
-        return mt["acceptor_in"] + mt["bill_in"] + m.ledger.tin.credits_in  # every credit taken in: coins, notes, tickets
+        return mt["acceptor_in"] + mt["bill_in"] + m.ledger.ticket_credits()  # every credit taken in: coins, notes, tickets
     if code == SINCE_POWER_UP:
         return mt["games_played"] - m.played_at_boot
     if code == SINCE_DOOR_CLOSED:

@@ -24,12 +24,10 @@
 # or before 70 was read, is C0 unless it repeats the 71 that decided the ticket in escrow or last
 # (then the status, not carried out again: a host that lost the reply asks again).
 from board.sas_link import NACK
-from firmware import ticket_books as tk
 from firmware.sas import bcd
 
 STATUS_QUERY = 0xFF
 NOT_COMPATIBLE = 0xC0
-_READ = 38  # the record's byte that says 70 was read for the ticket held (firmware/ticket_books.py)
 
 
 def _reader(m):
@@ -37,12 +35,12 @@ def _reader(m):
     return b is not None and b.tickets and not m.cab.ram_error and m.ledger.st is not None
 
 
-def validation_data(m, rx, k, out):
+def validation_data(tk, m, rx, k, out):
     """70: the ticket in escrow's number for the system, or FF (none)."""
     if not _reader(m):
         return NACK
-    t = m.ledger.tin
-    if t.stage != tk.HELD:
+    led = m.ledger
+    if tk.stage(led) != tk.HELD:
         out[2] = 1
         out[3] = 0xFF
         return 2
@@ -50,42 +48,41 @@ def validation_data(m, rx, k, out):
     out[3] = 0x00
     bcd.put(out, 4, 0, 5)  # the machine does not know the amount
     out[9] = 0x00  # parsing code: 18 digits, 9 BCD
-    out[10:19] = t.number()
-    t.b[_READ] = 1  # not marked dirty: lost at a cut, when the ticket is handed back anyway
+    out[10:19] = tk.number(led)
+    tk.mark_70(led)
     return 17
 
 
-def _status(t, out, status=None):
-    s = t.status if status is None else status
+def _status(tk, led, out, status=None):
+    s = tk.status(led) if status is None else status
     out[3] = s
     if s in (NOT_COMPATIBLE, tk.NONE):
         out[2] = 1
         return 2
     out[2] = 16
-    bcd.put(out, 4, t.cents, 5)
+    bcd.put(out, 4, tk.cents(led), 5)
     out[9] = 0x00
-    out[10:19] = t.number()
+    out[10:19] = tk.number(led)
     return 17
 
 
-def _repeat(t, rx):
+def _repeat(tk, led, rx):
     """The 71 that decided the ticket held or last (its code, amount and number): answered by its status."""
-    return t.status not in (tk.NONE, tk.WAITING) and rx[3] == t.code and bcd.get(rx, 4, 5) == t.cents \
-        and rx[10:19] == t.number()
+    return tk.status(led) not in (tk.NONE, tk.WAITING) and rx[3] == tk.code(led) and bcd.get(rx, 4, 5) == tk.cents(led) \
+        and rx[10:19] == tk.number(led)
 
 
-def redeem(m, rx, k, out):
+def redeem(tk, m, rx, k, out):
     """71: the system's answer for the ticket in escrow (checked, committed, then carried out by
     firmware/bill_in.py), or its status query (FF)."""
     if not _reader(m):
         return NACK
     cab = m.cab
     led = m.ledger
-    t = led.tin
     n = rx[2]
     code = rx[3]
     if code == STATUS_QUERY and n == 1:
-        return _status(t, out)
+        return _status(tk, led, out)
     if n < 16:
         return NACK
     try:
@@ -95,11 +92,12 @@ def redeem(m, rx, k, out):
             bcd.get(rx, 19, 4)
     except ValueError:
         return NACK
-    if t.stage != tk.HELD or not t.b[_READ]:
-        return _status(t, out) if t.stage != tk.HELD and _repeat(t, rx) else _status(t, out, NOT_COMPATIBLE)
+    held = tk.stage(led) == tk.HELD
+    if not held or not tk.read_70(led):
+        return _status(tk, led, out) if not held and _repeat(tk, led, rx) else _status(tk, led, out, NOT_COMPATIBLE)
     denom = cab.config.DENOM_CENTS
     status = tk.PENDING
-    if rx[10:19] != t.number():
+    if rx[10:19] != tk.number(led):
         status = tk.NO_MATCH
     elif 0x80 <= code <= 0x93:
         status = tk.REJECTED_BY_HOST
@@ -116,13 +114,15 @@ def redeem(m, rx, k, out):
     elif not cab.want_notes():
         status = tk.UNABLE  # the state table refuses money in now (doors, tilts, a game's, ...)
     if status == tk.PENDING:
-        led.ticket_decided(tk.STACKING, status, code, cents, cents // denom)
+        tk.decided(led, tk.STACKING, status, code, cents, cents // denom)
     else:
-        led.ticket_decided(tk.RETURNING, status, code, cents, 0)
-    return _status(t, out)
+        tk.decided(led, tk.RETURNING, status, code, cents, 0)
+    return _status(tk, led, out)
 
 
 def handle(m, rx, k, out):
+    from firmware import ticket_books as tk  # the books' ticket (given to the handlers: one import)
+
     if rx[1] == 0x70:
-        return validation_data(m, rx, k, out)
-    return redeem(m, rx, k, out)
+        return validation_data(tk, m, rx, k, out)
+    return redeem(tk, m, rx, k, out)
