@@ -51,7 +51,7 @@ KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 # where the jurisdiction requires it, and its orders kept in the SAS queue's block (maintenance mode,
 # game disabled: firmware/sas/control.py), set again from there (firmware/sas/machine.py), and a progressive
 # linked through SAS while the system's level broadcasts have stopped (firmware/sas/progressive.py)
-# and a ticket of unknown fate (firmware/bill_in.py: set again at power-up from the books' "tin" block)
+# and a ticket of unknown fate (firmware/bill_in.py: set again at power-up from the books' record of it)
 BOOT_TILTS = ("game", "limits", "config", "software", "coupons", "link", "maintenance", "sas-game", "progressive",
               "ticket")
 # tilts of a device whose fault is a physical condition read from it again at power-up, so kept in RAM
@@ -212,8 +212,9 @@ class Cabinet:
     # --- money in ---------------------------------------------------------------------------------
     def want_money(self):
         # a note of unknown fate stops money in at once, even while reels turn (spin outranks its tilt)
+        t = self.ledger.tin  # a ticket of unknown fate (firmware/ticket_books.py stage 4) stops it too
         return self.state in states.MONEY_STATES and self.ledger.credits < self.config.CREDIT_LIMIT \
-            and self.ledger.bill_unknown is None and self.ledger.ticket_stage() != 4  # a ticket of unknown fate
+            and self.ledger.bill_unknown is None and not (len(t) >= 40 and t[0] == 1 and t[1] == 4)
 
     def want_notes(self):
         """Money in by note: as want_money, unless the central system disabled the bill acceptor (SAS 07)."""

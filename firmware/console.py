@@ -516,7 +516,7 @@ class Console(AccessCommands):
             tk.digits(led), stage, tk.status(led), tk.cents(led), tk.credits(led),
             ": fate unknown, count the cash box, then 'ticket stacked' or 'ticket returned'" if stage == tk.UNKNOWN
             else ""))
-        self.say("tickets in %d: %d credits" % (tk.count_in(led), led.ticket_credits()))
+        self.say("tickets in %d: %d credits" % (tk.count_in(led), tk.credits_in(led)))
 
     def cmd_paytable(self, args):
         lang = args[0] if args else "en"

@@ -50,18 +50,17 @@ TILT_TEXT = eventlog.TEXT  # a persisted tilt's reason, cut on entry: the state 
 HOPPER_SIZE = 384  # the hopper driver's payout record (board/hopper_cctalk.py)
 EM_SIZE = 256  # electromechanical meters: [done, inflight] per coil (board/meters_em.py)
 COUPON_SIZE = 512  # the last coupons (firmware/coupon_books.py KEEP records, each bounded)
-SAS_SIZE = 40  # the SAS exception queue (firmware/sas/exceptions.py BLOCK_SIZE fits)
+SAS_SIZE = 80  # the SAS exception queue and the ticket redeemed through SAS (firmware/sas/exceptions.py BLOCK_SIZE fits)
 NOTES_SIZE = 96  # notes counted by value (firmware/note_counts.py SIZE fits)
 TOUR_SIZE = 24  # the tournament's counts SAS 95-99 report (firmware/tournament_books.py TOUR_METERS_SIZE fits)
-TICKET_SIZE = 40  # a ticket redeemed through SAS 70/71 and the tickets' meters (firmware/ticket_books.py's layout)
 LAYOUT = (("state", STATE_SIZE),) + tuple(("g%d" % i, GAME_SIZE) for i in range(RECALL)) + \
     tuple(("e%d" % i, CHUNK_SIZE) for i in range(EVENT_CHUNKS)) + \
     (("hop", HOPPER_SIZE), ("em", EM_SIZE), ("cpn", COUPON_SIZE)) + \
-    (("sas", SAS_SIZE), ("bil", NOTES_SIZE), ("trn", TOUR_SIZE), ("tin", TICKET_SIZE))
+    (("sas", SAS_SIZE), ("bil", NOTES_SIZE), ("trn", TOUR_SIZE))
 # the largest transaction: state + game + event chunk, the exception the event raised and the notes
 # counted by value (a note's commit: state, event chunk, exception, counts), or the tournament's counts
 # (an entry's last game: state, game, event chunk, exception, counts); a ticket's (state, event chunk,
-# exception, ticket) is smaller than either
+# the "sas" block with the exception and the ticket) is smaller than either
 JOURNAL = STATE_SIZE + GAME_SIZE + CHUNK_SIZE + SAS_SIZE + max(NOTES_SIZE, TOUR_SIZE)
 
 
@@ -84,8 +83,9 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         self.exceptions = None  # firmware/sas/exceptions.py ExceptionQueue, on a board with a SAS port
         self.notes = NoteCounts()  # notes counted by value: the "bil" block (firmware/note_counts.py)
         self.tour_meters = TourMeters()  # the tournament's counts: the "trn" block (firmware/tournament_books.py)
-        # a ticket redeemed through SAS and the tickets' meters: the "tin" block as committed (bytes;
-        # b"" none), a bytearray once firmware/ticket_books.py changed it: written by the next commit
+        # a ticket redeemed through SAS and the tickets' meters, as the "sas" block keeps it (bytes; b""
+        # none; firmware/sas/machine.py attach_queue), a bytearray once firmware/ticket_books.py
+        # changed it: the next commit writes it there, with the state that goes with it
         self.tin = b""
         self.cents = None  # a credit's value (the cabinet's config): a note's value by its credits
         self.clears = 0  # formats that happened since power-up: whether a failed command's clear did
@@ -105,7 +105,6 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         self.st = json.loads(self.mem.read("state"))
         self.notes.load(self.mem.read("bil"))
         self.tour_meters.load(self.mem.read("trn"))
-        self.tin = self.mem.read("tin")
         for name in METERS:  # meters added by a newer firmware start at zero
             self.st["m"].setdefault(name, 0)
         findings = self.mem.findings
@@ -140,6 +139,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
                 if q is not None:
                     q.load(old_q[0])
                     q.dirty = old_q[1]
+                    self.tin = q.tin  # the ticket the old block keeps
             else:
                 self.clears += 1
             raise
@@ -211,6 +211,10 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             for k in extra:
                 blocks[k] = extra[k]
         q = self.exceptions
+        tin = self.tin
+        if isinstance(tin, bytearray) and q is not None:
+            q.tin = bytes(tin)  # a ticket's stage with its credits, in the queue's block
+            q.dirty = True
         if q is not None and q.dirty:
             blocks["sas"] = q.block()  # an exception is committed with what raised it
         notes = self.notes
@@ -219,31 +223,13 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         tm = self.tour_meters
         if tm.dirty:
             blocks["trn"] = tm.block()  # a tournament game counted with its credits
-        tin = self.tin
-        if isinstance(tin, bytearray):
-            blocks["tin"] = tin  # a ticket's stage with its credits
         self.mem.commit(blocks)
         if q is not None:
             q.dirty = False
         notes.dirty = False
         tm.dirty = False
-        if isinstance(tin, bytearray):
-            self.tin = bytes(tin)  # committed
-
-    def ticket_stage(self):
-        """The ticket's stage (firmware/ticket_books.py): 0 none, 4 of unknown fate; a block of
-        another version (or none: a fresh or cleared memory) holds no ticket."""
-        t = self.tin
-        return t[1] if len(t) >= TICKET_SIZE and t[0] == 1 else 0
-
-    def ticket_credits(self):
-        """Credits in by ticket (the block's bytes 23-27, LSB first: firmware/ticket_books.py)."""
-        t = self.tin
-        v = 0
-        if len(t) >= TICKET_SIZE and t[0] == 1:
-            for i in range(27, 22, -1):
-                v = v << 8 | t[i]
-        return v
+        if isinstance(tin, bytearray) and q is not None:
+            self.tin = q.tin  # committed
 
     def exception(self, what):
         """What the central system must be told (SAS: firmware/sas/exceptions.py RAISED), queued
@@ -297,10 +283,18 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
     def _add(self, meter, n):
         self.st["m"][meter] = (self.st["m"][meter] + n) % METER_MODULO
 
+    def tickets_in(self):
+        """Credits in by ticket: 0 until a ticket is seen (the block empty), else the block's meter."""
+        if not self.tin:
+            return 0
+        from firmware.ticket_books import credits_in
+
+        return credits_in(self)
+
     def audit(self):
         m = self.st["m"]
         expect = (m["acceptor_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"]
-                  - m["tournament_fees"] + m["bill_in"] + self.ticket_credits()) % METER_MODULO
+                  - m["tournament_fees"] + m["bill_in"] + self.tickets_in()) % METER_MODULO
         if self.st["credits"] % METER_MODULO != expect:
             raise AuditError("credits %d but meters say %d" % (self.st["credits"], expect))
         if m["cashout"] != (m["hopper_out"] + m["cancelled"] + m["coupon_out"]) % METER_MODULO:
@@ -376,9 +370,9 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             return "note"
         if st.get("unk"):
             return "unknown note"
-        stage = self.ticket_stage()
-        if stage:
-            return "unknown ticket" if stage == 4 else "ticket"  # firmware/ticket_books.py UNKNOWN, or in escrow
+        t = self.tin
+        if len(t) >= 40 and t[0] == 1 and t[1]:  # firmware/ticket_books.py: a stage, 4 UNKNOWN
+            return "unknown ticket" if t[1] == 4 else "ticket"
         if st["credits"]:
             return "credits"
         if st.get("tour"):
@@ -498,5 +492,5 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
     def snapshot(self):
         d = dict(self.st["m"])
         d["credits"] = self.st["credits"]
-        d["ticket_in"] = self.ticket_credits()  # tickets redeemed through SAS (the "tin" block's meter)
+        d["ticket_in"] = self.tickets_in()  # tickets redeemed through SAS (the "sas" block's record's meter)
         return d

@@ -1,11 +1,12 @@
-# A coupon (ticket) redeemed through the SAS system, in the books: the ledger's "tin" block
-# (`Ledger.tin`, the bytes the ledger loads, a bytearray here once changed, which the ledger's next
-# commit writes: firmware/ledger.py), a fixed binary
+# A coupon (ticket) redeemed through the SAS system, in the books: `Ledger.tin`, a fixed binary
+# record kept after the exception queue's codes in the ledger's "sas" block (firmware/sas/exceptions.py:
+# a block of its own cost a game 8 KB of boot heap, bench_heap's aurore-93), the bytes as committed,
+# a bytearray here once changed, which the ledger's next commit writes (firmware/ledger.py); a fixed binary
 # record committed in the same transaction as the credits, the event and the exception it raises.
 # Only a casino cabinet with a ticket reader writes it (config.TICKET_IN, firmware/bill_in.py); the
 # system's side is firmware/sas/ticket_in.py. Imported by those only: the ledger keeps the bytes
-# and reads one meter from them (Ledger.ticket_credits), so a cabinet without a ticket reader holds
-# none of this in its heap.
+# and its audit reads the tickets' credits through credits_in below only once a ticket was seen, so a
+# cabinet without a ticket reader holds none of this in its heap.
 #
 # The ticket's stages, each one commit:
 #   HELD      in escrow, its validation number read (ccTalk header 129): exception 67, waiting for
@@ -43,9 +44,9 @@ TIMEOUT = const(0x88)  # ticket rejected due to timeout
 VALIDATOR = const(0x8B)  # ticket rejected due to validator failure
 NONE = const(0xFF)  # no validation information available
 
-# layout (firmware/ledger.py TICKET_SIZE bytes): version 1, stage, status, transfer code, cents (5
+# layout (firmware/sas/exceptions.py TICKET bytes): version 1, stage, status, transfer code, cents (5
 # binary LSB first), validation number (9 BCD, 18 digits), credits (5 binary), then the meters:
-# ticket credits (5: Ledger.ticket_credits reads them), ticket cents (6), count (4), then whether
+# ticket credits (5: credits_in), ticket cents (6), count (4), then whether
 # 70 was read for the ticket held (1: firmware/sas/ticket_in.py)
 _CENTS = const(4)
 _NUMBER = const(9)
@@ -75,7 +76,14 @@ def _put(b, at, n, v):
 
 
 def stage(led):
-    return led.ticket_stage()
+    """0 none (or a block of another version), HELD ... UNKNOWN."""
+    t = led.tin
+    return t[1] if _ok(t) else 0
+
+
+def credits_in(led):
+    """Credits in by ticket: the meter (firmware/ledger.py audit and meters json read it)."""
+    return _get(led.tin, _M_CREDITS, 5)
 
 
 def status(led):
@@ -164,7 +172,7 @@ def _set(led, st, stat=None, code=None, cents=None, credits=None, digits=None):
 def _count(led, k, c):
     """A ticket redeemed: its credits, cents and one more in the meters (rolling over)."""
     b = _rw(led)
-    _put(b, _M_CREDITS, 5, (led.ticket_credits() + k) % 10 ** 10)
+    _put(b, _M_CREDITS, 5, (credits_in(led) + k) % 10 ** 10)
     _put(b, _M_CENTS, 6, (cents_in(led) + c) % 10 ** 12)
     _put(b, _M_COUNT, 4, (count_in(led) + 1) % 10 ** 8)
 

@@ -64,7 +64,9 @@ def value(m, code):
     if code == CURRENT_CREDITS:
         return m.ledger.credits
     if code in (TICKET_IN, CASHABLE_TICKET_IN, REGULAR_TICKET_IN):
-        return m.ledger.ticket_credits()  # every ticket redeemed is a regular cashable one (firmware/sas/ticket_in.py)
+        from firmware.ticket_books import credits_in
+
+        return credits_in(m.ledger)  # every ticket redeemed is a regular cashable one (firmware/sas/ticket_in.py)
     if code in (TICKET_CENTS_IN, REGULAR_TICKET_CENTS):
         from firmware.ticket_books import cents_in
 
@@ -80,7 +82,7 @@ def value(m, code):
     if code == TOTAL_HAND_PAID:
         return mt["cancelled"] + mt["jackpot"]
     if code == TOTAL_DROP:
-        return mt["acceptor_in"] + mt["bill_in"] + m.ledger.ticket_credits()  # every credit taken in: coins, notes, tickets
+        return mt["acceptor_in"] + mt["bill_in"] + m.ledger.tickets_in()  # every credit in: coins, notes, tickets
     if code == SINCE_POWER_UP:
         return mt["games_played"] - m.played_at_boot
     if code == SINCE_DOOR_CLOSED:

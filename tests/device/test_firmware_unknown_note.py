@@ -156,7 +156,7 @@ def test_a_ticket_of_unknown_fate_is_settled_by_the_attendant_from_the_console()
     out = run(con, "ticket")
     assert out[0].startswith("ticket 001234567890123456: stage 4") and "fate unknown" in out[0]
     assert run(con, "ticket stacked") == ["ticket 001234567890123456 settled as stacked: credited"]
-    assert led.credits == 20 and led.ticket_credits() == 20 and tk.count_in(led) == 1 and "ticket" not in cab.tilts
+    assert led.credits == 20 and tk.credits_in(led) == 20 and tk.count_in(led) == 1 and "ticket" not in cab.tilts
     assert json.loads(run(con, "meters json")[0])["ticket_in"] == 20
     led.audit()
     assert run(con, "ticket returned") == ["error: no ticket of unknown fate to settle"]

@@ -26,7 +26,7 @@ from firmware.bill_in import BillIn
 from firmware.config import Config
 from firmware.ledger import Ledger
 from firmware.sas.machine import SasMachine, attach_queue
-from firmware.ticket_books import count_in
+from firmware.ticket_books import count_in, stage
 from games import load
 
 MODEL = "games/models/sept-royal-87.json"
@@ -136,7 +136,7 @@ def test_71_before_70_is_not_compatible_and_leaves_the_ticket_waiting():
     cab, board, uart, dev = fresh()
     insert(cab, board, uart, dev)
     assert poll(cab, board, uart, 0x71, redeem()) == with_crc(b"\x01\x71\x01\xc0")
-    assert cab.ledger.ticket_stage() == 1 and dev.ticket == NUMBER
+    assert stage(cab.ledger) == 1 and dev.ticket == NUMBER
     r = poll(cab, board, uart, 0x71, b"\xff")
     assert r == with_crc(b"\x01\x71\x10\x20" + bytes(5) + b"\x00" + NUMBER_BCD)  # waiting for 71
 
@@ -195,7 +195,7 @@ def test_no_ticket_is_taken_while_money_in_is_refused():
     steps(cab, 15)
     dev.insert_ticket(NUMBER)
     steps(cab, 12)
-    assert dev.tickets_back == [NUMBER] and cab.ledger.ticket_stage() == 0
+    assert dev.tickets_back == [NUMBER] and stage(cab.ledger) == 0
     assert 0x67 not in general(cab, board, uart)
 
 
@@ -218,7 +218,7 @@ def test_bad_crc_and_amount_not_bcd_are_not_carried_out():
     msg[-1] ^= 0xFF
     assert send(cab, board, uart, bytes(msg)) == b""  # a bad CRC: ignored
     assert poll(cab, board, uart, 0x71, redeem(amount=b"\x00\x00\x00\x0a\x00")) == b"\x81"  # not BCD: NACK
-    assert cab.ledger.ticket_stage() == 1 and cab.ledger.credits == 0
+    assert stage(cab.ledger) == 1 and cab.ledger.credits == 0
     assert poll(cab, board, uart, 0x71, redeem())[3] == 0x40  # the real answer still counts
 
 
@@ -252,7 +252,7 @@ def test_a_cut_after_67_hands_the_ticket_back_at_power_up():
     poll(cab, board, uart, 0x70)
     cab = None
     cab, board, uart = boot(NVRAM, dev)  # the validator kept it in escrow ("keep"): routed back
-    assert dev.tickets_back == [NUMBER] and cab.ledger.credits == 0 and cab.ledger.ticket_stage() == 0
+    assert dev.tickets_back == [NUMBER] and cab.ledger.credits == 0 and stage(cab.ledger) == 0
     assert 0x68 in general(cab, board, uart)
 
 
@@ -266,11 +266,11 @@ def test_a_cut_between_the_71_and_the_stack_is_a_ticket_of_unknown_fate_for_the_
         cab = None
         cab, board, uart = boot(NVRAM, dev)
         led = cab.ledger
-        assert led.credits == 0 and led.ticket_stage() == 4 and "ticket" in cab.tilts
+        assert led.credits == 0 and stage(led) == 4 and "ticket" in cab.tilts
         assert not cab.want_money() and led.owed() == "unknown ticket"
         assert cab.state == states.TILT
         assert cab.handle(states.NOTE, cashbox, "att", True)  # the attendant counted the cash box (console 'ticket ...')
-        assert led.credits == (20 if cashbox else 0) and "ticket" not in cab.tilts and led.ticket_stage() == 0
+        assert led.credits == (20 if cashbox else 0) and "ticket" not in cab.tilts and stage(led) == 0
         led.audit()
         assert 0x68 in general(cab, board, uart)
         cab = None
@@ -296,12 +296,12 @@ def test_a_cut_at_every_write_of_the_stack_credits_once_or_leaves_it_for_the_att
         cab, board, uart = boot(NVRAM, dev)
         led = cab.ledger
         assert dev.tickets == [NUMBER]  # the route was ACKed before any cut could come
-        if led.ticket_stage() == 0:
+        if stage(led) == 0:
             assert led.credits == 20 and count_in(led) == 1  # the credit's commit held
         else:
-            assert led.ticket_stage() == 4 and led.credits == 0 and "ticket" in cab.tilts  # the attendant's
+            assert stage(led) == 4 and led.credits == 0 and "ticket" in cab.tilts  # the attendant's
         led.audit()
-        seen.add((cut, led.ticket_stage()))
+        seen.add((cut, stage(led)))
         cab = led = None
         if (False, 0) in seen:
             break
@@ -317,6 +317,22 @@ def test_the_validator_handing_it_back_while_stacking_credits_nothing():
     dev.ticket = None
     dev.event(0, 1)
     steps(cab, 12)
-    assert cab.ledger.credits == 0 and cab.ledger.ticket_stage() == 0 and dev.tickets == []
+    assert cab.ledger.credits == 0 and stage(cab.ledger) == 0 and dev.tickets == []
     assert poll(cab, board, uart, 0x71, b"\xff")[3] == 0x88 and general(cab, board, uart) == [0x68]
     assert not cab.handle(states.NOTE, True, "att", True)  # nothing of unknown fate: the table refuses it
+
+
+def test_the_queue_block_keeps_the_ticket_and_an_older_block_reads_with_none():
+    from firmware.ledger import SAS_SIZE
+    from firmware.sas.exceptions import ExceptionQueue
+
+    q = ExceptionQueue(bytes((2, 0, 0, 0, 1, 0x11, 0x67)))  # parts 2-4's version 2: flags, two codes, no ticket
+    assert q.tin == b"" and q.flags == 1 and q.take() == 0x67 and q.take() == 0x11  # 67 first: priority 0
+    rec = bytes((1, 4, 0x40)) + bytes(37)
+    q.tin = rec
+    for _ in range(40):  # a full queue and the ticket: the block holds both
+        q.raise_("ticket in")
+    raw = q.block()
+    assert len(raw) <= SAS_SIZE
+    again = ExceptionQueue(raw)
+    assert again.tin == rec and again.n == q.n and again.pending() == q.pending() and again.overflows == q.overflows
