@@ -13,6 +13,9 @@
 # the counter at 0 (ccTalk's rule, as ashaduri/qt-cctalk cctalk/cctalk_device.cpp quotes it: "the
 # device lost power (possible loss of credits)"); no event of the 159 table says what became of a
 # note held at that moment, so nothing after a reset proves it.
+# A barcoded ticket (coupon) is reported as A = 0, B = 20 ("barcode detected", ccTalk generic
+# specification part 3's bill validator event table) and held in escrow like a note: its number is
+# read with header 129 ("read barcode data", part 2: 18 ASCII digits) and it is routed with 154.
 # Bill ids (header 157) are 7 ASCII characters "CCVVVVI": country, value in the country's scaling
 # units, issue letter ("CA0020A"); header 156 gives the country's scaling factor and decimal places.
 from board import bill_codes
@@ -25,6 +28,8 @@ H_BILL_ID = const(157)
 H_SCALING = const(156)
 H_ROUTE_BILL = const(154)
 H_OPERATING_MODE = const(153)
+H_READ_BARCODE = const(129)
+BARCODE_DIGITS = const(18)
 ROUTE_RETURN = const(0)
 ROUTE_STACK = const(1)
 MODE_STACKER_ESCROW = const(3)  # 153 mask: bit 0 use the stacker, bit 1 use the escrow
@@ -108,6 +113,16 @@ class BillValidator(CoinAcceptor):
         if len(r) != 3 or not (r[0] or r[1] or r[2]):
             return None
         return r[0] | r[1] << 8, r[2]
+
+    def barcode(self):
+        """The ticket in escrow's number (header 129): 18 decimal digits, or None (none, or garbled)."""
+        r = self.bus.request(self.addr, H_READ_BARCODE, b"")
+        if len(r) != BARCODE_DIGITS:
+            return None
+        for x in r:
+            if not 0x30 <= x <= 0x39:
+                return None
+        return bytes(r).decode()
 
     def route(self, stack):
         """Route the note held in escrow (header 154): None when done, else the error code

@@ -21,6 +21,7 @@ STACKER_OK = const(10)
 STACKER_REMOVED = const(11)
 STACKER_INSERTED = const(12)
 STACKER_FULL = const(14)
+BARCODE = const(20)  # a barcoded ticket is held in escrow: read it (header 129), then route it (154)
 
 # one letter per code 0..21: s = status, r = reject, f = fatal error, x = fraud attempt
 _KINDS = "ssrrssffxxsssfsffxxfss"

@@ -24,7 +24,8 @@
 #   import firmware.play_table       a table game's play only (play.for_game)
 #   import firmware.play_cards       a card-poker table game's play only (play.for_game)
 #   import firmware.sas.progressive  a cabinet whose progressive is linked over SAS only
-#   import firmware.bill_in          a jurisdiction that takes notes only
+#   import firmware.bill_in          a jurisdiction that takes notes, or a ticket reader (casino TICKET_IN), only
+#   import firmware.ticket_books     a ticket being redeemed through SAS only (a ticket reader's)
 #   import board.bill_cctalk         a jurisdiction that takes notes only
 #   import firmware.sas.machine      a board with a SAS line only
 #   import firmware.sas.meter_codes  a SAS meter poll only (from the first one on)

@@ -23,13 +23,37 @@
 # Validator faults are the acceptor tilt (money in), named "bill validator: ...", cleared by the
 # attendant's key like the coin acceptor's.
 #
+# Tickets (a casino cabinet with config.TICKET_IN: firmware/jurisdiction.py tickets_in): a barcoded
+# ticket held in escrow (event 20) is committed with its number (firmware/ticket_books.py HELD,
+# exception 67) and waits for the SAS system (70, 71: firmware/sas/ticket_in.py). The system's
+# answer is committed first (STACKING or RETURNING); the route follows here: an ACKed stack credits
+# it in one commit with 68, a failed one hands it back. No answer within TICKET_WAIT_MS: handed
+# back (status 88). After a power-up a ticket HELD or RETURNING is handed back (nothing was
+# credited: whether the validator kept it or cleared it out of its front, the player has it), one
+# STACKING is of unknown fate: the "ticket" tilt until the attendant settles it from the cash box.
+#
 # The cabinet calls service(now, cab) every loop (what it shares with CoinIn: firmware/money_in.py);
 # notes are taken while cab.want_notes() (want_money, unless the central system disabled them: SAS 07).
 from board import bill_codes
 from board.bill_cctalk import ESCROW, RETURNED, STACKED, bill_cents, fate, parse_bill_id
 from board.cctalk import CcTalkError
+from board.compat import const, ticks_diff
 from firmware import jurisdiction
 from firmware.money_in import MoneyIn
+
+TICKET_WAIT_MS = const(10000)  # from the ticket's escrow to the system's 71 (Monaco waits 10 s for 70)
+# the ticket's stages (firmware/ticket_books.py, imported where a ticket is handled: not on a cabinet
+# that takes notes only)
+_HELD = const(1)
+_STACKING = const(2)
+_RETURNING = const(3)
+_UNKNOWN = const(4)
+
+
+def _stage(led):
+    """The books' ticket's stage (0: none), read as firmware/ticket_books.py stage does."""
+    t = led.tin
+    return t[1] if len(t) >= 40 and t[0] == 1 else 0
 
 
 def counter_after(last, k):
@@ -43,6 +67,12 @@ class BillIn(MoneyIn):
         MoneyIn.__init__(self, validator, ledger, config, log, ledger.bill_counter if ledger.st is not None else None)
         self._resume = False  # route the pending note again once the events since its commit are read
         self._broke = None  # how the counter's chain broke (a counter fault), for a note it leaves unknown
+        prof = jurisdiction.PROFILES.get(config.JURISDICTION, {})
+        self.notes = bool(prof.get("bills"))  # notes taken: else a ticket reader only (TICKET_IN)
+        self.tickets = bool(prof.get("tickets_in")) and getattr(config, "TICKET_IN", False) is True
+        self._held_at = None  # when the ticket in escrow was held (RAM: a power-up hands it back)
+        self._now = None
+        self._booted = False  # the tickets' power-up check is done
 
     def setup(self):
         v = self.device
@@ -53,7 +83,7 @@ class BillIn(MoneyIn):
         values = {}
         mask = 0
         denom = self.config.DENOM_CENTS
-        for t in sorted(ids):
+        for t in sorted(ids) if self.notes else ():
             p = parse_bill_id(ids[t])
             if p[0] != "CA":
                 self.log("bill type %d: %s is not Canadian money (s. 4): inhibited" % (t, ids[t]))
@@ -93,6 +123,7 @@ class BillIn(MoneyIn):
             if not self.ok:
                 self.setup()
             want = self._enable(cab.want_notes())
+            self._now = now
             before = v.last
             v.poll(self._events)
             if v.rebased:  # a fresh baseline: the events since the pending note's commit were not all read
@@ -109,6 +140,12 @@ class BillIn(MoneyIn):
                 p = self.ledger.bill_pending
                 if p is not None:
                     self._stack(p["t"])
+            if not self._booted:
+                self._booted = True
+                if _stage(self.ledger):
+                    self._ticket_boot(cab)
+            elif _stage(self.ledger):
+                self._ticket_service(now, cab)
         except CcTalkError as e:
             self._events = []
             self._lost("bill validator", e)
@@ -116,6 +153,78 @@ class BillIn(MoneyIn):
         last = v.last
         if last is not None and last != self.ledger.bill_counter:
             self.ledger.bill_seen(last)
+
+    # --- tickets ---------------------------------------------------------------------------------
+    def _ticket_held(self, cab, at, want, now):
+        """A barcoded ticket in escrow: committed with its number (67) for the system, or handed back."""
+        from firmware import ticket_books as tk
+
+        led = self.ledger
+        v = self.device
+        number = v.barcode() if self.tickets else None
+        why = ("not a ticket reader" if not self.tickets else "its number cannot be read" if number is None else
+               "not taking money" if not want or cab.sas is None else
+               "a note's fate is being checked" if led.bill_unknown is not None else
+               "a ticket is being redeemed" if _stage(led) else None)
+        if led.bill_pending is not None:
+            self._unknown(cab, at, "a ticket reached the escrow first")
+            why = why or "a note's fate is being checked"
+        if why is not None:
+            v.route(False)
+            led.bill_refused(at, "ticket returned to the player: %s" % why)
+            return
+        tk.held(led, number, at)
+        self._held_at = now
+
+    def _ticket_service(self, now, cab):
+        """The ticket's next step, as the books have it (the system's answer is committed first)."""
+        from firmware import ticket_books as tk
+
+        led = self.ledger
+        stage = _stage(led)
+        v = self.device
+        if stage == _HELD:
+            if self._held_at is None:
+                self._held_at = now
+            elif ticks_diff(now, self._held_at) >= TICKET_WAIT_MS:
+                v.route(False)
+                tk.returned(led, tk.TIMEOUT, "no answer from the system in %d s" % (TICKET_WAIT_MS // 1000))
+        elif stage == _RETURNING:
+            v.route(False)
+            tk.returned(led, tk.status(led), "refused (status %02X)" % tk.status(led))
+        elif stage == _STACKING:
+            err = v.route(True)
+            if err is None:
+                tk.stacked(led)
+                cab.show()
+            elif err == bill_codes.ROUTE_FAILED:
+                v.route(False)
+                tk.returned(led, tk.VALIDATOR, "the stacker could not take it")
+            else:  # the escrow is empty: it left (the validator's own timeout, read as its event) or was never there
+                self._ticket_unknown(cab, "the escrow was empty when it was stacked")
+
+    def _ticket_boot(self, cab):
+        """After a power-up: a ticket the books hold is handed back, or of unknown fate if it was
+        being stacked (the validator may have stacked it, or cleared it out of its front)."""
+        from firmware import ticket_books as tk
+
+        led = self.ledger
+        stage = _stage(led)
+        if stage == _STACKING:
+            self._ticket_unknown(cab, "power cut while it was being stacked")
+        elif stage in (_HELD, _RETURNING):
+            self.device.route(False)  # nothing credited: back to the player (254 if already cleared out)
+            tk.returned(led, tk.status(led) if stage == _RETURNING else tk.UNABLE, "power cut")
+        elif stage == _UNKNOWN:
+            cab.set_tilt("ticket", "ticket of unknown fate: 'ticket stacked' or 'ticket returned'")
+
+    def _ticket_unknown(self, cab, why):
+        from firmware import ticket_books as tk
+
+        tk.unproven(self.ledger, why)
+        self.log("ticket reader: ticket %s fate unknown: %s" % (tk.digits(self.ledger), why))
+        self.inhibit()
+        cab.set_tilt("ticket", "ticket of unknown fate: 'ticket stacked' or 'ticket returned'")
 
     def _name(self, t):
         return self.ids.get(t, "type %d" % t)
@@ -196,10 +305,16 @@ class BillIn(MoneyIn):
                 return
             led.bill_stacked(at, self._name(a))
             cab.show()
+        elif kind == "status" and b == bill_codes.BARCODE:
+            self._ticket_held(cab, at, want, self._now)
         elif kind == "status" and b == bill_codes.RETURNED:
             p = led.bill_pending
             if p is not None:  # the events since its escrow were all read: this is its own return
                 led.bill_returned(at, self._name(p["t"]))
+            elif _stage(led) in (_HELD, _RETURNING, _STACKING):  # the ticket's own return: nothing credited
+                from firmware import ticket_books as tk
+
+                tk.returned(led, tk.status(led) if _stage(led) == _RETURNING else tk.TIMEOUT, "returned from escrow")
         elif kind == "status" and b in (bill_codes.STACKER_FULL, bill_codes.STACKER_REMOVED):
             cab.set_tilt("acceptor", "bill validator: " + bill_codes.name(b))
         elif kind == "counter":
@@ -207,6 +322,8 @@ class BillIn(MoneyIn):
             cab.set_tilt("acceptor", "bill validator: event counter out of sequence: was %d, now %d" % (a, b))
         elif kind == "reset":
             self.ok = False  # read its bill ids again: it may not be the same validator
+            if _stage(led) == _STACKING:
+                self._ticket_unknown(cab, "validator reset while it was being stacked")
             if led.bill_pending is not None:
                 # powered off (the cabinet's supply) or reset with a note on its way: no event says where it went
                 self._unknown(cab, 0, "validator reset (event counter %d -> 0)" % a)  # it counts from 0 again

@@ -51,7 +51,9 @@ KEY_CLEARABLE = ("acceptor", "fraud", "hopper", "meter", "rng")
 # where the jurisdiction requires it, and its orders kept in the SAS queue's block (maintenance mode,
 # game disabled: firmware/sas/control.py), set again from there (firmware/sas/machine.py), and a progressive
 # linked through SAS while the system's level broadcasts have stopped (firmware/sas/progressive.py)
-BOOT_TILTS = ("game", "limits", "config", "software", "coupons", "link", "maintenance", "sas-game", "progressive")
+# and a ticket of unknown fate (firmware/bill_in.py: set again at power-up from the books' record of it)
+BOOT_TILTS = ("game", "limits", "config", "software", "coupons", "link", "maintenance", "sas-game", "progressive",
+              "ticket")
 # tilts of a device whose fault is a physical condition read from it again at power-up, so kept in RAM
 # only, and cleared by the reset key once the device reports no fault (the coupon printer)
 DEVICE_TILTS = ("printer",)
@@ -167,6 +169,10 @@ class Cabinet:
             return "a note is in escrow"
         if what == "unknown note":
             return "a note of unknown fate waits for the attendant ('note stacked|returned')"
+        if what == "ticket":
+            return "a ticket is being redeemed"
+        if what == "unknown ticket":
+            return "a ticket of unknown fate waits for the attendant"
         if what == "credits":
             return "%d credits on the meter: cash them out first" % led.credits
         if what == "tournament":
@@ -207,8 +213,9 @@ class Cabinet:
     # --- money in ---------------------------------------------------------------------------------
     def want_money(self):
         # a note of unknown fate stops money in at once, even while reels turn (spin outranks its tilt)
+        t = self.ledger.tin  # a ticket of unknown fate (firmware/ticket_books.py stage 4) stops it too
         return self.state in states.MONEY_STATES and self.ledger.credits < self.config.CREDIT_LIMIT \
-            and self.ledger.bill_unknown is None
+            and self.ledger.bill_unknown is None and not (len(t) >= 40 and t[0] == 1 and t[1] == 4)
 
     def want_notes(self):
         """Money in by note: as want_money, unless the central system disabled the bill acceptor (SAS 07)."""
@@ -279,9 +286,19 @@ class Cabinet:
                         self.money_out.clear_faults()
         self.show()
 
-    def settle_note(self, stacked, who="-"):
+    def settle_note(self, stacked, who="-", ticket=False):
         """The attendant's word on the note of unknown fate (firmware/bill_in.py), once the cash box is
-        counted: stacked (credited, bill_in) or returned (nothing credited); the note tilt goes."""
+        counted: stacked (credited, bill_in) or returned (nothing credited); the note tilt goes. With
+        `ticket`, on the ticket of unknown fate (firmware/ticket_books.py): its tilt goes."""
+        if ticket:
+            from firmware import ticket_books
+
+            ticket_books.settle(self.ledger, stacked, who)
+            self.clear_boot_tilt("ticket")
+            self.log("ticket %s settled by %s: %s" % (ticket_books.digits(self.ledger), who,
+                                                      "stacked" if stacked else "returned"))
+            self.show()
+            return
         u = self.ledger.settle_note(stacked, who)
         self.log("note %s (%d credits) settled by %s: %s" % (u["id"], u["k"], who, "stacked" if stacked else "returned"))
         self.show()

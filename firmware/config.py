@@ -33,6 +33,11 @@ PROGRESSIVE_LINK = None
 # the operator publishes them ahead (s. 125): {"fee", "games", "pct", "name"} as the console's 'tournament
 # start' takes them; 8C gives the tournament credits and the length. None: 8C's enter is refused.
 SAS_TOURNAMENT = None
+# A ticket reader: the bill validator at ccTalk address 40 reads barcoded coupons, which the SAS
+# system redeems for credits (long polls 70/71, firmware/sas/ticket_in.py); only under a profile
+# with tickets_in (casino: firmware/jurisdiction.py) and a SAS port. Notes stay refused where the
+# profile takes none (casino: "bills" false): the validator takes tickets only.
+TICKET_IN = False
 JURISDICTION = "casino"  # firmware/jurisdiction.py PROFILES: "casino" (S-13.1, r. 3) or "vlt" (S-13.1, r. 7)
 # Redemption coupons (S-13.1, r. 7, s. 9): the scheme's name and the site operator's licence, printed
 # on every coupon beside MACHINE_ID (firmware/coupon.py); at most 30 and 20 characters

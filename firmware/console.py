@@ -107,6 +107,8 @@ class Console(AccessCommands):
             "reprint": (self.cmd_reprint, "attendant: reprint the last coupon issued, marked DUPLICATE"),
             "note": (self.cmd_note, "a note of unknown fate ('note json'); attendant, cash box counted: "
                      "'note stacked' / 'note returned'"),
+            "ticket": (self.cmd_ticket, "the last ticket redeemed through the system (SAS 70/71); attendant, cash "
+                       "box counted, for one of unknown fate: 'ticket stacked' / 'ticket returned'"),
             "hand": (self.cmd_hand, "video poker: the hand; 'hand deal' / 'hand hold N' / 'hand auto' / 'hand draw'"),
             "table": (self.cmd_table, "table game: the layout; 'table put KEY CREDITS' (0: off) / 'table clear' / "
                       "'table play' / 'table keys [FROM]'; a card table's hand: 'table decide N' / 'table auto'"),
@@ -489,6 +491,32 @@ class Console(AccessCommands):
             self.say("count the cash box, then 'note stacked' or 'note returned'")
         self.say("unknown notes %d (%d credits): settled stacked %d, returned %d credits" % (
             m["bill_unproven"], m["bill_unproven_credits"], m["bill_settled_stacked"], m["bill_settled_returned"]))
+
+    def cmd_ticket(self, args):
+        """The ticket redeemed last (firmware/ticket_books.py), and the attendant's settlement of one
+        of unknown fate through the state table (states.NOTE, as a note's): logged in the event log."""
+        from firmware import states
+        from firmware import ticket_books as tk
+
+        self._need_memory()
+        c = self.cab
+        led = c.ledger
+        if args and args[0] in ("stacked", "returned") and len(args) == 1:
+            if tk.stage(led) != tk.UNKNOWN:
+                raise ValueError("no ticket of unknown fate to settle")
+            if not c.handle(states.NOTE, args[0] == "stacked", self.user[0], True):  # the validator's, a ticket
+                raise ValueError("ticket %s refused in state %s" % (args[0], c.state))
+            self.say("ticket %s settled as %s: %s" % (tk.digits(led), args[0], "credited" if args[0] == "stacked"
+                                                     else "nothing credited"))
+            return
+        if args:
+            raise ValueError("usage: ticket [stacked | returned]")
+        stage = tk.stage(led)
+        self.say("ticket %s: stage %d, status %02X, %d cents (%d credits)%s" % (
+            tk.digits(led), stage, tk.status(led), tk.cents(led), tk.credits(led),
+            ": fate unknown, count the cash box, then 'ticket stacked' or 'ticket returned'" if stage == tk.UNKNOWN
+            else ""))
+        self.say("tickets in %d: %d credits" % (tk.count_in(led), tk.credits_in(led)))
 
     def cmd_paytable(self, args):
         lang = args[0] if args else "en"

@@ -26,7 +26,8 @@ RIGHTS = {"meters": _ATT | _AUD, "hardmeters": _ATT | _TECH | _AUD, "state": _AT
           "recall": _AUD, "security": _AUD, "security archive": _AUD, "verify": _AUD, "passwd": _ANY, "logout": _ANY,
           "tournament start": _ADM, "tournament end": _ADM, "coupons": _ATT | _AUD, "reprint": _ATT,
           "coupons ack": _AUD, "validation": _ATT | _TECH | _AUD, "validation set": _ADM,
-          "note": _ATT | _TECH | _AUD, "note stacked": _ATT, "note returned": _ATT}
+          "note": _ATT | _TECH | _AUD, "note stacked": _ATT, "note returned": _ATT,
+          "ticket": _ATT | _TECH | _AUD, "ticket stacked": _ATT, "ticket returned": _ATT}
 ROLE_RIGHTS = (_ATT, _TECH, _AUD, _ANY | _ADM)
 OPEN = ("help", "login", "setup", "enrol")
 # what still runs while the security log is full (firmware/audit.py RESERVE): the way to archive it

@@ -8,6 +8,9 @@
 #           without the central system's link (L-6, r. 3, s. 2 lists it among a terminal's parts):
 #           link_required, firmware/sas/machine.py; the central system keeps the terminal's time:
 #           host_clock, SAS long poll 7F (firmware/sas/control.py), where the board's clock can be set.
+# tickets_in: a coupon (ticket) may be redeemed for credits through the SAS system (long polls
+# 70/71, firmware/sas/ticket_in.py) where the cabinet has a ticket reader (config.TICKET_IN); never
+# under vlt: a Québec VLT pays by coupon and takes none in (S-13.1, r. 7, s. 4: bills and coins in).
 # Money in cents, integers only. None: no limit under that profile.
 # Coupons: claim_s, how long a coupon may be claimed after its issue, printed on it (S-13.1, r. 7,
 # s. 14: 24 hours; None: no deadline printed); reprint, whether an attendant may print a DUPLICATE of
@@ -19,11 +22,12 @@
 PROFILES = {
     "casino": {"max_bet_cents": None, "max_prize_cents": None, "max_credit_cents": None,
                "auto_coupon_cents": None, "payout": "hopper", "bills": False, "return_floor": (83, 100),
-               "claim_s": None, "reprint": True, "link_required": False, "host_clock": False, "kinds": None},
+               "claim_s": None, "reprint": True, "link_required": False, "host_clock": False, "kinds": None,
+               "tickets_in": True},
     "vlt": {"max_bet_cents": 250, "max_prize_cents": 100000, "max_credit_cents": 25,
             "auto_coupon_cents": 100000, "payout": "coupon", "bills": True, "return_floor": (83, 100),
             "claim_s": 86400, "reprint": False, "link_required": True, "host_clock": True,
-            "kinds": ("cards", "reels", "keno", "bingo")},
+            "kinds": ("cards", "reels", "keno", "bingo")},  # no "tickets_in": a VLT takes no coupon in
 }
 
 # the rules, as a refusal names them: (profile key, name, source)

@@ -50,7 +50,7 @@ TILT_TEXT = eventlog.TEXT  # a persisted tilt's reason, cut on entry: the state 
 HOPPER_SIZE = 384  # the hopper driver's payout record (board/hopper_cctalk.py)
 EM_SIZE = 256  # electromechanical meters: [done, inflight] per coil (board/meters_em.py)
 COUPON_SIZE = 512  # the last coupons (firmware/coupon_books.py KEEP records, each bounded)
-SAS_SIZE = 40  # the SAS exception queue (firmware/sas/exceptions.py BLOCK_SIZE fits)
+SAS_SIZE = 80  # the SAS exception queue and the ticket redeemed through SAS (firmware/sas/exceptions.py BLOCK_SIZE fits)
 NOTES_SIZE = 96  # notes counted by value (firmware/note_counts.py SIZE fits)
 TOUR_SIZE = 24  # the tournament's counts SAS 95-99 report (firmware/tournament_books.py TOUR_METERS_SIZE fits)
 LAYOUT = (("state", STATE_SIZE),) + tuple(("g%d" % i, GAME_SIZE) for i in range(RECALL)) + \
@@ -59,7 +59,8 @@ LAYOUT = (("state", STATE_SIZE),) + tuple(("g%d" % i, GAME_SIZE) for i in range(
     (("sas", SAS_SIZE), ("bil", NOTES_SIZE), ("trn", TOUR_SIZE))
 # the largest transaction: state + game + event chunk, the exception the event raised and the notes
 # counted by value (a note's commit: state, event chunk, exception, counts), or the tournament's counts
-# (an entry's last game: state, game, event chunk, exception, counts)
+# (an entry's last game: state, game, event chunk, exception, counts); a ticket's (state, event chunk,
+# the "sas" block with the exception and the ticket) is smaller than either
 JOURNAL = STATE_SIZE + GAME_SIZE + CHUNK_SIZE + SAS_SIZE + max(NOTES_SIZE, TOUR_SIZE)
 
 
@@ -83,6 +84,10 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         self.exceptions = None  # firmware/sas/exceptions.py ExceptionQueue, on a board with a SAS port
         self.notes = NoteCounts()  # notes counted by value: the "bil" block (firmware/note_counts.py)
         self.tour_meters = TourMeters()  # the tournament's counts: the "trn" block (firmware/tournament_books.py)
+        # a ticket redeemed through SAS and the tickets' meters, as the "sas" block keeps it (bytes; b""
+        # none; firmware/sas/machine.py attach_queue), a bytearray once firmware/ticket_books.py
+        # changed it: the next commit writes it there, with the state that goes with it
+        self.tin = b""
         self.cents = None  # a credit's value (the cabinet's config): a note's value by its credits
         self.clears = 0  # formats that happened since power-up: whether a failed command's clear did
         self._spinning = None  # (game number, recall record) of the game whose reels turn (GameBooks)
@@ -136,6 +141,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
                 if q is not None:
                     q.load(old_q[0])
                     q.dirty = old_q[1]
+                    self.tin = q.tin  # the ticket the old block keeps
             else:
                 self.clears += 1
             raise
@@ -174,6 +180,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             self.exceptions.load(b"")  # the "sas" block is cleared with the rest
         self.notes.load(b"")  # and the notes counted by value
         self.tour_meters.load(b"")  # and the tournament's counts
+        self.tin = b""  # and the tickets'
         if first_event:
             if self.exceptions is not None:
                 self.exceptions.raise_("ramclear")  # SAS 3A, the cleared queue's first entry
@@ -219,6 +226,10 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             for k in extra:
                 blocks[k] = extra[k]
         q = self.exceptions
+        tin = self.tin
+        if isinstance(tin, bytearray) and q is not None:
+            q.tin = bytes(tin)  # a ticket's stage with its credits, in the queue's block
+            q.dirty = True
         if q is not None and q.dirty:
             blocks["sas"] = q.block()  # an exception is committed with what raised it
         notes = self.notes
@@ -232,6 +243,8 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             q.dirty = False
         notes.dirty = False
         tm.dirty = False
+        if isinstance(tin, bytearray) and q is not None:
+            self.tin = q.tin  # committed
 
     def exception(self, what):
         """What the central system must be told (SAS: firmware/sas/exceptions.py RAISED), queued
@@ -285,10 +298,18 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
     def _add(self, meter, n):
         self.st["m"][meter] = (self.st["m"][meter] + n) % METER_MODULO
 
+    def tickets_in(self):
+        """Credits in by ticket: 0 until a ticket is seen (the block empty), else the block's meter."""
+        if not self.tin:
+            return 0
+        from firmware.ticket_books import credits_in
+
+        return credits_in(self)
+
     def audit(self):
         m = self.st["m"]
         expect = (m["acceptor_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"]
-                  - m["tournament_fees"] + m["bill_in"]) % METER_MODULO
+                  - m["tournament_fees"] + m["bill_in"] + self.tickets_in()) % METER_MODULO
         if self.st["credits"] % METER_MODULO != expect:
             raise AuditError("credits %d but meters say %d" % (self.st["credits"], expect))
         if m["cashout"] != (m["hopper_out"] + m["cancelled"] + m["coupon_out"]) % METER_MODULO:
@@ -364,6 +385,9 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             return "note"
         if st.get("unk"):
             return "unknown note"
+        t = self.tin
+        if len(t) >= 40 and t[0] == 1 and t[1]:  # firmware/ticket_books.py: a stage, 4 UNKNOWN
+            return "unknown ticket" if t[1] == 4 else "ticket"
         if st["credits"]:
             return "credits"
         if st.get("tour"):
@@ -483,4 +507,5 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
     def snapshot(self):
         d = dict(self.st["m"])
         d["credits"] = self.st["credits"]
+        d["ticket_in"] = self.tickets_in()  # tickets redeemed through SAS (the "sas" block's record's meter)
         return d

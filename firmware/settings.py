@@ -26,7 +26,8 @@ _INTS = (
 )
 _TEXTS = (("MACHINE_ID", 24), ("VERSION", 16), ("MODELS_DIR", 255), ("CERTS_DIR", 255))  # a path: PATH_MAX-ish
 NAMES = tuple(n for n, _, _ in _INTS) + tuple(n for n, _ in _TEXTS) + (
-    "COINS", "PAYOUT_COIN", "GAMES", "HOPPER", "PROGRESSIVE_LINK", "JURISDICTION", "SAS_TOURNAMENT")
+    "COINS", "PAYOUT_COIN", "GAMES", "HOPPER", "PROGRESSIVE_LINK", "JURISDICTION", "SAS_TOURNAMENT",
+    "TICKET_IN")
 MAX_GAMES = 16
 MAX_FILE = 4096  # a settings file is a few hundred bytes: anything larger is not one
 
@@ -119,6 +120,11 @@ def check(cfg, exists=None):
         why = jurisdiction.check_credit(juris, denom)
         if why:
             out.append("DENOM_CENTS: " + why)
+        tin = getattr(cfg, "TICKET_IN", False)
+        if not isinstance(tin, bool):
+            out.append("TICKET_IN must be true or false")
+        elif tin and not jurisdiction.PROFILES[juris].get("tickets_in"):
+            out.append("TICKET_IN: the %s profile takes no ticket in" % juris)
     games = getattr(cfg, "GAMES", None)
     if not isinstance(games, (tuple, list)) or not games or len(games) > MAX_GAMES:
         out.append("GAMES must list 1 to %d game ids" % MAX_GAMES)

@@ -431,7 +431,8 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     coins = CoinIn(CoinAcceptor(bus), ledger, cfg, log)
     em = open_meters(board, ledger, cfg, log) if ledger.st is not None else None
     bills = None
-    if ledger.st is not None and jurisdiction.PROFILES.get(cfg.JURISDICTION, {}).get("bills"):
+    prof = jurisdiction.PROFILES.get(cfg.JURISDICTION, {})
+    if ledger.st is not None and (prof.get("bills") or (prof.get("tickets_in") and getattr(cfg, "TICKET_IN", False) is True)):
         from board.bill_cctalk import BillValidator
         from firmware.bill_in import BillIn
 

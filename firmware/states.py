@@ -71,7 +71,8 @@ COUPON = "coupon"  # the credits reached the profile's automatic coupon (vlt: L-
 HOST_DISABLE = "host_disable"  # the central system's "shut down" (SAS long poll 01): no play until 02
 HOST_ENABLE = "host_enable"  # its "start up" (02)
 HOST_TOURNAMENT = "host_tournament"  # its "enter/exit tournament mode" (8C): the console's tournament start / end
-NOTE = "note"  # console 'note stacked|returned' (an attendant): a note of unknown fate, as the cash box says
+NOTE = "note"  # console 'note stacked|returned' (an attendant): a note of unknown fate, as the cash box says;
+# 'ticket stacked|returned' too: a ticket of unknown fate (SAS ticket in), the same word on the validator's
 EVENTS = (BET, MAX, PLAY, CASHOUT, KEY, TEST, RAMCLEAR, DEAL, DRAW, HOLD_KEY, AUTO, SPOT, QUICK, CLEAR, COUPON, NOTE,
           HOST_DISABLE, HOST_ENABLE, WAGER, HOST_TOURNAMENT)
 

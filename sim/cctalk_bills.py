@@ -10,6 +10,13 @@ it (event [0][1]); unrouted for `escrow_s` seconds it is returned by the validat
 ones do. Host-side truth for the tests: `stacked` (notes per type), `stacked_cents` (what the cash
 box holds), `returned` (notes handed back to the player), `inserted`.
 
+Tickets (barcoded coupons), as a validator with barcode support reports them: insert_ticket(number)
+holds the ticket in escrow with event [0][20] ("barcode detected", ccTalk generic specification
+part 3's bill validator event table); header 129 ("read barcode data", part 2) answers its 18 ASCII
+digits; 154 routes it as a note (1: into the cash box at once, `tickets_stacked`; 0: back to the
+player, event [0][1], `tickets_returned`); the escrow timeout and a power cycle hand it back as a
+note's. A ticket is taken while the master inhibit is off, whatever the notes' inhibits.
+
 Fault injection: jam() (event 6, no note taken until clear()), stacker_full() (event 14; a note
 routed to the stacker fails with 255 and stays in escrow until returned), stacker_removed() /
 stacker_inserted() (events 11 / 12), fraud(code) (8, 9, 17 or 18), reject(code) (2 or 3: an
@@ -66,6 +73,10 @@ class BillValidatorPeer(EventDevice):
         self.stacked_cents = 0
         self.returned = 0
         self.inserted = 0
+        self.ticket: str | None = None  # the ticket held in escrow, its number
+        self.tickets_stacked: list[str] = []
+        self.tickets_returned: list[str] = []
+        self.route_fails = False  # the next route to the stacker fails (255), as a full stacker's
 
     # --- the note path --------------------------------------------------------------------------
     def cents(self, bill_type: int) -> int:
@@ -95,6 +106,18 @@ class BillValidatorPeer(EventDevice):
             self._event(bill_type, 1)
             return True
 
+    def insert_ticket(self, number: str) -> bool:
+        """A barcoded ticket goes in: True when held in escrow (event 20), False when handed back."""
+        with self.lock:
+            self._expire()
+            if self.jammed or self.removed or self.escrow is not None or self.ticket is not None \
+                    or self.transport is not None or not self.master_enabled:
+                return False
+            self.ticket = number
+            self._escrow_until = time.monotonic() + self.escrow_s
+            self._event(0, 20)  # barcode detected
+            return True
+
     def timeout_escrow(self) -> None:
         """The escrow timeout runs out now: the note goes back to the player."""
         with self.lock:
@@ -104,7 +127,7 @@ class BillValidatorPeer(EventDevice):
     def _expire(self) -> None:
         if self.transport is not None and time.monotonic() >= self._lands_at:
             self._land()
-        if self.escrow is not None and time.monotonic() >= self._escrow_until:
+        if (self.escrow is not None or self.ticket is not None) and time.monotonic() >= self._escrow_until:
             self._give_back()
 
     def _land(self) -> None:
@@ -119,8 +142,12 @@ class BillValidatorPeer(EventDevice):
                 self._event(0, code)
 
     def _give_back(self) -> None:
-        self.escrow = None
-        self.returned += 1
+        if self.ticket is not None:
+            self.tickets_returned.append(self.ticket)
+            self.ticket = None
+        else:
+            self.escrow = None
+            self.returned += 1
         self._event(0, 1)  # bill returned from escrow
 
     # --- faults -----------------------------------------------------------------------------------
@@ -187,10 +214,14 @@ class BillValidatorPeer(EventDevice):
                     self.stacked_cents += self.cents(t)
                 else:
                     self.returned += 1
-            if self.escrow is not None:
+            if self.escrow is not None or self.ticket is not None:
                 if held == "front":
-                    self.escrow = None
-                    self.returned += 1  # the note comes back out as the validator powers up
+                    if self.ticket is not None:
+                        self.tickets_returned.append(self.ticket)
+                        self.ticket = None
+                    else:
+                        self.escrow = None
+                        self.returned += 1  # the note comes back out as the validator powers up
                 else:
                     self._escrow_until = time.monotonic() + self.escrow_s
             self._burst = None
@@ -213,17 +244,21 @@ class BillValidatorPeer(EventDevice):
         if header == 156 and len(data) == 2:
             factor, places = SCALING.get(data.decode("ascii", "replace"), (0, 0))
             return bytes([factor & 0xFF, factor >> 8, places])
+        if header == 129 and not data:
+            return self.ticket.encode() if self.ticket is not None else b""
         if header == 153 and len(data) == 1:
             self.mode = data[0]
             return b""
         if header == 1:
-            if self.escrow is not None:
+            if self.escrow is not None or self.ticket is not None:
                 self._give_back()
             self._forget_events()
             return b""
         return self._inhibits(header, data)
 
     def _route(self, code: int) -> bytes:
+        if self.ticket is not None:
+            return self._route_ticket(code)
         if self.escrow is None:
             return bytes([254])  # escrow is empty
         t = self.escrow
@@ -243,3 +278,19 @@ class BillValidatorPeer(EventDevice):
             self._give_back()
             return b""
         return None  # type: ignore[return-value]  (NAK: no such route code)
+
+    def _route_ticket(self, code: int) -> bytes | None:
+        if code == 255:
+            self._escrow_until = time.monotonic() + self.escrow_s
+            return b""
+        if code == 1:
+            if self.full or self.removed or self.jammed or self.route_fails:
+                self.route_fails = False
+                return bytes([255])  # failed to route
+            self.tickets_stacked.append(self.ticket or "")
+            self.ticket = None
+            return b""
+        if code == 0:
+            self._give_back()
+            return b""
+        return None

@@ -44,7 +44,8 @@ def memories() -> list[tuple[str, int, int, str, str]]:
     """(what, first offset, bytes, where its base is named, formatted by) of the three memories, in order."""
     return [
         ("the books (`firmware/ledger.py`): credits, meters, recall, events, the books' latest coupon, "
-         "the SAS exception queue, the notes counted by value, the tournament's counts", 0,
+         "the SAS exception queue (and the ticket redeemed through SAS), the notes counted by value, "
+         "the tournament's counts", 0,
          _memory(ledger.LAYOUT, ledger.JOURNAL, 0).size, "",
          "a new machine; the RAM clear"),
         ("the security memory (`firmware/audit.py`): accounts, the release number, the security log",

@@ -9,10 +9,12 @@ from board.compat import const
 NONE = const(0x00)  # no activity
 OVERFLOW = const(0x70)  # exception buffer overflow
 CAPACITY = const(32)  # pending exceptions kept; the block holds them all (BLOCK_SIZE)
-_HEAD = const(5)  # version, overflow count (u16, LSB first, capped), 70 still to report, flags
+_HEAD = const(5)  # version 2: version, overflow count (u16, LSB first, capped), 70 still to report, flags
 _HEAD_V1 = const(4)  # a version-1 block (part 1's firmware) has no flags byte: read as flags 0
-_VERSION = const(2)
-BLOCK_SIZE = _HEAD + CAPACITY  # bytes of the ledger's "sas" block (firmware/ledger.py SAS_SIZE)
+_HEAD_V3 = const(6)  # version 3: version 2's, then the number of codes; after the codes, the ticket
+_VERSION = const(3)
+TICKET = const(40)  # the ticket redeemed through SAS (firmware/ticket_books.py), kept in this block
+BLOCK_SIZE = _HEAD_V3 + CAPACITY + TICKET  # bytes of the ledger's "sas" block (firmware/ledger.py SAS_SIZE)
 NOTES_OFF = const(1)  # flags: the system disabled the bill acceptor (long poll 07; 06 enables it)
 MAINTENANCE = const(2)  # in maintenance mode (0A; 0B leaves it)
 GAME_OFF = const(4)  # game 1 disabled (09)
@@ -26,6 +28,8 @@ RAISED = (
     "ramclear", b"\x3a", 0,  # memory error reset (the RAM clear: the queue starts again from it)
     "tilt software", b"\x37", 0,  # EPROM error, bad checksum compare: the image failed its check
     "progressive", b"\x54", 0,  # progressive win (paid onto the credit meter, or locked: 51 too)
+    "ticket in", b"\x67", 0,  # ticket has been inserted (held in escrow: the system reads 70, answers 71)
+    "ticket done", b"\x68", 0,  # ticket transfer complete (credited, or returned: 71's status query says which)
     "door_main open", b"\x11", 1,  # slot door was opened
     "door_main closed", b"\x12", 1,
     "door_logic open", b"\x15", 1,  # card cage was opened
@@ -99,6 +103,7 @@ class ExceptionQueue:
         self.flags = 0  # NOTES_OFF: kept in the same block, so a power cut keeps the system's order
         self.dirty = False  # changed since the books last committed it
         self.cents = None  # a credit's value, the cabinet's config's (SasMachine): a note's code
+        self.tin = b""  # the ticket's record as committed (firmware/ticket_books.py; b"": none yet)
         self.load(raw)
 
     def load(self, raw):
@@ -107,27 +112,34 @@ class ExceptionQueue:
         self.overflows = 0
         self._report_overflow = False
         self.flags = 0
-        head = _HEAD if raw and raw[0] == _VERSION else _HEAD_V1 if raw and raw[0] == 1 else 0
+        self.tin = b""
+        v = raw[0] if raw else 0
+        head = _HEAD_V3 if v == _VERSION else _HEAD if v == 2 else _HEAD_V1 if v == 1 else 0
         if head and len(raw) >= head:
             self.overflows = raw[1] | raw[2] << 8
             self._report_overflow = bool(raw[3])
-            if head == _HEAD:
+            if head != _HEAD_V1:
                 self.flags = raw[4]
-            n = min(len(raw) - head, CAPACITY)
+            n = min(raw[5] if head == _HEAD_V3 else len(raw) - head, len(raw) - head, CAPACITY)
             for i in range(n):
                 self._codes[i] = raw[head + i]
             self.n = n
+            if head == _HEAD_V3 and len(raw) >= head + n + TICKET:
+                self.tin = bytes(raw[head + n:head + n + TICKET])
         self.dirty = False
 
     def block(self):
-        out = bytearray(_HEAD + self.n)
+        n = self.n
+        out = bytearray(_HEAD_V3 + n + len(self.tin))
         out[0] = _VERSION
         out[1] = self.overflows & 0xFF
         out[2] = self.overflows >> 8
         out[3] = 1 if self._report_overflow else 0
         out[4] = self.flags
-        for i in range(self.n):
-            out[_HEAD + i] = self._codes[i]
+        out[5] = n
+        for i in range(n):
+            out[_HEAD_V3 + i] = self._codes[i]
+        out[_HEAD_V3 + n:] = self.tin
         return bytes(out)
 
     def set_flag(self, flag, on):

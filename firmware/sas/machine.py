@@ -32,6 +32,7 @@ def attach_queue(ledger, raw=True):
     """The exception queue, loaded from the books' "sas" block (before power_up raises 17); raw
     None: an empty one (the books are in a RAM error: their block is not read)."""
     ledger.exceptions = exceptions.ExceptionQueue(ledger.mem.read("sas") if raw else b"")
+    ledger.tin = ledger.exceptions.tin  # the ticket redeemed through SAS, kept in the same block
 
 
 class SasMachine:

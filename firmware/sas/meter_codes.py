@@ -16,7 +16,15 @@ COIN_ACCEPTOR = const(0x08)
 HOPPER_PAID = const(0x09)
 BILLS = const(0x0B)
 CURRENT_CREDITS = const(0x0C)
+TICKET_CENTS_IN = const(0x0D)  # total SAS cashable ticket in (cents)
+TICKET_COUNT_IN = const(0x11)  # total SAS cashable ticket in (quantity)
+TICKET_IN = const(0x15)  # total ticket in (credits)
 TICKET_OUT = const(0x16)
+CASHABLE_TICKET_IN = const(0x28)  # total cashable ticket in (credits)
+REGULAR_TICKET_IN = const(0x29)  # total regular cashable ticket in (credits)
+REGULAR_TICKET_COUNT = const(0x35)  # regular cashable ticket in (quantity)
+REGULAR_TICKET_CENTS = const(0x80)  # regular cashable ticket in (cents)
+REGULAR_TICKET_COUNT_80 = const(0x81)  # regular cashable ticket in (quantity)
 TOTAL_WON = const(0x22)
 TOTAL_HAND_PAID = const(0x23)
 TOTAL_DROP = const(0x24)
@@ -55,6 +63,18 @@ def value(m, code):
         return mt["bill_in"]
     if code == CURRENT_CREDITS:
         return m.ledger.credits
+    if code in (TICKET_IN, CASHABLE_TICKET_IN, REGULAR_TICKET_IN):
+        from firmware.ticket_books import credits_in
+
+        return credits_in(m.ledger)  # every ticket redeemed is a regular cashable one (firmware/sas/ticket_in.py)
+    if code in (TICKET_CENTS_IN, REGULAR_TICKET_CENTS):
+        from firmware.ticket_books import cents_in
+
+        return cents_in(m.ledger)
+    if code in (TICKET_COUNT_IN, REGULAR_TICKET_COUNT, REGULAR_TICKET_COUNT_80):
+        from firmware.ticket_books import count_in
+
+        return count_in(m.ledger)
     if code == TICKET_OUT:
         return mt["coupon_out"]
     if code == TOTAL_WON:
@@ -62,7 +82,7 @@ def value(m, code):
     if code == TOTAL_HAND_PAID:
         return mt["cancelled"] + mt["jackpot"]
     if code == TOTAL_DROP:
-        return mt["acceptor_in"] + mt["bill_in"]  # every credit taken in, coins and notes
+        return mt["acceptor_in"] + mt["bill_in"] + m.ledger.tickets_in()  # every credit in: coins, notes, tickets
     if code == SINCE_POWER_UP:
         return mt["games_played"] - m.played_at_boot
     if code == SINCE_DOOR_CLOSED:

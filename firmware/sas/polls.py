@@ -104,7 +104,7 @@ def enable(m, rx, k, out):
 # (S: fixed; R, M: 0), the module that answers it (its `handle`): 0 this one, 1 control,
 # 2 meter_polls, 3 games, 4 rom_signature, 5 tickets, 6 progressive, 7 bills. A constant tuple (flash
 # on a frozen image); a module is imported at its first poll.
-# 8 tournament (8C, 95-99: firmware/sas/tournament.py).
+# 8 tournament (8C, 95-99: firmware/sas/tournament.py), 9 ticket in (70, 71: firmware/sas/ticket_in.py).
 TABLE = (
     0x01, _S, 0, 0,  # shut down (lock out play)
     0x02, _S, 0, 0,  # start up
@@ -142,6 +142,8 @@ TABLE = (
     0x57, _R, 0, 5,  # send pending cash-out information (system validation)
     0x58, _S, 9, 5,  # receive validation number: system id (1 BCD), number (8 BCD)
     0x6F, _M, 0, 2,  # extended meters for game N
+    0x70, _R, 0, 9,  # send ticket validation data (ticket in)
+    0x71, _M, 0, 9,  # redeem ticket: length, transfer code, amount, parsing code, validation data ...
     0x7B, _M, 0, 5,  # extended validation status: length 08, control mask, status bits, expirations
     0x7C, _M, 0, 5,  # set extended ticket data: length, (code, length, ASCII) ...
     0x7D, _M | _G, 0, 5,  # set ticket data: length, host id, expiration, texts (also to every machine)
@@ -164,7 +166,7 @@ TABLE = (
     0xB5, _S, 2, 3,  # extended game N information: game (2 BCD)
 )
 MODULES = (None, "control", "meter_polls", "games", "rom_signature", "tickets", "progressive", "bills",
-           "tournament")
+           "tournament", "ticket_in")
 
 
 def find(cmd):

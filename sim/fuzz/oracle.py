@@ -126,8 +126,8 @@ def money(m: dict, truth: Truth, stacker_cents: int, denom_cents: int, coin_cent
     step; hand pays exactly the locks the key cleared; a press of play plays at most one game.
     Returns the games played since the last meters read."""
     t = truth
-    ident = (m["acceptor_in"] + m["bill_in"] + m["coin_out"] + m["refunds"] - m["coin_in"] - m["cashout"]
-             - m["tournament_fees"])
+    ident = (m["acceptor_in"] + m["bill_in"] + m.get("ticket_in", 0) + m["coin_out"] + m["refunds"] - m["coin_in"]
+             - m["cashout"] - m["tournament_fees"])
     if m["credits"] != ident:
         raise Violation("identity", f"credits {m['credits']} != {ident} from the meters {m}")
     if m["cashout"] != m["hopper_out"] + m["cancelled"] + m["coupon_out"]:  # a vlt pays by coupon
@@ -185,7 +185,7 @@ def coupons(m: dict, recs: list[dict], on_paper: dict[str, int], old_coupons: se
     `recs`: `coupons json` read before the paper (a coupon may finish in between)."""
     owed = recs[-1] if recs and recs[-1]["st"] == "owed" and recs[-1]["n"] not in old_coupons else None
     total = sum(on_paper.values()) + (owed["k"] if owed and owed["n"] not in on_paper else 0)
-    money_in = m["acceptor_in"] + m["bill_in"]
+    money_in = m["acceptor_in"] + m["bill_in"] + m.get("ticket_in", 0)
     out = (m["coin_in"] - m["coin_out"] - m["refunds"] + m["tournament_fees"] + m["hopper_out"]
            + m["cancelled"] + total + m["credits"])
     if money_in != out:
@@ -586,10 +586,15 @@ def enrolled(records: list[list]) -> None:
 
 
 # --- the central system (SAS) ---------------------------------------------------------------------------
+def drop(m: dict) -> int:
+    """Every credit taken in (SAS meter 24, total drop, in 13, 0F, 1C): coins, notes and tickets."""
+    return m["acceptor_in"] + m["bill_in"] + m.get("ticket_in", 0)
+
+
 def sas_meters(c1: list[int], credits: int, m: dict, step: str) -> None:
     """What the system reads over SAS (1C's eight meters, 1A's credits: 8 BCD digits) is the books'
     (whose money meters the checks above hold to the peers' counts)."""
-    want = [v % 10 ** 8 for v in (m["coin_in"], m["coin_out"], m["acceptor_in"] + m["bill_in"], m["jackpot"],
+    want = [v % 10 ** 8 for v in (m["coin_in"], m["coin_out"], drop(m), m["jackpot"],
                                    m["games_played"], m["games_won"], m["door_main"], m["power_resets"])]
     if c1 != want or credits != m["credits"] % 10 ** 8:
         raise Violation("sas_meters", f"after {step}: 1C {c1} 1A {credits}, the books {want} {m['credits']}")
@@ -612,3 +617,20 @@ def sas_exceptions(codes: list[int], before: dict | None, m: dict, known: frozen
         if not want <= got <= want + cuts:
             raise Violation("sas_exception", f"after {step}: {got} x {code:02X} reported, {want} {meter} "
                                              f"({cuts} power-ups): {[hex(c) for c in codes]}")
+
+
+def ticket_in(number: str, cents: int, credits: int, before: dict, after: dict, in_box: bool, back: bool,
+              sas_read: dict, step: str) -> None:
+    """A ticket presented to the ticket reader (sim/fuzz/rules_sas.py sas_ticket_in): credited
+    (`credits`, its `cents` at the credit value) exactly when the validator's cash box holds it,
+    nothing when it came back to the player, never both; the tickets' meters read over SAS (2F:
+    0x28 credits, 0x11 count, 0x0D cents) are the console's `ticket_in` and move by the ticket."""
+    if in_box and back:
+        raise Violation("ticket", f"ticket {number} both in the cash box and back with the player after {step}")
+    moved = after.get("ticket_in", 0) - before.get("ticket_in", 0)
+    want = credits if in_box else 0
+    if moved != want:
+        raise Violation("ticket", f"ticket {number} ({cents} cents, {'in the cash box' if in_box else 'not stacked'}):"
+                                  f" ticket_in moved {moved}, not {want} after {step}")
+    if sas_read.get(0x28) != after.get("ticket_in", 0) % 10 ** 8:
+        raise Violation("ticket", f"2F reads {sas_read.get(0x28)} credits of tickets, the books {after.get('ticket_in')}")

@@ -24,9 +24,10 @@ from sim.fuzz.inputs import (
     SAS_RAISED,
     SAS_REPEATS,
     SAS_TOURNAMENT,
+    TICKET_ANSWERS,
 )
 from sim.fuzz.oracle import Violation
-from sim.fuzz.rules import logged
+from sim.fuzz.rules import TICKETS, logged
 from sim.sas_host import SasHost, bcd, crc
 
 # address bytes skipped before a general poll's answer: a machine whose link was down chirps its
@@ -46,6 +47,8 @@ LINK_DOWN_S = 5.6  # past board/sas_link.py LINK_DOWN_MS (5 s), with a loop pass
 # the link-down rule costs LINK_DOWN_S of silence and does the same each time: once a sequence (make
 # test's six derandomized sequences drew it 28 times in 150 steps, 157 s of the suite's time)
 LINK_DOWNS = 1
+TICKET_CYCLES = 6  # tickets a sequence presents: each waits for its 70/71 cycle (silence: 10 s)
+TICKET_WAIT_S = 12.0  # past firmware/bill_in.py TICKET_WAIT_MS (10 s), with the validator's poll to spare
 # the states no game, payout or reel can leave within a step's poll: an order's answer is judged there
 STEADY = ("idle", "credit", "tilt", "door", "handpay", "jackpot", "ramerror", "service", "audit")
 
@@ -180,11 +183,11 @@ class SasRules:
             d = h.checked(0x0F, 28)
             got = {"0F": [bcd(d[i:i + 4]) for i in range(0, 24, 4)]}
             want = {"0F": [v % 10 ** 8 for v in (m["cashout"], m["coin_in"], m["coin_out"],
-                                                   m["acceptor_in"] + m["bill_in"], m["jackpot"], m["games_played"])]}
+                                                   oracle.drop(m), m["jackpot"], m["games_played"])]}
         elif poll == "1C":
             d = h.checked(0x1C, 36)
             got = {"1C": [bcd(d[i:i + 4]) for i in range(0, 32, 4)]}
-            want = {"1C": [v % 10 ** 8 for v in (m["coin_in"], m["coin_out"], m["acceptor_in"] + m["bill_in"],
+            want = {"1C": [v % 10 ** 8 for v in (m["coin_in"], m["coin_out"], oracle.drop(m),
                                                    m["jackpot"], m["games_played"], m["games_won"], m["door_main"],
                                                    m["power_resets"])]}
         else:
@@ -199,7 +202,7 @@ class SasRules:
                  0x04: m["cashout"], 0x05: m["games_played"], 0x06: m["games_won"],
                  0x07: m["games_played"] - m["games_won"], 0x08: m["acceptor_in"], 0x09: m["hopper_out"],
                  0x0B: m["bill_in"], 0x0C: m["credits"], 0x16: m["coupon_out"], 0x22: m["coin_out"] + m["jackpot"],
-                 0x23: m["cancelled"] + m["jackpot"], 0x24: m["acceptor_in"] + m["bill_in"]}
+                 0x23: m["cancelled"] + m["jackpot"], 0x24: oracle.drop(m)}
         h = self.sas.host
         got: dict = {}
         want: dict = {}
@@ -371,9 +374,9 @@ class SasRules:
             m = rig.console_json("meters json")
             d = first[2:-2]
             got = [bcd(d[i:i + 4]) for i in range(0, len(d), 4)]
-            want = [m["coin_in"], m["coin_out"], m["acceptor_in"] + m["bill_in"], m["jackpot"], m["games_played"],
+            want = [m["coin_in"], m["coin_out"], oracle.drop(m), m["jackpot"], m["games_played"],
                     m["games_won"], m["door_main"], m["power_resets"]] if poll == "1C" else \
-                [m["cashout"], m["coin_in"], m["coin_out"], m["acceptor_in"] + m["bill_in"], m["jackpot"],
+                [m["cashout"], m["coin_in"], m["coin_out"], oracle.drop(m), m["jackpot"],
                  m["games_played"]]
             if got != [v % 10 ** 8 for v in want]:
                 raise Violation("sas_repeat", f"{poll} read {got}, the books {want}")
@@ -563,6 +566,104 @@ class SasRules:
                 sum(g["win"] for g in games)]
         if got != want:
             raise Violation("sas_tournament", f"95-98 read {got}, the tournament's games since the start {want}")
+
+
+    # --- ticket in (70, 71, exceptions 67/68: docs/sas.md "Ticket in") ----------------------------------------
+    def _ticket_back(self, number: str, back0: int, timeout: float) -> bool:
+        """Whether the validator handed the ticket back within `timeout` (its peer's own record)."""
+        peer = self.rig.bills
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if len(peer.tickets_returned) > back0 or number in peer.tickets_stacked:
+                return number in peer.tickets_returned
+            self.rig.wait_polls(1, 0.5)
+        return False
+
+    @precondition(lambda self: TICKETS and _sas(self) and self._calm() and self.rig.running == "casino"
+                  and getattr(self, "ticket_cycles", 0) < TICKET_CYCLES)
+    @rule(answer=st.sampled_from(TICKET_ANSWERS), credits=st.integers(1, 40))
+    @logged
+    def sas_ticket_in(self, answer: str, credits: int) -> None:
+        """A barcoded ticket presented to a casino's ticket reader (settings.json TICKET_IN, written
+        by the rules for every casino boot): 67 reported, 70 reads its number, and the system
+        redeems it (71 code 00: credited once it is in the validator's cash box, then 68), rejects
+        it (80: handed back, nothing credited), says nothing (handed back after 10 s, 88), or the
+        power goes right after its 71 (credited, or of unknown fate and settled by the attendant
+        from the cash box). The model's own count: the ticket's credits move `ticket_in` exactly
+        when the peer's cash box holds it; 2F reads the same meter."""
+        if _silent(self):
+            return
+        rig = self.rig
+        peer = rig.bills
+        h = self.sas.host
+        self.ticket_cycles = getattr(self, "ticket_cycles", 0) + 1
+        number = f"{next(_NUMBERS):018d}"
+        cents = credits * self._denom()
+        before = rig.console_json("meters json")
+        back0 = len(peer.tickets_returned)
+        if not peer.insert_ticket(number):
+            return  # the reader is inhibited: the cabinet takes no money now (no ticket to judge)
+        deadline = time.monotonic() + 3.0
+        seen = False
+        while time.monotonic() < deadline and not seen:
+            with h.lock:
+                self.sas.drain()
+                seen = 0x67 in self.sas.codes
+            if not seen and len(peer.tickets_returned) > back0:
+                break  # handed straight back (money in refused, a tilt, a config tilt: no reader)
+        if not seen:
+            if not self._ticket_back(number, back0, 3.0):
+                raise Violation("ticket", f"ticket {number}: neither 67 nor handed back")
+            after = rig.console_json("meters json")
+            oracle.ticket_in(number, cents, credits, before, after, False, True, self._ticket_meters(), "refused")
+            return
+        d = h.variable(0x70)
+        if d != b"\x00" + bytes(5) + b"\x00" + bytes.fromhex(number):
+            raise Violation("ticket", f"70 read {d.hex()} for ticket {number}")
+        body = bytes.fromhex(f"{cents:010d}") + b"\x00" + bytes.fromhex(number)
+        if answer == "silence":
+            if not self._ticket_back(number, back0, TICKET_WAIT_S):
+                raise Violation("ticket", f"ticket {number}: no 71 for {TICKET_WAIT_S} s and not handed back")
+        elif answer == "reject":
+            r = h.variable(0x71, b"\x80" + body, multi=True)
+            if r[0] != 0x80 or not self._ticket_back(number, back0, 3.0):
+                raise Violation("ticket", f"71 rejected ticket {number}: answered {r.hex()}, back {peer.tickets_returned}")
+        else:
+            r = h.variable(0x71, b"\x00" + body, multi=True)
+            if r[0] not in (0x40, 0x84, 0x87):  # pending; over the credit limit; money in refused just now
+                raise Violation("ticket", f"71 redeem {cents} cents for ticket {number}: answered {r.hex()}")
+            if answer == "cut" and r[0] == 0x40:
+                self._settle_cut_ticket(number)
+            elif not self._ticket_back(number, back0, 3.0) and number not in peer.tickets_stacked:
+                raise Violation("ticket", f"ticket {number} ({r[0]:02X}): neither stacked nor handed back")
+            elif r[0] == 0x40:
+                rig.wait_screen(lambda s: s.get("credits", 0) >= before["credits"] + credits or number not in
+                                peer.tickets_stacked, 5.0)
+        after = rig.console_json("meters json")
+        oracle.ticket_in(number, cents, credits, before, after, number in peer.tickets_stacked,
+                         number in peer.tickets_returned, self._ticket_meters(), answer)
+        rig.wait_polls(2, 1.0)
+
+    def _ticket_meters(self) -> dict[int, int]:
+        """2F for game 0: the tickets' credits (28), count (11) and cents (0D), decoded here."""
+        d = self.sas.host.variable(0x2F, b"\x00\x00\x28\x11\x0d", multi=True)
+        return {d[i]: bcd(d[i + 1:i + 5]) for i in range(2, len(d), 5)}
+
+    def _settle_cut_ticket(self, number: str) -> None:
+        """The power goes right after the 71 (the validator's supply with it): after the power-up
+        the ticket is credited (its stack's commit held) or of unknown fate; the attendant then says
+        what the cash box holds (`ticket stacked|returned`)."""
+        rig = self.rig
+        self._cut(validator_too=True, held="front")
+        self._boot()
+        self._booted(None)
+        rig.wait_polls(3, 2.0)
+        tilts = oracle.tilt_kinds(rig.command("state"))
+        if "ticket" in tilts:
+            word = "stacked" if number in rig.bills.tickets_stacked else "returned"
+            out = rig.command("ticket " + word)
+            if not out or "settled as " + word not in out[0]:
+                raise Violation("ticket", f"ticket {word} answered {out!r}")
 
 
 # --- what a vlt's coupon carries and who numbers it (SAS 7B-7D, 57/58: docs/sas.md) ----------------------

@@ -130,6 +130,7 @@ class ServiceRules:
         self._cut()
         games = rig.games if juris == "casino" or rig.games in VLT_SETS else VLT_SETS[0]
         self._sign(juris, denom, games)
+        self._ticket_settings(juris)  # a casino's ticket reader; none under vlt
         rig.games, rig.jurisdiction, self.asked = games, juris, (juris, denom)
         self._boot()
         self._booted(owed)
@@ -186,6 +187,7 @@ class ServiceRules:
             owed = bool(self._owed())
             self._cut()
             (rig.state / "settings.json").unlink(missing_ok=True)
+            self._ticket_settings(juris)
             self._sign(juris, denom, rig.games, number=max(self.floors.get("config", 0), self.config_no) + 1)
             self.asked = (juris, denom)  # what is signed now (a deleted file had the model expect config.py's)
             self._boot()

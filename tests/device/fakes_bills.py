@@ -5,6 +5,9 @@
 # power_cycle(): the cabinet's supply goes: counter 0, buffer empty, inhibited; a note held in escrow
 # goes out of the front, or into the cash box with cashbox=True (ITL's validators report either at
 # reset under their own protocol; ccTalk's 159 table has no event for it), and no event says which.
+# Tickets (barcoded coupons): insert_ticket(number) holds one in escrow with event (0, 20), "barcode
+# detected" in ccTalk part 3's bill event table; 129 ("read barcode data", part 2) answers its digits;
+# 154 stacks it (`tickets`) or returns it (event (0, 1), `tickets_back`).
 
 
 IDS = {1: "CA0005A", 2: "CA0010A", 3: "CA0020A", 4: "CA0050A", 5: "CA0100A"}
@@ -26,6 +29,9 @@ class Validator:
         self.ids = dict(IDS)
         self.stacked = []
         self.returned = 0
+        self.ticket = None
+        self.tickets = []
+        self.tickets_back = []
 
     def event(self, a, b):
         self.counter = self.counter % 255 + 1
@@ -36,7 +42,14 @@ class Validator:
         self.escrow = t
         self.event(t, 1)
 
+    def insert_ticket(self, number):
+        self.ticket = number
+        self.event(0, 20)
+
     def power_cycle(self, cashbox=False):
+        if self.ticket is not None:
+            (self.tickets if cashbox else self.tickets_back).append(self.ticket)
+            self.ticket = None
         if self.escrow is not None:
             if cashbox:
                 self.stacked.append(self.escrow)
@@ -51,10 +64,22 @@ class Validator:
         if header == 159:
             ev = self.events + [(0, 0)] * (5 - len(self.events))
             return bytes([self.counter] + [x for p in ev for x in p])
+        if header == 129:
+            return self.ticket.encode() if self.ticket is not None else b""
         if header == 154:
             self.routes.append(data[0])
             if self.on_route is not None:
                 self.on_route(data[0])
+            if self.ticket is not None:
+                if data[0] == 1 and self.full:
+                    return bytes([255])
+                t, self.ticket = self.ticket, None
+                if data[0] == 1:
+                    self.tickets.append(t)
+                else:
+                    self.tickets_back.append(t)
+                    self.event(0, 1)
+                return b""
             if self.escrow is None:
                 return bytes([254])
             if data[0] == 1 and self.full:

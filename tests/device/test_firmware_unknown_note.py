@@ -137,3 +137,28 @@ def test_the_self_audit_checks_the_unknown_notes():
     cab.ledger.st["m"]["bill_settled_returned"] += 80  # settled and still standing: the books disagree
     with raises(AuditError):
         cab.ledger.audit()
+
+
+def test_a_ticket_of_unknown_fate_is_settled_by_the_attendant_from_the_console():
+    # what firmware/bill_in.py books when the power goes while a redeemed ticket is being stacked
+    # (docs/sas.md "Ticket in"): held, the system's 71 (500 cents, 20 credits of 25), then unknown
+    from firmware import ticket_books as tk
+
+    con, cab, board, acc = console("attendant")
+    led = cab.ledger
+    tk.held(led, "001234567890123456", None)
+    tk.decided(led, tk.STACKING, tk.PENDING, 0, 500, 20)
+    tk.unproven(led, "power cut while it was being stacked")
+    cab.set_tilt("ticket", "ticket of unknown fate")
+    assert cab.state == states.TILT and not cab.want_money() and led.owed() == "unknown ticket"
+    press(board, cab, "key_reset")
+    assert "ticket" in cab.tilts  # the key cannot say stacked or returned
+    out = run(con, "ticket")
+    assert out[0].startswith("ticket 001234567890123456: stage 4") and "fate unknown" in out[0]
+    assert run(con, "ticket stacked") == ["ticket 001234567890123456 settled as stacked: credited"]
+    assert led.credits == 20 and tk.credits_in(led) == 20 and tk.count_in(led) == 1 and "ticket" not in cab.tilts
+    assert json.loads(run(con, "meters json")[0])["ticket_in"] == 20
+    led.audit()
+    assert run(con, "ticket returned") == ["error: no ticket of unknown fate to settle"]
+    ev = [e for e in led.events() if e[2] == "ticket-in"]
+    assert len(ev) == 1 and "settled stacked by attendan: +20 credits" in ev[0][3]
