@@ -28,6 +28,8 @@ package("board", base_path=".", files=(
     "counter_file.py", "secret_file.py",
     # JSON written a piece at a time (the books, the console, the screen)
     "json_out.py",
+    # the calendar clock every record is stamped with
+    "calendar_clock.py",
 ))
 module("jeton_rom.py", base_path="build/firmware/gen")
 # The release public key (tools/firmware.py write_key_module): power-up checks the signed manifest with it.

@@ -18,6 +18,9 @@
 #   host's os.urandom), the anti-rollback counter the file STATE/counter, and the floors (the release,
 #   the operator's configuration and the enrolment numbers, hal.FLOORS) the files STATE/floor-NAME: all
 #   apart from nvram.bin, as a board keeps them in its MCU and its RTC's battery-backed registers;
+# - the calendar clock (board/calendar_clock.py) is the host's, run as far from it as the central
+#   system's last setting (SAS 7F, set_clock) put it: the file STATE/clock, as a board's RTC keeps
+#   its time through a power cut;
 # - the entropy source is the host's os.urandom, which the host can make stuck at one value: the file
 #   STATE/entropy reading "stuck" at power-up, the panel line "entropy stuck|ok" at run time;
 # - idle(ms) is one select.poll over every socket: nothing here ever spins;
@@ -29,7 +32,7 @@ import os
 import select
 import socket
 
-from board import hal
+from board import calendar_clock, hal
 from board.compat import PinBase, const, ticks_diff, ticks_ms
 from board.counter_file import CounterFile
 from board.json_out import JsonOut
@@ -471,6 +474,27 @@ class Panel(Link):
         self.send(text.encode() + b"\n")
 
 
+class ClockFile:
+    """How far the calendar clock runs from the host's, in seconds, as decimal text: written to a new
+    file renamed over the old, so a cut mid-write leaves the old setting or the new, never a torn one.
+    Absent or unreadable: 0, the host's time (a board whose RTC was never set keeps running)."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def read(self):
+        try:
+            with open(self.path) as f:
+                return int(f.read().strip())
+        except (OSError, ValueError):
+            return 0
+
+    def write(self, offset):
+        with open(self.path + ".new", "w") as f:
+            f.write("%d\n" % offset)
+        os.rename(self.path + ".new", self.path)
+
+
 class EntropyWire:
     """The emulated board's noise: the host kernel's CSPRNG, or, when the host says so, a source
     stuck at one value (a dead ring oscillator): STATE/entropy reading "stuck" at power-up, the panel
@@ -638,6 +662,8 @@ class Board(hal.WiredBoard):
         self.display = Display(self.panel)
         self.touch = TouchQueue()  # the player's screen: keno spots, quick pick (panel `touch` lines)
         self.entropy = EntropyWire(state_dir + "/entropy")
+        self._clock = ClockFile(state_dir + "/clock")
+        calendar_clock.shift(self._clock.read())
         self.door_latch = DoorLatch(state_dir + "/door_latch") if profile is None else None
         self.uarts = {"console": links[1], "cctalk": links[2]}
         if printer_port is not None:
@@ -668,6 +694,12 @@ class Board(hal.WiredBoard):
         if which not in hal.FLOORS:
             raise ValueError("no floor %r (%s)" % (which, ", ".join(hal.FLOORS)))
         return CounterFile(self._floor + which)  # made when asked: a few times a boot, nothing kept in the heap
+
+    def set_clock(self, utc):
+        """The central system's time (SAS 7F): seconds since 1970, UTC, kept across power cuts."""
+        offset = calendar_clock.offset_for(utc)
+        self._clock.write(offset)  # kept first: a failing write leaves the clock as it was
+        calendar_clock.shift(offset)
 
     def entropy_source(self):
         """The noise wire rng.open_source("emulated") reads (the host can make it fail)."""

@@ -7,10 +7,11 @@
 #   record: <n u32><t u32><code CODE bytes, NUL-padded><text TEXT bytes, NUL-padded>
 #
 # now() is the clock every record the firmware keeps is stamped with (events, recall, notes,
-# coupons, the security log): whole seconds of the port's time.time(); firmware/localtime.py shows them.
+# coupons, the security log): whole seconds since 1970 of the board's calendar clock
+# (board/calendar_clock.py, set by SAS 7F where the profile lets it); firmware/localtime.py shows them.
 import struct
-import time
 
+from board import calendar_clock
 from board.compat import const
 
 CODE = const(12)
@@ -22,7 +23,7 @@ _FMT = "<II12s76s"
 
 
 def now():
-    return int(time.time())
+    return calendar_clock.now()
 
 
 def ring(n, chunks, prefix):

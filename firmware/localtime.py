@@ -10,6 +10,8 @@
 # tests/host/test_localtime.py, and on both runtimes from its transitions in tests/fixtures.
 import time
 
+from board.calendar_clock import EPOCH
+
 EST = ("EST", "EDT")  # the console's names (English)
 BILINGUAL = ("HNE/EST", "HAE/EDT")  # a ticket's, French first: heure normale / avancée de l'Est
 _CUM = (0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334)  # days before each month, common year
@@ -49,7 +51,9 @@ def is_dst(y, mo, d, h):
 
 
 def local(t):
-    """Seconds of the board's clock (UTC) -> (year, month, day, hour, minute, second, dst)."""
+    """Seconds since 1970 (UTC, board/calendar_clock.py) -> (year, month, day, hour, minute,
+    second, dst). The port's gmtime counts from its own epoch."""
+    t -= EPOCH
     f = time.gmtime(t)
     dst = is_dst(f[0], f[1], f[2], f[3])
     g = time.gmtime(t - (4 if dst else 5) * 3600)

@@ -15,6 +15,7 @@ from firmware import states
 from firmware.sas import bcd, exceptions
 
 GAME = 1  # Jeton offers one game per cabinet: game 1 (0 is the machine)
+_DAYS = b"\x1f\x1c\x1f\x1e\x1f\x1e\x1f\x1f\x1e\x1f\x1e\x1f"  # days of each month, a common year
 
 
 def _taken(m, event):
@@ -92,8 +93,10 @@ def now(m, rx, k, out):
 
 def set_clock(m, rx, k, out):
     """7F: set the clock, only where the jurisdiction profile lets the system set it and the board
-    has a clock that can be set (board set_clock(utc seconds)); refused (NACK) otherwise."""
-    from firmware import jurisdiction
+    has a clock that can be set (board set_clock(utc seconds)); refused (NACK) otherwise, and for a
+    date that does not exist. The event keeps the time it replaced, for the auditor."""
+    from firmware import jurisdiction, localtime
+    from firmware.eventlog import now as clock
 
     if not jurisdiction.PROFILES.get(m.cab.config.JURISDICTION, {}).get("host_clock"):
         return NACK
@@ -105,10 +108,17 @@ def set_clock(m, rx, k, out):
         return NACK
     mo, d, y = date // 1000000, date // 10000 % 100, date % 10000
     h, mi, s = t // 10000, t // 100 % 100, t % 100
-    if setter is None or not (1 <= mo <= 12 and 1 <= d <= 31 and 2000 <= y <= 2099 and h < 24 and mi < 60 and s < 60):
+    if setter is None or not (1 <= mo <= 12 and 2000 <= y <= 2099 and h < 24 and mi < 60 and s < 60):
         return NACK
-    setter(utc_of_local(y, mo, d, h, mi, s))
-    m.ledger.event("sas", "clock set by the central system: %04d-%02d-%02d %02d:%02d:%02d" % (y, mo, d, h, mi, s))
+    if not 1 <= d <= _DAYS[mo - 1] + (mo == 2 and localtime._leap(y)):
+        return NACK  # 31 April, 29 February of a common year
+    was = localtime.stamp(clock())
+    try:
+        setter(utc_of_local(y, mo, d, h, mi, s))
+    except OSError:
+        return NACK  # the board could not keep it: the clock is as it was
+    m.ledger.event("sas", "clock set by the system to %04d-%02d-%02d %02d:%02d:%02d, was %s" % (
+        y, mo, d, h, mi, s, was[:19]))
     return ACK
 
 

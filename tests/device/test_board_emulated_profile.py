@@ -114,3 +114,43 @@ def test_detach_lets_go_of_what_a_cabinet_gave_the_board():
         assert reseeds == []
     finally:
         unplug(b)
+
+
+def test_the_clock_the_system_sets_runs_on_from_it_and_is_kept_through_a_power_cut():
+    # SAS 7F (firmware/sas/control.py) sets it; the board keeps how far it runs from the host's clock
+    # in STATE/clock (a new file renamed over the old, as an RTC keeps its time with the power off)
+    import os
+    import time
+
+    from board import calendar_clock
+    from firmware import eventlog
+
+    d = tmpdir("clock")
+    set_to = 1768496400  # 2026-01-15 17:00:00 UTC: 20,468 days after 1970-01-01, and 17 hours
+    try:
+        b = emulated.Board(d, 0, 0, 0, nvram_size=4096)
+        try:
+            assert abs(eventlog.now() - time.time()) <= 2  # never set: the host's time
+            t0 = time.time()
+            b.set_clock(set_to)
+            n = eventlog.now()
+            assert set_to <= n <= set_to + (time.time() - t0) + 1
+        finally:
+            unplug(b)
+        calendar_clock.shift(0)  # the power off: nothing of it kept in RAM
+        with open(d + "/clock.new", "w") as f:
+            f.write("garb")  # a cut while the next setting was being written: the last one stands
+        b = emulated.Board(d, 0, 0, 0, nvram_size=4096)
+        try:
+            n = eventlog.now()
+            assert set_to <= n <= set_to + (time.time() - t0) + 1
+        finally:
+            unplug(b)
+        with open(d + "/clock", "w") as f:
+            f.write("garbage")  # unreadable: the host's time, as a board whose RTC lost its setting
+        os.remove(d + "/clock.new")
+        b = emulated.Board(d, 0, 0, 0, nvram_size=4096)
+        unplug(b)
+        assert abs(eventlog.now() - time.time()) <= 2
+    finally:
+        calendar_clock.shift(0)
