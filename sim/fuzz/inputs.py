@@ -67,6 +67,7 @@ PRESET_ROLLED = (0, 0, 1, 999, 25000)
 SAS_METER_POLLS = ("1A", "0F", "1C", "2F", "6F")
 SAS_NOISE = ("bad_crc", "other_address", "partial", "flood")
 SAS_ORDERS = ("01/02", "06/07", "0A/0B", "09")  # a disable and, in the same step, its enable
+SAS_CLOCK = ("set", "set", "cut", "bogus")  # 7F then 7E (firmware/sas/control.py); cut: a power cut between
 SAS_REPEATS = ("1C", "0F", "01/02")  # a long poll sent twice with no poll between (SAS 6.02 s. 3.2)
 SAS_TOURNAMENT = ("start", "enter", "exit", "meters", "meters")  # 8C and 95-99 (firmware/sas/tournament.py)
 ROM_SIGNATURES = 1  # 21 computes over the whole image (seconds): once a sequence

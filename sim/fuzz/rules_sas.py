@@ -7,8 +7,10 @@ drains the general polls every `KEEP_S` (the link stays up: a vlt plays only wit
 codes for the check. A mixin of sim/fuzz/machine.py."""
 from __future__ import annotations
 
+import datetime
 import threading
 import time
+import zoneinfo
 
 from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
@@ -17,6 +19,7 @@ from firmware import states
 from sim.fuzz import oracle
 from sim.fuzz.inputs import (
     ROM_SIGNATURES,
+    SAS_CLOCK,
     SAS_METER_CODES,
     SAS_METER_POLLS,
     SAS_NOISE,
@@ -664,6 +667,62 @@ class SasRules:
             out = rig.command("ticket " + word)
             if not out or "settled as " + word not in out[0]:
                 raise Violation("ticket", f"ticket {word} answered {out!r}")
+
+
+    @precondition(_sas)
+    @rule(kind=st.sampled_from(SAS_CLOCK), delta=st.integers(-7200, 7200))
+    @logged
+    def sas_clock(self, kind: str, delta: int) -> None:
+        """The system sets the clock delta seconds from the cabinet's (7F, Québec time), then reads
+        it (7E): taken where the profile gives the system the clock (vlt) and read back as set plus
+        the seconds the step took, through a power cut too (`cut`); refused under casino and the
+        clock as it was. A date that does not exist (`bogus`, 31 April) is refused everywhere."""
+        if _silent(self):
+            return
+        rig = self.rig
+        h = self.sas.host
+        t0 = time.monotonic()
+        before = self._clock()
+        target = before + datetime.timedelta(seconds=delta)
+        if kind == "bogus":
+            data = bytes.fromhex(target.strftime("0431%Y%H%M%S"))
+        elif _ambiguous(target) or _ambiguous(before):
+            return  # an hour a daylight-time change repeats or skips: a local time that names no one instant
+        else:
+            data = bytes.fromhex(target.strftime("%m%d%Y%H%M%S"))
+        answer = h.command(0x7F, data)
+        taken = rig.running == "vlt" and kind != "bogus"
+        if answer != (h.address if taken else h.address | 0x80):
+            raise Violation("sas_clock", f"7F {data.hex()} under {rig.running}: answered {answer}, "
+                                         f"{'ACK' if taken else 'NACK'} expected")
+        if kind == "cut":
+            self._cut()
+            self._boot()
+            self._booted(None)
+            if _silent(self):
+                return
+        got = self._clock()
+        want = target if taken else before
+        late = _utc(got) - _utc(want)
+        if not -1 <= late <= time.monotonic() - t0 + 1:
+            raise Violation("sas_clock", f"7E read {got} after 7F {data.hex()} under {rig.running} "
+                                         f"({kind}): {want} expected, {time.monotonic() - t0:.1f} s later")
+
+    def _clock(self) -> datetime.datetime:
+        d = self.sas.host.checked(0x7E, 11)
+        return datetime.datetime.strptime(d.hex(), "%m%d%Y%H%M%S")
+
+
+QUEBEC = zoneinfo.ZoneInfo("America/Montreal")  # firmware/localtime.py's zone, from the IANA database
+
+
+def _ambiguous(local: datetime.datetime) -> bool:
+    """Whether a local time is repeated or skipped by a daylight-time change (fold 0 and 1 differ)."""
+    return local.replace(tzinfo=QUEBEC, fold=0).utcoffset() != local.replace(tzinfo=QUEBEC, fold=1).utcoffset()
+
+
+def _utc(local: datetime.datetime) -> float:
+    return local.replace(tzinfo=QUEBEC).timestamp()
 
 
 # --- what a vlt's coupon carries and who numbers it (SAS 7B-7D, 57/58: docs/sas.md) ----------------------
