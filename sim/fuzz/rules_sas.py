@@ -597,6 +597,11 @@ class SasRules:
         if _silent(self):
             return
         rig = self.rig
+        if "config" in oracle.tilt_kinds(rig.command("state")):
+            # the configuration in doubt: the settings are not in force, TICKET_IN with them, so this
+            # boot has no ticket reader (firmware/startup.py); a validator that kept its power from the
+            # last boot is never polled and hands the ticket back only after its own escrow time
+            return
         peer = rig.bills
         h = self.sas.host
         self.ticket_cycles = getattr(self, "ticket_cycles", 0) + 1
