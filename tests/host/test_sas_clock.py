@@ -11,8 +11,8 @@ import time
 import zoneinfo
 
 import pytest
+from sas_rig import sas_cabinet
 
-from sim.harness import EmulatedCabinet
 from sim.sas_host import SasHost
 
 QUEBEC = zoneinfo.ZoneInfo("America/Montreal")
@@ -21,11 +21,7 @@ SET = datetime.datetime(2026, 1, 15, 12, 0, 0)  # local: 17:00 UTC (EST)
 
 @pytest.fixture(scope="module")
 def cab(tmp_path_factory):
-    c = EmulatedCabinet(tmp_path_factory.mktemp("sas-clock"), jurisdiction="vlt", sas=True)
-    c.boot()
-    yield c
-    c.shutdown()
-    c.close_sas()
+    yield from sas_cabinet(tmp_path_factory.mktemp("sas-clock"), jurisdiction="vlt")
 
 
 def read_clock(host: SasHost) -> datetime.datetime:

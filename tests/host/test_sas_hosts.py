@@ -12,8 +12,8 @@ import time
 
 import pytest
 from crccheck.crc import CrcKermit
+from sas_rig import sas_cabinet, sas_host
 
-from sim.harness import EmulatedCabinet
 from sim.sas_host import SasHost, bcd
 
 POLLS = int(os.environ.get("SAS_POLLS", "2000"))
@@ -21,19 +21,12 @@ POLLS = int(os.environ.get("SAS_POLLS", "2000"))
 
 @pytest.fixture(scope="module")
 def cab(tmp_path_factory):
-    c = EmulatedCabinet(tmp_path_factory.mktemp("sas"), sas=True)
-    c.boot()
-    yield c
-    c.shutdown()
-    c.close_sas()
+    yield from sas_cabinet(tmp_path_factory.mktemp("sas"))
 
 
 @pytest.fixture(scope="module")
 def host(cab):
-    h = SasHost(cab.sas_path)
-    h.sync()
-    yield h
-    h.close()
+    yield from sas_host(cab, drain=False)
 
 
 def console_meters(cab) -> dict:

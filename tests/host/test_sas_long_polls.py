@@ -13,29 +13,21 @@ from pathlib import Path
 
 import pytest
 from crccheck.crc import CrcKermit
+from sas_rig import sas_cabinet, sas_host
 
-from sim.harness import EmulatedCabinet
-from sim.sas_host import SasHost, bcd
+from sim.sas_host import bcd
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def cab(tmp_path_factory):
-    c = EmulatedCabinet(tmp_path_factory.mktemp("sas2"), sas=True)
-    c.boot()
-    yield c
-    c.shutdown()
-    c.close_sas()
+    yield from sas_cabinet(tmp_path_factory.mktemp("sas2"))
 
 
 @pytest.fixture(scope="module")
 def host(cab):
-    h = SasHost(cab.sas_path)
-    h.sync()
-    h.exceptions()
-    yield h
-    h.close()
+    yield from sas_host(cab)
 
 
 @pytest.fixture(scope="module")

@@ -8,12 +8,11 @@ never to the SAS code. saspy's calls for these polls (ticket_validation_data, re
 marked FIXME in its sas.py and send 8 BCD where the layout has 9: the project's host sends them."""
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
+from sas_rig import sas_cabinet, sas_host
 
-from sim.harness import EmulatedCabinet
 from sim.sas_host import SasHost, bcd
 
 NUMBER = "009876543210123456"
@@ -28,22 +27,12 @@ def redeem(code: int = 0x00, cents: int = CENTS, number: bytes = NUMBER_BCD) -> 
 
 @pytest.fixture(scope="module")
 def cab(tmp_path_factory):
-    state = tmp_path_factory.mktemp("sas-ticket-in")
-    (state / "settings.json").write_text(json.dumps({"TICKET_IN": True}))
-    c = EmulatedCabinet(state, sas=True)
-    c.boot()
-    yield c
-    c.shutdown()
-    c.close_sas()
+    yield from sas_cabinet(tmp_path_factory.mktemp("sas-ticket-in"), {"TICKET_IN": True})
 
 
 @pytest.fixture(scope="module")
 def host(cab):
-    h = SasHost(cab.sas_path)
-    h.sync()
-    h.exceptions()
-    yield h
-    h.close()
+    yield from sas_host(cab)
 
 
 def wait(what, timeout: float = 10.0):

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from sas_rig import sas_cabinet, sas_host
 
-from sim.harness import EmulatedCabinet
 from sim.sas_host import SasHost, bcd
 
 RULES = {"fee": 1, "games": 2, "pct": 40, "name": "Soiree SAS"}
@@ -19,22 +19,12 @@ ACK, NACK = 0x01, 0x81
 
 @pytest.fixture(scope="module")
 def cab(tmp_path_factory):
-    state = tmp_path_factory.mktemp("sas-tour")
-    (state / "settings.json").write_text(json.dumps({"SAS_TOURNAMENT": RULES}))
-    c = EmulatedCabinet(state, sas=True)
-    c.boot()
-    yield c
-    c.shutdown()
-    c.close_sas()
+    yield from sas_cabinet(tmp_path_factory.mktemp("sas-tour"), {"SAS_TOURNAMENT": RULES})
 
 
 @pytest.fixture(scope="module")
 def host(cab):
-    h = SasHost(cab.sas_path)
-    h.sync()
-    h.exceptions()
-    yield h
-    h.close()
+    yield from sas_host(cab)
 
 
 def enter(host: SasHost, credits: int, time: bytes = b"\x20\x00", pulses: int = 0) -> int | None:
