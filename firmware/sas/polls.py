@@ -148,7 +148,7 @@ TABLE = (
     0x7C, _M, 0, 5,  # set extended ticket data: length, (code, length, ASCII) ...
     0x7D, _M | _G, 0, 5,  # set ticket data: length, host id, expiration, texts (also to every machine)
     0x7E, _R, 0, 1,  # current date and time
-    0x7F, _S, 7, 1,  # receive date and time
+    0x7F, _S | _G, 7, 1,  # receive date and time (also to every machine: Monaco's LP7F parser takes address 00-7F)
     0x80, _S | _G, 7, 6,  # single level progressive broadcast: group, level, amount (5 BCD)
     0x84, _R, 0, 6,  # progressive win amount
     0x85, _R, 0, 6,  # SAS progressive win amount

@@ -77,3 +77,12 @@ def test_the_calendar_clock_counts_from_1970_on_a_port_whose_epoch_is_2000():
     # so says gmtime(0) is 2000-01-01, and its seconds are 10,957 days short of 1970's
     assert calendar_clock.epoch_of(lambda t: (2000, 1, 1, 0, 0, 0, 5, 1)) == 10957 * 86400
     assert calendar_clock.epoch_of(lambda t: (1970, 1, 1, 0, 0, 0, 3, 1)) == 0
+
+
+def test_7f_to_every_machine_at_once_sets_the_clock_unanswered():
+    # address 0, the broadcast: Monaco's public LP7F parser takes 7F from addresses 00-7F (7E from 01-7F)
+    cab = fresh()
+    cab.board.set_clock = setter = Settable()
+    assert poll(cab, 0x7F, clock(1152026, 120000), address=0) == b""  # never answered
+    assert setter.given == [20468 * 86400 + 17 * 3600]
+    assert poll(cab, 0x7E, address=0) == b""  # a read is not a broadcast: ignored

@@ -371,5 +371,6 @@ def test_the_table_is_the_links_types_and_every_command_is_answered():
     for i in range(0, len(polls.TABLE), 4):
         kind = polls.TABLE[i + 1]
         assert kind & 3 in (0, 1, 2) and 0 <= polls.TABLE[i + 3] < len(polls.MODULES)
-        # only the progressive broadcasts and the common ticket data are taken from address 0 (sas_link.G)
-        assert bool(kind & sas_link.G) == (polls.TABLE[i] in (0x7D, 0x80, 0x86)), hex(polls.TABLE[i])
+        # only the progressive broadcasts, the common ticket data and the clock are taken from address 0
+        # (sas_link.G)
+        assert bool(kind & sas_link.G) == (polls.TABLE[i] in (0x7D, 0x7F, 0x80, 0x86)), hex(polls.TABLE[i])
