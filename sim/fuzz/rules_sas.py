@@ -681,7 +681,8 @@ class SasRules:
         """The system sets the clock delta seconds from the cabinet's (7F, Québec time), then reads
         it (7E): taken where the profile gives the system the clock (vlt) and read back as set plus
         the seconds the step took, through a power cut too (`cut`); refused under casino and the
-        clock as it was. A date that does not exist (`bogus`, 31 April) is refused everywhere."""
+        clock as it was. A date that does not exist (`bogus`, 31 April) is refused everywhere; `all`:
+        sent to every machine at once (address 0), unanswered and taken alike."""
         if _silent(self):
             return
         rig = self.rig
@@ -695,9 +696,19 @@ class SasRules:
             return  # an hour a daylight-time change repeats or skips: a local time that names no one instant
         else:
             data = bytes.fromhex(target.strftime("%m%d%Y%H%M%S"))
-        answer = h.command(0x7F, data)
         taken = rig.running == "vlt" and kind != "bogus"
-        if answer != (h.address if taken else h.address | 0x80):
+        if kind == "all":  # to every machine at once (address 0): never answered
+            msg = bytes([0, 0x7F]) + data
+            with h.lock:
+                h.flush()
+                h.send(msg + crc(msg))
+                h.settle()  # a silence ends it
+                answer = h.read(1)[:1] or None  # nothing, or a chirp: never an answer
+            if answer not in (None, bytes([h.address])):
+                raise Violation("sas_clock", f"7F to address 0 answered {answer!r}")
+        else:
+            answer = h.command(0x7F, data)
+        if kind != "all" and answer != (h.address if taken else h.address | 0x80):
             raise Violation("sas_clock", f"7F {data.hex()} under {rig.running}: answered {answer}, "
                                          f"{'ACK' if taken else 'NACK'} expected")
         if kind == "cut":
