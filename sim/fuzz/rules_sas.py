@@ -227,12 +227,13 @@ class SasRules:
         return got, want
 
     @precondition(_sas)
-    @rule(order=st.sampled_from(SAS_ORDERS))
+    @rule(order=st.sampled_from(SAS_ORDERS), cut=st.sampled_from((False, False, True)))
     @logged
-    def sas_order(self, order: str) -> None:
+    def sas_order(self, order: str, cut: bool = False) -> None:
         """One of the system's disables and, in the same step, its enable, in whatever state the
         sequence left: each taken (ACK) exactly where the state table takes host_disable /
-        host_enable (NACK elsewhere); a disable taken stops play (a tilt) until its enable."""
+        host_enable (NACK elsewhere); a disable taken stops play (a tilt) until its enable, through
+        a power cut too (`cut`, from a steady state: the order's tilt is there after the power-up)."""
         h = self.sas.host
         rig = self.rig
         off, on, data_off, data_on = {"01/02": (0x01, 0x02, b"", b""), "06/07": (0x07, 0x06, b"", b""),
@@ -253,6 +254,18 @@ class SasRules:
                 raise Violation("sas_order", f"{order} disable in {state}: answered {answer}, {why}")
         if answer == 0x01 and order != "06/07" and state in ("idle", "credit"):
             rig.wait_screen(lambda s: s.get("state") == "tilt", 3.0)
+        if cut and answer == 0x01 and order in ORDER_TILTS and state in ("idle", "credit", "tilt"):
+            self._order_kept(order)
+            if _silent(self):
+                return  # a RAM error: the order went with the books
+            answer = h.command(on, data_on)
+            if answer != 0x01:  # the power-up's state (a lock resumed, a door) may refuse it for a while
+                rig.wait_screen(lambda s: s.get("state") in ("tilt", "idle", "credit"), 3.0)
+                answer = h.command(on, data_on)
+            if answer != 0x01 and rig.screen.get("state") == "tilt":
+                raise Violation("sas_order", f"{order} enable after a power cut: answered {answer}")
+            rig.wait_polls(2, 1.0)
+            return
         answer = h.command(on, data_on)
         if no_game:
             if answer != 0x81:
@@ -260,6 +273,19 @@ class SasRules:
         elif answer != 0x01 and rig.screen.get("state") != "ramerror":
             raise Violation("sas_order", f"{order} enable in {rig.screen.get('state')}: answered {answer}")
         rig.wait_polls(2, 1.0)
+
+    def _order_kept(self, order: str) -> None:
+        """A power cut right after a disable taken: the order is kept (docs/sas.md: the queue's block),
+        so its tilt is there again after the power-up."""
+        self._cut()
+        self._boot()
+        self._booted(None)
+        if _silent(self):
+            return
+        kinds = oracle.tilt_kinds(self.rig.command("state"))
+        if ORDER_TILTS[order] not in kinds:
+            raise Violation("sas_order", f"{order} disable taken, then a power cut: no {ORDER_TILTS[order]} tilt "
+                                         f"after the power-up ({sorted(kinds)})")
 
     @precondition(_sas)
     @rule(kind=st.sampled_from(SAS_NOISE), n=st.integers(1, 40),
@@ -739,6 +765,10 @@ def _ambiguous(local: datetime.datetime) -> bool:
 
 def _utc(local: datetime.datetime) -> float:
     return local.replace(tzinfo=QUEBEC).timestamp()
+
+
+# the tilt each of the system's orders sets (firmware/sas/control.py): 06/07 only inhibits the validator
+ORDER_TILTS = {"01/02": "host", "09": "sas-game", "0A/0B": "maintenance"}
 
 
 # --- what a vlt's coupon carries and who numbers it (SAS 7B-7D, 57/58: docs/sas.md) ----------------------
