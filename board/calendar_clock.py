@@ -18,7 +18,7 @@ def epoch_of(gmtime):
     return Y2K if gmtime(0)[0] == 2000 else 0
 
 
-EPOCH = epoch_of(time.gmtime)
+EPOCH = epoch_of(time.gmtime) if hasattr(time, "gmtime") else 0  # qemu's port has no gmtime
 _offset = 0
 
 
