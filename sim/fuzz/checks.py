@@ -70,6 +70,7 @@ class Checks:
             m = rig.console_json("meters json")
             played = self._check_money(m, note)
             self._check_screen(m, s)
+            lines = rig.command("state")  # read after the meters, as above (the SAS check's open game and lock)
         self._check_progressive(m, s, lines)
         self._check_hard_meters(m)
         self._check_sas(m, lines)  # what the central system reads (sim/fuzz/rules_sas.py)
