@@ -84,6 +84,7 @@ class BillBooks:
         self._add("bill_unproven_credits", p["k"])
         self.tilts["note"] = eventlog.clean("%s (%d credits): fate unknown, 'note stacked' or 'note returned'" % (
             what, p["k"]), eventlog.TEXT)
+        self.exception("tilt note")  # SAS 28, in this commit: the tilt is set here, not by Cabinet.set_tilt
         self.event("bill-unknown", "%s (%d credits) fate unknown: %s" % (what, p["k"], why))
         return rec
 

@@ -70,9 +70,10 @@ class Checks:
             m = rig.console_json("meters json")
             played = self._check_money(m, note)
             self._check_screen(m, s)
+            lines = rig.command("state")  # read after the meters, as above (the SAS check's open game and lock)
         self._check_progressive(m, s, lines)
         self._check_hard_meters(m)
-        self._check_sas(m)  # what the central system reads (sim/fuzz/rules_sas.py)
+        self._check_sas(m, lines)  # what the central system reads (sim/fuzz/rules_sas.py)
         self.truth.meters = m
         self.rec.add("games_played", played)
         if self.rec.debug:
@@ -81,6 +82,7 @@ class Checks:
                   f"{s.get('credits')} bet {s.get('bet')} games {s.get('games')} {s.get('msg')!r}", file=sys.stderr)
         self.expect_ramerror = False
         self.hand_paid = 0
+        self.sas_did = {"closes": {}, "clears": 0, "cashouts": 0}
         self.keyed = False
         self.plays = 0
 
@@ -91,6 +93,7 @@ class Checks:
         recs = rig.console_json("coupons json") if self._vlt() else []  # before the paper: a coupon may finish
         paper = self._paper()
         oracle.coupons(m, recs, paper, self.truth.old_coupons, self.step_kind)
+        self.sas_issued = oracle.issued(recs, paper, self.truth.old_coupons) if self._vlt() else None  # SAS 3D
         oracle.numbers_unique(paper, self.numbers, self.step_kind)
         self.numbers.update(paper)
         oracle.numbers_unique(paper, self.rec.numbers, self.step_kind)  # and another machine's of this session

@@ -198,6 +198,13 @@ def coupons(m: dict, recs: list[dict], on_paper: dict[str, int], old_coupons: se
                                        f"{on_paper[r['n']]} after {step}")
 
 
+def issued(recs: list[dict], on_paper: dict[str, int], old_coupons: set[str]) -> int:
+    """Coupons issued since the last RAM clear (each reported to the system as 3D, once): every number
+    on paper or owed, but the one owed (committed, its ticket not yet finished)."""
+    owed = recs[-1]["n"] if recs and recs[-1]["st"] == "owed" and recs[-1]["n"] not in old_coupons else None
+    return len(set(on_paper) | ({owed} if owed else set())) - (1 if owed else 0)
+
+
 # --- the screen ----------------------------------------------------------------------------------------
 def settled(s: dict) -> bool:
     """What the last step started is over: no reels turning, no payout running; but a coupon owed to
@@ -600,23 +607,159 @@ def sas_meters(c1: list[int], credits: int, m: dict, step: str) -> None:
         raise Violation("sas_meters", f"after {step}: 1C {c1} 1A {credits}, the books {want} {m['credits']}")
 
 
-def sas_exceptions(codes: list[int], before: dict | None, m: dict, known: frozenset, step: str) -> None:
-    """Every code reported is one the cabinet's events raise; between two checks the slot doors
-    opened (11), the power-ups (17) and the games started (7E) were each reported exactly once
-    (`before`: the meters at the last check; None: nothing to compare, the first check or a RAM
-    clear since). Across a power cut a code may come twice: reported, then the cut before its
-    removal was committed (docs/sas.md: at least once, never lost), at most once a power-up."""
+# SAS Table A-1's codes for what the model counts (saspy's models/GPoll.py lists them; docs/sas.md "Exceptions and
+# their queue" says which event raises which): each door's opened, closed and opened-while-off codes
+SAS_DOORS = (("door_main", 0x11, 0x12, 0x99), ("door_logic", 0x15, 0x16, 0x98), ("door_cashbox", 0x19, 0x1A, 0x9A))
+# a note accepted, by its value in cents: $1 47, $5 48, $10 49, $20 4A, $50 4B, $100 4C, $2 4D, $500 4E, $200 50
+SAS_NOTES = {100: 0x47, 500: 0x48, 1000: 0x49, 2000: 0x4A, 5000: 0x4B, 10000: 0x4C, 200: 0x4D, 50000: 0x4E, 20000: 0x50}
+SAS_NOTE_OTHER = 0x4F  # any other value
+SAS_NOTE_CODES = frozenset(SAS_NOTES.values()) | {SAS_NOTE_OTHER}
+# the codes a new tilt may raise, by its kind (docs/sas.md: a validator's reason "bill validator: ..." is 29
+# whatever its kind, the coupons tilt for want of a validation id 3F; a tilt's shown reason is its latest, so
+# either code of a kind is taken); no code: the system's own tilts, the link's, the progressive's (53 says it)
+SAS_TILTS = {"acceptor": (0x21, 0x29), "fraud": (0x2C, 0x29), "hopper": (0x22,), "note": (0x28,),
+             "software": (0x37,), "coupons": (0x3F, 0x20), "printer": (0x60, 0x61, 0x78)}
+SAS_QUIET_TILTS = ("host", "link", "maintenance", "sas-game", "progressive")
+SAS_GENERAL_TILT = 0x20  # any other tilt
+# the queue's priorities as docs/sas.md's table gives them (0 first); a code not listed is 3 (notes 47-50);
+# 70 (overflow) and 57 (system validation, not queued) come before the queue's
+SAS_PRIORITY = {0x51: 0, 0x52: 0, 0x3A: 0, 0x37: 0, 0x54: 0, 0x36: 0,
+                0x11: 1, 0x12: 1, 0x15: 1, 0x16: 1, 0x19: 1, 0x1A: 1, 0x98: 1, 0x99: 1, 0x9A: 1,
+                0x18: 2, 0x17: 2, 0x20: 2, 0x21: 2, 0x22: 2, 0x28: 2, 0x29: 2, 0x2C: 2, 0x3F: 2, 0x60: 2, 0x61: 2,
+                0x78: 2, 0x53: 2}
+SAS_BEFORE_QUEUE = (0x70, 0x57)
+
+
+def sas_priority(code: int) -> int:
+    return -1 if code in SAS_BEFORE_QUEUE else SAS_PRIORITY.get(code, 3)
+
+
+def game_open(state_lines: list[str], m: dict) -> bool | None:
+    """A game whose 7E was raised and its 7F not yet (a wager committed, a hand dealt, reels turning),
+    from the console's `state` line 'last game: #N ...'; None when N is not the meters' games_played (a
+    game moved between the two readings: not known)."""
+    for ln in state_lines:
+        if ln.startswith("last game: #"):
+            n, what = ln[len("last game: #"):].split(" ", 1)
+            if int(n) != m["games_played"]:
+                return None
+            return what.endswith(("waiting for the draw", "its outcome not yet", "pending"))
+    return False
+
+
+def sas_view(m: dict, state_lines: list[str], notes: dict[int, int] | None = None,
+             issued: int | None = None) -> dict:
+    """What the oracle compares between two checks (sas_exceptions): the meters, whether a game is open,
+    a lock stands, which doors are open and which tilts stand (the console's `state`), the notes the
+    validator stacked by value in cents (None: not known, a note of unknown fate about), the coupons
+    issued (None: not counted)."""
+    tilts = {}
+    for ln in state_lines:
+        if ln.startswith("tilt "):
+            k, _, why = ln[5:].partition(": ")
+            tilts[k] = why
+    return {"m": m, "game_open": game_open(state_lines, m), "lock": lock(state_lines) is not None,
+            "doors": {d for d, *_ in SAS_DOORS if f"{d} open" in state_lines}, "tilts": tilts, "notes": notes,
+            "issued": issued}
+
+
+def sas_expected(before: dict, now: dict, did: dict) -> dict[int, int]:
+    """Code -> the times it must be reported between two checks, for the events the model counts: the
+    doors opened (their meters) and closed (`did["closes"]`: the model's closings of each door), the
+    power-ups (17 and 18), the games started (7E) and ended (7F: those started, plus one open at the last
+    check, less one open now), the locks made (51) and cleared (52: `did["clears"]`, the model's key
+    turns and 94s that paid one; None: not known), the cash-out button's presses (66: `did["cashouts"]`;
+    None: not known), the notes stacked by value, the coupons issued (3D).
+    A code whose count is not known is left out."""
+    m0, m1 = before["m"], now["m"]
+    want: dict[int, int] = {}
+    for door, opened, closed, _ in SAS_DOORS:
+        want[opened] = m1[door] - m0[door]
+        if did.get("closes") is not None:
+            want[closed] = did["closes"].get(door, 0)
+    want[0x17] = want[0x18] = m1["power_resets"] - m0["power_resets"]
+    want[0x7E] = m1["games_played"] - m0["games_played"]
+    if before["game_open"] is not None and now["game_open"] is not None:
+        want[0x7F] = want[0x7E] + before["game_open"] - now["game_open"]
+    if did.get("cashouts") is not None:
+        want[0x66] = did["cashouts"]
+    if did.get("clears") is not None:
+        want[0x52] = did["clears"]
+        want[0x51] = did["clears"] + now["lock"] - before["lock"]
+    if before["notes"] is not None and now["notes"] is not None and m1["bill_unproven"] == m0["bill_unproven"]:
+        for code in SAS_NOTE_CODES:
+            want[code] = 0
+        for cents in set(before["notes"]) | set(now["notes"]):
+            code = SAS_NOTES.get(cents, SAS_NOTE_OTHER)
+            want[code] += now["notes"].get(cents, 0) - before["notes"].get(cents, 0)
+    if before["issued"] is not None and now["issued"] is not None:
+        want[0x3D] = now["issued"] - before["issued"]
+    return want
+
+
+def sas_exceptions(codes: list[int], before: dict | None, now: dict, known: frozenset, step: str,
+                   did: dict | None = None, last: int = 0, earlier: list[int] = ()) -> None:
+    """Every code reported is one the cabinet's events raise; between two checks (`before`, `now`: sas_view's
+    at each; `before` None: nothing to compare, the first check) each event the model counts was reported
+    exactly as many times (sas_expected; `did`: the model's counts of the steps between). Across a power cut
+    a code may come twice: reported, then the cut before its removal was committed (docs/sas.md: at least
+    once, never lost), at most once a power-up. A door found opened while off (99, 98, 9A) only across a
+    power-up, never more often than the door's openings. A tilt standing now and not at the last check was
+    reported (one of its kind's codes, SAS_TILTS) in this window or the last (`earlier`: that one's codes).
+    Order (firmware/sas/exceptions.py take: the highest priority pending first, the oldest first within a
+    priority; 70 and 57 before the queue), judged only where no power-up came between (a code may then come
+    twice): in the check's own drain (`codes[last:]`, begun after the meters were read), a code the model
+    knows was still pending at its start (counted more times than reported before it) comes after no code of
+    a lower priority; and in the whole window a door is never reported closed more often than opened (one open
+    at the last check aside), a game ended than started, a hand pay reset than pending (both of a pair share a
+    priority: oldest first)."""
     odd = sorted({c for c in codes if c not in known})
     if odd:
         raise Violation("sas_exception", f"after {step}: codes no event raises {[hex(c) for c in odd]} in {codes}")
-    if before is None or 0x3A in codes or 0x70 in codes or m["games_played"] < before["games_played"]:
+    m0, m = (before or {}).get("m"), now["m"]
+    if before is None or 0x3A in codes or 0x70 in codes or m["games_played"] < m0["games_played"]:
         return  # a RAM clear (the queue starts again) or an overflow (counted, not kept): nothing to match
-    cuts = m["power_resets"] - before["power_resets"]
-    for code, meter in ((0x11, "door_main"), (0x17, "power_resets"), (0x7E, "games_played")):
-        want, got = m[meter] - before[meter], codes.count(code)
-        if not want <= got <= want + cuts:
-            raise Violation("sas_exception", f"after {step}: {got} x {code:02X} reported, {want} {meter} "
-                                             f"({cuts} power-ups): {[hex(c) for c in codes]}")
+    shown = [hex(c) for c in codes]
+    cuts = m["power_resets"] - m0["power_resets"]
+    want = sas_expected(before, now, did or {})
+    for code, n in sorted(want.items()):
+        got = codes.count(code)
+        if not n <= got <= n + cuts:
+            raise Violation("sas_exception", f"after {step}: {got} x {code:02X} reported, {n} counted by the model "
+                                             f"({cuts} power-ups): {shown}")
+    for door, opened, _, off in SAS_DOORS:
+        if codes.count(off) > (want[opened] + cuts if cuts and want[opened] else 0):
+            raise Violation("sas_exception", f"after {step}: {codes.count(off)} x {off:02X} ({door} opened while off) "
+                                             f"with {want[opened]} openings, {cuts} power-ups: {shown}")
+    for kind_, why in now["tilts"].items():
+        if kind_ in before["tilts"] or kind_ in SAS_QUIET_TILTS:
+            continue
+        may = (0x29,) if why.startswith("bill validator") else SAS_TILTS.get(kind_, (SAS_GENERAL_TILT,))
+        if not any(c in may for c in list(codes) + list(earlier)):
+            raise Violation("sas_exception", f"after {step}: the {kind_} tilt ({why}) came and none of "
+                                             f"{[hex(c) for c in may]} was reported: {shown}")
+    if cuts:
+        return
+    drain = codes[last:]
+    for code, n in want.items():
+        pending = n - codes[:last].count(code)  # at least this many were queued when the check's drain began
+        if pending <= 0:
+            continue
+        at = [i for i, c in enumerate(drain) if c == code][pending - 1]
+        late = [c for c in drain[:at] if sas_priority(c) > sas_priority(code)]
+        if late:
+            raise Violation("sas_order", f"after {step}: {code:02X} (priority {sas_priority(code)}) pending, reported "
+                                         f"after {[hex(c) for c in late]} of a lower priority: {[hex(c) for c in drain]}")
+    pairs = [(opened, closed, door in before["doors"]) for door, opened, closed, _ in SAS_DOORS]
+    pairs += [(0x7E, 0x7F, bool(before["game_open"])), (0x51, 0x52, before["lock"])]
+    for first, then, standing in pairs:
+        seen = {first: 0, then: 0}
+        for c in codes:
+            if c in seen:
+                seen[c] += 1
+                if seen[then] > seen[first] + standing:
+                    raise Violation("sas_order", f"after {step}: {then:02X} reported before its {first:02X}: {shown}")
+
 
 
 def ticket_in(number: str, cents: int, credits: int, before: dict, after: dict, in_box: bool, back: bool,

@@ -114,6 +114,9 @@ class CabinetRules(RuleBasedStateMachine):
         self.dated: bool | None = None
         self.plays = 0
         self.hand_paid = 0  # locks the attendant's key cleared in this step
+        # the model's counts since the last check (sim/fuzz/oracle.py sas_expected): doors closed, locks paid,
+        # cash-out presses
+        self.sas_did: dict = {"closes": {}, "clears": 0, "cashouts": 0}
         self.tilts: set[str] = set()
         self.keyed = False  # the attendant's key turned during this power step
         self.acceptor_counter: int | None = None
@@ -309,6 +312,8 @@ class CabinetRules(RuleBasedStateMachine):
         press and timed it past the debounce on its own clock. (A fixed hold is not enough on a busy
         host: press and release can reach the firmware in the same pass and be debounced away.)"""
         rig = self.rig
+        if button == "cashout" and self.sas_did["cashouts"] is not None:
+            self.sas_did["cashouts"] += 1  # SAS 66 (sim/fuzz/oracle.py sas_expected)
         rig.panel.set_pin(button, 1)
         time.sleep(0.06)  # past the 30-50 ms debounce even when the polls come quickly
         rig.wait_polls(2, 1.0)
@@ -329,6 +334,7 @@ class CabinetRules(RuleBasedStateMachine):
                 now = self._lock()
                 if now != before or rig.screen.get("credits", 0) != credits:
                     self.hand_paid += before[1]
+                    self.sas_did["clears"] += 1  # SAS 52 (sim/fuzz/oracle.py sas_expected)
                     break
                 time.sleep(0.02)
 
@@ -463,6 +469,8 @@ class CabinetRules(RuleBasedStateMachine):
     def switch(self, name: str) -> None:
         level = 0 if self.levels.get(name) else 1
         self.levels[name] = level
+        if name.startswith("door") and not level:  # SAS 12, 16, 1A (sim/fuzz/oracle.py sas_expected)
+            self.sas_did["closes"][name] = self.sas_did["closes"].get(name, 0) + 1
         self.rig.panel.set_pin(name, level)
         want = "door" if name.startswith("door") and level else "audit" if name == "key_audit" and level else None
         if name == "key_audit" and not level:
@@ -572,6 +580,8 @@ class CabinetRules(RuleBasedStateMachine):
             rig.bills.insert(3)  # a $20 note: the cut lands somewhere in its escrow exchange
         elif during in ("play", "cashout"):
             self._press(during)
+            if during == "cashout":
+                self.sas_did["cashouts"] = None  # its 66 is committed in the pass that takes it: the cut may win
         elif during == "door":
             rig.panel.set_pin("door_main", 1)
             self.levels["door_main"] = 1

@@ -135,7 +135,8 @@ class SasRules:
     # --- the system's life with the rig (hooks of sim/fuzz/rules.py and checks.py) ------------------------
     def _sas_start(self) -> None:
         self.sas = SasSystem(self.rig.sas.path)
-        self.sas_before: dict | None = None  # the meters at the last check (None: nothing to compare)
+        self.sas_before: dict | None = None  # oracle.sas_view at the last check (None: nothing to compare)
+        self.sas_earlier: list[int] = []  # the codes reported in the window before
 
     def _sas_booted(self) -> None:
         """After a power-up: a vlt takes no money until its system has polled (at once, not at the
@@ -153,22 +154,41 @@ class SasRules:
             self.sas.close()
             self.sas = None
 
-    def _check_sas(self, m: dict) -> None:
+    def _check_sas(self, m: dict, lines: list[str]) -> None:
         """Invariants (docs/sas.md "Not done yet" 1, 2): 1C and 1A read over SAS are the books'; the
-        exceptions reported since the last check are each an event's, once."""
+        exceptions reported since the last check are each an event's, as many times as the model counts
+        them, in the queue's order (sim/fuzz/oracle.py sas_exceptions). `lines`: the console's `state`,
+        read after the meters `m`."""
         sas = getattr(self, "sas", None)
         if sas is None:
             return
+        view = oracle.sas_view(m, lines, self._sas_notes(m), getattr(self, "sas_issued", None))
         try:
             with sas.host.lock:
+                last = len(sas.codes)  # the check's own drain begins here, after the meters were read
                 sas.drain()  # first: the link up, no chirp in what follows
                 d = sas.host.checked(0x1C, 36)
                 credits = sas.host.meter(0x1A)
         except (TimeoutError, ValueError, OSError) as e:
             raise Violation("sas", f"no valid answer over SAS after {self.step_kind}: {e!r}") from None
         oracle.sas_meters([bcd(d[i:i + 4]) for i in range(0, 32, 4)], credits, m, self.step_kind)
-        oracle.sas_exceptions(sas.take(), self.sas_before, m, SAS_RAISED, self.step_kind)
-        self.sas_before = dict(m)
+        codes = sas.take()
+        did = dict(self.sas_did, clears=None if self.keyed else self.sas_did["clears"])
+        oracle.sas_exceptions(codes, self.sas_before, view, SAS_RAISED, self.step_kind, did, last,
+                              self.sas_earlier)
+        self.sas_before, self.sas_earlier = view, codes
+
+    def _sas_notes(self, m: dict) -> dict[int, int] | None:
+        """The notes the validator stacked, by value in cents (SAS 47-50), or None while a note of unknown fate
+        stands (the books credit it only when the attendant settles it: its code comes then)."""
+        if m["bill_unproven_credits"] != m["bill_settled_stacked"] + m["bill_settled_returned"]:
+            return None
+        bills = self.rig.bills
+        with bills.lock:
+            out: dict[int, int] = {}
+            for t, n in bills.stacked.items():
+                out[bills.cents(t)] = out.get(bills.cents(t), 0) + n
+            return out
 
     # --- rules -----------------------------------------------------------------------------------------------
     @precondition(_sas)
@@ -364,6 +384,7 @@ class SasRules:
         if state not in STEADY:
             if code == 0 and lock:
                 self.hand_paid += lock[1]
+                self.sas_did["clears"] += 1
             return
         locked = state in (states.HANDPAY, states.JACKPOT)
         want = 2 if not locked else (0 if states.action(state, states.KEY) == "attendant_key" else 1)
@@ -371,6 +392,7 @@ class SasRules:
             raise Violation("sas_94", f"94 in {state} (lock {lock}): answered {code:02X}, not {want:02X}")
         if code == 0:
             self.hand_paid += lock[1] if lock else 0
+            self.sas_did["clears"] += 1 if lock else 0
             rig.wait_polls(2, 1.0)  # what the reset set off (a cash-out kept) under way before the check
 
     @precondition(_sas)

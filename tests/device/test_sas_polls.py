@@ -301,6 +301,24 @@ def test_notes_accepted_by_value():
         assert cut_and_report(board).count(code) == 1, (credits, code)
 
 
+def test_a_note_of_unknown_fate_is_the_note_tilt_28_and_its_settlement_the_notes_code():
+    # SAS Table A-1 28 (bill jam: docs/sas.md's code for the note tilt); the note counted (4A, a $20 at 25
+    # cents a credit) only when the attendant settles it as stacked. It went unreported before issue 25.5:
+    # the books set the tilt themselves (firmware/bill_books.py bill_unproven), not through Cabinet.set_tilt
+    cab, board, uart = fresh()
+    led = cab.ledger
+    led.bill_escrow(3, 80, 9)
+    led.bill_unproven(0, "CA0020A", "validator reset (event counter 10 -> 0)")
+    assert "note" in cab.tilts
+    got = cut_and_report(board)
+    assert got.count(0x28) == 1 and 0x4A not in got, got
+    cab, board, uart = boot(board.nvram)
+    drain(cab, board, uart)
+    cab.ledger.settle_note(True, "att")
+    steps(cab, 2)
+    assert drain(cab, board, uart) == [0x4A]
+
+
 def test_ram_clear_and_doors_opened_while_off():
     cab, board, uart = fresh()
     board.pins["key_audit"].value(1)

@@ -308,17 +308,148 @@ def test_sas_meters_are_the_books_read_as_8_digits():
     assert kind(oracle.sas_meters, [45_678_901] + c1[1:], 138, big, "player") is None
 
 
-def test_sas_exceptions_each_event_once_and_at_most_once_more_per_power_up():
+
+SAS_ALL = dict(SAS_METERS, door_logic=0, door_cashbox=0, bill_unproven=0, bill_unproven_credits=0,
+               bill_settled_stacked=0, bill_settled_returned=0)
+# the console's `state` in firmware/console_read.py's words: a poker hand dealt, waiting for its draw
+DEALT = ["state hold: hold cards and draw", "credits 10 ($2.50), bet 1", "last game: #4 hand dealt at bet 1, "
+         "waiting for the draw"]
+DONE = ["state credit: play", "credits 10 ($2.50), bet 1", "last game: #6 bet 1, won 0"]
+
+
+def view(lines: list[str] = (), notes: dict | None = None, issued: int | None = None, **m) -> dict:
+    return oracle.sas_view(dict(SAS_ALL, **m), list(lines), notes, issued)
+
+
+def sas_kind(codes: list[int], before: dict | None, now: dict, did: dict | None = None, last: int = 0,
+             earlier: list[int] = (), step: str = "player") -> str | None:
     from sim.fuzz.inputs import SAS_RAISED
 
-    before = dict(SAS_METERS)
-    after = dict(before, door_main=3, games_played=6)
+    return kind(oracle.sas_exceptions, codes, before, now, SAS_RAISED, step, did, last, earlier)
+
+
+def test_sas_exceptions_each_event_once_and_at_most_once_more_per_power_up():
+    before = view()
+    after = view(door_main=3, games_played=6)
     ok = [0x11, 0x12, 0x7E, 0x7F, 0x7E, 0x7F]
-    assert kind(oracle.sas_exceptions, ok, before, after, SAS_RAISED, "switch") is None
-    assert kind(oracle.sas_exceptions, ok[1:], before, after, SAS_RAISED, "switch") == "sas_exception"  # 11 lost
-    assert kind(oracle.sas_exceptions, ok + [0x11], before, after, SAS_RAISED, "switch") == "sas_exception"  # twice
-    cut = dict(after, power_resets=4)  # a power-up between: 18 17, and one code may come again
-    assert kind(oracle.sas_exceptions, ok + [0x18, 0x17, 0x11], before, cut, SAS_RAISED, "power") is None
-    assert kind(oracle.sas_exceptions, ok + [0x18, 0x11], before, cut, SAS_RAISED, "power") == "sas_exception"
-    assert kind(oracle.sas_exceptions, [0x01], before, before, SAS_RAISED, "sas_noise") == "sas_exception"  # no event's
-    assert kind(oracle.sas_exceptions, [0x3A, 0x17], None, before, SAS_RAISED, "ramclear") is None  # nothing to match
+    did = {"closes": {"door_main": 1}, "clears": 0}
+    assert sas_kind(ok, before, after, did) is None
+    assert sas_kind(ok[1:], before, after, did) == "sas_exception"  # 11 lost
+    assert sas_kind(ok + [0x11], before, after, did) == "sas_exception"  # twice
+    cut = view(door_main=3, games_played=6, power_resets=4)  # a power-up between: 18 17, and one code may come again
+    assert sas_kind(ok + [0x18, 0x17, 0x11], before, cut, did, step="power") is None
+    assert sas_kind(ok + [0x18, 0x11], before, cut, did, step="power") == "sas_exception"  # 17 without its 18
+    assert sas_kind(ok + [0x18, 0x17, 0x11, 0x11], before, cut, did, step="power") == "sas_exception"  # twice more
+    assert sas_kind([0x01], before, before) == "sas_exception"  # no event's
+    assert sas_kind([0x3A, 0x17], None, before, step="ramclear") is None  # nothing to match
+
+
+def test_sas_game_ended_as_often_as_games_started_less_the_one_still_open():
+    """7F: a game's end, counted from games_played and the state's 'last game' line (an open hand at
+    either check); a 7F lost or one too many is caught, and a 7F before its 7E."""
+    before = view(games_played=4)
+    dealt = view(DEALT, games_played=4)
+    done = view(DONE, games_played=6)
+    assert oracle.game_open(DEALT, dict(SAS_ALL, games_played=4)) is True
+    assert oracle.game_open(DEALT, dict(SAS_ALL, games_played=5)) is None  # read as a game moved: not known
+    assert oracle.game_open(DONE, dict(SAS_ALL, games_played=6)) is False
+    assert sas_kind([0x7E, 0x7F, 0x7E, 0x7F], before, done) is None
+    assert sas_kind([0x7F, 0x7E, 0x7F, 0x7E, 0x7F], dealt, done) is None  # the open hand's 7F first
+    assert sas_kind([0x7E, 0x7F, 0x7E], before, done) == "sas_exception"  # one end lost
+    assert sas_kind([0x7E, 0x7F, 0x7E, 0x7F], dealt, done) == "sas_exception"  # the open hand's end lost
+    assert sas_kind([0x7E, 0x7F, 0x7E, 0x7F, 0x7F], before, done) == "sas_exception"  # one too many
+    assert sas_kind([0x7F, 0x7E, 0x7E, 0x7F], before, done) == "sas_order"  # an end before its start
+    spin = view(DEALT[:2] + ["last game: #6 bet 1, the reels turning, award 4 pending"], games_played=6)
+    assert sas_kind([0x7E, 0x7F, 0x7E], before, spin) is None
+
+
+def test_sas_doors_closed_as_the_model_closed_them_and_opened_while_off_only_across_a_power_up():
+    before = view(["door_main open"])  # the slot door open at the last check
+    now = view(door_main=3, door_cashbox=1)
+    did = {"closes": {"door_main": 2, "door_cashbox": 1}, "clears": 0}
+    ok = [0x12, 0x11, 0x12, 0x19, 0x1A]
+    assert sas_kind(ok, before, now, did) is None
+    assert sas_kind(ok[:-1], before, now, did) == "sas_exception"  # the cash box door's close lost
+    assert sas_kind(ok + [0x16], before, now, did) == "sas_exception"  # a card cage never closed
+    assert sas_kind([0x12, 0x12, 0x11, 0x19, 0x1A], before, now, did) == "sas_order"  # closed twice, opened once
+    assert sas_kind([0x12, 0x11, 0x12, 0x1A, 0x19], before, now, did) == "sas_order"
+    assert sas_kind(ok + [0x99], before, now, did) == "sas_exception"  # opened while off, with no power-up
+    cut = view(door_main=3, door_cashbox=1, power_resets=4)
+    assert sas_kind([0x18, 0x17, 0x99] + ok, before, cut, did, step="power") is None
+    assert sas_kind([0x18, 0x17, 0x98] + ok, before, cut, did, step="power") == "sas_exception"  # the card cage's
+
+
+def test_sas_hand_pays_pending_and_reset_as_the_locks_made_and_paid():
+    locked = view(["state handpay: call attendant", "lock: handpay 40 credits ($10.00): the attendant's key pays it"])
+    free = view()
+    paid = {"closes": {}, "clears": 1}
+    assert sas_kind([0x52], locked, free, paid) is None
+    assert sas_kind([0x51, 0x52], free, free, paid) is None  # made and paid between the checks
+    assert sas_kind([0x52, 0x51], locked, locked, paid) is None  # paid, and a cash-out kept locked again
+    assert sas_kind([], locked, free, paid) == "sas_exception"  # 52 lost
+    assert sas_kind([0x52], free, free, paid) == "sas_exception"  # 51 lost
+    assert sas_kind([0x52, 0x51], free, free, paid) == "sas_order"  # reset before pending
+    assert sas_kind([0x52], locked, free, {"closes": {}, "clears": None}) is None  # a key turned in a cut: not known
+    assert sas_kind([0x52, 0x52], locked, free, {"closes": {}, "clears": None}) == "sas_order"  # one lock, reset twice
+
+
+def test_sas_cash_out_button_once_a_press():
+    free = view()
+    assert sas_kind([0x66, 0x66], free, free, {"cashouts": 2}) is None
+    assert sas_kind([0x66], free, free, {"cashouts": 2}) == "sas_exception"  # a press lost
+    assert sas_kind([0x66, 0x66], free, free, {"cashouts": 1}) == "sas_exception"
+    assert sas_kind([0x66], free, free, {"cashouts": None}) is None  # a press the power cut may have beaten
+
+
+def test_sas_notes_by_value_and_coupons_issued():
+    before = view(notes={2000: 1}, issued=1)
+    now = view(notes={2000: 2, 500: 1, 10000: 1}, issued=3)
+    ok = [0x4A, 0x48, 0x3D, 0x4C, 0x3D]
+    assert sas_kind(ok, before, now) is None
+    assert sas_kind(ok[1:], before, now) == "sas_exception"  # the $20 lost
+    assert sas_kind([0x49] + ok[1:], before, now) == "sas_exception"  # reported as a $10
+    assert sas_kind(ok[:-1], before, now) == "sas_exception"  # a coupon's 3D lost
+    assert sas_kind(ok + [0x3D], before, now) == "sas_exception"  # one 3D too many
+    assert sas_kind(ok[1:], before, view(notes=None, issued=3)) is None  # a note of unknown fate: not counted
+    unknown = view(notes={2000: 2, 500: 1, 10000: 1}, issued=3, bill_unproven=1)
+    assert sas_kind(ok[1:], before, unknown) is None  # one became of unknown fate meanwhile
+    # issued: numbers on paper or owed, but the one owed
+    paper = {"0012": 40, "0013": 20}
+    owed = [{"s": 2, "n": "0013", "st": "owed", "k": 20}]
+    assert oracle.issued(owed, paper, set()) == 1
+    assert oracle.issued(owed[:0], paper, set()) == 2
+    assert oracle.issued([dict(owed[0], n="0014")], paper, set()) == 2
+    assert oracle.issued([dict(owed[0], n="0014")], paper, {"0014"}) == 2  # owed from before the RAM clear
+
+
+def test_sas_a_new_tilt_reports_one_of_its_codes():
+    before = view()
+    hopper = view(["state tilt: call attendant", "tilt hopper: hopper flag 3: coin jam"])
+    validator = view(["tilt acceptor: bill validator: bill jammed in transport (unsafe mode)"])
+    assert sas_kind([0x22], before, hopper) is None
+    assert sas_kind([], before, hopper) == "sas_exception"
+    assert sas_kind([], before, hopper, earlier=[0x22]) is None  # raised as the last check drained
+    assert sas_kind([0x22], hopper, hopper) is None and sas_kind([], hopper, hopper) is None  # standing already
+    assert sas_kind([0x29], before, validator) is None
+    assert sas_kind([0x20], before, validator) == "sas_exception"
+    assert sas_kind([], before, view(["tilt link: no poll from the central system for 5 s"])) is None  # quiet
+    assert sas_kind([0x20], before, view(["tilt rng: entropy source stuck"])) is None  # the general tilt
+    assert sas_kind([0x60], before, view(["tilt printer: head open"])) is None
+    assert sas_kind([], before, view(["tilt note: CA0020A (80 credits): fate unknown"])) == "sas_exception"
+
+
+def test_sas_order_within_the_checks_drain():
+    """In the check's own drain (from `last`), a code still pending at its start is reported after no
+    code of a lower priority (docs/sas.md's: 51 0, doors 1, power and tilts 2, notes and games 3); a code
+    already reported by an earlier drain says nothing of the check's, nor does a window with a power-up."""
+    before = view(games_played=4)
+    now = view(["tilt hopper: runaway: 2 coins paid unasked"], games_played=5, door_main=3)
+    did = {"closes": {}, "clears": 0}
+    assert sas_kind([0x11, 0x22, 0x7E, 0x7F], before, now, did) is None
+    assert sas_kind([0x22, 0x11, 0x7E, 0x7F], before, now, did) == "sas_order"  # the door (1) after a tilt (2)
+    assert sas_kind([0x7E, 0x11, 0x22, 0x7F], before, now, did) == "sas_order"
+    assert sas_kind([0x7E, 0x11, 0x22, 0x7F], before, now, did, last=1) is None  # 7E was drained before the check
+    assert sas_kind([0x70, 0x7E], before, before, did) is None  # an overflow: nothing to match
+    assert sas_kind([0x57, 0x11, 0x22, 0x7E, 0x7F], before, now, did) is None  # 57 is before the queue
+    cut = view(["tilt hopper: runaway: 2 coins paid unasked"], games_played=5, door_main=3, power_resets=4)
+    assert sas_kind([0x7E, 0x7F, 0x18, 0x17, 0x22, 0x11], before, cut, did, step="power") is None

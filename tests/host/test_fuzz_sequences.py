@@ -11,6 +11,11 @@ tests/fixtures/fuzz/ and played again on the firmware image: each once broke an 
   sent while the machine booted was dropped (board/sas_link.py) and the system read 64 chirps
   without asking again, so the cash-out's 10 s ran out ("57 read 80...": sim/fuzz/rules_sas.py
   CHIRPS_ASK).
+- sas-note-of-unknown-fate-28.json (written by hand, not found by a campaign, to play issue 25.5's SAS
+  exception check end to end: a vlt takes a $20, the validator's counter jumps while a second $20 is
+  pending, the attendant settles it): the note of unknown fate's tilt came with no 28 reported
+  (firmware/bill_books.py: the books set the tilt themselves, not through Cabinet.set_tilt); its first
+  three steps broke so on the old firmware in 4 replays of 4.
 """
 from __future__ import annotations
 
