@@ -5,7 +5,8 @@ board has it in flash, with a board's 32-bit words), the same image built with 6
 (frozen64: what the word size alone costs), .mpy (tools.image, the stock 64-bit wheel), and from
 source compiled on the device.
 
-    python -m tools.bench.bench_heap [--games ID,...] [--codes frozen,frozen64,mpy,py] [--jobs 4] [--long N --heap 112K]
+    python -m tools.bench.bench_heap [--games ID,...] [--codes frozen,frozen64,mpy,py] [--sas frozen] [--jobs 4]
+                                     [--no-census] [--long N --heap 112K]
 
 For each (code, game): the smallest heap that boots, the smallest that carries the session
 (bisection in STEP_K steps between LO_K and the code form's TOP_K), the heap in use after boot and after the 10
@@ -13,6 +14,13 @@ games (console `mem`, after a collection). A heap that fails with a MemoryError,
 board reset "did not fit"; a run that stalls without any of these is a "timeout" (a busy host), is
 tried again, and is never counted as not fitting. --long plays N games at one heap and reports any
 restart and the heap in use every 100 games, and its trend (long_run).
+
+With the SAS line (--sas CODES, the frozen image by default): each session again with the line
+open and polled by a floor's system from boot to cash-out (FloorSystem: a general poll every
+FLOOR_TICK_S, the meter long polls FLOOR_LONG in rounds), its smallest heap searched upward from the
+one without; each game flagged over BUDGET_NEED_K (the requirement, issue 25) and over BUDGET_GOAL_K
+(the goal). Then the heap in use after boot by subsystem, for each frozen game (heap_census.py;
+--no-census leaves it out).
 """
 from __future__ import annotations
 
@@ -368,11 +376,12 @@ def measure(game: str, code: str, top: int, sas: bool = False) -> dict:
     with sas, the same again with the SAS line open and polled (the "sas_" fields)."""
     boot_k, _ = smallest(game, code, boot_only=True, top_k=top)
     k, r = smallest(game, code, top_k=top)
-    row = {"code": code, "game": game, "boot_k": boot_k, "session_k": k, "boot_used": r.get("boot_used"),
+    row = {"code": code, "game": game, "top_k": top, "boot_k": boot_k, "session_k": k, "boot_used": r.get("boot_used"),
            "used": r.get("used"), "note": "" if k else f"{r['result']}: {r.get('why', '')}"}
     if sas:
         sboot_k = upward(game, code, boot_k, top, boot_only=True, sas=True)[0] if boot_k else None
-        sk, sr = upward(game, code, k, top, sas=True) if k else (None, {"result": "-", "why": "none without SAS"})
+        # a session that does not fit the largest heap tried without its link does not with it
+        sk, sr = upward(game, code, k, top, sas=True) if k else (None, {"result": r["result"], "why": "as without SAS"})
         row.update({"sas_boot_k": sboot_k, "sas_session_k": sk, "sas_boot_used": sr.get("boot_used"),
                     "sas_used": sr.get("used"), "sas_note": "" if sk else f"{sr['result']}: {sr.get('why', '')}"})
     return row
@@ -380,10 +389,14 @@ def measure(game: str, code: str, top: int, sas: bool = False) -> dict:
 
 def flag(row: dict) -> str:
     """Against the house's budgets, the session with SAS where it was measured (else without):
-    "OVER 112K" past the requirement, "over 96K goal" past the goal, "?" when no figure came out."""
-    k = row["sas_session_k"] if "sas_session_k" in row else row["session_k"]
+    "OVER 112K" past the requirement (also a session that did not fit even the largest heap tried,
+    when that is past it), "over 96K goal" past the goal, "?" when no figure came out (a timeout,
+    an error: never taken for a size)."""
+    sas = "sas_session_k" in row
+    k = row["sas_session_k"] if sas else row["session_k"]
     if k is None:
-        return "?"
+        note = row["sas_note"] if sas else row["note"]
+        return "OVER %dK" % BUDGET_NEED_K if note.startswith(NOFIT) and row["top_k"] > BUDGET_NEED_K else "?"
     return "OVER %dK" % BUDGET_NEED_K if k > BUDGET_NEED_K else "over %dK goal" % BUDGET_GOAL_K if k > BUDGET_GOAL_K else ""
 
 
@@ -434,6 +447,33 @@ def table(games: list[str], codes: list[str], top_k: int | None = None, jobs: in
     return rows
 
 
+def census_table(rows: list[dict], jobs: int = JOBS) -> dict[str, dict]:
+    """The heap in use after boot by subsystem (tools/bench/heap_census.py) of each game of the
+    frozen rows, with its SAS line polled, in the board's heap or the least its boot took with SAS."""
+    from tools.bench import heap_census
+
+    def one(row: dict) -> dict:
+        heap = max(BOARD_K, row.get("sas_boot_k") or row["boot_k"] or row["top_k"])
+        for _ in range(TRIES):  # a stall on a busy host is tried again, as in settled()
+            try:
+                return heap_census.census(row["game"], heap)
+            except (TimeoutError, RuntimeError, OSError) as e:
+                why = str(e).splitlines()[0]
+        return {"why": why}
+
+    print("\nheap in use after boot by subsystem (bytes, its code and objects; frozen, the SAS line polled: "
+          "tools/bench/heap_census.py)", flush=True)
+    done: dict[str, dict] = {}
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for row, got in zip(rows, pool.map(one, rows)):
+            if "why" in got:
+                print(f"{row['game']:<19} no census: {got['why']}", flush=True)
+            else:
+                done[row["game"]] = got
+    print("\n".join(heap_census.table(done)), flush=True)
+    return done
+
+
 def long_run(game: str, heap_k: int, code: str, games: int) -> dict:
     """N games at one heap: any restart, and the heap in use (after a collection) every 100 games.
     The heap in use wanders by a few 16-byte blocks from game to game (the last game's recall,
@@ -464,6 +504,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sas", default="frozen", metavar="CODES",
                     help="code forms also measured with the SAS line open and polled the whole session "
                          "(default %(default)s; '' none)")
+    ap.add_argument("--no-census", action="store_true",
+                    help="without the table of the heap in use after boot by subsystem (tools/bench/heap_census.py)")
     ap.add_argument("--jurisdiction", choices=("casino", "vlt"), default="casino",
                     help="vlt: the cabinet runs as a video-lottery terminal and the session pays by notes too")
     args = ap.parse_args([] if argv is None else argv)
@@ -477,7 +519,10 @@ def main(argv: list[str] | None = None) -> int:
                 r = long_run(game, int(args.heap.rstrip("Kk")), code, args.long)
                 bad += r["result"] != FIT or r["growth"] is None or r["growth"] > LEAK_BYTES
         return 1 if bad else 0
-    table(games, codes, args.max or None, args.jobs, tuple(c for c in args.sas.split(",") if c))
+    sas = tuple(c for c in args.sas.split(",") if c)
+    rows = table(games, codes, args.max or None, args.jobs, sas)
+    if "frozen" in sas and "frozen" in codes and not args.no_census:
+        census_table([r for r in rows if r["code"] == "frozen"], args.jobs)
     return 0
 
 
