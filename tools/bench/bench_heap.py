@@ -449,14 +449,13 @@ def table(games: list[str], codes: list[str], top_k: int | None = None, jobs: in
 
 def census_table(rows: list[dict], jobs: int = JOBS) -> dict[str, dict]:
     """The heap in use after boot by subsystem (tools/bench/heap_census.py) of each game of the
-    frozen rows, with its SAS line polled, in the board's heap or the least its boot took with SAS."""
+    frozen rows, with its SAS line polled."""
     from tools.bench import heap_census
 
     def one(row: dict) -> dict:
-        heap = max(BOARD_K, row.get("sas_boot_k") or row["boot_k"] or row["top_k"])
         for _ in range(TRIES):  # a stall on a busy host is tried again, as in settled()
             try:
-                return heap_census.census(row["game"], heap)
+                return heap_census.census(row["game"])
             except (TimeoutError, RuntimeError, OSError) as e:
                 why = str(e).splitlines()[0]
         return {"why": why}
