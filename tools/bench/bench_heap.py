@@ -404,7 +404,7 @@ def _k(v: int | None) -> str:
     return "-" if v is None else f"{v}K"
 
 
-HEADER = (f"{'code':<8} {'game':<19} {'boots in':>8} {'session in':>10} {'of ' + BOARD_HEAP:>7} {'used@boot':>9} "
+HEADER = (f"{'code':<8} {'game':<22} {'boots in':>8} {'session in':>10} {'of ' + BOARD_HEAP:>7} {'used@boot':>9} "
           f"{'used@10':>8} | {'SAS boots':>9} {'session':>7} {'used@boot':>9} {'used@10':>8}  flag  note")
 
 
@@ -413,7 +413,7 @@ def row_line(row: dict) -> str:
     k = row["session_k"]
     sas = "sas_session_k" in row
     notes = [n for n in (row["note"], "with SAS: " + row["sas_note"] if sas and row["sas_note"] else "") if n]
-    return (f"{row['code']:<8} {row['game']:<19} {_k(row['boot_k']):>8} {_k(k):>10} "
+    return (f"{row['code']:<8} {row['game']:<22} {_k(row['boot_k']):>8} {_k(k):>10} "
             f"{(k / BOARD_K if k else 0):>7.2f} {row['boot_used'] or '-':>9} {row['used'] or '-':>8} | "
             f"{_k(row.get('sas_boot_k')) if sas else '-':>9} {_k(row.get('sas_session_k')) if sas else '-':>7} "
             f"{row.get('sas_boot_used') or '-':>9} {row.get('sas_used') or '-':>8}  {flag(row):<5} "
@@ -457,7 +457,8 @@ def census_table(rows: list[dict], jobs: int = JOBS) -> dict[str, dict]:
             try:
                 return heap_census.census(row["game"])
             except (TimeoutError, RuntimeError, OSError) as e:
-                why = str(e).splitlines()[0]
+                lines = str(e).splitlines()
+                why = " ".join(lines[:1] + [t for t in lines if "memory" in t][-1:])
         return {"why": why}
 
     print("\nheap in use after boot by subsystem (bytes, its code and objects; frozen, the SAS line polled: "
@@ -466,7 +467,7 @@ def census_table(rows: list[dict], jobs: int = JOBS) -> dict[str, dict]:
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         for row, got in zip(rows, pool.map(one, rows)):
             if "why" in got:
-                print(f"{row['game']:<19} no census: {got['why']}", flush=True)
+                print(f"{row['game']:<22} no census: {got['why']}", flush=True)
             else:
                 done[row["game"]] = got
     print("\n".join(heap_census.table(done)), flush=True)
