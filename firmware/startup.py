@@ -398,7 +398,7 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     from firmware import authenticate
     from firmware.configuration import settle
 
-    _mark("boot")  # stages named by the subsystem whose heap they add (bench_heap CENSUS)
+    _mark("boot")  # each stage named by the subsystem whose heap it adds (tools/bench/heap_census.py)
     log("boot on %s" % board.NAME)
     problems, overrides, op, asked = configure(games, models_dir, certs_dir, settings_path, juris, operator_path)
     _mark("configuration")
