@@ -104,6 +104,7 @@ def test_each_game_is_flagged_by_its_session_with_sas_against_112k_and_96k():
     assert bench_heap.flag(_row(104, 112)) == "over 96K goal"
     assert bench_heap.flag(_row(112, 120)) == "OVER 112K"
     assert bench_heap.flag(_row(96, sas=False)) == ""  # not measured with SAS: the session without
+    assert bench_heap.flag(dict(_row(296, sas=False), code="mpy")) == ""  # a board runs the frozen image
     # no figure: a session that did not fit the largest heap tried is over; a timeout is no size
     assert bench_heap.flag(_row(None, None, "did not fit: x", "did not fit: as without SAS")) == "OVER 112K"
     assert bench_heap.flag(_row(104, None, sas_note="timeout: SAS: no answer to 1C")) == "?"

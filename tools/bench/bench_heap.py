@@ -391,7 +391,10 @@ def flag(row: dict) -> str:
     """Against the house's budgets, the session with SAS where it was measured (else without):
     "OVER 112K" past the requirement (also a session that did not fit even the largest heap tried,
     when that is past it), "over 96K goal" past the goal, "?" when no figure came out (a timeout,
-    an error: never taken for a size)."""
+    an error: never taken for a size). The budgets are a board's, the frozen 32-bit image's: the
+    other code forms are not flagged."""
+    if row["code"] != "frozen":
+        return ""
     sas = "sas_session_k" in row
     k = row["sas_session_k"] if sas else row["session_k"]
     if k is None:
