@@ -20,6 +20,20 @@ def log(msg):
     print("jeton: " + msg)
 
 
+# bench_heap's census of the heap by subsystem (its boot line sets it): each stage of boot() then
+# prints the heap in use after a collection, and the last the modules loaded. None on a cabinet;
+# this module is given back once booted (main.BOOT_ONLY), so it costs nothing after the boot
+TRACE = None
+
+
+def _mark(what, modules=None):
+    if TRACE:
+        gc.collect()
+        print("jeton: heap %s %d" % (what, gc.mem_alloc()))
+        if modules:
+            print("jeton: heap modules " + " ".join(modules))
+
+
 def _module_file():
     return getattr(sys.modules.get("firmware.cabinet"), "__file__", "")
 
@@ -384,18 +398,24 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     from firmware import authenticate
     from firmware.configuration import settle
 
+    _mark("boot")  # each stage named by the subsystem whose heap it adds (tools/bench/heap_census.py)
     log("boot on %s" % board.NAME)
     problems, overrides, op, asked = configure(games, models_dir, certs_dir, settings_path, juris, operator_path)
-    ledger = Ledger(open_memory(board.nvram, board.machine_secret(), board.rollback_counter()))
+    _mark("configuration")
+    memory = open_memory(board.nvram, board.machine_secret(), board.rollback_counter())
+    _mark("critical memory")
+    ledger = Ledger(memory)
     ram_error = None
     try:
         for finding in ledger.open():
             log("critical memory: " + finding)
             ledger.event("nvram", finding)
+        _mark("books")
         if _has_uart(board, "sas"):  # the exceptions for the central system, before power_up raises one
             from firmware.sas.machine import attach_queue
 
             attach_queue(ledger)
+            _mark("SAS")
         ledger.power_up()
     except (RamError, ValueError, KeyError) as e:
         ram_error = str(e)
@@ -404,19 +424,24 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
 
             attach_queue(ledger, None)  # the link stays (nothing read from the memory in doubt): the clear's 3A
         ledger.st = None
+    _mark("books")
     problems, cfg = settle(board, ledger, problems, overrides, op, authenticate.builtin_operator(), log)
     settle = None
     _release(SETTLE_ONLY)
     for p in problems:
         log("configuration: " + p)
+    _mark("configuration")
     gen, rng_failure = open_rng(board, ledger, cfg.MACHINE_ID)
+    _mark("game")
     audit = open_audit(board, ledger)
     software, soft_status = authenticate_software(board, ledger, audit, log, *asked)
+    _mark("security")
     # with a configuration in doubt no game is offered: which games, and from where, is part of it;
     # nor with software that is not the signed release
     gc.collect()  # the boot check is the boot's peak: the software check's garbage goes first (docs/build.md)
     offered = [] if problems or software else load_games(cfg.GAMES, cfg.MODELS_DIR, cfg.CERTS_DIR, ledger, cfg, log)
     playable = [g for _, ok, _, g in offered if ok]
+    _mark("game")
     # the parts' code comes in after the boot check, the boot's peak: not beside it in the heap
     from board.coin_cctalk import CoinAcceptor
     from firmware.coin_in import CoinIn
@@ -440,7 +465,9 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     screen = Screen()
     money_out = open_money_out(board, bus, ledger, cfg, audit, screen, found, log)
     progressive = open_progressive(game, cfg.CERTS_DIR, ledger, cfg, log)
+    _mark("cabinet")
     gameplay = for_game(game, gen, ledger, cfg, progressive, audit, screen, board.ticks_ms, log)
+    _mark("game")
     cab = Cabinet(board, ledger, cfg, gameplay, coins, money_out, screen, bills=bills, em=em, audit=audit,
                   offered=offered, log=log)
     # a game whose boot check found no room in this heap (main.supervise: after a restart, a board reset)
@@ -448,14 +475,19 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
     for kind, why in found:
         cab.set_tilt(kind, why)
     money_out.condition(cab)  # a coupon cabinet's coupon memory: no validation id yet, or too full
-    console = Console(board.uart("console"), cab, open_accounts(board, cab, ledger, audit, cfg), audit,
+    _mark("cabinet")
+    accounts = open_accounts(board, cab, ledger, audit, cfg)
+    _mark("security")
+    console = Console(board.uart("console"), cab, accounts, audit,
                       READ_MODULES if _code_form() == "frozen" else ())  # frozen: their code is in flash
     console.keep_enrol_reserve()  # where only an enrolment can make the first administrator
+    _mark("cabinet")
     sas = None
     if ledger.exceptions is not None:
         from firmware.sas.machine import open_link
 
         sas = open_link(board, cab, log)
+        _mark("SAS")
     cab.attach(console, sas)
     if software:  # no game; credits already on the meter are still paid (the tilt state's cash-out)
         cab.set_tilt("software", software)
@@ -476,6 +508,7 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
             cab.set_tilt("rng", str(rng_failure))
         cab.resume()  # with no game too: a wager committed before the reboot is refunded, never lost
     cab.show()
+    _mark("cabinet", sys.modules)
     log("ready " + json.dumps({"game": game.id if game else None, "credits": ledger.credits if ledger.st else None,
                                "state": cab.state, "runtime": sys.implementation.name, "heap": _heap_size(),
                                "code": _code_form(), "image": _image_id(), "software": soft_status,

@@ -102,6 +102,8 @@ class FirmwareProcess:
         self.ports = dict(ports)  # the ports bound, from the firmware's 'jeton: ports' line
         self.heap = heap
         self.extra_args = extra_args or []
+        # what the frozen image runs (-c): the firmware's main; a bench's census sets a line of its own
+        self.boot_line = FROZEN_BOOT
         self.proc: subprocess.Popen[str] | None = None
         self.lines: list[str] = []
         self.ready: dict = {}
@@ -110,7 +112,7 @@ class FirmwareProcess:
     def command(self) -> list[str]:
         if self.code in ("frozen", "frozen64"):
             image = fwbuild.FIRMWARE if self.code == "frozen" else fwbuild.FIRMWARE64
-            cmd = [str(image), "-X", f"heapsize={self.heap}", "-c", FROZEN_BOOT]
+            cmd = [str(image), "-X", f"heapsize={self.heap}", "-c", self.boot_line]
         else:
             cmd = [str(MICROPYTHON), "-X", f"heapsize={self.heap}", "firmware/main.py"]
         cmd += ["--state", str(self.state_dir)]

@@ -5,7 +5,8 @@ board has it in flash, with a board's 32-bit words), the same image built with 6
 (frozen64: what the word size alone costs), .mpy (tools.image, the stock 64-bit wheel), and from
 source compiled on the device.
 
-    python -m tools.bench.bench_heap [--games ID,...] [--codes frozen,frozen64,mpy,py] [--jobs 4] [--long N --heap 112K]
+    python -m tools.bench.bench_heap [--games ID,...] [--codes frozen,frozen64,mpy,py] [--sas frozen] [--jobs 4]
+                                     [--no-census] [--long N --heap 112K]
 
 For each (code, game): the smallest heap that boots, the smallest that carries the session
 (bisection in STEP_K steps between LO_K and the code form's TOP_K), the heap in use after boot and after the 10
@@ -13,6 +14,13 @@ games (console `mem`, after a collection). A heap that fails with a MemoryError,
 board reset "did not fit"; a run that stalls without any of these is a "timeout" (a busy host), is
 tried again, and is never counted as not fitting. --long plays N games at one heap and reports any
 restart and the heap in use every 100 games, and its trend (long_run).
+
+With the SAS line (--sas CODES, the frozen image by default): each session again with the line
+open and polled by a floor's system from boot to cash-out (FloorSystem: a general poll every
+FLOOR_TICK_S, the meter long polls FLOOR_LONG in rounds), its smallest heap searched upward from the
+one without; each game flagged over BUDGET_NEED_K (the requirement, issue 25) and over BUDGET_GOAL_K
+(the goal). Then the heap in use after boot by subsystem, for each frozen game (heap_census.py;
+--no-census leaves it out).
 """
 from __future__ import annotations
 
@@ -21,16 +29,19 @@ import json
 import re
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from central.sas_reads import SNAPSHOT_CODES
 from firmware.startup import CARDS_PLAYED
 from games.cardtable_games import FORMATS as CARD_TABLES
 from games.table_check import FORMATS as TABLE_FORMATS
 from games.table_check import build
 from sim.harness import BOARD_HEAP, READ_COMMANDS, ROOT, EmulatedCabinet
 from sim.replay import load_game
+from sim.sas_host import SasHost
 from tools.progress import bar
 
 BOARD_K = int(BOARD_HEAP.rstrip("K"))  # the emulated board's heap: the ratio column's reference
@@ -120,6 +131,88 @@ def card_round(cab: EmulatedCabinet, timeout: float) -> dict:
     return s
 
 
+# The floor's system on the SAS line (--sas): a general poll every FLOOR_TICK_S, and every
+# FLOOR_LONG_EVERY ticks the next of the meter long polls a system reads (SAS 6.02 s. 7: 1C, 1A, the
+# single meters 10-12, 19, 1F, and 2F for the eight meters the site controller reads,
+# central/sas_reads.py SNAPSHOT_CODES), round after round for the whole session
+FLOOR_TICK_S = 0.2
+FLOOR_LONG_EVERY = 5
+METERS_2F = b"\x00\x00" + bytes(code for _, code in SNAPSHOT_CODES)  # game 0 (the machine), then the codes
+# (command, the reply's length; None: a type M poll whose reply says its own length)
+FLOOR_LONG = ((0x1C, 36), (0x1A, 8), (0x10, 8), (0x11, 8), (0x12, 8), (0x19, 24), (0x1F, 24), (0x2F, None))
+GENERAL = "general"
+BUDGET_NEED_K = 112  # the requirement: every shipped game's session with its SAS line (issue 25)
+BUDGET_GOAL_K = 96  # the goal: a 110 KB ESP32 keeps its margin (docs/build.md "Heap")
+
+
+def floor_poll(tick: int) -> str | int:
+    """What the floor's system sends at its `tick`-th tick: GENERAL, or every FLOOR_LONG_EVERY-th
+    tick the command of the next long poll of FLOOR_LONG, round after round."""
+    if tick % FLOOR_LONG_EVERY:
+        return GENERAL
+    return FLOOR_LONG[tick // FLOOR_LONG_EVERY % len(FLOOR_LONG)][0]
+
+
+class FloorSystem:
+    """A thread that polls the cabinet's SAS line for the whole session through the project's host
+    (sim/sas_host.py), counting the polls answered and the exceptions read; a poll that times out or
+    comes back garbled is counted, never raised (the firmware's log decides a session's fate)."""
+
+    def __init__(self, path: str) -> None:
+        self.host = SasHost(path, timeout=1.0)
+        self.answered: dict[str | int, int] = {}
+        self.failed: dict[str | int, int] = {}
+        self.exceptions = 0
+        self.ticks = 0
+        self._stop = threading.Event()
+        self._round = threading.Event()  # set once every long poll of a round has been answered
+        self.host.sync()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _poll(self, what: str | int) -> None:
+        h = self.host
+        if what == GENERAL:
+            code = h.general_poll()
+            if code is None:
+                raise TimeoutError("no answer")
+            self.exceptions += code != 0
+        elif what == 0x2F:
+            h.variable(0x2F, METERS_2F, multi=True)
+        else:
+            h.checked(what, dict(FLOOR_LONG)[what])
+
+    def _run(self) -> None:
+        while not self._stop.wait(FLOOR_TICK_S):
+            what = floor_poll(self.ticks)
+            self.ticks += 1
+            try:
+                self._poll(what)
+            except (TimeoutError, ValueError, OSError):
+                self.failed[what] = self.failed.get(what, 0) + 1
+                continue
+            self.answered[what] = self.answered.get(what, 0) + 1
+            if all(cmd in self.answered for cmd, _ in FLOOR_LONG):
+                self._round.set()
+
+    def wait_round(self, timeout: float = 60.0) -> bool:
+        """Until each long poll was answered once (the link's handler modules then in the heap)."""
+        return self._round.wait(timeout)
+
+    def stop(self) -> dict:
+        self._stop.set()
+        self._thread.join(5)
+        self.host.close()
+        return {"answered": dict(self.answered), "failed": dict(self.failed), "exceptions": self.exceptions}
+
+
+def unanswered(summary: dict) -> list[str]:
+    """The polls of a session's FloorSystem.stop() never answered: a session "with SAS" that had none
+    of them did not carry the link."""
+    return [what if what == GENERAL else f"{what:02X}" for what in (GENERAL,) + tuple(c for c, _ in FLOOR_LONG)
+            if not summary["answered"].get(what)]
+
+
 def _is_keno(game: str) -> bool:
     return json.loads((ROOT / "games" / "models" / f"{game}.json").read_text()).get("format") == "jeton-keno/1"
 
@@ -137,12 +230,18 @@ def _heap_used(cab: EmulatedCabinet) -> int:
 JURISDICTION = ["casino"]  # --jurisdiction: a vlt cabinet also runs its bill validator, and takes notes
 
 
-def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_only: bool = False) -> dict:
-    """One session; {"result": FIT|NOFIT|TIMEOUT, "boot_used", "used", "why"}."""
+def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_only: bool = False,
+        sas: bool = False) -> dict:
+    """One session; {"result": FIT|NOFIT|TIMEOUT, "boot_used", "used", "why"}. sas: with the SAS line
+    wired and a FloorSystem polling it from boot to cash-out ("boot_used" then once each of its long
+    polls was answered: the link's handler modules are imported at their first poll); a session
+    in which one of its polls was never answered did not carry the link: a timeout, unless the
+    firmware ran out of memory."""
     out: dict = {"result": FIT}
     vlt = JURISDICTION[0] == "vlt"
+    floor: FloorSystem | None = None
     with tempfile.TemporaryDirectory(prefix="jeton-heap-") as d:
-        cab = EmulatedCabinet(d, heap=f"{heap_k}K", code=code,
+        cab = EmulatedCabinet(d, heap=f"{heap_k}K", code=code, sas=sas,
                               extra_args=["--games", game] + (["--jurisdiction", "vlt"] if vlt else []))
         try:
             cab.boot()
@@ -152,6 +251,11 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
                 return {"result": NOFIT if short or _oom(cab) else "error", "why": (off or ["game not offered"])[0]}
             if boot_only:
                 return out
+            if cab.sas_path is not None:
+                floor = FloorSystem(cab.sas_path)
+                if not floor.wait_round():
+                    missed = unanswered({"answered": dict(floor.answered)})
+                    return {"result": NOFIT if _oom(cab) else TIMEOUT, "why": f"SAS: no answer to {' '.join(missed)}"}
             out["boot_used"] = _heap_used(cab)
             assert cab.panel is not None and cab.console is not None
             if _is_keno(game):
@@ -206,33 +310,43 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
                     return {"result": NOFIT if _oom(cab) else TIMEOUT, "why": "no coupon issued"}
             if _oom(cab) or not cab.firmware.alive():
                 return {"result": NOFIT, "why": "restart or reset during the session"}
+            if floor is not None:
+                out["sas"] = floor.stop()
+                floor = None
+                missed = unanswered(out["sas"])
+                if missed:  # a link that stopped answering: the firmware's log says why, else a stall
+                    return {"result": NOFIT if _oom(cab) else TIMEOUT, "why": f"SAS: no answer to {' '.join(missed)}"}
             return out
         except Exception as e:  # noqa: BLE001  whatever broke (a stall, a closed console), the firmware's log decides
             # the firmware's own words decide: a memory failure is "did not fit", anything else a stall
             return {"result": NOFIT if _oom(cab) else TIMEOUT, "why": str(e).splitlines()[0]}
         finally:
+            if floor is not None:
+                floor.stop()
             cab.shutdown()
+            cab.close_sas()
 
 
-def settled(game: str, heap_k: int, code: str, boot_only: bool = False) -> dict:
+def settled(game: str, heap_k: int, code: str, boot_only: bool = False, sas: bool = False) -> dict:
     """run(), with timeouts tried again: a busy host is not a heap that does not fit."""
     for _ in range(TRIES):
-        r = run(game, heap_k, code, boot_only=boot_only)
+        r = run(game, heap_k, code, boot_only=boot_only, sas=sas)
         if r["result"] != TIMEOUT:
             return r
     return r
 
 
-def smallest(game: str, code: str, boot_only: bool = False, top_k: int = BUDGET_K) -> tuple[int | None, dict]:
+def smallest(game: str, code: str, boot_only: bool = False, top_k: int = BUDGET_K,
+             sas: bool = False) -> tuple[int | None, dict]:
     """Smallest multiple of STEP_K in (LO_K, top_k] that fits, with the run that fit there;
     (None, the failing run) when even top_k does not."""
-    best = settled(game, top_k, code, boot_only)
+    best = settled(game, top_k, code, boot_only, sas)
     if best["result"] != FIT:
         return None, best
     lo, hi = LO_K, top_k
     while hi - lo > STEP_K:
         mid = (lo + hi) // 2 // STEP_K * STEP_K
-        r = settled(game, mid, code, boot_only)
+        r = settled(game, mid, code, boot_only, sas)
         if r["result"] == FIT:
             hi, best = mid, r
         elif r["result"] == NOFIT:
@@ -242,33 +356,125 @@ def smallest(game: str, code: str, boot_only: bool = False, top_k: int = BUDGET_
     return hi, best
 
 
-def measure(game: str, code: str, top: int) -> dict:
-    """One (code, game) row: the smallest heap that boots and the smallest that carries the session."""
+def upward(game: str, code: str, start_k: int, top_k: int, boot_only: bool = False,
+           sas: bool = False) -> tuple[int | None, dict]:
+    """Smallest multiple of STEP_K in [start_k, top_k] that fits, tried upward from start_k: with
+    the SAS line, from the heap the same session needed without it (start_k - STEP_K did not
+    carry even that one; the link only adds to it)."""
+    r: dict = {"result": NOFIT, "why": f"nothing tried from {start_k}K to {top_k}K"}
+    for k in range(start_k, top_k + 1, STEP_K):
+        r = settled(game, k, code, boot_only, sas)
+        if r["result"] == FIT:
+            return k, r
+        if r["result"] != NOFIT:
+            return None, r  # cannot tell: reported as such, never as a size
+    return None, r
+
+
+def measure(game: str, code: str, top: int, sas: bool = False) -> dict:
+    """One (code, game) row: the smallest heap that boots and the smallest that carries the session;
+    with sas, the same again with the SAS line open and polled (the "sas_" fields)."""
     boot_k, _ = smallest(game, code, boot_only=True, top_k=top)
     k, r = smallest(game, code, top_k=top)
-    return {"code": code, "game": game, "boot_k": boot_k, "session_k": k, "boot_used": r.get("boot_used"),
-            "used": r.get("used"), "note": "" if k else f"{r['result']}: {r.get('why', '')}"}
+    row = {"code": code, "game": game, "top_k": top, "boot_k": boot_k, "session_k": k, "boot_used": r.get("boot_used"),
+           "used": r.get("used"), "note": "" if k else f"{r['result']}: {r.get('why', '')}"}
+    if sas:
+        sboot_k = upward(game, code, boot_k, top, boot_only=True, sas=True)[0] if boot_k else None
+        # a session that does not fit the largest heap tried without its link does not with it
+        sk, sr = upward(game, code, k, top, sas=True) if k else (None, {"result": r["result"], "why": "as without SAS"})
+        row.update({"sas_boot_k": sboot_k, "sas_session_k": sk, "sas_boot_used": sr.get("boot_used"),
+                    "sas_used": sr.get("used"), "sas_note": "" if sk else f"{sr['result']}: {sr.get('why', '')}"})
+    return row
 
 
-def table(games: list[str], codes: list[str], top_k: int | None = None, jobs: int = JOBS) -> list[dict]:
+def flag(row: dict) -> str:
+    """Against the house's budgets, the session with SAS where it was measured (else without):
+    "OVER 112K" past the requirement (also a session that did not fit even the largest heap tried,
+    when that is past it), "over 96K goal" past the goal, "?" when no figure came out (a timeout,
+    an error: never taken for a size). The budgets are a board's, the frozen 32-bit image's: the
+    other code forms are not flagged."""
+    if row["code"] != "frozen":
+        return ""
+    sas = "sas_session_k" in row
+    k = row["sas_session_k"] if sas else row["session_k"]
+    if k is None:
+        note = row["sas_note"] if sas else row["note"]
+        return "OVER %dK" % BUDGET_NEED_K if note.startswith(NOFIT) and row["top_k"] > BUDGET_NEED_K else "?"
+    return "OVER %dK" % BUDGET_NEED_K if k > BUDGET_NEED_K else "over %dK goal" % BUDGET_GOAL_K if k > BUDGET_GOAL_K else ""
+
+
+def _k(v: int | None) -> str:
+    return "-" if v is None else f"{v}K"
+
+
+HEADER = (f"{'code':<8} {'game':<22} {'boots in':>8} {'session in':>10} {'of ' + BOARD_HEAP:>7} {'used@boot':>9} "
+          f"{'used@10':>8} | {'SAS boots':>9} {'session':>7} {'used@boot':>9} {'used@10':>8}  flag  note")
+
+
+def row_line(row: dict) -> str:
+    """One row of the table: without SAS, then with it ("-" where not measured), its flag and notes."""
+    k = row["session_k"]
+    sas = "sas_session_k" in row
+    notes = [n for n in (row["note"], "with SAS: " + row["sas_note"] if sas and row["sas_note"] else "") if n]
+    return (f"{row['code']:<8} {row['game']:<22} {_k(row['boot_k']):>8} {_k(k):>10} "
+            f"{(k / BOARD_K if k else 0):>7.2f} {row['boot_used'] or '-':>9} {row['used'] or '-':>8} | "
+            f"{_k(row.get('sas_boot_k')) if sas else '-':>9} {_k(row.get('sas_session_k')) if sas else '-':>7} "
+            f"{row.get('sas_boot_used') or '-':>9} {row.get('sas_used') or '-':>8}  {flag(row):<5} "
+            f"{'; '.join(notes)}").rstrip()
+
+
+def table(games: list[str], codes: list[str], top_k: int | None = None, jobs: int = JOBS,
+          sas_codes: tuple[str, ...] = ()) -> list[dict]:
     """Every (code, game) row, JOBS cabinets at a time: a session mostly waits on its reels (SPIN_MS),
-    so the host has room for several; the rows print in order as they are known."""
-    print(f"{'code':<8} {'game':<15} {'boots in':>8} {'session in':>10} {'of ' + BOARD_HEAP:>7} "
-          f"{'used@boot':>9} {'used@10':>8}  note", flush=True)
-    pairs = [(game, code, top_k or TOP_K.get(code, BUDGET_K)) for code in codes for game in games]
-    fmt = lambda v: "-" if v is None else f"{v}K"  # noqa: E731
+    so the host has room for several; the rows print in order as they are known. The code forms in
+    sas_codes are measured with the SAS line too."""
+    print(HEADER, flush=True)
+    pairs = [(game, code, top_k or TOP_K.get(code, BUDGET_K), code in sas_codes) for code in codes for game in games]
     rows = []
     b = bar(total=len(pairs), desc="bench_heap", unit="game")
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         for row in pool.map(lambda p: measure(*p), pairs):  # in order; the pool runs ahead
             rows.append(row)
-            k = row["session_k"]
-            print(f"{row['code']:<8} {row['game']:<15} {fmt(row['boot_k']):>8} {fmt(k):>10} "
-                  f"{(k / BOARD_K if k else 0):>7.2f} {row['boot_used'] or '-':>9} {row['used'] or '-':>8}  "
-                  f"{row['note']}", flush=True)
+            print(row_line(row), flush=True)
             b.update(1)
     b.close()
+    with_sas = [r for r in rows if "sas_session_k" in r]
+    if with_sas:
+        over = [r["game"] for r in with_sas if flag(r).startswith("OVER")]
+        goal = [r["game"] for r in with_sas if flag(r).startswith("over")]
+        unknown = [r["game"] for r in with_sas if flag(r) == "?"]
+        print(f"with SAS: {len(with_sas) - len(over) - len(goal) - len(unknown)} of {len(with_sas)} sessions in "
+              f"{BUDGET_GOAL_K}K; over the {BUDGET_NEED_K}K requirement: {', '.join(over) or 'none'}; over the "
+              f"{BUDGET_GOAL_K}K goal only: {', '.join(goal) or 'none'}" +
+              (f"; no figure: {', '.join(unknown)}" if unknown else ""), flush=True)
     return rows
+
+
+def census_table(rows: list[dict], jobs: int = JOBS) -> dict[str, dict]:
+    """The heap in use after boot by subsystem (tools/bench/heap_census.py) of each game of the
+    frozen rows, with its SAS line polled."""
+    from tools.bench import heap_census
+
+    def one(row: dict) -> dict:
+        for _ in range(TRIES):  # a stall on a busy host is tried again, as in settled()
+            try:
+                return heap_census.census(row["game"])
+            except (TimeoutError, RuntimeError, OSError) as e:
+                lines = str(e).splitlines()
+                why = " ".join(lines[:1] + [t for t in lines if "memory" in t][-1:])
+        return {"why": why}
+
+    print("\nheap in use after boot by subsystem (bytes, its code and objects; frozen, the SAS line polled: "
+          "tools/bench/heap_census.py)", flush=True)
+    done: dict[str, dict] = {}
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for row, got in zip(rows, pool.map(one, rows)):
+            if "why" in got:
+                print(f"{row['game']:<22} no census: {got['why']}", flush=True)
+            else:
+                done[row["game"]] = got
+    print("\n".join(heap_census.table(done)), flush=True)
+    return done
 
 
 def long_run(game: str, heap_k: int, code: str, games: int) -> dict:
@@ -298,6 +504,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--heap", default="112K")
     ap.add_argument("--jobs", type=int, default=JOBS, help="cabinets measured at once (default %(default)s)")
     ap.add_argument("--max", type=int, default=0, help="largest heap tried, in K (default per code form, TOP_K)")
+    ap.add_argument("--sas", default="frozen", metavar="CODES",
+                    help="code forms also measured with the SAS line open and polled the whole session "
+                         "(default %(default)s; '' none)")
+    ap.add_argument("--no-census", action="store_true",
+                    help="without the table of the heap in use after boot by subsystem (tools/bench/heap_census.py)")
     ap.add_argument("--jurisdiction", choices=("casino", "vlt"), default="casino",
                     help="vlt: the cabinet runs as a video-lottery terminal and the session pays by notes too")
     args = ap.parse_args([] if argv is None else argv)
@@ -311,7 +522,10 @@ def main(argv: list[str] | None = None) -> int:
                 r = long_run(game, int(args.heap.rstrip("Kk")), code, args.long)
                 bad += r["result"] != FIT or r["growth"] is None or r["growth"] > LEAK_BYTES
         return 1 if bad else 0
-    table(games, codes, args.max or None, args.jobs)
+    sas = tuple(c for c in args.sas.split(",") if c)
+    rows = table(games, codes, args.max or None, args.jobs, sas)
+    if "frozen" in sas and "frozen" in codes and not args.no_census:
+        census_table([r for r in rows if r["code"] == "frozen"], args.jobs)
     return 0
 
 
