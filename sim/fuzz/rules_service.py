@@ -175,8 +175,10 @@ class ServiceRules:
         else:
             cfg.unlink()
             refused = juris == "vlt" or self.running_basis[0] == "vlt"
-            if not refused:  # a casino runs on plain settings: the credit value is config.py's again
-                self.asked = ("casino", config.DENOM_CENTS)
+            if not refused:  # a casino runs on plain settings: the credit value is theirs, else config.py's
+                f = rig.state / "settings.json"  # one a 'settings' step left (restore False) stays in force
+                denom = json.loads(f.read_text()).get("DENOM_CENTS", config.DENOM_CENTS) if f.exists() else None
+                self.asked = ("casino", denom or config.DENOM_CENTS)
         self._boot()
         self._booted(owed)
         tilts = oracle.tilt_kinds(rig.command("state"))
