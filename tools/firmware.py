@@ -431,8 +431,13 @@ def stale(image: Path = FIRMWARE, root: Path = ROOT) -> bool:
 
 def mark_built(image: Path, root: Path = ROOT) -> None:
     """The image is what its inputs make now: dated now (make may leave an unchanged binary
-    untouched), with the list of the files it was made of beside it."""
+    untouched), with the list of the files it was made of beside it. The Cortex-M image's
+    firmware.bin is dated with its firmware.elf: older, the next make would copy it out again
+    while a test reads it (make test s39c: test_flash_image_qemu found it missing)."""
     os.utime(image)
+    bin_ = image.with_suffix(".bin")
+    if image.suffix == ".elf" and bin_.is_file():
+        os.utime(bin_)
     _names_file(image).write_text(_input_names(root))
 
 

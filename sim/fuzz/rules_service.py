@@ -177,8 +177,8 @@ class ServiceRules:
             refused = juris == "vlt" or self.running_basis[0] == "vlt"
             if not refused:  # a casino runs on plain settings: the credit value is theirs, else config.py's
                 f = rig.state / "settings.json"  # one a 'settings' step left (restore False) stays in force
-                denom = json.loads(f.read_text()).get("DENOM_CENTS", config.DENOM_CENTS) if f.exists() else None
-                self.asked = ("casino", denom or config.DENOM_CENTS)
+                plain = json.loads(f.read_text()).get("DENOM_CENTS") if f.exists() else None
+                self.asked = ("casino", plain or config.DENOM_CENTS)
         self._boot()
         self._booted(owed)
         tilts = oracle.tilt_kinds(rig.command("state"))

@@ -10,9 +10,17 @@ ENODEV = 19  # MicroPython's machine.I2C raises OSError(ENODEV) when no device a
 class _Cells:
     """The ferroelectric array: wraps at its end like the parts; stuck bits spoil stored bytes."""
 
-    def __init__(self, size):
+    def __init__(self, size, mem=None):
+        """mem: the array to use, wiped (a test that makes many parts keeps one taken early, before
+        its heap is cut into pieces no 128 KB part fits in); None: a new one."""
         self.size = size
-        self.mem = bytearray(size)
+        if mem is None:
+            mem = bytearray(size)
+        else:
+            zero = bytes(1024)
+            for i in range(0, size, 1024):
+                mem[i:i + 1024] = zero
+        self.mem = mem
         self.stuck = {}  # offset -> (mask, level): those bits keep `level` whatever is written
 
     def stick(self, off, bit, level):
@@ -54,8 +62,8 @@ class I2CFramChip(_Cells):
     product 0x510 packed as 00h A5h 10h); None: the part has no ID command (FM24CL64).
     A 128 KB part answers on addr and addr|1 (device address bit 0 carries A16)."""
 
-    def __init__(self, size, addr=0x50, device_id=(0x00, 0xA5, 0x10)):
-        _Cells.__init__(self, size)
+    def __init__(self, size, addr=0x50, device_id=(0x00, 0xA5, 0x10), mem=None):
+        _Cells.__init__(self, size, mem)
         self.addr = addr
         self.device_id = device_id
         self.ptr = 0

@@ -29,8 +29,9 @@ print("IMAGE", n, binascii.hexlify(h.digest()).decode())
 
 def test_the_cortex_m_image_reads_its_own_program_from_flash() -> None:
     elf = firmware.ensure_built_arm()
-    data = (elf.parent / "firmware.bin").read_bytes()
-    m = re.search(r"0x([0-9a-f]+)\s+_etext = \.", (elf.parent / "firmware.map").read_text())
+    with firmware._locked():  # not while another test's build_arm (the benches') makes them again
+        data = (elf.parent / "firmware.bin").read_bytes()
+        m = re.search(r"0x([0-9a-f]+)\s+_etext = \.", (elf.parent / "firmware.map").read_text())
     assert m, "no _etext in firmware.map"
     etext = int(m.group(1), 16)
     assert 100_000 < etext <= len(data)
