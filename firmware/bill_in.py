@@ -50,12 +50,6 @@ _RETURNING = const(3)
 _UNKNOWN = const(4)
 
 
-def _stage(led):
-    """The books' ticket's stage (0: none), read as firmware/ticket_books.py stage does."""
-    t = led.tin
-    return t[1] if len(t) >= 40 and t[0] == 1 else 0
-
-
 def counter_after(last, k):
     """The validator's event counter k events after `last` (1..255, wrapping 255 -> 1)."""
     return (last + k - 1) % 255 + 1
@@ -142,9 +136,9 @@ class BillIn(MoneyIn):
                     self._stack(p["t"])
             if not self._booted:
                 self._booted = True
-                if _stage(self.ledger):
+                if self.ledger.ticket_stage():
                     self._ticket_boot(cab)
-            elif _stage(self.ledger):
+            elif self.ledger.ticket_stage():
                 self._ticket_service(now, cab)
         except CcTalkError as e:
             self._events = []
@@ -165,7 +159,7 @@ class BillIn(MoneyIn):
         why = ("not a ticket reader" if not self.tickets else "its number cannot be read" if number is None else
                "not taking money" if not want or cab.sas is None else
                "a note's fate is being checked" if led.bill_unknown is not None else
-               "a ticket is being redeemed" if _stage(led) else None)
+               "a ticket is being redeemed" if led.ticket_stage() else None)
         if led.bill_pending is not None:
             self._unknown(cab, at, "a ticket reached the escrow first")
             why = why or "a note's fate is being checked"
@@ -181,7 +175,7 @@ class BillIn(MoneyIn):
         from firmware import ticket_books as tk
 
         led = self.ledger
-        stage = _stage(led)
+        stage = led.ticket_stage()
         v = self.device
         if stage == _HELD:
             if self._held_at is None:
@@ -209,7 +203,7 @@ class BillIn(MoneyIn):
         from firmware import ticket_books as tk
 
         led = self.ledger
-        stage = _stage(led)
+        stage = led.ticket_stage()
         if stage == _STACKING:
             self._ticket_unknown(cab, "power cut while it was being stacked")
         elif stage in (_HELD, _RETURNING):
@@ -311,10 +305,10 @@ class BillIn(MoneyIn):
             p = led.bill_pending
             if p is not None:  # the events since its escrow were all read: this is its own return
                 led.bill_returned(at, self._name(p["t"]))
-            elif _stage(led) in (_HELD, _RETURNING, _STACKING):  # the ticket's own return: nothing credited
+            elif led.ticket_stage() in (_HELD, _RETURNING, _STACKING):  # the ticket's own return: nothing credited
                 from firmware import ticket_books as tk
 
-                tk.returned(led, tk.status(led) if _stage(led) == _RETURNING else tk.TIMEOUT, "returned from escrow")
+                tk.returned(led, tk.status(led) if led.ticket_stage() == _RETURNING else tk.TIMEOUT, "returned from escrow")
         elif kind == "status" and b in (bill_codes.STACKER_FULL, bill_codes.STACKER_REMOVED):
             cab.set_tilt("acceptor", "bill validator: " + bill_codes.name(b))
         elif kind == "counter":
@@ -322,7 +316,7 @@ class BillIn(MoneyIn):
             cab.set_tilt("acceptor", "bill validator: event counter out of sequence: was %d, now %d" % (a, b))
         elif kind == "reset":
             self.ok = False  # read its bill ids again: it may not be the same validator
-            if _stage(led) == _STACKING:
+            if led.ticket_stage() == _STACKING:
                 self._ticket_unknown(cab, "validator reset while it was being stacked")
             if led.bill_pending is not None:
                 # powered off (the cabinet's supply) or reset with a note on its way: no event says where it went

@@ -213,9 +213,9 @@ class Cabinet:
     # --- money in ---------------------------------------------------------------------------------
     def want_money(self):
         # a note of unknown fate stops money in at once, even while reels turn (spin outranks its tilt)
-        t = self.ledger.tin  # a ticket of unknown fate (firmware/ticket_books.py stage 4) stops it too
+        # a ticket of unknown fate (firmware/ticket_books.py stage 4, UNKNOWN) stops it too
         return self.state in states.MONEY_STATES and self.ledger.credits < self.config.CREDIT_LIMIT \
-            and self.ledger.bill_unknown is None and not (len(t) >= 40 and t[0] == 1 and t[1] == 4)
+            and self.ledger.bill_unknown is None and self.ledger.ticket_stage() != 4
 
     def want_notes(self):
         """Money in by note: as want_money, unless the central system disabled the bill acceptor (SAS 07)."""

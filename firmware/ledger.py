@@ -364,6 +364,12 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
                 amount, "" if audited else " under the audit tilt"))
         return amount
 
+    def ticket_stage(self):
+        """The stage of the ticket redeemed through SAS (firmware/ticket_books.py: 0 none, 1 HELD
+        ... 4 UNKNOWN), read here so that nothing but the ticket's own code imports that module."""
+        t = self.tin
+        return t[1] if len(t) >= 40 and t[0] == 1 else 0  # version 1, whole
+
     def owed(self):
         """What the books still owe a player, or None: "lock" (a hand pay or jackpot), "payout" (the
         hopper paying), "coupon" (committed, not yet issued), "game" (a wager not yet settled, a
@@ -385,9 +391,9 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
             return "note"
         if st.get("unk"):
             return "unknown note"
-        t = self.tin
-        if len(t) >= 40 and t[0] == 1 and t[1]:  # firmware/ticket_books.py: a stage, 4 UNKNOWN
-            return "unknown ticket" if t[1] == 4 else "ticket"
+        stage = self.ticket_stage()
+        if stage:
+            return "unknown ticket" if stage == 4 else "ticket"
         if st["credits"]:
             return "credits"
         if st.get("tour"):

@@ -28,7 +28,7 @@ IDLE = const(0)
 HELD = const(1)
 STACKING = const(2)
 RETURNING = const(3)
-UNKNOWN = const(4)  # firmware/ledger.py and cabinet.py test the stage byte against 4
+UNKNOWN = const(4)  # firmware/ledger.py ticket_stage's 4 (cabinet.py, owed)
 # 71's machine status (SAS 6.02 Table 15.12d, as Monaco's public RedemptionStatusCode names it)
 REDEEMED = const(0x00)  # cashable ticket redeemed
 WAITING = const(0x20)  # waiting for long poll 71
@@ -77,8 +77,7 @@ def _put(b, at, n, v):
 
 def stage(led):
     """0 none (or a block of another version), HELD ... UNKNOWN."""
-    t = led.tin
-    return t[1] if _ok(t) else 0
+    return led.ticket_stage()
 
 
 def credits_in(led):
