@@ -84,6 +84,8 @@ class Rig:
         self.panel: PanelLink | None = None
         self.console: ConsoleClient | None = None
         self.boots = 0
+        # the coils whose stroke the last cut took after the firmware had recorded it done (see cut())
+        self.unreleased: list[str] = []
 
     def args(self) -> list[str]:
         extra = []
@@ -144,7 +146,9 @@ class Rig:
         sim/cctalk_bills.py power_cycle)."""
         if self.fw:
             self.fw.kill()
+        taken = len(self.monitor.cut_names)
         self.unplug()
+        self.unreleased = self.strokes_recorded(self.monitor.cut_names[taken:])
         if hopper_too:
             self.hopper.power_cycle()
         if validator_too:
@@ -298,6 +302,27 @@ class Rig:
             if n is not None:
                 out[path.name[len("floor-"):]] = n
         return out
+
+    def strokes_recorded(self, cut: list[str]) -> list[str]:
+        """Of the coils whose stroke the cut took (on at the drop: the meter did not count it), those
+        critical memory records as done (its `em` block, [done, in flight]: in flight 0). The cut
+        fell between the commit that counts the stroke and the coil's release, the one window
+        board/meters_em.py leaves on a board without a power-fail interrupt (that meter stays one
+        behind its soft meter); a stroke still in flight is driven again at power-up."""
+        if not cut:
+            return []
+        nv = FileNvram(str(self.state / "nvram.bin"), NVRAM_SIZE)
+        try:
+            secret = SecretFile(str(self.state / "secret"), None).read()
+            mem = open_memory(nv, secret, CounterFile(str(self.state / "counter")))
+            mem.open()
+            raw = mem.read("em")
+        except Exception:  # noqa: BLE001  memory the firmware itself will judge at the next boot: not judged here
+            return []
+        finally:
+            nv.close()
+        em = json.loads(raw) if raw else {}
+        return [name for name in cut if name in em and not em[name][1]]
 
     def flip_bit(self, k: int, bit: int) -> int:
         """Flip bit `bit` of the k-th byte (modulo their size) of live critical memory; returns its offset."""

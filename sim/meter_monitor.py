@@ -9,7 +9,9 @@ MS stamp the emulated board puts on each line), not on when the lines arrive: a 
 deliver a stroke's on and off together. A fresh connection first receives every output's state,
 and a meter's state line also the strokes released since power-up, which a monitor plugged in
 after the first pulses of a power-up (a loaded host connects late) adds: connect once a power-up. Counts persist
-in the object across reconnects (a meter keeps its count through a power cut).
+in the object across reconnects (a meter keeps its count through a power cut). stop() returns once the
+dropped link's last line is judged, so a stroke the cut took is in `cut_names` and never mistaken for
+one of the next power-up's (whose strokes the old reader must not clear).
 """
 from __future__ import annotations
 
@@ -26,18 +28,22 @@ class MeterMonitor:
         self.counts: dict[str, int] = {}
         self.short = 0  # strokes too short to count
         self.cut = 0  # strokes cut by a link drop
+        self.cut_names: list[str] = []  # the coils those strokes were on, oldest first
         self.violations: list[str] = []
         self._on: dict[str, float] = {}
         self._off: dict[str, float] = {}
         self._cond = threading.Condition()
         self.tap: PanelTap | None = None
+        self._reader: threading.Thread | None = None
         if port is not None:
             self.connect(port)
 
     def connect(self, port: int) -> "MeterMonitor":
+        self.stop()  # the previous power-up's reader is done before this one's lines are judged
         self.tap = PanelTap(port)
         self._seen_state: set[str] = set()
-        threading.Thread(target=self._pump, args=(self.tap,), daemon=True).start()
+        self._reader = threading.Thread(target=self._pump, args=(self.tap,), daemon=True)
+        self._reader.start()
         return self
 
     def _pump(self, tap: PanelTap) -> None:
@@ -55,6 +61,7 @@ class MeterMonitor:
                 self._level(parts[1], parts[2] == "1", t)
         with self._cond:  # link dropped: a coil that was on loses power mid-stroke
             self.cut += len(self._on)
+            self.cut_names.extend(sorted(self._on))
             self._on.clear()
             self._cond.notify_all()
 
@@ -89,6 +96,11 @@ class MeterMonitor:
                 self._cond.wait(left)
             return self.counts.get(name, 0)
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 10.0) -> None:
         if self.tap:
             self.tap.close()
+        if self._reader is not None:
+            self._reader.join(timeout)
+            if self._reader.is_alive():
+                raise RuntimeError("meter monitor: the dropped link's reader did not finish")
+            self._reader = None

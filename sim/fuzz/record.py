@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-# the summary's figures: all zero but the counts (steps, sequences, games_played, power_cuts, regenerated)
+# the summary's figures: all zero but the counts (steps, sequences, games_played, power_cuts, regenerated,
+# strokes_unreleased: meter strokes a cut took between their commit and their coil's release)
 FIGURES = ("steps", "sequences", "games_played", "power_cuts", "violations", "crash_loops", "board_resets",
-           "regenerated")
+           "regenerated", "strokes_unreleased")
 
 
 class Recorder:

@@ -256,6 +256,9 @@ class CabinetRules(RuleBasedStateMachine):
         assert self.rig is not None
         self.rig.cut(hopper_too, validator_too, held, transport)
         self.rec.add("power_cuts")
+        for coil in self.rig.unreleased:  # counted done, cut before its release: one behind (docs/campaigns.md)
+            self.truth.meter_base[coil] = self.truth.meter_base.get(coil, 0) - 1
+            self.rec.add("strokes_unreleased")
         if validator_too:
             self.unknown_cause = True  # a note held or on its way when the validator reset: its fate unknown
 

@@ -2,7 +2,9 @@
 several taps on one panel at once."""
 from __future__ import annotations
 
+import os
 import shutil
+import socket
 import tempfile
 import threading
 import time
@@ -11,7 +13,11 @@ import pytest
 
 from board import emulated
 from board.coin_pulse import PulseAcceptor
+from board.counter_file import CounterFile
 from board.meters_em import EmMeters
+from board.secret_file import SecretFile
+from firmware.ledger import Ledger, open_memory
+from sim.fuzz_rig import NVRAM_SIZE, Rig
 from sim.harness import PanelLink
 from sim.meter_monitor import MeterMonitor
 from sim.pulse_acceptor import PulseAcceptorPeer
@@ -185,3 +191,61 @@ def test_meter_monitor_judges_strokes_on_the_boards_clock_not_on_arrival():
     mon._pump(Tap())
     assert mon.counts == {"meter_in": 1, "meter_out": 0}
     assert mon.short == 1 and mon.cut == 1 and not mon.violations
+    assert mon.cut_names == ["meter_out"]
+
+
+def _one_link(lines: list[bytes]):
+    """A listening socket that, once a tap connects, sends `lines` and waits for `cut` to close it
+    (the board's power going); returns (port, cut, thread)."""
+    srv = socket.create_server(("127.0.0.1", 0))
+    cut = threading.Event()
+
+    def serve():
+        conn, _ = srv.accept()
+        for line in lines:
+            conn.sendall(line)
+        cut.wait(10)
+        conn.close()
+        srv.close()
+
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    return srv.getsockname()[1], cut, t
+
+
+def test_meter_monitor_judges_a_dropped_link_before_the_next_power_up():
+    """make powercut found hard meters one behind (meter_games N vs soft N+1): the reader of the link a
+    cut dropped could still be running when the next power-up's link was read, and its 'coil lost
+    power' cleared the new stroke under way, whose release then counted nothing. stop() (and so
+    connect()) returns once the dropped link is judged: the stroke it cut is in cut_names at once."""
+    port, cut, t = _one_link([b"meter meter_games 1 1000\n"])
+    mon = MeterMonitor(port)
+    deadline = time.monotonic() + 5
+    while "meter_games" not in mon._on and time.monotonic() < deadline:
+        time.sleep(0.01)
+    cut.set()  # the power goes with the coil on
+    t.join(5)
+    port2, cut2, t2 = _one_link([b"meter meter_games 1 5000\n", b"meter meter_games 0 5050\n"])
+    mon.connect(port2)  # the next power-up: the stroke cut is already judged
+    assert mon.cut_names == ["meter_games"] and mon.cut == 1
+    assert mon.wait_for("meter_games", 1, 5.0) == 1
+    cut2.set()
+    mon.stop()
+    assert mon.counts == {"meter_games": 1} and mon.cut_names == ["meter_games"]
+
+
+def test_rig_tells_a_stroke_recorded_done_from_one_in_flight(tmp_path):
+    """Of the strokes a cut took, the rig names those critical memory records done ([done, 0]): the
+    commit counted them and the release never came (board/meters_em.py's residual window). One in
+    flight ([done, 1]) is driven again at power-up; a coil critical memory does not hold is neither."""
+    nv = emulated.FileNvram(str(tmp_path / "nvram.bin"), NVRAM_SIZE)
+    mem = open_memory(nv, SecretFile(str(tmp_path / "secret"), os.urandom).get(), CounterFile(str(tmp_path / "counter")))
+    books = Ledger(mem)
+    assert books.open() == ["blank memory formatted"]
+    books.save_em_state({"meter_games": [5, 0], "meter_in": [3, 1]})
+    nv.close()
+    rig = Rig(tmp_path)
+    assert rig.strokes_recorded(["meter_games", "meter_in", "meter_out"]) == ["meter_games"]
+    assert rig.strokes_recorded([]) == []
+    (tmp_path / "secret").write_bytes(b"x" * 3)  # memory the host cannot open: judged by the firmware, not here
+    assert rig.strokes_recorded(["meter_games"]) == []
