@@ -84,7 +84,9 @@ class Rig:
         self.panel: PanelLink | None = None
         self.console: ConsoleClient | None = None
         self.boots = 0
-        # the coils whose stroke the last cut took after the firmware had recorded it done (see cut())
+        # the coils whose stroke the last cut took (on at the drop), and of those the ones the firmware
+        # had recorded done (see cut())
+        self.cut_strokes: list[str] = []
         self.unreleased: list[str] = []
 
     def args(self) -> list[str]:
@@ -148,7 +150,8 @@ class Rig:
             self.fw.kill()
         taken = len(self.monitor.cut_names)
         self.unplug()
-        self.unreleased = self.strokes_recorded(self.monitor.cut_names[taken:])
+        self.cut_strokes = self.monitor.cut_names[taken:]
+        self.unreleased = self.strokes_recorded(self.cut_strokes)
         if hopper_too:
             self.hopper.power_cycle()
         if validator_too:

@@ -441,7 +441,8 @@ class Session:
         for coil, n in want.items():
             got = self.monitor.counts.get(coil, 0)
             if got != n:
-                self.problem("meter_mismatches", f"hard meter {coil} {got} vs soft {n}")
+                self.problem("meter_mismatches", f"hard meter {coil} {got} vs soft {n} (strokes the last cut took: "
+                                                 f"{self.rig.cut_strokes}, recorded done: {self.rig.unreleased})")
                 self.truth.meter_base[coil] = self.truth.meter_base.get(coil, 0) + got - n  # report it once
 
     def _lock(self, console) -> dict | None:
