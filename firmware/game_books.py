@@ -200,6 +200,8 @@ class GameBooks:
         self._add("refunds", bet)
         self.st["game"] = {"phase": "void", "bet": bet, "award": 0}
         if tilt:
+            if tilt[0] not in self.tilts:  # new: the system is told, as Cabinet.set_tilt tells it
+                self.exception("tilt " + tilt[0])
             self.tilts[tilt[0]] = eventlog.clean(tilt[1], eventlog.TEXT)
         self.exception("game-end")
         self.event("void", "%s: wager %d refunded" % (why, bet))

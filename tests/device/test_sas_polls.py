@@ -286,6 +286,20 @@ def test_tilts_of_the_hopper_acceptor_validator_printer_and_a_general_one():
     assert 0x20 not in got and 0x60 not in got, got
 
 
+def test_a_game_voided_over_the_prize_limit_raises_the_general_tilt_once():
+    # firmware/play.py: a game that would pay past the prize limit is voided with the prize tilt in
+    # the same commit (s. 95); the tilt has no code of its own in Table A-1: 20, like the audit's
+    cab, board, uart = fresh()
+    coins(cab, board.acc, 2)
+    led = cab.ledger
+    led.wager(1)
+    assert led.void("game over the prize limit", ("prize", "over $1,000")) == 1
+    led.wager(1)
+    led.void("game over the prize limit", ("prize", "over $1,000"))  # the tilt is not new
+    got = cut_and_report(board)
+    assert got.count(0x20) == 1 and got.count(0x7F) == 2, got
+
+
 def test_notes_accepted_by_value():
     from firmware.config import Config
 
