@@ -274,7 +274,7 @@ class SasRules:
                 raise Violation("sas_order", f"{order} disable in {state}: answered {answer}, {why}")
         if answer == 0x01 and order != "06/07" and state in ("idle", "credit"):
             rig.wait_screen(lambda s: s.get("state") == "tilt", 3.0)
-        if cut and answer == 0x01 and order in ORDER_TILTS and state in ("idle", "credit", "tilt"):
+        if cut and answer == 0x01 and state in ("idle", "credit", "tilt"):
             self._order_kept(order)
             if _silent(self):
                 return  # a RAM error: the order went with the books
@@ -296,11 +296,20 @@ class SasRules:
 
     def _order_kept(self, order: str) -> None:
         """A power cut right after a disable taken: the order is kept (docs/sas.md: the queue's block),
-        so its tilt is there again after the power-up."""
+        so its tilt is there again after the power-up (07's, which has none: the validator stays
+        inhibited)."""
         self._cut()
         self._boot()
         self._booted(None)
         if _silent(self):
+            return
+        if order == "06/07":  # no tilt: the validator stays inhibited through the power-up's first polls
+            rig = self.rig
+            # judged where the firmware polls it (a vlt's notes, a casino's ticket reader): a boot that
+            # does not use it leaves it as it was (docs/sas.md, "Not done yet")
+            if rig.wait_bills(3, 3.0) and any(rig.bills.accepting(t) for t in range(1, 17)):
+                raise Violation("sas_order", "07 taken (bill acceptor off), then a power cut: the validator "
+                                             "accepts notes after the power-up")
             return
         kinds = oracle.tilt_kinds(self.rig.command("state"))
         if ORDER_TILTS[order] not in kinds:
