@@ -485,7 +485,8 @@ class Cabinet:
             "games": self.ledger.meters["games_played"] if self.ledger.st else 0,
             "msg": msg,
             "say": say,
-            "jackpot": self.progressive.amount(self.ledger.st) if self.progressive and self.ledger.st else None,
+            # linked through SAS: the controller's amount (firmware/progressive.py shown)
+            "jackpot": self.progressive.shown(self.ledger.st) if self.progressive and self.ledger.st else None,
             "tournament": self._tour_screen(),
             # s. 89: name, unit cost, prizes and how they are won, before play: French, then English
             # (a page reference, as a video slot shows its stored rules screens: the display renders

@@ -38,17 +38,29 @@ def group_of(config):
 
 class Linked:
     """The group's level amounts as last broadcast (cents; -1: not heard since power-up), in RAM:
-    the controller sends them again and again."""
+    the controller sends them again and again. The cabinet's progressive reads its level here
+    (firmware/progressive.py feed) to commit it with a wager."""
 
-    def __init__(self, group, now):
+    def __init__(self, group, now, clock, denom):
         self.group = group
         self.cents = [-1] * (LEVELS + 1)  # by level number; [0] unused
         self.heard = now  # the last broadcast for the group (or power-up)
         self.lost = False  # 53 raised for this silence
+        self.clock = clock
+        self.denom = denom  # cents a credit (DENOM_CENTS)
+        self.shown = -1  # the credits the display was last refreshed for
 
     def level(self):
         """The cabinet's level amount in cents, or -1: none heard since power-up."""
         return self.cents[LEVEL]
+
+    def credits(self):
+        """The level in whole credits (rounded down: never more than the controller said), or -1:
+        none heard, or none for 5 s (a game may start before watch() ran: it is refused too)."""
+        c = self.cents[LEVEL]
+        if c < 0 or self.lost or ticks_diff(self.clock(), self.heard) > LOST_MS:
+            return -1
+        return c // self.denom
 
 
 def start(m, now):
@@ -57,7 +69,9 @@ def start(m, now):
     if not group or m.cab.progressive is None:
         return None
     m.cab.set_tilt(TILT, "no progressive level from the central system yet")
-    return Linked(group, now)
+    lk = Linked(group, now, m.link.clock, m.cab.config.DENOM_CENTS)
+    m.cab.progressive.feed = lk  # a hit pays the level committed with the wager (firmware/game_books.py)
+    return lk
 
 
 def watch(m, now):
@@ -106,9 +120,13 @@ def broadcast(m, rx, k, out):
         if lk.cents[LEVEL] >= 0:
             lk.heard = m.link.clock()
             lk.lost = False
+            now = lk.credits()
             if TILT in m.cab.tilts:
                 m.cab.clear_boot_tilt(TILT)
                 m.cab.show()
+            elif now != lk.shown:
+                m.cab.show()  # the display shows the controller's amount (s. 91: continuously)
+            lk.shown = now
     return ACK
 
 
