@@ -128,12 +128,13 @@ class GamePlay:
             cab.show()
             return
         p = None if self.ledger.session else self.progressive
-        lp = p.linked(bet) if p is not None else None
+        f = p.feed if p is not None else None  # linked through SAS: firmware/sas/progressive.py
+        lp = f.pays(p, bet) if f is not None else None
         if lp == -1:  # the controller's level went stale this very loop: watch() stops play
             return
         try:
             # deck: a table game's packed stake, committed with its wager (firmware/play_table.py);
-            # lp: the SAS controller's level a hit pays (firmware/progressive.py linked)
+            # lp: the SAS controller's level a hit pays
             self.ledger.wager(bet, p, self.game.id, getattr(self, "deck", None), lp)
         except AuditError as e:
             cab.set_tilt("audit", str(e))

@@ -12,11 +12,11 @@
 # reset: never lost, never paid above the ceiling. Without a ceiling only the fraction rolls over.
 # Linked machines (s. 92): a link is enabled only when this machine requires the link's number of
 # coins and plays the same certified math (same math hash): the same chances on every machine.
-# Linked through SAS (firmware/sas/progressive.py sets `feed`): a hit pays the controller's level
-# amount in force when the game started, committed with its wager (firmware/game_books.py "lp"),
-# never under the reset (s. 93) nor over the ceiling (held to the prize limit at boot); the meter
-# here keeps its contributions, the certified amount of a cabinet not linked, and a linked hit
-# leaves it as it is (it paid nothing of it).
+# Linked through SAS (firmware/sas/progressive.py sets `feed`, and bounds the level there): a hit
+# pays the controller's level amount in force when the game started, committed with its wager
+# (firmware/game_books.py "lp"), never under the reset (s. 93) nor over the ceiling (held to the
+# prize limit at boot); the meter here keeps its contributions, the certified amount of a cabinet
+# not linked, and a linked hit leaves it as it is (it paid nothing of it).
 
 
 class ProgressiveError(Exception):
@@ -24,6 +24,10 @@ class ProgressiveError(Exception):
 
 
 class Progressive:
+    # the SAS controller's level (firmware/sas/progressive.py Linked), set on a linked cabinet only:
+    # a class default, and what reads it lives there, so a cabinet not linked carries nothing more
+    feed = None
+
     def __init__(self, spec, math_hash, link=None, hand=True):
         """spec: the model's progressive (games.model.Model.progressive); link: None or
         {"id", "bet", "math_hash"} as the link controller announces it; hand: a hit locks for a hand
@@ -42,33 +46,6 @@ class Progressive:
             if link.get("math_hash") != math_hash:
                 raise ProgressiveError("link %s plays other math: not the same chances (s. 92)" % link.get("id"))
         self.link = link
-        self.feed = None  # the controller's level (firmware/sas/progressive.py Linked), or None
-
-    def linked(self, bet):
-        """The credits a hit pays in a game at `bet` starting now, on a cabinet linked through SAS:
-        the controller's level in force, bounded; -1: linked and no fresh level (no play); None:
-        not linked, or a bet that cannot win it."""
-        f = self.feed
-        if f is None:
-            return None
-        c = f.credits()
-        if c < 0:
-            return -1
-        if bet != self.bet:
-            return None
-        c = max(c, self.reset)  # s. 93: never under the certified reset
-        return c if self.ceiling is None else min(c, self.ceiling)
-
-    def shown(self, st):
-        """The amount the display shows: linked, the one a game open plays for, else the level in
-        force (None: none fresh); not linked, the meter."""
-        g = st.get("game")
-        if g and "lp" in g:
-            return g["lp"]
-        if self.feed is None:
-            return self.amount(st)
-        c = self.linked(self.bet)
-        return c if c >= 0 else None
 
     def _fill(self, st, n):
         # the meter at n units, capped: what passes the ceiling goes to the roll-over

@@ -39,7 +39,7 @@ def group_of(config):
 class Linked:
     """The group's level amounts as last broadcast (cents; -1: not heard since power-up), in RAM:
     the controller sends them again and again. The cabinet's progressive reads its level here
-    (firmware/progressive.py feed) to commit it with a wager."""
+    (firmware/progressive.py feed: pays, shown) to commit it with a wager."""
 
     def __init__(self, group, now, clock, denom):
         self.group = group
@@ -48,7 +48,6 @@ class Linked:
         self.lost = False  # 53 raised for this silence
         self.clock = clock
         self.denom = denom  # cents a credit (DENOM_CENTS)
-        self.shown = -1  # the credits the display was last refreshed for
 
     def level(self):
         """The cabinet's level amount in cents, or -1: none heard since power-up."""
@@ -61,6 +60,27 @@ class Linked:
         if c < 0 or self.lost or ticks_diff(self.clock(), self.heard) > LOST_MS:
             return -1
         return c // self.denom
+
+    def pays(self, prog, bet):
+        """The credits a hit of prog (firmware/progressive.py) pays in a game at `bet` starting
+        now: the level in force, never under the reset (s. 93) nor over the ceiling (held to the
+        prize limit at boot); -1: no fresh level (no play); None: a bet that cannot win it."""
+        c = self.credits()
+        if c < 0:
+            return -1
+        if bet != prog.bet:
+            return None
+        c = max(c, prog.reset)
+        return c if prog.ceiling is None else min(c, prog.ceiling)
+
+    def shown(self, prog, st):
+        """The amount the display shows: the one a game open plays for, else the level in force
+        (None: none fresh)."""
+        g = st.get("game")
+        if g and "lp" in g:
+            return g["lp"]
+        c = self.pays(prog, prog.bet)
+        return c if c >= 0 else None
 
 
 def start(m, now):
@@ -116,17 +136,16 @@ def broadcast(m, rx, k, out):
         return NACK
     lk = m.linked
     if lk is not None and group == lk.group:
+        was = lk.credits()
         _levels(m, rx, at, n, True)
         if lk.cents[LEVEL] >= 0:
             lk.heard = m.link.clock()
             lk.lost = False
-            now = lk.credits()
             if TILT in m.cab.tilts:
                 m.cab.clear_boot_tilt(TILT)
                 m.cab.show()
-            elif now != lk.shown:
+            elif lk.credits() != was:
                 m.cab.show()  # the display shows the controller's amount (s. 91: continuously)
-            lk.shown = now
     return ACK
 
 

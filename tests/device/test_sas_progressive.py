@@ -249,7 +249,7 @@ def test_the_level_is_whole_credits_between_the_reset_and_the_ceiling():
                         (123456789, CEILING), (9999999999, CEILING)):
         assert send(cab, board, uart, p80(GROUP, 1, cents)) == b"\x01"
         coins(cab, board.acc, 1)
-        assert cab.progressive.linked(3) == want, cents
+        assert cab.sas.linked.pays(cab.progressive, 3) == want, cents
         assert hit(cab, board)["lp"] == want, cents
         steps(cab, 60)
         assert led.lock["amount"] == want and led.recall()[-1]["prog"] == [want, FIXED], cents
