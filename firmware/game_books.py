@@ -22,7 +22,7 @@ class GameBooks:
         No credit is ever extended (s. 5). game_id: the game that must complete it after a cut.
         deck: what the round is played on, committed with the wager (a table game's packed stake,
         firmware/play_table.py; video poker commits its deck after, deal). linked: the credits a
-        hit of the progressive pays, the SAS controller's level (firmware/progressive.py linked),
+        hit of the progressive pays, the SAS controller's level (firmware/sas/progressive.py pays),
         committed with the wager so a later broadcast or a power cut cannot change it."""
         g = self.st["game"]
         if g and g["phase"] == "wager":

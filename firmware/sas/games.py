@@ -3,10 +3,11 @@
 # game (2 BCD), 56 the enabled games (length, count, 2 BCD each), 53 game N's configuration (game
 # number, then 1F's fields), A0 game N's enabled features (game number, 3 feature bytes), B5 game
 # N's extended information (Monaco's LPB5 parser: length, game number, max bet (2 BCD),
-# progressive group, progressive levels (4 binary, least significant byte first, bit 0 level 1, as
-# its Utilities.ToBinary writes them and its LPB5 handler sets bit level-1), game name and paytable name (a length, then up
-# to 20 ASCII each), wager categories (2 BCD), player denominations (a count, then SAS Table C-4
-# codes)). A Jeton cabinet offers one game: game 1 (game 0 is the machine, and answers as 1F does).
+# progressive group, progressive levels (4 binary, least significant byte first, bit 0 level 1,
+# as its Utilities.ToBinary writes them and its LPB5 handler sets bit level-1), game name and
+# paytable name (a length, then up to 20 ASCII each), wager categories (2 BCD), player
+# denominations (a count, then SAS Table C-4 codes)). A Jeton cabinet offers one game: game 1
+# (game 0 is the machine, and answers as 1F does).
 from board.sas_link import NACK
 from firmware.sas import bcd
 
