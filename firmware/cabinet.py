@@ -456,6 +456,7 @@ class Cabinet:
     # --- display ----------------------------------------------------------------------------------
     def show(self):
         st = self.state
+        p = self.progressive
         lock = self.ledger.lock if self.ledger.st else None
         # say: the player's message as an id and its arguments, which the screen translates
         # (docs/screen.md); msg: a technician's line (the id and arguments, a tilt's reasons)
@@ -485,7 +486,9 @@ class Cabinet:
             "games": self.ledger.meters["games_played"] if self.ledger.st else 0,
             "msg": msg,
             "say": say,
-            "jackpot": self.progressive.amount(self.ledger.st) if self.progressive and self.ledger.st else None,
+            # linked through SAS: the controller's amount (firmware/sas/progressive.py Linked.shown)
+            "jackpot": (p.amount(self.ledger.st) if p.feed is None else p.feed.shown(p, self.ledger.st))
+            if p and self.ledger.st else None,
             "tournament": self._tour_screen(),
             # s. 89: name, unit cost, prizes and how they are won, before play: French, then English
             # (a page reference, as a video slot shows its stored rules screens: the display renders

@@ -72,6 +72,10 @@ def state(cab):
             ", link " + p.link["id"] if p.link else "")
         # the exact figures, in 1/q credit: what the next win pays from, and what waits for the next reset
         yield "progressive meter: %d/%d, rolled over %d/%d" % (st.get("prog_n", p.reset * p.den), p.den, p.rollover(st), p.den)
+        if p.feed is not None:  # linked through SAS: a hit pays the controller's level, not the meter
+            lp = p.feed.shown(p, st)
+            yield "progressive linked: %s (the central system's level 1)" % (
+                "no level" if lp is None else "%d credits (%s)" % (lp, dollars(lp * cents)))
     levels = cab.switches.levels()
     for name in sorted(levels):
         if levels[name]:
@@ -167,8 +171,11 @@ def outcome(game, o, lang, out):
 
 
 def progressive(game, p, st, lang, cents):
-    """The progressive after the pay table: its amount now, what wins it, reset, rate, ceiling."""
-    amount = p.amount(st)
+    """The progressive after the pay table: its amount now (linked: the controller's), what wins
+    it, reset, rate, ceiling."""
+    amount = p.feed.shown(p, st) if p.feed is not None else None
+    if amount is None:
+        amount = p.amount(st)
     ceiling = p.ceiling  # None: no ceiling (casino; refused under a prize limit)
     if lang == "fr":
         line = ("Progressif sur %s à la mise %d : %d crédits maintenant (%s); remis à %d, croît de %d/%d "

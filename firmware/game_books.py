@@ -2,8 +2,9 @@
 # stop (or its forfeit, s. 94), and the refund of a wager the machine could not complete (s. 95).
 # Mixed into firmware.ledger.Ledger, whose persistence (self.st, self._commit, self.event, self.mem)
 # it uses. A game is three commits, and nothing is displayed before its commit:
-#   wager   (phase "wager": credits, coin_in, games_played, progressive contribution; video poker
-#            then commits its shuffled deck in the same phase, deal, before the hand is shown)
+#   wager   (phase "wager": credits, coin_in, games_played, progressive contribution and, linked
+#            through SAS, the controller's level the game plays for ("lp"); video poker then
+#            commits its shuffled deck in the same phase, deal, before the hand is shown)
 #   settle  (phase "spin": outcome and recall record, the award pending while the reels turn)
 #   conclude (phase "done": the award onto credits, or a hand-pay lock, and the completed record)
 import json
@@ -16,11 +17,13 @@ RECALL = 10  # games kept for recall: the books' blocks g0 .. g9 (firmware/ledge
 
 
 class GameBooks:
-    def wager(self, bet, progressive=None, game_id=None, deck=None):
+    def wager(self, bet, progressive=None, game_id=None, deck=None, linked=None):
         """Commit the wager (and its progressive contribution); the outcome comes from settle().
         No credit is ever extended (s. 5). game_id: the game that must complete it after a cut.
         deck: what the round is played on, committed with the wager (a table game's packed stake,
-        firmware/play_table.py; video poker commits its deck after, deal)."""
+        firmware/play_table.py; video poker commits its deck after, deal). linked: the credits a
+        hit of the progressive pays, the SAS controller's level (firmware/sas/progressive.py pays),
+        committed with the wager so a later broadcast or a power cut cannot change it."""
         g = self.st["game"]
         if g and g["phase"] == "wager":
             raise AuditError("a game is already in progress")
@@ -44,6 +47,8 @@ class GameBooks:
         self.st["game"] = {"phase": "wager", "bet": bet, "before": before, "t": eventlog.now(), "id": game_id}
         if deck:
             self.st["game"]["deck"] = deck
+        if linked is not None:
+            self.st["game"]["lp"] = linked
         self.exception("game-start")
         self._commit()
 
@@ -95,6 +100,8 @@ class GameBooks:
                            "limit": jackpot_limit, "slot": slot}
         if g.get("in"):
             self.st["game"]["in"] = g["in"]
+        if fixed and "lp" in g:
+            self.st["game"]["lp"] = g["lp"]  # the level the wager committed: what the hit pays
         if spin:
             self._commit({"g%d" % slot: self._as_json(rec)})
             self._spinning = (n + 1, rec)  # conclude() completes it without reading it back
@@ -122,7 +129,8 @@ class GameBooks:
             rec["forfeit"] = eventlog.clean(forfeit, eventlog.TEXT)  # bounded: the record always fits
         else:
             if g["fixed"] and progressive is not None:
-                prog = progressive.won(self.st)
+                # linked: the level committed with the wager (the meter here is not paid); else the meter
+                prog = g["lp"] if "lp" in g else progressive.won(self.st)
                 award = award - g["fixed"] + prog
                 self._add("progressive_paid", prog)
                 self.exception("progressive")

@@ -127,10 +127,15 @@ class GamePlay:
             sc.message = ("insert",)
             cab.show()
             return
+        p = None if self.ledger.session else self.progressive
+        f = p.feed if p is not None else None  # linked through SAS: firmware/sas/progressive.py
+        lp = f.pays(p, bet) if f is not None else None
+        if lp == -1:  # the controller's level went stale this very loop: watch() stops play
+            return
         try:
-            # deck: a table game's packed stake, committed with its wager (firmware/play_table.py)
-            self.ledger.wager(bet, None if self.ledger.session else self.progressive, self.game.id,
-                              getattr(self, "deck", None))
+            # deck: a table game's packed stake, committed with its wager (firmware/play_table.py);
+            # lp: the SAS controller's level a hit pays
+            self.ledger.wager(bet, p, self.game.id, getattr(self, "deck", None), lp)
         except AuditError as e:
             cab.set_tilt("audit", str(e))
             return
@@ -167,7 +172,8 @@ class GamePlay:
         if p is not None:
             fixed = p.hit(outcome)
             if fixed:
-                award += p.amount(self.ledger.st) - fixed
+                lp = self.ledger.game.get("lp")  # linked: the level committed with the wager
+                award += (p.amount(self.ledger.st) if lp is None else lp) - fixed
         return jurisdiction.check_prize(self.config.JURISDICTION, self.config.DENOM_CENTS, award)
 
     def _settle(self, outcome):

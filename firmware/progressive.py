@@ -12,6 +12,11 @@
 # reset: never lost, never paid above the ceiling. Without a ceiling only the fraction rolls over.
 # Linked machines (s. 92): a link is enabled only when this machine requires the link's number of
 # coins and plays the same certified math (same math hash): the same chances on every machine.
+# Linked through SAS (firmware/sas/progressive.py sets `feed`, and bounds the level there): a hit
+# pays the controller's level amount in force when the game started, committed with its wager
+# (firmware/game_books.py "lp"), never under the reset (s. 93) nor over the ceiling (held to the
+# prize limit at boot); the meter here keeps its contributions, the certified amount of a cabinet
+# not linked, and a linked hit leaves it as it is (it paid nothing of it).
 
 
 class ProgressiveError(Exception):
@@ -19,6 +24,10 @@ class ProgressiveError(Exception):
 
 
 class Progressive:
+    # the SAS controller's level (firmware/sas/progressive.py Linked), set on a linked cabinet only:
+    # a class default, and what reads it lives there, so a cabinet not linked carries nothing more
+    feed = None
+
     def __init__(self, spec, math_hash, link=None, hand=True):
         """spec: the model's progressive (games.model.Model.progressive); link: None or
         {"id", "bet", "math_hash"} as the link controller announces it; hand: a hit locks for a hand

@@ -3,9 +3,11 @@
 # game (2 BCD), 56 the enabled games (length, count, 2 BCD each), 53 game N's configuration (game
 # number, then 1F's fields), A0 game N's enabled features (game number, 3 feature bytes), B5 game
 # N's extended information (Monaco's LPB5 parser: length, game number, max bet (2 BCD),
-# progressive group, progressive levels (4 binary), game name and paytable name (a length, then up
-# to 20 ASCII each), wager categories (2 BCD), player denominations (a count, then SAS Table C-4
-# codes)). A Jeton cabinet offers one game: game 1 (game 0 is the machine, and answers as 1F does).
+# progressive group, progressive levels (4 binary, least significant byte first, bit 0 level 1,
+# as its Utilities.ToBinary writes them and its LPB5 handler sets bit level-1), game name and
+# paytable name (a length, then up to 20 ASCII each), wager categories (2 BCD), player
+# denominations (a count, then SAS Table C-4 codes)). A Jeton cabinet offers one game: game 1
+# (game 0 is the machine, and answers as 1F does).
 from board.sas_link import NACK
 from firmware.sas import bcd
 
@@ -83,7 +85,8 @@ def features(m, rx, k, out):
 
 def extended(m, rx, k, out):
     """B5: game number in; its extended information out: its English name, its model id as the
-    paytable's name, no progressive, no wager categories, the one denomination."""
+    paytable's name, the linked progressive's group and level 1 (else none), no wager
+    categories, the one denomination."""
     from firmware.sas.polls import DENOMINATIONS
 
     game = m.cab.game
@@ -95,8 +98,12 @@ def extended(m, rx, k, out):
         return NACK
     out[3], out[4] = rx[2], rx[3]
     bcd.put(out, 5, max(game.bets), 2)
+    lk = m.linked
     for i in range(7, 12):
-        out[i] = 0  # progressive group, levels
+        out[i] = 0  # progressive group, levels (4 binary, LSB first: bit 0 is level 1)
+    if lk is not None:
+        out[7] = lk.group
+        out[8] = 1  # the cabinet's one level: the group's level 1 (firmware/sas/progressive.py LEVEL)
     i = 12
     for text in (game.name.get("en", "") if isinstance(game.name, dict) else str(game.name), game.id):
         text = text[:20]

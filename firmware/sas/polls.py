@@ -73,7 +73,8 @@ def machine_info(m, rx, k, out):
         if cents == m.cab.config.DENOM_CENTS:
             out[i] = code
     out[i + 1] = min(max(game.bets), 255) if game else 0
-    out[i + 2] = 0  # progressive group: none
+    lk = m.linked  # the progressive group (1 binary): the linked progressive's, else 0
+    out[i + 2] = lk.group if lk is not None else 0
     out[i + 3] = 0  # game options (binary, LSB first)
     out[i + 4] = 0
     i += 5

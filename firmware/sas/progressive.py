@@ -38,17 +38,49 @@ def group_of(config):
 
 class Linked:
     """The group's level amounts as last broadcast (cents; -1: not heard since power-up), in RAM:
-    the controller sends them again and again."""
+    the controller sends them again and again. The cabinet's progressive reads its level here
+    (firmware/progressive.py feed: pays, shown) to commit it with a wager."""
 
-    def __init__(self, group, now):
+    def __init__(self, group, now, clock, denom):
         self.group = group
         self.cents = [-1] * (LEVELS + 1)  # by level number; [0] unused
         self.heard = now  # the last broadcast for the group (or power-up)
         self.lost = False  # 53 raised for this silence
+        self.clock = clock
+        self.denom = denom  # cents a credit (DENOM_CENTS)
 
     def level(self):
         """The cabinet's level amount in cents, or -1: none heard since power-up."""
         return self.cents[LEVEL]
+
+    def credits(self):
+        """The level in whole credits (rounded down: never more than the controller said), or -1:
+        none heard, or none for 5 s (a game may start before watch() ran: it is refused too)."""
+        c = self.cents[LEVEL]
+        if c < 0 or self.lost or ticks_diff(self.clock(), self.heard) > LOST_MS:
+            return -1
+        return c // self.denom
+
+    def pays(self, prog, bet):
+        """The credits a hit of prog (firmware/progressive.py) pays in a game at `bet` starting
+        now: the level in force, never under the reset (s. 93) nor over the ceiling (held to the
+        prize limit at boot); -1: no fresh level (no play); None: a bet that cannot win it."""
+        c = self.credits()
+        if c < 0:
+            return -1
+        if bet != prog.bet:
+            return None
+        c = max(c, prog.reset)
+        return c if prog.ceiling is None else min(c, prog.ceiling)
+
+    def shown(self, prog, st):
+        """The amount the display shows: the one a game open plays for, else the level in force
+        (None: none fresh)."""
+        g = st.get("game")
+        if g and "lp" in g:
+            return g["lp"]
+        c = self.pays(prog, prog.bet)
+        return c if c >= 0 else None
 
 
 def start(m, now):
@@ -57,7 +89,9 @@ def start(m, now):
     if not group or m.cab.progressive is None:
         return None
     m.cab.set_tilt(TILT, "no progressive level from the central system yet")
-    return Linked(group, now)
+    lk = Linked(group, now, m.link.clock, m.cab.config.DENOM_CENTS)
+    m.cab.progressive.feed = lk  # a hit pays the level committed with the wager (firmware/game_books.py)
+    return lk
 
 
 def watch(m, now):
@@ -102,6 +136,7 @@ def broadcast(m, rx, k, out):
         return NACK
     lk = m.linked
     if lk is not None and group == lk.group:
+        was = lk.credits()
         _levels(m, rx, at, n, True)
         if lk.cents[LEVEL] >= 0:
             lk.heard = m.link.clock()
@@ -109,6 +144,8 @@ def broadcast(m, rx, k, out):
             if TILT in m.cab.tilts:
                 m.cab.clear_boot_tilt(TILT)
                 m.cab.show()
+            elif lk.credits() != was:
+                m.cab.show()  # the display shows the controller's amount (s. 91: continuously)
     return ACK
 
 

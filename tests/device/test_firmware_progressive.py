@@ -201,3 +201,24 @@ def test_same_pay_at_a_lower_bet_is_the_fixed_award():
     led.settle(Outcome(1, 200, [(0, "3 SEVEN", 200)]), game.id, 1200, prog)
     assert led.credits == 9 + 200 and led.meters["progressive_paid"] == 0
     assert "prog_n" not in led.st  # bet 1 fed nothing (s. 92)
+
+
+def test_a_linked_level_committed_with_the_wager_is_paid_in_place_of_the_meter():
+    # issue 25: the SAS controller's level the game plays for (firmware/sas/progressive.py Linked.pays)
+    # is committed with the wager; a hit pays it, under vlt onto the credits (L-6, r. 3, s. 7), and
+    # the meter here keeps its contribution, untouched by the hit
+    game = load(MODEL)
+    prog = Progressive(spec(), "h", hand=False)
+    led = ledger()
+    led.accept(30)
+    led.wager(3, prog, game.id, None, 2345)
+    assert led.game["lp"] == 2345 and led.st["prog_n"] == 1500 * 1000 + 3
+    led.settle(Outcome(3, 1500 + 6, [(0, "3 SEVEN", 1500), (1, "2 CHERRY", 6)]), game.id, 0, prog, spin=True)
+    assert led.game["lp"] == 2345 and led.game["fixed"] == 1500  # kept while the reels turn
+    assert led.conclude(prog) == 2345 + 6
+    assert led.lock is None and led.credits == 27 + 2345 + 6 and led.meters["progressive_paid"] == 2345
+    assert led.st["prog_n"] == 1500 * 1000 + 3 and led.recall()[-1]["prog"] == [2345, 1500]
+    led.wager(3, prog, game.id, None, 2400)
+    led.settle(Outcome(3, 0, []), game.id, 0, prog)  # no hit: the level goes with the game
+    assert "lp" not in led.game and led.meters["progressive_paid"] == 2345
+    led.audit()

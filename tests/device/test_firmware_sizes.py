@@ -27,11 +27,30 @@ BIG = 10 ** 10 - 1  # a 10-digit meter at its last value before it rolls over
 MODELS = "games/models"
 
 
+def worst_game():
+    """The game record at its longest: the longest of its phases' records (firmware/game_books.py,
+    firmware/tournament_books.py), each with every field it may carry at its bound. A wager: a
+    dealt poker hand's deck, 53 cards (firmware/play_poker.py; a table game's stake is shorter),
+    money in while it is open, the SAS controller's level a linked progressive's hit pays; a
+    tournament's wager has neither of the last two; the reels turning: the award pending, the
+    progressive's fixed award, the jackpot limit, the recall slot, money in, the level. Before
+    issue 25's level the test took the union of them all (3,194 bytes in all)."""
+    wager = {"phase": "wager", "bet": BIG, "before": BIG, "t": 2 ** 32 - 1, "id": "x" * 32, "deck": "ff" * 53,
+             "in": BIG, "lp": BIG}
+    tour = {"phase": "wager", "bet": BIG, "before": BIG, "t": 2 ** 32 - 1, "tour": 1, "id": "x" * 32,
+            "deck": "ff" * 53}
+    spin = {"phase": "spin", "bet": BIG, "award": BIG, "fixed": BIG, "limit": BIG, "slot": 9, "in": BIG, "lp": BIG}
+    done = {"phase": "done", "bet": BIG, "award": BIG, "slot": 9}
+    longest = wager
+    for g in (tour, spin, done):
+        if len(json.dumps(g)) > len(json.dumps(longest)):
+            longest = g
+    return longest
+
+
 def worst_state():
     st = {"m": {}, "credits": BIG, "bet": BIG, "lock": {"kind": "handpay", "amount": BIG}, "ev": BIG, "gn": BIG,
-          "game": {"phase": "wager", "bet": BIG, "before": BIG, "t": 2 ** 32 - 1, "id": "x" * 32, "tour": 1,
-                   "award": BIG, "fixed": BIG, "limit": BIG, "slot": 9,
-                   "deck": "ff" * 53},  # a dealt poker hand's deck, 53 cards (firmware/play_poker.py)
+          "game": worst_game(),
           "tilts": {}, "doors": {}, "acc_ev": 255, "ref": BIG, "paying": {"ref": BIG, "coins": BIG, "cpc": BIG},
           "prog_n": BIG * 1000, "prog_r": BIG * 1000, "emb": {},  # the meter and its roll-over (1/q units)
           "cl": "x" * 8,  # a RAM clear's account until the security log has it (accounts.MAX_ID)
