@@ -274,7 +274,8 @@ def open_meters(board, ledger, cfg, log):
         coils[name] = board.meter(name)
     from board.meters_em import EmMeters
 
-    em = EmMeters(coils, _Store(ledger.em_state, ledger.save_em_state), cfg.EM_ON_MS, cfg.EM_OFF_MS)
+    em = EmMeters(coils, _Store(ledger.em_state, ledger.save_em_state), cfg.EM_ON_MS, cfg.EM_OFF_MS,
+                  clock=board.ticks_ms)
     for name in em.recovered:
         log("meter %s: stroke cut by the power loss, driven again" % name)
     return em

@@ -35,7 +35,7 @@ def power_on(board, model=SEPT, g="fresh", acc=None, em=False, open_rng=None):
     led.open()
     game = load(model) if model else None
     cab = make_cabinet(board, led, game, gen() if g == "fresh" else g, acc or Acceptor(),
-                       em=EmMeters(board.coils, LedgerStore(led), on_ms=20, off_ms=20) if em else None,
+                       em=EmMeters(board.coils, LedgerStore(led), on_ms=20, off_ms=20, clock=board.ticks_ms) if em else None,
                        open_rng=open_rng)
     cab.resume()
     cab.step(0)

@@ -155,7 +155,7 @@ def test_hand_pay_cashout_without_hopper():
 
 
 def test_hard_meters_follow_soft_meters_and_a_meter_ahead_tilts():
-    cab, board, acc = cabinet(em=lambda board: EmMeters(board.coils, Store(), on_ms=20, off_ms=20))
+    cab, board, acc = cabinet(em=lambda board: EmMeters(board.coils, Store(), on_ms=20, off_ms=20, clock=board.ticks_ms))
     coins(cab, acc, 2)
     press(board, cab, "play")
     steps(cab, 40)

@@ -93,7 +93,7 @@ def test_hardmeters_reports_counts_pending_pulses_and_a_meter_ahead():
 
     con, cab, board, acc = console()
     assert run(con, "hardmeters") == ["no electromechanical meters on this board"]
-    con, cab, board, acc = console(em=lambda board: EmMeters(board.coils, Store(), on_ms=20, off_ms=20))
+    con, cab, board, acc = console(em=lambda board: EmMeters(board.coils, Store(), on_ms=20, off_ms=20, clock=board.ticks_ms))
     coins(cab, acc, 1)  # 4 credits: 4 strokes of meter_drop to drive
     st = json.loads(run(con, "hardmeters json")[0])
     assert st["busy"] and st["meter_drop"]["count"] + st["meter_drop"]["pending"] == 4
