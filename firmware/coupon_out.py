@@ -7,10 +7,12 @@
 # A part of the cabinet (firmware/cabinet.py), made at power-up (firmware/startup.py
 # open_coupon_out) with the printer and the coupon memory (either None when it could not be had:
 # the config or coupons tilt says why), the books, the configuration, the jurisdiction's profile,
-# the screen it sets, the board's clock and the log. The cabinet calls service(cab) every loop and
-# cashout(cab) from the state table; cab provides tilts, set_tilt(kind, why), condition(kind, why)
-# and show(). It exists only on a coupon cabinet: the printer driver and the coupon's text are
-# imported where they are used, so a casino cabinet's heap holds none of it.
+# the screen it sets, the board's clock and the log. The cabinet calls service(cab) every loop pass
+# (it never waits on the printer: a status request is sent, its answer taken in a later pass, so the
+# SAS line is answered meanwhile, docs/sas.md "What the loop waits on") and cashout(cab) from the
+# state table; cab provides tilts, set_tilt(kind, why), condition(kind, why) and show(). It exists
+# only on a coupon cabinet: the printer driver and the coupon's text are imported where they are
+# used, so a casino cabinet's heap holds none of it.
 #
 # Under system validation (the coupon memory's SYSTEM flag: SAS 7B cancelled the secure enhanced
 # configuration, firmware/sas/ticket_data.py) a cash-out first asks the system for the coupon's
