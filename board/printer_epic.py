@@ -84,28 +84,6 @@ def describe(flags):
     return ", ".join(out)
 
 
-def decode(z, o):
-    """The flags of a GS z byte and a DLE EOT 2 byte (OFFLINE: not status bytes)."""
-    if not z & Z_ONE or o & O_FIXED != O_FIXED:
-        return OFFLINE
-    f = 0
-    if z & Z_LOW:
-        f |= LOW
-    if o & O_OPEN:
-        f |= OPEN  # the head up also clears "ticket in printer": it is not a paper out
-    elif not z & Z_IN:
-        f |= OUT
-    if z & Z_JAM:
-        f |= JAM
-    if z & Z_PATH:
-        f |= PATH
-    if z & Z_BARCODE:
-        f |= BARCODE
-    if z & Z_VALIDATED:
-        f |= VALIDATED
-    return f
-
-
 class Printer:
     def __init__(self, uart, idle, timeout_ms=200, clock=ticks_ms):
         self.uart = uart
@@ -120,7 +98,7 @@ class Printer:
         self.last = 0  # last status read, as the printer gave it (OFFLINE at the first silence)
         self.printing = False  # a ticket was sent and has not been seen issued yet
         self.misses = 0  # silent polls in a row (MISSES)
-        self._q = _NONE  # the request in flight
+        self.asking = _NONE  # the status request in flight (0: none): its answer is taken by service()
         self._z = 0  # GS z's byte, while DLE EOT 2's is awaited
         self._until = 0  # the timeout of the request in flight
 
@@ -133,29 +111,42 @@ class Printer:
     def _send(self, q, cmd):
         self._drain()  # a late reply to an earlier request is not this one's
         self.uart.write(cmd)
-        self._q = q
+        self.asking = q
         self._until = ticks_add(self.clock(), self.timeout_ms)
-
-    def asking(self):
-        """A status request is in flight: its answer is taken by the next service()."""
-        return self._q != _NONE
 
     def _answer(self):
         """The request in flight, moved on: the flags once both bytes came (or a timeout), else None.
         Never waits."""
         while True:
-            q = self._q
             if self.uart.any() and self.uart.readinto(self._rx):
-                if q == _Z:
+                if self.asking == _Z:
                     self._z = self._rx[0]
                     self._send(_O, CMD_OFFLINE)
                     continue  # a printer already answering: both bytes in one call
-                self._q = _NONE
-                self.last = decode(self._z, self._rx[0])
-                return self.last
+                self.asking = _NONE
+                z = self._z
+                o = self._rx[0]
+                if not z & Z_ONE or o & O_FIXED != O_FIXED:
+                    f = OFFLINE  # not status bytes
+                else:
+                    f = LOW if z & Z_LOW else 0
+                    if o & O_OPEN:
+                        f |= OPEN  # the head up also clears "ticket in printer": it is not a paper out
+                    elif not z & Z_IN:
+                        f |= OUT
+                    if z & Z_JAM:
+                        f |= JAM
+                    if z & Z_PATH:
+                        f |= PATH
+                    if z & Z_BARCODE:
+                        f |= BARCODE
+                    if z & Z_VALIDATED:
+                        f |= VALIDATED
+                self.last = f
+                return f
             if ticks_diff(self._until, self.clock()) > 0:
                 return None
-            self._q = _NONE
+            self.asking = _NONE
             self.last = OFFLINE  # no reply in timeout_ms (to GS z: DLE EOT 2 is not asked)
             return OFFLINE
 
@@ -172,7 +163,7 @@ class Printer:
     def service(self, out):
         """The loop's poll, never waiting: sends a status request when none is in flight, takes what
         came of it; None until it is answered (or timed out), then as poll()."""
-        if self._q == _NONE:
+        if self.asking == _NONE:
             self._send(_Z, CMD_STATUS)
         f = self._answer()
         return None if f is None else self._changes(f, out)

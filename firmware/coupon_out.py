@@ -265,7 +265,7 @@ class CouponOut:
         now = self.clock()
         if self.store is not None:
             self._watch(cab, now)
-        if not pr.asking():
+        if not pr.asking:
             if ticks_diff(now, self._next) < 0:
                 return
             self._next = now  # the request's time: the next one is counted from it
@@ -327,7 +327,7 @@ class CouponOut:
         meanwhile); service() clears the tilt when the answer comes (_keyed)."""
         if self.printer is None:
             return True
-        self._key = 2 if self.printer.asking() else 1  # a request in flight was sent before the key
+        self._key = 2 if self.printer.asking else 1  # a request in flight was sent before the key
         self._next = self.clock()
         return False
 
