@@ -4,11 +4,16 @@
 # code (GS h height, GS k 7 m digits), FF (print and advance the form: the ticket is presented).
 # Status: GS z answers one byte; DLE EOT 2 answers the off-line cause byte (head/cover open).
 #
+# The cabinet's loop never waits on the printer (the SAS line must be answered within 20 ms, SAS
+# 6.02 s. 2.3.2; docs/sas.md): service(out) sends a status request and returns None; later calls
+# take its bytes as they come (or its timeout, on the driver's clock), and the call that completes
+# it returns the flags. status() and poll(out) wait for the answer (idle): power-up, the console.
+#
 # status() -> flags, a bit set of the module's constants:
 #   LOW (paper low)  OUT (no ticket in the printer)  OPEN (head or cover open)  JAM
 #   PATH (a ticket in the paper path)  BARCODE (bar code completed)  VALIDATED (validation number
 #   printed: from then on the ticket carries its number)
-# poll(out) appends events (kind, a, b), as the other drivers do:
+# poll(out) / service(out) append events (kind, a, b), as the other drivers do:
 #   ("low", 1|0, 0)       paper low appeared / went away           -> event, attendant
 #   ("fault", code, 0)    OUT / OPEN / JAM appeared, or F_OFFLINE    -> printer tilt
 #   ("clear", 0, 0)       no fault any more                          -> the tilt may be cleared
@@ -57,6 +62,11 @@ NAMES = ((OUT, "paper out"), (OPEN, "head open"), (JAM, "paper jam"), (OFFLINE, 
 # line or a busy board, not a dead printer (its tilt wants the attendant's key)
 MISSES = const(3)
 
+# the status request in flight (service)
+_NONE = const(0)
+_Z = const(1)  # GS z sent, its byte awaited
+_O = const(2)  # DLE EOT 2 sent, its byte awaited
+
 LINE = const(40)  # characters a line of a 65 mm ticket holds in the standard font
 DIGITS = const(18)  # longest control number the driver sends (even: Interleaved 2 of 5 pairs digits)
 
@@ -75,17 +85,22 @@ def describe(flags):
 
 
 class Printer:
-    def __init__(self, uart, idle, timeout_ms=200):
+    def __init__(self, uart, idle, timeout_ms=200, clock=ticks_ms):
         self.uart = uart
-        self.idle = idle  # idle(ms): wait for bytes without spinning
+        self.idle = idle  # idle(ms): wait for bytes without spinning (status, poll: never the loop's)
         self.timeout_ms = timeout_ms
+        self.clock = clock  # the board's ticks_ms: each request's timeout
         self._rx = bytearray(1)
         self._junk = bytearray(16)
         self._buf = bytearray(LINE + 1)  # one line at a time: no ticket-sized temporary
         self._bar = bytearray(4 + DIGITS)
-        self.flags = 0  # last status read
+        self.flags = 0  # last status read, as poll reports it (a silence counts at MISSES)
+        self.last = 0  # last status read, as the printer gave it (OFFLINE at the first silence)
         self.printing = False  # a ticket was sent and has not been seen issued yet
         self.misses = 0  # silent polls in a row (MISSES)
+        self.asking = _NONE  # the status request in flight (0: none): its answer is taken by service()
+        self._z = 0  # GS z's byte, while DLE EOT 2's is awaited
+        self._until = 0  # the timeout of the request in flight
 
     # --- status -----------------------------------------------------------------------------------
     def _drain(self):
@@ -93,46 +108,72 @@ class Printer:
             if not self.uart.readinto(self._junk):
                 break
 
-    def _ask(self, cmd):
-        """Send a status request and read its one-byte reply, or None after timeout_ms."""
-        self._drain()
+    def _send(self, q, cmd):
+        self._drain()  # a late reply to an earlier request is not this one's
         self.uart.write(cmd)
-        deadline = ticks_add(ticks_ms(), self.timeout_ms)
+        self.asking = q
+        self._until = ticks_add(self.clock(), self.timeout_ms)
+
+    def _answer(self):
+        """The request in flight, moved on: the flags once both bytes came (or a timeout), else None.
+        Never waits."""
         while True:
             if self.uart.any() and self.uart.readinto(self._rx):
-                return self._rx[0]
-            left = ticks_diff(deadline, ticks_ms())
-            if left <= 0:
+                if self.asking == _Z:
+                    self._z = self._rx[0]
+                    self._send(_O, CMD_OFFLINE)
+                    continue  # a printer already answering: both bytes in one call
+                self.asking = _NONE
+                z = self._z
+                o = self._rx[0]
+                if not z & Z_ONE or o & O_FIXED != O_FIXED:
+                    f = OFFLINE  # not status bytes
+                else:
+                    f = LOW if z & Z_LOW else 0
+                    if o & O_OPEN:
+                        f |= OPEN  # the head up also clears "ticket in printer": it is not a paper out
+                    elif not z & Z_IN:
+                        f |= OUT
+                    if z & Z_JAM:
+                        f |= JAM
+                    if z & Z_PATH:
+                        f |= PATH
+                    if z & Z_BARCODE:
+                        f |= BARCODE
+                    if z & Z_VALIDATED:
+                        f |= VALIDATED
+                self.last = f
+                return f
+            if ticks_diff(self._until, self.clock()) > 0:
                 return None
-            self.idle(min(left, 10))
+            self.asking = _NONE
+            self.last = OFFLINE  # no reply in timeout_ms (to GS z: DLE EOT 2 is not asked)
+            return OFFLINE
 
     def status(self):
-        """Read GS z and DLE EOT 2 into flags; OFFLINE when either has no valid reply."""
-        z = self._ask(CMD_STATUS)
-        o = self._ask(CMD_OFFLINE) if z is not None else None
-        if z is None or o is None or not z & Z_ONE or o & O_FIXED != O_FIXED:
-            return OFFLINE
-        f = 0
-        if z & Z_LOW:
-            f |= LOW
-        if o & O_OPEN:
-            f |= OPEN  # the head up also clears "ticket in printer": it is not a paper out
-        elif not z & Z_IN:
-            f |= OUT
-        if z & Z_JAM:
-            f |= JAM
-        if z & Z_PATH:
-            f |= PATH
-        if z & Z_BARCODE:
-            f |= BARCODE
-        if z & Z_VALIDATED:
-            f |= VALIDATED
-        return f
+        """Read GS z and DLE EOT 2 into flags, waiting for them (idle); OFFLINE when either has no
+        valid reply. A request in flight is dropped: asked again."""
+        self._send(_Z, CMD_STATUS)
+        while True:
+            f = self._answer()
+            if f is not None:
+                return f
+            self.idle(max(1, min(ticks_diff(self._until, self.clock()), 10)))
+
+    def service(self, out):
+        """The loop's poll, never waiting: sends a status request when none is in flight, takes what
+        came of it; None until it is answered (or timed out), then as poll()."""
+        if self.asking == _NONE:
+            self._send(_Z, CMD_STATUS)
+        f = self._answer()
+        return None if f is None else self._changes(f, out)
 
     def poll(self, out):
-        """Append the changes since the last poll; returns the flags read."""
+        """Append the changes since the last poll; returns the flags read. Waits for the answer."""
+        return self._changes(self.status(), out)
+
+    def _changes(self, f, out):
         was = self.flags
-        f = self.status()
         if f & OFFLINE and not was & OFFLINE:
             self.misses += 1
             if self.misses < MISSES:
@@ -171,13 +212,14 @@ class Printer:
         b[n] = LF
         self.uart.write(memoryview(b)[:n + 1])
 
-    def print_ticket(self, lines, number):
+    def print_ticket(self, lines, number, flags=None):
         """Send one ticket: the text lines, the validation number as text and as a bar code. The
         printer must be ready (PrinterError names the fault otherwise): a ticket is never sent
-        into a fault. Completion is seen by poll() ("printed")."""
+        into a fault. flags: the status the caller has just read (service's, in the same loop pass:
+        `last`); None: read now, waiting for it. Completion is seen by poll() ("printed")."""
         if not (number.isdigit() and len(number) % 2 == 0 and len(number) <= DIGITS):
             raise ValueError("control number must be an even count of digits, at most %d" % DIGITS)
-        f = self.status()
+        f = self.status() if flags is None else flags
         self.flags = f
         if f & FAULTS:
             raise PrinterError(describe(f))

@@ -49,7 +49,7 @@ def coupons(con, args):
     else:
         from board.printer_epic import LOW, describe
 
-        f = pr.status()
+        f = pr.flags  # as last read: the loop asks every PRINTER_IDLE_MS at most, and never waits
         con.say("printer: %s%s" % (describe(f) or "ready", ", paper low" if f & LOW else ""))
 
 

@@ -7,10 +7,12 @@
 # A part of the cabinet (firmware/cabinet.py), made at power-up (firmware/startup.py
 # open_coupon_out) with the printer and the coupon memory (either None when it could not be had:
 # the config or coupons tilt says why), the books, the configuration, the jurisdiction's profile,
-# the screen it sets, the board's clock and the log. The cabinet calls service(cab) every loop and
-# cashout(cab) from the state table; cab provides tilts, set_tilt(kind, why), condition(kind, why)
-# and show(). It exists only on a coupon cabinet: the printer driver and the coupon's text are
-# imported where they are used, so a casino cabinet's heap holds none of it.
+# the screen it sets, the board's clock and the log. The cabinet calls service(cab) every loop pass
+# (it never waits on the printer: a status request is sent, its answer taken in a later pass, so the
+# SAS line is answered meanwhile, docs/sas.md "What the loop waits on") and cashout(cab) from the
+# state table; cab provides tilts, set_tilt(kind, why), condition(kind, why) and show(). It exists
+# only on a coupon cabinet: the printer driver and the coupon's text are imported where they are
+# used, so a casino cabinet's heap holds none of it.
 #
 # Under system validation (the coupon memory's SYSTEM flag: SAS 7B cancelled the secure enhanced
 # configuration, firmware/sas/ticket_data.py) a cash-out first asks the system for the coupon's
@@ -48,6 +50,8 @@ class CouponOut:
         self._next = clock()  # the next printer poll
         self._wait = None  # ticks by which a printer silent at power-up must answer, or None
         self._printing_seq = None  # the coupon whose ticket was sent last (None: a DUPLICATE, or nothing)
+        self._key = 0  # the attendant's key waits for the printer's answer: 2 (a request in flight before it), 1
+        self._out = []  # the driver's events of one status
         # system validation (SAS 57/58), in RAM: a power-up that finds the request asks it again
         self._asked = None  # ticks the request waiting was made (or found) at, or None
         self.sv_read = False  # the system has read it (long poll 57)
@@ -233,7 +237,7 @@ class CouponOut:
             self._auto_after = None
         return bool(limit) and self.printer is not None and self.ledger.credits * self.config.DENOM_CENTS >= limit
 
-    def _print(self, cab, rec, duplicate=False):
+    def _print(self, cab, rec, flags, duplicate=False):
         from board.printer_epic import PrinterError
         from firmware import coupon
 
@@ -246,7 +250,7 @@ class CouponOut:
         try:
             self.printer.print_ticket(coupon.lines(rec, self.config, duplicate,
                                                    claim_s(self.profile.get("claim_s"), t["days"]), t),
-                                      rec["n"])
+                                      rec["n"], flags)
         except PrinterError as e:
             self._fault(cab, 0, str(e))
             return False
@@ -261,14 +265,19 @@ class CouponOut:
         now = self.clock()
         if self.store is not None:
             self._watch(cab, now)
-        if ticks_diff(now, self._next) < 0:
+        if not pr.asking:
+            if ticks_diff(now, self._next) < 0:
+                return
+            self._next = now  # the request's time: the next one is counted from it
+        out = self._out
+        out.clear()
+        flags = pr.service(out)  # never waits (SAS 6.02 s. 2.3.2): the answer comes in a later pass
+        if flags is None:
             return
         owed = self.store.owed() if self.store is not None and self.store.owed_seq() else None
-        self._next = ticks_add(now, PRINTER_POLL_MS if owed or pr.printing else PRINTER_IDLE_MS)
-        out = []
-        flags = pr.poll(out)
-        if flags & OFFLINE:  # each unanswered request waits the driver's timeout: not every loop pass
-            self._next = ticks_add(now, PRINTER_IDLE_MS)
+        # a silent printer is asked again only after a pause, as an idle one
+        self._next = ticks_add(self._next, PRINTER_POLL_MS if (owed or pr.printing or self._key) and
+                               not flags & OFFLINE else PRINTER_IDLE_MS)
         if self._wait is not None:
             # silent since power-up: no "fault" event comes (it was silent before), so its time is kept here
             if not flags & OFFLINE:
@@ -295,10 +304,12 @@ class CouponOut:
                     self.ledger.event("printer", "paper low")
             elif kind == "clear":
                 self.log("printer: ready")
+        if self._key:
+            self._keyed(cab, now)
         if owed and not pr.printing and not flags & FAULTS and "printer" not in cab.tilts:
             # owed and not on its way: first print, or again after a cut or a fault, same number
             self.log("printing coupon %d" % owed["s"])
-            self._print(cab, owed)
+            self._print(cab, owed, pr.last)  # the status just read, as the printer gave it
 
     def _fault(self, cab, flags, why):
         """The printer tilt, and the system told which fault it is (SAS Table A-1: 61 paper out, 78
@@ -311,18 +322,34 @@ class CouponOut:
         cab.set_tilt("printer", why)
 
     def ready(self):
-        """The printer tilt clears only when the printer reports no fault."""
+        """The printer tilt clears only when the printer reports no fault, in its answer to a status
+        request sent after the key turned: asked now, not waited for (the loop answers the SAS line
+        meanwhile); service() clears the tilt when the answer comes (_keyed)."""
         if self.printer is None:
             return True
+        self._key = 2 if self.printer.asking else 1  # a request in flight was sent before the key
+        self._next = self.clock()
+        return False
+
+    def _keyed(self, cab, now):
+        """A status answered while the key waits: the request sent after the key clears the tilt
+        when the printer reports no fault."""
+        pr = self.printer
+        self._key -= 1
+        if self._key:
+            self._next = now  # that answer was to a request sent before the key: asked again
+            return
         from board.printer_epic import FAULTS, describe
 
-        f = self.printer.status()
+        f = pr.last  # as the printer gave it: one silence is a fault here
         if f & FAULTS:
             self.log("printer still at fault: %s" % describe(f))
-            return False
-        if self.printer.printing:
-            self.printer.printing = False  # the ticket it was printing is owed again: printed anew
-        return True
+            return
+        if "printer" in cab.tilts:
+            if pr.printing:
+                pr.printing = False  # the ticket it was printing is owed again: printed anew
+            cab.clear_boot_tilt("printer")
+            cab.show()
 
     def clear_faults(self):
         """No hopper: the attendant's key clears nothing more here."""
@@ -348,6 +375,6 @@ class CouponOut:
         rec = self.store.duplicate(last["s"])
         if self.ledger.st is not None:
             self.ledger.event("coupon-dup", "no %d reprinted as DUPLICATE" % rec["s"])
-        if not self._print(cab, rec, duplicate=True):
+        if not self._print(cab, rec, f, duplicate=True):
             raise ValueError("printer refused the duplicate")
         return rec

@@ -34,7 +34,7 @@ def boot(board, fake):
     led = Ledger(memory(board.nvram))
     led.open()
     attach_queue(led)
-    printer = Printer(fake, board.idle, timeout_ms=5)
+    printer = Printer(fake, board.idle, timeout_ms=5, clock=board.ticks_ms)  # its timeouts on the board's clock
 
     def coupon_out(screen, found):
         return startup.open_coupon_out(board, led, VLT, jurisdiction.PROFILES["vlt"], None, screen, found, quiet,

@@ -19,6 +19,7 @@ import rng
 from board.printer_epic import Printer
 from firmware import config, coupon_number, coupon_store, coupon_system, jurisdiction, startup
 from firmware.config import Config
+from firmware.coupon_out import PRINTER_IDLE_MS
 from firmware.critmem import RamError
 from firmware.ledger import Ledger
 from games import load
@@ -45,7 +46,7 @@ def boot(board, fake, acc=None, profile=None):
         ram_error = str(e)
         led.st = None
     acc = acc or Acceptor()
-    printer = Printer(fake, board.idle, timeout_ms=5)
+    printer = Printer(fake, board.idle, timeout_ms=5, clock=board.ticks_ms)  # its timeouts on the board's clock
 
     def coupon_out(screen, found):
         return startup.open_coupon_out(board, led, VLT, profile or jurisdiction.PROFILES["vlt"], None, screen, found,
@@ -173,7 +174,7 @@ def test_printer_at_fault_before_cashout_keeps_the_coupon_owed():
     cab, acc = boot(board, fake)  # and a power cycle while the printer does not answer
     assert cab.ledger.coupon_owed()["k"] == 4 and cab.state == "payout"
     fake.mute = False
-    steps(cab, 20)
+    steps(cab, 20 + PRINTER_IDLE_MS // 10)  # the printer silent at its last request is asked again after a pause
     assert cab.tilts.get("printer") == "paper out"  # read again from the printer, not from memory
     fake.out = False
     press(board, cab, "key_reset")
@@ -279,10 +280,10 @@ def power_up_vlt(board, fake):
     cab = make_cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")), acc, VLT,
                        money_out=lambda screen, found: startup.open_money_out(board, None, led, VLT, None, screen,
                                                                               found, quiet))
-    # the driver waits for a reply on the real clock, calling idle(): here that would run the fake
-    # board's clock ahead by the thousand; keep each silent request short and off the board's clock
+    # the driver times its requests on the real clock (board.compat's ticks_ms, every board's): here
+    # the fake board's, so a silent request ends after the same loop passes in every run
     cab.money_out.printer.timeout_ms = 5
-    cab.money_out.printer.idle = lambda ms: None
+    cab.money_out.printer.clock = board.ticks_ms
     cab.resume()
     return cab, acc
 

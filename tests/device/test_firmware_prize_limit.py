@@ -58,7 +58,7 @@ def boot(board, fake, outcome, spec=None, juris="vlt"):
     coupon = jurisdiction.pays_by_coupon(juris)
     money_out = None
     if coupon:
-        printer = Printer(fake, board.idle, timeout_ms=5)
+        printer = Printer(fake, board.idle, timeout_ms=5, clock=board.ticks_ms)
 
         def money_out(screen, found):
             from firmware import startup  # imported once the 128 KB part is made: a fixed heap fragments

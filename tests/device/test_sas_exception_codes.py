@@ -101,7 +101,9 @@ def test_printer_faults_each_by_its_code_once_across_a_cut():
         coupon_system.set_validation_id(cab, VID)
         poll_all(cab, board, uart)
         setattr(fake, fault, True)
-        for _ in range(30):  # the printer is polled every few hundred ms; a silent one has its timeout
+        # the printer is asked every PRINTER_IDLE_MS (2 s) while idle: a silent one is "no reply" at
+        # its MISSES-th (3) unanswered request, 4-6 s on
+        for _ in range(40):
             board.now += 200
             cab.step(0)
         if fault != "low":

@@ -1,0 +1,120 @@
+"""How long one ccTalk request holds the cabinet's loop (board/cctalk.py Master.request waits for its
+echo and reply): the real Master on a simulated single-wire bus at the boards' 9600 baud (10 bits a
+byte, board/pyboard.py UARTS), its own transmission echoed byte by byte, the device's reply after a
+chosen delay; a simulated clock moved only by the Master's idle(ms), by min(ms, 5) as
+board/machine_board.py idle does. No wall clock: the figures are the same on any host.
+
+    python -m tools.bench.bench_cctalk
+
+Rows: the requests the cabinet's loop makes (coin acceptor 229 every ACCEPTOR_POLL_MS, twice when
+new events are corroborated; bill validator 159 likewise; hopper 166 and 163 every pass while it
+pays), each for device reply delays of 0, 5 and 10 ms, and a device that does not answer (the
+Master's timeout_ms and retries). SAS 6.02 s. 2.3.2's 20 ms (docs/sas.md) is the reference.
+"""
+from __future__ import annotations
+
+import sys
+
+from board import cctalk
+from board.cctalk import CcTalkError, Master
+from board.cctalk_frame import build
+from tools.bench import cli
+
+BAUD = 9600
+BYTE_MS = 10 * 1000 / BAUD  # start bit, 8 data bits, stop bit
+IDLE_STEP_MS = 5  # board/machine_board.py idle: sleep_ms(min(ms, 5))
+SAS_WINDOW_MS = 20  # SAS 6.02 s. 2.3.2, as docs/sas.md cites it
+# (what, device address, header, data bytes of the reply): board/coin_cctalk.py, bill_cctalk.py, hopper_cctalk.py
+REQUESTS = (("coin acceptor: read buffered credit", 2, 229, 11),
+            ("bill validator: read buffered bill events", 40, 159, 11),
+            ("hopper: request status", 3, 166, 4),
+            ("hopper: test hopper", 3, 163, 2))
+DELAYS_MS = (0, 5, 10)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def ticks(self) -> int:
+        return int(self.t)
+
+    def idle(self, ms: int) -> None:
+        self.t += min(ms, IDLE_STEP_MS)
+
+
+class TimedBus:
+    """The master's UART: what it writes comes back as its echo, one byte every BYTE_MS, then the
+    addressed device's ACK with `data` zero bytes after delay_ms (no device: nothing)."""
+
+    def __init__(self, clock: Clock, replies: dict[int, int], delay_ms: float) -> None:
+        self.clock = clock
+        self.replies = replies  # address -> data bytes of its reply
+        self.delay_ms = delay_ms
+        self.due: list[tuple[float, int]] = []
+        self.rx = bytearray()
+
+    def write(self, data) -> int:
+        data = bytes(data)
+        t = self.clock.t
+        for i, b in enumerate(data):
+            self.due.append((t + (i + 1) * BYTE_MS, b))
+        n = self.replies.get(data[0])
+        if n is not None:
+            frame = bytearray(5 + n)
+            k = build(frame, 1, data[0], 0, bytes(n))
+            start = t + len(data) * BYTE_MS + self.delay_ms
+            for i in range(k):
+                self.due.append((start + (i + 1) * BYTE_MS, frame[i]))
+        return len(data)
+
+    def _arrive(self) -> None:
+        while self.due and self.due[0][0] <= self.clock.t:
+            self.rx.append(self.due.pop(0)[1])
+
+    def any(self) -> int:
+        self._arrive()
+        return len(self.rx)
+
+    def readinto(self, buf) -> int | None:
+        self._arrive()
+        n = min(len(buf), len(self.rx))
+        if not n:
+            return None
+        buf[:n] = self.rx[:n]
+        del self.rx[:n]
+        return n
+
+
+def held_ms(addr: int, header: int, data_bytes: int | None, delay_ms: float) -> tuple[float, str]:
+    """The simulated time one Master.request holds its caller, and how it ended."""
+    clock = Clock()
+    saved = cctalk.ticks_ms
+    cctalk.ticks_ms = clock.ticks  # the Master's deadlines on the simulated clock
+    try:
+        bus = TimedBus(clock, {} if data_bytes is None else {addr: data_bytes}, delay_ms)
+        try:
+            Master(bus, clock.idle).request(addr, header)
+            how = "answered"
+        except CcTalkError as e:
+            how = e.reason
+    finally:
+        cctalk.ticks_ms = saved
+    return clock.t, how
+
+
+def main(argv: list[str] | None = None) -> dict:
+    cli(__doc__, "python -m tools.bench.bench_cctalk", sys.argv[1:] if argv is None else argv)
+    out: dict = {}
+    print(f"ccTalk at {BAUD} baud: ms one request holds the loop (reference: SAS's {SAS_WINDOW_MS} ms)")
+    print(f"{'request':44} " + " ".join(f"{'delay %d' % d:>8}" for d in DELAYS_MS) + f" {'silent':>8}")
+    for what, addr, header, n in REQUESTS:
+        row = [held_ms(addr, header, n, d)[0] for d in DELAYS_MS]
+        silent, how = held_ms(addr, header, None, 0)
+        out[what] = {"delays_ms": dict(zip(DELAYS_MS, row)), "silent_ms": silent, "silent_ends": how}
+        print(f"{what:44} " + " ".join(f"{ms:8.1f}" for ms in row) + f" {silent:8.1f}")
+    return out
+
+
+if __name__ == "__main__":
+    main()
