@@ -482,17 +482,31 @@ class SasRules:
                 return
             self.link_silences = getattr(self, "link_silences", 0) + 1
             self._link_silent()
-        elif kind == "other":
+        elif kind in ("other", "malformed"):
+            sas.quiet.set()  # the keep-alive's own broadcast would hide a level wrongly taken (< 1 s: no 53)
+            try:
+                self._link_ignored(kind, bad, cents)
+            finally:
+                sas.quiet.clear()
+        else:
+            self._link_cut(cents)
+
+    def _link_ignored(self, kind: str, bad: str, cents: int) -> None:
+        """Another group's level (ACK), or a malformed broadcast (NACK): nothing kept."""
+        rig, sas = self.rig, self.sas
+        h = sas.host
+        if kind == "other":
             group = sas.group % 255 + 1
+            before = self._link_now()
             with h.lock:
                 r = h.progressive(group, [(1, (sas.cents + 2500) % 10 ** 10)], to_all=False)
             if r not in (h.address, None):
                 raise Violation("linked", f"another group's ({group}) broadcast answered {r:02X}, not ACK")
             rig.wait_polls(2, 1.0)
-        elif kind == "malformed":
-            self._link_malformed(bad, cents)
+            if self._link_now() != before:  # judged before the keep-alive broadcasts the group's again
+                raise Violation("linked", f"another group's ({group}) level taken: {before} -> {self._link_now()}")
         else:
-            self._link_cut(cents)
+            self._link_malformed(bad, cents)
 
     def _link_silent(self) -> None:
         """No broadcast for more than 5 s: the progressive tilt, no level, play refused; then the
