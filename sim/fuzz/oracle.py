@@ -788,7 +788,9 @@ def sas_exceptions(codes: list[int], before: dict | None, now: dict, known: froz
     knows was still pending at its start (counted more times than reported before it) comes after no code of
     a lower priority; and in the whole window a door is never reported closed more often than opened (one open
     at the last check aside), a game ended than started, a hand pay reset than pending (both of a pair share a
-    priority: oldest first)."""
+    priority: oldest first). 53 (`did["silences"]`: (sure, sure + maybe) from silences(); None: not known)
+    as many times as the linked progressive's controller was silent past 5 s, any number from none to one
+    more per power-up across a power-up (the firmware's 5 s start again at it)."""
     odd = sorted({c for c in codes if c not in known})
     if odd:
         raise Violation("sas_exception", f"after {step}: codes no event raises {[hex(c) for c in odd]} in {codes}")
