@@ -178,6 +178,21 @@ class Checks:
             return
         total = units[0] + units[1]
         prev, self.prog = self.prog, (total, m["progressive_paid"], m["games_played"])
+        linked = oracle.linked_state(lines) is not False
+        levels = {oracle.linked_level(c, self._denom(), spec) for c in self.link_levels}
+        sas = getattr(self, "sas", None)
+        if sas is not None:
+            self.link_levels = {sas.cents}  # the level in force from now on
+        if linked:
+            # the level the controller broadcast last, bounded, shown on the screen and the console
+            # (heard at once: a rule may have kept the keep-alive's broadcasts back a while)
+            self._link_heard()
+            want = oracle.linked_level(sas.cents, self._denom(), spec)
+            try:
+                oracle.linked_shown(self.rig.screen, self.rig.command("state"), want, self.step_kind)
+            except Violation:  # the display may trail the broadcast by a loop pass: judged once more
+                self.rig.wait_polls(2, 1.0)
+                oracle.linked_shown(self.rig.screen, self.rig.command("state"), want, self.step_kind)
         if prev is None or self.step_kind in ("power", "progressive_preset", "basis", "operator_config",
                                               "security", "coupon_memory", "ramclear"):
             return
@@ -185,7 +200,9 @@ class Checks:
         new = [g for g in recall if g["n"] > prev[2]]
         if m["games_played"] - prev[2] != len(new) or any(g["id"] != s["id"] for g in new):
             return  # a game voided, or more than the recall holds, or another game's: not judged
-        oracle.progressive_grew(spec, prev[0], total, prev[1], m["progressive_paid"], new)
+        if linked:  # each hit paid the controller's level in force at its wager (the fuzz's record)
+            oracle.linked_paid(new, levels, self.step_kind)
+        oracle.progressive_grew(spec, prev[0], total, prev[1], m["progressive_paid"], new, linked)
 
     def _check_hard_meters(self, m: dict) -> None:
         """Judged only when the firmware says no stroke is on its way (and it drives them: a power-up

@@ -85,3 +85,13 @@ SAS_RAISED = frozenset((0x11, 0x12, 0x15, 0x16, 0x19, 0x1A, 0x98, 0x99, 0x9A, 0x
 # a ticket presented to a casino's ticket reader (sim/fuzz/rules_sas.py sas_ticket_in): the system's
 # answer to its 70/71 cycle
 TICKET_ANSWERS = ("redeem", "redeem", "reject", "silence", "cut")
+# a linked progressive (sim/fuzz/rules.py power_on `link`, rules_sas.py sas_progressive): its SAS
+# group in four casino sequences of ten, and its controller's first level 1 in cents
+LINK_GROUPS = (None,) * 6 + (1, 9, 200, 255)
+LINK_START_CENTS = (0, 2510, 37500, 37499, 60001, 100000, 100026, 9999999999)
+# what the controller does (sas_progressive): a new level, a silence past 5 s, another group's
+# broadcast, a malformed one, a new level between a game's wager and a power cut
+LINK_KINDS = ("level", "level", "silent", "other", "malformed", "cut")
+LINK_SILENCES = 2  # silences a sequence (each costs 5.8 s)
+# broadcasts the machine NACKs and keeps nothing of (docs/sas.md): (name, frame after the address, CRC added)
+LINK_MALFORMED = ("group0", "level0", "level21", "notbcd", "length", "length86short")

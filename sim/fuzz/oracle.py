@@ -485,22 +485,98 @@ def progressive_units(state_lines: list[str]) -> tuple[int, int, int] | None:
 
 
 def progressive_grew(spec: dict, before: int, after: int, paid_before: int, paid_after: int,
-                     games: list[dict]) -> None:
+                     games: list[dict], linked: bool = False) -> None:
     """Units on the meter and rolled over, plus what was paid: each game at the progressive's bet
     adds bet x num units, the other bets nothing, nor a tournament game (its record's `tour`: credits
     of no cash value, played off an entry fee), a hit the reset (`games`: the recall records of the
-    games played in between, all of them)."""
-    hits = sum(1 for g in games if g.get("prog"))
+    games played in between, all of them). `linked` (through SAS, docs/sas.md "The linked
+    progressive"): the meter still takes every contribution but a hit pays the controller's level,
+    not the meter: meter + roll-over move by the contributions alone, and `progressive_paid` by
+    exactly what the hits' records say they paid."""
+    hits = [g for g in games if g.get("prog")]
     fed = sum(g["bet"] * spec["num"] for g in games if g["bet"] == spec["bet"] and not g.get("tour"))
-    want = fed + hits * spec["reset"] * spec["den"]
-    got = after + paid_after * spec["den"] - before - paid_before * spec["den"]
-    if got != want:
-        raise Violation("progressive", f"meter + roll-over + paid moved by {got} units, {len(games)} games "
-                                       f"({fed} units fed, {hits} hits) make {want}")
+    if linked:
+        paid = sum(g["prog"][0] for g in hits)
+        if after - before != fed or paid_after - paid_before != paid:
+            raise Violation("progressive", f"linked: meter + roll-over moved by {after - before} units and "
+                                           f"progressive_paid by {paid_after - paid_before}, {len(games)} games "
+                                           f"make {fed} units fed and {paid} paid ({len(hits)} hits)")
+    else:
+        want = fed + len(hits) * spec["reset"] * spec["den"]
+        got = after + paid_after * spec["den"] - before - paid_before * spec["den"]
+        if got != want:
+            raise Violation("progressive", f"meter + roll-over + paid moved by {got} units, {len(games)} games "
+                                           f"({fed} units fed, {len(hits)} hits) make {want}")
     for g in games:
         if g.get("prog") and not spec["reset"] <= g["prog"][0] <= (spec["ceiling"] or g["prog"][0]):
             raise Violation("progressive", f"game {g['n']} paid the progressive {g['prog'][0]}: outside "
                                            f"{spec['reset']}..{spec['ceiling']}")
+
+
+# --- the linked progressive (docs/sas.md "The linked progressive": 80/86, exception 53) ----------------
+LOST_S = 5.0  # firmware/sas/progressive.py LOST_MS: a silence longer than this is exception 53
+LOST_MARGIN_S = 0.7  # a gap this near LOST_S, seen from the host, may be one or not (timing, a loop pass)
+
+
+def linked_level(cents: int, denom: int, spec: dict) -> int:
+    """What a hit pays for the controller's level `cents`: whole credits at `denom`, rounded down
+    (never more than the controller said), never under the model's reset (s. 93) nor over its ceiling."""
+    c = max(cents // denom, spec["reset"])
+    return c if spec["ceiling"] is None else min(c, spec["ceiling"])
+
+
+def linked_state(state_lines: list[str]) -> int | None | bool:
+    """The console `state`'s 'progressive linked: N credits (...)' line: N; None: 'no level' (stale or
+    none heard); False: no such line (the cabinet's progressive is not linked through SAS)."""
+    for ln in state_lines:
+        if ln.startswith("progressive linked: "):
+            what = ln[len("progressive linked: "):]
+            return None if what.startswith("no level") else int(what.split()[0])
+    return False
+
+
+def linked_shown(s: dict, state_lines: list[str], want: int | None, step: str) -> None:
+    """A linked cabinet with no game open shows (screen `jackpot`, console `state`) the level the
+    fuzz's controller broadcast last, bounded (`want`: linked_level), or none while it is silent
+    (`want` None: the `progressive` tilt then stands, and no game may start)."""
+    got = linked_state(state_lines)
+    if got is False:
+        raise Violation("linked", f"after {step}: a cabinet linked through SAS, no 'progressive linked' line")
+    if got != want or s.get("jackpot") != want:
+        raise Violation("linked", f"after {step}: the controller's level makes {want} credits, the console "
+                                  f"says {got}, the screen {s.get('jackpot')}")
+    if want is None and "progressive" not in tilt_kinds(state_lines):
+        raise Violation("linked", f"after {step}: no fresh level and no progressive tilt: {state_lines}")
+
+
+def linked_paid(games: list[dict], levels: set[int], step: str) -> None:
+    """Each hit among `games` (recall records) paid the level in force when its game started, bounded:
+    one of `levels` (linked_level of every level the controller had in force since the last check,
+    the fuzz's own record of what it broadcast), never the cabinet's own meter."""
+    for g in games:
+        if g.get("prog") and g["prog"][0] not in levels:
+            raise Violation("linked", f"after {step}: game {g['n']} paid the progressive {g['prog'][0]}, the "
+                                      f"controller's level in force made {sorted(levels)}")
+
+
+def silences(heard: list[float], anchor: float, since: float, now: float) -> tuple[int, int]:
+    """The controller's silences whose exception 53 falls between the check at `since` and the one at
+    `now` (host clock), from the instants of its broadcasts for the group: `anchor`, the last before
+    `since`, then `heard`, those after it. A silence longer than LOST_S raises its 53 once LOST_S has
+    passed since the last broadcast (firmware/sas/progressive.py watch): (sure, maybe), `maybe` the
+    silences within LOST_MARGIN_S of LOST_S or whose 53 falls that near a check (one or none)."""
+    sure = maybe = 0
+    ts = [anchor] + [t for t in heard if since < t <= now]
+    for i, a in enumerate(ts):
+        end = ts[i + 1] if i + 1 < len(ts) else now  # the last: a silence going on at `now`
+        length, at = end - a, a + LOST_S
+        if length <= LOST_S - LOST_MARGIN_S or at >= now + LOST_MARGIN_S or at <= since - LOST_MARGIN_S:
+            continue
+        if length > LOST_S + LOST_MARGIN_S and since + LOST_MARGIN_S < at < now - LOST_MARGIN_S:
+            sure += 1
+        else:
+            maybe += 1
+    return sure, maybe
 
 
 def jackpot_shown(spec: dict, s: dict) -> None:
@@ -712,7 +788,9 @@ def sas_exceptions(codes: list[int], before: dict | None, now: dict, known: froz
     knows was still pending at its start (counted more times than reported before it) comes after no code of
     a lower priority; and in the whole window a door is never reported closed more often than opened (one open
     at the last check aside), a game ended than started, a hand pay reset than pending (both of a pair share a
-    priority: oldest first)."""
+    priority: oldest first). 53 (`did["silences"]`: (sure, sure + maybe) from silences(); None: not known)
+    as many times as the linked progressive's controller was silent past 5 s, any number from none to one
+    more per power-up across a power-up (the firmware's 5 s start again at it)."""
     odd = sorted({c for c in codes if c not in known})
     if odd:
         raise Violation("sas_exception", f"after {step}: codes no event raises {[hex(c) for c in odd]} in {codes}")
@@ -727,6 +805,12 @@ def sas_exceptions(codes: list[int], before: dict | None, now: dict, known: froz
         if not n <= got <= n + cuts:
             raise Violation("sas_exception", f"after {step}: {got} x {code:02X} reported, {n} counted by the model "
                                              f"({cuts} power-ups): {shown}")
+    lost = (did or {}).get("silences")  # 53: the controller's silences (silences(); None: not known)
+    if lost is not None:
+        lo, hi = (0, lost[1] + cuts) if cuts else lost
+        if not lo <= codes.count(0x53) <= hi:
+            raise Violation("sas_exception", f"after {step}: {codes.count(0x53)} x 53 reported, the controller's "
+                                             f"silences past 5 s make {lo}..{hi} ({cuts} power-ups): {shown}")
     for door, opened, _, off in SAS_DOORS:
         if codes.count(off) > (want[opened] + cuts if cuts and want[opened] else 0):
             raise Violation("sas_exception", f"after {step}: {codes.count(off)} x {off:02X} ({door} opened while off) "

@@ -25,7 +25,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition,
 
 from firmware import config
 from sim.fuzz import oracle
-from sim.fuzz.games import CERTS, GAME_SETS, VLT_SETS, bets
+from sim.fuzz.games import CERTS, GAME_SETS, VLT_SETS, bets, progressive
 from sim.fuzz.inputs import (
     ACCEPTOR_KINDS,
     ENTROPY,
@@ -34,6 +34,8 @@ from sim.fuzz.inputs import (
     HOPPER_FAULTS,
     JURISDICTIONS,
     LINE_MAX,
+    LINK_GROUPS,
+    LINK_START_CENTS,
     PLAYER,
     POWER_DURING,
     PRIVILEGED,
@@ -137,6 +139,9 @@ class CabinetRules(RuleBasedStateMachine):
         self.numbers: dict[str, int] = {}  # every control number seen on paper -> its credits
         self.prog: tuple[int, int, int] | None = None  # progressive units, progressive_paid, last recall n
         self.paid_out: dict[str, int] = {}  # hopper_out, cancelled, jackpot when the books' basis began
+        self.link: dict | None = None  # PROGRESSIVE_LINK of a linked sequence (power_on `link`)
+        self.link_cents = 0  # its controller's level 1 now, in cents
+        self.link_levels: set[int] = set()  # the levels (cents) in force since the last check
         if not self.skipped:
             self.rec.start_sequence()
 
@@ -161,15 +166,26 @@ class CabinetRules(RuleBasedStateMachine):
 
     # --- power ---------------------------------------------------------------------------------------
     @initialize(games=st.sampled_from(GAME_SETS), juris=st.sampled_from(JURISDICTIONS),
-                vlt_games=st.sampled_from(VLT_SETS))
+                vlt_games=st.sampled_from(VLT_SETS), link=st.sampled_from(LINK_GROUPS),
+                link_cents=st.sampled_from(LINK_START_CENTS))
     @logged
     def power_on(self, games: tuple[str, ...], juris: str = "casino", vlt_games: tuple[str, ...] | None = None,
-                 poll_ms: int | None = None) -> None:
+                 poll_ms: int | None = None, link: int | None = None, link_cents: int = 0) -> None:
         """poll_ms: the operator's ACCEPTOR_POLL_MS (settings.json, casino only; config.py's unless
         given): the scripted walks of every game and bet level poll faster, as a setting allows, since
-        the rig's clock is the firmware's polls (tests/host/test_stateful.py)."""
+        the rig's clock is the firmware's polls (tests/host/test_stateful.py). link: a casino
+        cabinet whose progressive is linked through SAS to that group (settings.json
+        PROGRESSIVE_LINK, docs/sas.md "The linked progressive"), played on a sept-royal set when
+        the set drawn has no progressive first; its controller, on the SAS line, broadcasts level 1
+        at `link_cents` (sim/fuzz/rules_sas.py sas_progressive)."""
         if juris == "vlt" and vlt_games:
             games = vlt_games
+        if link and juris == "casino":
+            if progressive(games[0]) is None:
+                games = ("sept-royal-87",)
+            self.link = {"id": f"floor-{link}", "bet": progressive(games[0])["bet"], "group": link,
+                         "math_hash": json.loads((CERTS / f"{games[0]}.json").read_text())["math_hash"]}
+            self.link_cents = link_cents
         # the printer is wired whatever the jurisdiction (it may change), and the operator's
         # configuration is signed here, by the rules, never behind their back by the harness
         self.rig = Rig(self.tmp / "state", tuple(games), jurisdiction=juris, printer=True, sign_config=False,
@@ -189,7 +205,8 @@ class CabinetRules(RuleBasedStateMachine):
     def _ticket_settings(self, juris: str) -> None:
         """STATE/settings.json's TICKET_IN for the next boot: a casino's ticket reader (the bill
         validator reads barcoded tickets the SAS system redeems: docs/sas.md "Ticket in",
-        sim/fuzz/rules_sas.py sas_ticket_in); none under vlt, which refuses it (a config tilt)."""
+        sim/fuzz/rules_sas.py sas_ticket_in); none under vlt, which refuses it (a config tilt).
+        And PROGRESSIVE_LINK, a linked sequence's (power_on `link`), casino only likewise."""
         f = self.rig.state / "settings.json"
         self.rig.state.mkdir(parents=True, exist_ok=True)
         d = json.loads(f.read_text()) if f.exists() else {}
@@ -197,6 +214,10 @@ class CabinetRules(RuleBasedStateMachine):
             d["TICKET_IN"] = True
         else:
             d.pop("TICKET_IN", None)
+        if juris == "casino" and self.link:  # settings.json under vlt is a config tilt
+            d["PROGRESSIVE_LINK"] = self.link
+        else:
+            d.pop("PROGRESSIVE_LINK", None)
         if d:
             f.write_text(json.dumps(d))
         else:
@@ -496,7 +517,9 @@ class CabinetRules(RuleBasedStateMachine):
     @logged
     def console_read(self, cmd: str) -> None:
         out = self.rig.command(cmd)
-        if cmd.endswith("json"):
+        # hardmeters json on a power-up that drives no meter coils (after a RAM error, until the next
+        # one: firmware/console.py) says so in words, as checks.py _check_hard_meters reads it
+        if cmd.endswith("json") and out[-1:] != ["no electromechanical meters on this board"]:
             json.loads(out[-1])
 
     @precondition(_playable)

@@ -17,7 +17,11 @@ from hypothesis.stateful import precondition, rule
 
 from firmware import states
 from sim.fuzz import oracle
+from sim.fuzz.games import progressive
 from sim.fuzz.inputs import (
+    LINK_KINDS,
+    LINK_MALFORMED,
+    LINK_SILENCES,
     ROM_SIGNATURES,
     SAS_CLOCK,
     SAS_METER_CODES,
@@ -59,11 +63,20 @@ STEADY = ("idle", "credit", "tilt", "door", "handpay", "jackpot", "ramerror", "s
 class SasSystem:
     """The central system on the rig's SAS line."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, group: int | None = None, cents: int = 0) -> None:
         self.host = SasHost(path, timeout=0.5)
         self.codes: list[int] = []  # exceptions reported since the last check, in order
         self.silent = threading.Event()  # set: the system stops polling (the link-down rule)
         self.stop = threading.Event()
+        # the progressive controller (docs/sas.md "The linked progressive"): the group whose level 1 it
+        # broadcasts with each keep-alive (None: none), the amount in cents, and, the fuzz's own record,
+        # the instants (host clock) of its broadcasts for the group (sim/fuzz/oracle.py silences)
+        self.group = group
+        self.cents = cents
+        self.quiet = threading.Event()  # set: the controller is silent (the system still polls)
+        self.heard: list[float] = [time.monotonic()]
+        self.nacks: list[str] = []  # broadcasts to the machine it refused (a correct one never)
+        self.turn = 0
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
@@ -73,8 +86,35 @@ class SasSystem:
                 continue
             try:
                 self.drain()
+                if self.group is not None and not self.quiet.is_set():
+                    self.broadcast()
             except (TimeoutError, ValueError, OSError):
                 pass  # the power is off, or the step under way says what is wrong
+
+    def broadcast(self, to_all: bool | None = None) -> int | None:
+        """The controller's level 1 for its group (and a level 2 beside it in the 86): 80 to address
+        0 (no answer) and 86 to the machine's own address (ACK), in turn. Its answer (None: none)."""
+        h = self.host
+        with h.lock:
+            self.turn += 1
+            if to_all is None:
+                to_all = self.turn % 2 == 0
+            if to_all:
+                r = h.progressive(self.group, [(1, self.cents)])
+            else:
+                r = h.progressive(self.group, [(1, self.cents), (2, (self.cents * 2 + 1) % 10 ** 10)], to_all=False)
+            self.heard.append(time.monotonic())
+            if r is not None and r != h.address:
+                self.nacks.append(f"level {self.cents} cents to group {self.group}: answered {r:02X}")
+            return r
+
+    def heard_since(self, since: float) -> tuple[float, list[float]]:
+        """The last broadcast at or before `since`, and those after it (and forgets older ones)."""
+        with self.host.lock:
+            before = [t for t in self.heard if t <= since]
+            anchor = before[-1] if before else since
+            self.heard = [anchor] + [t for t in self.heard if t > since]
+            return anchor, list(self.heard[1:])
 
     def drain(self) -> None:
         """General polls until 00: every exception pending, kept in order. A byte that is our
@@ -134,9 +174,13 @@ def _silent(self) -> bool:
 class SasRules:
     # --- the system's life with the rig (hooks of sim/fuzz/rules.py and checks.py) ------------------------
     def _sas_start(self) -> None:
-        self.sas = SasSystem(self.rig.sas.path)
+        link = getattr(self, "link", None)
+        self.sas = SasSystem(self.rig.sas.path, link["group"] if link else None, getattr(self, "link_cents", 0))
         self.sas_before: dict | None = None  # oracle.sas_view at the last check (None: nothing to compare)
         self.sas_earlier: list[int] = []  # the codes reported in the window before
+        self.sas_at = time.monotonic()  # the last check's instant (the controller's silences: oracle.silences)
+        self.sas_linked: bool | None = None  # the cabinet linked at the last check (None: not known)
+        self.link_levels = {self.sas.cents}
 
     def _sas_booted(self) -> None:
         """After a power-up: a vlt takes no money until its system has polled (at once, not at the
@@ -148,6 +192,19 @@ class SasRules:
                 pass
             # a RAM error keeps the line silent until its clear (docs/sas.md)
             self.rig.wait_screen(lambda s: s.get("link") != "down" or s.get("state") == "ramerror", 5.0)
+        self._link_heard()
+
+    def _link_heard(self, timeout: float = 3.0) -> None:
+        """The controller's level heard at once (not at the next keep-alive), while it is not silent:
+        broadcast to the machine until it answers (one that comes while it boots is dropped). A
+        refusal is the oracle's (the keep-alive's `nacks`)."""
+        sas = getattr(self, "sas", None)
+        if sas is None or sas.group is None or sas.quiet.is_set() or self.rig.screen.get("state") == "ramerror":
+            return
+        deadline = time.monotonic() + timeout
+        while sas.broadcast(to_all=False) is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        self.rig.wait_polls(2, 1.0)  # a loop pass: the tilt cleared and the display refreshed
 
     def _sas_stop(self) -> None:
         if getattr(self, "sas", None) is not None:
@@ -174,6 +231,19 @@ class SasRules:
         oracle.sas_meters([bcd(d[i:i + 4]) for i in range(0, 32, 4)], credits, m, self.step_kind)
         codes = sas.take()
         did = dict(self.sas_did, clears=None if self.keyed else self.sas_did["clears"])
+        # 53: the controller's silences past 5 s (the fuzz's own record of its broadcasts), on a cabinet
+        # linked at both checks; none on one linked at neither; not known across a change
+        now, linked = time.monotonic(), oracle.linked_state(lines) is not False
+        anchor, heard = sas.heard_since(self.sas_at)
+        if linked and self.sas_linked:
+            sure, maybe = oracle.silences(heard, anchor, self.sas_at, now)
+            did["silences"] = (sure, sure + maybe)
+        elif not linked and self.sas_linked is False:
+            did["silences"] = (0, 0)
+        self.sas_at, self.sas_linked = now, linked
+        if sas.nacks:
+            raise Violation("linked", f"after {self.step_kind}: the machine refused the controller's broadcast: "
+                                      f"{sas.nacks}")
         oracle.sas_exceptions(codes, self.sas_before, view, SAS_RAISED, self.step_kind, did, last,
                               self.sas_earlier)
         self.sas_before, self.sas_earlier = view, codes
@@ -371,6 +441,157 @@ class SasRules:
             self.sas.silent.clear()
         self.sas.drain()
         rig.wait_screen(lambda s: s.get("link") == "up", 3.0)
+        self._link_heard()  # a linked cabinet's controller was silent too: its level again
+
+    # --- the linked progressive's controller (80/86, exception 53) -------------------------------------------
+    def _linked(self) -> bool:
+        return _sas(self) and getattr(self, "link", None) is not None
+
+    def _link_now(self) -> int | None | bool:
+        """The console's word on the linked level (oracle.linked_state): False when not linked now."""
+        return oracle.linked_state(self.rig.command("state"))
+
+    @precondition(_linked)
+    @rule(kind=st.sampled_from(LINK_KINDS),
+          cents=st.one_of(st.integers(0, 10 ** 10 - 1), st.integers(37400, 37600), st.integers(99900, 100100),
+                          st.sampled_from((0, 1, 24, 25, 26, 37524, 37525, 100024, 100025, 9999999999))),
+          bad=st.sampled_from(LINK_MALFORMED), to_all=st.booleans())
+    @logged
+    def sas_progressive(self, kind: str, cents: int, bad: str = "group0", to_all: bool = False) -> None:
+        """The progressive controller (docs/sas.md "The linked progressive"): `level` a new level 1
+        (80 to address 0 or 86 to the machine; under the reset, over the ceiling, not whole credits);
+        `silent` no broadcast past 5 s (the progressive tilt, play refused; 53 judged by the check),
+        then back (the tilt cleared); `other` another group's level (ignored); `malformed` a broadcast
+        the machine NACKs and keeps nothing of (`bad`); `cut` a new level while a game at the
+        progressive's bet turns, the level the game plays for unchanged, then a power cut and the
+        game completed at power-up (a hit pays the old level: checks.py judges it)."""
+        rig, sas = self.rig, self.sas
+        if _silent(self) or self._link_now() is False:
+            return  # a RAM error, or not linked on this boot (vlt, another game: the link refused)
+        h = sas.host
+        if kind == "level":
+            sas.cents = cents
+            self.link_levels.add(cents)
+            if to_all:
+                sas.broadcast(to_all=True)
+            elif sas.broadcast(to_all=False) not in (h.address, None):
+                raise Violation("linked", f"the level {cents} cents to the machine: {sas.nacks}")
+            rig.wait_polls(2, 1.0)
+        elif kind == "silent":
+            if getattr(self, "link_silences", 0) >= LINK_SILENCES:
+                return
+            self.link_silences = getattr(self, "link_silences", 0) + 1
+            self._link_silent()
+        elif kind in ("other", "malformed"):
+            sas.quiet.set()  # the keep-alive's own broadcast would hide a level wrongly taken (< 1 s: no 53)
+            try:
+                self._link_ignored(kind, bad, cents)
+            finally:
+                sas.quiet.clear()
+        else:
+            self._link_cut(cents)
+
+    def _link_ignored(self, kind: str, bad: str, cents: int) -> None:
+        """Another group's level (ACK), or a malformed broadcast (NACK): nothing kept."""
+        rig, sas = self.rig, self.sas
+        h = sas.host
+        if kind == "other":
+            group = sas.group % 255 + 1
+            before = self._link_now()
+            with h.lock:
+                r = h.progressive(group, [(1, (sas.cents + 2500) % 10 ** 10)], to_all=False)
+            if r not in (h.address, None):
+                raise Violation("linked", f"another group's ({group}) broadcast answered {r:02X}, not ACK")
+            rig.wait_polls(2, 1.0)
+            if self._link_now() != before:  # judged before the keep-alive broadcasts the group's again
+                raise Violation("linked", f"another group's ({group}) level taken: {before} -> {self._link_now()}")
+        else:
+            self._link_malformed(bad, cents)
+
+    def _link_silent(self) -> None:
+        """No broadcast for more than 5 s: the progressive tilt, no level, play refused; then the
+        controller back: the tilt cleared by its first broadcast."""
+        rig, sas = self.rig, self.sas
+        sas.quiet.set()
+        try:
+            time.sleep(oracle.LOST_S + 0.8)
+            try:
+                rig.wait_screen(lambda s: s.get("state") not in ("idle", "credit"), 2.0)
+            except TimeoutError:
+                pass
+            oracle.linked_shown(rig.screen, rig.command("state"), None, "the controller silent 5.8 s")
+            m0 = rig.console_json("meters json")["games_played"]
+            if rig.screen.get("credits", 0) >= (rig.screen.get("bet") or 1):
+                self._press("play")
+                self._await_game_or_refusal()
+                self._settle()
+            if rig.console_json("meters json")["games_played"] != m0:
+                raise Violation("linked", "a game played with no fresh level from the controller (its silence)")
+        finally:
+            sas.quiet.clear()
+        self._link_heard()
+        lines = rig.command("state")
+        if "progressive" in oracle.tilt_kinds(lines):
+            raise Violation("linked", f"the controller back, the progressive tilt still stands: {lines}")
+
+    def _link_malformed(self, bad: str, cents: int) -> None:
+        """A broadcast the machine must NACK with nothing kept (docs/sas.md: group 0, a level outside
+        01-20, an amount not BCD, an 86 whose length is not 1 + 6n or with one bad level among good)."""
+        rig, h, g = self.rig, self.sas.host, self.sas.group
+        amount = bytes.fromhex(f"{(self.sas.cents + 2500 + cents % 1000) % 10 ** 10:010d}")
+        body = {"group0": bytes([0x80, 0, 1]) + amount,
+                "level0": bytes([0x80, g, 0]) + amount,
+                "level21": bytes([0x80, g, 0x21]) + amount,
+                "notbcd": bytes([0x80, g, 1]) + bytes([0x00, 0x1A, 0x00, 0x00, 0x00]),
+                "length": bytes([0x86, 8, g, 1]) + amount + b"\x00",
+                "length86short": bytes([0x86, 13, g, 1]) + amount + bytes([0x40]) + amount}[bad]
+        msg = bytes([h.address]) + body
+        before = self._link_now()
+        with h.lock:
+            h.flush()
+            h.send(msg + crc(msg))
+            r = h.read(1)
+        if r and r[0] != 0x80 | h.address:
+            raise Violation("linked", f"a malformed broadcast ({bad}: {msg.hex()}) answered {r.hex()}, not NACK")
+        rig.wait_polls(2, 1.0)
+        after = self._link_now()
+        if after != before:
+            raise Violation("linked", f"a malformed broadcast ({bad}: {msg.hex()}) moved the level {before} -> {after}")
+
+    def _link_cut(self, cents: int) -> None:
+        """A game at the progressive's bet; while its reels turn a new level (the game still plays for
+        the level of its wager: console `state`); then the power cut, and the game completed at
+        power-up, before the controller is heard again."""
+        rig, sas = self.rig, self.sas
+        bet = self.link["bet"]
+        for _ in range(6):
+            if rig.screen.get("bet") == bet or rig.screen.get("state") not in ("idle", "credit"):
+                break
+            self._press("bet_one")
+        if rig.screen.get("bet") != bet or rig.screen.get("state") not in ("idle", "credit"):
+            return
+        self._insert(-(-max(bet - (rig.screen.get("credits") or 0), 0) // self._token_credits()))
+        old = oracle.linked_level(sas.cents, self._denom(), progressive(rig.screen["id"]))
+        n = rig.console_json("meters json")["games_played"] + 1
+        self.plays = 1
+        self._press("play")
+        sas.cents = cents
+        self.link_levels.add(cents)
+        sas.broadcast(to_all=False)
+        # the wager committed, its outcome not yet: the game plays for the level of its wager. (Once the
+        # reels turn a game that did not hit keeps no level, and the display shows the new one:
+        # firmware/game_books.py settle carries "lp" into a hit's record only.)
+        lines = rig.command("state")
+        if f"last game: #{n} bet {bet} committed, its outcome not yet" in lines and \
+                oracle.linked_state(lines) != old:
+            raise Violation("linked", f"a level broadcast after the wager changed the one the game plays for "
+                                      f"({old} credits): {lines}")
+        self._cut()
+        self._boot()
+        self._booted(None)
+        # completed at power-up: a hit paid the level of its wager, not the one broadcast since
+        oracle.linked_paid([g for g in rig.console_json("recall json")["games"] if g["n"] == n], {old},
+                           "a power cut after the wager")
 
     # --- 94, a repeated poll, 21, 4C/4D, 8C and 95-99 ------------------------------------------------------
     @precondition(_sas)

@@ -453,3 +453,81 @@ def test_sas_order_within_the_checks_drain():
     assert sas_kind([0x57, 0x11, 0x22, 0x7E, 0x7F], before, now, did) is None  # 57 is before the queue
     cut = view(["tilt hopper: runaway: 2 coins paid unasked"], games_played=5, door_main=3, power_resets=4)
     assert sas_kind([0x7E, 0x7F, 0x18, 0x17, 0x22, 0x11], before, cut, did, step="power") is None
+
+
+# --- the linked progressive (docs/sas.md "The linked progressive") ------------------------------------------
+# the console's `state` lines in firmware/console_read.py's words
+LINKED = ["state credit: play", "credits 15 ($3.75), bet 3", "progressive meter: 1500009/1000, rolled over 0/1000",
+          "progressive linked: 2400 credits ($600.00) (the central system's level 1)"]
+STALE = ["state tilt: TILT progressive: no progressive level from the central system for 5 s",
+         "tilt progressive: no progressive level from the central system for 5 s",
+         "progressive linked: no level (the central system's level 1)"]
+
+
+def test_the_linked_level_is_whole_credits_rounded_down_between_reset_and_ceiling():
+    # docs/sas.md: the controller's cents at DENOM_CENTS, rounded down, never under the model's reset
+    # nor over its ceiling; tests/host/test_sas_progressive_paid.py's $25.10 at 25 cents is 100 credits
+    assert oracle.linked_level(2510, 25, {"reset": 6, "ceiling": 400}) == 100
+    assert oracle.linked_level(60001, 25, SEPT) == 2400  # 2400.04 credits: rounded down
+    assert oracle.linked_level(37524, 25, SEPT) == 1500  # 1500.96: down to the reset, not up to 1501
+    assert oracle.linked_level(37499, 25, SEPT) == 1500  # 1499.96: under the reset, the reset
+    assert oracle.linked_level(0, 25, SEPT) == 1500
+    assert oracle.linked_level(100026, 25, SEPT) == 4000  # 4001.04: over the ceiling, the ceiling
+    assert oracle.linked_level(9999999999, 10, dict(SEPT, ceiling=None)) == 999999999  # no ceiling
+
+
+def test_a_linked_cabinet_shows_the_controllers_level_and_none_while_it_is_silent():
+    assert oracle.linked_state(LINKED) == 2400
+    assert oracle.linked_state(STALE) is None
+    assert oracle.linked_state(STATE) is False  # not linked: no such line
+    assert kind(oracle.linked_shown, {"jackpot": 2400}, LINKED, 2400, "sas_progressive") is None
+    # the meter's 1500 shown in place of the controller's level, or the level rounded up
+    assert kind(oracle.linked_shown, {"jackpot": 1500}, LINKED, 2400, "sas_progressive") == "linked"
+    assert kind(oracle.linked_shown, {"jackpot": 2401}, [ln.replace("2400", "2401") for ln in LINKED], 2400,
+                "sas_progressive") == "linked"
+    assert kind(oracle.linked_shown, {"jackpot": 2400}, STATE, 2400, "sas_progressive") == "linked"  # not linked
+    assert kind(oracle.linked_shown, {"jackpot": None}, STALE, None, "silent") is None
+    assert kind(oracle.linked_shown, {"jackpot": 2400}, LINKED, None, "silent") == "linked"  # a stale level kept
+    no_tilt = [ln for ln in STALE if not ln.startswith("tilt ")]
+    assert kind(oracle.linked_shown, {"jackpot": None}, no_tilt, None, "silent") == "linked"  # playable
+
+
+def test_a_linked_hit_pays_the_level_of_its_wager_and_leaves_the_meter_its_contributions():
+    hit = {"n": 10, "bet": 3, "win": 2400, "prog": [2400, 1500]}
+    assert kind(oracle.linked_paid, [hit], {2400}, "player") is None
+    assert kind(oracle.linked_paid, [hit], {1500, 4000}, "player") == "linked"  # not a level in force
+    assert kind(oracle.linked_paid, [{"n": 9, "bet": 3, "win": 0}], set(), "player") is None  # no hit
+    # linked: the meter takes its 3 units and pays nothing; progressive_paid moves by the level paid
+    assert kind(oracle.progressive_grew, SEPT, 1500000, 1500003, 0, 2400, [hit], True) is None
+    # the meter paid (reset to 1500 and its 1500 credits paid) in place of the level: both wrong
+    assert kind(oracle.progressive_grew, SEPT, 1600000, 1500003, 0, 1600, [dict(hit, prog=[1600, 1500])],
+                True) == "progressive"
+    assert kind(oracle.progressive_grew, SEPT, 1500000, 1500003, 0, 2400, [hit], False) == "progressive"
+    assert kind(oracle.progressive_grew, SEPT, 1500000, 1500006, 0, 0, [{"n": 1, "bet": 3}] * 2, True) is None
+
+
+def test_the_controllers_silences_past_5_s_are_counted_from_its_broadcasts():
+    # broadcasts every 0.5 s, then 6 s of silence, then again: one 53, at 3.0 + 5 s
+    heard = [0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 9.0, 9.5]
+    assert oracle.silences(heard, 0.0, 0.0, 10.0) == (1, 0)
+    assert oracle.silences(heard[:6], 0.0, 0.0, 10.0) == (1, 0)  # still silent at the check: counted now
+    assert oracle.silences(heard[6:], 3.0, 10.0, 12.0) == (0, 0)  # and not again when it ends
+    assert oracle.silences(heard[:6], 0.0, 0.0, 7.0) == (0, 0)  # 4 s so far: none yet
+    assert oracle.silences(heard[:6], 0.0, 0.0, 7.6) == (0, 1)  # its 53 due 0.4 s after the check: maybe
+    assert oracle.silences([0.5, 5.6], 0.0, 0.0, 6.0) == (0, 1)  # 5.1 s: too near 5 s to say
+    assert oracle.silences([0.5, 1.0], 0.0, 0.0, 6.2) == (0, 1)  # its 53 due just before the check
+    assert oracle.silences([], 0.0, 0.0, 20.0) == (1, 0)  # a silence of 20 s is one 53
+
+
+def test_sas_exceptions_53_once_per_silence_of_the_controller():
+    before, after = view(), view()
+    assert sas_kind([0x53], before, after, {"silences": (1, 1)}) is None
+    assert sas_kind([], before, after, {"silences": (1, 1)}) == "sas_exception"  # the silence not reported
+    assert sas_kind([0x53, 0x53], before, after, {"silences": (1, 1)}) == "sas_exception"  # twice for one
+    assert sas_kind([0x53], before, after, {"silences": (0, 0)}) == "sas_exception"  # with no silence
+    assert sas_kind([], before, after, {"silences": (0, 1)}) is None  # near 5 s: either
+    assert sas_kind([0x53], before, after, {"silences": (0, 1)}) is None
+    assert sas_kind([0x53], before, after) is None  # not known (the cabinet linked at one check only)
+    cut = view(power_resets=4)  # a power-up restarts the firmware's 5 s: at most one more
+    assert sas_kind([0x18, 0x17, 0x53, 0x53], before, cut, {"silences": (1, 1)}, step="power") is None
+    assert sas_kind([0x18, 0x17], before, cut, {"silences": (1, 1)}, step="power") is None

@@ -73,3 +73,29 @@ def test_game_1_is_not_ordered_when_the_cabinet_offers_no_game():
         assert m.rig.screen.get("id") is None and not m.failed
     finally:
         m.teardown()
+
+
+def link(kind: str, cents: int = 0, bad: str = "group0", to_all: bool = False) -> list:
+    return ["sas_progressive", {"kind": kind, "cents": cents, "bad": bad, "to_all": to_all}]
+
+
+def test_the_linked_progressives_controller_then_the_checks():
+    """Issue 25 part 5: a cabinet linked to group 9 through SAS, its controller's level 1 at $600.01
+    (2400 credits at 25 cents, rounded down), then each thing sas_progressive does, each step
+    followed by the checks (the level shown against the fuzz's record of what it broadcast, 53 once
+    per silence, the meter's contributions): levels over the ceiling (to address 0) and under the
+    reset (to the machine), another group's, malformed ones, a silence past 5 s, a new level between
+    a wager and the power cut, and the system's own silence (sas_link_down: the controller's too)."""
+    m = play([["power_on", dict(GAME, link=9, link_cents=60001)], ["player", {"actions": ["token", "bet_max", "play"]}],
+              link("level", 100026, to_all=True), link("level", 37524), link("other"),
+              link("malformed", bad="length86short"), link("malformed", bad="notbcd"),
+              link("silent"), ["tokens", {"n": 1}], link("cut", 9999999999), ["sas_link_down", {}]])
+    try:
+        assert not m.failed and m.sas_linked
+        assert m.rig.screen.get("jackpot") == 4000  # 9999999999 cents: the ceiling
+        # the opening's bet max played a game at bet 3 (a second one only if it won: its play needs 3
+        # credits), and the cut rule's may or may not have started before the power went (2 and 3 games
+        # seen): the count is the random draws', not the rules'
+        assert m.link_silences == 1 and m.rig.console_json("meters json")["games_played"] >= 1
+    finally:
+        m.teardown()
