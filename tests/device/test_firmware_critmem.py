@@ -601,3 +601,33 @@ def test_a_commit_on_record_is_what_the_next_read_and_verify_see():
     again = mem(nv)[1]
     assert again.open() is True
     assert [bytes(again.read(n)) for n in ("state", "g0", "g1")] == [b"s2", b"game 2", b"game 3"]
+
+
+def test_the_books_memory_keeps_one_record_buffer_the_journals():
+    # the heap's budget (docs/sas.md "Memory"): each copy is built around its payload in the journal
+    # buffer, so no second buffer as large as the largest block (the state, 3.2 KB) is kept beside it
+    from fakes_firmware import memory
+
+    from firmware.ledger import STATE_SIZE
+
+    cm = memory(RamNvram(69632))
+    others = [len(v) for k, v in cm.__dict__.items() if isinstance(v, bytearray) and v is not cm._jbuf]
+    assert len(cm._jbuf) == cm.journal_size > STATE_SIZE
+    assert sum(others) < 1024, others  # the tags (512), the directory, the bytes a copy is built over
+
+
+def test_copies_built_in_the_journal_leave_it_as_it_was_written():
+    # every block of a commit, the first (right after the journal's head), an empty one, one that fills
+    # its capacity and the directory (right before the journal's tag): each copy is built over its
+    # neighbours in the journal buffer, which are put back, so every later copy and the journal agree
+    nv, cm = fresh()
+    updates = {"state": b"S" * 96, "g0": b"", "g1": b"g" * 63, "log": b"l"}
+    cm.commit(updates)
+    journal = bytes(nv.mem[:cm.journal_size])
+    assert bytes(cm._jbuf[:cm.journal_size]) == journal
+    again = reopen(nv)
+    assert again.findings == []  # no copy disagreed with the journal: nothing replayed nor repaired
+    for name in updates:
+        for bank in (0, 1):
+            assert bytes(again._read_copy(name, bank)[1]) == updates[name], (name, bank)
+    again.verify()
