@@ -54,19 +54,26 @@ class CriticalMemory:
         self._pads = pads(Hmac(secret, KEY_LABEL).digest())
         self.counter = counter
         self.nvram = nvram
+        # the blocks by name (ids) and by id: their capacities read from the caller's layout (kept, not
+        # copied: the books' is a module global), their offsets in a tuple. Two dicts more by name
+        # took 432-448 bytes of heap per memory (docs/critical-memory.md)
+        self._layout = layout = tuple(layout)
         self.names = []
-        self.capacity = {}
         self.ids = {}
-        self.offset = {}
+        offsets = []
         bank = 0
         self.blocks = len(layout)  # the caller's blocks; the directory follows them
-        dir_cap = 4 * self.blocks
-        for i, (name, cap) in enumerate(tuple(layout) + ((DIRECTORY, dir_cap),)):
+        self._dir_cap = dir_cap = 4 * self.blocks
+        largest = dir_cap
+        for i, (name, cap) in enumerate(layout + ((DIRECTORY, dir_cap),)):
             self.names.append(name)
             self.ids[name] = i
-            self.capacity[name] = cap
-            self.offset[name] = bank
+            offsets.append(bank)
             bank += _BLOCK_HEAD_SIZE + cap + _TAG_SIZE
+            if cap > largest:
+                largest = cap
+        self._offsets = tuple(offsets)
+        offsets = None
         self._dir = bytearray(dir_cap)
         self.base = base
         journal_capacity += 3 + dir_cap  # every transaction carries the directory
@@ -80,7 +87,7 @@ class CriticalMemory:
         # around its payload in the journal (_write_copy); a copy repaired at power-up and a block
         # read by read_view() at its start. No per-commit allocation of a few KB that a fragmented
         # heap may not find, and no second buffer of the largest block's size (3.2 KB of heap)
-        size = max(self.journal_size, _BLOCK_HEAD_SIZE + max(self.capacity.values()) + _TAG_SIZE)
+        size = max(self.journal_size, _BLOCK_HEAD_SIZE + largest + _TAG_SIZE)
         if buffers is not None and len(buffers._jbuf) >= size:
             # a second memory opened late in the boot, in a fragmented heap, takes no new piece
             self._jbuf, self._saved = buffers._jbuf, buffers._saved
@@ -103,8 +110,12 @@ class CriticalMemory:
         self.journals = 0
 
     # --- addresses ----------------------------------------------------------------------------------
+    def capacity_of(self, name):
+        i = self.ids[name]
+        return self._dir_cap if i == self.blocks else self._layout[i][1]
+
     def _copy_off(self, name, bank):
-        return self.base + self.journal_size + bank * self.bank_size + self.offset[name]
+        return self.base + self.journal_size + bank * self.bank_size + self._offsets[self.ids[name]]
 
     # --- seals --------------------------------------------------------------------------------------
     def _mac(self, *parts):
@@ -142,7 +153,7 @@ class CriticalMemory:
         off = self._copy_off(name, bank)
         head = self.nvram.read(off, _BLOCK_HEAD_SIZE)
         magic, bid, seq, n = struct.unpack(_BLOCK_HEAD, head)
-        if magic != b"JB" or bid != self.ids[name] or n > self.capacity[name]:
+        if magic != b"JB" or bid != self.ids[name] or n > self.capacity_of(name):
             return None
         if into is None:
             rest = self.nvram.read(off + _BLOCK_HEAD_SIZE, n + _TAG_SIZE)
@@ -203,7 +214,7 @@ class CriticalMemory:
         for _ in range(count):
             eh = read(off + pos, 3)
             bid, n = struct.unpack(_ENTRY_HEAD, eh)
-            if bid >= len(self.names) or n > self.capacity[self.names[bid]]:
+            if bid >= len(self.names) or n > self.capacity_of(self.names[bid]):
                 return None
             payload = read(off + pos + 3, n)
             h.update(eh)
@@ -428,7 +439,7 @@ class CriticalMemory:
         at = {}  # name -> where its payload is in the journal, for the copies
         for name in updates:
             payload = updates[name]
-            cap = self.capacity[name] if name != DIRECTORY else -1
+            cap = self.capacity_of(name) if name != DIRECTORY else -1
             start = pos + 3
             if callable(payload):
                 n = payload(buf, start, min(start + cap, limit))

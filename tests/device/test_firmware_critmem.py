@@ -349,7 +349,7 @@ def _splice(nv, cm, old, names):
     for name in names:
         for bank in (0, 1):
             off = cm._copy_off(name, bank)
-            n = 9 + cm.capacity[name] + 16
+            n = 9 + cm.capacity_of(name) + 16
             nv.mem[off:off + n] = old[off:off + n]
     nv.mem[cm.base] = 0  # its magic
 
@@ -631,3 +631,14 @@ def test_copies_built_in_the_journal_leave_it_as_it_was_written():
         for bank in (0, 1):
             assert bytes(again._read_copy(name, bank)[1]) == updates[name], (name, bank)
     again.verify()
+
+
+def test_the_blocks_capacities_are_the_layouts_and_only_their_ids_and_meta_are_dicts():
+    # the heap's budget (docs/critical-memory.md): one dict by name for the ids and one for what was
+    # committed; the capacities are read from the layout, the offsets kept in a tuple
+    nv, cm = fresh()
+    assert [cm.capacity_of(n) for n in cm.names] == [96, 64, 64, 48, 4 * len(LAYOUT)]
+    by_name = sorted(k for k, v in cm.__dict__.items() if isinstance(v, dict) and len(v) == len(cm.names))
+    assert by_name == ["ids", "meta"], by_name
+    offsets = [cm._copy_off(n, 0) - cm._copy_off(cm.names[0], 0) for n in cm.names]
+    assert offsets == [0, 9 + 96 + 16, 2 * 25 + 96 + 64, 3 * 25 + 96 + 128, 4 * 25 + 96 + 128 + 48]
