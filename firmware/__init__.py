@@ -27,7 +27,8 @@
 #   import firmware.bill_in          a jurisdiction that takes notes, or a ticket reader (casino TICKET_IN), only
 #   import firmware.ticket_books     a ticket being redeemed through SAS only (a ticket reader's)
 #   import board.bill_cctalk         a jurisdiction that takes notes only
-#   import firmware.sas.machine      a board with a SAS line only
+#   import firmware.sas.machine      a board with a SAS line only: the link, after the boot check (startup.boot;
+#                                    ... its exception queue, firmware.sas.exceptions, before it)
 #   import firmware.sas.meter_codes  a SAS meter poll only (from the first one on)
 #   import firmware.sas.rom_signature  a SAS long poll 21 only (from the first one on)
 #   import firmware.sas.ticket_data  a SAS 7B, 7C or 7D to a coupon cabinet only (from the first one on)

@@ -54,19 +54,26 @@ class CriticalMemory:
         self._pads = pads(Hmac(secret, KEY_LABEL).digest())
         self.counter = counter
         self.nvram = nvram
+        # the blocks by name (ids) and by id: their capacities read from the caller's layout (kept, not
+        # copied: the books' is a module global), their offsets in a tuple. Two dicts more by name
+        # took 432-448 bytes of heap per memory (docs/critical-memory.md)
+        self._layout = layout = tuple(layout)
         self.names = []
-        self.capacity = {}
         self.ids = {}
-        self.offset = {}
+        offsets = []
         bank = 0
         self.blocks = len(layout)  # the caller's blocks; the directory follows them
-        dir_cap = 4 * self.blocks
-        for i, (name, cap) in enumerate(tuple(layout) + ((DIRECTORY, dir_cap),)):
+        self._dir_cap = dir_cap = 4 * self.blocks
+        largest = dir_cap
+        for i, (name, cap) in enumerate(layout + ((DIRECTORY, dir_cap),)):
             self.names.append(name)
             self.ids[name] = i
-            self.capacity[name] = cap
-            self.offset[name] = bank
+            offsets.append(bank)
             bank += _BLOCK_HEAD_SIZE + cap + _TAG_SIZE
+            if cap > largest:
+                largest = cap
+        self._offsets = tuple(offsets)
+        offsets = None
         self._dir = bytearray(dir_cap)
         self.base = base
         journal_capacity += 3 + dir_cap  # every transaction carries the directory
@@ -76,15 +83,17 @@ class CriticalMemory:
         self.size = self.journal_size + 2 * bank
         if base + self.size > nvram.size:
             raise RamError("layout needs %d bytes, NVRAM has %d" % (base + self.size, nvram.size))
-        # one record of each kind is built here, in place, for every commit: no per-commit
-        # allocation of a few KB that a fragmented heap may not find
-        cbuf = _BLOCK_HEAD_SIZE + max(self.capacity.values()) + _TAG_SIZE
-        if buffers is not None and len(buffers._jbuf) >= self.journal_size and len(buffers._cbuf) >= cbuf:
-            # a second memory opened late in the boot, in a fragmented heap, takes no new pieces
-            self._jbuf, self._cbuf = buffers._jbuf, buffers._cbuf
+        # every record is built in this one buffer, in place: the journal, then each block's copy
+        # around its payload in the journal (_write_copy); a copy repaired at power-up and a block
+        # read by read_view() at its start. No per-commit allocation of a few KB that a fragmented
+        # heap may not find, and no second buffer of the largest block's size (3.2 KB of heap)
+        size = max(self.journal_size, _BLOCK_HEAD_SIZE + largest + _TAG_SIZE)
+        if buffers is not None and len(buffers._jbuf) >= size:
+            # a second memory opened late in the boot, in a fragmented heap, takes no new piece
+            self._jbuf, self._saved = buffers._jbuf, buffers._saved
         else:
-            self._jbuf = bytearray(self.journal_size)
-            self._cbuf = bytearray(cbuf)
+            self._jbuf = bytearray(size)
+            self._saved = bytearray(_BLOCK_HEAD_SIZE + _TAG_SIZE)  # the journal's bytes a copy is built over
         self.seq = 0
         # name -> (seq, length) of what was last committed, and its tag in _tags (one buffer, not a
         # bytes object per block). The payloads stay in NVRAM and are read when needed: a full
@@ -101,8 +110,12 @@ class CriticalMemory:
         self.journals = 0
 
     # --- addresses ----------------------------------------------------------------------------------
+    def capacity_of(self, name):
+        i = self.ids[name]
+        return self._dir_cap if i == self.blocks else self._layout[i][1]
+
     def _copy_off(self, name, bank):
-        return self.base + self.journal_size + bank * self.bank_size + self.offset[name]
+        return self.base + self.journal_size + bank * self.bank_size + self._offsets[self.ids[name]]
 
     # --- seals --------------------------------------------------------------------------------------
     def _mac(self, *parts):
@@ -140,7 +153,7 @@ class CriticalMemory:
         off = self._copy_off(name, bank)
         head = self.nvram.read(off, _BLOCK_HEAD_SIZE)
         magic, bid, seq, n = struct.unpack(_BLOCK_HEAD, head)
-        if magic != b"JB" or bid != self.ids[name] or n > self.capacity[name]:
+        if magic != b"JB" or bid != self.ids[name] or n > self.capacity_of(name):
             return None
         if into is None:
             rest = self.nvram.read(off + _BLOCK_HEAD_SIZE, n + _TAG_SIZE)
@@ -152,16 +165,33 @@ class CriticalMemory:
             return None
         return seq, payload, tag
 
-    def _write_copy(self, name, bank, seq, payload):
-        buf = self._cbuf
-        end = _BLOCK_HEAD_SIZE + len(payload)
-        struct.pack_into(_BLOCK_HEAD, buf, 0, b"JB", self.ids[name], seq, len(payload))
-        buf[_BLOCK_HEAD_SIZE:end] = payload
+    def _repair_copy(self, name, bank, seq, payload):
+        """A copy of payload (a repair at power-up: the record buffer is free), built at its start."""
+        self._jbuf[_BLOCK_HEAD_SIZE:_BLOCK_HEAD_SIZE + len(payload)] = payload
+        return self._write_copy(name, bank, seq, (_BLOCK_HEAD_SIZE, len(payload)))
+
+    def _write_copy(self, name, bank, seq, where):
+        """The copy of the payload at where = (at, n) in the record buffer, written in one piece (a
+        littlefs part syncs at each write). A commit's copy is built around its payload in the
+        journal, over the 9 bytes before it and the 16 after, which are put back once it is written
+        (the next copy is built in the same journal): no second buffer of the largest block's size."""
+        at, n = where
+        buf = self._jbuf
+        keep = self._saved
+        start = at - _BLOCK_HEAD_SIZE
+        end = at + n
+        keep[:_BLOCK_HEAD_SIZE] = buf[start:at]
+        keep[_BLOCK_HEAD_SIZE:] = buf[end:end + _TAG_SIZE]
+        struct.pack_into(_BLOCK_HEAD, buf, start, b"JB", self.ids[name], seq, n)
         mv = memoryview(buf)
-        tag = self._tag(self._mac(mv[:end]))
+        tag = self._tag(self._mac(mv[start:end]))
         buf[end:end + _TAG_SIZE] = tag
-        self.nvram.write(self._copy_off(name, bank), mv[:end + _TAG_SIZE])
-        self.bytes_written += end + _TAG_SIZE
+        try:
+            self.nvram.write(self._copy_off(name, bank), mv[start:end + _TAG_SIZE])
+        finally:
+            buf[start:at] = keep[:_BLOCK_HEAD_SIZE]
+            buf[end:end + _TAG_SIZE] = keep[_BLOCK_HEAD_SIZE:]
+        self.bytes_written += end + _TAG_SIZE - start
         return tag
 
     def _read_journal(self, into=None):
@@ -184,7 +214,7 @@ class CriticalMemory:
         for _ in range(count):
             eh = read(off + pos, 3)
             bid, n = struct.unpack(_ENTRY_HEAD, eh)
-            if bid >= len(self.names) or n > self.capacity[self.names[bid]]:
+            if bid >= len(self.names) or n > self.capacity_of(self.names[bid]):
                 return None
             payload = read(off + pos + 3, n)
             h.update(eh)
@@ -228,7 +258,7 @@ class CriticalMemory:
             raise
 
     def _highest_seq(self):
-        """Read into the record buffers: a RAM clear's look at every copy (recall blocks of 1.5 KB,
+        """Read into the record buffer: a RAM clear's look at every copy (recall blocks of 1.5 KB,
         the 3 KB state) took pieces the board's heap in pieces did not have (make powercut:
         'out of memory for ramclear (30864 bytes free)')."""
         best = 0
@@ -237,7 +267,7 @@ class CriticalMemory:
             best = j[0]
         for name in self.names:
             for bank in (0, 1):
-                cp = self._read_copy(name, bank, self._cbuf)
+                cp = self._read_copy(name, bank, self._jbuf)
                 if cp and cp[0] > best:
                     best = cp[0]
         return best
@@ -299,7 +329,7 @@ class CriticalMemory:
                 tag = None
                 for bank, cp in ((0, a), (1, b)):
                     if cp is None or cp[0] != jseq or cp[1] != payload:
-                        tag = self._write_copy(name, bank, jseq, payload)
+                        tag = self._repair_copy(name, bank, jseq, payload)
                     else:
                         tag = cp[2]
                 self.findings.append("replayed %s from journal" % name)
@@ -311,7 +341,7 @@ class CriticalMemory:
                 raise RamError("both copies of %s are bad" % name)
             if a is None or b is None:
                 good = a or b
-                self._write_copy(name, 0 if a is None else 1, good[0], good[1])
+                self._repair_copy(name, 0 if a is None else 1, good[0], good[1])
                 self.findings.append("repaired copy %s of %s" % ("A" if a is None else "B", name))
                 a = b = good
             if a != b:
@@ -354,12 +384,13 @@ class CriticalMemory:
 
     def read_view(self, name):
         """read(), into this memory's record buffer: a memoryview valid until the next read_view or
-        commit, for a caller that parses it at once (an event chunk: 768 bytes twice over that a
-        heap in pieces may not have, read for every chunk of `events json`)."""
+        commit (of this memory or one sharing its buffer), for a caller that parses or copies it at
+        once, never a payload to commit (an event chunk: 768 bytes twice over that a heap in pieces
+        may not have, read for every chunk of `events json`)."""
         self._finish()
         seq = self.meta[name][0]
         for bank in (0, 1):
-            cp = self._read_copy(name, bank, self._cbuf)
+            cp = self._read_copy(name, bank, self._jbuf)
             if cp is not None and cp[0] == seq and self._committed_tag(name, cp[2]):
                 return cp[1]
         raise RamError("both copies of %s changed under us" % name)
@@ -408,7 +439,7 @@ class CriticalMemory:
         at = {}  # name -> where its payload is in the journal, for the copies
         for name in updates:
             payload = updates[name]
-            cap = self.capacity[name] if name != DIRECTORY else -1
+            cap = self.capacity_of(name) if name != DIRECTORY else -1
             start = pos + 3
             if callable(payload):
                 n = payload(buf, start, min(start + cap, limit))
@@ -429,8 +460,9 @@ class CriticalMemory:
             struct.pack_into("<I", d, 4 * i, seq if name in updates else self.meta.get(name, (0,))[0])
         struct.pack_into(_JOURNAL_HEAD, buf, 0, b"JJ", seq, len(updates) + 1)
         struct.pack_into(_ENTRY_HEAD, buf, pos, self.ids[DIRECTORY], len(d))
-        buf[pos + 3:pos + 3 + len(d)] = d
-        pos += 3 + len(d)
+        dir_at = pos + 3
+        buf[dir_at:dir_at + len(d)] = d
+        pos = dir_at + len(d)
         mv = memoryview(buf)
         buf[pos:pos + _TAG_SIZE] = self._tag(self._mac(mv[:pos]))
         self._torn = seq  # from here the commit is on record, whatever fails
@@ -443,11 +475,10 @@ class CriticalMemory:
         finally:  # the copies follow their journal whatever then() did: the next commit overwrites it
             for bank in (0, 1):
                 for name in updates:
-                    start, n = at[name]  # as journaled: then() may not change them
-                    tag = self._write_copy(name, bank, seq, mv[start:start + n])
+                    tag = self._write_copy(name, bank, seq, at[name])  # as journaled: then() may not change them
                     if bank:
                         self._keep_tag(name, tag)
-                tag = self._write_copy(DIRECTORY, bank, seq, self._dir)
+                tag = self._write_copy(DIRECTORY, bank, seq, (dir_at, len(d)))
                 if bank:
                     self._keep_tag(DIRECTORY, tag)
             self.seq = seq

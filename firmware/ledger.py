@@ -85,7 +85,7 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         self.notes = NoteCounts()  # notes counted by value: the "bil" block (firmware/note_counts.py)
         self.tour_meters = TourMeters()  # the tournament's counts: the "trn" block (firmware/tournament_books.py)
         # a ticket redeemed through SAS and the tickets' meters, as the "sas" block keeps it (bytes; b""
-        # none; firmware/sas/machine.py attach_queue), a bytearray once firmware/ticket_books.py
+        # none; firmware/sas/exceptions.py attach_queue), a bytearray once firmware/ticket_books.py
         # changed it: the next commit writes it there, with the state that goes with it
         self.tin = b""
         self.cents = None  # a credit's value (the cabinet's config): a note's value by its credits

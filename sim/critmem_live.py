@@ -13,7 +13,7 @@ def live_ranges(mem):
     """(offset, length) of every byte of `mem` (an opened CriticalMemory) that carries data: the
     journal's record when it holds a valid one, and both copies of every block as last committed."""
     head = struct.calcsize(critmem._BLOCK_HEAD)
-    frame = (mem.bank_size - sum(mem.capacity.values())) // len(mem.names)  # a copy's head and tag
+    frame = (mem.bank_size - sum(mem.capacity_of(n) for n in mem.names)) // len(mem.names)  # a copy's head and tag
     tag = frame - head
     out = []
     j = mem._read_journal()
@@ -26,5 +26,5 @@ def live_ranges(mem):
         meta = mem.meta.get(name)
         n = frame + (meta[1] if meta else 0)
         for bank in (0, 1):
-            out.append((mem.base + mem.journal_size + bank * mem.bank_size + mem.offset[name], n))
+            out.append((mem._copy_off(name, bank), n))
     return out

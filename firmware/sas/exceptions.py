@@ -94,6 +94,19 @@ def _priority(code):
     return _TILT_PRIORITY if code == GENERAL_TILT else _NOTE_PRIORITY
 
 
+def attach_queue(ledger, queue=None, raw=True):
+    """The exception queue (queue, made ahead, or a new one), loaded from the books' "sas" block
+    (before power_up raises 17); raw None: empty (the books are in a RAM error: their block is not
+    read). Here, not with the link (firmware/sas/machine.py): the boot attaches the queue before
+    the games' boot check, its peak, and the link's and the polls' code comes in after it
+    (docs/sas.md "Memory")."""
+    if queue is None:
+        queue = ExceptionQueue()
+    queue.load(ledger.mem.read("sas") if raw else b"")
+    ledger.exceptions = queue
+    ledger.tin = queue.tin  # the ticket redeemed through SAS, kept in the same block
+
+
 class ExceptionQueue:
     def __init__(self, raw=b""):
         self._codes = bytearray(CAPACITY)

@@ -13,9 +13,10 @@ from firmware.sas import exceptions, polls
 SYSTEM_VALIDATION = 0x57  # exception 57, system validation request (SAS 6.02 Table A-1, s. 15.7)
 
 
-def open_link(board, cab, log=print):
+def open_link(board, cab, log=print, base=None):
     """The SAS port when the board has a "sas" UART, else None. In a RAM error too: silent until
-    the RAM clear (SasMachine.service), then the system hears the clear's 3A."""
+    the RAM clear (SasMachine.service), then the system hears the clear's 3A. base: the game's
+    base percent (certified_base), read at power-up; None: at the first 1F."""
     try:
         uart = board.uart("sas")
     except (ValueError, KeyError, NotImplementedError):
@@ -24,15 +25,9 @@ def open_link(board, cab, log=print):
         return None
     m = SasMachine(cab, uart, cab.config.SAS_ADDRESS, board.ticks_ms, getattr(board, "SAS_GAP_MS", None),
                    getattr(board, "SAS_NINE_BIT", False))
+    m._base = base
     log("sas: address %d on the %s UART" % (cab.config.SAS_ADDRESS, "9-bit" if m.link.nine_bit else "8-bit, framed by time"))
     return m
-
-
-def attach_queue(ledger, raw=True):
-    """The exception queue, loaded from the books' "sas" block (before power_up raises 17); raw
-    None: an empty one (the books are in a RAM error: their block is not read)."""
-    ledger.exceptions = exceptions.ExceptionQueue(ledger.mem.read("sas") if raw else b"")
-    ledger.tin = ledger.exceptions.tin  # the ticket redeemed through SAS, kept in the same block
 
 
 class SasMachine:
@@ -130,14 +125,21 @@ class SasMachine:
     def base_percent(self):
         """The certified return at the largest bet, as 4 ASCII digits (94.12 % -> "9412")."""
         if self._base is None:
-            self._base = "0000"
-            game = self.cab.game
-            try:
-                import json
-
-                with open("%s/%s.json" % (self.cab.config.CERTS_DIR, game.id)) as f:
-                    p, q = json.load(f)["rtp"][str(max(game.bets))].split("/")
-                self._base = "%04d" % (int(p) * 10000 // int(q))
-            except (OSError, ValueError, KeyError, AttributeError, TypeError):
-                pass  # no game or no certificate to read: 0000
+            self._base = certified_base(self.cab.config.CERTS_DIR, self.cab.game)
         return self._base
+
+
+def certified_base(certs_dir, game):
+    """SAS 1F's base percent: the certified return at the game's largest bet, 4 ASCII digits (94.12 %
+    -> "9412"); "0000" without a game or a certificate to read. The boot reads it (open_link's base)
+    right after the games' boot check, in a heap just collected: at the first 1F the certificate's
+    text, its returns' long fractions, came into a heap a session had cut up (aurore-85 at 112K:
+    630 bytes not found, a restart)."""
+    try:
+        import json
+
+        with open("%s/%s.json" % (certs_dir, game.id)) as f:
+            p, q = json.load(f)["rtp"][str(max(game.bets))].split("/")
+        return "%04d" % (int(p) * 10000 // int(q))
+    except (OSError, ValueError, KeyError, AttributeError, TypeError):
+        return "0000"  # no game or no certificate to read

@@ -17,7 +17,8 @@ from board.printer_epic import Printer
 from firmware import coupon_store, coupon_system, jurisdiction, startup
 from firmware.config import Config
 from firmware.ledger import Ledger
-from firmware.sas.machine import SasMachine, attach_queue
+from firmware.sas.exceptions import attach_queue
+from firmware.sas.machine import SasMachine
 from games import load
 
 MODEL = "games/models/sept-royal-87.json"

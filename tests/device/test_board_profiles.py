@@ -227,7 +227,7 @@ def session(name):
         led = cab.ledger
         # the security memory builds its records in the ledger memory's buffers (firmware/audit.py)
         seen["one_buffer"] = cab.audit is not None and cab.audit.mem._jbuf is led.mem._jbuf \
-            and cab.audit.mem._cbuf is led.mem._cbuf
+            and cab.audit.mem._saved is led.mem._saved
         assert steps(cab, 100, lambda: m.acceptor.master == 1), "acceptor never enabled"
         m.acceptor.event(1, 1)  # a $1 token in position 1
         assert steps(cab, 100, lambda: led.credits > 0), "token never credited"

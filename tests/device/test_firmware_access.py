@@ -252,7 +252,7 @@ def test_the_security_memory_commits_through_the_ledgers_buffers():
     led = Ledger(memory(RamNvram(69632)))
     led.open()
     sec = security(buffers=led.mem)
-    assert sec.mem._jbuf is led.mem._jbuf and sec.mem._cbuf is led.mem._cbuf
+    assert sec.mem._jbuf is led.mem._jbuf and sec.mem._saved is led.mem._saved
     for i in range(40):  # interleaved with the ledger's own commits, in the same buffers
         sec.record("u", "ok", "command %d" % i)
         led.event("test", "event %d" % i)
@@ -276,7 +276,7 @@ def test_the_security_memory_opened_with_the_ledgers_buffers_allocates_none():
     led.open()
     nv = blank()
     mem = CriticalMemory(nv, LAYOUT, JOURNAL, TEST_SECRET, counter_of(nv, "security"), buffers=led.mem)
-    assert mem._jbuf is led.mem._jbuf and mem._cbuf is led.mem._cbuf
+    assert mem._jbuf is led.mem._jbuf and mem._saved is led.mem._saved
     sec = Audit(mem)
     sec.open()
     for i in range(12):

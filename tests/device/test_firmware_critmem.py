@@ -349,7 +349,7 @@ def _splice(nv, cm, old, names):
     for name in names:
         for bank in (0, 1):
             off = cm._copy_off(name, bank)
-            n = 9 + cm.capacity[name] + 16
+            n = 9 + cm.capacity_of(name) + 16
             nv.mem[off:off + n] = old[off:off + n]
     nv.mem[cm.base] = 0  # its magic
 
@@ -601,3 +601,44 @@ def test_a_commit_on_record_is_what_the_next_read_and_verify_see():
     again = mem(nv)[1]
     assert again.open() is True
     assert [bytes(again.read(n)) for n in ("state", "g0", "g1")] == [b"s2", b"game 2", b"game 3"]
+
+
+def test_the_books_memory_keeps_one_record_buffer_the_journals():
+    # the heap's budget (docs/sas.md "Memory"): each copy is built around its payload in the journal
+    # buffer, so no second buffer as large as the largest block (the state, 3.2 KB) is kept beside it
+    from fakes_firmware import memory
+
+    from firmware.ledger import STATE_SIZE
+
+    cm = memory(RamNvram(69632))
+    others = [len(v) for k, v in cm.__dict__.items() if isinstance(v, bytearray) and v is not cm._jbuf]
+    assert len(cm._jbuf) == cm.journal_size > STATE_SIZE
+    assert sum(others) < 1024, others  # the tags (512), the directory, the bytes a copy is built over
+
+
+def test_copies_built_in_the_journal_leave_it_as_it_was_written():
+    # every block of a commit, the first (right after the journal's head), an empty one, one that fills
+    # its capacity and the directory (right before the journal's tag): each copy is built over its
+    # neighbours in the journal buffer, which are put back, so every later copy and the journal agree
+    nv, cm = fresh()
+    updates = {"state": b"S" * 96, "g0": b"", "g1": b"g" * 63, "log": b"l"}
+    cm.commit(updates)
+    journal = bytes(nv.mem[:cm.journal_size])
+    assert bytes(cm._jbuf[:cm.journal_size]) == journal
+    again = reopen(nv)
+    assert again.findings == []  # no copy disagreed with the journal: nothing replayed nor repaired
+    for name in updates:
+        for bank in (0, 1):
+            assert bytes(again._read_copy(name, bank)[1]) == updates[name], (name, bank)
+    again.verify()
+
+
+def test_the_blocks_capacities_are_the_layouts_and_only_their_ids_and_meta_are_dicts():
+    # the heap's budget (docs/critical-memory.md): one dict by name for the ids and one for what was
+    # committed; the capacities are read from the layout, the offsets kept in a tuple
+    nv, cm = fresh()
+    assert [cm.capacity_of(n) for n in cm.names] == [96, 64, 64, 48, 4 * len(LAYOUT)]
+    by_name = sorted(k for k, v in cm.__dict__.items() if isinstance(v, dict) and len(v) == len(cm.names))
+    assert by_name == ["ids", "meta"], by_name
+    offsets = [cm._copy_off(n, 0) - cm._copy_off(cm.names[0], 0) for n in cm.names]
+    assert offsets == [0, 9 + 96 + 16, 2 * 25 + 96 + 64, 3 * 25 + 96 + 128, 4 * 25 + 96 + 128 + 48]

@@ -13,7 +13,8 @@ from test_firmware_coupon_cashout import boot as coupon_boot
 from test_sas_polls import boot, cut_and_report, drain, fresh
 
 from firmware import coupon_system, startup
-from firmware.sas.machine import SasMachine, attach_queue
+from firmware.sas.exceptions import attach_queue
+from firmware.sas.machine import SasMachine
 
 
 def test_66_the_cash_out_button_once():

@@ -15,7 +15,8 @@ from board.sas_crc import crc16
 from firmware import states
 from firmware.ledger import Ledger
 from firmware.sas import exceptions
-from firmware.sas.machine import SasMachine, attach_queue
+from firmware.sas.exceptions import attach_queue
+from firmware.sas.machine import SasMachine
 from games import load
 
 MODEL = "games/models/sept-royal-87.json"
@@ -189,6 +190,26 @@ def test_94_remote_hand_pay_reset_only_where_the_key_pays_the_lock():
     assert long_poll(cab, board, uart, 0x94, crc=True, n=5)[2] == 0  # reset
     assert cab.ledger.credits == 0 and cab.ledger.meters["cancelled"] == 12 and cab.state == states.IDLE
     assert drain(cab, board, uart) == [0x52]  # hand pay was reset
+
+
+def test_1f_base_percent_is_the_certified_return_read_at_power_up():
+    # 1F's base % (its last 4 ASCII digits, the decimal implied, cut: docs/sas.md's 1F row, as saspy
+    # reads it) is the certified return at the largest bet: sept-royal-87's is 88.0698 % (docs/games.md's
+    # table of the shipped games), so "8806". The boot reads it
+    # right after the games' boot check (firmware/startup.py gives it to open_link): a certificate
+    # unreadable afterwards does not change the answer (read at the first 1F, it came in a heap a
+    # session had cut up: aurore-85 at 112K, 630 bytes not found)
+    from firmware.sas.machine import certified_base, open_link
+
+    cab, board, uart = boot()
+    assert certified_base(cab.config.CERTS_DIR, cab.game) == "8806"
+    assert certified_base("no/such/folder", cab.game) == "0000" and certified_base(cab.config.CERTS_DIR, None) == "0000"
+    board.uart = lambda role: uart
+    m = open_link(board, cab, lambda line: None, certified_base(cab.config.CERTS_DIR, cab.game))
+    cab.config.CERTS_DIR = "no/such/folder"  # gone after power-up: 1F answers what the boot read
+    cab.attach(None, m)
+    info = long_poll(cab, board, uart, 0x1F, n=24)[2:-2]
+    assert info[-4:] == b"8806", info
 
 
 def test_games_polls_51_53_55_a0():

@@ -16,7 +16,8 @@ from firmware import states
 from firmware.config import Config
 from firmware.ledger import Ledger
 from firmware.progressive import Progressive
-from firmware.sas.machine import SasMachine, attach_queue
+from firmware.sas.exceptions import attach_queue
+from firmware.sas.machine import SasMachine
 from games import load
 
 MODEL = "games/models/sept-royal-87.json"  # its progressive: pay "3 SEVEN" at bet 3

@@ -220,7 +220,8 @@ def test_without_a_coupon_memory_7b_7c_7d_57_58_are_ignored():
 
     import rng
     from firmware.ledger import Ledger
-    from firmware.sas.machine import SasMachine, attach_queue
+    from firmware.sas.exceptions import attach_queue
+    from firmware.sas.machine import SasMachine
     from games import load
 
     board = Board(wiped(NVRAM))

@@ -25,7 +25,8 @@ from firmware import states
 from firmware.bill_in import BillIn
 from firmware.config import Config
 from firmware.ledger import Ledger
-from firmware.sas.machine import SasMachine, attach_queue
+from firmware.sas.exceptions import attach_queue
+from firmware.sas.machine import SasMachine
 from firmware.ticket_books import count_in, stage
 from games import load
 

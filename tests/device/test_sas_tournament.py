@@ -14,7 +14,8 @@ import rng
 from firmware import settings, states
 from firmware.config import Config
 from firmware.ledger import LAYOUT, Ledger
-from firmware.sas.machine import SasMachine, attach_queue
+from firmware.sas.exceptions import attach_queue
+from firmware.sas.machine import SasMachine
 from firmware.tournament_books import TourMeters
 from games import load
 

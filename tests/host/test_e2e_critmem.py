@@ -132,7 +132,7 @@ def test_only_the_state_block_of_an_older_nvram_put_back_is_refused(state: Path)
         mem = CriticalMemory(nv, LAYOUT, JOURNAL, b"offsets only", _NoCounter())
         for bank in (0, 1):
             off = mem._copy_off("state", bank)
-            n = 9 + mem.capacity["state"] + 16
+            n = 9 + mem.capacity_of("state") + 16
             data[off:off + n] = old[off:off + n]
     finally:
         nv.close()

@@ -94,7 +94,8 @@ from firmware.hopper_out import HopperOut
 from firmware.ledger import Ledger, open_memory
 from firmware.play import for_game
 from firmware.screen import Screen
-from firmware.sas.machine import SasMachine, attach_queue
+from firmware.sas.exceptions import attach_queue
+from firmware.sas.machine import SasMachine
 from games import load
 
 us = time.ticks_us
