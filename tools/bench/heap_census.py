@@ -18,12 +18,16 @@ from __future__ import annotations
 import ast
 import re
 import tempfile
+import threading
 from pathlib import Path
 
 from sim.harness import ROOT, EmulatedCabinet
 
 # the rows, in the order the table prints them; "cabinet" is the firmware's own rest (states, money
 # in and out, screen, console), "board" the board's drivers and its own objects
+# CPython 3.11's ast.parse is not safe in threads ("SystemError: AST constructor recursion depth
+# mismatch", python/cpython#106905): bench_heap measures cabinets in a thread pool, each census parses
+_PARSE = threading.Lock()
 SUBSYSTEMS = ("critical memory", "books", "security", "game", "SAS", "cabinet", "board")
 _BY_NAME = (  # a module's subsystem: the first pattern its name matches
     ("SAS", r"firmware\.sas(\..*)?$|board\.sas_"),
@@ -84,7 +88,9 @@ def _top_imports(module: str, root: Path) -> list[str]:
     if not path.is_file():
         return []
     out = []
-    for node in ast.parse(path.read_text()).body:
+    with _PARSE:
+        tree = ast.parse(path.read_text())
+    for node in tree.body:
         if isinstance(node, ast.Import):
             out += [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
