@@ -286,13 +286,18 @@ class Rig:
     def coupon_records(self) -> list[dict]:
         """The coupons committed in critical memory (firmware/coupon_books.py), read on the host while
         the power is off: whether a cut left one owed (committed, not yet seen issued)."""
+        raw = self.read_block("cpn")
+        return json.loads(raw) if raw else []
+
+    def read_block(self, name: str) -> bytes:
+        """One block of the books' critical memory, read on the host with the firmware's own code and
+        the machine's key and counter (beside nvram.bin, board/emulated.py) while the power is off."""
         nv = FileNvram(str(self.state / "nvram.bin"), NVRAM_SIZE)
         try:
             secret = SecretFile(str(self.state / "secret"), None).read()
             mem = open_memory(nv, secret, CounterFile(str(self.state / "counter")))
             mem.open()
-            raw = mem.read("cpn")
-            return json.loads(raw) if raw else []
+            return mem.read(name)
         finally:
             nv.close()
 
@@ -314,16 +319,10 @@ class Rig:
         behind its soft meter); a stroke still in flight is driven again at power-up."""
         if not cut:
             return []
-        nv = FileNvram(str(self.state / "nvram.bin"), NVRAM_SIZE)
         try:
-            secret = SecretFile(str(self.state / "secret"), None).read()
-            mem = open_memory(nv, secret, CounterFile(str(self.state / "counter")))
-            mem.open()
-            raw = mem.read("em")
+            raw = self.read_block("em")
         except Exception:  # noqa: BLE001  memory the firmware itself will judge at the next boot: not judged here
             return []
-        finally:
-            nv.close()
         em = json.loads(raw) if raw else {}
         return [name for name in cut if name in em and not em[name][1]]
 
