@@ -85,16 +85,15 @@ class BillValidator(CoinAcceptor):
         self.base = bytearray(1 + 2 * EVENTS)  # the reading the counter was last baselined from
         self.rebased = False  # set at each fresh baseline; the firmware clears it once it has looked
 
-    def _baseline(self):
-        super()._baseline()
-        if self.last is not None:
-            a = self._a
-            for i in range(1 + 2 * EVENTS):
-                self.base[i] = a[i]
-            self.rebased = True
+    def _based(self):
+        a = self._a
+        for i in range(1 + 2 * EVENTS):
+            self.base[i] = a[i]
+        self.rebased = True
 
     def begin(self):
         """Escrow on (every note waits for the host's route), then inhibit and baseline."""
+        self._abandon()
         self.bus.request(self.addr, H_OPERATING_MODE, bytes((MODE_STACKER_ESCROW,)))
         super().begin()
 

@@ -20,8 +20,12 @@
 #   ("status", 0, code)            null event, data block request
 #   ("counter", was, now)          counter out of sequence (backwards, or beyond the buffer): tilt
 #   ("reset", last, 0)             the device was reset or powered up (counter back to 0)
+#
+# service(out) is poll(out) for the cabinet's loop, never waiting (board/cctalk.py): it sends a
+# reading and takes its reply in a later pass, None until the poll is complete. The readings, their
+# order and what they prove are the same; poll() waits for them (set-up, tests, the console).
 from board import cctalk_codes
-from board.cctalk import CcTalkError
+from board.cctalk import CcTalkError, answers, ask
 from board.compat import const
 
 ADDR = const(2)
@@ -37,6 +41,14 @@ H_MANUFACTURER = const(246)
 H_SIMPLE_POLL = const(254)
 EVENTS = const(5)  # the acceptor's event buffer depth
 POSITIONS = const(16)
+# what service() is reading
+_NONE = const(0)
+_BASE_A = const(1)  # the baseline's first reading
+_BASE_B = const(2)  # ... its second
+_READ_A = const(3)  # a poll's reading
+_READ_B = const(4)  # ... read again: the counter moved
+_INHIBITS = const(5)  # want(): 231 sent
+_MASTER = const(6)  # want(): 228 sent
 
 
 def new_events(last, counter):
@@ -69,11 +81,25 @@ class CoinAcceptor:
         self.on = False
         self.mask = 0xFFFF
         self.info = {}
+        self._st = _NONE  # service()'s reading under way
+        self._tok = 0  # its exchange on the bus (board/cctalk.py ask)
+        self._was = 0  # the counter the poll under way started from
+        self._sent_on = None  # the acceptance last sent (231 and 228): None unknown, or the on it set
+        self._sent_mask = 0
+        self._on_out = False  # ... and the one under way
+        self._mask_out = 0
+        self._cmd = bytearray(2)  # want()'s command data, sent by service()
+        self._cmd2 = memoryview(self._cmd)
+        self._cmd1 = self._cmd2[:1]
 
     # --- identification ---------------------------------------------------------------------
     def present(self):
         self.bus.request(self.addr, H_SIMPLE_POLL)
         return True
+
+    def answers(self):
+        """present() without waiting (board/cctalk.py answers): asked before a set-up that waits."""
+        return answers(self)
 
     def category(self):
         return bytes(self.bus.request(self.addr, H_CATEGORY)).decode()
@@ -103,6 +129,7 @@ class CoinAcceptor:
     # --- set-up -----------------------------------------------------------------------------
     def begin(self):
         """Inhibit, then read the event counter as the baseline: no coin can slip in between."""
+        self._abandon()
         self.enable(False)
         if self.last is None:
             self._baseline()
@@ -116,10 +143,22 @@ class CoinAcceptor:
         self.mask = mask
         self._apply()
 
+    def want(self, on, mask=0xFFFF):
+        """enable() without waiting: service() sends 231 and 228 before its next reading (the loop's
+        enable and inhibit; set-up and a latched fault still use enable())."""
+        self.on = bool(on)
+        self.mask = mask
+
     def _apply(self):
+        if self._st == _INHIBITS or self._st == _MASTER:
+            self._st = _NONE  # want()'s commands under way: this one (waiting) says it all
+            self._tok = 0
         on = self.on and self.fault is None
+        self._sent_on = None  # unknown until both are answered
         self.bus.request(self.addr, H_SET_INHIBITS, bytes((self.mask & 0xFF, (self.mask >> 8) & 0xFF)))
         self.bus.request(self.addr, H_MASTER_INHIBIT, b"\x01" if on else b"\x00")
+        self._sent_on = on
+        self._sent_mask = self.mask
 
     def clear_fault(self):
         """The firmware (attendant) acknowledged the fault: acceptance may resume."""
@@ -128,16 +167,26 @@ class CoinAcceptor:
 
     def reset(self):
         """Software reset (header 1): the counter restarts at 0 and the device comes up inhibited."""
+        self._abandon()
         self.bus.request(self.addr, H_RESET)
         self.last = 0
 
     # --- polling ----------------------------------------------------------------------------
-    def _read(self, into):
-        r = self.bus.request(self.addr, self.READ)
+    def _abandon(self):
+        """Forget service()'s poll under way (a waiting call reads into the same buffers)."""
+        if self._tok:
+            self.bus.claim()
+            self._tok = 0
+        self._st = _NONE
+
+    def _copy(self, r, into):
         if len(r) != 1 + 2 * EVENTS:
             raise CcTalkError("frame", self.READ)
         for i in range(1 + 2 * EVENTS):  # r is a view into the bus's receive buffer: copy it now
             into[i] = r[i]
+
+    def _read(self, into):
+        self._copy(self.bus.request(self.addr, self.READ), into)
 
     @staticmethod
     def _corroborates(a, b, d):
@@ -153,8 +202,15 @@ class CoinAcceptor:
         """Two agreeing readings become the counter we count from; their events are not ours."""
         self._read(self._a)
         self._read(self._b)
+        self._agreed()
+
+    def _agreed(self):
         if self._a == self._b:
             self.last = self._a[0]
+            self._based()
+
+    def _based(self):
+        """A fresh baseline was taken (the bill validator keeps its reading)."""
 
     def _out_of_sequence(self, out, was, now):
         self.counter_faults += 1
@@ -170,22 +226,89 @@ class CoinAcceptor:
         return 1
 
     def poll(self, out):
-        """Append new events as (kind, a, b) to out, oldest first. Returns the number appended."""
-        if self.last is None:
-            self._baseline()  # never baselined, or after a counter fault: nothing to credit
-            return 0
+        """Append new events as (kind, a, b) to out, oldest first. Returns the number appended.
+        Waits for the readings (idle)."""
+        self._abandon()
+        self.bus.claim()
+        while True:
+            n = self.service(out)
+            if n is not None:
+                return n
+            self.bus.wait()
+
+    def service(self, out):
+        """poll() without waiting: None while its readings are under way (call it again in a later
+        pass), then what poll() returns. A bus error ends the poll under way (the next starts over)."""
+        try:
+            while True:
+                st = self._st
+                if st == _NONE or st == _INHIBITS or st == _MASTER:
+                    if not self._sent():
+                        return None
+                    # never baselined, or after a counter fault: two readings, nothing to credit
+                    st = self._st = _BASE_A if self.last is None else _READ_A
+                r = ask(self, self.READ)
+                if r is None:
+                    return None
+                self._copy(r, self._a if st == _BASE_A or st == _READ_A else self._b)
+                n = self._taken(out, st)
+                if n is not None:
+                    self._st = _NONE
+                    return n
+        except CcTalkError:
+            self._st = _NONE
+            raise
+
+    def _sent(self):
+        """want()'s acceptance on the device (231 then 228, each taken in a later call): True once it
+        is, None while under way. What changes meanwhile is sent again after."""
+        c = self._cmd
+        while True:
+            if self._st == _INHIBITS:
+                if ask(self, H_SET_INHIBITS, self._cmd2) is None:
+                    return None
+                c[0] = 1 if self._on_out else 0
+                self._st = _MASTER
+            if self._st == _MASTER:
+                if ask(self, H_MASTER_INHIBIT, self._cmd1) is None:
+                    return None
+                self._st = _NONE
+                self._sent_on = self._on_out
+                self._sent_mask = self._mask_out
+            on = self.on and self.fault is None
+            if on == self._sent_on and self.mask == self._sent_mask:
+                return True
+            self._on_out = on
+            self._mask_out = self.mask
+            c[0] = self.mask & 0xFF
+            c[1] = (self.mask >> 8) & 0xFF
+            self._sent_on = None  # unknown until both are answered
+            self._st = _INHIBITS
+
+    def _taken(self, out, st):
+        """One reading taken: the poll's result, or None with the next reading to make in _st."""
         a = self._a
-        self._read(a)
-        last = self.last
-        counter = a[0]
-        if counter == last:
+        if st == _BASE_A:
+            self._st = _BASE_B
+            return None
+        if st == _BASE_B:
+            self._agreed()
             return 0
-        if counter and new_events(last, counter) > EVENTS:
-            return self._out_of_sequence(out, last, counter)  # backwards, or beyond the buffer
-        # a provable step (1..5 forward, or 0 after a reset): confirmed by a second reading, so
-        # that one stale or replayed reply is never taken for new events
+        if st == _READ_A:
+            last = self.last
+            counter = a[0]
+            if counter == last:
+                return 0
+            if counter and new_events(last, counter) > EVENTS:
+                return self._out_of_sequence(out, last, counter)  # backwards, or beyond the buffer
+            # a provable step (1..5 forward, or 0 after a reset): confirmed by a second reading, so
+            # that one stale or replayed reply is never taken for new events
+            self._was = last
+            self._st = _READ_B
+            return None
         b = self._b
-        self._read(b)
+        last = self._was
+        counter = a[0]
         if a != b:
             now = b[0]
             if not (counter and now and self._corroborates(a, b, new_events(counter, now))):

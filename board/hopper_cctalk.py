@@ -27,8 +27,15 @@
 #   ("uncertain", n, paid_known) final: the outcome cannot be proven: hand-pay lockup
 #   ("extra", coins, 0)          coins came out that nobody asked for (runaway): tilt
 #   (kind, flag bit, 0)          kind from board/hopper_codes.py for each newly set 163 flag
+#
+# service(out) never waits on the bus (board/cctalk.py; the cabinet's loop answers SAS within 20 ms):
+# each reading (166 then 163 while paying; 168 then 163 while idle) is sent in one call and taken in
+# a later one, and the 167 goes out without waiting for its reply, which is taken (only logged: the
+# counters say whether it was taken) before the next reading. busy() stays True while a reading is
+# under way, so the firmware calls service() again in its next pass. What each reading decides is as
+# before; the rarer steps after a decision (a chunk's end, a power loss) still wait for their replies.
 from board import hopper_codes
-from board.cctalk import CcTalkError
+from board.cctalk import CcTalkError, answers, ask
 from board.compat import const
 
 ADDR = const(3)
@@ -44,6 +51,14 @@ H_CATEGORY = const(245)
 ENABLE_CODE = const(0xA5)
 MAX_CHUNK = const(255)
 MAX_RESENDS = const(3)
+# what service() awaits
+_NONE = const(0)
+_DISPENSE = const(1)  # the 167's reply (or its timeout)
+_STATUS = const(2)  # paying: 166
+_TEST = const(3)  # paying: 163
+_COUNT = const(4)  # idle: 168
+_FLAGS = const(5)  # idle: 163
+_END = const(6)  # paying: 168 at a chunk's end
 
 
 def next_counter(c):
@@ -73,6 +88,10 @@ class Hopper:
         self._serial = None
         self._resends = 0
         self._dispense = bytearray(12)
+        self._st = _NONE  # service()'s reading under way
+        self._tok = 0  # its exchange on the bus
+        self._stat = bytearray(4)  # the 166 reading of the step under way
+        self._end_count = None  # the 168 count read at the payout's last chunk end (settle's idle baseline)
 
     # --- plain commands -----------------------------------------------------------------------
     def status(self):
@@ -118,9 +137,14 @@ class Hopper:
         r = self.bus.request(self.addr, H_EMERGENCY_STOP)
         return r[0] if len(r) else 0
 
+    def answers(self):
+        """present() without waiting (board/cctalk.py answers): asked before a set-up that waits."""
+        return answers(self)
+
     # --- start-up ------------------------------------------------------------------------------
     def begin(self, out):
         """Identify, finish any payout left by a restart (events into out), clear, enable."""
+        self._abandon()
         cat = bytes(self.bus.request(self.addr, H_CATEGORY)).decode()
         if cat != "Payout":
             raise HopperError("device at %d is %r, not a Payout" % (self.addr, cat))
@@ -131,7 +155,8 @@ class Hopper:
         self.test()
         self._flag_events(out, 0)
         if self.record and self.record["st"] == "armed":
-            self._service_armed(out)
+            while self._armed(out) is None:  # waiting: power-up, before the loop
+                self.bus.wait()
         if self.flags & hopper_codes.NEEDS_RESET or self.flags & (1 << hopper_codes.POWER_UP):
             if not (self.record and self.record["st"] == "armed"):
                 self.reset()
@@ -142,7 +167,15 @@ class Hopper:
 
     # --- paying --------------------------------------------------------------------------------
     def busy(self):
-        return self.record is not None
+        """A payout record is open, or a reading is under way: service() again in the next pass."""
+        return self.record is not None or self._st != _NONE
+
+    def _abandon(self):
+        """Forget service()'s reading under way (a waiting command follows)."""
+        if self._tok:
+            self.bus.claim()
+            self._tok = 0
+        self._st = _NONE
 
     def payout(self, n, ref=0):
         """Start paying n coins for the firmware's transaction `ref`. The record is saved first."""
@@ -152,12 +185,14 @@ class Hopper:
             raise HopperError("hopper fault latched: clear_faults() after an attendant check")
         if n <= 0:
             raise ValueError("payout of %d coins" % n)
+        self._abandon()
         self.record = {"ref": ref, "n": n, "paid": 0, "c": 0, "ctr": 0, "cnt": None,
                        "st": "armed", "out": 0, "unpaid": 0}
         self._arm_chunk()
 
     def _arm_chunk(self):
         rec = self.record
+        self._end_count = None  # only the last chunk's end is the payout's
         ctr = self.status()[0]
         rec["c"] = min(MAX_CHUNK, rec["n"] - rec["paid"])
         rec["ctr"] = ctr
@@ -180,21 +215,39 @@ class Hopper:
                 buf[k] = b
                 k += 1
         buf[k] = n
+        bus = self.bus
+        bus.claim()
+        self._tok = bus.send(self.addr, H_DISPENSE, memoryview(buf)[:k + 1], retries=0)  # never repeated
+        self._st = _DISPENSE  # its reply taken by service(), before the counters are read
+
+    def _dispensed(self):
+        """The 167's exchange: True once it has ended (its outcome only logged), else None."""
         try:
-            self.bus.request(self.addr, H_DISPENSE, memoryview(buf)[:k + 1], retries=0)
+            r = self.bus.take(self._tok)
         except CcTalkError as e:
+            r = e
             if self.log:
                 self.log("hopper: dispense %s: reading counters back" % e.reason)
+        if r is None:
+            return None
+        self._tok = 0
+        self._st = _STATUS
+        return True
 
     def service(self, out):
         """Poll the hopper (call it every main-loop pass while busy, now and then when idle)."""
         rec = self.record
-        if rec is None:
-            self._idle_check(out)
-            return
-        if rec["st"] == "armed":
-            self._service_armed(out)
-        elif rec["st"] == "done":
+        try:
+            if rec is None:
+                self._idle_check(out)
+                return
+            if rec["st"] == "armed":
+                self._armed(out)
+                return
+        except CcTalkError:
+            self._st = _NONE  # the next call starts the reading over
+            raise
+        if rec["st"] == "done":
             out.append(("payout", rec["out"], rec["unpaid"]))
         else:
             out.append(("uncertain", rec["n"], rec["out"]))
@@ -203,20 +256,46 @@ class Hopper:
         """The firmware has committed the final result: forget the record."""
         self.record = None
         self.store.save(None)
-        self.idle_count = self.count()
+        # the idle baseline: the count read at the chunk's end (a coin out since is a runaway the next
+        # idle check reports), else read now
+        cnt = self._end_count
+        self._end_count = None
+        self.idle_count = cnt if cnt is not None else self.count()
 
-    def _service_armed(self, out):
+    def _armed(self, out):
+        """One step of the payout under way: None while its readings are on the bus, else True."""
         rec = self.record
-        ctr, remaining, paid, unpaid = self.status()
+        if self._st == _DISPENSE and self._dispensed() is None:
+            return None
+        if self._st == _END:
+            return self._chunk_end(out)
+        if self._st != _TEST:
+            self._st = _STATUS
+            r = ask(self, H_STATUS)
+            if r is None:
+                return None
+            if len(r) != 4:
+                raise CcTalkError("frame", H_STATUS)
+            st = self._stat
+            for i in range(4):
+                st[i] = r[i]
+            self._st = _TEST
+        r = ask(self, H_TEST)
+        if r is None:
+            return None
+        self._st = _NONE
+        ctr, remaining, paid, unpaid = self._stat
         want = next_counter(rec["ctr"])
         old = self.flags
-        powered = self.test() & (1 << hopper_codes.POWER_UP)
+        self.flags = hopper_codes.flags_of(r)
+        powered = self.flags & (1 << hopper_codes.POWER_UP)
         self._flag_events(out, old)
         if ctr == want and not powered:
             if remaining:
                 out.append(("paying", rec["paid"] + paid, remaining))
-                return
-            self._chunk_end(out, paid, unpaid)
+                return True
+            self._st = _END  # the chunk is over: 168 says how many coins left
+            return self._chunk_end(out)
         elif ctr == rec["ctr"] and not powered:
             # the 167 never arrived (or its reply was lost before it acted): safe to send again
             if self._resends < MAX_RESENDS:
@@ -226,10 +305,34 @@ class Hopper:
                 self._finish(out, rec["paid"], rec["n"] - rec["paid"])
         else:
             self._after_power_loss(out, paid)
+        return True
 
-    def _chunk_end(self, out, paid, unpaid):
+    def _ask_count(self):
+        """168 without waiting: -1 until its reply is in, then the count, or None (no 168: NAK)."""
+        if not self.has_count:
+            return None
+        try:
+            r = ask(self, H_DISPENSE_COUNT)
+        except CcTalkError as e:
+            if e.reason != "nak":
+                raise
+            self.has_count = False
+            return None
+        if r is None:
+            return -1
+        if len(r) != 3:
+            raise CcTalkError("frame", H_DISPENSE_COUNT)
+        return r[0] | r[1] << 8 | r[2] << 16
+
+    def _chunk_end(self, out):
+        """The chunk's end (166 paid it out): None until 168 is read, then True."""
+        cnt = self._ask_count()
+        if cnt == -1:
+            return None
+        self._st = _NONE
+        self._end_count = cnt
         rec = self.record
-        cnt = self.count()
+        paid = self._stat[2]
         if rec["cnt"] is not None and cnt is not None:
             out_coins = (cnt - rec["cnt"]) & 0xFFFFFF
             if out_coins > rec["c"]:
@@ -239,8 +342,9 @@ class Hopper:
         if paid >= rec["c"] and total < rec["n"]:
             rec["paid"] = total
             self._arm_chunk()  # next chunk of a payout over 255 coins
-            return
+            return True
         self._finish(out, total, rec["n"] - total)
+        return True
 
     def _after_power_loss(self, out, paid166):
         rec = self.record
@@ -273,12 +377,23 @@ class Hopper:
         out.append(("payout", paid, unpaid))
 
     def _idle_check(self, out):
-        cnt = self.count()
-        if cnt is not None and self.idle_count is not None and cnt != self.idle_count:
-            out.append(("extra", (cnt - self.idle_count) & 0xFFFFFF, 0))
-        self.idle_count = cnt
+        """168 (runaway coins) then 163 (new flags), each taken in a later call than it was sent."""
+        if self._st == _NONE:
+            self._st = _COUNT if self.has_count else _FLAGS
+        if self._st == _COUNT:
+            cnt = self._ask_count()
+            if cnt == -1:
+                return
+            if cnt is not None and self.idle_count is not None and cnt != self.idle_count:
+                out.append(("extra", (cnt - self.idle_count) & 0xFFFFFF, 0))
+            self.idle_count = cnt
+            self._st = _FLAGS
+        r = ask(self, H_TEST)
+        if r is None:
+            return
+        self._st = _NONE
         old = self.flags
-        self.test()
+        self.flags = hopper_codes.flags_of(r)
         self._flag_events(out, old)
 
     def _flag_events(self, out, old):

@@ -114,12 +114,15 @@ class BillIn(MoneyIn):
             return
         v = self.device
         try:
-            if not self.ok:
-                self.setup()
+            if not self._ready():
+                return
             want = self._enable(cab.want_notes())
             self._now = now
             before = v.last
-            v.poll(self._events)
+            n = v.service(self._events)  # never waits: None until its replies are in
+            self._asking = n is None
+            if n is None:
+                return
             if v.rebased:  # a fresh baseline: the events since the pending note's commit were not all read
                 v.rebased = False
                 self._rebased(cab)

@@ -46,12 +46,15 @@ class CoinIn(MoneyIn):
         if not self._due(now):
             return
         try:
-            if not self.ok:
-                self.setup()
+            if not self._ready():
+                return
             self._enable(cab.want_money())
-            self.device.poll(self._events)
+            n = self.device.service(self._events)  # never waits: None until its replies are in
         except CcTalkError as e:
             self._lost("acceptor", e)
+            return
+        self._asking = n is None
+        if n is None:
             return
         credits = 0
         while self._events:

@@ -34,6 +34,7 @@ class HopperOut:
         self.log = log
         self.ok = False  # the hopper set up and answering
         self._retry = clock()
+        self._probing = False  # a simple poll to the hopper is under way (before its begin(), which waits)
 
     def cashout(self, cab, hopper=True):
         """The credits on the meter, paid. The hopper pays only where the state table names the
@@ -109,9 +110,14 @@ class HopperOut:
         out = []
         try:
             if not self.ok:
-                if ticks_diff(now, self._retry) < 0:
+                if not self._probing:
+                    if ticks_diff(now, self._retry) < 0:
+                        return
+                    self._retry = ticks_add(now, HOPPER_RETRY_MS)
+                # begin() waits for its replies: only for a hopper that answers a poll that does not
+                self._probing = h.answers() is None
+                if self._probing:
                     return
-                self._retry = ticks_add(now, HOPPER_RETRY_MS)
                 h.begin(out)  # finishes or proves a payout left open by a restart
                 self.ok = True
                 self.log("hopper: online")
@@ -123,6 +129,7 @@ class HopperOut:
             if self.ok:
                 self.log("hopper: %s" % e)
             self.ok = False
+            self._probing = False  # asked again after HOPPER_RETRY_MS
             return
         for kind, a, b in out:
             self.event(cab, kind, a, b)

@@ -27,35 +27,52 @@ class MoneyIn:
         self.accepting = None
         self._events = []
         self._next_poll = None
+        self._asking = False  # the device's poll is under way on the bus: served every pass until done
         if ledger.st is not None:
             device.last = counter
 
     def _due(self, now):
-        """True once a poll period, from the first call on."""
+        """True once a poll period, from the first call on, and every pass while a poll is under way
+        (the driver's service() sends its readings and takes their replies in later passes)."""
+        if self._asking:
+            return True
         if self._next_poll is not None and ticks_diff(now, self._next_poll) < 0:
             return False
         self._next_poll = ticks_add(now, self.config.ACCEPTOR_POLL_MS)
         return True
 
+    def _ready(self):
+        """Set up (it waits: some twenty requests) only once the device has answered a simple poll that
+        does not: a silent or unplugged device never holds the cabinet's loop. False until then."""
+        if self.ok:
+            return True
+        if self.device.answers() is None:
+            self._asking = True
+            return False
+        self._asking = False
+        self.setup()
+        return True
+
     def _enable(self, want):
         """Acceptance as the cabinet wants it now (cab.want_money(), notes cab.want_notes()); returns it."""
         if want != self.accepting:
-            self.device.enable(want, self.mask)
+            self.device.want(want, self.mask)  # sent by the device's service(), never waiting
             self.accepting = want
         return want
 
     def _lost(self, what, e):
         """A bus error: logged once, and set up again (inhibited first) on the next good poll."""
+        self._asking = False
         if self.ok:
             self.log("%s: %s" % (what, e.reason))
         self.ok = False
 
     def inhibit(self):
-        try:
-            self.device.enable(False, self.mask)
-            self.accepting = False
-        except CcTalkError:
-            self.ok = False  # set up (inhibited first) again on the next good poll
+        """Acceptance off: sent by the device's service() in the next passes (before its next reading),
+        never waiting."""
+        self.device.want(False, self.mask)
+        self.accepting = False
+        self._asking = True  # served from the next pass on, not at the next poll period
 
     def clear_fault(self):
         """The attendant's key: a latched driver fault (counter out of sequence) is acknowledged."""

@@ -98,6 +98,9 @@ class Acceptor:
         self.fault = None
         self.cleared += 1
 
+    def want(self, on, mask=0xFFFF):
+        self.enable(on, mask)
+
     def push(self, kind, a, b):
         self.queue.append((kind, a, b))
 
@@ -114,6 +117,14 @@ class Acceptor:
             out.append(ev)
             n += 1
         return n
+
+    def answers(self):
+        """The simple poll before a set-up: answered at once here."""
+        return True
+
+    def service(self, out):
+        """The cabinet's loop polls through service() (the ccTalk driver's, never waiting): at once here."""
+        return self.poll(out)
 
 
 class FailingGen:

@@ -9,7 +9,8 @@
 #  [K4] reset device (header 1) to address 40 with CRC-16: [40][0][0x46][1][0x3F], the vector of
 #       the cc-talk-rs crate's own unit test (cc_talk_core, "chksum_lsb 0x46, chksum_msb 0x3f").
 from devtest import MICROPYTHON, raises, skip
-from fakes_board import Acceptor, Wire, no_idle
+from fakes_board import Acceptor, Clock, Wire, no_idle
+from fakes_slow_bus import Slow
 
 from board.cctalk import CcTalkError, Master
 from board.cctalk_crc import crc16
@@ -195,3 +196,146 @@ def test_scanner_allocates_nothing():
     finally:
         micropython.heap_unlock()
     assert total == n and total2 == n2
+
+
+# --- the exchange across loop passes (send / take: the cabinet's loop never waits on the bus) -------
+# Timing from the ccTalk generic specification part 1 as device manuals restate it (Azkoyen Modular
+# X6 ccTalk manual s. 3.8: at most 50 ms between two bytes of a message); timeout_ms bounds the whole
+# reply. The bus's clock is a hand-driven one: nothing here depends on the wall clock.
+
+
+def _slow(retries=2, crc=False):
+    w = Slow(crc)
+    w.devices[2] = Acceptor()
+    clock = Clock(0)
+    waits = []
+    return w, Master(w, waits.append, crc=crc, timeout_ms=100, retries=retries, clock=clock), clock, waits
+
+
+def test_send_returns_at_once_and_take_gives_the_reply_once_it_is_in():
+    w, m, clock, waits = _slow()
+    tok = m.send(2, 246)
+    assert tok and m.take(tok) is None  # the echo is read; the reply is not there yet
+    clock.advance(30)
+    assert m.take(tok) is None
+    w.release(3)  # part of the reply
+    assert m.take(tok) is None
+    w.release()
+    assert bytes(m.take(tok)) == b"JTN" and m.stats["ok"] == 1
+    assert waits == [] and w.headers(2) == [246]
+
+
+def test_one_exchange_at_a_time_the_next_sender_waits_for_its_turn():
+    w, m, clock, waits = _slow()
+    w.devices[3] = Acceptor()
+    tok = m.send(2, 246)
+    assert m.send(3, 246) == 0  # the bus is 2's: asked again in a later pass
+    w.release()
+    assert bytes(m.take(tok)) == b"JTN"
+    tok3 = m.send(3, 245)
+    w.release()
+    assert bytes(m.take(tok3)) == b"Coin Acceptor"
+    with raises(CcTalkError) as e:
+        m.take(tok)  # an exchange already taken
+    assert e.value.reason == "lost"
+
+
+def test_silent_device_times_out_on_the_bus_clock_and_is_retried_without_waiting():
+    w, m, clock, waits = _slow(retries=2)
+    w.devices.pop(2)
+    tok = m.send(2, 254)
+    for attempt in range(3):
+        clock.advance(99)
+        assert m.take(tok) is None
+        clock.advance(1)  # timeout_ms: this attempt is over, the next one is sent (until none left)
+        if attempt < 2:
+            assert m.take(tok) is None and len(w.sent) == attempt + 2
+    with raises(CcTalkError) as e:
+        m.take(tok)
+    assert e.value.reason == "timeout" and m.stats["timeout"] == 3 and waits == []
+    assert m.send(2, 254)  # the bus is free again
+
+
+def test_corrupt_checksum_is_retried_then_reported_across_passes():
+    w, m, clock, waits = _slow(retries=1)
+    w.faults = ["bad", "bad"]
+    tok = m.send(2, 246)
+    w.release()
+    assert m.take(tok) is None  # a frame whose checksum is wrong: maybe garbage before the reply
+    clock.advance(100)
+    assert m.take(tok) is None and m.stats["checksum"] == 1 and len(w.sent) == 2  # sent again
+    w.release()
+    clock.advance(100)
+    with raises(CcTalkError) as e:
+        m.take(tok)
+    assert e.value.reason == "checksum" and m.stats["checksum"] == 2 and waits == []
+
+
+def test_a_reply_that_stops_halfway_ends_at_the_inter_byte_timeout_and_is_asked_again():
+    w, m, clock, waits = _slow(retries=1)
+    tok = m.send(2, 246)
+    w.release(4)  # 4 of the reply's 8 bytes, then nothing
+    assert m.take(tok) is None
+    clock.advance(49)
+    assert m.take(tok) is None
+    clock.advance(1)  # 50 ms without a byte inside a message: it is broken
+    assert m.take(tok) is None and m.stats["timeout"] == 1 and len(w.sent) == 2
+    w.held = b""  # the broken reply's rest never comes; the new attempt's reply:
+    w.rx += bytes((1, 3, 2, 0)) + b"JTN" + bytes(((-(1 + 3 + 2 + 0 + sum(b"JTN"))) & 0xFF,))
+    assert bytes(m.take(tok)) == b"JTN" and waits == []
+
+
+def test_a_reply_from_another_address_is_not_ours_and_ours_still_counts():
+    w, m, clock, waits = _slow(retries=0)
+    tok = m.send(2, 246)
+    w.rx += bytes((1, 0, 9, 0, (-(1 + 9)) & 0xFF))  # a good frame from address 9
+    assert m.take(tok) is None
+    w.release()
+    assert bytes(m.take(tok)) == b"JTN"
+    tok = m.send(2, 246)
+    w.held = b""
+    w.rx += bytes((1, 0, 9, 0, (-(1 + 9)) & 0xFF))  # only another device's frame: no reply of ours
+    clock.advance(100)
+    with raises(CcTalkError) as e:
+        m.take(tok)
+    assert e.value.reason == "timeout"
+
+
+def test_busy_pauses_on_the_bus_clock_before_sending_again():
+    w, m, clock, waits = _slow(retries=2)
+
+    class Busy:
+        n = 1
+
+        def reply(self, header, data):
+            self.n -= 1
+            return "busy" if self.n >= 0 else b"ok"
+
+    w.devices[3] = Busy()
+    tok = m.send(3, 254)
+    w.release()
+    assert m.take(tok) is None and m.stats["busy"] == 1 and len(w.sent) == 1
+    clock.advance(19)
+    assert m.take(tok) is None and len(w.sent) == 1  # BUSY_PAUSE_MS not over
+    clock.advance(1)
+    assert m.take(tok) is None and len(w.sent) == 2
+    w.release()
+    assert bytes(m.take(tok)) == b"ok" and waits == []
+
+
+def test_a_waiting_request_sees_the_exchange_under_way_to_its_end_and_its_owner_is_told():
+    w, m, clock, waits = _slow()
+
+    def idle(ms):  # the waiting form's idle: time passes, the device's reply arrives
+        waits.append(ms)
+        clock.advance(ms)
+        w.release()
+
+    m.idle = idle
+    tok = m.send(2, 229)
+    assert bytes(m.request(2, 246)) == b"JTN" and waits
+    assert w.headers(2) == [229, 246]  # the 229's reply was taken off the wire before the 246 went out
+    with raises(CcTalkError) as e:
+        m.take(tok)
+    assert e.value.reason == "lost"  # a read: its owner asks again (board/cctalk.py ask)
+

@@ -286,3 +286,92 @@ def test_poll_without_begin_baselines_silently():
     ca = CoinAcceptor(Master(w, no_idle, timeout_ms=20))
     out = []
     assert ca.poll(out) == 0 and out == []  # coins from before we knew the counter: not ours
+
+
+# --- service(): the same poll, its readings sent and taken in later passes (fakes_slow_bus.py) -----
+
+
+def _slow_setup():
+    from fakes_slow_bus import Slow, master
+
+    w = Slow()
+    dev = Acceptor()
+    w.devices[2] = dev
+    m = master(w, timeout_ms=100)
+    ca = CoinAcceptor(m)
+    ca.begin()  # waits (set-up): its idle releases the replies
+    del m.waits[:]
+    return w, dev, ca, m
+
+
+def test_service_credits_a_coin_once_from_two_readings_taken_in_later_passes():
+    from fakes_slow_bus import passes
+
+    w, dev, ca, m = _slow_setup()
+    ca.want(True, 0xFFFF)
+    out = []
+    assert passes(w, m, lambda: ca.service(out)) == (0, 4)  # 231, 228 (want), the 229: each taken a pass later
+    assert dev.master == 1 and out == []
+    dev.event(1, 1)
+    n, k = passes(w, m, lambda: ca.service(out))
+    assert (n, k) == (1, 3) and out == [("coin", 1, 1)]  # the 229 read twice: one pass each, then done
+    assert passes(w, m, lambda: ca.service(out)) == (0, 2) and len(out) == 1  # once
+    assert ca.last == 1 and m.waits == [] and w.headers(2)[-5:] == [228, 229, 229, 229, 229]
+
+
+def test_service_a_replayed_reply_between_its_readings_is_a_counter_fault_not_a_credit():
+    from fakes_slow_bus import passes
+
+    w, dev, ca, m = _slow_setup()
+    out = []
+    dev.event(1, 1)
+    assert ca.service(out) is None  # the first 229 out
+    w.release()
+    assert ca.service(out) is None  # taken: the counter moved; the second 229 out
+    dev.counter = 0  # ... and the device now says it was reset: the readings disagree
+    dev.events = []
+    w.held = b""
+    w.release()
+    n, _ = passes(w, m, lambda: ca.service(out))
+    assert n == 1 and out == [("counter", 1, 0)] and ca.fault == "counter" and dev.master == 0
+    assert ca.last is None and m.waits != []  # the fault's inhibit waits (rare: it stops money now)
+
+
+def test_service_a_silent_acceptor_raises_its_timeout_in_a_later_pass_and_starts_over():
+    w, dev, ca, m = _slow_setup()
+    w.devices.pop(2)
+    out = []
+    assert ca.service(out) is None
+    m.now.advance(100 * 3)  # its timeout_ms, past each of the two retries
+    for _ in range(3):
+        try:
+            r = ca.service(out)
+        except CcTalkError as e:
+            assert e.reason == "timeout"
+            break
+        assert r is None
+        m.now.advance(100)
+    else:
+        raise AssertionError("no timeout")
+    assert m.waits == [] and out == []
+    w.devices[2] = dev
+    dev.event(1, 1)
+    from fakes_slow_bus import passes
+
+    assert passes(w, m, lambda: ca.service(out))[0] == 1 and out == [("coin", 1, 1)]
+
+
+def test_service_want_changed_mid_way_is_sent_again_and_a_fault_keeps_it_inhibited():
+    from fakes_slow_bus import passes
+
+    w, dev, ca, m = _slow_setup()
+    out = []
+    ca.want(True, 0x0001)
+    assert ca.service(out) is None  # 231 (mask 1) out
+    ca.want(True, 0x0003)  # changed before its 228
+    passes(w, m, lambda: ca.service(out))
+    assert dev.mask == 0x0003 and dev.master == 1
+    ca.fault = "counter"  # latched: want() cannot enable it
+    ca.want(True, 0x0003)
+    passes(w, m, lambda: ca.service(out))
+    assert dev.master == 0

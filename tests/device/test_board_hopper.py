@@ -3,7 +3,7 @@ from devtest import raises
 from fakes_board import Hopper as FakeHopper
 from fakes_board import Store, Wire, no_idle
 
-from board.cctalk import Master
+from board.cctalk import CcTalkError, Master
 from board.hopper_cctalk import Hopper, HopperError
 
 
@@ -230,3 +230,93 @@ def test_emergency_stop_mid_payout_ends_as_a_partial_payout():
     final, _ = _run(h)
     assert final[0] == "payout" and final[2] == left and final[1] + final[2] == 10
     assert dev.out == final[1]  # nothing more came out after the stop
+
+
+# --- service() never waits: each reading sent in one call and taken in a later one ------------------
+
+
+def _slow_driver(per_poll=1, store=None):
+    from fakes_slow_bus import Slow, master
+
+    w = Slow()
+    dev = FakeHopper(per_poll=per_poll)
+    w.devices[3] = dev
+    store = store or Store()
+    m = master(w, timeout_ms=100)
+    h = Hopper(m, store)
+    h.begin([])  # waits (power-up)
+    del m.waits[:]
+    return w, dev, store, h, m
+
+
+def _slow_run(w, h, m, limit=200):
+    events = []
+    for _ in range(limit):
+        out = []
+        h.service(out)
+        events += out
+        for e in out:
+            if e[0] in ("payout", "uncertain"):
+                return e, events
+        m.now.advance(10)
+        w.release()
+    raise AssertionError("no final event: %r" % events[-5:])
+
+
+def test_service_pays_over_passes_without_waiting_and_sends_167_once():
+    w, dev, store, h, m = _slow_driver()
+    h.payout(4, ref=3)  # its 166 and 168 wait (the cash-out), the 167 is sent and left
+    del m.waits[:]
+    assert store.value["st"] == "armed" and w.headers(3)[-1] == 167
+    final, events = _slow_run(w, h, m)
+    assert final == ("payout", 4, 0) and dev.out == 4 and w.headers(3).count(167) == 1
+    assert m.waits == []  # never waited in service()
+    h.settle()
+    assert m.waits == [] and h.idle_count == dev.total  # the chunk end's 168: no wait to settle
+
+
+def test_service_a_lost_dispense_reply_is_read_back_from_the_counters_not_sent_again():
+    w, dev, store, h, m = _slow_driver()
+    w.faults = [None, None, "lost_reply"]  # 166, 168 answered; the 167 acts, its reply lost
+    h.payout(3)
+    del m.waits[:]
+    final, _ = _slow_run(w, h, m)
+    assert final == ("payout", 3, 0) and dev.out == 3 and dev.counter == 1 and m.waits == []
+
+
+def test_service_a_silent_hopper_mid_payout_is_an_error_and_the_record_stays_armed():
+    w, dev, store, h, m = _slow_driver()
+    h.payout(5)
+    del m.waits[:]
+    h.service([])  # the 167's reply taken, 166 out
+    w.devices.pop(3)
+    w.held = b""
+    err = None
+    for _ in range(60):
+        m.now.advance(10)
+        try:
+            h.service([])
+        except CcTalkError as e:
+            err = e
+            break
+    assert err is not None and err.reason == "timeout" and m.waits == []
+    assert store.value["st"] == "armed" and dev.counter == 1  # nothing re-sent; the firmware begins again
+    w.devices[3] = dev
+    h2 = Hopper(m, Store(store.load()))
+    h2.begin([])
+    final, _ = _slow_run(w, h2, m)
+    assert final == ("payout", 5, 0) and dev.out == 5 and dev.counter == 1
+
+
+def test_service_idle_check_reads_168_then_163_in_later_calls():
+    w, dev, store, h, m = _slow_driver()
+    dev.total += 2  # two coins out while idle: a runaway
+    out = []
+    h.service(out)
+    assert h.busy() and out == []  # the 168 is under way: the firmware calls again next pass
+    w.release()
+    h.service(out)
+    assert out == [("extra", 2, 0)] and h.busy()  # 168 taken; 163 under way
+    w.release()
+    h.service(out)
+    assert not h.busy() and m.waits == []

@@ -1,7 +1,7 @@
 # Money in (firmware/coin_in.py) over the real ccTalk driver and a byte-level fake acceptor: coins
 # credited by ccTalk identity only (s. 4), positions enabled by identity, refused credits named,
 # replayed counters never credited twice, one commit per batch with its counter.
-from fakes_board import Acceptor, Wire, no_idle
+from fakes_board import Acceptor, Wire
 
 from board.cctalk import Master
 from board.coin_cctalk import CoinAcceptor
@@ -79,9 +79,13 @@ def rig(ids=None):
     w.devices[2] = dev
     led = Ledger()
     logs = []
-    coins = CoinIn(CoinAcceptor(Master(w, no_idle, timeout_ms=20)), led, Cfg, logs.append)
-    cab = Cab()
     clock = [0]
+
+    def idle(ms):  # a waiting request's idle moves the rig's clock
+        clock[0] += ms
+
+    coins = CoinIn(CoinAcceptor(Master(w, idle, timeout_ms=20, clock=lambda: clock[0])), led, Cfg, logs.append)
+    cab = Cab()
 
     def tick():
         clock[0] += 100  # one poll period
@@ -196,13 +200,21 @@ def test_bus_failure_sets_up_again_inhibited_first():
     w = coins.device.bus.uart
     w.devices.pop(2)  # unplugged
     tick()
+    assert coins.ok and coins._asking  # the 229 is out; its silence is known in later passes
+    for _ in range(3):  # its timeout, then each of the bus's two retries
+        tick()
     assert not coins.ok and "acceptor: timeout" in logs
+    mark = len(w.headers(2))
+    for _ in range(8):  # still unplugged: two simple polls (254) with their retries, never the set-up
+        tick()
+    assert not coins.ok and set(w.headers(2)[mark:]) == {254}
     w.devices[2] = dev
     mark = len(w.headers(2))
     tick()
     assert coins.ok and dev.master == 1
-    # inhibit first (the counter is still known: no new baseline), the 16 identities, enable, poll
-    assert w.headers(2)[mark:] == [231, 228] + [184] * 16 + [231, 228, 229]
+    # the simple poll answered, then inhibit first (the counter is still known: no new baseline), the
+    # 16 identities, enable, poll
+    assert w.headers(2)[mark:] == [254, 231, 228] + [184] * 16 + [231, 228, 229]
 
 
 def test_payout_coin_value_in_credits():
