@@ -84,22 +84,17 @@ class CoinAcceptor:
         self._st = _NONE  # service()'s reading under way
         self._tok = 0  # its exchange on the bus (board/cctalk.py ask)
         self._was = 0  # the counter the poll under way started from
-        self._sent_on = None  # the acceptance last sent (231 and 228): None unknown, or the on it set
-        self._sent_mask = 0
-        self._on_out = False  # ... and the one under way
-        self._mask_out = 0
-        self._cmd = bytearray(2)  # want()'s command data, sent by service()
-        self._cmd2 = memoryview(self._cmd)
-        self._cmd1 = self._cmd2[:1]
+        self._sent_w = -1  # the acceptance last sent (231 and 228) as mask | on << 16; -1 unknown
+        self._out_w = 0  # ... and the one under way
+        self._cmd = bytearray(2)  # want()'s command data (231: the mask; 228: its first byte)
+        self._cmd1 = memoryview(self._cmd)[:1]
 
     # --- identification ---------------------------------------------------------------------
     def present(self):
         self.bus.request(self.addr, H_SIMPLE_POLL)
         return True
 
-    def answers(self):
-        """present() without waiting (board/cctalk.py answers): asked before a set-up that waits."""
-        return answers(self)
+    answers = answers  # a simple poll that never waits (board/cctalk.py): asked before a set-up that waits
 
     def category(self):
         return bytes(self.bus.request(self.addr, H_CATEGORY)).decode()
@@ -132,7 +127,7 @@ class CoinAcceptor:
         self._abandon()
         self.enable(False)
         if self.last is None:
-            self._baseline()
+            self.poll([])  # two agreeing readings become the counter we count from; their events are not ours
 
     def enable(self, on, mask=0xFFFF):
         """Individual inhibits (231: bit set = position enabled) then master inhibit (228).
@@ -154,11 +149,10 @@ class CoinAcceptor:
             self._st = _NONE  # want()'s commands under way: this one (waiting) says it all
             self._tok = 0
         on = self.on and self.fault is None
-        self._sent_on = None  # unknown until both are answered
+        self._sent_w = -1  # unknown until both are answered
         self.bus.request(self.addr, H_SET_INHIBITS, bytes((self.mask & 0xFF, (self.mask >> 8) & 0xFF)))
         self.bus.request(self.addr, H_MASTER_INHIBIT, b"\x01" if on else b"\x00")
-        self._sent_on = on
-        self._sent_mask = self.mask
+        self._sent_w = self.mask | on << 16
 
     def clear_fault(self):
         """The firmware (attendant) acknowledged the fault: acceptance may resume."""
@@ -179,15 +173,6 @@ class CoinAcceptor:
             self._tok = 0
         self._st = _NONE
 
-    def _copy(self, r, into):
-        if len(r) != 1 + 2 * EVENTS:
-            raise CcTalkError("frame", self.READ)
-        for i in range(1 + 2 * EVENTS):  # r is a view into the bus's receive buffer: copy it now
-            into[i] = r[i]
-
-    def _read(self, into):
-        self._copy(self.bus.request(self.addr, self.READ), into)
-
     @staticmethod
     def _corroborates(a, b, d):
         """Reading b is reading a with d (1..EVENTS) newer events in front of the same buffer."""
@@ -197,17 +182,6 @@ class CoinAcceptor:
             if b[i + 2 * d] != a[i]:
                 return False
         return True
-
-    def _baseline(self):
-        """Two agreeing readings become the counter we count from; their events are not ours."""
-        self._read(self._a)
-        self._read(self._b)
-        self._agreed()
-
-    def _agreed(self):
-        if self._a == self._b:
-            self.last = self._a[0]
-            self._based()
 
     def _based(self):
         """A fresh baseline was taken (the bill validator keeps its reading)."""
@@ -250,7 +224,11 @@ class CoinAcceptor:
                 r = ask(self, self.READ)
                 if r is None:
                     return None
-                self._copy(r, self._a if st == _BASE_A or st == _READ_A else self._b)
+                if len(r) != 1 + 2 * EVENTS:
+                    raise CcTalkError("frame", self.READ)
+                into = self._a if st == _BASE_A or st == _READ_A else self._b
+                for i in range(1 + 2 * EVENTS):  # r is a view into the bus's receive buffer: copy it now
+                    into[i] = r[i]
                 n = self._taken(out, st)
                 if n is not None:
                     self._st = _NONE
@@ -265,24 +243,22 @@ class CoinAcceptor:
         c = self._cmd
         while True:
             if self._st == _INHIBITS:
-                if ask(self, H_SET_INHIBITS, self._cmd2) is None:
+                if ask(self, H_SET_INHIBITS, c) is None:
                     return None
-                c[0] = 1 if self._on_out else 0
+                c[0] = self._out_w >> 16
                 self._st = _MASTER
             if self._st == _MASTER:
                 if ask(self, H_MASTER_INHIBIT, self._cmd1) is None:
                     return None
                 self._st = _NONE
-                self._sent_on = self._on_out
-                self._sent_mask = self._mask_out
-            on = self.on and self.fault is None
-            if on == self._sent_on and self.mask == self._sent_mask:
+                self._sent_w = self._out_w
+            w = self.mask | (self.on and self.fault is None) << 16
+            if w == self._sent_w:
                 return True
-            self._on_out = on
-            self._mask_out = self.mask
-            c[0] = self.mask & 0xFF
-            c[1] = (self.mask >> 8) & 0xFF
-            self._sent_on = None  # unknown until both are answered
+            self._out_w = w
+            c[0] = w & 0xFF
+            c[1] = (w >> 8) & 0xFF
+            self._sent_w = -1  # unknown until both are answered
             self._st = _INHIBITS
 
     def _taken(self, out, st):
@@ -292,7 +268,9 @@ class CoinAcceptor:
             self._st = _BASE_B
             return None
         if st == _BASE_B:
-            self._agreed()
+            if a == self._b:  # two agreeing readings: the counter we count from
+                self.last = a[0]
+                self._based()
             return 0
         if st == _READ_A:
             last = self.last

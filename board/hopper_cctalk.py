@@ -137,9 +137,7 @@ class Hopper:
         r = self.bus.request(self.addr, H_EMERGENCY_STOP)
         return r[0] if len(r) else 0
 
-    def answers(self):
-        """present() without waiting (board/cctalk.py answers): asked before a set-up that waits."""
-        return answers(self)
+    answers = answers  # a simple poll that never waits (board/cctalk.py): asked before a set-up that waits
 
     # --- start-up ------------------------------------------------------------------------------
     def begin(self, out):
@@ -220,19 +218,6 @@ class Hopper:
         self._tok = bus.send(self.addr, H_DISPENSE, memoryview(buf)[:k + 1], retries=0)  # never repeated
         self._st = _DISPENSE  # its reply taken by service(), before the counters are read
 
-    def _dispensed(self):
-        """The 167's exchange: True once it has ended (its outcome only logged), else None."""
-        try:
-            r = self.bus.take(self._tok)
-        except CcTalkError as e:
-            r = e
-            if self.log:
-                self.log("hopper: dispense %s: reading counters back" % e.reason)
-        if r is None:
-            return None
-        self._tok = 0
-        self._st = _STATUS
-        return True
 
     def service(self, out):
         """Poll the hopper (call it every main-loop pass while busy, now and then when idle)."""
@@ -265,8 +250,17 @@ class Hopper:
     def _armed(self, out):
         """One step of the payout under way: None while its readings are on the bus, else True."""
         rec = self.record
-        if self._st == _DISPENSE and self._dispensed() is None:
-            return None
+        if self._st == _DISPENSE:  # the 167's exchange: its outcome only logged
+            try:
+                r = self.bus.take(self._tok)
+            except CcTalkError as e:
+                r = e
+                if self.log:
+                    self.log("hopper: dispense %s: reading counters back" % e.reason)
+            if r is None:
+                return None
+            self._tok = 0
+            self._st = _STATUS
         if self._st == _END:
             return self._chunk_end(out)
         if self._st != _TEST:
