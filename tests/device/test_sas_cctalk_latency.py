@@ -74,7 +74,7 @@ class Bus(Wire):
         return Wire.readinto(self, buf)
 
 
-def boot(lag=0, hopper=False):
+def boot(lag=0, hopper=False, bills=False):
     gc.collect()
     board = Board(wiped(NVRAM))
     led = Ledger(memory(board.nvram))
@@ -99,8 +99,17 @@ def boot(lag=0, hopper=False):
             h = Hopper(master, _Store(led.hopper_record, led.save_hopper_record), log=logs.append)
         return HopperOut(h, led, cfg, screen, board.ticks_ms, logs.append)
 
+    validator = None
+    if bills:  # a validator on the same bus (address 40): its 159 polls share it with the acceptor's 229
+        from fakes_bills import Validator
+
+        from board.bill_cctalk import BillValidator
+        from firmware.bill_in import BillIn
+
+        bus.devices[40] = Validator()
+        validator = BillIn(BillValidator(master), led, cfg, logs.append)
     cab = make_cabinet(board, led, load(MODEL), rng.open_generator(rng.open_source("emulated")),
-                       CoinAcceptor(master), cfg, money_out=money_out, log=logs.append)
+                       CoinAcceptor(master), cfg, money_out=money_out, bills=validator, log=logs.append)
     led.power_up()
     cab.resume()
     uart = FrameUart()
@@ -216,3 +225,20 @@ def test_polls_are_answered_in_their_pass_while_the_hopper_pays():
     assert hop.out == 3 and cab.ledger.credits == 0 and cab.ledger.meters["hopper_out"] == 3 * TOKEN, (
         hop.out, cab.ledger.credits, cab.ledger.meters, cab.logs[-8:], pressed)
     assert cab.money_out.hopper.record is None and hop.counter == 1  # one 167, booked once
+
+
+def test_the_acceptor_and_the_validator_share_the_bus_and_hold_no_poll():
+    cab, waits = boot(lag=10, bills=True)
+    bus = cab.bus
+    acc = bus.devices[2]
+    line = Line(cab)
+    late = []
+    mark2, mark40 = len(bus.headers(2)), len(bus.headers(40))
+    for _ in range(4):
+        acc.event(1, 1)
+        line.passes(30, late)
+    assert waits == [] and late == [], (waits[:5], late[:5])
+    assert cab.bills.ok and cab.coins.ok and cab.ledger.credits == 4 * TOKEN  # each coin once
+    polls2 = bus.headers(2)[mark2:].count(229)
+    polls40 = bus.headers(40)[mark40:].count(159)
+    assert polls2 >= 4 * 2 and polls40 >= 8, (polls2, polls40)  # both polled (one exchange on the bus at a time)
