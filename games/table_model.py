@@ -40,9 +40,10 @@ def ceil_div(a, b):
     return -(-a // b)
 
 
-# a wager of a compiled model: [names {fr, en}, section, bet levels (credits), payout as the family
-# compiles it, commission (n, d) or None]. Lists, not objects: craps offers 50 wagers, and an instance
-# with its attributes costs a board's heap twice what its five fields do.
+# a wager of a compiled model: (its number in ids, section, bet levels (credits), payout as the family
+# compiles it, commission (n, d) or None); its names are in the model's one block of names (name()).
+# A list while the family compiles it, one tuple after (done()). Not objects: craps offers 50 wagers,
+# and an instance with its attributes costs a board's heap twice what its five fields do.
 NAME = 0
 SECTION = 1
 BETS = 2
@@ -71,7 +72,8 @@ class TableModel:
         self.ids = sorted(wagers)
         self.wagers = {}
         self.raw = wagers
-        for wid in self.ids:
+        names = []
+        for i, wid in enumerate(self.ids):
             w = wagers[wid]
             what = "wagers %s" % quote(wid)
             need(isinstance(w, dict), "%s must be an object" % what)
@@ -85,12 +87,36 @@ class TableModel:
                 need(w.get("pays") == law[0], "%s: pays %s, the by-law pays %s (%s)" % (
                     what, _show(w.get("pays")), _show(law[0]), law[1]))
                 need(w["section"] == law[1], "%s: section %s, the by-law's is %s" % (what, quote(w["section"]), quote(law[1])))
-            self.wagers[wid] = [w["name"], w["section"], bets, None, None]
+            for lang in ("fr", "en"):
+                b = w["name"][lang].encode()
+                names.append(bytes((len(b) >> 8, len(b) & 255)))
+                names.append(b)
+            self.wagers[wid] = [i, w["section"], bets, None, None]
+        # every wager's names in one block, each a 2-byte length and its UTF-8, fr then en, in ids'
+        # order: a dict and two strings per wager took craps-83's 50 wagers 4.9 KB of a board's heap,
+        # in pieces spread over the heap the boot check used (docs/sas.md "Memory")
+        self.names = b"".join(names)
         self.progressive = None  # no progressive on a table game (firmware/startup.py asks every game)
 
     def done(self):
-        """The family compiled every payout: the raw wagers go (the model can be dropped)."""
+        """The family compiled every payout: the raw wagers go (the model can be dropped), and each
+        wager becomes one tuple whose bet levels, payout and commission are one object for all the
+        wagers that have equal ones (craps-83: 50 wagers, 11 lists of bet levels, 17 payouts)."""
         self.raw = None
+        seen = {}
+        for wid in self.ids:
+            w = self.wagers[wid]
+            self.wagers[wid] = (w[0], w[1], _shared(seen, w[2]), _shared(seen, w[3]), _shared(seen, w[4]))
+
+    def wager_name(self, wid, lang):
+        """The wager's name in lang, "fr" or "en" (the model's, shown to the player: s. 89)."""
+        k = 2 * self.wager(wid)[NAME] + (1 if lang == "en" else 0)
+        b = self.names
+        at = 0
+        for _ in range(k):
+            at += 2 + (b[at] << 8 | b[at + 1])
+        n = b[at] << 8 | b[at + 1]
+        return str(b[at + 2:at + 2 + n], "utf-8")
 
     def wager(self, wid):
         w = self.wagers.get(wid)
@@ -103,6 +129,23 @@ class TableModel:
 
     def pay(self, wid):
         return self.wagers[wid][PAY]
+
+
+def _shared(seen, v):
+    # v, or the equal value met before (a list and a tuple never: their types are kept)
+    if isinstance(v, list):
+        key = ("l",) + tuple(v)
+    elif isinstance(v, tuple) or v is None:
+        key = v
+    else:  # a craps total's payouts {total: (n, d)}: its tuples shared
+        for t in v:
+            v[t] = _shared(seen, v[t])
+        return v
+    got = seen.get(key)
+    if got is None:
+        seen[key] = v
+        return v
+    return got
 
 
 def _show(v):
