@@ -40,8 +40,8 @@ def ceil_div(a, b):
     return -(-a // b)
 
 
-# a wager of a compiled model: (its number in ids, section, bet levels (credits), payout as the family
-# compiles it, commission (n, d) or None); its names are in the model's one block of names (name()).
+# a wager of a compiled model: (its names fr and en in one bytes (wager_name()), section, bet levels
+# (credits), payout as the family compiles it, commission (n, d) or None).
 # A list while the family compiles it, one tuple after (done()). Not objects: craps offers 50 wagers,
 # and an instance with its attributes costs a board's heap twice what its five fields do.
 NAME = 0
@@ -72,8 +72,7 @@ class TableModel:
         self.ids = sorted(wagers)
         self.wagers = {}
         self.raw = wagers
-        names = []
-        for i, wid in enumerate(self.ids):
+        for wid in self.ids:
             w = wagers[wid]
             what = "wagers %s" % quote(wid)
             need(isinstance(w, dict), "%s must be an object" % what)
@@ -81,21 +80,15 @@ class TableModel:
             fr_en(w.get("name"), what + ": name")
             need(isinstance(w.get("section"), str) and w["section"], "%s: section missing (the by-law's)" % what)
             bets = bet_list(w["bets"]) if "bets" in w else self.bets
-            if bylaw is not None:
-                law = bylaw.get(wid)
-                need(law is not None, "%s is not a wager of the by-law (%s: %s)" % (what, fmt, ", ".join(sorted(bylaw))))
-                need(w.get("pays") == law[0], "%s: pays %s, the by-law pays %s (%s)" % (
-                    what, _show(w.get("pays")), _show(law[0]), law[1]))
-                need(w["section"] == law[1], "%s: section %s, the by-law's is %s" % (what, quote(w["section"]), quote(law[1])))
-            for lang in ("fr", "en"):
-                b = w["name"][lang].encode()
-                names.append(bytes((len(b) >> 8, len(b) & 255)))
-                names.append(b)
-            self.wagers[wid] = [i, w["section"], bets, None, None]
-        # every wager's names in one block, each a 2-byte length and its UTF-8, fr then en, in ids'
-        # order: a dict and two strings per wager took craps-83's 50 wagers 4.9 KB of a board's heap,
-        # in pieces spread over the heap the boot check used (docs/sas.md "Memory")
-        self.names = b"".join(names)
+            if bylaw is not None:  # each message made only when it is said: a wager's list of the
+                law = bylaw.get(wid)  # by-law's ids took 1 KB of a boot check's heap 50 times (craps-83)
+                if law is None:
+                    need(False, "%s is not a wager of the by-law (%s: %s)" % (what, fmt, ", ".join(sorted(bylaw))))
+                if w.get("pays") != law[0]:
+                    need(False, "%s: pays %s, the by-law pays %s (%s)" % (what, _show(w.get("pays")), _show(law[0]), law[1]))
+                if w["section"] != law[1]:
+                    need(False, "%s: section %s, the by-law's is %s" % (what, quote(w["section"]), quote(law[1])))
+            self.wagers[wid] = [_names(w["name"]), w["section"], bets, None, None]
         self.progressive = None  # no progressive on a table game (firmware/startup.py asks every game)
 
     def done(self):
@@ -110,13 +103,9 @@ class TableModel:
 
     def wager_name(self, wid, lang):
         """The wager's name in lang, "fr" or "en" (the model's, shown to the player: s. 89)."""
-        k = 2 * self.wager(wid)[NAME] + (1 if lang == "en" else 0)
-        b = self.names
-        at = 0
-        for _ in range(k):
-            at += 2 + (b[at] << 8 | b[at + 1])
-        n = b[at] << 8 | b[at + 1]
-        return str(b[at + 2:at + 2 + n], "utf-8")
+        b = self.wager(wid)[NAME]
+        n = b[0] << 8 | b[1]
+        return str(b[2:2 + n] if lang == "fr" else b[2 + n:], "utf-8")
 
     def wager(self, wid):
         w = self.wagers.get(wid)
@@ -129,6 +118,16 @@ class TableModel:
 
     def pay(self, wid):
         return self.wagers[wid][PAY]
+
+
+def _names(name):
+    # a wager's {fr, en} in one bytes: the French name's length (2 bytes), its UTF-8, the English
+    # name's. A dict and two strings a wager took craps-83's 50 wagers 4.9 KB of a board's heap,
+    # spread over the heap its boot check used (docs/sas.md "Memory"); small pieces, not one block
+    # of them all: after the check the heap may have no 1 KB in one piece (a block of 1.1 KB was not
+    # found with 48 KB free)
+    fr = name["fr"].encode()
+    return bytes((len(fr) >> 8, len(fr) & 255)) + fr + name["en"].encode()
 
 
 def _shared(seen, v):
