@@ -77,8 +77,8 @@ def _multiples(v, what):
 
 
 class CrapsModel(TableModel):
-    def __init__(self, m):
-        TableModel.__init__(self, m, FORMAT, KEYS, WAGER_KEYS, _bylaw())
+    def __init__(self, m, consume=False):
+        TableModel.__init__(self, m, FORMAT, KEYS, WAGER_KEYS, _bylaw(), consume)
         for wid in self.ids:
             w = self.wagers[wid]
             raw = self.raw[wid]
@@ -134,8 +134,8 @@ def _number(wid):
 class CrapsGame(TableGame):
     kind = "dice"
 
-    def __init__(self, model):
-        TableGame.__init__(self, CrapsModel(model), model)
+    def __init__(self, model, consume=False):
+        TableGame.__init__(self, CrapsModel(model, consume), model)
         self._key = None  # parse(): the last key parsed, and what it gave
         self._parsed = None
 

@@ -63,6 +63,20 @@ def test_every_shipped_table_model_checks_in_a_small_heap():
         assert kept < (24 if name.startswith("craps") else 8) * 1024, (name, kept)
 
 
+def test_the_check_takes_the_models_names_and_levels_only_when_asked():
+    # the boot check hashes the model, then lets the engine take each wager's names and bet levels
+    # as it compiles them (the model and the game never whole in the heap at once); a host tool that
+    # reads the model after (tools/certify/table.py: its pays and its hash) gets it untouched
+    raw = read("games/models/craps-83.json")
+    build(raw)
+    assert all("name" in w for w in raw["wagers"].values())
+    m = build(raw, True).m
+    for wid in m.ids:
+        w = raw["wagers"][wid]
+        assert "name" not in w and "bets" not in w and "pays" in w, wid
+        assert m.wager_name(wid, "fr") and m.bets_of(wid)
+
+
 def test_the_wagers_names_are_the_models():
     # the names a table game shows (s. 89) come out of the bytes it keeps as the model file has them
     for name in TABLE:
