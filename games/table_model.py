@@ -73,7 +73,7 @@ class TableModel:
         need(isinstance(wagers, dict) and wagers, "wagers missing: at least one")
         need(len(wagers) <= MAX_WAGERS, "%d wagers: at most %d (limits.MAX_WAGERS)" % (len(wagers), MAX_WAGERS))
         self.ids = sorted(wagers)
-        self.wagers = {}
+        self.wagers = dict.fromkeys(self.ids)  # its table made once, at its size: no growth in pieces
         self.raw = wagers
         for wid in self.ids:
             w = wagers[wid]
