@@ -10,8 +10,8 @@
 # wager's names went into one bytes and its wagers into tuples sharing equal parts: games/table_model.py),
 # roulette 6.2-6.9 (8.4-9.3), sic bo 6.8 (9.1), baccarat 4.4 (5.0), the wheel 4.4 (4.7); a round
 # allocates at most 8 KB (roulette's six wagers). On the
-# 32-bit firmware image with the code frozen, the craps check needs 54 KB over what the board had
-# and keeps 21 KB (docs/games.md "Table games", Memory).
+# 32-bit firmware image with the code frozen, the craps check needs 38-40 KB and its game keeps
+# 9.5 KB (46 and 14.7 at 7235f9b; docs/games.md "Table games", Memory and time).
 # mp-heap: 256K tight  (a board-sized heap on purpose: tools/heap_margin.py lets it be)
 import gc
 
