@@ -23,6 +23,7 @@ from firmware.console_access import AccessCommands
 PROMPT = b"jeton> "
 MAX_LINE = const(80)
 JSON_PIECE = const(128)  # bytes of a JSON answer gathered before they go to the port
+SAY_PIECE = const(128)  # characters of a long line encoded and written at a time (say)
 _OK = const(0)  # the line so far is well formed
 _LONG = const(1)  # longer than MAX_LINE: refused at its end
 _BYTE = const(2)  # a byte that is not printable ASCII: refused at its end
@@ -177,7 +178,16 @@ class Console(AccessCommands):
     def say(self, text):
         if self._said is None:
             self._said = text
-        self.uart.write(text.encode() + b"\r\n")
+        n = len(text)
+        if n <= SAY_PIECE:
+            self.uart.write(text.encode() + b"\r\n")
+            return
+        # a long line (a table game's rules: craps-83's are 830 bytes) a piece at a time: its bytes
+        # in one block need a piece the heap after a boot check may not have (craps-83's 'paytable
+        # fr' found none with 42 KB free at 152K, docs/sas.md "Memory")
+        for i in range(0, n, SAY_PIECE):
+            self.uart.write(text[i:i + SAY_PIECE].encode())
+        self.uart.write(b"\r\n")
 
     def write_json(self, obj):
         """obj's JSON into the port a piece at a time (board/json_out.py): never the whole text in

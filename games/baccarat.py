@@ -30,8 +30,8 @@ def _bylaw():
 
 
 class BaccaratModel(TableModel):
-    def __init__(self, m):
-        TableModel.__init__(self, m, FORMAT, ("decks",), ("commission",), _bylaw())
+    def __init__(self, m, consume=False):
+        TableModel.__init__(self, m, FORMAT, ("decks",), ("commission",), _bylaw(), consume)
         decks = m.get("decks")
         need(is_int(decks) and 6 <= decks <= 8, "decks must be 6 to 8 (s. 27)")
         self.decks = decks
@@ -98,8 +98,8 @@ def coup(values):
 class BaccaratGame(TableGame):
     kind = "cards"
 
-    def __init__(self, model):
-        TableGame.__init__(self, BaccaratModel(model), model)
+    def __init__(self, model, consume=False):
+        TableGame.__init__(self, BaccaratModel(model, consume), model)
         self.cards = 52 * self.m.decks
         self._pos = [0] * 12  # the partial shuffle's swap table: positions moved, and what they now hold
         self._val = [0] * 12

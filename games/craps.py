@@ -21,47 +21,58 @@ POINTS = (4, 5, 6, 8, 9, 10)
 LINE = ("pass", "dont_pass", "come", "dont_come")
 KEYS = ("odds_max", "dont_odds_max")
 WAGER_KEYS = ("commission",)
-ODDS = {4: [2, 1], 5: [3, 2], 6: [6, 5], 8: [6, 5], 9: [3, 2], 10: [2, 1]}  # true odds: s. 95.16(1), 95.17(2)
-LAY = {4: [1, 2], 5: [2, 3], 6: [5, 6], 8: [5, 6], 9: [2, 3], 10: [1, 2]}  # s. 95.16(2), 95.17(3)
-PLACE = {4: [9, 5], 5: [7, 5], 6: [7, 6], 8: [7, 6], 9: [7, 5], 10: [9, 5]}  # s. 95.17(1)
-HARD = {4: [7, 1], 6: [9, 1], 8: [9, 1], 10: [7, 1]}  # s. 95.15(1)
-COMMISSION = [5, 100]  # buy: 5 % of the wager; lay: 5 % of the potential winnings (s. 95.17(2), (3))
-# one-roll wagers: the totals they win on, with each total's payout
-ONE_ROLL = {
-    "field": ({"2": [2, 1], "3": [1, 1], "4": [1, 1], "9": [1, 1], "10": [1, 1], "11": [1, 1], "12": [2, 1]},
-              "s. 95.14(5)"),
-    "any7": ({"7": [4, 1]}, "s. 95.15(2)"), "eleven": ({"11": [15, 1]}, "s. 95.15(3)"),
-    "any_craps": ({"2": [7, 1], "3": [7, 1], "12": [7, 1]}, "s. 95.15(4)"),
-    "craps2": ({"2": [30, 1]}, "s. 95.15(5)"), "craps3": ({"3": [15, 1]}, "s. 95.15(6)"),
-    "craps12": ({"12": [30, 1]}, "s. 95.15(7)"),
-    # the stake is split evenly over the totals, each part paid as that total's own wager (s. 95.15(8), (10), (11))
-    "horn": ({"2": [30, 1], "3": [15, 1], "11": [15, 1], "12": [30, 1]}, "s. 95.15(8)"),
-    "world": ({"2": [30, 1], "3": [15, 1], "7": [4, 1], "11": [15, 1], "12": [30, 1]}, "s. 95.15(10)"),
-    "three_way": ({"2": [30, 1], "3": [15, 1], "12": [30, 1]}, "s. 95.15(11)"),
-}
+# one-roll wagers (s. 95.14(5), 95.15(2)-(8), (10), (11)); their totals and pays are _bylaw()'s
+ONE_ROLL = ("field", "any7", "eleven", "any_craps", "craps2", "craps3", "craps12", "horn", "world", "three_way")
 PARTS = ("horn", "world", "three_way")
-# the totals a one-payout one-roll wager wins on (ONE_ROLL's keys, as numbers)
-ONE_ROLL_TOTALS = {"any7": (7,), "eleven": (11,), "any_craps": (2, 3, 12), "craps2": (2,), "craps3": (3,),
-                   "craps12": (12,)}
 SINGLE_PAYS = ("any7", "eleven", "any_craps", "craps2", "craps3", "craps12")  # one payout [n, d] for its totals
 
 
 def _bylaw():
+    # the by-law's pays and section of every wager, made when a model is compiled and garbage after:
+    # as module dicts they held 2.6 KB of a board's heap for as long as the game was loaded
+    odds = {4: [2, 1], 5: [3, 2], 6: [6, 5], 8: [6, 5], 9: [3, 2], 10: [2, 1]}  # true odds: s. 95.16(1), 95.17(2)
+    lay = {4: [1, 2], 5: [2, 3], 6: [5, 6], 8: [5, 6], 9: [2, 3], 10: [1, 2]}  # s. 95.16(2), 95.17(3)
+    place = {4: [9, 5], 5: [7, 5], 6: [7, 6], 8: [7, 6], 9: [7, 5], 10: [9, 5]}  # s. 95.17(1)
+    hard = {4: [7, 1], 6: [9, 1], 8: [9, 1], 10: [7, 1]}  # s. 95.15(1)
+    # one-roll wagers: the totals they win on, with each total's payout
+    one_roll = {
+        "field": ({"2": [2, 1], "3": [1, 1], "4": [1, 1], "9": [1, 1], "10": [1, 1], "11": [1, 1], "12": [2, 1]},
+                  "s. 95.14(5)"),
+        "any7": ({"7": [4, 1]}, "s. 95.15(2)"), "eleven": ({"11": [15, 1]}, "s. 95.15(3)"),
+        "any_craps": ({"2": [7, 1], "3": [7, 1], "12": [7, 1]}, "s. 95.15(4)"),
+        "craps2": ({"2": [30, 1]}, "s. 95.15(5)"), "craps3": ({"3": [15, 1]}, "s. 95.15(6)"),
+        "craps12": ({"12": [30, 1]}, "s. 95.15(7)"),
+        # the stake is split evenly over the totals, each part paid as that total's own wager (s. 95.15(8), (10), (11))
+        "horn": ({"2": [30, 1], "3": [15, 1], "11": [15, 1], "12": [30, 1]}, "s. 95.15(8)"),
+        "world": ({"2": [30, 1], "3": [15, 1], "7": [4, 1], "11": [15, 1], "12": [30, 1]}, "s. 95.15(10)"),
+        "three_way": ({"2": [30, 1], "3": [15, 1], "12": [30, 1]}, "s. 95.15(11)"),
+    }
     law = {"pass": ([1, 1], "s. 95.14(1)"), "dont_pass": ([1, 1], "s. 95.14(2)"), "come": ([1, 1], "s. 95.14(3)"),
            "dont_come": ([1, 1], "s. 95.14(4)"), "hop_hard": ([30, 1], "s. 95.15(9)"),
            "hop_easy": ([15, 1], "s. 95.15(9)")}
-    for wid in ONE_ROLL:
-        pays, sec = ONE_ROLL[wid]
+    for wid in one_roll:
+        pays, sec = one_roll[wid]
         law[wid] = (pays[sorted(pays)[0]] if wid in SINGLE_PAYS else pays, sec)
     for n in POINTS:
-        law["odds%d" % n] = (ODDS[n], "s. 95.16(1), (3)")
-        law["dont_odds%d" % n] = (LAY[n], "s. 95.16(2), (4)")
-        law["place%d" % n] = (PLACE[n], "s. 95.17(1)")
-        law["buy%d" % n] = (ODDS[n], "s. 95.17(2)")
-        law["lay%d" % n] = (LAY[n], "s. 95.17(3)")
-        if n in HARD:
-            law["hard%d" % n] = (HARD[n], "s. 95.15(1)")
+        law["odds%d" % n] = (odds[n], "s. 95.16(1), (3)")
+        law["dont_odds%d" % n] = (lay[n], "s. 95.16(2), (4)")
+        law["place%d" % n] = (place[n], "s. 95.17(1)")
+        law["buy%d" % n] = (odds[n], "s. 95.17(2)")
+        law["lay%d" % n] = (lay[n], "s. 95.17(3)")
+        if n in hard:
+            law["hard%d" % n] = (hard[n], "s. 95.15(1)")
     return law
+
+
+def _single_wins(wid, t):
+    # the totals a one-payout one-roll wager wins on (s. 95.15(2)-(7))
+    if wid == "any7":
+        return t == 7
+    if wid == "eleven":
+        return t == 11
+    if wid == "any_craps":
+        return t == 2 or t == 3 or t == 12
+    return t == (2 if wid == "craps2" else 3 if wid == "craps3" else 12)
 
 
 def _multiples(v, what):
@@ -77,16 +88,17 @@ def _multiples(v, what):
 
 
 class CrapsModel(TableModel):
-    def __init__(self, m):
-        TableModel.__init__(self, m, FORMAT, KEYS, WAGER_KEYS, _bylaw())
+    def __init__(self, m, consume=False):
+        TableModel.__init__(self, m, FORMAT, KEYS, WAGER_KEYS, _bylaw(), consume)
         for wid in self.ids:
             w = self.wagers[wid]
             raw = self.raw[wid]
             what = "wagers %s" % quote(wid)
             c = raw.get("commission")
             if wid.startswith("buy") or wid.startswith("lay"):
-                need(c == COMMISSION, "%s: commission %r, the by-law's is [5, 100] (5 %%, %s)" % (what, c, w[SECTION]))
-                w[COMM] = (COMMISSION[0], COMMISSION[1])
+                if c != [5, 100]:  # buy: 5 % of the wager; lay: 5 % of the potential winnings (s. 95.17(2), (3))
+                    need(False, "%s: commission %r, the by-law's is [5, 100] (5 %%, %s)" % (what, c, w[SECTION]))
+                w[COMM] = (5, 100)
             else:
                 need(c is None, "%s: only buy and lay wagers take a commission" % what)
             if wid in ONE_ROLL and wid not in SINGLE_PAYS:
@@ -134,8 +146,8 @@ def _number(wid):
 class CrapsGame(TableGame):
     kind = "dice"
 
-    def __init__(self, model):
-        TableGame.__init__(self, CrapsModel(model), model)
+    def __init__(self, model, consume=False):
+        TableGame.__init__(self, CrapsModel(model, consume), model)
         self._key = None  # parse(): the last key parsed, and what it gave
         self._parsed = None
 
@@ -365,7 +377,7 @@ class CrapsGame(TableGame):
 
     def _one_roll(self, key, c, wid, pay, t):
         if wid in SINGLE_PAYS:
-            if t in ONE_ROLL_TOTALS[wid]:
+            if _single_wins(wid, t):
                 return [key, c, WIN, win(c, pay[0], pay[1]), None]
             return [key, c, LOSE, 0, None]
         p = pay.get(t)

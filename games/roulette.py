@@ -42,14 +42,14 @@ def bylaw(zeros, triple):
 
 
 class RouletteModel(TableModel):
-    def __init__(self, m):
+    def __init__(self, m, consume=False):
         need(isinstance(m, dict), "model must be an object")
         zeros = m.get("zeros")
         need(zeros == 1 or zeros == 2, "zeros must be 1 (0: French or English roulette) or 2 (0 and 00: American)"
              " (s. 68-69)")
         wagers = m.get("wagers")
         triple = isinstance(wagers, dict) and "triple" in wagers
-        TableModel.__init__(self, m, FORMAT, KEYS, (), bylaw(zeros, triple))
+        TableModel.__init__(self, m, FORMAT, KEYS, (), bylaw(zeros, triple), consume)
         self.zeros = zeros
         self.pockets = 36 + zeros
         for wid in self.ids:
@@ -175,10 +175,10 @@ def _candidates(a, n, zeros):
 class RouletteGame(TableGame):
     kind = "roulette"
 
-    def __init__(self, model):
+    def __init__(self, model, consume=False):
         self._key = None  # parse(): the last key parsed, and what it gave
         self._parsed = None
-        TableGame.__init__(self, RouletteModel(model), model)
+        TableGame.__init__(self, RouletteModel(model, consume), model)
         self.pockets = self.m.pockets
 
     # -- a key: what it is on ------------------------------------------------------------------------

@@ -28,8 +28,8 @@ def _bylaw():
 
 
 class SicBoModel(TableModel):
-    def __init__(self, m):
-        TableModel.__init__(self, m, FORMAT, (), (), _bylaw())
+    def __init__(self, m, consume=False):
+        TableModel.__init__(self, m, FORMAT, (), (), _bylaw(), consume)
         for wid in self.ids:
             pays = self.raw[wid]["pays"]
             if wid == "single":  # 1, 2 or 3 dice showing the number: [1 to 1, 2 to 1, 3 to 1]
@@ -46,10 +46,10 @@ def _face(v):
 class SicBoGame(TableGame):
     kind = "dice"
 
-    def __init__(self, model):
+    def __init__(self, model, consume=False):
         self._key = None  # parse(): the last key parsed, and what it gave
         self._parsed = None
-        TableGame.__init__(self, SicBoModel(model), model)
+        TableGame.__init__(self, SicBoModel(model, consume), model)
 
     def parse(self, key):
         """The last key parsed is kept (the recomputation asks for one key over every result).

@@ -1,7 +1,7 @@
 # s. 89 for a table game: its name, the rules the model states (what a round is, how each wager
 # wins), then every wager with its payout and its bet levels, before play. French first (Québec),
 # English second. Lines of plain text; the display wraps.
-from games.table_model import BETS, COMMISSION, NAME, PAY, SECTION
+from games.table_model import BETS, COMMISSION, PAY, SECTION
 
 _T = {
     "fr": {"to": "%d à %d", "bets": "mises %s crédits", "c": " :", "comm": "commission de %d %%",
@@ -33,7 +33,7 @@ def describe(game, lang="fr"):
         sec = w[SECTION]
         if lang == "fr" and sec.startswith("s. "):  # "art." in French (the model cites the English text)
             sec = "art. " + sec[3:]
-        line = "  %s%s %s (%s)" % (w[NAME][lang], t["c"], pays_text(w[PAY], lang), sec)
+        line = "  %s%s %s (%s)" % (m.wager_name(wid, lang), t["c"], pays_text(w[PAY], lang), sec)
         if w[COMMISSION] is not None:
             n, d = w[COMMISSION]
             line += "; " + t["comm"] % (n * 100 // d)

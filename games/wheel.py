@@ -17,8 +17,8 @@ SECTION_TEXT = "s. 117-120"  # every wager's section: the by-law gives the game,
 
 
 class WheelModel(TableModel):
-    def __init__(self, m):
-        TableModel.__init__(self, m, FORMAT, ("segments",), (), None)
+    def __init__(self, m, consume=False):
+        TableModel.__init__(self, m, FORMAT, ("segments",), (), None, consume)
         segs = m.get("segments")
         need(isinstance(segs, list) and MIN_SEGMENTS <= len(segs) <= MAX_SEGMENTS,
              "segments: the symbol of each of the wheel's %d to %d equal parts (s. 117)" % (MIN_SEGMENTS, MAX_SEGMENTS))
@@ -38,8 +38,8 @@ class WheelModel(TableModel):
 class WheelGame(TableGame):
     kind = "wheel"
 
-    def __init__(self, model):
-        TableGame.__init__(self, WheelModel(model), model)
+    def __init__(self, model, consume=False):
+        TableGame.__init__(self, WheelModel(model, consume), model)
         self.model = {k: model[k] for k in model if k not in ("wagers", "segments")}
 
     def check_stake(self, stake, table=None):

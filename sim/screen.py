@@ -21,7 +21,6 @@ from typing import Callable
 from games import ReelGame
 from games.keno import KenoGame
 from games.poker import PokerGame
-from games.table_model import NAME
 from sim.panel_tap import PanelTap
 from sim.replay import load_game
 
@@ -76,7 +75,8 @@ def model_page(game_id: str) -> dict:
                         "pay": {str(s): [list(row) for row in m.pay[s]] for s in m.spots}}
     elif kind == "table":  # the layout a touch names by number, each wager's name and bet levels (table.js)
         page["table"] = {"layout": game.layout(), "kind": game.kind,
-                         "wagers": {wid: {"name": m.wagers[wid][NAME], "bets": list(m.bets_of(wid))} for wid in m.ids}}
+                         "wagers": {wid: {"name": {lang: m.wager_name(wid, lang) for lang in ("fr", "en")},
+                                          "bets": list(m.bets_of(wid))} for wid in m.ids}}
     elif kind == "cards":  # a card table (firmware/play_cards.py): its stake wagers by number, their names
         # units: how many times its credits a stake wager places (CardTable.units: Let It Ride's three
         # wagers, Boston's ante and first bet, Crazy Four's ante and Super Bonus)

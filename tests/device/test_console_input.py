@@ -2,7 +2,7 @@
 # console UART itself: input lost in an RX overrun is reported and its line discarded (two commands
 # never merge), an over-long line or a noisy one is refused whole, every line end gets one prompt,
 # and a second console client is turned away while the first carries on.
-from console_lines import console, feed
+from console_lines import Uart, console, feed
 
 from board import emulated
 
@@ -141,3 +141,26 @@ def test_the_ccTalk_uart_still_takes_a_new_cable():
     u.on_accept(b)
     assert a.closed and u.conn is b and b.sent == b""
     u.srv.close()
+
+
+def test_a_long_line_goes_out_in_pieces_whole_and_in_order():
+    # craps-83's French rules (one line of 830 bytes) once went out as one block: on a heap cut up
+    # by the boot check, 'paytable fr' found no such piece with 42 KB free (docs/sas.md "Memory").
+    # Each write is now at most SAY_PIECE characters (4 bytes each at most in UTF-8), the line whole.
+    from firmware.console import SAY_PIECE
+
+    writes = []
+
+    class Tap(Uart):
+        def write(self, data):
+            writes.append(len(data))
+            return Uart.write(self, data)
+
+    con, _ = console(Tap())
+    lines = ["Mise é" + "à%d " % i * 3 for i in range(5)] + ["Règle : é€ %d; " % i for i in range(90)]
+    lines = [lines[0], "".join(lines[5:]), "x" * SAY_PIECE, "y" * (SAY_PIECE + 1), ""]
+    assert len(lines[1].encode()) > 1500  # longer than the 830 bytes that found no piece
+    for s in lines:
+        con.say(s)
+    assert max(writes) <= 4 * SAY_PIECE + 2
+    assert bytes(con.uart.tx).decode().split("\r\n") == lines + [""]

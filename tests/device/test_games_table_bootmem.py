@@ -6,10 +6,12 @@
 # Why 256K: this module with every table engine and the check compiled from source (frozen into flash
 # on a board) on the 64-bit unix port passes in 240 KB and fails at 224 KB (bisected, 8-16 KB steps);
 # craps-83 is the largest check (its 50 wagers' model read, built and dropped before its certificate
-# is read: games/table_check.py). Measured here (64-bit): a craps game keeps 32 KB, roulette 8-9,
-# sic bo 9, baccarat 5, the wheel 4.5; a round allocates at most 8 KB (roulette's six wagers). On the
-# 32-bit firmware image with the code frozen, the craps check needs 54 KB over what the board had
-# and keeps 21 KB (docs/games.md "Table games", Memory).
+# is read: games/table_check.py). Measured here (64-bit): a craps game keeps 19 KB (31 KB before each
+# wager's names went into one bytes and its wagers into tuples sharing equal parts: games/table_model.py),
+# roulette 6.2-6.9 (8.4-9.3), sic bo 6.8 (9.1), baccarat 4.4 (5.0), the wheel 4.4 (4.7); a round
+# allocates at most 8 KB (roulette's six wagers). On the
+# 32-bit firmware image with the code frozen, the craps check needs 38-40 KB and its game keeps
+# 9.5 KB (46 and 14.7 at 7235f9b; docs/games.md "Table games", Memory and time).
 # mp-heap: 256K tight  (a board-sized heap on purpose: tools/heap_margin.py lets it be)
 import gc
 
@@ -58,7 +60,35 @@ def test_every_shipped_table_model_checks_in_a_small_heap():
         game = None
         gc.collect()
         kept -= heap_used() - before  # interned names (qstrs) stay: not the game's
-        assert kept < (36 if name.startswith("craps") else 16) * 1024, (name, kept)
+        assert kept < (24 if name.startswith("craps") else 8) * 1024, (name, kept)
+
+
+def test_the_check_takes_the_models_names_and_levels_only_when_asked():
+    # the boot check hashes the model, then lets the engine take each wager's names and bet levels
+    # as it compiles them (the model and the game never whole in the heap at once); a host tool that
+    # reads the model after (tools/certify/table.py: its pays and its hash) gets it untouched
+    raw = read("games/models/craps-83.json")
+    build(raw)
+    assert all("name" in w for w in raw["wagers"].values())
+    m = build(raw, True).m
+    for wid in m.ids:
+        w = raw["wagers"][wid]
+        assert "name" not in w and "bets" not in w and "pays" in w, wid
+        assert m.wager_name(wid, "fr") and m.bets_of(wid)
+
+
+def test_the_wagers_names_are_the_models():
+    # the names a table game shows (s. 89) come out of the bytes it keeps as the model file has them
+    for name in TABLE:
+        path = "games/models/%s.json" % name
+        want = {wid: w["name"] for wid, w in read(path)["wagers"].items()}  # the model's names alone
+        gc.collect()
+        m = build(read(path), True).m  # as the boot check builds it
+        for wid in m.ids:
+            assert isinstance(m.wagers[wid], tuple) and isinstance(m.wagers[wid][0], bytes)  # compiled
+            for lang in ("fr", "en"):
+                assert m.wager_name(wid, lang) == want[wid][lang], (name, wid, lang)
+        m = want = None
 
 
 # one round of each family: its stake, and the standing wagers of the families that have them

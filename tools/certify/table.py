@@ -18,7 +18,7 @@ from firmware import jurisdiction
 from games import table_exact
 from games.floor import RTP_FLOOR_DEN, RTP_FLOOR_NUM
 from games.table_check import FORMATS, RECOMPUTED, build
-from games.table_model import NAME, SECTION
+from games.table_model import SECTION
 from rng.crypto.canon import math_hash
 from tools.certify import baccarat, craps, roulette, sicbo, wheel
 from tools.certify.table_law import Law
@@ -72,7 +72,8 @@ def certify(raw: dict) -> dict:
                         keys[0], bet, n, d, by_key[keys[0]].rtp))
             bets[bet] = law
         w = m.wagers[wid]
-        out["wagers"][wid] = {"name": w[NAME], "pays": raw["wagers"][wid]["pays"], "section": w[SECTION], "bets": bets}
+        out["wagers"][wid] = {"name": {lang: m.wager_name(wid, lang) for lang in ("fr", "en")},
+                              "pays": raw["wagers"][wid]["pays"], "section": w[SECTION], "bets": bets}
     return out
 
 
