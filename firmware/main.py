@@ -122,11 +122,12 @@ def release(names):
 # gc.threshold), not only when an allocation finds no room: left to fill the heap to its top between
 # collections, the boot check's garbage pushed each object made meanwhile up the free heap, and the
 # ones that live (the game's tables, the cabinet's parts) were left strewn across it once collected.
-# roulette-americaine-92 at 112K with its SAS line: the largest free piece after boot 1,296 bytes
-# of 14 KB free, and the 1,016 bytes its boot then asked were not found (a board reset). Collected
-# this often, what lives is packed at the heap's low end (10 KB in one piece there; docs/build.md).
-# Some hundreds of collections more at power-up; none in play, whose SAS replies keep their time.
-BOOT_GC_BYTES = 4096
+# roulette-americaine-92 at 112K with its SAS line: the largest free piece after boot 544 bytes of
+# 14 KB free, or the 1,016 bytes of the enrolment's reserve not found (a board reset). Collected this
+# often, what lives is packed at the heap's low end: 7-11 KB in one piece (4 KB: 10-14 KB, for twice
+# the collections; docs/build.md "Heap"). Some hundreds of collections more at power-up (a boot
+# allocates 1.4-5.5 MB in all); none in play, whose SAS replies keep their time.
+BOOT_GC_BYTES = 8192
 
 
 def collect_every(n):
