@@ -8,13 +8,16 @@ from firmware.ledger import Ledger
 
 
 class Cab:
-    def __init__(self, script, ledger, clock, starved=()):
+    def __init__(self, script, ledger, clock, starved=(), watch=None):
+        self.watch = watch  # called as each run starts
         self.script = script
         self.ledger = ledger
         self.clock = clock
         self.starved = starved  # the games whose boot check found no memory
 
     def run(self):
+        if self.watch is not None:
+            self.watch("run")
         what, ms = self.script.pop(0)
         self.clock[0] += ms  # how long this run lasted
         if what == "oom":
@@ -25,10 +28,11 @@ class Cab:
             raise SystemExit(3)
 
 
-def supervised(boots, imports=(), detach=None, found=None):
+def supervised(boots, imports=(), detach=None, found=None, watch=None):
     """boots: per boot, "oom" (the boot itself runs out) or a (what, ms[, games whose boot check
     found no memory]) for its run. imports: modules each boot imports, whether found already
-    imported appended to `found`; detach: the board's."""
+    imported appended to `found`; detach: the board's; watch: called with "boot" as each boot
+    starts and "run" as each run does."""
     log, resets, booted, clock = [], [], [], [0]
     import gc
     import sys
@@ -38,6 +42,8 @@ def supervised(boots, imports=(), detach=None, found=None):
     ledger.open()
 
     def boot():
+        if watch is not None:
+            watch("boot")
         b = boots.pop(0)
         booted.append(b)
         for name in imports:
@@ -46,7 +52,7 @@ def supervised(boots, imports=(), detach=None, found=None):
             __import__(name)
         if b == "oom":
             raise MemoryError("memory allocation failed")
-        return Cab([b[:2]], ledger, clock, b[2] if len(b) > 2 else ())
+        return Cab([b[:2]], ledger, clock, b[2] if len(b) > 2 else (), watch)
 
     kept = {}
     for name in main.BOOT_ONLY:  # supervise() unloads them; the other tests share this process
@@ -134,6 +140,26 @@ def test_a_run_that_lasted_resets_the_count():
 def test_system_exit_is_not_a_fault():
     with raises(SystemExit):
         supervised([("exit", 0)])
+
+
+def test_each_boot_collects_the_heap_often_and_each_run_only_when_it_is_full():
+    # MicroPython's gc.threshold: a boot's objects packed at the heap's low end (main.BOOT_GC_BYTES);
+    # play keeps the default, so a SAS reply never waits on the extra collections. CPython has none.
+    import gc
+
+    def threshold():
+        return gc.threshold() if hasattr(gc, "threshold") else None
+
+    seen = []
+    supervised(["oom", ("oom", 10), ("stop", 0)], watch=lambda when: seen.append((when, threshold())))
+    if hasattr(gc, "threshold"):
+        boot, run = main.BOOT_GC_BYTES, -1
+        assert 0 < main.BOOT_GC_BYTES
+    else:
+        boot = run = None
+    # a boot that ran out of memory, a run that did, and the run that stopped
+    assert seen == [("boot", boot), ("boot", boot), ("run", run), ("boot", boot), ("run", run)], seen
+    assert threshold() == run
 
 
 def test_boot_only_modules_are_released_after_boot():

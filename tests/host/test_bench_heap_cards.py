@@ -33,3 +33,43 @@ def test_a_red_dog_session_fits_the_house_budget():
     r = bench_heap.settled("red-dog-97", 112, "frozen")
     assert r["result"] == bench_heap.FIT, r
     assert r["used"] > r["boot_used"] > 0
+
+
+class _Panel:
+    def __init__(self) -> None:
+        self.screen = {"state": "idle", "games": 0}
+
+    def press(self, button: str) -> None:
+        self.screen = {"state": "hold", "games": 1}
+
+    def wait_for(self, pred, timeout: float = 10.0) -> dict:
+        assert pred(self.screen)
+        return self.screen
+
+
+class _Console:
+    def __init__(self, answer: str) -> None:
+        self.answer = answer
+
+    def command(self, line: str) -> list[str]:
+        return [self.answer]
+
+
+class _Cab:
+    def __init__(self, answer: str) -> None:
+        self.panel = _Panel()
+        self.console = _Console(answer)
+
+
+def test_a_decision_the_console_refuses_for_want_of_memory_is_a_heap_too_small_not_a_stall():
+    # a card table's session in a small heap: `table auto` answered out of memory (crazy-four-92 at 96K:
+    # counted as a timeout, the row then had no figure at all)
+    oom = "error: out of memory for 'table' (3712 bytes free); try again"
+    with pytest.raises(bench_heap.ConsoleOutOfMemory) as e:
+        bench_heap.card_round(_Cab(oom), 1.0)  # type: ignore[arg-type]
+    assert bench_heap.verdict(e.value, False) == bench_heap.NOFIT
+    with pytest.raises(RuntimeError) as other:
+        bench_heap.card_round(_Cab("error: the hand is not waiting for a decision"), 1.0)  # type: ignore[arg-type]
+    assert not isinstance(other.value, bench_heap.ConsoleOutOfMemory)
+    assert bench_heap.verdict(other.value, False) == bench_heap.TIMEOUT
+    assert bench_heap.verdict(other.value, True) == bench_heap.NOFIT  # the firmware's log says it ran out

@@ -115,6 +115,16 @@ def shipped_games(root: Path = ROOT, tables: bool = False) -> list[str]:
     return out
 
 
+class ConsoleOutOfMemory(RuntimeError):
+    """A console command of the session answered "out of memory": the heap is too small, not a stall."""
+
+
+def verdict(e: Exception, firmware_oom: bool) -> str:
+    """What a session that raised e says of its heap: NOFIT when the firmware ran out of memory (its
+    log, or a command's answer), else TIMEOUT (a stall, a closed console: never taken for a size)."""
+    return NOFIT if firmware_oom or isinstance(e, ConsoleOutOfMemory) else TIMEOUT
+
+
 def card_round(cab: EmulatedCabinet, timeout: float) -> dict:
     """One card-table round: PLAY, then `table auto` (the built-in strategy's decision) while the hand
     waits in hold; over when the award is concluded."""
@@ -126,7 +136,8 @@ def card_round(cab: EmulatedCabinet, timeout: float) -> dict:
     while s.get("state") == "hold" and time.monotonic() < deadline:
         out = cab.console.command("table auto")
         if any(line.startswith("error") for line in out):
-            raise RuntimeError(f"table auto: {out}")
+            oom = any("out of memory" in line for line in out)
+            raise (ConsoleOutOfMemory if oom else RuntimeError)(f"table auto: {out}")
         s = cab.panel.wait_for(lambda s: s.get("state") != "spin", timeout)
     return s
 
@@ -319,7 +330,7 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
             return out
         except Exception as e:  # noqa: BLE001  whatever broke (a stall, a closed console), the firmware's log decides
             # the firmware's own words decide: a memory failure is "did not fit", anything else a stall
-            return {"result": NOFIT if _oom(cab) else TIMEOUT, "why": str(e).splitlines()[0]}
+            return {"result": verdict(e, _oom(cab)), "why": str(e).splitlines()[0]}
         finally:
             if floor is not None:
                 floor.stop()
