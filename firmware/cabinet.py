@@ -538,7 +538,8 @@ class Cabinet:
         """s. 89: name, unit cost, prizes and how they are won, before play."""
         if self.game is None:
             raise ValueError("no certified game")
-        return self.game.describe(lang)
+        text = getattr(self.game, "text_lines", None)  # a table game's lines one at a time (games/table_text.py)
+        return text(lang) if text is not None else self.game.describe(lang)
 
     # --- the loop ---------------------------------------------------------------------------------
     def step(self, idle_ms=20):

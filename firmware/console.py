@@ -34,7 +34,8 @@ NOISE = ("ok", "error", "refused", "unknown")
 
 
 # what the reading commands import: stateless modules a frozen image drops after each command
-READ_MODULES = ("firmware.console_read", "firmware.money", "firmware.localtime")
+READ_MODULES = ("firmware.console_read", "firmware.money", "firmware.localtime", "firmware.console_coupons",
+                "games.table_text")
 
 
 def _release(name):
@@ -45,11 +46,10 @@ def _release(name):
     import sys
 
     if sys.modules.pop(name, None) is not None:
-        import firmware
-
+        parent, _, child = name.rpartition(".")
         try:
-            delattr(firmware, name.rpartition(".")[2])
-        except AttributeError:
+            delattr(sys.modules[parent], child)
+        except (KeyError, AttributeError):
             pass
 
 
@@ -454,6 +454,9 @@ class Console(AccessCommands):
 
     # a coupon cabinet's commands (firmware/console_coupons.py), imported when first run
     def cmd_coupons(self, args):
+        if self.cab.coupons is None:  # a casino cabinet: said without loading the coupon commands
+            self.say("no coupon memory (jurisdiction %s)" % self.cab.config.JURISDICTION)
+            return
         from firmware import console_coupons
 
         console_coupons.coupons(self, args)

@@ -46,6 +46,11 @@ class TableGame:
 
         return describe(self, lang)
 
+    def text_lines(self, lang="fr"):
+        from games.table_text import lines
+
+        return lines(self, lang)
+
     # -- the cabinet's round (firmware/play_table.py) -------------------------------------------------
     # The recall record's draws of a table round are [stake, the table before the round, what the rng
     # drew, the credits it leaves standing]: the round replays from its record alone, with

@@ -25,9 +25,17 @@ def pays_text(pay, lang):
 
 
 def describe(game, lang="fr"):
+    return list(lines(game, lang))
+
+
+def lines(game, lang="fr"):
+    """describe's lines one at a time: the console says each as it is made, so craps-83's 50 wagers
+    (6 KB of text) are never whole in a heap its session has left in pieces."""
     t = _T[lang]
     m = game.m
-    out = [m.name[lang], m.rules[lang], t["head"]]
+    yield m.name[lang]
+    yield m.rules[lang]
+    yield t["head"]
     for wid in m.ids:
         w = m.wagers[wid]
         sec = w[SECTION]
@@ -37,6 +45,5 @@ def describe(game, lang="fr"):
         if w[COMMISSION] is not None:
             n, d = w[COMMISSION]
             line += "; " + t["comm"] % (n * 100 // d)
-        out.append(line + "; " + t["bets"] % "/".join(str(b) for b in w[BETS]))
-    out.append(t["malf"])
-    return out
+        yield line + "; " + t["bets"] % "/".join(str(b) for b in w[BETS])
+    yield t["malf"]

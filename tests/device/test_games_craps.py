@@ -264,3 +264,14 @@ def test_the_rules_before_play_name_the_commissions_and_the_totals():
     assert "  Field: 2: 2 to 1, 3: 1 to 1, 4: 1 to 1, 9: 1 to 1, 10: 1 to 1, 11: 1 to 1, 12: 2 to 1 (s. 95.14(5)); " \
            "bets 1/2/5/10/25 credits" in en
     assert "  Buy bet 4 : 2 à 1 (art. 95.17(2)); commission de 5 %; mises 20/40/100 crédits" in g.describe("fr")
+
+
+def test_the_console_gets_the_rules_a_line_at_a_time():
+    # the console's `paytable` says each line as it is made (firmware/cabinet.py paytable): craps' 50
+    # wagers' lines whole in one list found no room in a 112K session with SAS (docs/sas.md "Memory")
+    g = _game()
+    for lang in ("fr", "en"):
+        lines = g.text_lines(lang)
+        assert iter(lines) is lines  # a generator, not a list
+        first = next(lines)
+        assert first == "Craps" and [first] + list(lines) == g.describe(lang)
