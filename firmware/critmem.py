@@ -56,6 +56,8 @@ class CriticalMemory:
         if not secret:
             raise RamError("no machine secret to seal critical memory with")
         self._pads = pads(Hmac(secret, KEY_LABEL).digest())
+        if buffers is not None and buffers._pads == self._pads:
+            self._pads = buffers._pads  # the same machine's key: one copy of its 128 bytes of pads
         self.counter = counter
         self.nvram = nvram
         # the blocks' names in a tuple (a block's id is its place there), their capacities read from the
