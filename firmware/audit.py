@@ -80,9 +80,6 @@ class Audit:
         self.last = ""  # the last noise line (or record without room), as the summary keeps it
         self._pending = False  # the summary changed since its last commit
         self._flushed = None  # ticks of the summary's last commit
-        # the chunk a record goes into, filled here: not read back as new pieces of a heap that after
-        # hours of play may have none of 800 bytes (a console command's record then ran out of memory)
-        self._chunk = bytearray(PER_CHUNK * RECORD)
 
     def open(self):
         """Open the memory (RamError when unrecoverable); returns what had to be repaired."""
@@ -143,14 +140,20 @@ class Audit:
             self._commit(updates)
             return False
         name = "a%d" % ((n // PER_CHUNK) % AUDIT_CHUNKS)
-        at = 0
-        if n % PER_CHUNK:
-            chunk = self.mem.read_view(name)  # into the memory's record buffer, copied out at once
-            at = len(chunk)
-            self._chunk[:at] = chunk
-        end = at + RECORD
-        self._chunk[at:end] = self._pack(b"", n + 1, who, code, text)
-        updates[name] = memoryview(self._chunk)[:end]
+        record = self._pack(b"", n + 1, who, code, text)
+        mem = self.mem
+        keep = n % PER_CHUNK  # else the chunk starts afresh
+
+        def chunk(buf, at, end):
+            # the chunk as committed, then the record, built in the journal: not read back as new
+            # pieces of a heap that after hours of play may have none of 800 bytes (a console
+            # command's record then ran out of memory), nor kept in a buffer of the log's own
+            k = mem.read_into(name, buf, at, end) if keep else 0
+            if at + k + RECORD <= end:
+                buf[at + k:at + k + RECORD] = record
+            return k + RECORD
+
+        updates[name] = chunk
         self._commit(updates)
         self.n = n + 1
         return True

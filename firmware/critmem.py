@@ -439,6 +439,26 @@ class CriticalMemory:
                 return cp[1]
         raise RamError("both copies of %s changed under us" % name)
 
+    def read_into(self, name, buf, at, end):
+        """read(), into buf from at (never past end): the payload's length. A commit's payload
+        written from the block as committed plus what it adds (the security log's chunk and its new
+        record: firmware/audit.py), in the journal itself, not first copied out in a piece of the heap."""
+        self._finish()
+        i = self.block_id(name)
+        seq, n = self._committed(i)
+        if n > end - at:
+            raise RamError("%s: %d bytes exceed the %d given" % (name, n, end - at))
+        view = memoryview(buf)[at:at + n]
+        for bank in (0, 1):
+            off = self._off(i, bank)
+            head = self.nvram.read(off, _BLOCK_HEAD_SIZE)
+            if struct.unpack(_BLOCK_HEAD, head) != (b"JB", i, seq, n):
+                continue
+            tag = self._tag(self._mac(head, self._read_into(off + _BLOCK_HEAD_SIZE, view)))
+            if self._committed_tag(i, tag) and equal(self.nvram.read(off + _BLOCK_HEAD_SIZE + n, _TAG_SIZE), tag):
+                return n
+        raise RamError("both copies of %s changed under us" % name)
+
     def salvage(self, name):
         """The newest intact payload of one block, even when the memory as a whole failed to open
         (a RAM clear keeps what can still be proven, e.g. the hard meters' positions); None when

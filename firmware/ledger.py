@@ -77,9 +77,8 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         self.st = None
         # the blocks' text, written into the journal (_as_json) through one preallocated stream
         self._json = JsonOut(0, native=STATE_SIZE)
-        # the event chunk being filled, as committed, and its name: an event is appended in place,
-        # not read back and copied whole (two 768-byte pieces a heap in pieces may not have)
-        self._chunk = bytearray(CHUNK_SIZE)
+        # (name, length, events) of the event chunk as this ledger last committed it: its next event
+        # goes after it without looking for the chunk's records first
         self._chunk_at = None
         self.exceptions = None  # firmware/sas/exceptions.py ExceptionQueue, on a board with a SAS port
         self.notes = NoteCounts()  # notes counted by value: the "bil" block (firmware/note_counts.py)
@@ -434,20 +433,30 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         name = "e%d" % ((n // EVENTS_PER_CHUNK) % EVENT_CHUNKS)
         cached = self._chunk_at
         if cached is not None and cached[2] == n and (cached[0] == name or not n % EVENTS_PER_CHUNK):
-            at = cached[1] if cached[0] == name else 0  # this ledger's own last commit: no read back
+            at = cached[1] if cached[0] == name else 0  # this ledger's own last commit
         else:  # the first event after power-up or a failed commit: the chunk's own records decide
             self._chunk_at = None
             n, name, kept = self._event_slot()
             at = len(kept)
-            self._chunk[:at] = kept
         record = eventlog.pack(b"", n + 1, eventlog.now(), code, text)
         end = at + len(record)
-        self._chunk[at:end] = record
+        mem = self.mem
+
+        def chunk(buf, start, stop):
+            # the chunk's first `at` bytes as committed, then the record, built in the journal: no
+            # copy of the chunk in the heap (two 768-byte pieces a heap in pieces may not have, or
+            # a buffer of its own kept for the cabinet's life)
+            if at and mem.read_into(name, buf, start, stop) < at:
+                raise RamError("%s is shorter than its %d bytes of events" % (name, at))
+            if start + end <= stop:
+                buf[start + at:start + end] = record
+            return end
+
         self._chunk_at = None  # until the commit is made
         self.st["ev"] = n + 1
         mark = self.mem.journals
         try:
-            self._commit_event(name, memoryview(self._chunk)[:end], extra)
+            self._commit_event(name, chunk, extra)
         except BaseException:
             # its journal not written (out of memory, say; or replaying an earlier torn commit,
             # which leaves that one pending): the number is not used up

@@ -677,3 +677,22 @@ def test_what_was_committed_is_kept_per_block_and_told_by_committed():
     again.commit = real
     assert [again.committed(n) for n in again.names] == want and again.seq == 2
     again.verify()
+
+
+def test_a_block_read_into_a_buffer_is_the_one_committed():
+    # read_into: the committed payload into a window of the caller's buffer (the security log's
+    # record is built so, in the journal); copy A, else its twin; both changed: a RAM error; a window
+    # too small for it is refused before a byte is written
+    nv, cm = fresh()
+    cm.commit({"g0": b"game zero"})
+    buf = bytearray(b"." * 40)
+    assert cm.read_into("g0", buf, 5, 40) == 9 and bytes(buf) == b"....." + b"game zero" + b"." * 26
+    a = cm._copy_off("g0", 0) + 9
+    nv.mem[a] ^= 1  # copy A's first payload byte: its twin is read
+    buf = bytearray(20)
+    assert cm.read_into("g0", buf, 0, 20) == 9 and bytes(buf[:9]) == b"game zero"
+    with raises(RamError):
+        cm.read_into("g0", bytearray(20), 12, 20)
+    nv.mem[cm._copy_off("g0", 1) + 9] ^= 1
+    with raises(RamError):
+        cm.read_into("g0", bytearray(20), 0, 20)
