@@ -32,9 +32,7 @@ _BLOCK_HEAD_SIZE = const(9)
 _JOURNAL_HEAD = "<2sIB"
 _JOURNAL_HEAD_SIZE = const(7)
 _ENTRY_HEAD = "<BH"
-_META = "<IH"  # a block's last commit in the heap: its sequence number and length
-_META_SIZE = const(6)
-_META_NONE = const(0xFFFF)  # no commit of the block yet (a payload is never that long)
+_META_NONE = const(0xFFFF)  # a block's length in the heap before its first commit (a payload is never that long)
 _TAG_SIZE = const(16)  # HMAC-SHA256 cut to 128 bits (RFC 2104 s. 5, as RFC 4868's HMAC-SHA-256-128)
 _VERIFY_PIECE = const(128)
 DIRECTORY = "_dir"  # the last block of every layout: <seq u32> per block, in layout order
@@ -102,8 +100,9 @@ class CriticalMemory:
             self._jbuf = bytearray(size)
             self._saved = bytearray(_BLOCK_HEAD_SIZE + _TAG_SIZE)  # the journal's bytes a copy is built over
         self.seq = 0
-        # per block, by id: <seq u32><length u16> of what was last committed (_META_NONE: nothing yet)
-        # in _meta, and its tag in _tags: one buffer each, not a dict of tuples (816 bytes of heap in
+        # per block, by id: the sequence number (u32, 0 before any) and length (u16, _META_NONE before
+        # any) of what was last committed in _meta, all the numbers first (as the directory has them),
+        # and its tag in _tags: one buffer each, not a dict of tuples (816 bytes of heap in
         # the books' memory) nor a bytes object per block. The payloads stay in NVRAM and are read
         # when needed: a full event log and recall would otherwise keep ~26 KB in the heap.
         self._meta = self._no_meta()
@@ -139,12 +138,20 @@ class CriticalMemory:
 
     # --- what was committed -------------------------------------------------------------------------
     def _no_meta(self):
-        return bytearray(b"\xff" * (_META_SIZE * len(self.names)))
+        k = len(self.names)
+        meta = bytearray(6 * k)
+        meta[4 * k:] = b"\xff" * (2 * k)
+        return meta
+
+    def _set_meta(self, meta, i, seq, n):
+        struct.pack_into("<I", meta, 4 * i, seq)
+        struct.pack_into("<H", meta, 4 * len(self.names) + 2 * i, n)
 
     def _meta_of(self, i, meta=None):
         """(seq, length) of block i's last commit, None before any (meta: another such buffer)."""
-        seq, n = struct.unpack_from(_META, self._meta if meta is None else meta, i * _META_SIZE)
-        return None if n == _META_NONE else (seq, n)
+        meta = self._meta if meta is None else meta
+        n = struct.unpack_from("<H", meta, 4 * len(self.names) + 2 * i)[0]
+        return None if n == _META_NONE else (struct.unpack_from("<I", meta, 4 * i)[0], n)
 
     def _committed(self, i):
         m = self._meta_of(i)
@@ -388,7 +395,7 @@ class CriticalMemory:
                 a = b = good
             if a != b:
                 raise RamError("copies of %s disagree" % name)
-            struct.pack_into(_META, meta, i * _META_SIZE, a[0], len(a[1]))
+            self._set_meta(meta, i, a[0], len(a[1]))
             self._keep_tag(i, a[2])
             if name == DIRECTORY:
                 directory = a[1]
@@ -520,9 +527,9 @@ class CriticalMemory:
             at[name] = (start, n)
             pos = start + n
         # nothing changes before every payload fits: the directory is this commit's from here
-        for i in range(self.blocks):
-            m = self._meta_of(i)
-            struct.pack_into("<I", d, 4 * i, seq if self.names[i] in updates else m[0] if m else 0)
+        d[:] = memoryview(self._meta)[:len(d)]  # every block's last commit (0: none), then this one's
+        for name in updates:
+            struct.pack_into("<I", d, 4 * self.block_id(name), seq)
         struct.pack_into(_JOURNAL_HEAD, buf, 0, b"JJ", seq, len(updates) + 1)
         struct.pack_into(_ENTRY_HEAD, buf, pos, self.blocks, len(d))
         dir_at = pos + 3
@@ -549,8 +556,8 @@ class CriticalMemory:
             self.seq = seq
             meta = self._meta
             for name in updates:
-                struct.pack_into(_META, meta, self.block_id(name) * _META_SIZE, seq, at[name][1])
-            struct.pack_into(_META, meta, self.blocks * _META_SIZE, seq, len(d))
+                self._set_meta(meta, self.block_id(name), seq, at[name][1])
+            self._set_meta(meta, self.blocks, seq, len(d))
             self._torn = None
             # last: the counter. A cut before it leaves NVRAM one commit ahead, which open() accepts
             self.counter.write(seq)
