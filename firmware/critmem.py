@@ -79,7 +79,6 @@ class CriticalMemory:
         self.names = tuple(names)
         self._offsets = tuple(offsets)
         names = offsets = None
-        self._dir = bytearray(dir_cap)
         self.base = base
         journal_capacity += 3 + dir_cap  # every transaction carries the directory
         self.journal_capacity = journal_capacity
@@ -504,8 +503,8 @@ class CriticalMemory:
         self._finish()
         seq = (self.seq + 1) & 0xFFFFFFFF
         buf = self._jbuf
-        d = self._dir
-        limit = self.journal_size - _TAG_SIZE - 3 - len(d)  # the directory's entry and the tag follow
+        k = self._dir_cap
+        limit = self.journal_size - _TAG_SIZE - 3 - k  # the directory's entry and the tag follow
         pos = _JOURNAL_HEAD_SIZE
         at = {}  # name -> where its payload is in the journal, for the copies
         for name in updates:
@@ -522,19 +521,19 @@ class CriticalMemory:
             if n > cap:
                 raise RamError("%s: %d bytes exceed its %d" % (name, n, cap))
             if start + n > limit:
-                raise RamError("transaction of %d bytes exceeds the journal" % (start + n + len(d) + 3 + _TAG_SIZE))
+                raise RamError("transaction of %d bytes exceeds the journal" % (start + n + k + 3 + _TAG_SIZE))
             struct.pack_into(_ENTRY_HEAD, buf, pos, i, n)
             at[name] = (start, n)
             pos = start + n
-        # nothing changes before every payload fits: the directory is this commit's from here
-        d[:] = memoryview(self._meta)[:len(d)]  # every block's last commit (0: none), then this one's
-        for name in updates:
-            struct.pack_into("<I", d, 4 * self.block_id(name), seq)
+        # the directory, built in the journal after the blocks: every block's last commit (0: none),
+        # then this commit's blocks at this one
         struct.pack_into(_JOURNAL_HEAD, buf, 0, b"JJ", seq, len(updates) + 1)
-        struct.pack_into(_ENTRY_HEAD, buf, pos, self.blocks, len(d))
+        struct.pack_into(_ENTRY_HEAD, buf, pos, self.blocks, k)
         dir_at = pos + 3
-        buf[dir_at:dir_at + len(d)] = d
-        pos = dir_at + len(d)
+        buf[dir_at:dir_at + k] = memoryview(self._meta)[:k]
+        for name in updates:
+            struct.pack_into("<I", buf, dir_at + 4 * self.block_id(name), seq)
+        pos = dir_at + k
         mv = memoryview(buf)
         buf[pos:pos + _TAG_SIZE] = self._tag(self._mac(mv[:pos]))
         self._torn = seq  # from here the commit is on record, whatever fails
@@ -550,14 +549,14 @@ class CriticalMemory:
                     tag = self._write_copy(name, bank, seq, at[name])  # as journaled: then() may not change them
                     if bank:
                         self._keep_tag(self.block_id(name), tag)
-                tag = self._write_copy(DIRECTORY, bank, seq, (dir_at, len(d)))
+                tag = self._write_copy(DIRECTORY, bank, seq, (dir_at, k))
                 if bank:
                     self._keep_tag(self.blocks, tag)
             self.seq = seq
             meta = self._meta
             for name in updates:
                 self._set_meta(meta, self.block_id(name), seq, at[name][1])
-            self._set_meta(meta, self.blocks, seq, len(d))
+            self._set_meta(meta, self.blocks, seq, k)
             self._torn = None
             # last: the counter. A cut before it leaves NVRAM one commit ahead, which open() accepts
             self.counter.write(seq)

@@ -646,6 +646,8 @@ def test_the_blocks_maps_are_a_tuple_of_names_and_two_buffers_not_dicts():
         cm.block_id("g2")
     assert not [k for k, v in cm.__dict__.items() if isinstance(v, (dict, list)) and len(v) == len(cm.names)]
     assert len(cm._meta) == 6 * len(cm.names)
+    # and no buffer for the directory: each commit builds it in the journal from _meta
+    assert sorted(k for k, v in cm.__dict__.items() if isinstance(v, bytearray)) == ["_jbuf", "_meta", "_saved", "_tags"]
     offsets = [cm._copy_off(n, 0) - cm._copy_off(cm.names[0], 0) for n in cm.names]
     assert offsets == [0, 9 + 96 + 16, 2 * 25 + 96 + 64, 3 * 25 + 96 + 128, 4 * 25 + 96 + 128 + 48]
 
