@@ -25,10 +25,10 @@ from firmware import eventlog
 from firmware.critmem import CriticalMemory
 
 SEC_BASE = 69632  # 68 KB: the ledger's memory fits below (tests/device/test_firmware_sizes.py; docs/nvram.md)
-ACCOUNTS_SIZE = 1280  # 8 accounts as JSON (firmware/accounts.py), ~125 bytes each
+ACCOUNTS_SIZE = const(1280)  # 8 accounts as JSON (firmware/accounts.py), ~125 bytes each
 PER_CHUNK = eventlog.PER_CHUNK  # the same ring as the event log's (eventlog.ring)
 RECORD = eventlog.RECORD
-CHUNK_BYTES = eventlog.CHUNK_BYTES
+CHUNK_BYTES = const(768)  # eventlog.CHUNK_BYTES (a const of another module is not folded into LAYOUT)
 AUDIT_CHUNKS = 32
 RING = AUDIT_CHUNKS * PER_CHUNK  # 256 records
 RESERVE = const(8)  # room kept for logins, logouts, the auditor's archive and the cabinet's own records
@@ -41,12 +41,22 @@ _FMT = "<II8s8s72s"
 # records archived up to, anonymous lines counted since `since` (the last at `last t`), records
 # that found no room, and the last noise line
 _LOG_FMT = "<IIIII72s"
-LOG_SIZE = 92
+LOG_SIZE = const(92)
 # "rel": the highest release number that ran here (firmware/authenticate.py), a copy a RAM clear
 # does not erase; the ledger keeps the other, which the loss of this memory does not erase.
-REL_SIZE = 4
-LAYOUT = (("acct", ACCOUNTS_SIZE), ("rel", REL_SIZE), ("log", LOG_SIZE)) + tuple(
-    ("a%d" % i, CHUNK_BYTES) for i in range(AUDIT_CHUNKS))
+REL_SIZE = const(4)
+# the accounts, the release number, the summary, then the AUDIT_CHUNKS chunks a0..: written out, so that
+# a frozen image keeps it and its names in flash, not 1.6 KB of tuples and strings in the heap
+# (tests/device/test_firmware_audit.py checks it against those constants)
+LAYOUT = (("acct", ACCOUNTS_SIZE), ("rel", REL_SIZE), ("log", LOG_SIZE),
+          ("a0", CHUNK_BYTES), ("a1", CHUNK_BYTES), ("a2", CHUNK_BYTES), ("a3", CHUNK_BYTES), ("a4", CHUNK_BYTES),
+          ("a5", CHUNK_BYTES), ("a6", CHUNK_BYTES), ("a7", CHUNK_BYTES), ("a8", CHUNK_BYTES), ("a9", CHUNK_BYTES),
+          ("a10", CHUNK_BYTES), ("a11", CHUNK_BYTES), ("a12", CHUNK_BYTES), ("a13", CHUNK_BYTES),
+          ("a14", CHUNK_BYTES), ("a15", CHUNK_BYTES), ("a16", CHUNK_BYTES), ("a17", CHUNK_BYTES),
+          ("a18", CHUNK_BYTES), ("a19", CHUNK_BYTES), ("a20", CHUNK_BYTES), ("a21", CHUNK_BYTES),
+          ("a22", CHUNK_BYTES), ("a23", CHUNK_BYTES), ("a24", CHUNK_BYTES), ("a25", CHUNK_BYTES),
+          ("a26", CHUNK_BYTES), ("a27", CHUNK_BYTES), ("a28", CHUNK_BYTES), ("a29", CHUNK_BYTES),
+          ("a30", CHUNK_BYTES), ("a31", CHUNK_BYTES))
 JOURNAL = ACCOUNTS_SIZE + CHUNK_BYTES + LOG_SIZE  # the largest transaction: the accounts, a chunk and the log
 
 
@@ -80,9 +90,6 @@ class Audit:
         self.last = ""  # the last noise line (or record without room), as the summary keeps it
         self._pending = False  # the summary changed since its last commit
         self._flushed = None  # ticks of the summary's last commit
-        # the chunk a record goes into, filled here: not read back as new pieces of a heap that after
-        # hours of play may have none of 800 bytes (a console command's record then ran out of memory)
-        self._chunk = bytearray(PER_CHUNK * RECORD)
 
     def open(self):
         """Open the memory (RamError when unrecoverable); returns what had to be repaired."""
@@ -143,14 +150,20 @@ class Audit:
             self._commit(updates)
             return False
         name = "a%d" % ((n // PER_CHUNK) % AUDIT_CHUNKS)
-        at = 0
-        if n % PER_CHUNK:
-            chunk = self.mem.read_view(name)  # into the memory's record buffer, copied out at once
-            at = len(chunk)
-            self._chunk[:at] = chunk
-        end = at + RECORD
-        self._chunk[at:end] = self._pack(b"", n + 1, who, code, text)
-        updates[name] = memoryview(self._chunk)[:end]
+        record = self._pack(b"", n + 1, who, code, text)
+        mem = self.mem
+        keep = n % PER_CHUNK  # else the chunk starts afresh
+
+        def chunk(buf, at, end):
+            # the chunk as committed, then the record, built in the journal: not read back as new
+            # pieces of a heap that after hours of play may have none of 800 bytes (a console
+            # command's record then ran out of memory), nor kept in a buffer of the log's own
+            k = mem.read_into(name, buf, at, end) if keep else 0
+            if at + k + RECORD <= end:
+                buf[at + k:at + k + RECORD] = record
+            return k + RECORD
+
+        updates[name] = chunk
         self._commit(updates)
         self.n = n + 1
         return True

@@ -32,6 +32,7 @@ _BLOCK_HEAD_SIZE = const(9)
 _JOURNAL_HEAD = "<2sIB"
 _JOURNAL_HEAD_SIZE = const(7)
 _ENTRY_HEAD = "<BH"
+_META_NONE = const(0xFFFF)  # a block's length in the heap before its first commit (a payload is never that long)
 _TAG_SIZE = const(16)  # HMAC-SHA256 cut to 128 bits (RFC 2104 s. 5, as RFC 4868's HMAC-SHA-256-128)
 _VERIFY_PIECE = const(128)
 DIRECTORY = "_dir"  # the last block of every layout: <seq u32> per block, in layout order
@@ -44,7 +45,8 @@ class RamError(Exception):
 
 class CriticalMemory:
     def __init__(self, nvram, layout, journal_capacity, secret, counter, base=0, buffers=None):
-        """layout: sequence of (name, capacity in bytes); order fixes the NVRAM map, never reorder.
+        """layout: tuple of (name, capacity in bytes); order fixes the NVRAM map, never reorder. Kept,
+        not copied: written out as a constant, a frozen image holds it and its names in flash.
         journal_capacity: payload bytes of the largest transaction (its blocks' capacities summed).
         secret: the machine's secret (board machine_secret()); counter: its anti-rollback counter
         (board rollback_counter(): read() -> int or None, write(n)). buffers: another
@@ -52,29 +54,31 @@ class CriticalMemory:
         if not secret:
             raise RamError("no machine secret to seal critical memory with")
         self._pads = pads(Hmac(secret, KEY_LABEL).digest())
+        if buffers is not None and buffers._pads == self._pads:
+            self._pads = buffers._pads  # the same machine's key: one copy of its 128 bytes of pads
         self.counter = counter
         self.nvram = nvram
-        # the blocks by name (ids) and by id: their capacities read from the caller's layout (kept, not
-        # copied: the books' is a module global), their offsets in a tuple. Two dicts more by name
-        # took 432-448 bytes of heap per memory (docs/critical-memory.md)
+        # the blocks' names in a tuple (a block's id is its place there), their capacities read from the
+        # caller's layout (kept, not copied: the books' is a constant in flash), their offsets in a
+        # tuple. Dicts by name took 320-448 bytes of heap each per memory (docs/critical-memory.md)
         self._layout = layout = tuple(layout)
-        self.names = []
-        self.ids = {}
-        offsets = []
+        self.blocks = n = len(layout)  # the caller's blocks; the directory follows them
+        self._dir_cap = dir_cap = 4 * n
+        names = [DIRECTORY] * (n + 1)
+        offsets = [0] * (n + 1)
         bank = 0
-        self.blocks = len(layout)  # the caller's blocks; the directory follows them
-        self._dir_cap = dir_cap = 4 * self.blocks
         largest = dir_cap
-        for i, (name, cap) in enumerate(layout + ((DIRECTORY, dir_cap),)):
-            self.names.append(name)
-            self.ids[name] = i
-            offsets.append(bank)
+        for i in range(n + 1):
+            cap = layout[i][1] if i < n else dir_cap
+            if i < n:
+                names[i] = layout[i][0]
+            offsets[i] = bank
             bank += _BLOCK_HEAD_SIZE + cap + _TAG_SIZE
             if cap > largest:
                 largest = cap
+        self.names = tuple(names)
         self._offsets = tuple(offsets)
-        offsets = None
-        self._dir = bytearray(dir_cap)
+        names = offsets = None
         self.base = base
         journal_capacity += 3 + dir_cap  # every transaction carries the directory
         self.journal_capacity = journal_capacity
@@ -95,10 +99,12 @@ class CriticalMemory:
             self._jbuf = bytearray(size)
             self._saved = bytearray(_BLOCK_HEAD_SIZE + _TAG_SIZE)  # the journal's bytes a copy is built over
         self.seq = 0
-        # name -> (seq, length) of what was last committed, and its tag in _tags (one buffer, not a
-        # bytes object per block). The payloads stay in NVRAM and are read when needed: a full
-        # event log and recall would otherwise keep ~26 KB in the heap.
-        self.meta = {}
+        # per block, by id: the sequence number (u32, 0 before any) and length (u16, _META_NONE before
+        # any) of what was last committed in _meta, all the numbers first (as the directory has them),
+        # and its tag in _tags: one buffer each, not a dict of tuples (816 bytes of heap in
+        # the books' memory) nor a bytes object per block. The payloads stay in NVRAM and are read
+        # when needed: a full event log and recall would otherwise keep ~26 KB in the heap.
+        self._meta = self._no_meta()
         self._tags = bytearray(_TAG_SIZE * len(self.names))
         self.bytes_written = 0
         self.findings = []  # what open() had to repair or discard, for the event log
@@ -110,12 +116,51 @@ class CriticalMemory:
         self.journals = 0
 
     # --- addresses ----------------------------------------------------------------------------------
+    def block_id(self, name):
+        """A block's id: its place in the layout (the directory's is last). KeyError: no such block."""
+        try:
+            return self.names.index(name)
+        except ValueError:
+            raise KeyError(name)
+
     def capacity_of(self, name):
-        i = self.ids[name]
+        return self._cap(self.block_id(name))
+
+    def _cap(self, i):
         return self._dir_cap if i == self.blocks else self._layout[i][1]
 
     def _copy_off(self, name, bank):
-        return self.base + self.journal_size + bank * self.bank_size + self._offsets[self.ids[name]]
+        return self._off(self.block_id(name), bank)
+
+    def _off(self, i, bank):
+        return self.base + self.journal_size + bank * self.bank_size + self._offsets[i]
+
+    # --- what was committed -------------------------------------------------------------------------
+    def _no_meta(self):
+        k = len(self.names)
+        meta = bytearray(6 * k)
+        meta[4 * k:] = b"\xff" * (2 * k)
+        return meta
+
+    def _set_meta(self, meta, i, seq, n):
+        struct.pack_into("<I", meta, 4 * i, seq)
+        struct.pack_into("<H", meta, 4 * len(self.names) + 2 * i, n)
+
+    def _meta_of(self, i, meta=None):
+        """(seq, length) of block i's last commit, None before any (meta: another such buffer)."""
+        meta = self._meta if meta is None else meta
+        n = struct.unpack_from("<H", meta, 4 * len(self.names) + 2 * i)[0]
+        return None if n == _META_NONE else (struct.unpack_from("<I", meta, 4 * i)[0], n)
+
+    def _committed(self, i):
+        m = self._meta_of(i)
+        if m is None:
+            raise KeyError(self.names[i])
+        return m
+
+    def committed(self, name):
+        """(seq, length) of what the block's last commit wrote, None before any."""
+        return self._meta_of(self.block_id(name))
 
     # --- seals --------------------------------------------------------------------------------------
     def _mac(self, *parts):
@@ -129,12 +174,12 @@ class CriticalMemory:
     def _tag(h):
         return h.digest()[:_TAG_SIZE]
 
-    def _keep_tag(self, name, tag):
-        i = self.ids[name] * _TAG_SIZE
+    def _keep_tag(self, i, tag):
+        i *= _TAG_SIZE
         self._tags[i:i + _TAG_SIZE] = tag
 
-    def _committed_tag(self, name, tag):
-        i = self.ids[name] * _TAG_SIZE
+    def _committed_tag(self, i, tag):
+        i *= _TAG_SIZE
         return self._tags[i:i + _TAG_SIZE] == tag
 
     # --- raw copies ---------------------------------------------------------------------------------
@@ -150,10 +195,11 @@ class CriticalMemory:
     def _read_copy(self, name, bank, into=None):
         """(seq, payload, tag) or None when the copy fails its checks. into: a buffer the payload
         and tag are read into (the payload is then a memoryview of it), not new pieces of the heap."""
-        off = self._copy_off(name, bank)
+        i = self.block_id(name)
+        off = self._off(i, bank)
         head = self.nvram.read(off, _BLOCK_HEAD_SIZE)
         magic, bid, seq, n = struct.unpack(_BLOCK_HEAD, head)
-        if magic != b"JB" or bid != self.ids[name] or n > self.capacity_of(name):
+        if magic != b"JB" or bid != i or n > self._cap(i):
             return None
         if into is None:
             rest = self.nvram.read(off + _BLOCK_HEAD_SIZE, n + _TAG_SIZE)
@@ -176,18 +222,19 @@ class CriticalMemory:
         journal, over the 9 bytes before it and the 16 after, which are put back once it is written
         (the next copy is built in the same journal): no second buffer of the largest block's size."""
         at, n = where
+        i = self.block_id(name)
         buf = self._jbuf
         keep = self._saved
         start = at - _BLOCK_HEAD_SIZE
         end = at + n
         keep[:_BLOCK_HEAD_SIZE] = buf[start:at]
         keep[_BLOCK_HEAD_SIZE:] = buf[end:end + _TAG_SIZE]
-        struct.pack_into(_BLOCK_HEAD, buf, start, b"JB", self.ids[name], seq, n)
+        struct.pack_into(_BLOCK_HEAD, buf, start, b"JB", i, seq, n)
         mv = memoryview(buf)
         tag = self._tag(self._mac(mv[start:end]))
         buf[end:end + _TAG_SIZE] = tag
         try:
-            self.nvram.write(self._copy_off(name, bank), mv[start:end + _TAG_SIZE])
+            self.nvram.write(self._off(i, bank), mv[start:end + _TAG_SIZE])
         finally:
             buf[start:at] = keep[:_BLOCK_HEAD_SIZE]
             buf[end:end + _TAG_SIZE] = keep[_BLOCK_HEAD_SIZE:]
@@ -214,7 +261,7 @@ class CriticalMemory:
         for _ in range(count):
             eh = read(off + pos, 3)
             bid, n = struct.unpack(_ENTRY_HEAD, eh)
-            if bid >= len(self.names) or n > self.capacity_of(self.names[bid]):
+            if bid >= len(self.names) or n > self._cap(bid):
                 return None
             payload = read(off + pos + 3, n)
             h.update(eh)
@@ -245,16 +292,16 @@ class CriticalMemory:
         count = self.counter.read()
         if count is None:
             self.counter.write(0)
-        seq, meta, mark = self.seq, self.meta, self.journals
+        seq, meta, mark = self.seq, self._meta, self.journals
         try:
             self.seq = max(self._highest_seq(), count or 0)
-            self.meta = {}
+            self._meta = self._no_meta()
             self.commit(initial)
         except BaseException:
             # failed before its journal (out of memory; the replay of an earlier torn commit, which
             # leaves _torn set, too): nothing changed
             if self.journals == mark:
-                self.seq, self.meta = seq, meta
+                self.seq, self._meta = seq, meta
             raise
 
     def _highest_seq(self):
@@ -317,8 +364,9 @@ class CriticalMemory:
         if journal is None:
             self.findings.append("journal discarded (incomplete or corrupt)")
         best = 0
-        meta = {}
-        for name in self.names:
+        meta = self._no_meta()  # this memory's only when all of it is proven
+        for i in range(len(self.names)):
+            name = self.names[i]
             a = self._read_copy(name, 0)
             b = self._read_copy(name, 1)
             if name in jentries and (a is None or a[0] != jseq or b is None or b[0] != jseq):
@@ -346,8 +394,8 @@ class CriticalMemory:
                 a = b = good
             if a != b:
                 raise RamError("copies of %s disagree" % name)
-            meta[name] = (a[0], len(a[1]))
-            self._keep_tag(name, a[2])
+            self._set_meta(meta, i, a[0], len(a[1]))
+            self._keep_tag(i, a[2])
             if name == DIRECTORY:
                 directory = a[1]
             if a[0] > best:
@@ -356,29 +404,30 @@ class CriticalMemory:
             best = jseq
         self._check_directory(meta, best, directory)
         self.seq = best
-        self.meta = meta
+        self._meta = meta
 
     def _check_directory(self, meta, newest, d):
         """Every block is the one the newest commit's directory names (see the header)."""
-        dseq = meta[DIRECTORY][0]
+        dseq = self._meta_of(self.blocks, meta)[0]
         if dseq != newest or len(d) != 4 * self.blocks:
             raise RamError("directory at commit %d, memory at commit %d: a block put back from an older copy"
                            % (dseq, newest))
         for i in range(self.blocks):
-            name = self.names[i]
             want = struct.unpack_from("<I", d, 4 * i)[0]
-            if meta[name][0] != want:
+            seq = self._meta_of(i, meta)[0]
+            if seq != want:
                 raise RamError("%s at commit %d, its directory says %d: a block put back from an older copy"
-                               % (name, meta[name][0], want))
+                               % (self.names[i], seq, want))
 
     # --- use ----------------------------------------------------------------------------------------
     def read(self, name):
         """The committed payload of a block, read back from NVRAM (copy A, else its twin)."""
         self._finish()
-        seq = self.meta[name][0]
+        i = self.block_id(name)
+        seq = self._committed(i)[0]
         for bank in (0, 1):
             cp = self._read_copy(name, bank)
-            if cp is not None and cp[0] == seq and self._committed_tag(name, cp[2]):
+            if cp is not None and cp[0] == seq and self._committed_tag(i, cp[2]):
                 return cp[1]
         raise RamError("both copies of %s changed under us" % name)
 
@@ -388,18 +437,39 @@ class CriticalMemory:
         once, never a payload to commit (an event chunk: 768 bytes twice over that a heap in pieces
         may not have, read for every chunk of `events json`)."""
         self._finish()
-        seq = self.meta[name][0]
+        i = self.block_id(name)
+        seq = self._committed(i)[0]
         for bank in (0, 1):
             cp = self._read_copy(name, bank, self._jbuf)
-            if cp is not None and cp[0] == seq and self._committed_tag(name, cp[2]):
+            if cp is not None and cp[0] == seq and self._committed_tag(i, cp[2]):
                 return cp[1]
+        raise RamError("both copies of %s changed under us" % name)
+
+    def read_into(self, name, buf, at, end):
+        """read(), into buf from at (never past end): the payload's length. A commit's payload
+        written from the block as committed plus what it adds (the security log's chunk and its new
+        record: firmware/audit.py), in the journal itself, not first copied out in a piece of the heap."""
+        self._finish()
+        i = self.block_id(name)
+        seq, n = self._committed(i)
+        if n > end - at:
+            raise RamError("%s: %d bytes exceed the %d given" % (name, n, end - at))
+        view = memoryview(buf)[at:at + n]
+        for bank in (0, 1):
+            off = self._off(i, bank)
+            head = self.nvram.read(off, _BLOCK_HEAD_SIZE)
+            if struct.unpack(_BLOCK_HEAD, head) != (b"JB", i, seq, n):
+                continue
+            tag = self._tag(self._mac(head, self._read_into(off + _BLOCK_HEAD_SIZE, view)))
+            if self._committed_tag(i, tag) and equal(self.nvram.read(off + _BLOCK_HEAD_SIZE + n, _TAG_SIZE), tag):
+                return n
         raise RamError("both copies of %s changed under us" % name)
 
     def salvage(self, name):
         """The newest intact payload of one block, even when the memory as a whole failed to open
         (a RAM clear keeps what can still be proven, e.g. the hard meters' positions); None when
         neither copy nor the journal holds it."""
-        if name in self.meta:
+        if self.committed(name) is not None:
             try:
                 return self.read(name)
             except RamError:
@@ -433,13 +503,14 @@ class CriticalMemory:
         self._finish()
         seq = (self.seq + 1) & 0xFFFFFFFF
         buf = self._jbuf
-        d = self._dir
-        limit = self.journal_size - _TAG_SIZE - 3 - len(d)  # the directory's entry and the tag follow
+        k = self._dir_cap
+        limit = self.journal_size - _TAG_SIZE - 3 - k  # the directory's entry and the tag follow
         pos = _JOURNAL_HEAD_SIZE
         at = {}  # name -> where its payload is in the journal, for the copies
         for name in updates:
             payload = updates[name]
-            cap = self.capacity_of(name) if name != DIRECTORY else -1
+            i = self.block_id(name)
+            cap = self._cap(i) if i != self.blocks else -1
             start = pos + 3
             if callable(payload):
                 n = payload(buf, start, min(start + cap, limit))
@@ -450,19 +521,19 @@ class CriticalMemory:
             if n > cap:
                 raise RamError("%s: %d bytes exceed its %d" % (name, n, cap))
             if start + n > limit:
-                raise RamError("transaction of %d bytes exceeds the journal" % (start + n + len(d) + 3 + _TAG_SIZE))
-            struct.pack_into(_ENTRY_HEAD, buf, pos, self.ids[name], n)
+                raise RamError("transaction of %d bytes exceeds the journal" % (start + n + k + 3 + _TAG_SIZE))
+            struct.pack_into(_ENTRY_HEAD, buf, pos, i, n)
             at[name] = (start, n)
             pos = start + n
-        # nothing changes before every payload fits: the directory is this commit's from here
-        for i in range(self.blocks):
-            name = self.names[i]
-            struct.pack_into("<I", d, 4 * i, seq if name in updates else self.meta.get(name, (0,))[0])
+        # the directory, built in the journal after the blocks: every block's last commit (0: none),
+        # then this commit's blocks at this one
         struct.pack_into(_JOURNAL_HEAD, buf, 0, b"JJ", seq, len(updates) + 1)
-        struct.pack_into(_ENTRY_HEAD, buf, pos, self.ids[DIRECTORY], len(d))
+        struct.pack_into(_ENTRY_HEAD, buf, pos, self.blocks, k)
         dir_at = pos + 3
-        buf[dir_at:dir_at + len(d)] = d
-        pos = dir_at + len(d)
+        buf[dir_at:dir_at + k] = memoryview(self._meta)[:k]
+        for name in updates:
+            struct.pack_into("<I", buf, dir_at + 4 * self.block_id(name), seq)
+        pos = dir_at + k
         mv = memoryview(buf)
         buf[pos:pos + _TAG_SIZE] = self._tag(self._mac(mv[:pos]))
         self._torn = seq  # from here the commit is on record, whatever fails
@@ -477,14 +548,15 @@ class CriticalMemory:
                 for name in updates:
                     tag = self._write_copy(name, bank, seq, at[name])  # as journaled: then() may not change them
                     if bank:
-                        self._keep_tag(name, tag)
-                tag = self._write_copy(DIRECTORY, bank, seq, (dir_at, len(d)))
+                        self._keep_tag(self.block_id(name), tag)
+                tag = self._write_copy(DIRECTORY, bank, seq, (dir_at, k))
                 if bank:
-                    self._keep_tag(DIRECTORY, tag)
+                    self._keep_tag(self.blocks, tag)
             self.seq = seq
+            meta = self._meta
             for name in updates:
-                self.meta[name] = (seq, at[name][1])
-            self.meta[DIRECTORY] = (seq, len(self._dir))
+                self._set_meta(meta, self.block_id(name), seq, at[name][1])
+            self._set_meta(meta, self.blocks, seq, k)
             self._torn = None
             # last: the counter. A cut before it leaves NVRAM one commit ahead, which open() accepts
             self.counter.write(seq)
@@ -492,24 +564,25 @@ class CriticalMemory:
     def verify(self):
         """Before and after each play: both copies of every block still match what we committed."""
         self._finish()
-        for name in self.names:
+        for i in range(len(self.names)):
+            meta = self._committed(i)
             for bank in (0, 1):
-                if not self._same(name, bank, self.meta[name]):
-                    raise RamError("copy %s of %s changed under us" % ("AB"[bank], name))
+                if not self._same(i, bank, meta):
+                    raise RamError("copy %s of %s changed under us" % ("AB"[bank], self.names[i]))
 
-    def _same(self, name, bank, meta):
+    def _same(self, i, bank, meta):
         # the copy is intact and is the one committed: its sequence, length and tag (over header
         # and payload, recomputed from the bytes in NVRAM) are those of the last commit. Read in
         # small pieces: this runs twice a game, and small pieces fit a fragmented heap
         seq0, n0 = meta
-        off = self._copy_off(name, bank)
+        off = self._off(i, bank)
         head = self.nvram.read(off, _BLOCK_HEAD_SIZE)
         magic, bid, seq, n = struct.unpack(_BLOCK_HEAD, head)
-        if magic != b"JB" or bid != self.ids[name] or seq != seq0 or n != n0:
+        if magic != b"JB" or bid != i or seq != seq0 or n != n0:
             return False
         h = self._mac(head)
         off += _BLOCK_HEAD_SIZE
         for pos in range(0, n, _VERIFY_PIECE):
             h.update(self.nvram.read(off + pos, min(_VERIFY_PIECE, n - pos)))
         tag = self._tag(h)
-        return self._committed_tag(name, tag) and equal(self.nvram.read(off + n, _TAG_SIZE), tag)
+        return self._committed_tag(i, tag) and equal(self.nvram.read(off + n, _TAG_SIZE), tag)

@@ -22,6 +22,7 @@
 # Ledger, which keeps the persistence, the meters, the event log and recall.
 import json
 
+from board.compat import const
 from board.json_out import JsonOut
 from firmware import eventlog
 from firmware.audit_error import AuditError
@@ -43,20 +44,27 @@ COUNTS = ("games_played", "games_won", "power_resets", "door_main", "door_logic"
 METER_MODULO = 10 ** 10  # 10-digit meters roll over to 0, as electromechanical counters do
 EVENTS_PER_CHUNK = eventlog.PER_CHUNK  # fixed-size records (firmware/eventlog.py): a chunk always fits
 EVENT_CHUNKS = 14  # a chunk is recycled whole: 13 x 8 keeps at least the last 100
-STATE_SIZE = 3200  # the worst case of every field at its bound fits (tests/device/test_firmware_sizes.py)
-GAME_SIZE = 1536
-CHUNK_SIZE = eventlog.CHUNK_BYTES
+STATE_SIZE = const(3200)  # the worst case of every field at its bound fits (tests/device/test_firmware_sizes.py)
+GAME_SIZE = const(1536)
+CHUNK_SIZE = const(768)  # eventlog.CHUNK_BYTES (a const of another module is not folded into LAYOUT)
 TILT_TEXT = eventlog.TEXT  # a persisted tilt's reason, cut on entry: the state block's size is bounded
-HOPPER_SIZE = 384  # the hopper driver's payout record (board/hopper_cctalk.py)
-EM_SIZE = 256  # electromechanical meters: [done, inflight] per coil (board/meters_em.py)
-COUPON_SIZE = 512  # the last coupons (firmware/coupon_books.py KEEP records, each bounded)
-SAS_SIZE = 80  # the SAS exception queue and the ticket redeemed through SAS (firmware/sas/exceptions.py BLOCK_SIZE fits)
-NOTES_SIZE = 96  # notes counted by value (firmware/note_counts.py SIZE fits)
-TOUR_SIZE = 24  # the tournament's counts SAS 95-99 report (firmware/tournament_books.py TOUR_METERS_SIZE fits)
-LAYOUT = (("state", STATE_SIZE),) + tuple(("g%d" % i, GAME_SIZE) for i in range(RECALL)) + \
-    tuple(("e%d" % i, CHUNK_SIZE) for i in range(EVENT_CHUNKS)) + \
-    (("hop", HOPPER_SIZE), ("em", EM_SIZE), ("cpn", COUPON_SIZE)) + \
-    (("sas", SAS_SIZE), ("bil", NOTES_SIZE), ("trn", TOUR_SIZE))
+HOPPER_SIZE = const(384)  # the hopper driver's payout record (board/hopper_cctalk.py)
+EM_SIZE = const(256)  # electromechanical meters: [done, inflight] per coil (board/meters_em.py)
+COUPON_SIZE = const(512)  # the last coupons (firmware/coupon_books.py KEEP records, each bounded)
+SAS_SIZE = const(80)  # the SAS exception queue and the ticket redeemed through SAS (firmware/sas/exceptions.py BLOCK_SIZE fits)
+NOTES_SIZE = const(96)  # notes counted by value (firmware/note_counts.py SIZE fits)
+TOUR_SIZE = const(24)  # the tournament's counts SAS 95-99 report (firmware/tournament_books.py TOUR_METERS_SIZE fits)
+# the state, the RECALL games g0.., the EVENT_CHUNKS event chunks e0.., then the other blocks, in NVRAM's
+# order: written out, so that a frozen image keeps it and its names in flash, not 1.2 KB of tuples and
+# strings in the heap (tests/device/test_firmware_ledger.py checks it against those constants)
+LAYOUT = (("state", STATE_SIZE),
+          ("g0", GAME_SIZE), ("g1", GAME_SIZE), ("g2", GAME_SIZE), ("g3", GAME_SIZE), ("g4", GAME_SIZE),
+          ("g5", GAME_SIZE), ("g6", GAME_SIZE), ("g7", GAME_SIZE), ("g8", GAME_SIZE), ("g9", GAME_SIZE),
+          ("e0", CHUNK_SIZE), ("e1", CHUNK_SIZE), ("e2", CHUNK_SIZE), ("e3", CHUNK_SIZE), ("e4", CHUNK_SIZE),
+          ("e5", CHUNK_SIZE), ("e6", CHUNK_SIZE), ("e7", CHUNK_SIZE), ("e8", CHUNK_SIZE), ("e9", CHUNK_SIZE),
+          ("e10", CHUNK_SIZE), ("e11", CHUNK_SIZE), ("e12", CHUNK_SIZE), ("e13", CHUNK_SIZE),
+          ("hop", HOPPER_SIZE), ("em", EM_SIZE), ("cpn", COUPON_SIZE), ("sas", SAS_SIZE), ("bil", NOTES_SIZE),
+          ("trn", TOUR_SIZE))
 # the largest transaction: state + game + event chunk, the exception the event raised and the notes
 # counted by value (a note's commit: state, event chunk, exception, counts), or the tournament's counts
 # (an entry's last game: state, game, event chunk, exception, counts); a ticket's (state, event chunk,
@@ -77,9 +85,8 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         self.st = None
         # the blocks' text, written into the journal (_as_json) through one preallocated stream
         self._json = JsonOut(0, native=STATE_SIZE)
-        # the event chunk being filled, as committed, and its name: an event is appended in place,
-        # not read back and copied whole (two 768-byte pieces a heap in pieces may not have)
-        self._chunk = bytearray(CHUNK_SIZE)
+        # (name, length, events) of the event chunk as this ledger last committed it: its next event
+        # goes after it without looking for the chunk's records first
         self._chunk_at = None
         self.exceptions = None  # firmware/sas/exceptions.py ExceptionQueue, on a board with a SAS port
         self.notes = NoteCounts()  # notes counted by value: the "bil" block (firmware/note_counts.py)
@@ -434,20 +441,30 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
         name = "e%d" % ((n // EVENTS_PER_CHUNK) % EVENT_CHUNKS)
         cached = self._chunk_at
         if cached is not None and cached[2] == n and (cached[0] == name or not n % EVENTS_PER_CHUNK):
-            at = cached[1] if cached[0] == name else 0  # this ledger's own last commit: no read back
+            at = cached[1] if cached[0] == name else 0  # this ledger's own last commit
         else:  # the first event after power-up or a failed commit: the chunk's own records decide
             self._chunk_at = None
             n, name, kept = self._event_slot()
             at = len(kept)
-            self._chunk[:at] = kept
         record = eventlog.pack(b"", n + 1, eventlog.now(), code, text)
         end = at + len(record)
-        self._chunk[at:end] = record
+        mem = self.mem
+
+        def chunk(buf, start, stop):
+            # the chunk's first `at` bytes as committed, then the record, built in the journal: no
+            # copy of the chunk in the heap (two 768-byte pieces a heap in pieces may not have, or
+            # a buffer of its own kept for the cabinet's life)
+            if at and mem.read_into(name, buf, start, stop) < at:
+                raise RamError("%s is shorter than its %d bytes of events" % (name, at))
+            if start + end <= stop:
+                buf[start + at:start + end] = record
+            return end
+
         self._chunk_at = None  # until the commit is made
         self.st["ev"] = n + 1
         mark = self.mem.journals
         try:
-            self._commit_event(name, memoryview(self._chunk)[:end], extra)
+            self._commit_event(name, chunk, extra)
         except BaseException:
             # its journal not written (out of memory, say; or replaying an earlier torn commit,
             # which leaves that one pending): the number is not used up

@@ -23,7 +23,7 @@ def live_ranges(mem):
             n += struct.calcsize(critmem._ENTRY_HEAD) + len(payload)
         out.append((mem.base, n))
     for name in mem.names:
-        meta = mem.meta.get(name)
+        meta = mem.committed(name)
         n = frame + (meta[1] if meta else 0)
         for bank in (0, 1):
             out.append((mem._copy_off(name, bank), n))

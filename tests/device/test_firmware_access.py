@@ -253,6 +253,7 @@ def test_the_security_memory_commits_through_the_ledgers_buffers():
     led.open()
     sec = security(buffers=led.mem)
     assert sec.mem._jbuf is led.mem._jbuf and sec.mem._saved is led.mem._saved
+    assert sec.mem._pads is led.mem._pads  # the same machine's key: one copy of its pads (208 bytes)
     for i in range(40):  # interleaved with the ledger's own commits, in the same buffers
         sec.record("u", "ok", "command %d" % i)
         led.event("test", "event %d" % i)
@@ -286,6 +287,32 @@ def test_the_security_memory_opened_with_the_ledgers_buffers_allocates_none():
     assert again.open() == []
     assert [r[4] for r in again.records()][-2:] == ["command 10", "command 11"]
     assert led.events()[-1][3] == "event 11"
+
+
+def test_a_memory_sealed_with_another_key_shares_the_buffers_not_the_pads():
+    # the pads are the key's (firmware/critmem.py): a memory opened with another secret beside the
+    # ledger's keeps pads of its own, and its records are sealed with its own key, not the ledger's
+    from fakes_access import blank
+    from fakes_firmware import TEST_SECRET, RamNvram, counter_of, memory
+
+    from firmware.audit import JOURNAL, LAYOUT
+    from firmware.critmem import CriticalMemory, RamError
+
+    books = memory(RamNvram(69632))
+    nv = blank()
+    mine = CriticalMemory(nv, LAYOUT, JOURNAL, b"another machine's 32-byte secret", counter_of(nv, "security"),
+                          buffers=books)
+    assert mine._jbuf is books._jbuf and mine._pads is not books._pads and mine._pads != books._pads
+    assert mine.open() is False
+    blocks = {}
+    for name, _ in LAYOUT:
+        blocks[name] = b""
+    blocks["acct"] = b"a"
+    mine.format(blocks)
+    theirs = CriticalMemory(nv, LAYOUT, JOURNAL, b"another machine's 32-byte secret", counter_of(nv, "security"))
+    assert theirs.open() is True and bytes(theirs.read("acct")) == b"a"
+    with raises(RamError):  # the books' key opens none of it
+        CriticalMemory(nv, LAYOUT, JOURNAL, TEST_SECRET, counter_of(nv, "security")).open()
 
 
 def test_anonymous_noise_is_counted_not_journaled_and_pushes_out_no_record():

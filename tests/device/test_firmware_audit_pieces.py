@@ -5,6 +5,7 @@
 # wrote its prompt. A record is written into the log's own chunk buffer (firmware/audit.py _append).
 import sys
 
+from devtest import raises
 from fakes_access import security
 
 from firmware.audit import PER_CHUNK
@@ -38,3 +39,28 @@ def test_records_are_appended_and_read_back_in_a_heap_in_pieces():
     assert texts[-len(want):] == want, texts
     again = security(audit.mem.nvram)  # a power-up: the same log from NVRAM
     assert [r[4] for r in again.records()][-len(want):] == want
+
+
+def test_a_record_joins_its_chunk_as_committed_and_the_log_keeps_no_chunk_of_its_own():
+    # the heap's budget (docs/sas.md "Memory"): the chunk a record joins is read from NVRAM into the
+    # journal, the copy committed (copy A spoilt: its twin), not kept in a 768-byte buffer of the
+    # log's; both copies spoilt: a RAM error, nothing committed and the record's number not used up
+    from fakes_access import blank
+
+    from firmware.critmem import RamError
+
+    audit = security(blank())
+    assert not [k for k, v in audit.__dict__.items() if isinstance(v, (bytes, bytearray)) and len(v) >= 96]
+    for i in range(3):
+        audit.record("admin1", "ok", "r %d" % i)
+    mem = audit.mem
+    name = audit.chunks()[-1]
+    mem.nvram.mem[mem._copy_off(name, 0) + 9 + 20] ^= 1  # copy A's payload: the twin is read
+    assert audit.record("admin1", "ok", "r 3")
+    assert [r[4] for r in audit.records()][-4:] == ["r 0", "r 1", "r 2", "r 3"]
+    for bank in (0, 1):
+        mem.nvram.mem[mem._copy_off(name, bank) + 9 + 20] ^= 1
+    journals, n = mem.journals, audit.n
+    with raises(RamError):
+        audit.record("admin1", "ok", "r 4")
+    assert mem.journals == journals and audit.n == n

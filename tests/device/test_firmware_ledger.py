@@ -310,6 +310,30 @@ def test_events_and_commits_need_no_large_piece_of_the_heap():
     assert led.credits == 6 and len(led.st["tilts"]) == 20
 
 
+def test_an_event_joins_its_chunk_as_committed_and_the_ledger_keeps_no_chunk_of_its_own():
+    # the heap's budget (docs/sas.md "Memory"): the chunk an event joins is read from NVRAM into the
+    # journal, the copy committed (copy A spoilt: its twin), not kept in a 768-byte buffer of the
+    # ledger's; both copies spoilt: a RAM error, nothing committed and the event's number not used up
+    from firmware.critmem import RamError
+    from firmware.ledger import CHUNK_SIZE
+
+    nv, led = fresh()
+    assert not [k for k, v in led.__dict__.items() if isinstance(v, bytearray) and len(v) >= CHUNK_SIZE]
+    for i in range(3):
+        led.event("door", "open %d" % i)
+    mem = led.mem
+    name = led.event_chunks()[-1]
+    nv.mem[mem._copy_off(name, 0) + 9 + 20] ^= 1  # copy A's payload: the twin is read
+    led.event("door", "open 3")
+    assert [e[3] for e in led.events()][-4:] == ["open 0", "open 1", "open 2", "open 3"]
+    for bank in (0, 1):
+        nv.mem[mem._copy_off(name, bank) + 9 + 20] ^= 1
+    journals, ev = mem.journals, led.st["ev"]
+    with raises(RamError):
+        led.event("door", "open 4")
+    assert mem.journals == journals and led.st["ev"] == ev
+
+
 def test_a_game_is_recorded_in_a_heap_in_pieces():
     # make test, test_stateful's aurore-93 walk on the 128K board heap (2 fresh-clone runs in 12):
     # "MemoryError: memory allocation failed, allocating 584 bytes" in GameBooks.settle, the recall

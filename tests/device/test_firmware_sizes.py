@@ -263,3 +263,22 @@ def test_the_layout_fits_below_the_security_memory():
 
     mem = memory(RamNvram(SEC_BASE))  # raises RamError when the layout outgrows the part below it
     assert mem.size <= SEC_BASE and total < mem.size
+
+
+def test_the_layouts_written_out_are_the_blocks_their_constants_name():
+    # the books' and the security memory's layouts are written out (a frozen image keeps them in
+    # flash): the same blocks, in the same order and capacities, as their constants make them, so
+    # the NVRAM map (docs/nvram.md) is the one a part written before holds
+    from firmware import audit
+    from firmware.game_books import RECALL
+    from firmware.ledger import COUPON_SIZE, EM_SIZE, EVENT_CHUNKS, HOPPER_SIZE, NOTES_SIZE, SAS_SIZE, TOUR_SIZE
+
+    assert CHUNK_SIZE == audit.CHUNK_BYTES == eventlog.CHUNK_BYTES
+    books = [("state", STATE_SIZE)] + [("g%d" % i, GAME_SIZE) for i in range(RECALL)] + \
+        [("e%d" % i, CHUNK_SIZE) for i in range(EVENT_CHUNKS)] + \
+        [("hop", HOPPER_SIZE), ("em", EM_SIZE), ("cpn", COUPON_SIZE), ("sas", SAS_SIZE), ("bil", NOTES_SIZE),
+         ("trn", TOUR_SIZE)]
+    assert list(LAYOUT) == books
+    sec = [("acct", audit.ACCOUNTS_SIZE), ("rel", audit.REL_SIZE), ("log", audit.LOG_SIZE)] + \
+        [("a%d" % i, audit.CHUNK_BYTES) for i in range(audit.AUDIT_CHUNKS)]
+    assert list(audit.LAYOUT) == sec

@@ -53,7 +53,7 @@ def test_block_copies_and_the_journal_carry_the_hosts_hmac() -> None:
         for bank in (0, 1):
             off = cm._copy_off(name, bank)
             head = bytes(nv.mem[off:off + 9])
-            assert struct.unpack("<2sBIH", head) == (b"JB", cm.ids[name], 2, len(payload))
+            assert struct.unpack("<2sBIH", head) == (b"JB", cm.block_id(name), 2, len(payload))
             assert nv.mem[off + 9:off + 9 + len(payload)] == payload
             assert nv.mem[off + 9 + len(payload):off + 9 + len(payload) + 16] == host_tag(head + payload)
     # journal: [JJ][seq][count] then {id, len, payload} per block, the directory last (block id 2:
