@@ -57,6 +57,6 @@
 # heap holds each of its top-level imports as a global, and these serve one command, a fault path or
 # the entry point (firmware/main.py, run as a script from a checkout too, imports the rooms once its
 # _add_root ran). Moved to the tops of their modules they took 130-160 bytes more (issue 24.5).
-#   bound gc sys os binascii json firmware firmware.config firmware.states firmware.tournament
+#   bound gc sys os binascii json firmware.config firmware.states firmware.tournament
 #   bound firmware.play firmware.eventlog firmware.critmem board.compat
 #   bound firmware.jurisdiction firmware.sas.exceptions firmware.sas.polls board.sas_link
