@@ -431,7 +431,9 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
         ledger.st = None
     _mark("books")
     problems, cfg = settle(board, ledger, problems, overrides, op, authenticate.builtin_operator(), log)
-    settle = None
+    # settled: the operator's signed configuration (its text and 384-byte signature: a vlt's is
+    # always there) is not held over the games' boot check, the boot's peak
+    settle = op = overrides = None
     _release(SETTLE_ONLY)
     for p in problems:
         log("configuration: " + p)
