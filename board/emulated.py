@@ -48,6 +48,10 @@ RX_SIZE = const(1024)  # the ccTalk UART: a whole 255-byte frame and its echo, s
 # technician or a client waiting for each prompt (tools/console.py) never sends more before it is
 # read; a paste that does overruns it, and the console reports and discards the broken line.
 CONSOLE_RX = const(256)
+# The coupon printer's RX ring: the same port default. The printer answers each status request with
+# one byte (board/printer_epic.py: GS z, DLE EOT 2) and sends nothing unasked, so the ccTalk line's
+# 1 KB ring held 768 bytes a VLT's heap never used
+PRINTER_RX = const(256)
 CONSOLE_BUSY = b"console busy: one session at a time\r\n"
 REFUSE_LINGER_MS = const(250)  # a refused console client's hello is read before its link is closed
 SEND_WAIT_MS = const(1000)  # a UART write waits this long for a peer that reads nothing, then drops it
@@ -630,7 +634,8 @@ class Board(hal.WiredBoard):
         for role, port in roles:
             try:
                 links.append(Panel(port, self) if role == "panel" else
-                             Uart(port, CONSOLE_RX, CONSOLE_BUSY) if role == "console" else Uart(port))
+                             Uart(port, CONSOLE_RX, CONSOLE_BUSY) if role == "console" else
+                             Uart(port, PRINTER_RX) if role == "printer" else Uart(port))
             except OSError as e:
                 for link in links:
                     link.srv.close()

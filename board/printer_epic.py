@@ -203,10 +203,13 @@ class Printer:
     def _line(self, text):
         b = self._buf
         n = 0
-        for ch in text:
+        # its UTF-8 bytes, not its characters: iterating a str makes each character a qstr, kept in
+        # the heap for good, its pool grown at the cash-out, a VLT's session peak
+        for c in text.encode():
+            if 0x80 <= c < 0xC0:
+                continue  # a character's continuation byte: its lead byte was its "?"
             if n == LINE:
                 break  # cut at the ticket's width: the caller's lines are made to fit
-            c = ord(ch)
             b[n] = c if 32 <= c < 127 else 63  # "?": only printable ASCII reaches the printer
             n += 1
         b[n] = LF
@@ -238,8 +241,10 @@ class Printer:
         bar[1] = 0x6B  # GS k n m d1..dm
         bar[2] = ITF
         bar[3] = len(number)
-        for i in range(len(number)):
-            bar[4 + i] = ord(number[i])
+        i = 4
+        for c in number.encode():  # digits (checked above): bytes, as in _line
+            bar[i] = c
+            i += 1
         self.uart.write(memoryview(bar)[:4 + len(number)])
         self._buf[0] = FF
         self.uart.write(memoryview(self._buf)[:1])

@@ -15,30 +15,36 @@ def stamp(t):
     return localtime.stamp(t, localtime.BILINGUAL)
 
 
-def lines(rec, cfg, duplicate=False, claim_s=None, ticket=None):
+def each_line(rec, cfg, duplicate=False, claim_s=None, ticket=None):
     """The coupon's text lines, French then English, every s. 9 field on a line of its own (the
-    control number follows as text and bar code: board/printer_epic.py). rec: the committed coupon
-    record (firmware/coupon_store.py): {"s" sequence, "c" cents, "k" credits, "t" time, ...}.
-    claim_s: how long after its issue the coupon may be claimed (s. 14), None for no deadline.
-    ticket: what the system set (firmware/coupon_store.py ticket(): "loc", "a1", "a2", each at most
-    a line), or None."""
-    out = [cfg.COUPON_SCHEME,
-           "COUPON DE REMBOURSEMENT",
-           "REDEMPTION COUPON"]
+    control number follows as text and bar code: board/printer_epic.py), one at a time: the printer
+    sends each before the next is made, so a ticket's ~1 KB of text is never in the heap at once
+    (the cash-out is a VLT's session peak). rec: the committed coupon record
+    (firmware/coupon_store.py): {"s" sequence, "c" cents, "k" credits, "t" time, ...}. claim_s: how
+    long after its issue the coupon may be claimed (s. 14), None for no deadline. ticket: what the
+    system set (firmware/coupon_store.py ticket(): "loc", "a1", "a2", each at most a line), or None."""
+    yield cfg.COUPON_SCHEME
+    yield "COUPON DE REMBOURSEMENT"
+    yield "REDEMPTION COUPON"
     if duplicate:
-        out.append("*** DUPLICATA / DUPLICATE ***")
-        out.append("NON NEGOCIABLE / NOT NEGOTIABLE")
-    out.append("Titulaire/Licence: " + cfg.LICENCE_HOLDER)
+        yield "*** DUPLICATA / DUPLICATE ***"
+        yield "NON NEGOCIABLE / NOT NEGOTIABLE"
+    yield "Titulaire/Licence: " + cfg.LICENCE_HOLDER
     if ticket:
         for key in ("loc", "a1", "a2"):
             if ticket[key]:
-                out.append(ticket[key])
-    out += ["Appareil/Machine: " + cfg.MACHINE_ID,
-            "Emis/Issued: " + stamp(rec["t"]),
-            "Valeur/Value: " + dollars(rec["c"]),
-            "Credits: %d" % rec["k"]]
+                yield ticket[key]
+    yield "Appareil/Machine: " + cfg.MACHINE_ID
+    yield "Emis/Issued: " + stamp(rec["t"])
+    yield "Valeur/Value: " + dollars(rec["c"])
+    yield "Credits: %d" % rec["k"]
     if claim_s:
-        out += ["A reclamer avant/Claim by:", stamp(rec["t"] + claim_s)]
-    out += ["Coupon no %d" % rec["s"],
-            "No de controle/Control number:"]
-    return out
+        yield "A reclamer avant/Claim by:"
+        yield stamp(rec["t"] + claim_s)
+    yield "Coupon no %d" % rec["s"]
+    yield "No de controle/Control number:"
+
+
+def lines(rec, cfg, duplicate=False, claim_s=None, ticket=None):
+    """each_line's lines as a list."""
+    return list(each_line(rec, cfg, duplicate, claim_s, ticket))

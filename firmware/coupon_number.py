@@ -69,10 +69,11 @@ def luhn_digit(payload):
     """The Luhn check digit of a string of digits: doubling every second digit from the right."""
     total = 0
     double = True  # the rightmost payload digit is doubled (the check digit will sit right of it)
-    for i in range(len(payload) - 1, -1, -1):
-        d = ord(payload[i]) - 48
+    b = payload.encode()  # bytes: a str's payload[i] makes each digit a qstr, kept in the heap
+    for i in range(len(b) - 1, -1, -1):
+        d = b[i] - 48
         if not 0 <= d <= 9:
-            raise ValueError("not a digit: %r" % payload[i])
+            raise ValueError("not a digit in %r" % payload)
         if double:
             d *= 2
             if d > 9:

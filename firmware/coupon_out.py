@@ -248,8 +248,8 @@ class CouponOut:
 
         t = self.store.ticket()  # what the system set (SAS 7B-7D): its texts and days
         try:
-            self.printer.print_ticket(coupon.lines(rec, self.config, duplicate,
-                                                   claim_s(self.profile.get("claim_s"), t["days"]), t),
+            self.printer.print_ticket(coupon.each_line(rec, self.config, duplicate,
+                                                       claim_s(self.profile.get("claim_s"), t["days"]), t),
                                       rec["n"], flags)
         except PrinterError as e:
             self._fault(cab, 0, str(e))

@@ -58,10 +58,13 @@ def run(chunk, n):
 
 def clean(text, limit):
     """Printable ASCII only, at most `limit` characters: what the log can hold, decided on entry."""
-    out = []
-    for ch in str(text)[:limit]:
-        out.append(ch if " " <= ch <= "~" else "?")
-    return "".join(out)
+    out = bytearray()
+    # walked as UTF-8 bytes: a str walked character by character makes each one a qstr, kept in
+    # the heap for good, its pool grown (256 bytes) at whatever event comes when the heap is tightest
+    for c in str(text)[:limit].encode():
+        if not 0x80 <= c < 0xC0:  # a continuation byte: its character's lead byte was its "?"
+            out.append(c if 32 <= c <= 126 else 63)
+    return out.decode()
 
 
 def pack(chunk, n, t, code, text):

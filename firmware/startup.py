@@ -60,7 +60,9 @@ def _image_id():
     if not path or sys.implementation.name != "micropython":
         return None  # a board: the image is in flash, not a file; CPython: no image at all
     h = hashlib.sha256()
-    buf = bytearray(512)
+    # small: the ready line's, the boot's last piece, when boot() still holds everything (a 512-byte
+    # buffer was where a vlt cabinet's boot ran out at 114K; 128 bytes reads 1.2 MB in ~20 ms)
+    buf = bytearray(128)
     try:
         with open(path, "rb") as f:
             while True:
@@ -431,7 +433,9 @@ def boot(board, games=None, models_dir=None, certs_dir=None, settings_path=None,
         ledger.st = None
     _mark("books")
     problems, cfg = settle(board, ledger, problems, overrides, op, authenticate.builtin_operator(), log)
-    settle = None
+    # settled: the operator's signed configuration (its text and 384-byte signature: a vlt's is
+    # always there) is not held over the games' boot check, the boot's peak
+    settle = op = overrides = None
     _release(SETTLE_ONLY)
     for p in problems:
         log("configuration: " + p)

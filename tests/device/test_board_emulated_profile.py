@@ -154,3 +154,16 @@ def test_the_clock_the_system_sets_runs_on_from_it_and_is_kept_through_a_power_c
         assert abs(eventlog.now() - time.time()) <= 2
     finally:
         calendar_clock.shift(0)
+
+
+def test_the_printer_uart_keeps_the_port_default_ring_not_the_cctalk_line_s():
+    # the printer answers each status request with one byte (board/printer_epic.py) and sends nothing
+    # unasked: a VLT's heap held a 1 KB ring for it, sized for ccTalk's frames and their echo
+    gc.collect()
+    b = emulated.Board(tmpdir("printer"), 0, 0, 0, nvram_size=4096, printer_port=0)
+    try:
+        assert b.uarts["printer"].size == emulated.PRINTER_RX == emulated.CONSOLE_RX == 256
+        assert b.uarts["cctalk"].size == emulated.RX_SIZE == 1024
+        assert len(b.uarts["printer"]._rx) == 256
+    finally:
+        unplug(b)

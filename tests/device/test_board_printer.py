@@ -45,6 +45,24 @@ def test_line_cut_and_cleaned():
     assert b"caf??\n" in text
 
 
+def test_each_character_is_one_column_whatever_its_utf8_length():
+    # the driver walks a line's UTF-8 bytes (a str walked character by character made each one a
+    # qstr, kept in the heap): a character of 2, 3 or 4 bytes is still one "?", and the cut at the
+    # ticket's 40 columns counts characters
+    f, pr = _rig()
+    pr.print_ticket(["\u00e9t\u00e9 \u20ac5 \U0001F600!", "\u00e9" * 45 + "x"], "12")
+    text = bytes(f.data)
+    assert b"?t? ?5 ?!\n" in text
+    assert b"\n" + b"?" * 40 + b"\n" in text and b"?" * 41 not in text and b"x\n" not in text
+
+
+def test_the_lines_may_come_one_at_a_time():
+    # firmware/coupon.py each_line hands the ticket's lines over as they are made
+    f, pr = _rig()
+    pr.print_ticket((t for t in ("LOTO-QUEBEC", "$12.50")), "1234567890")
+    assert bytes(f.data).startswith(b"\x1b@LOTO-QUEBEC\n$12.50\n\x1dE1234567890\n")
+
+
 def test_number_must_be_even_digits():
     f, pr = _rig()
     for bad in ("123", "12a4", "1" * 20, ""):

@@ -270,3 +270,15 @@ def test_a_ram_clear_whose_copies_fail_after_its_journal_is_taken():
         assert led.unlogged_clear()[0] == "admin"  # the security log is told at power-up (startup)
         nv = led = real = None
 
+
+
+def test_an_event_s_text_is_printable_ascii_one_column_a_character_cut_at_its_limit():
+    # what the log holds (firmware/eventlog.py clean): each character outside printable ASCII is one
+    # "?", whatever its UTF-8 length (the text is walked as bytes, not as one-character strs: each
+    # of those became a qstr, kept in the heap)
+    from firmware import eventlog
+
+    assert eventlog.clean("caf\u00e9 \u20ac5 \U0001F600\x07~", 76) == "caf? ?5 ??~"
+    assert eventlog.clean("\u00e9" * 20 + "x", 8) == "?" * 8
+    assert eventlog.clean("abc", 2) == "ab" and eventlog.clean(42, 76) == "42" and eventlog.clean("", 5) == ""
+    assert eventlog.clean("tab\there", 76) == "tab?here"

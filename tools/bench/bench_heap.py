@@ -238,18 +238,17 @@ def _heap_used(cab: EmulatedCabinet) -> int:
     return int(m.group(1)) if m else -1
 
 
-JURISDICTION = ["casino"]  # --jurisdiction: a vlt cabinet also runs its bill validator, and takes notes
-
-
 def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_only: bool = False,
-        sas: bool = False) -> dict:
-    """One session; {"result": FIT|NOFIT|TIMEOUT, "boot_used", "used", "why"}. sas: with the SAS line
+        sas: bool = False, juris: str = "casino") -> dict:
+    """One session; {"result": FIT|NOFIT|TIMEOUT, "boot_used", "used", "why"}. juris: the cabinet's
+    jurisdiction profile (vlt: it also runs its bill validator and pays by coupon; its session pays
+    by notes too and waits for the cash-out's coupon). sas: with the SAS line
     wired and a FloorSystem polling it from boot to cash-out ("boot_used" then once each of its long
     polls was answered: the link's handler modules are imported at their first poll); a session
     in which one of its polls was never answered did not carry the link: a timeout, unless the
     firmware ran out of memory."""
     out: dict = {"result": FIT}
-    vlt = JURISDICTION[0] == "vlt"
+    vlt = juris == "vlt"
     floor: FloorSystem | None = None
     with tempfile.TemporaryDirectory(prefix="jeton-heap-") as d:
         cab = EmulatedCabinet(d, heap=f"{heap_k}K", code=code, sas=sas,
@@ -338,26 +337,27 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
             cab.close_sas()
 
 
-def settled(game: str, heap_k: int, code: str, boot_only: bool = False, sas: bool = False) -> dict:
+def settled(game: str, heap_k: int, code: str, boot_only: bool = False, sas: bool = False,
+            juris: str = "casino") -> dict:
     """run(), with timeouts tried again: a busy host is not a heap that does not fit."""
     for _ in range(TRIES):
-        r = run(game, heap_k, code, boot_only=boot_only, sas=sas)
+        r = run(game, heap_k, code, boot_only=boot_only, sas=sas, juris=juris)
         if r["result"] != TIMEOUT:
             return r
     return r
 
 
 def smallest(game: str, code: str, boot_only: bool = False, top_k: int = BUDGET_K,
-             sas: bool = False) -> tuple[int | None, dict]:
+             sas: bool = False, juris: str = "casino") -> tuple[int | None, dict]:
     """Smallest multiple of STEP_K in (LO_K, top_k] that fits, with the run that fit there;
     (None, the failing run) when even top_k does not."""
-    best = settled(game, top_k, code, boot_only, sas)
+    best = settled(game, top_k, code, boot_only, sas, juris)
     if best["result"] != FIT:
         return None, best
     lo, hi = LO_K, top_k
     while hi - lo > STEP_K:
         mid = (lo + hi) // 2 // STEP_K * STEP_K
-        r = settled(game, mid, code, boot_only, sas)
+        r = settled(game, mid, code, boot_only, sas, juris)
         if r["result"] == FIT:
             hi, best = mid, r
         elif r["result"] == NOFIT:
@@ -368,13 +368,13 @@ def smallest(game: str, code: str, boot_only: bool = False, top_k: int = BUDGET_
 
 
 def upward(game: str, code: str, start_k: int, top_k: int, boot_only: bool = False,
-           sas: bool = False) -> tuple[int | None, dict]:
+           sas: bool = False, juris: str = "casino") -> tuple[int | None, dict]:
     """Smallest multiple of STEP_K in [start_k, top_k] that fits, tried upward from start_k: with
     the SAS line, from the heap the same session needed without it (start_k - STEP_K did not
     carry even that one; the link only adds to it)."""
     r: dict = {"result": NOFIT, "why": f"nothing tried from {start_k}K to {top_k}K"}
     for k in range(start_k, top_k + 1, STEP_K):
-        r = settled(game, k, code, boot_only, sas)
+        r = settled(game, k, code, boot_only, sas, juris)
         if r["result"] == FIT:
             return k, r
         if r["result"] != NOFIT:
@@ -382,17 +382,28 @@ def upward(game: str, code: str, start_k: int, top_k: int, boot_only: bool = Fal
     return None, r
 
 
-def measure(game: str, code: str, top: int, sas: bool = False) -> dict:
+def measure(game: str, code: str, top: int, sas: bool = False, juris: str = "casino",
+            sas_only: bool = False) -> dict:
     """One (code, game) row: the smallest heap that boots and the smallest that carries the session;
-    with sas, the same again with the SAS line open and polled (the "sas_" fields)."""
-    boot_k, _ = smallest(game, code, boot_only=True, top_k=top)
-    k, r = smallest(game, code, top_k=top)
+    with sas, the same again with the SAS line open and polled (the "sas_" fields). sas_only: the
+    session with its line alone, each figure bisected as without it (the fields without SAS None): a
+    VLT does not play without its central system's link (firmware/jurisdiction.py link_required)."""
+    if sas_only:
+        sboot_k, _ = smallest(game, code, boot_only=True, top_k=top, sas=True, juris=juris)
+        sk, sr = smallest(game, code, top_k=top, sas=True, juris=juris)
+        return {"code": code, "game": game, "top_k": top, "boot_k": None, "session_k": None, "boot_used": None,
+                "used": None, "note": "", "sas_boot_k": sboot_k, "sas_session_k": sk,
+                "sas_boot_used": sr.get("boot_used"), "sas_used": sr.get("used"),
+                "sas_note": "" if sk else f"{sr['result']}: {sr.get('why', '')}"}
+    boot_k, _ = smallest(game, code, boot_only=True, top_k=top, juris=juris)
+    k, r = smallest(game, code, top_k=top, juris=juris)
     row = {"code": code, "game": game, "top_k": top, "boot_k": boot_k, "session_k": k, "boot_used": r.get("boot_used"),
            "used": r.get("used"), "note": "" if k else f"{r['result']}: {r.get('why', '')}"}
     if sas:
-        sboot_k = upward(game, code, boot_k, top, boot_only=True, sas=True)[0] if boot_k else None
+        sboot_k = upward(game, code, boot_k, top, boot_only=True, sas=True, juris=juris)[0] if boot_k else None
         # a session that does not fit the largest heap tried without its link does not with it
-        sk, sr = upward(game, code, k, top, sas=True) if k else (None, {"result": r["result"], "why": "as without SAS"})
+        sk, sr = upward(game, code, k, top, sas=True, juris=juris) if k else \
+            (None, {"result": r["result"], "why": "as without SAS"})
         row.update({"sas_boot_k": sboot_k, "sas_session_k": sk, "sas_boot_used": sr.get("boot_used"),
                     "sas_used": sr.get("used"), "sas_note": "" if sk else f"{sr['result']}: {sr.get('why', '')}"})
     return row
@@ -428,19 +439,21 @@ def row_line(row: dict) -> str:
     sas = "sas_session_k" in row
     notes = [n for n in (row["note"], "with SAS: " + row["sas_note"] if sas and row["sas_note"] else "") if n]
     return (f"{row['code']:<8} {row['game']:<22} {_k(row['boot_k']):>8} {_k(k):>10} "
-            f"{(k / BOARD_K if k else 0):>7.2f} {row['boot_used'] or '-':>9} {row['used'] or '-':>8} | "
+            f"{(f'{k / BOARD_K:.2f}' if k else '-'):>7} {row['boot_used'] or '-':>9} {row['used'] or '-':>8} | "
             f"{_k(row.get('sas_boot_k')) if sas else '-':>9} {_k(row.get('sas_session_k')) if sas else '-':>7} "
             f"{row.get('sas_boot_used') or '-':>9} {row.get('sas_used') or '-':>8}  {flag(row):<5} "
             f"{'; '.join(notes)}").rstrip()
 
 
 def table(games: list[str], codes: list[str], top_k: int | None = None, jobs: int = JOBS,
-          sas_codes: tuple[str, ...] = ()) -> list[dict]:
+          sas_codes: tuple[str, ...] = (), juris: str = "casino", sas_only: bool = False) -> list[dict]:
     """Every (code, game) row, JOBS cabinets at a time: a session mostly waits on its reels (SPIN_MS),
     so the host has room for several; the rows print in order as they are known. The code forms in
-    sas_codes are measured with the SAS line too."""
+    sas_codes are measured with the SAS line too (alone with sas_only: measure()), each cabinet under
+    the jurisdiction profile juris."""
     print(HEADER, flush=True)
-    pairs = [(game, code, top_k or TOP_K.get(code, BUDGET_K), code in sas_codes) for code in codes for game in games]
+    pairs = [(game, code, top_k or TOP_K.get(code, BUDGET_K), code in sas_codes, juris, sas_only and code in sas_codes)
+             for code in codes for game in games]
     rows = []
     b = bar(total=len(pairs), desc="bench_heap", unit="game")
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
@@ -454,29 +467,30 @@ def table(games: list[str], codes: list[str], top_k: int | None = None, jobs: in
         over = [r["game"] for r in with_sas if flag(r).startswith("OVER")]
         goal = [r["game"] for r in with_sas if flag(r).startswith("over")]
         unknown = [r["game"] for r in with_sas if flag(r) == "?"]
-        print(f"with SAS: {len(with_sas) - len(over) - len(goal) - len(unknown)} of {len(with_sas)} sessions in "
+        print(f"{'' if juris == 'casino' else juris + ' '}with SAS: "
+              f"{len(with_sas) - len(over) - len(goal) - len(unknown)} of {len(with_sas)} sessions in "
               f"{BUDGET_GOAL_K}K; over the {BUDGET_NEED_K}K requirement: {', '.join(over) or 'none'}; over the "
               f"{BUDGET_GOAL_K}K goal only: {', '.join(goal) or 'none'}" +
               (f"; no figure: {', '.join(unknown)}" if unknown else ""), flush=True)
     return rows
 
 
-def census_table(rows: list[dict], jobs: int = JOBS) -> dict[str, dict]:
+def census_table(rows: list[dict], jobs: int = JOBS, juris: str = "casino") -> dict[str, dict]:
     """The heap in use after boot by subsystem (tools/bench/heap_census.py) of each game of the
-    frozen rows, with its SAS line polled."""
+    frozen rows, with its SAS line polled, under the jurisdiction profile juris."""
     from tools.bench import heap_census
 
     def one(row: dict) -> dict:
         for _ in range(TRIES):  # a stall on a busy host is tried again, as in settled()
             try:
-                return heap_census.census(row["game"])
+                return heap_census.census(row["game"], juris=juris)
             except (TimeoutError, RuntimeError, OSError) as e:
                 lines = str(e).splitlines()
                 why = " ".join(lines[:1] + [t for t in lines if "memory" in t][-1:])
         return {"why": why}
 
-    print("\nheap in use after boot by subsystem (bytes, its code and objects; frozen, the SAS line polled: "
-          "tools/bench/heap_census.py)", flush=True)
+    print(f"\nheap in use after boot by subsystem (bytes, its code and objects; frozen, the SAS line polled"
+          f"{'' if juris == 'casino' else ', ' + juris}: tools/bench/heap_census.py)", flush=True)
     done: dict[str, dict] = {}
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         for row, got in zip(rows, pool.map(one, rows)):
@@ -488,14 +502,14 @@ def census_table(rows: list[dict], jobs: int = JOBS) -> dict[str, dict]:
     return done
 
 
-def long_run(game: str, heap_k: int, code: str, games: int) -> dict:
+def long_run(game: str, heap_k: int, code: str, games: int, juris: str = "casino") -> dict:
     """N games at one heap: any restart, and the heap in use (after a collection) every 100 games.
     The heap in use wanders by a few 16-byte blocks from game to game (the last game's recall,
     event texts of varying length), so "growth" is a trend, not one reading against another: the
     mean of the trace's second half minus the mean of its first half, half of a steady rise. A leak
     of one 16-byte block every 30 games (512 bytes over 1000 games) or faster shows above LEAK_BYTES."""
     for _ in range(TRIES):  # a stall on a busy host is tried again, as in settled()
-        r = run(game, heap_k, code, games=games)
+        r = run(game, heap_k, code, games=games, juris=juris)
         if r["result"] != TIMEOUT:
             break
     trace = [r["trace"][k] for k in sorted(r.get("trace", {}))] + ([r["used_end"]] if "used_end" in r else [])
@@ -523,20 +537,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jurisdiction", choices=("casino", "vlt"), default="casino",
                     help="vlt: the cabinet runs as a video-lottery terminal and the session pays by notes too")
     args = ap.parse_args([] if argv is None else argv)
-    JURISDICTION[0] = args.jurisdiction
     games = [g for g in args.games.split(",") if g] or shipped_games(tables=True)
     codes = [c for c in args.codes.split(",") if c]
     if args.long:
         bad = 0
         for code in codes:
             for game in games:
-                r = long_run(game, int(args.heap.rstrip("Kk")), code, args.long)
+                r = long_run(game, int(args.heap.rstrip("Kk")), code, args.long, args.jurisdiction)
                 bad += r["result"] != FIT or r["growth"] is None or r["growth"] > LEAK_BYTES
         return 1 if bad else 0
     sas = tuple(c for c in args.sas.split(",") if c)
-    rows = table(games, codes, args.max or None, args.jobs, sas)
+    rows = table(games, codes, args.max or None, args.jobs, sas, args.jurisdiction)
     if "frozen" in sas and "frozen" in codes and not args.no_census:
-        census_table([r for r in rows if r["code"] == "frozen"], args.jobs)
+        census_table([r for r in rows if r["code"] == "frozen"], args.jobs, args.jurisdiction)
     return 0
 
 

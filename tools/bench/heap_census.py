@@ -186,10 +186,11 @@ def attribute(marks: list[tuple[str, int]], after: int, boot_only: tuple[str, ..
 CENSUS_K = 256
 
 
-def census(game: str, heap_k: int = CENSUS_K, code: str = "frozen", settle: float = 60.0) -> dict:
+def census(game: str, heap_k: int = CENSUS_K, code: str = "frozen", settle: float = 60.0,
+           juris: str = "casino") -> dict:
     """Two boots of the game's cabinet with its SAS line, polled by the floor's system until each of
-    its long polls was answered: attribute()'s figures of the second, with "plain": the heap in use
-    after the first (no module imported ahead)."""
+    its long polls was answered, under the jurisdiction profile juris: attribute()'s figures of the
+    second, with "plain": the heap in use after the first (no module imported ahead)."""
     from tools.bench.bench_heap import FLOOR_LONG, FloorSystem, _heap_used
 
     result: dict = {}
@@ -200,7 +201,7 @@ def census(game: str, heap_k: int = CENSUS_K, code: str = "frozen", settle: floa
             names.write_text("" if first else "\n".join(import_order(held(modules, sas_handlers(
                 tuple(c for c, _ in FLOOR_LONG))))) + "\n")
             cab = EmulatedCabinet(Path(d) / ("one" if first else "two"), heap=f"{heap_k}K", code=code, sas=True,
-                                  extra_args=["--games", game])
+                                  extra_args=["--games", game] + (["--jurisdiction", juris] if juris != "casino" else []))
             cab.firmware.boot_line = BOOT_LINE.replace("NAMES", repr(str(names)))
             floor = None
             try:
