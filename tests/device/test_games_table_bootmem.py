@@ -77,20 +77,6 @@ def test_the_check_takes_the_models_names_and_levels_only_when_asked():
         assert m.wager_name(wid, "fr") and m.bets_of(wid)
 
 
-def test_the_wagers_names_are_the_models():
-    # the names a table game shows (s. 89) come out of the bytes it keeps as the model file has them
-    for name in TABLE:
-        path = "games/models/%s.json" % name
-        want = {wid: w["name"] for wid, w in read(path)["wagers"].items()}  # the model's names alone
-        gc.collect()
-        m = build(read(path), True).m  # as the boot check builds it
-        for wid in m.ids:
-            assert isinstance(m.wagers[wid], tuple) and isinstance(m.wagers[wid][0], bytes)  # compiled
-            for lang in ("fr", "en"):
-                assert m.wager_name(wid, lang) == want[wid][lang], (name, wid, lang)
-        m = want = None
-
-
 # one round of each family: its stake, and the standing wagers of the families that have them
 ROUNDS = (("roulette-double-87", {"straight:17": 5, "split:0-1": 1, "corner:1-2-4-5": 2, "red": 2, "dozen:2": 1,
                                   "double:17": 1}, None),

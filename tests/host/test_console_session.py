@@ -59,42 +59,42 @@ def _sentinel_answered(out: bytes) -> bool:
     return b"PLAYING" in out and out.endswith(PROMPT)
 
 
-def test_an_overrun_burst_is_reported_and_never_merges_commands(cab: EmulatedCabinet) -> None:
-    # With the acceptor unplugged every poll waits out its ccTalk timeouts in board.idle(), which
-    # keeps filling the console's 256-byte ring while the console is not read. The firmware is
-    # stopped while the burst is written, so it all waits in the socket when the firmware resumes.
+def test_a_burst_is_answered_command_by_command_and_never_merges_commands(cab: EmulatedCabinet) -> None:
+    # 720 bytes written while the firmware is stopped wait in the socket when it resumes; the board
+    # reads at most a ring's room (256 bytes) a pass and the console takes what the ring holds each
+    # pass. Since ccTalk no longer waits in the loop (board/cctalk.py send/take), nothing holds the
+    # loop between two reads, so such a paste no longer overruns the ring here: every command is
+    # answered, whole, in order. A ring that does overrun is reported and the broken line discarded
+    # (tests/device/test_console_input.py, on a UART that loses bytes on purpose); if the host is so
+    # slow that it happens here too, the loss must be reported, never a merged command.
     assert cab.console is not None and cab.acceptor is not None
     cab.acceptor.stop()
     cab.acceptor = None
     port = cab.console.port
     lines = 60
     burst = b"".join(b"mem\nversion\n" for _ in range(lines // 2))  # 720 bytes
-    reported = False
-    for attempt in range(5):
-        port.reset_input_buffer()
-        os.kill(cab.firmware.proc.pid, signal.SIGSTOP)
-        try:
-            port.write(burst)
-        finally:
-            os.kill(cab.firmware.proc.pid, signal.SIGCONT)
-        out = b""
-        for _ in range(5):  # 'games' closes the burst; sent again if an overrun swallowed it
-            port.write(b"games\n")
-            out += _read_until(port, _sentinel_answered, 5)
-            if _sentinel_answered(out):
-                break
-        assert _sentinel_answered(out), out[-300:]
-        text = out.decode()
-        assert "unknown command" not in text, text  # never 'memversion', 'mversion', ...
-        assert "error: line" not in text and "error: byte" not in text
-        replies = text.split(PROMPT.decode())[:-1]
-        ok = [r for r in replies if r.startswith("heap:") or r.startswith("Jeton ")]
-        lost = [r for r in replies if r.startswith("error: input lost (")]
-        games = [r for r in replies if "PLAYING" in r]
-        assert len(ok) + len(lost) + len(games) == len(replies)  # every prompt ends a whole reply or a loss
-        assert len(ok) <= lines and len(games) <= 5
-        if lost:
-            reported = True
+    port.reset_input_buffer()
+    os.kill(cab.firmware.proc.pid, signal.SIGSTOP)
+    try:
+        port.write(burst)
+    finally:
+        os.kill(cab.firmware.proc.pid, signal.SIGCONT)
+    out = b""
+    for _ in range(5):  # 'games' closes the burst; sent again if an overrun swallowed it
+        port.write(b"games\n")
+        out += _read_until(port, _sentinel_answered, 10)
+        if _sentinel_answered(out):
             break
-    assert reported, "the burst never overran the console's receive ring"
+    assert _sentinel_answered(out), out[-300:]
+    text = out.decode()
+    assert "unknown command" not in text, text  # never 'memversion', 'mversion', ...
+    assert "error: line" not in text and "error: byte" not in text
+    replies = text.split(PROMPT.decode())[:-1]
+    ok = [r for r in replies if r.startswith("heap:") or r.startswith("Jeton ")]
+    lost = [r for r in replies if r.startswith("error: input lost (")]
+    games = [r for r in replies if "PLAYING" in r]
+    assert len(ok) + len(lost) + len(games) == len(replies)  # every prompt ends a whole reply or a loss
+    assert len(ok) <= lines and len(games) <= 5
+    if not lost:  # nothing lost: every command answered, in the order sent
+        assert [r.split(":")[0].split(" ")[0] for r in ok] == ["heap", "Jeton"] * (lines // 2)
     assert cab.console.command("version")[0].startswith("Jeton ")  # the console is whole again

@@ -203,8 +203,17 @@ class Acceptor:
     def clear_fault(self):
         pass
 
+    def want(self, on, mask=0xFFFF):
+        pass
+
+    def answers(self):
+        return True  # the simple poll before the set-up: answered
+
     def poll(self, out):
         return 0
+
+    def service(self, out):
+        return 0  # the loop's form of poll (board/coin_cctalk.py): never waits
 
 
 class Uart:
