@@ -21,8 +21,9 @@ def _driver(w, store, out=None):
     return h
 
 
-def _run(h, limit=400):
-    """service() until a final event; returns (final event, all events)."""
+def _run(h, limit=400, between=None):
+    """service() until a final event (between() after each pass that has none); returns (final
+    event, all events)."""
     events = []
     for _ in range(limit):
         out = []
@@ -31,6 +32,8 @@ def _run(h, limit=400):
         for e in out:
             if e[0] in ("payout", "uncertain"):
                 return e, events
+        if between is not None:
+            between()
     raise AssertionError("no final event: %r" % events[-5:])
 
 
@@ -250,17 +253,11 @@ def _slow_driver(per_poll=1, store=None):
 
 
 def _slow_run(w, h, m, limit=200):
-    events = []
-    for _ in range(limit):
-        out = []
-        h.service(out)
-        events += out
-        for e in out:
-            if e[0] in ("payout", "uncertain"):
-                return e, events
+    def between():
         m.now.advance(10)
         w.release()
-    raise AssertionError("no final event: %r" % events[-5:])
+
+    return _run(h, limit, between)
 
 
 def test_service_pays_over_passes_without_waiting_and_sends_167_once():

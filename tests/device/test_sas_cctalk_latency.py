@@ -18,6 +18,7 @@ from fakes_board import Hopper as FakeHopper
 from fakes_board import Wire
 from fakes_cabinet import Board, make_cabinet
 from fakes_firmware import FrameUart, RamNvram, memory, wiped
+from sas_stamped_line import StampedLine
 
 import rng
 from board.cctalk import Master
@@ -126,20 +127,8 @@ def boot(lag=0, hopper=False, bills=False):
     return cab, waits
 
 
-class Line:
+class Line(StampedLine):
     """The SAS port's writes, stamped with the fake board's clock."""
-
-    def __init__(self, cab):
-        self.cab = cab
-        self.at = []
-        uart = cab.uart
-        write = uart.write
-
-        def stamped(b):
-            self.at.append(cab.board.now)
-            return write(b)
-
-        uart.write = stamped
 
     def passes(self, n, late):
         """n loop passes, each with a general poll waiting on the line; a pass whose reply is missing

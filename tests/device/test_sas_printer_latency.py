@@ -13,6 +13,7 @@ from fakes_cabinet import Board, press, steps
 from fakes_firmware import wiped
 from fakes_printer import FakePrinter, tickets_sent
 from fakes_sas_vlt import NVRAM, VID, boot, coins, drain
+from sas_stamped_line import StampedLine
 
 from board import printer_epic as p
 from firmware import coupon_system
@@ -47,20 +48,8 @@ class LatePrinter(FakePrinter):
         return r
 
 
-class Line:
+class Line(StampedLine):
     """The SAS port's writes, stamped with the fake board's clock."""
-
-    def __init__(self, cab):
-        self.cab = cab
-        self.at = []
-        uart = cab.uart
-        write = uart.write
-
-        def stamped(b):
-            self.at.append(cab.board.now)
-            return write(b)
-
-        uart.write = stamped
 
     def pass_with_poll(self):
         """One loop pass with a general poll waiting on the line; (the board's clock at the pass's
