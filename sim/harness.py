@@ -76,9 +76,11 @@ def free_ports(n: int) -> list[int]:
             s.close()
 
 
-# every firmware process started since the test runner last cleared it: a failing test's report
-# shows their last lines (tests/conftest.py), since a timeout alone does not say what the cabinet did
+# the last firmware processes started since the test runner last cleared it: a failing test's report
+# shows their last lines (tests/conftest.py), since a timeout alone does not say what the cabinet did.
+# Only the last STARTED_KEPT: a power-cut campaign boots thousands, and each kept one held its lines
 STARTED: list["FirmwareProcess"] = []
+STARTED_KEPT = 8
 
 
 class FirmwareProcess:
@@ -158,6 +160,7 @@ class FirmwareProcess:
         self.ready = {}
         self.ports = dict(self.asked)
         STARTED.append(self)
+        del STARTED[:-STARTED_KEPT]
         self.proc = subprocess.Popen(
             self.command(), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             pass_fds=(self.sas_fd,) if self.sas_fd is not None else (),
@@ -178,6 +181,9 @@ class FirmwareProcess:
             elif line.startswith("jeton: ready"):
                 self.ready = json.loads(line.split(" ", 2)[2])
                 self._ready.set()
+        # the pipe's end is closed here, not when the Popen goes: a campaign of thousands of boots
+        # ran out of descriptors (make powercut stopped at cut 1002, select() on fd 1024)
+        proc.stdout.close()
         proc.wait()
         if proc is self.proc:
             self._ready.set()  # it ended (a crash, a board reset): start() need not wait out its timeout
