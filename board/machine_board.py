@@ -97,12 +97,18 @@ class MachineBoard(hal.WiredBoard):
         for name in hal.LAMPS:
             self.lamps[name] = Lamp(m.Pin(profile.PINS[name], m.Pin.OUT, value=0))
         self.uarts = {}
-        for role, (uid, baud, tx, rx) in profile.UARTS.items():
+        for role, spec in profile.UARTS.items():
+            uid, baud, tx, rx = spec[:4]
             kw = {"baudrate": baud, "timeout": 0}
             if tx is not None:
                 kw["tx"] = m.Pin(tx)
                 kw["rx"] = m.Pin(rx)
+            if len(spec) > 4:
+                kw.update(spec[4])  # e.g. the SAS port's bits=9 and rxbuf
             self.uarts[role] = m.UART(uid, **kw)
+        # a 9-bit SAS port: two bytes a character, the wakeup bit in the second (firmware/sas/machine.py)
+        sas = profile.UARTS.get("sas")
+        self.SAS_NINE_BIT = sas is not None and len(sas) > 4 and sas[4].get("bits") == 9
         # meter coils and pulse-acceptor lines exist where the profile wires them
         self.meters = {}
         for name in hal.METERS:

@@ -1,13 +1,20 @@
 # Pyboard v1.1 (STM32F405) wiring. Entropy: the STM32 hardware RNG via pyb.rng() (see rng/).
 NAME = "pyboard"
 ENTROPY = "stm32"
-# (uart id, baud, tx pin, rx pin); None pins: the port's fixed pins for that UART
-UARTS = {"cctalk": (1, 9600, None, None), "console": (3, 115200, None, None)}
+# (uart id, baud, tx pin, rx pin[, more keywords of machine.UART]); None pins: the port's fixed pins
+# for that UART (MicroPython ports/stm32/boards/PYBV11/mpconfigboard.h: UART(1) X9/X10, UART(2)
+# X3/X4, UART(3) Y9/Y10, UART(4) X1/X2, UART(6) Y1/Y2).
+# SAS on UART(6) (Y1 TX, Y2 RX; the lamps moved to Y11/Y12 for it): 9-bit characters, the wakeup
+# bit the 9th (bits=9 takes parity=None: ports/stm32/uart.c uart_init). rxbuf counts characters
+# (two bytes each in the heap): room for the longest poll taken, board/sas_link.py RX_MAX.
+SAS_RXBUF = 256
+UARTS = {"cctalk": (1, 9600, None, None), "console": (3, 115200, None, None),
+         "sas": (6, 19200, None, None, {"bits": 9, "parity": None, "stop": 1, "rxbuf": SAS_RXBUF})}
 PINS = {
     "bet_one": "X1", "bet_max": "X2", "play": "X3", "cashout": "X4",
     "door_main": "X5", "door_logic": "X6", "door_cashbox": "X7",
     "key_audit": "X8", "key_reset": "X11",
-    "lamp_play": "Y1", "lamp_cashout": "Y2", "lamp_tower": "Y3", "lamp_bet": "Y4",
+    "lamp_play": "Y11", "lamp_cashout": "Y12", "lamp_tower": "Y3", "lamp_bet": "Y4",
 }
 # Critical memory: a 128 KB I2C FRAM (e.g. MB85RC1MT: the ledger and the security log) on I2C bus 2
 # (Y9 SCL / Y10 SDA), address 0x50.

@@ -4,6 +4,7 @@
 # - input lines with pull-ups and edge IRQs numbered as the port numbers them,
 # - the ccTalk UART as a single-wire bus with a coin acceptor (address 2) and a hopper (address 3),
 # - a byte-exact fake 64 KB I2C FRAM part (fakes_nvram) for critical memory,
+# - where the profile has a SAS port (pyboard), the stm32 port's 9-bit UART (fakes_stm32_uart),
 # and the platform's entropy hardware (pyb.rng, machine.mem32, network) stands in as well.
 # mp-heap: 1024K  (the 128 KB fake FRAM part lives in RAM; since the parts' modules come in after the boot
 # check, 768K no longer finds one 128 KB piece for it beside the firmware compiled from source)
@@ -15,6 +16,7 @@ from devtest import raises, tmpdir
 from fakes_board import Acceptor, Clock, Hopper, Wire
 from fakes_nvram import FakeI2C, I2CFramChip
 from fakes_rng import Mem32
+from fakes_stm32_uart import Stm32Uart
 
 from board import hal
 
@@ -101,10 +103,12 @@ class Machine:
 
     Pin = Line
 
-    def __init__(self, name, cctalk_uid):
+    def __init__(self, name, cctalk_uid, sas_uid=None):
         Line.IRQ_RISING, Line.IRQ_FALLING = IRQ[name]
         Line.lines = {}
         self.cctalk_uid = cctalk_uid
+        self.sas_uid = sas_uid
+        self.sas = None
         self.wire = Wire()
         self.acceptor = Acceptor()
         self.hopper = Hopper()
@@ -118,6 +122,10 @@ class Machine:
 
     def UART(self, uid, **kw):
         self.uart_args[uid] = kw
+        if uid == self.sas_uid:
+            if self.sas is None:  # the port's UART object outlives a soft reset's board
+                self.sas = Stm32Uart(uid, **kw)
+            return self.sas
         return self.wire if uid == self.cctalk_uid else self.console
 
     def I2C(self, bus, **kw):
@@ -160,7 +168,8 @@ class Installed:
 
     def __init__(self, name):
         self.profile = __import__("board." + name, None, None, ("NAME",))
-        self.machine = Machine(name, self.profile.UARTS["cctalk"][0])
+        sas = self.profile.UARTS.get("sas")
+        self.machine = Machine(name, self.profile.UARTS["cctalk"][0], sas[0] if sas else None)
 
     def __enter__(self):
         import board.machine_board as mb
@@ -455,3 +464,123 @@ def test_each_profile_keeps_its_floors_on_the_mcu_flash_apart_from_the_fram():
                 board.floor("books")  # not a floor: the anti-rollback counters are rollback_counter()
             board = None
             gc.collect()
+
+
+# --- the pyboard's SAS port: 9-bit characters on the stm32 UART ---------------------------------------
+# Each character as the UART has it: 0x100 | byte when its 9th (wakeup) bit is set. The polls' and
+# replies' CRCs (CRC-16/KERMIT, least significant byte first: SAS 6.02 s. 2.2.3, 5.1) were computed
+# with crccheck's CrcKermit (check value of "123456789" 0x2189), not with board/sas_crc.py.
+WAKE = 0x100
+# PYBV11's fixed UART and I2C pins (MicroPython ports/stm32/boards/PYBV11/mpconfigboard.h, pins.csv:
+# UART1 B6/B7 = X9/X10, UART2 A2/A3 = X3/X4, UART3 B10/B11 = Y9/Y10, UART4 A0/A1 = X1/X2, UART6 C6/C7 =
+# Y1/Y2; I2C1 B6/B7, I2C2 B10/B11)
+PYB_UART_PINS = {1: ("X9", "X10"), 2: ("X3", "X4"), 3: ("Y9", "Y10"), 4: ("X1", "X2"), 6: ("Y1", "Y2")}
+PYB_I2C_PINS = {1: ("X9", "X10"), 2: ("Y9", "Y10")}
+
+
+def test_the_pyboard_s_sas_port_is_a_9_bit_uart_on_pins_nothing_else_uses():
+    from board.sas_link import RX_MAX
+
+    with Installed("pyboard") as inst:
+        from firmware import main
+
+        board = main.make_board(main.DEFAULTS, "pyboard")
+        p = inst.profile
+        uid = p.UARTS["sas"][0]
+        kw = inst.machine.uart_args[uid]
+        # SAS 6.02 s. 1.2: 19.2 kbaud, a 9th bit (stm32: bits=9 only with parity=None)
+        assert kw["baudrate"] == 19200 and kw["bits"] == 9 and kw["parity"] is None and kw["timeout"] == 0
+        assert kw["rxbuf"] >= RX_MAX  # the longest poll taken fits the ring (characters)
+        assert board.SAS_NINE_BIT and inst.machine.sas.nine
+        sas_pins = PYB_UART_PINS[uid]
+        others = set(p.PINS.values()) | set(PYB_I2C_PINS[p.FRAM["i2c"]])
+        for role, spec in p.UARTS.items():
+            if role != "sas":
+                others |= set(PYB_UART_PINS[spec[0]])
+        assert not set(sas_pins) & others, sas_pins
+        board = None
+        gc.collect()
+
+
+def test_the_other_profiles_have_no_sas_port():
+    # rp2 and esp32: no stick parity, no 9th bit (docs/sas.md "Wire and framing")
+    for name in ("rp2", "esp32"):
+        with Installed(name):
+            from firmware import main
+
+            board = main.make_board(main.DEFAULTS, name)
+            assert "sas" not in board.uarts and not board.SAS_NINE_BIT
+            board = None
+            gc.collect()
+
+
+def _answer(inst, cab, chars, passes=1):
+    """The host's characters on the line, then the cabinet's passes: what the machine wrote back."""
+    u = inst.machine.sas
+    u.take()
+    u.arrive(chars)
+    steps(cab, passes)
+    return u.take()
+
+
+def test_the_pyboard_answers_sas_polls_framed_by_the_wakeup_bit():
+    with Installed("pyboard") as inst:
+        clock = Clock()
+        cab = power_up(inst, clock)[1]
+        u = inst.machine.sas
+        assert cab.sas is not None and cab.sas.link.nine_bit
+        steps(cab, 3)
+        # link down since power-up: the chirp is our address with the 9th bit set, the one character
+        # the machine ever sends with it
+        clock.advance(300)
+        steps(cab, 1)
+        assert u.take() == [WAKE | 0x01]
+        # general poll 0x80 | address: one exception code back, its 9th bit clear
+        got = _answer(inst, cab, [WAKE | 0x81])
+        assert cab.sas.link.up, got
+        # the power-up's exceptions, then none (Table A-1: 18 AC power lost, 17 applied; 00 no activity)
+        assert got == [0x18] and _answer(inst, cab, [WAKE | 0x81]) == [0x17]
+        assert _answer(inst, cab, [WAKE | 0x81]) == [0x00]
+        # a long poll with its CRC: 2D, hand-paid cancelled credits of game 0000 (type S, 2 BCD)
+        assert _answer(inst, cab, [WAKE | 0x01, 0x2D, 0x00, 0x00, 0xFF, 0xE0]) == [
+            0x01, 0x2D, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x73, 0xCC]
+        # the same poll to address 2: not ours, never answered
+        link = cab.sas.link
+        polls = link.polls
+        assert _answer(inst, cab, [WAKE | 0x02, 0x2D, 0x00, 0x00, 0x32, 0xC5]) == []
+        assert link.polls == polls and link.crc_errors == 0
+        # a wakeup bit in the middle of a message: the cut one is dropped, the new one framed from
+        # its address (1A, current credits: none)
+        broken = link.broken
+        assert _answer(inst, cab, [WAKE | 0x01, 0x2D, 0x00, WAKE | 0x01, 0x1A]) == [
+            0x01, 0x1A, 0x00, 0x00, 0x00, 0x00, 0xC3, 0xFC]
+        assert link.broken == broken + 1 and link.polls == polls + 1
+        # a message to another machine longer than one read of the link (32 characters), then ours in
+        # the same burst: its wakeup bit frames it wherever the reads split the burst
+        other = [WAKE | 0x02, 0x7C, 38] + [0x41] * 38 + [0x12, 0x34]
+        assert _answer(inst, cab, other + [WAKE | 0x01, 0x1A]) == [0x01, 0x1A, 0x00, 0x00, 0x00, 0x00, 0xC3, 0xFC]
+        # a bad CRC: ignored
+        assert _answer(inst, cab, [WAKE | 0x01, 0x2D, 0x00, 0x00, 0xFF, 0xE1]) == []
+        assert link.crc_errors == 1 and u.lost == 0
+        cab = link = None
+        gc.collect()
+
+
+def test_the_stm32_uart_stand_in_keeps_to_the_port_s_rules():
+    # what the fake itself promises (ports/stm32/uart.c, machine_uart.c), apart from the firmware
+    u = Stm32Uart(6, baudrate=19200, bits=9, parity=None, rxbuf=4)
+    assert u.timeout_char == 2  # 13000 // 19200 + 2
+    buf = bytearray(4)
+    assert u.readinto(buf) is None  # nothing: EAGAIN
+    u.arrive([0x1A5, 0x03C])
+    with raises(OSError):
+        u.readinto(bytearray(3))  # an odd size on a 9-bit UART: EIO
+    assert u.readinto(buf) == 4 and bytes(buf) == b"\xa5\x01\x3c\x00"  # little-endian uint16s
+    u.arrive(range(0x100, 0x108))
+    assert u.any() == 5 and u.lost == 3  # the ring's 4, one in the data register, the rest overrun
+    assert u.write(b"\x81\x01\x02\xfe") == 4 and u.take() == [0x181, 0x002]  # masked to 9 bits
+    with raises(ValueError):
+        Stm32Uart(1, bits=9, parity=0)  # 10 bits with the parity
+    # 8 data bits and a parity: a 9-bit frame, read as 8 bits; 7 and a parity: 7
+    assert Stm32Uart(1, bits=8, parity=0).mask == 0xFF and not Stm32Uart(1, bits=8, parity=0).nine
+    assert Stm32Uart(1, bits=7, parity=1).mask == 0x7F
