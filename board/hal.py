@@ -33,7 +33,7 @@ class Board:
       touch       None, or a touch screen's presses: take() -> (word, n) or None (board/touch.py)
     A profile whose calendar clock the central system may set (SAS 7F) also gives
     set_clock(utc): the clock (board/calendar_clock.py) set to utc, seconds since 1970, kept through
-    power cuts; today only the emulated board (a real profile has no SAS port yet).
+    power cuts: the emulated board, and a profile with RTC_MONDAY (pyboard: board/machine_board.py).
     """
 
     NAME = None

@@ -7,8 +7,9 @@
 # open-collector lines pull their line to ground when active (active low); a door switch is closed
 # while the door is shut and opens the loop when it opens (active high: a cut wire reads "open").
 import os
+import time
 
-from board import hal
+from board import calendar_clock, hal
 from board.compat import sleep_ms, ticks_ms
 from board.counter_file import CounterFile
 from board.secret_file import SecretFile
@@ -117,6 +118,9 @@ class MachineBoard(hal.WiredBoard):
         for name in hal.COIN_PULSE:
             if name in profile.PINS:
                 self.pins[name] = _input(profile, name)
+        self._monday = getattr(profile, "RTC_MONDAY", None)
+        if self._monday is not None:
+            self.set_clock = self._set_rtc  # SAS 7F (firmware/sas/control.py): only where an RTC is set
         self.door_latch = None  # no battery-backed latch driver yet (see board/doors.py)
         self.display = NullDisplay()
         # Critical memory's key and anti-rollback counter, apart from the FRAM: files on the MCU's
@@ -151,6 +155,12 @@ class MachineBoard(hal.WiredBoard):
         if which not in hal.FLOORS:
             raise ValueError("no floor %r (%s)" % (which, ", ".join(hal.FLOORS)))
         return CounterFile(KEYSTORE + "jeton-%s.flr" % which)
+
+    def _set_rtc(self, utc):
+        """The calendar clock (board/calendar_clock.py reads it through time.time()) set to utc,
+        seconds since 1970: the port's RTC counts from its own epoch (EPOCH), weekdays from RTC_MONDAY."""
+        t = time.gmtime(utc - calendar_clock.EPOCH)
+        machine.RTC().datetime((t[0], t[1], t[2], t[6] + self._monday, t[3], t[4], t[5], 0))
 
     def ticks_ms(self):
         return ticks_ms()

@@ -16,6 +16,11 @@ PINS = {
     "key_audit": "X8", "key_reset": "X11",
     "lamp_play": "Y11", "lamp_cashout": "Y12", "lamp_tower": "Y3", "lamp_bet": "Y4",
 }
+# The calendar clock SAS 7F sets (board/machine_board.py set_clock): machine.RTC().datetime((year,
+# month, day, weekday, hours, minutes, seconds, subseconds)), weekday 1-7 for Monday to Sunday
+# (MicroPython's pyb.RTC docs; ports/stm32/rtc.c hands it to the HAL as RTC_WEEKDAY_MONDAY = 1 on).
+# The pyboard's 32 kHz crystal keeps it through a power cut while a battery holds VBAT.
+RTC_MONDAY = 1
 # Critical memory: a 128 KB I2C FRAM (e.g. MB85RC1MT: the ledger and the security log) on I2C bus 2
 # (Y9 SCL / Y10 SDA), address 0x50.
 FRAM = {"i2c": 2, "scl": None, "sda": None, "addr": 0x50, "size": 131072, "freq": 400000}

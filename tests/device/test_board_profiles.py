@@ -109,6 +109,7 @@ class Machine:
         self.cctalk_uid = cctalk_uid
         self.sas_uid = sas_uid
         self.sas = None
+        self.rtc = Rtc()
         self.wire = Wire()
         self.acceptor = Acceptor()
         self.hopper = Hopper()
@@ -128,6 +129,9 @@ class Machine:
             return self.sas
         return self.wire if uid == self.cctalk_uid else self.console
 
+    def RTC(self):
+        return self.rtc
+
     def I2C(self, bus, **kw):
         if self.chip is None:  # the part keeps its cells across power cycles
             self.chip = I2CFramChip(131072, 0x50, mem=PART)
@@ -140,6 +144,18 @@ class Machine:
     def rng(self):
         b = os.urandom(4)
         return (b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24) & 0x3FFFFFFF
+
+
+class Rtc:
+    """machine.RTC: what was set, as the port's datetime tuple."""
+
+    def __init__(self):
+        self.set = []
+
+    def datetime(self, t=None):
+        if t is None:
+            raise NotImplementedError("the tests only set it")
+        self.set.append(tuple(t))
 
 
 class Network:
@@ -584,3 +600,45 @@ def test_the_stm32_uart_stand_in_keeps_to_the_port_s_rules():
     # 8 data bits and a parity: a 9-bit frame, read as 8 bits; 7 and a parity: 7
     assert Stm32Uart(1, bits=8, parity=0).mask == 0xFF and not Stm32Uart(1, bits=8, parity=0).nine
     assert Stm32Uart(1, bits=7, parity=1).mask == 0x7F
+
+
+def test_the_pyboard_s_rtc_is_the_clock_sas_7f_sets():
+    # 2025-11-28 00:00:00 UTC, 1,764,288,000 s after 1970, was a Friday: the stm32 RTC's weekday 5
+    # (pyb.RTC docs: 1-7 for Monday to Sunday); subseconds are not set (ports/stm32/rtc.c)
+    from board import calendar_clock
+
+    with Installed("pyboard") as inst:
+        from firmware import main
+
+        board = main.make_board(main.DEFAULTS, "pyboard")
+        board.set_clock(1764288000)
+        board.set_clock(1764288000 + 86400 * 2 + 3600 * 23 + 60 * 59 + 58)  # the Sunday, 23:59:58
+        assert inst.machine.rtc.set == [(2025, 11, 28, 5, 0, 0, 0, 0), (2025, 11, 30, 7, 23, 59, 58, 0)]
+        assert calendar_clock.EPOCH == 0  # the unix port's time counts from 1970, as the test's date does
+        # the stm32 port's counts from 2000 (py/mpconfig.h MICROPY_EPOCH_IS_2000): the same date
+        import time
+
+        mb = inst.mb
+        kept = mb.time, calendar_clock.EPOCH
+
+        class Port2000:
+            @staticmethod
+            def gmtime(s):
+                return time.gmtime(s + calendar_clock.Y2K)
+
+        mb.time, calendar_clock.EPOCH = Port2000, calendar_clock.Y2K
+        try:
+            board.set_clock(1764288000)
+        finally:
+            mb.time, calendar_clock.EPOCH = kept
+        assert inst.machine.rtc.set[-1] == (2025, 11, 28, 5, 0, 0, 0, 0)
+        board = None
+        gc.collect()
+    for name in ("rp2", "esp32"):  # no SAS port: nothing sets their clock
+        with Installed(name):
+            from firmware import main
+
+            board = main.make_board(main.DEFAULTS, name)
+            assert getattr(board, "set_clock", None) is None
+            board = None
+            gc.collect()
