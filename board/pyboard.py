@@ -7,11 +7,13 @@ ENTROPY = "stm32"
 # SAS on UART(6) (Y1 TX, Y2 RX; the lamps moved to Y11/Y12 for it): 9-bit characters, the wakeup
 # bit the 9th (bits=9 takes parity=None: ports/stm32/uart.c uart_init). rxbuf counts characters
 # (two bytes each in the heap): room for the longest poll taken, board/sas_link.py RX_MAX.
+# The console on UART(4) (X1 TX, X2 RX; the bet buttons moved to Y7/Y8 for it): UART(3)'s Y9/Y10
+# are I2C bus 2's SCL/SDA, the FRAM's (mpconfigboard.h: MICROPY_HW_I2C2_SCL/SDA pin_B10/pin_B11).
 SAS_RXBUF = 256
-UARTS = {"cctalk": (1, 9600, None, None), "console": (3, 115200, None, None),
+UARTS = {"cctalk": (1, 9600, None, None), "console": (4, 115200, None, None),
          "sas": (6, 19200, None, None, {"bits": 9, "parity": None, "stop": 1, "rxbuf": SAS_RXBUF})}
 PINS = {
-    "bet_one": "X1", "bet_max": "X2", "play": "X3", "cashout": "X4",
+    "bet_one": "Y7", "bet_max": "Y8", "play": "X3", "cashout": "X4",
     "door_main": "X5", "door_logic": "X6", "door_cashbox": "X7",
     "key_audit": "X8", "key_reset": "X11",
     "lamp_play": "Y11", "lamp_cashout": "Y12", "lamp_tower": "Y3", "lamp_bet": "Y4",
