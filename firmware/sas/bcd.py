@@ -29,6 +29,7 @@ def get(buf, off, nbytes):
 
 def ascii(out, off, text, n, pad=0x30):
     """text in n ASCII bytes at out[off:], cut or padded with `pad` (ASCII "0" by default)."""
+    b = text.encode()  # bytes: a str's text[i] would be a new object per character
     for i in range(n):
-        out[off + i] = ord(text[i]) if i < len(text) else pad
+        out[off + i] = b[i] if i < len(b) else pad
     return off + n
