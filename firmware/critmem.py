@@ -6,8 +6,9 @@
 #   journal:    [magic "JJ"][seq u32][count][{id, len u16, payload}...][tag]
 #   tag: HMAC-SHA256 keyed by the machine's secret (never in the image nor in NVRAM), cut to 16 bytes
 #
-# commit(): write the journal, then every block's copy A, then copy B, then the anti-rollback
-# counter (a memory apart from NVRAM) to the commit's sequence number. An exception with the power
+# commit(): write the journal, then every block's copy A, then copy B (sealed with A's tag: the
+# same bytes), then the anti-rollback counter (a memory apart from NVRAM) to the commit's sequence
+# number. An exception with the power
 # on (out of memory) after the journal is on record leaves a commit that happened: the next commit
 # replays it first, as open() would (_finish()); `journals` tells a caller whether its own commit's
 # journal was written (a mark taken before, compared after). A power cut at any instant
@@ -214,15 +215,15 @@ class CriticalMemory:
     def _repair_copy(self, name, bank, seq, payload):
         """A copy of payload (a repair at power-up: the record buffer is free), built at its start."""
         self._jbuf[_BLOCK_HEAD_SIZE:_BLOCK_HEAD_SIZE + len(payload)] = payload
-        return self._write_copy(name, bank, seq, (_BLOCK_HEAD_SIZE, len(payload)))
+        return self._write_copy(self.block_id(name), bank, seq, _BLOCK_HEAD_SIZE, len(payload))
 
-    def _write_copy(self, name, bank, seq, where):
-        """The copy of the payload at where = (at, n) in the record buffer, written in one piece (a
+    def _write_copy(self, i, bank, seq, at, n, tag=None):
+        """Block i's copy of the payload at [at, at + n) in the record buffer, written in one piece (a
         littlefs part syncs at each write). A commit's copy is built around its payload in the
         journal, over the 9 bytes before it and the 16 after, which are put back once it is written
-        (the next copy is built in the same journal): no second buffer of the largest block's size."""
-        at, n = where
-        i = self.block_id(name)
+        (the next copy is built in the same journal): no second buffer of the largest block's size.
+        tag: the seal of its twin just written from the same bytes (the header names no bank, so
+        both copies are byte for byte the same): not computed again."""
         buf = self._jbuf
         keep = self._saved
         start = at - _BLOCK_HEAD_SIZE
@@ -231,7 +232,8 @@ class CriticalMemory:
         keep[_BLOCK_HEAD_SIZE:] = buf[end:end + _TAG_SIZE]
         struct.pack_into(_BLOCK_HEAD, buf, start, b"JB", i, seq, n)
         mv = memoryview(buf)
-        tag = self._tag(self._mac(mv[start:end]))
+        if tag is None:
+            tag = self._tag(self._mac(mv[start:end]))
         buf[end:end + _TAG_SIZE] = tag
         try:
             self.nvram.write(self._off(i, bank), mv[start:end + _TAG_SIZE])
@@ -506,7 +508,7 @@ class CriticalMemory:
         k = self._dir_cap
         limit = self.journal_size - _TAG_SIZE - 3 - k  # the directory's entry and the tag follow
         pos = _JOURNAL_HEAD_SIZE
-        at = {}  # name -> where its payload is in the journal, for the copies
+        at = []  # (id, where its payload is in the journal, its length), for the copies
         for name in updates:
             payload = updates[name]
             i = self.block_id(name)
@@ -523,16 +525,16 @@ class CriticalMemory:
             if start + n > limit:
                 raise RamError("transaction of %d bytes exceeds the journal" % (start + n + k + 3 + _TAG_SIZE))
             struct.pack_into(_ENTRY_HEAD, buf, pos, i, n)
-            at[name] = (start, n)
+            at.append((i, start, n))
             pos = start + n
         # the directory, built in the journal after the blocks: every block's last commit (0: none),
         # then this commit's blocks at this one
-        struct.pack_into(_JOURNAL_HEAD, buf, 0, b"JJ", seq, len(updates) + 1)
+        struct.pack_into(_JOURNAL_HEAD, buf, 0, b"JJ", seq, len(at) + 1)
         struct.pack_into(_ENTRY_HEAD, buf, pos, self.blocks, k)
         dir_at = pos + 3
         buf[dir_at:dir_at + k] = memoryview(self._meta)[:k]
-        for name in updates:
-            struct.pack_into("<I", buf, dir_at + 4 * self.block_id(name), seq)
+        for i, _, _ in at:
+            struct.pack_into("<I", buf, dir_at + 4 * i, seq)
         pos = dir_at + k
         mv = memoryview(buf)
         buf[pos:pos + _TAG_SIZE] = self._tag(self._mac(mv[:pos]))
@@ -540,26 +542,31 @@ class CriticalMemory:
         self.journals += 1
         self.nvram.write(self.base, mv[:pos + _TAG_SIZE])
         self.bytes_written += pos + _TAG_SIZE
+        at.append((self.blocks, dir_at, k))
         try:
             if then is not None:
                 then()
         finally:  # the copies follow their journal whatever then() did: the next commit overwrites it
-            for bank in (0, 1):
-                for name in updates:
-                    tag = self._write_copy(name, bank, seq, at[name])  # as journaled: then() may not change them
-                    if bank:
-                        self._keep_tag(self.block_id(name), tag)
-                tag = self._write_copy(DIRECTORY, bank, seq, (dir_at, k))
-                if bank:
-                    self._keep_tag(self.blocks, tag)
-            self.seq = seq
-            meta = self._meta
-            for name in updates:
-                self._set_meta(meta, self.block_id(name), seq, at[name][1])
-            self._set_meta(meta, self.blocks, seq, k)
-            self._torn = None
-            # last: the counter. A cut before it leaves NVRAM one commit ahead, which open() accepts
-            self.counter.write(seq)
+            self._copies(seq, at)
+
+    def _copies(self, seq, at):
+        """A commit's copies, from its journal in the record buffer (at: its blocks' (id, at, n), the
+        directory's last): every copy A, then every copy B with A's seal, then the counter. An
+        exception leaves _torn set: the next use replays the journal from NVRAM (_finish)."""
+        tags = [None] * len(at)
+        for bank in (0, 1):
+            for j in range(len(at)):
+                i, start, n = at[j]
+                tags[j] = self._write_copy(i, bank, seq, start, n, tags[j])  # as journaled: then() may not change them
+        for j in range(len(at)):
+            self._keep_tag(at[j][0], tags[j])
+        self.seq = seq
+        meta = self._meta
+        for i, _, n in at:
+            self._set_meta(meta, i, seq, n)
+        self._torn = None
+        # last: the counter. A cut before it leaves NVRAM one commit ahead, which open() accepts
+        self.counter.write(seq)
 
     def verify(self):
         """Before and after each play: both copies of every block still match what we committed."""

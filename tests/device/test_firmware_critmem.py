@@ -587,7 +587,7 @@ def test_a_commit_on_record_is_what_the_next_read_and_verify_see():
     cm.commit({"state": b"s1", "g0": b"game 1"})
     real = cm._write_copy
 
-    def hungry(name, bank, seq, payload):
+    def hungry(*args):
         raise MemoryError("memory allocation failed, allocating 96 bytes")
 
     cm._write_copy = hungry
@@ -698,3 +698,20 @@ def test_a_block_read_into_a_buffer_is_the_one_committed():
     nv.mem[cm._copy_off("g0", 1) + 9] ^= 1
     with raises(RamError):
         cm.read_into("g0", bytearray(20), 0, 20)
+
+
+def test_copy_b_is_copy_a_byte_for_byte_and_a_flip_in_either_is_found():
+    # copy B carries A's seal, computed once: the header names no bank, so both are the same bytes
+    nv, cm = fresh()
+    cm.commit({"state": b"s1", "g0": b"game 1"})
+    i = cm.block_id("g0")
+    size = 9 + len(b"game 1") + 16
+    a, b = cm._off(i, 0), cm._off(i, 1)
+    assert nv.mem[a:a + size] == nv.mem[b:b + size]
+    for off in (a, b):
+        for at in (0, 9, size - 1):
+            nv.mem[off + at] ^= 0x10
+            with raises(RamError):
+                cm.verify()
+            nv.mem[off + at] ^= 0x10
+    cm.verify()
