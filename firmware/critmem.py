@@ -8,7 +8,8 @@
 #
 # commit(): write the journal, then every block's copy A, then copy B (sealed with A's tag: the
 # same bytes), then the anti-rollback counter (a memory apart from NVRAM) to the commit's sequence
-# number. An exception with the power
+# number; with `defer`, everything after the journal is left for settle() (a SAS order's reply
+# goes out in between: firmware/sas/machine.py). An exception with the power
 # on (out of memory) after the journal is on record leaves a commit that happened: the next commit
 # replays it first, as open() would (_finish()); `journals` tells a caller whether its own commit's
 # journal was written (a mark taken before, compared after). A power cut at any instant
@@ -45,6 +46,12 @@ class RamError(Exception):
 
 
 class CriticalMemory:
+    # set: a commit returns once its journal is on record (its commit point), its copies left in the
+    # record buffer until settle() or the next use of it by this memory or one sharing it: a SAS
+    # order's reply is not kept waiting for them (firmware/sas/machine.py). A class attribute: a
+    # memory that never defers keeps no entry for it in its heap
+    defer = False
+
     def __init__(self, nvram, layout, journal_capacity, secret, counter, base=0, buffers=None):
         """layout: tuple of (name, capacity in bytes); order fixes the NVRAM map, never reorder. Kept,
         not copied: written out as a constant, a frozen image holds it and its names in flash.
@@ -95,10 +102,14 @@ class CriticalMemory:
         size = max(self.journal_size, _BLOCK_HEAD_SIZE + largest + _TAG_SIZE)
         if buffers is not None and len(buffers._jbuf) >= size:
             # a second memory opened late in the boot, in a fragmented heap, takes no new piece
-            self._jbuf, self._saved = buffers._jbuf, buffers._saved
+            self._jbuf, self._saved, self._held = buffers._jbuf, buffers._saved, buffers._held
         else:
             self._jbuf = bytearray(size)
             self._saved = bytearray(_BLOCK_HEAD_SIZE + _TAG_SIZE)  # the journal's bytes a copy is built over
+            # a commit made with defer whose copies are still to be built from its journal there:
+            # [its memory (of those sharing this buffer), its seq, its blocks' (id, at, n), the
+            # directory last], settled before anything else uses the buffer (settle)
+            self._held = [None, 0, None]
         self.seq = 0
         # per block, by id: the sequence number (u32, 0 before any) and length (u16, _META_NONE before
         # any) of what was last committed in _meta, all the numbers first (as the directory has them),
@@ -161,6 +172,7 @@ class CriticalMemory:
 
     def committed(self, name):
         """(seq, length) of what the block's last commit wrote, None before any."""
+        self.settle()
         return self._meta_of(self.block_id(name))
 
     # --- seals --------------------------------------------------------------------------------------
@@ -291,6 +303,7 @@ class CriticalMemory:
         the counter, so that a power cut part-way through is replayed at power-up like any other
         commit, and the cleared memory is never behind its counter. A new machine's counter is set
         to 0 first: from then on the machine counts as initialised."""
+        self.settle()  # its look at every copy is read into the record buffer
         count = self.counter.read()
         if count is None:
             self.counter.write(0)
@@ -329,6 +342,7 @@ class CriticalMemory:
         counter 0 (a first format cut short). Raises RamError when unrecoverable, behind or too far
         ahead of the counter, or blank on a machine initialised before.
         """
+        self.settle()
         self.findings = []
         count = self.counter.read()
         if self.blank():
@@ -490,7 +504,9 @@ class CriticalMemory:
         """A commit on record whose copies failed to be written is finished first, as a power-up
         would (the copies follow their journal), before anything reads or writes a block: read
         before it, a block was the one before that commit (an event appended after a torn one was
-        appended to the chunk without it, and the torn event was lost)."""
+        appended to the chunk without it, and the torn event was lost). A deferred commit's copies
+        (this memory's or another's in the same record buffer) are written first."""
+        self.settle()
         if self._torn is not None:
             self._open()
             self._torn = None
@@ -501,7 +517,9 @@ class CriticalMemory:
         exactly when the record does, e.g. a meter coil released when its stroke is counted).
         A payload is bytes, or a function write(buf, at, end) that writes it into buf from at (never
         past end) and returns its length, more than end - at when it does not fit: a block's text
-        built in the journal itself, not first in a piece of the heap as long as it."""
+        built in the journal itself, not first in a piece of the heap as long as it.
+        With `defer` set the copies and the counter are left to settle() (or the next use of the
+        record buffer): the commit has happened once this returns, as after a cut at the same point."""
         self._finish()
         seq = (self.seq + 1) & 0xFFFFFFFF
         buf = self._jbuf
@@ -547,26 +565,36 @@ class CriticalMemory:
             if then is not None:
                 then()
         finally:  # the copies follow their journal whatever then() did: the next commit overwrites it
-            self._copies(seq, at)
+            held = self._held
+            held[0], held[1], held[2] = self, seq, at
+            if not self.defer:  # else settled later, before the record buffer is used again
+                self.settle()
 
-    def _copies(self, seq, at):
-        """A commit's copies, from its journal in the record buffer (at: its blocks' (id, at, n), the
-        directory's last): every copy A, then every copy B with A's seal, then the counter. An
-        exception leaves _torn set: the next use replays the journal from NVRAM (_finish)."""
+    def settle(self):
+        """The copies of a commit made with defer (this memory's or one sharing its record buffer),
+        written now from its journal in the buffer; nothing when none waits. Every copy A, then
+        every copy B with A's seal, then the counter. An exception leaves that memory's commit torn
+        (_torn): its next use replays the journal from NVRAM (_finish)."""
+        held = self._held
+        m = held[0]
+        if m is None:
+            return
+        seq, at = held[1], held[2]
+        held[0] = held[2] = None
         tags = [None] * len(at)
         for bank in (0, 1):
             for j in range(len(at)):
                 i, start, n = at[j]
-                tags[j] = self._write_copy(i, bank, seq, start, n, tags[j])  # as journaled: then() may not change them
+                tags[j] = m._write_copy(i, bank, seq, start, n, tags[j])  # as journaled: then() may not change them
         for j in range(len(at)):
-            self._keep_tag(at[j][0], tags[j])
-        self.seq = seq
-        meta = self._meta
+            m._keep_tag(at[j][0], tags[j])
+        m.seq = seq
+        meta = m._meta
         for i, _, n in at:
-            self._set_meta(meta, i, seq, n)
-        self._torn = None
+            m._set_meta(meta, i, seq, n)
+        m._torn = None
         # last: the counter. A cut before it leaves NVRAM one commit ahead, which open() accepts
-        self.counter.write(seq)
+        m.counter.write(seq)
 
     def verify(self):
         """Before and after each play: both copies of every block still match what we committed."""
