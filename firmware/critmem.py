@@ -6,8 +6,10 @@
 #   journal:    [magic "JJ"][seq u32][count][{id, len u16, payload}...][tag]
 #   tag: HMAC-SHA256 keyed by the machine's secret (never in the image nor in NVRAM), cut to 16 bytes
 #
-# commit(): write the journal, then every block's copy A, then copy B, then the anti-rollback
-# counter (a memory apart from NVRAM) to the commit's sequence number. An exception with the power
+# commit(): write the journal, then every block's copy A, then copy B (sealed with A's tag: the
+# same bytes), then the anti-rollback counter (a memory apart from NVRAM) to the commit's sequence
+# number; with `defer`, everything after the journal is left for settle() (a SAS order's reply
+# goes out in between: firmware/sas/machine.py). An exception with the power
 # on (out of memory) after the journal is on record leaves a commit that happened: the next commit
 # replays it first, as open() would (_finish()); `journals` tells a caller whether its own commit's
 # journal was written (a mark taken before, compared after). A power cut at any instant
@@ -44,6 +46,12 @@ class RamError(Exception):
 
 
 class CriticalMemory:
+    # set: a commit returns once its journal is on record (its commit point), its copies left in the
+    # record buffer until settle() or the next use of it by this memory or one sharing it: a SAS
+    # order's reply is not kept waiting for them (firmware/sas/machine.py). A class attribute: a
+    # memory that never defers keeps no entry for it in its heap
+    defer = False
+
     def __init__(self, nvram, layout, journal_capacity, secret, counter, base=0, buffers=None):
         """layout: tuple of (name, capacity in bytes); order fixes the NVRAM map, never reorder. Kept,
         not copied: written out as a constant, a frozen image holds it and its names in flash.
@@ -94,10 +102,14 @@ class CriticalMemory:
         size = max(self.journal_size, _BLOCK_HEAD_SIZE + largest + _TAG_SIZE)
         if buffers is not None and len(buffers._jbuf) >= size:
             # a second memory opened late in the boot, in a fragmented heap, takes no new piece
-            self._jbuf, self._saved = buffers._jbuf, buffers._saved
+            self._jbuf, self._saved, self._held = buffers._jbuf, buffers._saved, buffers._held
         else:
             self._jbuf = bytearray(size)
             self._saved = bytearray(_BLOCK_HEAD_SIZE + _TAG_SIZE)  # the journal's bytes a copy is built over
+            # a commit made with defer whose copies are still to be built from its journal there:
+            # [its memory (of those sharing this buffer), its seq, its blocks' (id, at, n), the
+            # directory last], settled before anything else uses the buffer (settle)
+            self._held = [None, 0, None]
         self.seq = 0
         # per block, by id: the sequence number (u32, 0 before any) and length (u16, _META_NONE before
         # any) of what was last committed in _meta, all the numbers first (as the directory has them),
@@ -160,6 +172,7 @@ class CriticalMemory:
 
     def committed(self, name):
         """(seq, length) of what the block's last commit wrote, None before any."""
+        self.settle()
         return self._meta_of(self.block_id(name))
 
     # --- seals --------------------------------------------------------------------------------------
@@ -214,15 +227,15 @@ class CriticalMemory:
     def _repair_copy(self, name, bank, seq, payload):
         """A copy of payload (a repair at power-up: the record buffer is free), built at its start."""
         self._jbuf[_BLOCK_HEAD_SIZE:_BLOCK_HEAD_SIZE + len(payload)] = payload
-        return self._write_copy(name, bank, seq, (_BLOCK_HEAD_SIZE, len(payload)))
+        return self._write_copy(self.block_id(name), bank, seq, _BLOCK_HEAD_SIZE, len(payload))
 
-    def _write_copy(self, name, bank, seq, where):
-        """The copy of the payload at where = (at, n) in the record buffer, written in one piece (a
+    def _write_copy(self, i, bank, seq, at, n, tag=None):
+        """Block i's copy of the payload at [at, at + n) in the record buffer, written in one piece (a
         littlefs part syncs at each write). A commit's copy is built around its payload in the
         journal, over the 9 bytes before it and the 16 after, which are put back once it is written
-        (the next copy is built in the same journal): no second buffer of the largest block's size."""
-        at, n = where
-        i = self.block_id(name)
+        (the next copy is built in the same journal): no second buffer of the largest block's size.
+        tag: the seal of its twin just written from the same bytes (the header names no bank, so
+        both copies are byte for byte the same): not computed again."""
         buf = self._jbuf
         keep = self._saved
         start = at - _BLOCK_HEAD_SIZE
@@ -231,7 +244,8 @@ class CriticalMemory:
         keep[_BLOCK_HEAD_SIZE:] = buf[end:end + _TAG_SIZE]
         struct.pack_into(_BLOCK_HEAD, buf, start, b"JB", i, seq, n)
         mv = memoryview(buf)
-        tag = self._tag(self._mac(mv[start:end]))
+        if tag is None:
+            tag = self._tag(self._mac(mv[start:end]))
         buf[end:end + _TAG_SIZE] = tag
         try:
             self.nvram.write(self._off(i, bank), mv[start:end + _TAG_SIZE])
@@ -289,6 +303,7 @@ class CriticalMemory:
         the counter, so that a power cut part-way through is replayed at power-up like any other
         commit, and the cleared memory is never behind its counter. A new machine's counter is set
         to 0 first: from then on the machine counts as initialised."""
+        self.settle()  # its look at every copy is read into the record buffer
         count = self.counter.read()
         if count is None:
             self.counter.write(0)
@@ -327,6 +342,7 @@ class CriticalMemory:
         counter 0 (a first format cut short). Raises RamError when unrecoverable, behind or too far
         ahead of the counter, or blank on a machine initialised before.
         """
+        self.settle()
         self.findings = []
         count = self.counter.read()
         if self.blank():
@@ -488,7 +504,9 @@ class CriticalMemory:
         """A commit on record whose copies failed to be written is finished first, as a power-up
         would (the copies follow their journal), before anything reads or writes a block: read
         before it, a block was the one before that commit (an event appended after a torn one was
-        appended to the chunk without it, and the torn event was lost)."""
+        appended to the chunk without it, and the torn event was lost). A deferred commit's copies
+        (this memory's or another's in the same record buffer) are written first."""
+        self.settle()
         if self._torn is not None:
             self._open()
             self._torn = None
@@ -499,14 +517,16 @@ class CriticalMemory:
         exactly when the record does, e.g. a meter coil released when its stroke is counted).
         A payload is bytes, or a function write(buf, at, end) that writes it into buf from at (never
         past end) and returns its length, more than end - at when it does not fit: a block's text
-        built in the journal itself, not first in a piece of the heap as long as it."""
+        built in the journal itself, not first in a piece of the heap as long as it.
+        With `defer` set the copies and the counter are left to settle() (or the next use of the
+        record buffer): the commit has happened once this returns, as after a cut at the same point."""
         self._finish()
         seq = (self.seq + 1) & 0xFFFFFFFF
         buf = self._jbuf
         k = self._dir_cap
         limit = self.journal_size - _TAG_SIZE - 3 - k  # the directory's entry and the tag follow
         pos = _JOURNAL_HEAD_SIZE
-        at = {}  # name -> where its payload is in the journal, for the copies
+        at = []  # (id, where its payload is in the journal, its length), for the copies
         for name in updates:
             payload = updates[name]
             i = self.block_id(name)
@@ -523,16 +543,16 @@ class CriticalMemory:
             if start + n > limit:
                 raise RamError("transaction of %d bytes exceeds the journal" % (start + n + k + 3 + _TAG_SIZE))
             struct.pack_into(_ENTRY_HEAD, buf, pos, i, n)
-            at[name] = (start, n)
+            at.append((i, start, n))
             pos = start + n
         # the directory, built in the journal after the blocks: every block's last commit (0: none),
         # then this commit's blocks at this one
-        struct.pack_into(_JOURNAL_HEAD, buf, 0, b"JJ", seq, len(updates) + 1)
+        struct.pack_into(_JOURNAL_HEAD, buf, 0, b"JJ", seq, len(at) + 1)
         struct.pack_into(_ENTRY_HEAD, buf, pos, self.blocks, k)
         dir_at = pos + 3
         buf[dir_at:dir_at + k] = memoryview(self._meta)[:k]
-        for name in updates:
-            struct.pack_into("<I", buf, dir_at + 4 * self.block_id(name), seq)
+        for i, _, _ in at:
+            struct.pack_into("<I", buf, dir_at + 4 * i, seq)
         pos = dir_at + k
         mv = memoryview(buf)
         buf[pos:pos + _TAG_SIZE] = self._tag(self._mac(mv[:pos]))
@@ -540,26 +560,41 @@ class CriticalMemory:
         self.journals += 1
         self.nvram.write(self.base, mv[:pos + _TAG_SIZE])
         self.bytes_written += pos + _TAG_SIZE
+        at.append((self.blocks, dir_at, k))
         try:
             if then is not None:
                 then()
         finally:  # the copies follow their journal whatever then() did: the next commit overwrites it
-            for bank in (0, 1):
-                for name in updates:
-                    tag = self._write_copy(name, bank, seq, at[name])  # as journaled: then() may not change them
-                    if bank:
-                        self._keep_tag(self.block_id(name), tag)
-                tag = self._write_copy(DIRECTORY, bank, seq, (dir_at, k))
-                if bank:
-                    self._keep_tag(self.blocks, tag)
-            self.seq = seq
-            meta = self._meta
-            for name in updates:
-                self._set_meta(meta, self.block_id(name), seq, at[name][1])
-            self._set_meta(meta, self.blocks, seq, k)
-            self._torn = None
-            # last: the counter. A cut before it leaves NVRAM one commit ahead, which open() accepts
-            self.counter.write(seq)
+            held = self._held
+            held[0], held[1], held[2] = self, seq, at
+            if not self.defer:  # else settled later, before the record buffer is used again
+                self.settle()
+
+    def settle(self):
+        """The copies of a commit made with defer (this memory's or one sharing its record buffer),
+        written now from its journal in the buffer; nothing when none waits. Every copy A, then
+        every copy B with A's seal, then the counter. An exception leaves that memory's commit torn
+        (_torn): its next use replays the journal from NVRAM (_finish)."""
+        held = self._held
+        m = held[0]
+        if m is None:
+            return
+        seq, at = held[1], held[2]
+        held[0] = held[2] = None
+        tags = [None] * len(at)
+        for bank in (0, 1):
+            for j in range(len(at)):
+                i, start, n = at[j]
+                tags[j] = m._write_copy(i, bank, seq, start, n, tags[j])  # as journaled: then() may not change them
+        for j in range(len(at)):
+            m._keep_tag(at[j][0], tags[j])
+        m.seq = seq
+        meta = m._meta
+        for i, _, n in at:
+            m._set_meta(meta, i, seq, n)
+        m._torn = None
+        # last: the counter. A cut before it leaves NVRAM one commit ahead, which open() accepts
+        m.counter.write(seq)
 
     def verify(self):
         """Before and after each play: both copies of every block still match what we committed."""

@@ -106,7 +106,15 @@ class SasMachine:
         if self.cab.ram_error:
             self.link.silent()  # SAS 6.02 s. 2.1: critical memory lost, address 0 until the RAM clear
             return
-        self.link.service()
+        # an order's commit (01, 02, 94...) answered once its journal is on record, its commit point:
+        # the copies are written after the reply (SAS 6.02 s. 2.3.2: the reply within 20 ms)
+        mem = self.ledger.mem
+        mem.defer = True
+        try:
+            self.link.service()
+        finally:
+            mem.defer = False
+        mem.settle()
         if self.signature is not None:
             self.signature.step(self.link.clock)  # pieces of the image, if 21 asked: play goes on
         if self.linked is not None:

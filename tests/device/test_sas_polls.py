@@ -7,7 +7,7 @@
 import gc
 
 from fakes_cabinet import Acceptor, Board, coins, make_cabinet, press, steps
-from fakes_firmware import FrameUart, RamNvram, memory, wiped
+from fakes_firmware import FrameUart, RamNvram, counter_of, memory, wiped
 from fakes_sas import send, with_crc
 
 import rng
@@ -190,6 +190,47 @@ def test_94_remote_hand_pay_reset_only_where_the_key_pays_the_lock():
     assert long_poll(cab, board, uart, 0x94, crc=True, n=5)[2] == 0  # reset
     assert cab.ledger.credits == 0 and cab.ledger.meters["cancelled"] == 12 and cab.state == states.IDLE
     assert drain(cab, board, uart) == [0x52]  # hand pay was reset
+
+
+def test_94_is_answered_once_its_commit_is_on_record_and_its_copies_follow_in_the_same_service():
+    # the order's commit is written to its journal (its commit point) before the reply, its copies
+    # after it (firmware/sas/machine.py: SAS 6.02 s. 2.3.2's 20 ms window). Once the service is
+    # over nothing is left to replay; the NVRAM as a power cut at the reply leaves it (every write
+    # after the reply undone: no second 68 KB part in the heap) has the lock reset, replayed from
+    # the journal at power-up
+    cab, board, uart = boot()
+    coins(cab, board.acc, 3)
+    press(board, cab, "cashout")
+    drain(cab, board, uart)
+    nv = board.nvram
+    counter = counter_of(nv)
+    at_reply = []  # the counter at the reply, then (offset, bytes before) of each write after it
+    write, nv_write = uart.write, nv.write
+
+    def reply(b):
+        if not at_reply:
+            at_reply.append(counter.value)
+        return write(b)
+
+    def later(off, data):
+        if at_reply:
+            at_reply.append((off, bytes(nv.mem[off:off + len(data)])))
+        return nv_write(off, data)
+
+    uart.write, nv.write = reply, later
+    assert long_poll(cab, board, uart, 0x94, crc=True, n=5)[2] == 0
+    del uart.write, nv.write
+    assert cab.state == states.IDLE and len(at_reply) > 1  # the copies were written after the reply
+    led = Ledger(memory(nv))
+    assert led.open() == [] and led.st["lock"] is None and led.meters["cancelled"] == 12
+    led = cab = None
+    for off, old in reversed(at_reply[1:]):
+        nv.mem[off:off + len(old)] = old
+    counter.value = at_reply[0]
+    led = Ledger(memory(nv))
+    found = led.open()
+    assert "replayed state from journal" in found, found
+    assert led.st["lock"] is None and led.credits == 0 and led.meters["cancelled"] == 12
 
 
 def test_1f_base_percent_is_the_certified_return_read_at_power_up():

@@ -14,7 +14,8 @@ critical memory is NVRAM_SIZE bytes at NVRAM_ADDRESS, outside MicroPython's heap
 is (board/nvram_fram.py): the MPS2-AN385's ZBT SSRAM 2&3, which the qemu port leaves unused. Each poll
 is timed twice: to its reply's write (what SAS 6.02 s. 2.3.2's 20 ms window bounds:
 board/sas_link.py) and to the end of the cabinet's SAS service (SasMachine.service: for a general
-poll that took an exception, its removal committed to the critical memory after the reply). Every
+poll that took an exception, its removal committed to the critical memory after the reply; for an
+order, its commit's copies, written after the reply: firmware/critmem.py defer). Every
 long poll is preceded, untimed, by a general poll to another address (the implied ACK a host's next
 poll gives), so none is answered as a repeat. The references measured in the same run: the timer
 alone, the fake UART's round trip alone, a general poll to another address through the same
@@ -468,7 +469,8 @@ def report(res: dict, polls: int) -> list[str]:
             head = f"{a:>11,} {a / MHZ:>9.1f} {a / ref:>6.1f}"
         lines.append(f"{r['name']:<28} {head} {b:>13,} {b / MHZ:>9.1f}  {within}")
     lines.append("(instr/reply: to the reply's write; instr/service: to the end of the cabinet's SAS service, "
-                 "a taken exception's commit included; x ref: against the fake UART's round trip)")
+                 "a taken exception's commit and an order's copies included; x ref: against the fake UART's "
+                 "round trip)")
     return lines
 
 
