@@ -276,8 +276,10 @@ def run(game: str, heap_k: int, code: str, games: int = GAMES_PER_SESSION, boot_
                 for w in sorted(cards):
                     put = cab.console.command(f"table put {w} {cards[w]}")
                 m = re.match(r"stake .* takes (\d+)$", put[-1])
-                if m is None:
-                    return {"result": "error", "why": f"table put: {put}"}
+                if m is None:  # refused: a tilt says why; the link's alone is a busy host's late polls
+                    tilts = [ln for ln in cab.console.command("state") if ln.startswith("tilt ")]
+                    late = bool(tilts) and all(ln.startswith("tilt link:") for ln in tilts)
+                    return {"result": TIMEOUT if late else "error", "why": f"table put: {put} {tilts}"}
                 bet = int(m.group(1))  # the most its round can put at risk: the credits PLAY needs
             else:
                 bet = wager[1] if wager is not None else cab.panel.screen.get("bet", 1)
