@@ -62,23 +62,36 @@ def test_record_saved_before_dispense_goes_out():
     assert armed and armed[-1]["ctr"] == 0  # counter before the 167 is on record
 
 
+def _clocked(w, store):
+    """A driver on a Master whose clock moves only by the test (a timeout is then a pass away)."""
+    from fakes_slow_bus import master
+
+    m = master(w, timeout_ms=20)
+    h = Hopper(m, store)
+    h.begin([])
+    return h, m
+
+
 def test_dispense_lost_on_the_wire_is_sent_again_once():
     w, dev, store = _rig()
-    h = _driver(w, store)
-    w.faults = ["drop"]  # the 167 never reaches the hopper
+    h, m = _clocked(w, store)
+    w.faults = [None, None, "drop"]  # 166 and 168 answered; the 167 never reaches the hopper
     h.payout(5)
-    final, _ = _run(h)
+    assert w.headers(3)[-3:] == [166, 168, 167] and dev.counter == 0  # the drop hit the dispense
+    final, _ = _run(h, between=lambda: m.now.advance(10))
     assert final == ("payout", 5, 0) and dev.out == 5
-    assert dev.counter == 1  # accepted exactly once
+    assert w.headers(3).count(167) == 2 and dev.counter == 1  # sent again, accepted exactly once
 
 
 def test_dispense_reply_lost_is_not_repeated():
     w, dev, store = _rig()
-    h = _driver(w, store)
-    w.faults = ["lost_reply"]  # the hopper acted; its ACK was lost
+    h, m = _clocked(w, store)
+    w.faults = [None, None, "lost_reply"]  # 166, 168 answered; the hopper acted on the 167, its ACK lost
     h.payout(6)
-    final, _ = _run(h)
-    assert final == ("payout", 6, 0) and dev.out == 6 and dev.counter == 1
+    assert w.headers(3)[-3:] == [166, 168, 167] and dev.counter == 1 and dev.remaining == 6
+    final, _ = _run(h, between=lambda: m.now.advance(10))
+    assert final == ("payout", 6, 0) and dev.out == 6
+    assert w.headers(3).count(167) == 1 and dev.counter == 1  # never sent again
 
 
 def test_firmware_restart_mid_payout_never_pays_twice():
