@@ -51,12 +51,11 @@ class HopperOut:
             if hopper and audited and self.usable(tilts) and coins and credits <= self.config.HOPPER_LIMIT:
                 ref = self.ledger.start_payout(coins, cpc)
                 try:
-                    self.hopper.payout(coins, ref)  # saves its record (and our mark) before any coin
+                    # never waits: its record (and our mark) saved once the hopper's counters are read,
+                    # at once or in a later pass (service), before any coin
+                    self.hopper.payout(coins, ref)
                 except (CcTalkError, HopperError) as e:
-                    self.ledger.abandon_payout()
-                    self.ok = False
-                    self.log("hopper refused the payout (%s): hand pay" % e)
-                    self.ledger.cashout(hand_pay=True)
+                    self._refused(e)
                 else:
                     self.log("cashout: hopper pays %d coins (ref %d)" % (coins, ref))
             else:
@@ -67,6 +66,13 @@ class HopperOut:
             return
         self.screen.win = 0
         cab.show()
+
+    def _refused(self, e):
+        """The hopper could not start the payout (no record saved, no coin out): a hand pay."""
+        self.ledger.abandon_payout()
+        self.ok = False
+        self.log("hopper refused the payout (%s): hand pay" % e)
+        self.ledger.cashout(hand_pay=True)
 
     def usable(self, tilts):
         # a wrong configuration may price the hopper's coin wrong: hand pay then
@@ -126,10 +132,20 @@ class HopperOut:
                     self._retry = ticks_add(now, HOPPER_RETRY_MS)
                 h.service(out)
         except (CcTalkError, HopperError) as e:
+            self._probing = False  # asked again after HOPPER_RETRY_MS
+            if self.ledger.paying and h.record is None:
+                # the payout's first readings failed: the driver forgot its record unsaved, nothing paid
+                try:
+                    self._refused(e)
+                except AuditError as a:
+                    cab.set_tilt("audit", str(a))
+                    return
+                self.screen.win = 0
+                cab.show()
+                return
             if self.ok:
                 self.log("hopper: %s" % e)
             self.ok = False
-            self._probing = False  # asked again after HOPPER_RETRY_MS
             return
         for kind, a, b in out:
             self.event(cab, kind, a, b)
