@@ -73,6 +73,16 @@ _RESET = const(11)  # after it, the result saved: 1, then 164, then 163
 _ENABLE = const(12)
 _RETEST = const(13)
 _ENABLE_ON = b"\xa5"  # 164's enable code (ENABLE_CODE)
+# the set-up's step (start)
+_B_NONE = const(0)
+_B_CAT = const(1)
+_B_SERIAL = const(2)
+_B_FLAGS = const(3)
+_B_ARMED = const(4)
+_B_RESET = const(5)
+_B_RETEST = const(6)
+_B_COUNT = const(7)
+_B_ENABLE = const(8)
 
 
 def next_counter(c):
@@ -104,6 +114,7 @@ class Hopper:
         self._dispense = bytearray(12)
         self._dlen = 0  # the 167's length in _dispense
         self._st = _NONE  # service()'s reading under way
+        self._boot = _B_NONE  # start()'s step
         self._tok = 0  # its exchange on the bus
         self._stat = bytearray(4)  # the 166 reading of the step under way
         self._end_count = None  # the 168 count read at the payout's last chunk end (settle's idle baseline)
@@ -156,43 +167,96 @@ class Hopper:
 
     # --- start-up ------------------------------------------------------------------------------
     def begin(self, out):
-        """Identify, finish any payout left by a restart (events into out), clear, enable."""
-        self._abandon()
-        cat = bytes(self.bus.request(self.addr, H_CATEGORY)).decode()
-        if cat != "Payout":
-            raise HopperError("device at %d is %r, not a Payout" % (self.addr, cat))
-        if self.security == "serial":
-            s = self.bus.request(self.addr, H_SERIAL)
-            self._serial = bytes(s)
-        self.record = self.store.load()
-        self.test()
-        self._flag_events(out, 0)
-        if self.record and self.record["st"] == "armed":
-            while self._armed(out) is None:  # waiting: power-up, before the loop
-                self.bus.wait()
-            if self._st >= _RESET:
-                self._st = _NONE  # its reset and enable are this set-up's own, below
-        armed = self.record and self.record["st"] == "armed"
-        if self.flags & hopper_codes.NEEDS_RESET or self.flags & (1 << hopper_codes.POWER_UP):
-            if not armed:
-                self.reset()
-                self.test()
-        if not armed:
-            self.idle_count = self.count()
-            self._end_count = self.idle_count  # a record left done: settle()'s baseline
-        self.enable(True)
+        """Identify, finish any payout left by a restart (events into out), clear, enable: start()
+        seen to its end, waiting (power-up, the tests). An exchange on the bus is seen to its end first."""
+        self.bus.claim()
+        self._tok = 0
+        self._boot = _B_NONE
+        while self.start(out) is None:
+            self.bus.wait()
+
+    def start(self, out):
+        """The set-up in the loop's form, one exchange a call: None until done, then True. Category
+        (245), serial (242, for "serial" security), flags (163); a payout left armed by a restart
+        finished or proved by its readings (_armed); reset (1) and 163 again if flagged, the idle
+        baseline (168), enable (164). Raises HopperError (not a hopper), CcTalkError: asked again from
+        the start."""
+        try:
+            return self._start(out)
+        except (CcTalkError, HopperError):
+            self._boot = _B_NONE
+            self._st = _NONE
+            raise
+
+    def _start(self, out):
+        b = self._boot
+        if b == _B_NONE:
+            if self._tok:  # a reading of ours still on the bus: taken to its end, its outcome dropped
+                try:
+                    if self.bus.take(self._tok) is None:
+                        return None
+                except CcTalkError:
+                    pass
+                self._tok = 0
+            self._st = _NONE
+            b = self._boot = _B_CAT
+        if b == _B_CAT:
+            r = ask(self, H_CATEGORY)
+            if r is None:
+                return None
+            cat = bytes(r).decode()
+            if cat != "Payout":
+                raise HopperError("device at %d is %r, not a Payout" % (self.addr, cat))
+            b = self._boot = _B_SERIAL if self.security == "serial" else _B_FLAGS
+        if b == _B_SERIAL:
+            r = ask(self, H_SERIAL)
+            if r is None:
+                return None
+            self._serial = bytes(r)
+            b = self._boot = _B_FLAGS
+        if b == _B_FLAGS:
+            if not self._read_flags():
+                return None
+            self.record = self.store.load()
+            self._flag_events(out, 0)
+            b = self._boot = _B_ARMED
+        if b == _B_ARMED:
+            if self.record and self.record["st"] == "armed":
+                if self._armed(out) is None:
+                    return None
+                if self._st >= _RESET:
+                    self._st = _NONE  # its reset and enable are this set-up's own, below
+            armed = self.record and self.record["st"] == "armed"
+            if armed:
+                b = self._boot = _B_ENABLE
+            elif self.flags & hopper_codes.NEEDS_RESET or self.flags & (1 << hopper_codes.POWER_UP):
+                b = self._boot = _B_RESET
+            else:
+                b = self._boot = _B_COUNT
+        if b == _B_RESET:
+            if ask(self, H_RESET) is None:
+                return None
+            b = self._boot = _B_RETEST
+        if b == _B_RETEST:
+            if not self._read_flags():
+                return None
+            b = self._boot = _B_COUNT
+        if b == _B_COUNT:
+            cnt = self._ask_count()
+            if cnt == -1:
+                return None
+            self.idle_count = cnt
+            self._end_count = cnt  # a record left done: settle()'s baseline
+            b = self._boot = _B_ENABLE
+        if ask(self, H_ENABLE, _ENABLE_ON) is None:
+            return None
+        self._boot = _B_NONE
+        return True
 
     # --- paying --------------------------------------------------------------------------------
     def busy(self):
         """A payout record is open, or a step is under way: service() again in the next pass."""
         return self.record is not None or self._st != _NONE
-
-    def _abandon(self):
-        """Forget service()'s reading under way (a waiting command follows)."""
-        if self._tok:
-            self.bus.claim()
-            self._tok = 0
-        self._st = _NONE
 
     def payout(self, n, ref=0):
         """Start paying n coins for the firmware's transaction `ref`, never waiting: the hopper's
@@ -451,11 +515,17 @@ class Hopper:
             if ask(self, H_ENABLE, _ENABLE_ON) is None:
                 return False
             self._st = _RETEST
+        if not self._read_flags():
+            return False
+        self._st = _NONE
+        return True
+
+    def _read_flags(self):
+        """163 without waiting: False until its reply is in, then True (self.flags read, no events)."""
         r = ask(self, H_TEST)
         if r is None:
             return False
         self.flags = hopper_codes.flags_of(r)
-        self._st = _NONE
         return True
 
     def _finish(self, out, paid, unpaid):

@@ -34,7 +34,7 @@ class HopperOut:
         self.log = log
         self.ok = False  # the hopper set up and answering
         self._retry = clock()
-        self._probing = False  # a simple poll to the hopper is under way (before its begin(), which waits)
+        self._probing = 0  # 1: a simple poll to the hopper under way, 2: its set-up (start), a step a pass
 
     def cashout(self, cab, hopper=True):
         """The credits on the meter, paid. The hopper pays only where the state table names the
@@ -120,21 +120,25 @@ class HopperOut:
                     if ticks_diff(now, self._retry) < 0:
                         return
                     self._retry = ticks_add(now, HOPPER_RETRY_MS)
-                # begin() waits for its replies: only for a hopper that answers a poll that does not
-                self._probing = h.answers() is None
-                if self._probing:
-                    return
-                h.begin(out)  # finishes or proves a payout left open by a restart
-                self.ok = True
-                self.log("hopper: online")
+                    self._probing = 1
+                if self._probing == 1:  # a simple poll first: an unplugged hopper costs only that
+                    if h.answers() is None:
+                        return
+                    self._probing = 2
+                # the set-up, one exchange a pass; it finishes or proves a payout left open by a restart
+                if h.start(out):
+                    self._probing = 0
+                    self.ok = True
+                    self.log("hopper: online")
             elif h.busy() or ticks_diff(now, self._retry) >= 0:
                 if not h.busy():
                     self._retry = ticks_add(now, HOPPER_RETRY_MS)
                 h.service(out)
         except (CcTalkError, HopperError) as e:
-            self._probing = False  # asked again after HOPPER_RETRY_MS
-            if self.ledger.paying and h.record is None:
+            self._probing = 0  # asked again after HOPPER_RETRY_MS
+            if self.ok and self.ledger.paying and h.record is None:
                 # the payout's first readings failed: the driver forgot its record unsaved, nothing paid
+                # (set up, a record in NVRAM is the driver's until settled: not this)
                 try:
                     self._refused(e)
                 except AuditError as a:

@@ -2,6 +2,7 @@
 from devtest import raises
 from fakes_board import Hopper as FakeHopper
 from fakes_board import Store, Wire, no_idle
+from fakes_slow_bus import passes
 
 from board.cctalk import CcTalkError, Master
 from board.hopper_cctalk import Hopper, HopperError
@@ -438,3 +439,40 @@ def test_a_hopper_power_loss_is_resolved_without_waiting_and_reset_after_the_res
     i = after.index(1)
     assert after[i:i + 3] == [1, 164, 163] and dev.enabled and h.record is None and m.waits == []
     assert not h.flags & (1 << 6)  # power-up flag cleared by the reset
+
+
+def test_start_sets_the_hopper_up_a_step_a_call_and_finishes_a_payout_left_armed():
+    w, dev, store, h, m = _slow_driver(per_poll=1)
+    h.payout(4, ref=8)
+    for _ in range(4):  # 166, 168, the 167 out, its reply taken
+        w.release()
+        h.service([])
+    assert store.value["st"] == "armed" and dev.counter == 1
+    from fakes_slow_bus import master
+
+    w.held = b""  # the logic board restarts (its 163's reply came while it booted); the hopper pays on
+    m = master(w, timeout_ms=100)
+    h2 = Hopper(m, Store(store.load()))
+    h2.store = store
+    n = len(w.sent)
+    events = []
+    r, calls = passes(w, m, lambda: h2.start(events), n=200)
+    assert r is True and m.waits == [] and calls > 5  # one exchange a call, never waiting
+    final, more = _slow_run(w, h2, m)
+    events += more
+    assert final == ("payout", 4, 0) and dev.out == 4 and dev.counter == 1  # never re-sent
+    hd = [x for d, x, _ in w.sent[n:]]
+    assert hd[:3] == [245, 163, 166] and 164 in hd and 167 not in hd and dev.enabled and m.waits == []
+
+
+def test_start_refuses_a_device_that_is_not_a_hopper_and_begins_again():
+    from fakes_board import Acceptor
+
+    w, dev, store, h, m = _slow_driver()
+    w.devices[3] = Acceptor()
+    h2 = Hopper(m, Store())
+    w.release()
+    with raises(HopperError):
+        passes(w, m, lambda: h2.start([]))
+    w.devices[3] = dev
+    assert passes(w, m, lambda: h2.start([]))[0] is True and m.waits == [] and dev.enabled

@@ -235,6 +235,18 @@ def test_a_hopper_silent_at_the_cash_out_is_a_hand_pay_and_holds_no_poll():
     assert any(line.startswith("hopper refused the payout (timeout)") for line in cab.logs)
 
 
+def test_a_hopper_set_up_again_after_it_was_lost_holds_no_poll():
+    cab, waits, line, late = _tokens_in(0)
+    out = cab.money_out
+    hop = cab.bus.devices.pop(3)  # unplugged: its idle check times out, the hopper is lost
+    line.passes(700, late)  # 7 s: past the idle check (HOPPER_RETRY_MS) and its timeout
+    assert not out.ok
+    cab.bus.devices[3] = hop  # back: a simple poll, then its set-up (245, 163, 168, 164) a step a pass
+    line.passes(700, late)
+    assert out.ok and waits == [] and late == [], (waits[:5], late[:5], cab.logs[-4:])
+    assert hop.enabled
+
+
 def test_the_acceptor_and_the_validator_share_the_bus_and_hold_no_poll():
     cab, waits = boot(lag=10, bills=True)
     bus = cab.bus

@@ -20,7 +20,9 @@ Then a hopper cash-out as the cabinet's loop drives it (board/hopper_cctalk.py H
 pass, service() once a pass of PASS_MS until its final result, settle()), against a hopper on the same
 simulated bus and clock (BenchHopper: a coin every COIN_MS after its 167): the longest any one pass
 held the loop (the Master's idle() moves the clock, as a board's waits do) and the passes to the
-result, for CASHOUTS (one chunk; two chunks, over 255 coins; a hopper power loss mid-payout).
+result, for CASHOUTS (one chunk; two chunks, over 255 coins; a hopper power loss mid-payout); and
+the hopper's set-up, waiting (begin, at power-up) and a step a pass (start, a hopper back after it
+was lost).
 """
 from __future__ import annotations
 
@@ -211,6 +213,34 @@ def cashout(coins: int, loss_pass: int | None, delay_ms: float = HOPPER_DELAY_MS
             "dispenses": hopper.dispenses, "coins_out": hopper.base + hopper.paid()}
 
 
+def setup(delay_ms: float = HOPPER_DELAY_MS) -> dict:
+    """The hopper's set-up: begin() (waiting, as at power-up) held its caller `begin_ms`; start() once
+    a pass (as the loop sets up a hopper that was lost): the longest pass, the Master's waits, passes."""
+    clock = Clock()
+    bus = TimedBus(clock, {3: BenchHopper(clock)}, delay_ms)
+    Hopper(Master(bus, clock.idle, clock=clock.ticks), Store()).begin([])
+    begin_ms = clock.t
+    clock = Clock()
+    bus = TimedBus(clock, {3: BenchHopper(clock)}, delay_ms)
+    waits: list[int] = []
+
+    def idle(ms: int) -> None:
+        waits.append(ms)
+        clock.idle(ms)
+
+    h = Hopper(Master(bus, idle, clock=clock.ticks), Store())
+    longest = 0.0
+    n = 0
+    while True:
+        t0 = clock.t
+        done = h.start([])
+        longest = max(longest, clock.t - t0)
+        n += 1
+        if done:
+            return {"begin_ms": begin_ms, "held_ms": longest, "waits": len(waits), "passes": n}
+        clock.t += PASS_MS
+
+
 def held_ms(addr: int, header: int, data_bytes: int | None, delay_ms: float) -> tuple[float, str]:
     """The simulated time one Master.request holds its caller, and how it ended."""
     clock = Clock()
@@ -287,6 +317,10 @@ def main(argv: list[str] | None = None) -> dict:
         print(f"{what:44} {r['held_ms']:8.1f} ms {r['waits']:4d} waits {r['passes']:5d} passes  {tuple(r['final'])}")
     out["cashout_longest_ms"] = worst
     print(f"a hopper cash-out's longest pass: {worst:.1f} ms")
+    r = setup()
+    out["hopper set-up"] = r
+    print(f"the hopper's set-up: begin() held its caller {r['begin_ms']:.1f} ms; start() a step a pass: "
+          f"{r['held_ms']:.1f} ms the longest, {r['waits']} waits, {r['passes']} passes")
     return out
 
 
