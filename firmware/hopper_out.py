@@ -34,7 +34,7 @@ class HopperOut:
         self.log = log
         self.ok = False  # the hopper set up and answering
         self._retry = clock()
-        self._probing = False  # a simple poll to the hopper is under way (before its begin(), which waits)
+        self._probing = 0  # 1: a simple poll to the hopper under way, 2: its set-up (start), a step a pass
 
     def cashout(self, cab, hopper=True):
         """The credits on the meter, paid. The hopper pays only where the state table names the
@@ -51,12 +51,11 @@ class HopperOut:
             if hopper and audited and self.usable(tilts) and coins and credits <= self.config.HOPPER_LIMIT:
                 ref = self.ledger.start_payout(coins, cpc)
                 try:
-                    self.hopper.payout(coins, ref)  # saves its record (and our mark) before any coin
+                    # never waits: its record (and our mark) saved once the hopper's counters are read,
+                    # at once or in a later pass (service), before any coin
+                    self.hopper.payout(coins, ref)
                 except (CcTalkError, HopperError) as e:
-                    self.ledger.abandon_payout()
-                    self.ok = False
-                    self.log("hopper refused the payout (%s): hand pay" % e)
-                    self.ledger.cashout(hand_pay=True)
+                    self._refused(e)
                 else:
                     self.log("cashout: hopper pays %d coins (ref %d)" % (coins, ref))
             else:
@@ -67,6 +66,13 @@ class HopperOut:
             return
         self.screen.win = 0
         cab.show()
+
+    def _refused(self, e):
+        """The hopper could not start the payout (no record saved, no coin out): a hand pay."""
+        self.ledger.abandon_payout()
+        self.ok = False
+        self.log("hopper refused the payout (%s): hand pay" % e)
+        self.ledger.cashout(hand_pay=True)
 
     def usable(self, tilts):
         # a wrong configuration may price the hopper's coin wrong: hand pay then
@@ -114,22 +120,36 @@ class HopperOut:
                     if ticks_diff(now, self._retry) < 0:
                         return
                     self._retry = ticks_add(now, HOPPER_RETRY_MS)
-                # begin() waits for its replies: only for a hopper that answers a poll that does not
-                self._probing = h.answers() is None
-                if self._probing:
-                    return
-                h.begin(out)  # finishes or proves a payout left open by a restart
-                self.ok = True
-                self.log("hopper: online")
+                    self._probing = 1
+                if self._probing == 1:  # a simple poll first: an unplugged hopper costs only that
+                    if h.answers() is None:
+                        return
+                    self._probing = 2
+                # the set-up, one exchange a pass; it finishes or proves a payout left open by a restart
+                if h.start(out):
+                    self._probing = 0
+                    self.ok = True
+                    self.log("hopper: online")
             elif h.busy() or ticks_diff(now, self._retry) >= 0:
                 if not h.busy():
                     self._retry = ticks_add(now, HOPPER_RETRY_MS)
                 h.service(out)
         except (CcTalkError, HopperError) as e:
+            self._probing = 0  # asked again after HOPPER_RETRY_MS
+            if self.ok and self.ledger.paying and h.record is None:
+                # the payout's first readings failed: the driver forgot its record unsaved, nothing paid
+                # (set up, a record in NVRAM is the driver's until settled: not this)
+                try:
+                    self._refused(e)
+                except AuditError as a:
+                    cab.set_tilt("audit", str(a))
+                    return
+                self.screen.win = 0
+                cab.show()
+                return
             if self.ok:
                 self.log("hopper: %s" % e)
             self.ok = False
-            self._probing = False  # asked again after HOPPER_RETRY_MS
             return
         for kind, a, b in out:
             self.event(cab, kind, a, b)

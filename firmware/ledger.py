@@ -330,6 +330,8 @@ class Ledger(GameBooks, TournamentBooks, PayoutBooks, BillBooks, CouponBooks):
 
     def power_up(self, why="power up"):
         self._add("power_resets", 1)
+        if self.unsaved_payout():
+            why += "; cash-out cut before its hopper record: no coin out, credits kept"
         self.exception("power")
         self.event("power", why)
 

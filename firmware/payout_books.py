@@ -22,6 +22,16 @@ class PayoutBooks:
     def abandon_payout(self):
         self.st["paying"] = None
 
+    def unsaved_payout(self):
+        """At power-up: a paying mark without the driver's record is a cash-out cut before that
+        record's first save (board/hopper_cctalk.py reads the hopper's counters over loop passes
+        first, and another commit took the mark along meanwhile). The 167 goes out only after that
+        save: no coin left, the credits are still on the meter. The mark is dropped (True)."""
+        if self.st.get("paying") and not self.mem.read("hop"):
+            self.st["paying"] = None
+            return True
+        return False
+
     def hopper_record(self):
         raw = self.mem.read("hop")
         return json.loads(raw) if raw else None

@@ -2,6 +2,7 @@
 from devtest import raises
 from fakes_board import Hopper as FakeHopper
 from fakes_board import Store, Wire, no_idle
+from fakes_slow_bus import passes
 
 from board.cctalk import CcTalkError, Master
 from board.hopper_cctalk import Hopper, HopperError
@@ -62,23 +63,36 @@ def test_record_saved_before_dispense_goes_out():
     assert armed and armed[-1]["ctr"] == 0  # counter before the 167 is on record
 
 
+def _clocked(w, store):
+    """A driver on a Master whose clock moves only by the test (a timeout is then a pass away)."""
+    from fakes_slow_bus import master
+
+    m = master(w, timeout_ms=20)
+    h = Hopper(m, store)
+    h.begin([])
+    return h, m
+
+
 def test_dispense_lost_on_the_wire_is_sent_again_once():
     w, dev, store = _rig()
-    h = _driver(w, store)
-    w.faults = ["drop"]  # the 167 never reaches the hopper
+    h, m = _clocked(w, store)
+    w.faults = [None, None, "drop"]  # 166 and 168 answered; the 167 never reaches the hopper
     h.payout(5)
-    final, _ = _run(h)
+    assert w.headers(3)[-3:] == [166, 168, 167] and dev.counter == 0  # the drop hit the dispense
+    final, _ = _run(h, between=lambda: m.now.advance(10))
     assert final == ("payout", 5, 0) and dev.out == 5
-    assert dev.counter == 1  # accepted exactly once
+    assert w.headers(3).count(167) == 2 and dev.counter == 1  # sent again, accepted exactly once
 
 
 def test_dispense_reply_lost_is_not_repeated():
     w, dev, store = _rig()
-    h = _driver(w, store)
-    w.faults = ["lost_reply"]  # the hopper acted; its ACK was lost
+    h, m = _clocked(w, store)
+    w.faults = [None, None, "lost_reply"]  # 166, 168 answered; the hopper acted on the 167, its ACK lost
     h.payout(6)
-    final, _ = _run(h)
-    assert final == ("payout", 6, 0) and dev.out == 6 and dev.counter == 1
+    assert w.headers(3)[-3:] == [166, 168, 167] and dev.counter == 1 and dev.remaining == 6
+    final, _ = _run(h, between=lambda: m.now.advance(10))
+    assert final == ("payout", 6, 0) and dev.out == 6
+    assert w.headers(3).count(167) == 1 and dev.counter == 1  # never sent again
 
 
 def test_firmware_restart_mid_payout_never_pays_twice():
@@ -260,11 +274,28 @@ def _slow_run(w, h, m, limit=200):
     return _run(h, limit, between)
 
 
+def _until_error(h, m, limit=60):
+    """service() once a pass, the clock moved 10 ms between, until it raises; that CcTalkError."""
+    for _ in range(limit):
+        m.now.advance(10)
+        try:
+            h.service([])
+        except CcTalkError as e:
+            return e
+    raise AssertionError("no error in %d passes" % limit)
+
+
 def test_service_pays_over_passes_without_waiting_and_sends_167_once():
     w, dev, store, h, m = _slow_driver()
-    h.payout(4, ref=3)  # its 166 and 168 wait (the cash-out), the 167 is sent and left
-    del m.waits[:]
-    assert store.value["st"] == "armed" and w.headers(3)[-1] == 167
+    h.payout(4, ref=3)  # only its 166 goes out: nothing saved yet, no wait
+    assert w.headers(3)[-1] == 166 and store.value is None and h.record["st"] == "arming"
+    w.release()
+    h.service([])  # 166 taken, 168 out
+    assert w.headers(3)[-1] == 168 and store.value is None
+    w.release()
+    h.service([])  # 168 taken: the record saved armed, then the 167 sent
+    assert store.value["st"] == "armed" and store.value["ctr"] == 0 and store.value["cnt"] == 0
+    assert w.headers(3)[-1] == 167 and m.waits == []
     final, events = _slow_run(w, h, m)
     assert final == ("payout", 4, 0) and dev.out == 4 and w.headers(3).count(167) == 1
     assert m.waits == []  # never waited in service()
@@ -276,7 +307,6 @@ def test_service_a_lost_dispense_reply_is_read_back_from_the_counters_not_sent_a
     w, dev, store, h, m = _slow_driver()
     w.faults = [None, None, "lost_reply"]  # 166, 168 answered; the 167 acts, its reply lost
     h.payout(3)
-    del m.waits[:]
     final, _ = _slow_run(w, h, m)
     assert final == ("payout", 3, 0) and dev.out == 3 and dev.counter == 1 and m.waits == []
 
@@ -284,19 +314,14 @@ def test_service_a_lost_dispense_reply_is_read_back_from_the_counters_not_sent_a
 def test_service_a_silent_hopper_mid_payout_is_an_error_and_the_record_stays_armed():
     w, dev, store, h, m = _slow_driver()
     h.payout(5)
-    del m.waits[:]
-    h.service([])  # the 167's reply taken, 166 out
+    for _ in range(3):  # 166, 168, then the 167 out
+        w.release()
+        h.service([])
+    assert w.headers(3)[-1] == 166 and dev.counter == 1  # the 167's reply taken, 166 out
     w.devices.pop(3)
     w.held = b""
-    err = None
-    for _ in range(60):
-        m.now.advance(10)
-        try:
-            h.service([])
-        except CcTalkError as e:
-            err = e
-            break
-    assert err is not None and err.reason == "timeout" and m.waits == []
+    err = _until_error(h, m)
+    assert err.reason == "timeout" and m.waits == []
     assert store.value["st"] == "armed" and dev.counter == 1  # nothing re-sent; the firmware begins again
     w.devices[3] = dev
     h2 = Hopper(m, Store(store.load()))
@@ -317,3 +342,137 @@ def test_service_idle_check_reads_168_then_163_in_later_calls():
     w.release()
     h.service(out)
     assert not h.busy() and m.waits == []
+
+
+def test_a_silent_hopper_before_the_record_is_saved_is_an_error_and_nothing_is_kept():
+    w, dev, store, h, m = _slow_driver()
+    w.devices.pop(3)  # unplugged as the cash-out starts: its 166 is never answered
+    h.payout(5, ref=2)
+    err = _until_error(h, m)
+    assert err.reason == "timeout" and m.waits == []
+    assert h.record is None and store.value is None and store.saves == 0  # forgotten unsaved
+    assert 167 not in w.headers(3) and not h.busy()  # no coin can have gone out: the firmware pays by hand
+
+
+def test_a_latched_fault_read_while_arming_refuses_the_payout():
+    w, dev, store, h, m = _slow_driver()
+    dev.flags |= 1  # a jam latched, not yet read
+    h.service([])  # the idle check's 168 on the bus
+    h.payout(5)  # taken: the flags known say nothing; its readings wait for the idle check
+    w.release()
+    h.service([])  # 168 in, 163 out
+    w.release()
+    h.service([])  # 163 in: the jam latched
+    with raises(HopperError):
+        h.service([])
+    assert h.record is None and store.value is None and 167 not in w.headers(3) and m.waits == []
+
+
+def test_an_idle_reading_under_way_is_finished_before_the_payout_reads_the_counters():
+    w, dev, store, h, m = _slow_driver()
+    dev.total += 1  # a runaway coin while idle
+    h.service([])  # the idle check's 168 is on the bus
+    h.payout(3)
+    assert w.headers(3)[-1] == 168 and h.record["st"] == "arming"  # nothing sent over it
+    final, events = _slow_run(w, h, m)
+    assert ("extra", 1, 0) in events and final == ("payout", 3, 0) and dev.out == 3
+    assert m.waits == [] and w.headers(3).count(167) == 1
+
+
+def test_the_dispense_waits_for_a_free_bus_after_the_record_is_saved():
+    w, dev, store, h, m = _slow_driver()
+    send = m.send
+    refused = []
+
+    def busy_once(dest, header, data=b"", retries=None):  # the bus another device's for one call
+        if header == 167 and not refused:
+            refused.append(header)
+            return 0
+        return send(dest, header, data, retries)
+
+    m.send = busy_once
+    h.payout(2)
+    w.release()
+    h.service([])  # 166 in, 168 out
+    w.release()
+    h.service([])  # 168 in: the record saved armed; the bus refused the 167
+    assert refused and store.value["st"] == "armed" and 167 not in w.headers(3) and h.busy()
+    h.service([])  # sent now
+    assert w.headers(3)[-1] == 167
+    final, _ = _slow_run(w, h, m)
+    assert final == ("payout", 2, 0) and w.headers(3).count(167) == 1 and m.waits == []
+
+
+def test_the_next_chunk_over_255_coins_is_armed_without_waiting_or_reading_again():
+    w, dev, store, h, m = _slow_driver(per_poll=100)
+    dev.stock = 400
+    h.payout(300)
+    final, _ = _slow_run(w, h, m)
+    assert final == ("payout", 300, 0) and dev.out == 300 and m.waits == []
+    hd = w.headers(3)
+    i = hd.index(167)
+    j = hd.index(167, i + 1)
+    assert hd[j - 1] == 168 and hd[j - 2] == 163  # the chunk's end: 166, 163, 168, then the next 167
+    armed = [r for r in store.history if r and r["st"] == "armed"]
+    assert [(r["paid"], r["c"], r["cnt"]) for r in armed] == [(0, 255, 0), (255, 45, 255)]
+
+
+def test_a_hopper_power_loss_is_resolved_without_waiting_and_reset_after_the_result_is_saved():
+    w, dev, store, h, m = _slow_driver(per_poll=1)
+    h.payout(8)
+    for _ in range(12):
+        w.release()
+        h.service([])
+        m.now.advance(10)
+    assert 0 < dev.out < 8
+    dev.power_cycle()
+    n = len(w.sent)
+    final, _ = _slow_run(w, h, m)
+    assert final == ("payout", dev.out, 8 - dev.out) and store.value["st"] == "done"
+    assert w.headers(3).count(167) == 1 and m.waits == []
+    assert 1 not in [hd for d, hd, _ in w.sent[n:]]  # the reset comes after the saved result
+    h.settle()
+    for _ in range(5):
+        w.release()
+        h.service([])
+    after = [hd for d, hd, _ in w.sent[n:]]
+    i = after.index(1)
+    assert after[i:i + 3] == [1, 164, 163] and dev.enabled and h.record is None and m.waits == []
+    assert not h.flags & (1 << 6)  # power-up flag cleared by the reset
+
+
+def test_start_sets_the_hopper_up_a_step_a_call_and_finishes_a_payout_left_armed():
+    w, dev, store, h, m = _slow_driver(per_poll=1)
+    h.payout(4, ref=8)
+    for _ in range(4):  # 166, 168, the 167 out, its reply taken
+        w.release()
+        h.service([])
+    assert store.value["st"] == "armed" and dev.counter == 1
+    from fakes_slow_bus import master
+
+    w.held = b""  # the logic board restarts (its 163's reply came while it booted); the hopper pays on
+    m = master(w, timeout_ms=100)
+    h2 = Hopper(m, Store(store.load()))
+    h2.store = store
+    n = len(w.sent)
+    events = []
+    r, calls = passes(w, m, lambda: h2.start(events), n=200)
+    assert r is True and m.waits == [] and calls > 5  # one exchange a call, never waiting
+    final, more = _slow_run(w, h2, m)
+    events += more
+    assert final == ("payout", 4, 0) and dev.out == 4 and dev.counter == 1  # never re-sent
+    hd = [x for d, x, _ in w.sent[n:]]
+    assert hd[:3] == [245, 163, 166] and 164 in hd and 167 not in hd and dev.enabled and m.waits == []
+
+
+def test_start_refuses_a_device_that_is_not_a_hopper_and_begins_again():
+    from fakes_board import Acceptor
+
+    w, dev, store, h, m = _slow_driver()
+    w.devices[3] = Acceptor()
+    h2 = Hopper(m, Store())
+    w.release()
+    with raises(HopperError):
+        passes(w, m, lambda: h2.start([]))
+    w.devices[3] = dev
+    assert passes(w, m, lambda: h2.start([]))[0] is True and m.waits == [] and dev.enabled

@@ -81,6 +81,32 @@ def test_hopper_payout_is_booked_once():
     after.audit()
 
 
+def test_a_paying_mark_without_the_hopper_record_is_dropped_at_power_up():
+    # the driver saves its record once the hopper's counters are read, passes after the cash-out
+    # (board/hopper_cctalk.py); a commit in between (a coin here) took the mark to NVRAM alone
+    nv, led = fresh()
+    led.accept(10)
+    ref = led.start_payout(2, 4)
+    led.accept(4)
+    again = reload(nv)
+    assert again.paying == {"ref": ref, "coins": 2, "cpc": 4} and again.hopper_record() is None
+    again.power_up()  # no record: no 167 went out, no coin left
+    after = reload(nv)
+    assert after.paying is None and after.credits == 14 and after.meters["hopper_out"] == 0
+    assert after.events()[-1][2:] == ["power", "power up; cash-out cut before its hopper record: no coin out, credits kept"]
+    after.audit()
+
+
+def test_a_paying_mark_with_its_record_stays_at_power_up():
+    nv, led = fresh()
+    led.accept(10)
+    ref = led.start_payout(2, 4)
+    led.save_hopper_record({"ref": ref, "n": 2, "st": "armed"})
+    again = reload(nv)
+    again.power_up()
+    assert reload(nv).paying == {"ref": ref, "coins": 2, "cpc": 4}  # the driver finishes or proves it
+
+
 def test_uncertain_payout_locks_for_hand_pay():
     nv, led = fresh()
     led.accept(12)

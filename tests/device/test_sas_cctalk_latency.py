@@ -191,29 +191,60 @@ def test_a_reply_that_stops_halfway_holds_no_poll_and_is_asked_again():
     assert cab.ledger.credits == TOKEN and cab.ledger.acceptor_counter == 1  # credited once
 
 
-def test_polls_are_answered_in_their_pass_while_the_hopper_pays():
+def _tokens_in(n):
+    """A hopper cabinet (replies 5 ms late) with n tokens credited, every poll answered in its pass."""
     cab, waits = boot(lag=5, hopper=True)
-    acc = cab.bus.devices[2]
-    hop = cab.bus.devices[3]
     line = Line(cab)
     late = []
-    for _ in range(3):
-        acc.event(1, 1)
+    for _ in range(n):
+        cab.bus.devices[2].event(1, 1)
         line.passes(20, late)
-    assert cab.ledger.credits == 3 * TOKEN and late == []
+    assert cab.ledger.credits == n * TOKEN and late == []
+    return cab, waits, line, late
+
+
+def test_polls_are_answered_in_their_pass_while_the_hopper_pays():
+    cab, waits, line, late = _tokens_in(3)
+    hop = cab.bus.devices[3]
     board = cab.board
-    board.pins["cashout"].value(1)  # the cash-out: the payout record saved, its 166 and 168 read first
+    del waits[:]
+    board.pins["cashout"].value(1)  # the cash-out: its 166 and 168 read over passes, the record saved, its 167
     line.passes(6, late)
     board.pins["cashout"].value(0)
-    pressed = len(late)
-    late = []
-    del waits[:]
+    assert waits == [] and late == [], (waits[:5], late[:5])  # the cash-out's own pass waits for none of them
     line.passes(300, late)  # 3 coins, one each 166 the hopper answers; the payout booked, settled
     assert waits == [] and late == [], (waits[:5], late[:5])
-    assert pressed <= 1  # only the pass of the cash-out itself waits (board/hopper_cctalk.py payout)
     assert hop.out == 3 and cab.ledger.credits == 0 and cab.ledger.meters["hopper_out"] == 3 * TOKEN, (
-        hop.out, cab.ledger.credits, cab.ledger.meters, cab.logs[-8:], pressed)
+        hop.out, cab.ledger.credits, cab.ledger.meters, cab.logs[-8:])
     assert cab.money_out.hopper.record is None and hop.counter == 1  # one 167, booked once
+
+
+def test_a_hopper_silent_at_the_cash_out_is_a_hand_pay_and_holds_no_poll():
+    cab, waits, line, late = _tokens_in(2)
+    hop = cab.bus.devices.pop(3)  # unplugged: the payout's first 166 is never answered
+    board = cab.board
+    board.pins["cashout"].value(1)
+    line.passes(6, late)
+    board.pins["cashout"].value(0)
+    assert cab.ledger.paying is not None  # the payout under way: its readings on the bus
+    line.passes(60, late)  # 166's timeout and retries, then the refusal
+    assert waits == [] and late == [], (waits[:5], late[:5])
+    led = cab.ledger
+    assert led.lock == {"kind": "handpay", "amount": 2 * TOKEN} and led.paying is None, (led.lock, cab.logs[-6:])
+    assert led.hopper_record() is None and hop.counter == 0 and led.meters["hopper_out"] == 0  # nothing paid
+    assert any(line.startswith("hopper refused the payout (timeout)") for line in cab.logs)
+
+
+def test_a_hopper_set_up_again_after_it_was_lost_holds_no_poll():
+    cab, waits, line, late = _tokens_in(0)
+    out = cab.money_out
+    hop = cab.bus.devices.pop(3)  # unplugged: its idle check times out, the hopper is lost
+    line.passes(700, late)  # 7 s: past the idle check (HOPPER_RETRY_MS) and its timeout
+    assert not out.ok
+    cab.bus.devices[3] = hop  # back: a simple poll, then its set-up (245, 163, 168, 164) a step a pass
+    line.passes(700, late)
+    assert out.ok and waits == [] and late == [], (waits[:5], late[:5], cab.logs[-4:])
+    assert hop.enabled
 
 
 def test_the_acceptor_and_the_validator_share_the_bus_and_hold_no_poll():

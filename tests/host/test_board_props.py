@@ -112,8 +112,11 @@ def test_hopper_on_a_faulty_bus_never_dispenses_twice(faults, noise, speed):
             if not begun:
                 h.begin(out)
                 begun = True
-            elif not started:
-                started = True  # payout() keeps its record even when its first poll fails
+            elif h.record is None:
+                # payout() forgets its record when a reading before its save fails (no 167 sent): the
+                # firmware would pay by hand; asked again here until it is saved
+                assert not started or not [n for n in dev.dispensed if n]
+                started = True
                 h.payout(PAY)
             else:
                 h.service(out)

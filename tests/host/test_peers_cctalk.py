@@ -223,6 +223,9 @@ def test_driver_restart_and_hopper_power_loss_never_pay_twice(rig):
     h = Hopper(bus, store)
     h.begin([])
     h.payout(30)
+    while not hop.dispenses:  # its 166 and 168 read over calls, the record saved, then the 167
+        h.service([])
+        bus.idle(5)
     time.sleep(0.2)
     # the logic board restarts: a fresh driver from the persisted record
     h = Hopper(bus, Store(store.value))
