@@ -118,6 +118,19 @@ def release(names):
     gc.collect()
 
 
+def release_since(kept):
+    """release() the modules imported since `kept` (sys.modules' names then) one at a time, making
+    no list of them: the failed run they belong to may have left no room for one (a 48K heap's boot
+    that ran out in settings.py: 128 bytes not found for that list, a traceback and exit status 1)."""
+    while True:
+        for name in sys.modules:
+            if name not in kept:
+                break
+        else:
+            return
+        release((name,))  # collected at once: each one's room is there for the next
+
+
 # While the cabinet boots, the heap is collected every BOOT_GC_BYTES allocated (MicroPython's
 # gc.threshold), not only when an allocation finds no room: left to fill the heap to its top between
 # collections, the boot check's garbage pushed each object made meanwhile up the free heap, and the
@@ -194,8 +207,13 @@ def supervise(boot, reset, clock, log=print, detach=None):
                     detach()
                 except Exception:  # noqa: BLE001  a board that cannot let go still restarts the cabinet
                     pass
-            release([name for name in sys.modules if name not in powerup])
-            why = "out of memory" if isinstance(e, MemoryError) else "fault %s: %s" % (type(e).__name__, e)
+            try:
+                release_since(powerup)
+                why = "out of memory" if isinstance(e, MemoryError) else "fault %s: %s" % (type(e).__name__, e)
+            except MemoryError:  # no room left even to let go of the failed run: only a fresh heap helps
+                log("jeton: out of memory, no room to restart the cabinet: board reset")
+                reset()
+                return
             if failed >= RESTARTS:
                 log("jeton: %s, %d times in a row: board reset" % (why, failed))
                 reset()

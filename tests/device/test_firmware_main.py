@@ -130,6 +130,42 @@ def test_a_board_that_cannot_let_go_still_restarts_the_cabinet():
     assert log == ["jeton: out of memory: restarting the cabinet from critical memory"]
 
 
+def test_no_room_to_let_go_of_the_failed_run_resets_the_board_in_one_line():
+    # CI (stop 39): a 48K boot out of memory found no 128 bytes for the supervisor's own list of the
+    # run's modules: a traceback out of main() and exit status 1. release_since makes no list now;
+    # were even that short of room, the board resets (a fresh heap) rather than the firmware dying
+    real = main.release_since
+
+    def starved(kept):
+        raise MemoryError("memory allocation failed, allocating 16 bytes")
+
+    main.release_since = starved
+    try:
+        log, resets, booted, gone, ledger = supervised([("oom", 10), ("stop", 0)])
+    finally:
+        main.release_since = real
+    assert resets == [1] and len(booted) == 1
+    assert log == ["jeton: out of memory, no room to restart the cabinet: board reset"]
+
+
+def test_release_since_drops_each_module_imported_after_and_only_those():
+    import sys
+
+    name = "firmware.states"  # constants only: the other tests' references to it stay good
+    before = sys.modules.pop(name, None)
+    try:
+        kept = tuple(sys.modules)
+        __import__(name)
+        assert name in sys.modules
+        main.release_since(kept)
+        assert name not in sys.modules and tuple(sys.modules) == kept
+        assert not hasattr(sys.modules["firmware"], "states")  # its package lets go of it too
+    finally:
+        if before is not None:
+            sys.modules[name] = before
+            sys.modules["firmware"].states = before
+
+
 def test_a_run_that_lasted_resets_the_count():
     long = main.HEALTHY_MS
     boots = ["oom", ("oom", long), "oom", ("bug", long), "oom", ("stop", 0)]

@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 from sim.cabinet import vlt_state
-from sim.harness import ROOT, EmulatedCabinet
+from sim.harness import FROZEN_BOOT, ROOT, EmulatedCabinet
+from tools import firmware as fwbuild
 
 
 def cabinet(*args: str) -> subprocess.CompletedProcess[str]:
@@ -27,6 +28,21 @@ def test_a_firmware_that_does_not_boot_is_one_line_with_its_status(tmp_path: Pat
     assert r.returncode == 75  # the board reset after three out-of-memory restarts (firmware/main.py)
     assert r.stderr.splitlines() == ["cabinet: the firmware did not boot (exit status 75): "
                                      "jeton: out of memory, 3 times in a row: board reset"]
+
+
+def test_a_boot_out_of_memory_resets_the_board_whatever_the_heap_holds_beside_it(tmp_path: Path) -> None:
+    """What the failed boot leaves in a 48K heap moves with the length of the --state path (its
+    argument string is on the heap): CI's /tmp/pytest-of-root/.../s ran out in the supervisor's own
+    clean-up (128 bytes for a list of the run's modules, a traceback and exit status 1), where
+    paths 9 to 24 characters long in /tmp/hq/ did too. Each length now ends in the board's reset."""
+    fwbuild.ensure_built(32)
+    for n in range(1, 41):
+        state = tmp_path / ("x" * n)
+        r = subprocess.run([str(fwbuild.FIRMWARE), "-X", "heapsize=48K", "-c", FROZEN_BOOT, "--state", str(state),
+                            "--console", "0", "--cctalk", "0", "--panel", "0"],
+                           cwd=ROOT, capture_output=True, text=True, timeout=60)
+        last = (r.stdout + r.stderr).splitlines()[-1]
+        assert (r.returncode, last) == (75, "jeton: out of memory, 3 times in a row: board reset"), n
 
 
 def test_a_vlt_state_run_as_a_casino_is_refused_in_one_line(tmp_path: Path) -> None:
