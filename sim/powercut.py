@@ -82,6 +82,7 @@ RAMCLEAR_RATE = 0.03  # of the actions taken with nothing owed
 RAMCLEAR_FIGURES = ("ramclears", "ramclears_cut", "cuts_ramclear", "ramclears_failed")
 # the RAM errors at boot (each also `unrecovered`): after an injected flip, or with none injected
 RAMERROR_FIGURES = ("ramerrors_flipped", "ramerrors_own")
+POLLED_S = 60.0  # the acceptor polled after a power-up: a boot on a loaded host is slow, never this slow
 
 
 class Truth:
@@ -184,8 +185,13 @@ class Session:
             return False
         if self.clearing:
             self.cleared(console, after_cut=True)
-        # let the firmware poll the acceptor: buffered coins from before the cut are credited now
-        self.rig.wait_polls(2, 5.0)
+        # let the firmware poll the acceptor: buffered coins from before the cut are credited now. Judged
+        # only once it has, however long a busy host makes that take (casino at eff23da under load 10:
+        # the books read before the poll, a coin "lost" that SAS 1C then showed credited)
+        if not self.rig.wait_polls(2, POLLED_S):
+            self.problem("unrecovered", f"the acceptor not polled twice in {POLLED_S:.0f} s after the power-up: "
+                                        + str(fw.lines[-5:]))
+            return False
         if self.printer is not None:
             self.attend_printer(panel)
         try:  # a payout left open by the cut: the hopper driver finishes or proves it; a coupon owed prints
