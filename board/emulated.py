@@ -4,8 +4,9 @@
 #   bytes go into an RX FIFO like a UART's IRQ-fed buffer (overruns are counted, never block, and
 #   the reader learns where input was lost: take_overrun());
 # - the console UART takes one session at a time: a second peer is told so in one line and let go;
-# - the panel link carries switch levels from the host ("pin NAME 0|1\n", also the pulse coin
-#   acceptor's lines coin_pulse_N) and lamps, meter coils and the display back ("lamp NAME 0|1\n",
+# - the panel link carries switch levels from the host ("pin NAME 0|1 [MS]\n" stamped with the
+#   host's CLOCK_MONOTONIC ms, the IRQ's time: Board.edge; also the pulse coin acceptor's lines
+#   coin_pulse_N) and lamps, meter coils and the display back ("lamp NAME 0|1\n",
 #   "meter NAME 0|1 MS\n" stamped with the board's ms clock, "display {json}\n"). Several host
 #   programs may plug into the panel at once (cabinet panel, pulse acceptor, meter monitor): each
 #   gets every output line, and each newcomer gets the current lamp/meter/display state;
@@ -33,7 +34,7 @@ import select
 import socket
 
 from board import calendar_clock, hal
-from board.compat import PinBase, const, ticks_diff, ticks_ms
+from board.compat import PinBase, const, ticks_add, ticks_diff, ticks_ms
 from board.counter_file import CounterFile
 from board.json_out import JsonOut
 from board.nvram_file import prepare
@@ -61,6 +62,7 @@ _POLLERR = select.POLLHUP | select.POLLERR
 _IPPROTO_TCP = const(6)  # Linux values; the unix port's socket module does not name them
 _TCP_NODELAY = const(1)
 MAX_PANEL_LINE = const(128)
+EDGE_LATE_MS = const(5000)  # a stamped pin edge read later than this is taken at the time it is read
 RESET_EXIT = const(75)  # process exit status of a board reset (distinct from a crash's 1)
 
 
@@ -462,8 +464,8 @@ class Panel(Link):
                 parts = line.decode().split()
             except UnicodeError:
                 continue  # noise on the wire is no pin command
-            if len(parts) == 3 and parts[0] == "pin" and parts[1] in self.board.pins:
-                self.board.pins[parts[1]].value(parts[2] == "1")
+            if len(parts) in (3, 4) and parts[0] == "pin" and parts[1] in self.board.pins:
+                self.board.edge(parts[1], parts[2] == "1", parts[3] if len(parts) == 4 else None)
             elif len(parts) == 2 and parts[0] == "entropy" and parts[1] in ("stuck", "ok"):
                 self.board.entropy.set_stuck(parts[1] == "stuck")
             elif parts[:1] == ["touch"] and len(parts) in (2, 3) and parts[1] in WORDS:
@@ -617,6 +619,7 @@ class Board(hal.WiredBoard):
                  printer_port=None, sas_fd=None):
         """profile: a real board's pin map (board/pyboard.py ...) to boot as: only the wires it has
         (no EM coils where it wires none, its FRAM's size, no door latch), the display kept."""
+        self._edge_at = None  # a stamped edge's time while its IRQ runs (edge)
         from board import state_lock
 
         try:
@@ -687,7 +690,24 @@ class Board(hal.WiredBoard):
             self._fds[link.srv.fileno()] = (link, True)
 
     def ticks_ms(self):
-        return ticks_ms()
+        at = self._edge_at  # inside a pin's IRQ: the edge's own time (edge)
+        return ticks_ms() if at is None else at
+
+    def edge(self, name, level, stamp=None):
+        """A switch's level from the panel link. stamp: the host's CLOCK_MONOTONIC ms as it set the
+        level (the clock ticks_ms reads here): the IRQ's handler reads that as the time, as a real
+        IRQ runs at the edge, not when a loaded host let the firmware read the line (make test at
+        load 10: a press read 35 ms late, the next one on time, 7 ms after it: bounce, never taken)."""
+        at = None
+        if stamp is not None and stamp.isdigit() and len(stamp) <= 15:
+            at = int(stamp) & ticks_add(0, -1)  # MicroPython's ticks wrap: ticks_add(0, -1) is the mask
+            if not 0 <= ticks_diff(ticks_ms(), at) <= EDGE_LATE_MS:
+                at = None  # another host's clock, or older than any lag: the time it is read
+        self._edge_at = at
+        try:
+            self.pins[name].value(level)
+        finally:
+            self._edge_at = None
 
     def machine_secret(self):
         return self._secret.get()

@@ -206,6 +206,13 @@ class FirmwareProcess:
                 self.kill()
 
 
+def pin_line(name: str, level: int) -> str:
+    """A switch's level for the panel link, stamped with this host's CLOCK_MONOTONIC ms (the clock the
+    emulated board's ticks_ms reads): its IRQ takes the edge at that time, however late a loaded
+    host lets the firmware read the line (board/emulated.py Board.edge)."""
+    return f"pin {name} {level} {int(time.monotonic() * 1000)}"
+
+
 class PanelLink:
     """Host end of the panel wires: sets switch levels, watches lamps and the display."""
 
@@ -232,7 +239,7 @@ class PanelLink:
             self._cond.notify_all()
 
     def set_pin(self, name: str, level: int) -> None:
-        self.tap.send_line(f"pin {name} {level}")
+        self.tap.send_line(pin_line(name, level))
 
     def press(self, button: str, hold: float = 0.04) -> None:
         self.set_pin(button, 1)
