@@ -1,4 +1,5 @@
-# mp-heap: 896K  (the fake board's 128 KB NVRAM image, a game model, the printer and the SAS modules)
+# mp-heap: 1024K  (the fake board's 128 KB NVRAM image, a game model, the printer and the SAS modules;
+#   at 896K a handler module compiled from source found no 2,560-byte piece once board/emulated.py grew)
 # System validation (SAS 57/58) on a vlt cabinet (fake board, both runtimes), through the link as a
 # host sends the polls: the system puts the machine into it (7B: the secure enhanced configuration
 # cancelled), a cash-out asks for the coupon's number (exception 57, a priority exception), the

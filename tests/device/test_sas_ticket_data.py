@@ -1,4 +1,5 @@
-# mp-heap: 896K  (the fake board's 128 KB NVRAM image, a game model, the printer and the SAS modules)
+# mp-heap: 1024K  (the fake board's 128 KB NVRAM image, a game model, the printer and the SAS modules;
+#   at 896K a handler module compiled from source found no 2,560-byte piece once board/emulated.py grew)
 # What a ticket carries, as the central system sets it (SAS 7B extended validation status, 7C set
 # extended ticket data, 7D set ticket data) on a vlt cabinet (fake board, both runtimes), through the
 # link as a host sends them. The expected bytes are written from the layouts (SAS 6.02 Tables
